@@ -1,0 +1,95 @@
+import { randomUUID } from 'node:crypto'
+import fastifyHelmet from '@fastify/helmet'
+import fastifyRateLimit from '@fastify/rate-limit'
+import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify'
+import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod'
+import type { AppConfig } from './config.js'
+import { createDatabase, type Database } from './db/database.js'
+import { registerErrorHandling } from './plugins/error-handler.js'
+import { registerOpenApi } from './plugins/openapi.js'
+import { registerWebClient } from './plugins/web-client.js'
+import { apiRoutes } from './routes/index.js'
+import { healthRoutes } from './routes/health.js'
+import './types.js'
+
+export interface BuildAppOptions {
+  /** pino options or false; tests pass false */
+  logger?: FastifyServerOptions['logger']
+  /** an existing database handle (tests share one per file); otherwise one is created and closed with the app */
+  database?: Database
+}
+
+/** Query parameters that carry credentials and must never reach the logs. */
+const SECRET_QUERY_PARAMS = /([?&](?:token|temp_jwt_token|api_key|access_token)=)[^&]*/gi
+
+export function redactUrl(url: string): string {
+  return url.replace(SECRET_QUERY_PARAMS, '$1[REDACTED]')
+}
+
+export function loggerOptions(level: string): FastifyServerOptions['logger'] {
+  return {
+    level,
+    redact: {
+      paths: ['req.headers.authorization', 'req.headers.cookie', '*.password', '*.new_password', '*.token'],
+      censor: '[REDACTED]',
+    },
+    serializers: {
+      req(request: { method: string; url: string; id: string; ip?: string }) {
+        return { method: request.method, url: redactUrl(request.url), id: request.id, ip: request.ip }
+      },
+    },
+  }
+}
+
+/** The one application factory, used by the real process and by every test (STYLE.md). */
+export async function buildApp(config: AppConfig, options: BuildAppOptions = {}): Promise<FastifyInstance> {
+  const app = Fastify({
+    logger: options.logger ?? loggerOptions(config.env.LOG_LEVEL),
+    bodyLimit: config.env.BODY_LIMIT_BYTES,
+    trustProxy: config.env.TRUST_PROXY,
+    requestIdHeader: 'x-request-id',
+    genReqId: () => randomUUID(),
+    routerOptions: { ignoreTrailingSlash: true },
+  }).withTypeProvider<ZodTypeProvider>()
+
+  app.setValidatorCompiler(validatorCompiler)
+  app.setSerializerCompiler(serializerCompiler)
+
+  const database = options.database ?? createDatabase(config.databaseUrl)
+  app.decorate('config', config)
+  app.decorate('db', database)
+  if (!options.database) app.addHook('onClose', async () => database.close())
+
+  app.addHook('onRequest', async (request, reply) => {
+    reply.header('x-request-id', request.id)
+  })
+
+  await app.register(fastifyHelmet, {
+    contentSecurityPolicy: {
+      directives: {
+        defaultSrc: ["'self'"],
+        scriptSrc: ["'self'"],
+        // Mantine and MapLibre set inline style attributes.
+        styleSrc: ["'self'", "'unsafe-inline'"],
+        imgSrc: ["'self'", 'data:', 'blob:'],
+        fontSrc: ["'self'", 'data:'],
+        connectSrc: ["'self'"],
+        workerSrc: ["'self'", 'blob:'],
+        objectSrc: ["'none'"],
+        frameAncestors: ["'none'"],
+        upgradeInsecureRequests: null,
+      },
+    },
+    crossOriginEmbedderPolicy: false,
+  })
+  await app.register(fastifyRateLimit, { global: false })
+
+  const spaFallback = await registerWebClient(app, config.webDistDir)
+  registerErrorHandling(app, { spaFallback })
+  await registerOpenApi(app)
+
+  await app.register(healthRoutes)
+  await app.register(apiRoutes, { prefix: '/api' })
+
+  return app
+}

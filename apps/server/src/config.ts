@@ -1,0 +1,70 @@
+import { z } from 'zod'
+
+const optionalString = z
+  .string()
+  .trim()
+  .transform((value) => (value === '' ? undefined : value))
+  .optional()
+
+const booleanFlag = z
+  .enum(['true', 'false', '1', '0'])
+  .transform((value) => value === 'true' || value === '1')
+
+/** Every environment variable the server reads, validated once at start (docs/decisions/0004). */
+export const envSchema = z.object({
+  NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
+  HOST: z.string().default('0.0.0.0'),
+  PORT: z.coerce.number().int().min(0).max(65535).default(3000),
+  /** PostgreSQL with PostGIS; unset = the embedded database under DATA_DIR */
+  DATABASE_URL: optionalString.pipe(z.url({ protocol: /^postgres(ql)?$/ }).optional()),
+  DATA_DIR: z.string().default('./data'),
+  /** port of the embedded database's socket server (0 = any free port) */
+  EMBEDDED_DB_PORT: z.coerce.number().int().min(0).max(65535).default(0),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  /** signs login and shareable-link tokens; generated and kept under DATA_DIR when unset outside production */
+  JWT_SECRET: optionalString.pipe(z.string().min(32, 'must be at least 32 characters').optional()),
+  /** public origin used in links inside e-mails, e.g. https://citrus.example.com */
+  PUBLIC_URL: optionalString.pipe(z.url().optional()),
+  DEMO_PASSWORD: optionalString,
+  /** load demo company, users and data at start */
+  SEED_DEMO: booleanFlag.optional(),
+  BODY_LIMIT_BYTES: z.coerce.number().int().positive().default(1_048_576),
+  WEB_DIST_DIR: optionalString,
+  TRUST_PROXY: booleanFlag.default(false),
+})
+
+export type Env = z.infer<typeof envSchema>
+
+export class ConfigError extends Error {
+  override name = 'ConfigError'
+  constructor(readonly issues: { variable: string; message: string }[]) {
+    super(
+      `Invalid configuration:\n${issues.map((issue) => `  ${issue.variable}: ${issue.message}`).join('\n')}`,
+    )
+  }
+}
+
+export function parseEnv(source: NodeJS.ProcessEnv | Record<string, string | undefined>): Env {
+  const result = envSchema.safeParse(source)
+  if (!result.success) {
+    throw new ConfigError(
+      result.error.issues.map((issue) => ({ variable: String(issue.path[0] ?? '(env)'), message: issue.message })),
+    )
+  }
+  const env = result.data
+  if (env.NODE_ENV === 'production' && env.DATABASE_URL && !env.JWT_SECRET) {
+    throw new ConfigError([{ variable: 'JWT_SECRET', message: 'is required in production with DATABASE_URL' }])
+  }
+  return env
+}
+
+/** What buildApp needs: the environment plus what the process resolved from it. */
+export interface AppConfig {
+  env: Env
+  databaseUrl: string
+  databaseMode: 'embedded' | 'postgres'
+  jwtSecret: string
+  migrationsDir: string
+  /** folder holding the built client (index.html); null = API only */
+  webDistDir: string | null
+}

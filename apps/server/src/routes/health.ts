@@ -1,0 +1,42 @@
+import { APP_VERSION, healthSchema, readinessSchema } from '@citrus/contracts'
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod'
+import { pendingMigrations } from '../db/migrate.js'
+
+/** Liveness and readiness probes, outside /api so that orchestrators need no API knowledge. */
+export const healthRoutes: FastifyPluginAsyncZod = async (app) => {
+  app.get(
+    '/healthz',
+    {
+      schema: { tags: ['health'], summary: 'The process is alive', response: { 200: healthSchema } },
+      logLevel: 'warn',
+    },
+    async () => ({ status: 'ok' as const, version: APP_VERSION }),
+  )
+
+  app.get(
+    '/readyz',
+    {
+      schema: {
+        tags: ['health'],
+        summary: 'The database is reachable and every migration is applied',
+        response: { 200: readinessSchema, 503: readinessSchema },
+      },
+      logLevel: 'warn',
+    },
+    async (_request, reply) => {
+      const mode = app.config.databaseMode
+      try {
+        const pending = await pendingMigrations(app.db.pool, app.config.migrationsDir)
+        const ready = pending.length === 0
+        return reply.status(ready ? 200 : 503).send({
+          status: ready ? 'ready' : 'not_ready',
+          database: 'up',
+          database_mode: mode,
+          pending_migrations: pending,
+        })
+      } catch {
+        return reply.status(503).send({ status: 'not_ready', database: 'down', database_mode: mode, pending_migrations: [] })
+      }
+    },
+  )
+}

@@ -1,0 +1,40 @@
+import { api } from './api-client'
+
+/** Event names the shell records (spec 1 §7). Other areas add their own. */
+export type AnalyticsEventName =
+  | 'product_app_clicked'
+  | 'data_dictionary_tab_changed'
+  | 'user_logged_in'
+  | 'user_logged_out'
+  | 'error_occurred'
+  | 'legacy_uppercase_role_detected'
+  | (string & {})
+
+export type AnalyticsProperties = Record<string, string | number | boolean | null>
+
+export interface AnalyticsEvent {
+  name: AnalyticsEventName
+  properties: AnalyticsProperties
+}
+
+type Transport = (events: AnalyticsEvent[]) => Promise<unknown>
+
+let transport: Transport = (events) => api.post('/analytics/events', { events })
+
+/** Lets tests observe events without a server. */
+export function setAnalyticsTransport(next: Transport): () => void {
+  const previous = transport
+  transport = next
+  return () => {
+    transport = previous
+  }
+}
+
+/** Records an event; analytics never breaks the page, so failures are ignored. */
+export function track(name: AnalyticsEventName, properties: AnalyticsProperties = {}): void {
+  try {
+    void transport([{ name, properties }]).catch(() => {})
+  } catch {
+    // ignored on purpose: see above
+  }
+}

@@ -1,0 +1,40 @@
+import { z } from 'zod'
+
+/** The one error body every endpoint returns (spec 4 §5). */
+export const fieldErrorSchema = z.object({
+  path: z.string().describe('dotted path of the offending field, e.g. body.email'),
+  message: z.string(),
+})
+export const errorEnvelopeSchema = z
+  .object({
+    message: z.string(),
+    code: z.string(),
+    status: z.number().int(),
+    errors: z.array(fieldErrorSchema).optional(),
+  })
+  .meta({ id: 'ErrorEnvelope' })
+export type ErrorEnvelope = z.infer<typeof errorEnvelopeSchema>
+export type FieldError = z.infer<typeof fieldErrorSchema>
+
+export const ERROR_CODES = {
+  VALIDATION: 'VALIDATION_ERROR',
+  BAD_REQUEST: 'BAD_REQUEST',
+  UNAUTHORIZED: 'UNAUTHORIZED',
+  FORBIDDEN: 'FORBIDDEN',
+  NOT_FOUND: 'NOT_FOUND',
+  CONFLICT: 'CONFLICT',
+  PAYLOAD_TOO_LARGE: 'PAYLOAD_TOO_LARGE',
+  UNSUPPORTED_MEDIA_TYPE: 'UNSUPPORTED_MEDIA_TYPE',
+  RATE_LIMITED: 'RATE_LIMITED',
+  CREDITS_EXHAUSTED: 'CREDITS_EXHAUSTED',
+  INTERNAL: 'INTERNAL_ERROR',
+  UNAVAILABLE: 'SERVICE_UNAVAILABLE',
+} as const
+export type ErrorCode = (typeof ERROR_CODES)[keyof typeof ERROR_CODES]
+
+/** Client-side messages of spec 1 §8. */
+export const CLIENT_MESSAGES = {
+  unexpected: 'An unexpected error occurred.',
+  network: 'Network Error - Please check your internet connection.',
+  tokenError: 'Token Error',
+} as const

@@ -1,0 +1,5 @@
+export * from './access.js'
+export * from './errors.js'
+export * from './health.js'
+export * from './routes.js'
+export * from './validation.js'

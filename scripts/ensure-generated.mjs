@@ -1,0 +1,34 @@
+// Generates the Prisma client when it is missing or older than prisma/schema.prisma.
+// Prisma 7's CLI wants a schema-engine binary it would download; generate does not use it, so
+// any executable satisfies the check (docs/decisions/0002) and nothing is fetched.
+import { spawnSync } from 'node:child_process'
+import { createHash } from 'node:crypto'
+import { existsSync, readFileSync, writeFileSync } from 'node:fs'
+import path from 'node:path'
+import { fileURLToPath } from 'node:url'
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..')
+const schema = path.join(root, 'prisma/schema.prisma')
+const outDir = path.join(root, 'apps/server/src/generated/prisma')
+const stampFile = path.join(outDir, '.schema-hash')
+const hash = createHash('sha256').update(readFileSync(schema)).update(readFileSync(path.join(root, 'package-lock.json'))).digest('hex')
+
+if (existsSync(path.join(outDir, 'client.ts')) && existsSync(stampFile) && readFileSync(stampFile, 'utf8') === hash) {
+  process.exit(0)
+}
+const prismaCli = path.join(root, 'node_modules/prisma/build/index.js')
+const result = spawnSync(process.execPath, [prismaCli, 'generate', '--schema', schema], {
+  cwd: root,
+  stdio: ['ignore', 'inherit', 'inherit'],
+  env: {
+    ...process.env,
+    PRISMA_SCHEMA_ENGINE_BINARY: process.env.PRISMA_SCHEMA_ENGINE_BINARY ?? process.execPath,
+    PRISMA_HIDE_UPDATE_MESSAGE: '1',
+    CHECKPOINT_DISABLE: '1',
+  },
+})
+if (result.status !== 0) {
+  console.error('prisma generate failed')
+  process.exit(result.status ?? 1)
+}
+writeFileSync(stampFile, hash)

@@ -1,0 +1,49 @@
+import { defineConfig } from 'vitest/config'
+
+// One `vitest run` runs every project: pure units, the React client in jsdom, API tests on a
+// real database (embedded by default, TEST_DATABASE_URL otherwise) and real-browser tests.
+export default defineConfig({
+  test: {
+    projects: [
+      {
+        test: {
+          name: 'unit',
+          environment: 'node',
+          include: ['packages/**/src/**/*.test.ts', 'apps/server/src/**/*.test.ts', 'scripts/**/*.test.ts', 'seed/**/*.test.ts'],
+          exclude: ['**/*.int.test.ts', '**/node_modules/**'],
+          setupFiles: ['test/fail-on-console-error.ts'],
+        },
+      },
+      {
+        test: {
+          name: 'web',
+          environment: 'jsdom',
+          include: ['apps/web/src/**/*.test.{ts,tsx}'],
+          setupFiles: ['test/fail-on-console-error.ts', 'apps/web/src/test/setup.ts'],
+        },
+      },
+      {
+        test: {
+          name: 'int',
+          environment: 'node',
+          include: ['apps/server/src/**/*.int.test.ts', 'test/**/*.int.test.ts', 'seed/**/*.int.test.ts'],
+          globalSetup: ['test/global-setup.ts'],
+          setupFiles: ['test/fail-on-console-error.ts'],
+          testTimeout: 60_000,
+          hookTimeout: 120_000,
+        },
+      },
+      {
+        test: {
+          name: 'e2e',
+          environment: 'node',
+          include: ['e2e/**/*.e2e.test.ts'],
+          globalSetup: ['test/global-setup.ts'],
+          testTimeout: 120_000,
+          hookTimeout: 180_000,
+          fileParallelism: false,
+        },
+      },
+    ],
+  },
+})
