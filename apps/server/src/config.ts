@@ -31,6 +31,19 @@ export const envSchema = z.object({
   BODY_LIMIT_BYTES: z.coerce.number().int().positive().default(1_048_576),
   WEB_DIST_DIR: optionalString,
   TRUST_PROXY: booleanFlag.default(false),
+  /** SMTP for outgoing e-mail; unset = e-mails are kept in the outbox with status held (services/outbox.ts) */
+  SMTP_HOST: optionalString,
+  SMTP_PORT: z.coerce.number().int().min(1).max(65535).optional(),
+  SMTP_USER: optionalString,
+  SMTP_PASSWORD: optionalString,
+  /** sender address, e.g. "Citrus <no-reply@citrus.example.com>" */
+  SMTP_FROM: optionalString,
+  /** true = TLS from the first byte (port 465); false = STARTTLS when the server offers it */
+  SMTP_SECURE: booleanFlag.optional(),
+  /** chat webhook that receives feedback (JSON { text }); unset = feedback is only stored */
+  FEEDBACK_WEBHOOK_URL: optionalString.pipe(z.url().optional()),
+  /** how often the outbox worker looks for due messages; 0 = only when flushed explicitly (tests) */
+  OUTBOX_POLL_INTERVAL_MS: z.coerce.number().int().min(0).default(5_000),
 })
 
 export type Env = z.infer<typeof envSchema>

@@ -12,3 +12,9 @@ export const env = {
   apiBaseUrl: resolveApiBaseUrl(import.meta.env.VITE_API_BASE_URL),
   contactEmail: import.meta.env.VITE_CONTACT_EMAIL?.trim() || 'support@citrus.health',
 } as const
+
+/** Links of the account pages (spec 1 §2): Terms of Use and Sign-up for a Demo. */
+export const links = {
+  termsOfUse: '/terms-of-use.html',
+  demo: `mailto:${env.contactEmail}?subject=${encodeURIComponent('Citrus demo request')}`,
+} as const

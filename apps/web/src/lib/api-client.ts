@@ -23,6 +23,8 @@ export class ApiError extends Error {
   readonly errors: FieldError[] | undefined
   /** The original error (network or token failure) for logs; never shown to users. */
   readonly systemMessage: string | undefined
+  /** true when the message came from the server's error body (not a client default) */
+  readonly fromServer: boolean
 
   constructor(init: {
     message: string
@@ -31,6 +33,7 @@ export class ApiError extends Error {
     statusText?: string
     errors?: FieldError[] | undefined
     systemMessage?: string | undefined
+    fromServer?: boolean
   }) {
     super(init.message)
     this.code = init.code
@@ -38,6 +41,7 @@ export class ApiError extends Error {
     this.statusText = init.statusText ?? ''
     this.errors = init.errors
     this.systemMessage = init.systemMessage
+    this.fromServer = init.fromServer ?? false
   }
 }
 
@@ -45,9 +49,12 @@ export function isApiError(error: unknown): error is ApiError {
   return error instanceof ApiError
 }
 
-/** The message to show for any thrown value, with a caller-chosen fallback. */
-export function errorMessage(error: unknown, fallback: string): string {
-  if (error instanceof Error && error.message) return error.message
+/**
+ * The message to show for a failed call: the server's own message, the network message, or the
+ * caller's fallback (screens such as sign-in have their own, spec 1 §8).
+ */
+export function apiMessageOf(error: unknown, fallback: string): string {
+  if (error instanceof ApiError && (error.fromServer || error.code === 0)) return error.message
   return fallback
 }
 
@@ -81,10 +88,11 @@ function toFieldErrors(value: unknown): FieldError[] | undefined {
 /** Normalises an error response body (spec 1 §8). */
 export function toApiError(body: unknown, response: { status: number; statusText: string }): ApiError {
   const record = isRecord(body) ? body : {}
-  const message = typeof record.message === 'string' && record.message.trim() !== '' ? record.message : CLIENT_MESSAGES.unexpected
+  const fromServer = typeof record.message === 'string' && record.message.trim() !== ''
+  const message = fromServer ? (record.message as string) : CLIENT_MESSAGES.unexpected
   const code = typeof record.code === 'string' || typeof record.code === 'number' ? record.code : response.status
   const status = typeof record.status === 'number' ? record.status : response.status
-  return new ApiError({ message, code, status, statusText: response.statusText, errors: toFieldErrors(record.errors) })
+  return new ApiError({ message, code, status, statusText: response.statusText, errors: toFieldErrors(record.errors), fromServer })
 }
 
 export function networkError(cause: unknown): ApiError {

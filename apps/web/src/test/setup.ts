@@ -41,3 +41,14 @@ afterEach(() => {
   sessionStorage.clear()
   vi.useRealTimers()
 })
+
+afterEach(() => {
+  vi.unstubAllGlobals()
+})
+
+// Module-level stores must not leak between tests.
+afterEach(async () => {
+  const [{ endGuestSession }, { resetProducts }] = await Promise.all([import('../lib/guest-session'), import('../lib/products')])
+  endGuestSession()
+  resetProducts()
+})

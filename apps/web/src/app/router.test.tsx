@@ -1,0 +1,71 @@
+import { CLIENT_ROUTES, PRODUCT_GROUPS, TOKEN_STORAGE_KEY } from '@citrus/contracts'
+import { render, screen } from '@testing-library/react'
+import { RouterProvider, createMemoryRouter } from 'react-router'
+import { describe, expect, it, vi } from 'vitest'
+import { RouteErrorBoundary } from '../components/errors/route-error-boundary'
+import { mockApi } from '../test/mock-api'
+import { renderApp } from '../test/render'
+import { loginToken } from '../test/tokens'
+import { AppProvider } from './provider'
+
+function concretePath(path: string): string {
+  return path.replace(':npi', '1234567893').replace(':companyId', '3')
+}
+
+describe('route table', () => {
+  it.each(CLIENT_ROUTES.map((route) => [route.path, route] as const))('%s renders its page or a coming-soon page, never an empty screen', async (_, route) => {
+    localStorage.setItem(TOKEN_STORAGE_KEY, loginToken({ role: 'citrus' }))
+    mockApi({ 'GET /company/products': { product_groups: [...PRODUCT_GROUPS] }, 'GET /data-dictionary': { tables: [] } })
+    const { container, router } = renderApp(concretePath(route.path))
+    // A signed-in citrus user is sent home from sign-in/sign-up; everything else renders in place.
+    if ('publicOnly' in route && route.publicOnly) {
+      await vi.waitFor(() => expect(router.state.location.pathname).toBe('/apps'))
+    } else {
+      await vi.waitFor(() => {
+        expect(screen.queryByText('Loading...')).toBeNull()
+        expect(container.textContent?.trim().length).toBeGreaterThan(0)
+      })
+      expect(screen.queryByText('Access Restricted')).toBeNull()
+      expect(screen.queryByText('Product Access Required')).toBeNull()
+      expect(router.state.location.pathname).toBe(concretePath(route.path))
+    }
+  })
+
+  it('shows the not-found page for unknown paths with a Back Home button to /apps', async () => {
+    mockApi()
+    renderApp('/no/such/page')
+    expect(await screen.findByText('404')).toBeTruthy()
+    expect(screen.getByText("Looks like the page you are looking for can't be found")).toBeTruthy()
+    expect(screen.getByRole('link', { name: 'Back Home' }).getAttribute('href')).toBe('/apps')
+  })
+
+  it('renders the /not-authorized page', async () => {
+    mockApi()
+    renderApp('/not-authorized')
+    expect(await screen.findByText('Not Authorized')).toBeTruthy()
+  })
+
+  it('shows a coming-soon page naming the app and title of a screen that has not landed', async () => {
+    localStorage.setItem(TOKEN_STORAGE_KEY, loginToken({ role: 'citrus' }))
+    mockApi({ 'GET /company/products': { product_groups: [...PRODUCT_GROUPS] } })
+    renderApp('/api-keys')
+    expect(await screen.findByRole('heading', { name: 'API Keys' })).toBeTruthy()
+    expect(screen.getByText('API Keys is part of the Administration app and is coming soon.')).toBeTruthy()
+  })
+
+  it('shows the generic error page when a route throws', async () => {
+    vi.spyOn(console, 'error').mockImplementation(() => {})
+    vi.spyOn(console, 'warn').mockImplementation(() => {})
+    function Boom(): never {
+      throw new Error('boom')
+    }
+    const router = createMemoryRouter([{ path: '/', element: <Boom />, errorElement: <RouteErrorBoundary /> }])
+    render(
+      <AppProvider>
+        <RouterProvider router={router} />
+      </AppProvider>,
+    )
+    expect(await screen.findByText('500')).toBeTruthy()
+    expect(screen.getByRole('link', { name: 'Back Home' })).toBeTruthy()
+  })
+})

@@ -1,0 +1,22 @@
+import type { ClientRoutePath } from '@citrus/contracts'
+import type { ComponentType } from 'react'
+import { NotAuthorizedPage } from '../../components/errors/not-authorized-page'
+import { SignInRoute } from '../../features/auth/routes/sign-in'
+
+/**
+ * The screen of each documented path. A path missing here renders the "coming soon" page of its app,
+ * so registering a feature's screen is one line.
+ */
+export const PAGES: Partial<Record<ClientRoutePath, ComponentType>> = {
+  '/sign-in': SignInRoute,
+  '/not-authorized': NotAuthorizedPage,
+}
+
+/** Paths rendered without the app shell (sidebar, header). */
+export const BARE_PATHS: ReadonlySet<ClientRoutePath> = new Set<ClientRoutePath>([
+  '/sign-in',
+  '/sign-up',
+  '/password-reset-email',
+  '/password-reset',
+  '/not-authorized',
+])

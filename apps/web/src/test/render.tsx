@@ -1,0 +1,28 @@
+import { render } from '@testing-library/react'
+import type { ReactNode } from 'react'
+import { RouterProvider, createMemoryRouter, type RouteObject } from 'react-router'
+import { AppProvider } from '../app/provider'
+import { appRoutes } from '../app/router'
+
+/** Renders the real route table at a path, as the browser app does. */
+export function renderApp(path: string, options: { state?: unknown } = {}) {
+  const router = createMemoryRouter(appRoutes, { initialEntries: [{ pathname: path.split('?')[0] ?? path, search: path.includes('?') ? `?${path.split('?')[1]}` : '', state: options.state }] })
+  const view = render(
+    <AppProvider>
+      <RouterProvider router={router} />
+    </AppProvider>,
+  )
+  return { ...view, router }
+}
+
+/** Renders a component inside providers and a memory router with extra routes (for navigation targets). */
+export function renderWithRouter(element: ReactNode, options: { path?: string; routes?: RouteObject[] } = {}) {
+  const path = options.path ?? '/'
+  const router = createMemoryRouter([{ path: path.split('?')[0], element }, ...(options.routes ?? [])], { initialEntries: [path] })
+  const view = render(
+    <AppProvider>
+      <RouterProvider router={router} />
+    </AppProvider>,
+  )
+  return { ...view, router }
+}

@@ -1,0 +1,35 @@
+import type { Browser } from 'playwright-core'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { launchBrowser, startServer, type RunningServer } from './browser.ts'
+
+describe('the built product in a real browser', () => {
+  let server: RunningServer
+  let browser: Browser
+
+  beforeAll(async () => {
+    server = await startServer()
+    browser = await launchBrowser()
+  })
+  afterAll(async () => {
+    await browser?.close()
+    await server?.stop()
+  })
+
+  it('loads / and, signed out, shows the sign-in page', async () => {
+    const page = await browser.newPage()
+    const errors: string[] = []
+    page.on('pageerror', (error) => errors.push(error.message))
+    await page.goto(server.baseUrl + '/')
+    await page.getByRole('heading', { name: 'Sign In' }).waitFor({ timeout: 30_000 })
+    expect(new URL(page.url()).pathname).toBe('/sign-in')
+    expect(errors).toEqual([])
+    await page.close()
+  })
+
+  it('shows the not-found page for an unknown client path', async () => {
+    const page = await browser.newPage()
+    await page.goto(server.baseUrl + '/no-such-page')
+    await page.getByText("Looks like the page you are looking for can't be found").waitFor({ timeout: 30_000 })
+    await page.close()
+  })
+})

@@ -1,0 +1,99 @@
+import { z } from 'zod'
+import { productGroupSchema, roleSchema } from './access.js'
+import { EMAIL_PATTERN, MESSAGES } from './validation.js'
+
+/** Server messages of the accounts endpoints (spec 1 §5, §8; spec 3 §9). Tests pin every one of them. */
+export const USER_MESSAGES = {
+  invalidCredentials: 'Invalid email or password',
+  signupSuccess: 'User created successfully',
+  emailTaken: 'An account with this email already exists',
+  activationKeyUnknown: 'No company matches this activation key',
+  resetTokenInvalid: 'This password reset link is invalid or has expired. Please request a new one.',
+  verifyNeedsContact: 'At least one of email or phone must be provided for verification',
+  newPasswordRequired: 'New password is required',
+  resetTokenRequired: 'Missing required token parameter',
+} as const
+
+/** Lifetime of a login token (docs: 12 hours; the client treats an expired token as signed out). */
+export const LOGIN_TOKEN_TTL_SECONDS = 12 * 60 * 60
+/** Lifetime of a password reset token (spec 4 §5: 1 hour, single use). */
+export const PASSWORD_RESET_TTL_SECONDS = 60 * 60
+
+/** Claims of the login token, exactly these (spec 1 §3, spec 4 §5). */
+export const loginTokenClaimsSchema = z.object({
+  sub: z.string(),
+  email: z.string(),
+  exp: z.number().int(),
+  company_id: z.number().int(),
+  company_name: z.string(),
+  role: roleSchema,
+  phone_number: z.string().nullable(),
+})
+export type LoginTokenClaims = z.infer<typeof loginTokenClaimsSchema>
+
+const requiredString = (message: string, max = 256) => z.string({ error: message }).min(1, message).max(max)
+
+export const loginRequestSchema = z
+  .object({
+    email: z.string({ error: MESSAGES.emailRequired }).trim().min(1, MESSAGES.emailRequired).max(254),
+    password: requiredString(MESSAGES.passwordRequired),
+  })
+  .meta({ id: 'LoginRequest' })
+export const loginResponseSchema = z.object({ token: z.string() }).meta({ id: 'LoginResponse' })
+
+export const signupRequestSchema = z
+  .object({
+    email: z
+      .string({ error: MESSAGES.emailRequired })
+      .trim()
+      .min(1, MESSAGES.emailRequired)
+      .max(254)
+      .regex(EMAIL_PATTERN, MESSAGES.emailNotValid),
+    password: requiredString(MESSAGES.passwordRequired),
+    activation_key: z.string({ error: MESSAGES.activationKeyRequired }).trim().min(1, MESSAGES.activationKeyRequired).max(256),
+  })
+  .meta({ id: 'SignupRequest' })
+export const messageResponseSchema = z.object({ message: z.string() }).meta({ id: 'MessageResponse' })
+
+export const passwordResetEmailRequestSchema = z
+  .object({
+    email: z
+      .string({ error: MESSAGES.emailRequired })
+      .trim()
+      .min(1, MESSAGES.emailRequired)
+      .max(254)
+      .regex(EMAIL_PATTERN, MESSAGES.emailInvalid),
+  })
+  .meta({ id: 'PasswordResetEmailRequest' })
+export const messageIdResponseSchema = z
+  .object({ message_id: z.string().describe('id of the outgoing message in the outbox') })
+  .meta({ id: 'MessageIdResponse' })
+
+export const passwordResetRequestSchema = z
+  .object({
+    new_password: requiredString(USER_MESSAGES.newPasswordRequired),
+    temp_jwt_token: requiredString(USER_MESSAGES.resetTokenRequired, 2048),
+  })
+  .meta({ id: 'PasswordResetRequest' })
+
+export const userInfoSchema = z
+  .object({
+    id: z.number().int(),
+    email: z.string(),
+    role: roleSchema,
+    company_id: z.number().int(),
+    company_name: z.string(),
+    phone_number: z.string().nullable(),
+    created_at: z.string().describe('ISO 8601'),
+    product_groups: z.array(productGroupSchema),
+  })
+  .meta({ id: 'UserInfo' })
+export type UserInfo = z.infer<typeof userInfoSchema>
+
+export const verifyUserRequestSchema = z
+  .object({
+    email: z.string().trim().max(254).nullable().optional(),
+    phone_number: z.string().trim().max(32).nullable().optional(),
+  })
+  .meta({ id: 'VerifyUserRequest' })
+export const verifyUserResponseSchema = z.object({ exists: z.boolean() }).meta({ id: 'VerifyUserResponse' })
