@@ -97,3 +97,16 @@ export const verifyUserRequestSchema = z
   })
   .meta({ id: 'VerifyUserRequest' })
 export const verifyUserResponseSchema = z.object({ exists: z.boolean() }).meta({ id: 'VerifyUserResponse' })
+
+/** Messages of the auth layer (401 and 403 envelopes). */
+export const AUTH_MESSAGES = {
+  authRequired: 'Authentication required',
+  malformedHeader: 'The Authorization header must be "Bearer <token>"',
+  invalidToken: 'Invalid authentication token',
+  sessionExpired: 'Your session has expired. Please sign in again.',
+  accountInactive: 'Your account is no longer active. Please sign in again.',
+  invalidApiKey: 'Invalid API key',
+  rateLimited: (after: string) => `Too many attempts. Please try again in ${after}.`,
+  roleDenied: (role: string) => `Your current role (${role}) doesn't have permission to perform this action`,
+  productDenied: (product: string) => `Your organization doesn't have access to the ${product} product`,
+} as const

@@ -1,14 +1,23 @@
 import type { ClientRoutePath } from '@citrus/contracts'
 import type { ComponentType } from 'react'
 import { NotAuthorizedPage } from '../../components/errors/not-authorized-page'
+import { PasswordResetRoute } from '../../features/auth/routes/password-reset'
+import { PasswordResetEmailRoute } from '../../features/auth/routes/password-reset-email'
 import { SignInRoute } from '../../features/auth/routes/sign-in'
+import { SignUpRoute } from '../../features/auth/routes/sign-up'
+import { AppsRoute } from '../../features/launcher/routes/apps'
 
 /**
  * The screen of each documented path. A path missing here renders the "coming soon" page of its app,
  * so registering a feature's screen is one line.
  */
 export const PAGES: Partial<Record<ClientRoutePath, ComponentType>> = {
+  '/': AppsRoute,
+  '/apps': AppsRoute,
   '/sign-in': SignInRoute,
+  '/sign-up': SignUpRoute,
+  '/password-reset-email': PasswordResetEmailRoute,
+  '/password-reset': PasswordResetRoute,
   '/not-authorized': NotAuthorizedPage,
 }
 

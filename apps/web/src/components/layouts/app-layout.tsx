@@ -1,11 +1,43 @@
-import { Box } from '@mantine/core'
+import { AppShell } from '@mantine/core'
+import { useDisclosure, useLocalStorage } from '@mantine/hooks'
+import type { ReactNode } from 'react'
 import { Outlet } from 'react-router'
+import { HEADER_HEIGHT, SIDEBAR_COLLAPSED_STORAGE_KEY, SIDEBAR_WIDTH_COLLAPSED, SIDEBAR_WIDTH_OPEN } from '../../lib/navigation'
+import { Sidebar } from './sidebar'
+import { TopHeader } from './top-header'
 
-/** Placeholder shell; replaced by the sidebar layout. */
-export function AppLayout() {
+/** The signed-in shell: collapsible sidebar (state kept in localStorage) and the top header. */
+export function AppLayout({ children, floating }: { children?: ReactNode; floating?: ReactNode }) {
+  const [collapsed, setCollapsed] = useLocalStorage<boolean>({
+    key: SIDEBAR_COLLAPSED_STORAGE_KEY,
+    defaultValue: false,
+    getInitialValueInEffect: false,
+  })
+  const [mobileOpened, mobile] = useDisclosure(false)
   return (
-    <Box p="md">
-      <Outlet />
-    </Box>
+    <AppShell
+      header={{ height: HEADER_HEIGHT }}
+      navbar={{
+        width: collapsed ? SIDEBAR_WIDTH_COLLAPSED : SIDEBAR_WIDTH_OPEN,
+        breakpoint: 'sm',
+        collapsed: { mobile: !mobileOpened },
+      }}
+      padding="md"
+      transitionDuration={200}
+    >
+      <AppShell.Header>
+        <TopHeader
+          collapsed={collapsed}
+          onToggleCollapsed={() => setCollapsed((value) => !value)}
+          mobileOpened={mobileOpened}
+          onToggleMobile={mobile.toggle}
+        />
+      </AppShell.Header>
+      <AppShell.Navbar>
+        <Sidebar collapsed={collapsed && !mobileOpened} onNavigate={mobile.close} />
+      </AppShell.Navbar>
+      <AppShell.Main bg="var(--mantine-color-gray-0)">{children ?? <Outlet />}</AppShell.Main>
+      {floating}
+    </AppShell>
   )
 }

@@ -1,0 +1,50 @@
+import type { ProductGroup, Role, SessionRole } from '@citrus/contracts'
+
+/** A signed-in user, from a login JWT or (issue 4) an `sk-` API key. */
+export interface UserPrincipal {
+  kind: 'user'
+  credential: 'jwt' | 'api_key'
+  /** the API key's id when credential is api_key */
+  credential_id: string | null
+  user_id: number
+  email: string
+  company_id: number
+  company_name: string
+  role: Role
+  phone_number: string | null
+}
+
+/** What a guest may do, taken from the shareable link the request carries. */
+export interface GuestLink {
+  id: string
+  url_type: string
+  role: string | null
+  api_endpoints: string[]
+  authorized_user_ids: number[]
+  requires_email_verification: boolean
+  requires_phone_verification: boolean
+  requires_account_creation: boolean
+}
+
+/** A visitor holding only a shareable-link token (`?token=`). */
+export interface GuestPrincipal {
+  kind: 'guest'
+  credential: 'share_link'
+  role: 'guest'
+  share_id: string
+  /** the link owner's company: product access and credits are theirs */
+  company_id: number
+  company_name: string
+  link: GuestLink
+}
+
+export type Principal = UserPrincipal | GuestPrincipal
+
+export interface AccessRule {
+  /** who may call; 'guest' admits shareable-link holders whose link lists the endpoint. Default: every signed-in role. */
+  roles?: readonly SessionRole[]
+  /** the caller's company must hold this product group */
+  product?: ProductGroup
+}
+
+export type { ProductGroup, Role, SessionRole }

@@ -1,0 +1,225 @@
+import { AUTH_MESSAGES, PRODUCT_NAMES, ROLES, SHARE_MESSAGES, API_ENDPOINT_PATTERN, type ProductGroup } from '@citrus/contracts'
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
+import type { AccessRule, GuestPrincipal, Principal, UserPrincipal } from '../auth/principal.js'
+import { verifyLoginToken, verifyShareToken } from '../auth/tokens.js'
+import { AppError, forbidden, unauthorized } from '../lib/errors.js'
+
+/**
+ * Authentication for everything under /api (docs: README "Auth").
+ *
+ * Every request is inspected once, in onRequest, and gets `request.auth`:
+ *  - `Authorization: Bearer <token>`: a credential resolver that accepts the token (an `sk-` API key
+ *    resolver is added by issue 4 through `app.credentials.register`), else the login JWT;
+ *  - otherwise `?token=<shareable link token>`: a guest principal limited to the link's api_endpoints.
+ * A bad credential does not fail the request by itself (public endpoints still answer); it is kept in
+ * `request.authError` and thrown by the guard of a protected route. Guards: `app.authenticate`,
+ * `requireAccess({ roles, product })`, `requireRoles([...])`, `requireProduct('ATLAS')`.
+ */
+
+export interface BearerCredentialResolver {
+  /** e.g. 'api_key' */
+  name: string
+  accepts(token: string): boolean
+  /** a principal, or throw an AppError (401) when the credential is not valid */
+  resolve(token: string, request: FastifyRequest): Promise<UserPrincipal>
+}
+
+export interface CredentialRegistry {
+  register(resolver: BearerCredentialResolver): void
+  readonly resolvers: readonly BearerCredentialResolver[]
+}
+
+type Guard = (request: FastifyRequest, reply: FastifyReply) => Promise<void>
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** who is calling; null = anonymous (or the credential was not valid, see authError) */
+    auth: Principal | null
+    /** why the credential the request carried was refused (thrown by guards of protected routes) */
+    authError: AppError | null
+  }
+  interface FastifyInstance {
+    credentials: CredentialRegistry
+    /** guard: any signed-in role (login JWT or API key) */
+    authenticate: Guard
+    requireAccess(rule?: AccessRule): Guard
+  }
+}
+
+const SIGNED_IN = ROLES
+
+/** The documented path (relative to /api) of the request, without query string or trailing slash. */
+export function apiPathOf(request: FastifyRequest): string {
+  const path = (request.url.split('?')[0] ?? '/').replace(/^\/api(?=\/|$)/, '')
+  return trimSlash(path)
+}
+
+function trimSlash(path: string): string {
+  const trimmed = path.replace(/\/+$/, '')
+  return trimmed === '' ? '/' : trimmed
+}
+
+/** "GET /care-select/rankings", "/shareable-url/{share_id}/revoke" (GET when no method); {x} or :x match one segment. */
+export function endpointAllowed(endpoints: readonly string[], method: string, path: string): boolean {
+  const requestMethod = method === 'HEAD' ? 'GET' : method.toUpperCase()
+  const requestSegments = trimSlash(path).split('/')
+  return endpoints.some((entry) => {
+    const match = API_ENDPOINT_PATTERN.exec(entry.trim())
+    if (!match) return false
+    const allowedMethod = match[1] ?? 'GET'
+    if (allowedMethod !== requestMethod) return false
+    const pattern = trimSlash((match[2] ?? '').replace(/^\/api(?=\/|$)/, '')).split('/')
+    if (pattern.length !== requestSegments.length) return false
+    return pattern.every((segment, index) => {
+      const actual = requestSegments[index] ?? ''
+      if (/^\{[^}]+\}$/.test(segment) || /^:.+/.test(segment)) return actual !== ''
+      return segment === actual
+    })
+  })
+}
+
+export async function companyHasProduct(request: FastifyRequest, companyId: number, product: ProductGroup): Promise<boolean> {
+  const policy = await request.server.db.prisma.companyPolicy.findUnique({
+    where: { company_id_product_group: { company_id: companyId, product_group: product } },
+    select: { id: true },
+  })
+  return policy !== null
+}
+
+/** The route guard. Roles default to every signed-in role; add 'guest' to admit shareable-link holders. */
+export function requireAccess(rule: AccessRule = {}): Guard {
+  const roles = rule.roles ?? SIGNED_IN
+  return async function accessGuard(request) {
+    const principal = request.auth
+    if (!principal) throw request.authError ?? unauthorized(AUTH_MESSAGES.authRequired)
+    if (principal.kind === 'guest') {
+      const { link } = principal
+      if (link.authorized_user_ids.length > 0) throw unauthorized(SHARE_MESSAGES.signInRequired)
+      if (!roles.includes('guest') || !endpointAllowed(link.api_endpoints, request.method, apiPathOf(request))) {
+        throw forbidden(SHARE_MESSAGES.endpointNotAllowed)
+      }
+      // A link that needs verification or an account grants no data to an anonymous holder (spec 4 §5):
+      // the holder verifies / signs up and then calls as a signed-in user.
+      if (link.requires_email_verification || link.requires_phone_verification || link.requires_account_creation) {
+        throw forbidden(SHARE_MESSAGES.verificationRequired)
+      }
+    } else if (!(roles as readonly string[]).includes(principal.role)) {
+      throw forbidden(AUTH_MESSAGES.roleDenied(principal.role))
+    }
+    if (rule.product && !(await companyHasProduct(request, principal.company_id, rule.product))) {
+      throw forbidden(AUTH_MESSAGES.productDenied(PRODUCT_NAMES[rule.product]))
+    }
+  }
+}
+
+export const requireRoles = (roles: NonNullable<AccessRule['roles']>) => requireAccess({ roles })
+/** Product check alone (combine after a role guard); admits the same callers as `app.authenticate`. */
+export const requireProduct = (product: ProductGroup) => requireAccess({ product })
+
+/** The signed-in user of a route guarded without 'guest'; a programming error otherwise. */
+export function userOf(request: FastifyRequest): UserPrincipal {
+  const principal = request.auth
+  if (principal?.kind !== 'user') throw request.authError ?? unauthorized(AUTH_MESSAGES.authRequired)
+  return principal
+}
+
+async function principalFromLoginToken(request: FastifyRequest, token: string): Promise<UserPrincipal> {
+  const verified = await verifyLoginToken(token, request.server.config.jwtSecret)
+  if (!verified.ok) {
+    throw unauthorized(verified.reason === 'expired' ? AUTH_MESSAGES.sessionExpired : AUTH_MESSAGES.invalidToken)
+  }
+  const user = await request.server.db.prisma.user.findUnique({
+    where: { id: Number(verified.claims.sub) },
+    include: { company: { select: { company_name: true } } },
+  })
+  if (!user || !user.is_active) throw unauthorized(AUTH_MESSAGES.accountInactive)
+  // The database, not the token, is the truth: a role change or deactivation applies at once.
+  return {
+    kind: 'user',
+    credential: 'jwt',
+    credential_id: null,
+    user_id: user.id,
+    email: user.email,
+    company_id: user.company_id,
+    company_name: user.company.company_name,
+    role: user.role,
+    phone_number: user.phone_number,
+  }
+}
+
+async function principalFromShareToken(request: FastifyRequest, token: string): Promise<GuestPrincipal> {
+  const verified = await verifyShareToken(token, request.server.config.jwtSecret)
+  if (!verified.ok) throw unauthorized(SHARE_MESSAGES.invalidToken)
+  const link = await request.server.db.prisma.shareableLink.findUnique({
+    where: { id: verified.claims.id },
+    include: { company: { select: { company_name: true } } },
+  })
+  if (!link || link.revoked_at || (link.expires_at && link.expires_at.getTime() <= Date.now())) {
+    throw unauthorized(SHARE_MESSAGES.invalidToken)
+  }
+  return {
+    kind: 'guest',
+    credential: 'share_link',
+    role: 'guest',
+    share_id: link.id,
+    company_id: link.company_id,
+    company_name: link.company.company_name,
+    link: {
+      id: link.id,
+      url_type: link.url_type,
+      role: link.role,
+      api_endpoints: link.api_endpoints,
+      authorized_user_ids: link.authorized_user_ids,
+      requires_email_verification: link.requires_email_verification,
+      requires_phone_verification: link.requires_phone_verification,
+      requires_account_creation: link.requires_account_creation,
+    },
+  }
+}
+
+function queryToken(request: FastifyRequest): string | null {
+  const query = request.query
+  if (query && typeof query === 'object' && 'token' in query) {
+    const value = (query as Record<string, unknown>).token
+    if (typeof value === 'string' && value !== '') return value
+  }
+  return null
+}
+
+/** Adds the credential handling to the given context (the /api scope) and everything registered in it. */
+export function registerAuth(app: FastifyInstance) {
+  const resolvers: BearerCredentialResolver[] = []
+  app.decorate('credentials', {
+    register(resolver: BearerCredentialResolver) {
+      resolvers.push(resolver)
+    },
+    get resolvers() {
+      return resolvers
+    },
+  })
+  app.decorateRequest('auth', null)
+  app.decorateRequest('authError', null)
+  app.decorate('authenticate', requireAccess())
+  app.decorate('requireAccess', requireAccess)
+
+  app.addHook('onRequest', async (request) => {
+    try {
+      const header = request.headers.authorization
+      if (header !== undefined) {
+        const match = /^Bearer\s+(\S+)\s*$/i.exec(header)
+        if (!match?.[1]) throw unauthorized(AUTH_MESSAGES.malformedHeader)
+        const token = match[1]
+        const resolver = resolvers.find((candidate) => candidate.accepts(token))
+        if (resolver) request.auth = await resolver.resolve(token, request)
+        else if (token.startsWith('sk-')) throw unauthorized(AUTH_MESSAGES.invalidApiKey)
+        else request.auth = await principalFromLoginToken(request, token)
+        return
+      }
+      const token = queryToken(request)
+      if (token) request.auth = await principalFromShareToken(request, token)
+    } catch (error) {
+      if (error instanceof AppError) request.authError = error
+      else throw error
+    }
+  })
+}

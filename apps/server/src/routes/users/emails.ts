@@ -1,0 +1,39 @@
+import type { OutboxMessageInput } from '../../services/outbox.js'
+
+const escapeHtml = (value: string) =>
+  value.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c] ?? c)
+
+export function passwordResetEmail(to: string, link: string, ttlSeconds: number): OutboxMessageInput {
+  const minutes = Math.round(ttlSeconds / 60)
+  const validity = minutes % 60 === 0 ? `${minutes / 60} hour${minutes === 60 ? '' : 's'}` : `${minutes} minutes`
+  const text = [
+    'Hello,',
+    '',
+    `We received a request to reset the password of your Citrus account (${to}).`,
+    `Open this link within ${validity} to choose a new password. It works once:`,
+    '',
+    link,
+    '',
+    'If you did not ask for this, ignore this e-mail: your password stays the same.',
+  ].join('\n')
+  const html =
+    `<p>Hello,</p><p>We received a request to reset the password of your Citrus account (${escapeHtml(to)}).<br>` +
+    `Open this link within ${validity} to choose a new password. It works once:</p>` +
+    `<p><a href="${escapeHtml(link)}">Reset your password</a></p>` +
+    '<p>If you did not ask for this, ignore this e-mail: your password stays the same.</p>'
+  return { channel: 'email', recipient: to, subject: 'Reset your Citrus password', body: text, payload: { html } }
+}
+
+export function passwordChangedEmail(to: string): OutboxMessageInput {
+  return {
+    channel: 'email',
+    recipient: to,
+    subject: 'Your Citrus password was changed',
+    body: [
+      'Hello,',
+      '',
+      `The password of your Citrus account (${to}) was just changed.`,
+      'If this was not you, reset your password at once and contact your administrator.',
+    ].join('\n'),
+  }
+}

@@ -1,0 +1,54 @@
+import { ActionIcon, Anchor, Breadcrumbs, Burger, Group, Text, Tooltip } from '@mantine/core'
+import { IconLayoutSidebarLeftCollapse, IconLayoutSidebarLeftExpand } from '@tabler/icons-react'
+import { Link, useLocation } from 'react-router'
+import { breadcrumbsFor, HEADER_HEIGHT } from '../../lib/navigation'
+import { Logo } from '../brand/logo'
+
+export interface TopHeaderProps {
+  collapsed: boolean
+  onToggleCollapsed: () => void
+  mobileOpened: boolean
+  onToggleMobile: () => void
+  showBreadcrumbs?: boolean
+}
+
+/** Top header (spec 1 §2): 72 px, sidebar toggle, optional breadcrumbs; on small screens the top bar. */
+export function TopHeader({ collapsed, onToggleCollapsed, mobileOpened, onToggleMobile, showBreadcrumbs = true }: TopHeaderProps) {
+  const { pathname } = useLocation()
+  const crumbs = showBreadcrumbs ? breadcrumbsFor(pathname) : []
+  return (
+    <Group h={HEADER_HEIGHT} px="md" gap="md" wrap="nowrap">
+      <Burger opened={mobileOpened} onClick={onToggleMobile} hiddenFrom="sm" size="sm" aria-label="Toggle navigation" />
+      <Group hiddenFrom="sm">
+        <Logo />
+      </Group>
+      <Tooltip label={collapsed ? 'Expand sidebar' : 'Collapse sidebar'}>
+        <ActionIcon
+          variant="subtle"
+          color="gray"
+          size="lg"
+          onClick={onToggleCollapsed}
+          visibleFrom="sm"
+          aria-label={collapsed ? 'Expand sidebar' : 'Collapse sidebar'}
+        >
+          {collapsed ? <IconLayoutSidebarLeftExpand size={22} /> : <IconLayoutSidebarLeftCollapse size={22} />}
+        </ActionIcon>
+      </Tooltip>
+      {crumbs.length > 0 && (
+        <Breadcrumbs visibleFrom="sm" aria-label="Breadcrumb">
+          {crumbs.map((crumb, index) =>
+            crumb.to && index < crumbs.length - 1 ? (
+              <Anchor key={crumb.label} component={Link} to={crumb.to} size="sm">
+                {crumb.label}
+              </Anchor>
+            ) : (
+              <Text key={crumb.label} size="sm" c={index === crumbs.length - 1 ? undefined : 'dimmed'} fw={index === crumbs.length - 1 ? 600 : undefined}>
+                {crumb.label}
+              </Text>
+            ),
+          )}
+        </Breadcrumbs>
+      )}
+    </Group>
+  )
+}

@@ -1,0 +1,90 @@
+import { Alert, Anchor, Button, Stack, Text, TextInput, ThemeIcon, Title } from '@mantine/core'
+import { IconAlertTriangle, IconMailCheck } from '@tabler/icons-react'
+import { useState, type FormEvent } from 'react'
+import { Link, useLocation } from 'react-router'
+import { apiMessageOf } from '../../../lib/api-client'
+import { requestResetEmail } from '../api/password'
+import { AuthLayout } from '../components/auth-layout'
+import { AUTH_MESSAGES } from '../utils/messages'
+import { validateResetEmail } from '../utils/validation'
+
+/** Request a reset e-mail (spec 1 §4): form, then the sent state. */
+export function PasswordResetEmailRoute() {
+  const location = useLocation()
+  const redirectError = (location.state as { error?: string } | null)?.error ?? null
+  const [email, setEmail] = useState('')
+  const [touched, setTouched] = useState(false)
+  const [submitted, setSubmitted] = useState(false)
+  const [submitting, setSubmitting] = useState(false)
+  const [formError, setFormError] = useState<string | null>(redirectError)
+  const [sent, setSent] = useState(false)
+
+  const error = validateResetEmail(email)
+
+  async function onSubmit(event: FormEvent) {
+    event.preventDefault()
+    setSubmitted(true)
+    setFormError(null)
+    if (error) return
+    setSubmitting(true)
+    try {
+      const response = await requestResetEmail(email.trim())
+      // success only when the response has message_id (spec 1 §5)
+      if (response?.message_id === undefined || response.message_id === null) setFormError(AUTH_MESSAGES.resetNotSuccessful)
+      else setSent(true)
+    } catch (caught) {
+      setFormError(apiMessageOf(caught, AUTH_MESSAGES.resetError))
+    } finally {
+      setSubmitting(false)
+    }
+  }
+
+  if (sent) {
+    return (
+      <AuthLayout title="Reset Password">
+        <Stack align="center" ta="center" gap="sm">
+          <ThemeIcon size={56} radius="xl" variant="light">
+            <IconMailCheck size={30} />
+          </ThemeIcon>
+          <Title order={2} fz="xl">
+            {AUTH_MESSAGES.resetEmailSentTitle}
+          </Title>
+          <Text c="dimmed">{AUTH_MESSAGES.resetEmailSentBody}</Text>
+          <Anchor component={Link} to="/sign-in" fw={600}>
+            Back to Sign In
+          </Anchor>
+        </Stack>
+      </AuthLayout>
+    )
+  }
+
+  return (
+    <AuthLayout title="Reset Password" subtitle="Enter your e-mail and we will send you a link to set a new password.">
+      <form onSubmit={onSubmit} noValidate>
+        <Stack gap="md">
+          {formError && (
+            <Alert color="red" icon={<IconAlertTriangle size={18} />} title={AUTH_MESSAGES.resetFailedTitle} role="alert">
+              {formError}
+            </Alert>
+          )}
+          <TextInput
+            label="Email"
+            type="email"
+            autoComplete="email"
+            required
+            value={email}
+            onChange={(event) => setEmail(event.currentTarget.value)}
+            onBlur={() => setTouched(true)}
+            error={submitted || touched ? error : undefined}
+          />
+          <Button type="submit" fullWidth size="md" loading={submitting}>
+            Send Reset Link
+          </Button>
+          <Anchor component={Link} to="/sign-in" size="sm" ta="center">
+            Back to Sign In
+          </Anchor>
+        </Stack>
+      </form>
+    </AuthLayout>
+  )
+}

@@ -1,0 +1,110 @@
+import { Alert, Anchor, Button, PasswordInput, Stack, Text, TextInput } from '@mantine/core'
+import { IconAlertTriangle } from '@tabler/icons-react'
+import { useState, type FormEvent } from 'react'
+import { Link, useSearchParams } from 'react-router'
+import { apiMessageOf } from '../../../lib/api-client'
+import { requestLoginToken } from '../api/login'
+import { requestSignUp } from '../api/password'
+import { AuthLayout } from '../components/auth-layout'
+import { PasswordStrengthMeter } from '../components/password-strength-meter'
+import { useCompleteLogin } from '../hooks/use-complete-login'
+import { AUTH_MESSAGES } from '../utils/messages'
+import { validateSignUp } from '../utils/validation'
+
+type Field = 'email' | 'password' | 'activationKey'
+
+/** Sign Up (spec 1 §2, §4, §5): create the user, log in, then go to /apps. */
+export function SignUpRoute() {
+  const [searchParams] = useSearchParams()
+  const completeLogin = useCompleteLogin()
+  const [values, setValues] = useState({ email: '', password: '', activationKey: searchParams.get('activation_key') ?? '' })
+  const [touched, setTouched] = useState<Partial<Record<Field, boolean>>>({})
+  const [submitted, setSubmitted] = useState(false)
+  const [submitting, setSubmitting] = useState(false)
+  const [formError, setFormError] = useState<string | null>(null)
+
+  const errors = validateSignUp(values)
+  const show = (field: Field) => (submitted || touched[field] ? errors[field] : undefined)
+  const set = (field: Field) => (event: { currentTarget: HTMLInputElement }) => {
+    const value = event.currentTarget.value
+    setValues((current) => ({ ...current, [field]: value }))
+  }
+  const blur = (field: Field) => () => setTouched((current) => ({ ...current, [field]: true }))
+
+  async function onSubmit(event: FormEvent) {
+    event.preventDefault()
+    setSubmitted(true)
+    setFormError(null)
+    if (Object.keys(errors).length > 0) return
+    setSubmitting(true)
+    const email = values.email.trim()
+    try {
+      const created = await requestSignUp({ email, password: values.password, activation_key: values.activationKey.trim() })
+      if (!created?.message) {
+        setFormError(AUTH_MESSAGES.signUpNotSuccessful)
+        setSubmitting(false)
+        return
+      }
+    } catch (error) {
+      setFormError(apiMessageOf(error, AUTH_MESSAGES.signUpFailed))
+      setSubmitting(false)
+      return
+    }
+    try {
+      const token = await requestLoginToken({ email, password: values.password })
+      completeLogin(token, { to: '/apps' })
+    } catch {
+      setFormError(AUTH_MESSAGES.signUpNotSuccessful)
+      setSubmitting(false)
+    }
+  }
+
+  return (
+    <AuthLayout
+      title="Sign Up"
+      subtitle="Create your account with the activation key your organization received."
+      footer={
+        <Text ta="center" size="sm">
+          Already have an account?{' '}
+          <Anchor component={Link} to="/sign-in" fw={600}>
+            Sign In
+          </Anchor>
+        </Text>
+      }
+    >
+      <form onSubmit={onSubmit} noValidate>
+        <Stack gap="md">
+          {formError && (
+            <Alert color="red" icon={<IconAlertTriangle size={18} />} role="alert">
+              {formError}
+            </Alert>
+          )}
+          <TextInput label="Email" type="email" autoComplete="email" required value={values.email} onChange={set('email')} onBlur={blur('email')} error={show('email')} />
+          <PasswordInput
+            label="Password"
+            placeholder={AUTH_MESSAGES.passwordPlaceholder}
+            autoComplete="new-password"
+            required
+            value={values.password}
+            onChange={set('password')}
+            onBlur={blur('password')}
+            error={show('password')}
+          />
+          <PasswordStrengthMeter password={values.password} />
+          <TextInput
+            label="Activation key"
+            autoComplete="off"
+            required
+            value={values.activationKey}
+            onChange={set('activationKey')}
+            onBlur={blur('activationKey')}
+            error={show('activationKey')}
+          />
+          <Button type="submit" fullWidth size="md" loading={submitting}>
+            Create Account
+          </Button>
+        </Stack>
+      </form>
+    </AuthLayout>
+  )
+}
