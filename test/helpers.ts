@@ -59,3 +59,90 @@ export async function createTenant(
 }
 
 export type TestApp = FastifyInstance
+
+// The provide()/inject() keys are declared by the global setup; importing its types makes them
+// known wherever the helpers are type-checked (apps/server's tsconfig does not include test/).
+export type {} from './global-setup.ts'
+
+// ---- accounts and access (issue 3) ------------------------------------------------------------
+
+/** A login token for a user, signed the way POST /users/login signs it (no password round trip). */
+export async function loginTokenFor(
+  user: { id: number; email: string; role: Role; company_id: number; phone_number?: string | null },
+  companyName: string,
+  secret = testConfig().jwtSecret,
+): Promise<string> {
+  const { signLoginToken } = await import('../apps/server/src/auth/tokens.ts')
+  return signLoginToken(secret, {
+    id: user.id,
+    email: user.email,
+    company_id: user.company_id,
+    company_name: companyName,
+    role: user.role,
+    phone_number: user.phone_number ?? null,
+  })
+}
+
+export interface CapturedMail {
+  from: string
+  to: string[]
+  raw: string
+  /** the raw message with quoted-printable soft breaks and escapes decoded (good enough to find links) */
+  decoded: string
+}
+
+/** A real SMTP server on a free local port that keeps every message it receives. */
+export async function startSmtpCapture(options: { failFirst?: number } = {}) {
+  const { SMTPServer } = await import('smtp-server')
+  const messages: CapturedMail[] = []
+  let toFail = options.failFirst ?? 0
+  const server = new SMTPServer({
+    authOptional: true,
+    allowInsecureAuth: true,
+    disabledCommands: ['STARTTLS'],
+    logger: false,
+    onData(stream, session, callback) {
+      const chunks: Buffer[] = []
+      stream.on('data', (chunk: Buffer) => chunks.push(chunk))
+      stream.on('end', () => {
+        if (toFail > 0) {
+          toFail--
+          const error = Object.assign(new Error('Mailbox temporarily unavailable'), { responseCode: 451 })
+          callback(error)
+          return
+        }
+        const raw = Buffer.concat(chunks).toString('utf8')
+        const decoded = raw.replace(/=\r?\n/g, '').replace(/=([0-9A-F]{2})/g, (_, hex: string) => String.fromCharCode(parseInt(hex, 16)))
+        messages.push({
+          from: session.envelope.mailFrom ? session.envelope.mailFrom.address : '',
+          to: session.envelope.rcptTo.map((rcpt) => rcpt.address),
+          raw,
+          decoded,
+        })
+        callback()
+      })
+    },
+  })
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', () => resolve()))
+  const address = server.server.address()
+  const port = typeof address === 'object' && address ? address.port : 0
+  return {
+    port,
+    messages,
+    env: { SMTP_HOST: '127.0.0.1', SMTP_PORT: String(port), SMTP_SECURE: 'false', SMTP_FROM: 'Citrus <no-reply@citrus.test>' },
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  }
+}
+
+/** Polls until the check passes (or fails after the timeout with the last error). */
+export async function eventually<T>(check: () => T | Promise<T>, timeoutMs = 10_000, intervalMs = 25): Promise<T> {
+  const deadline = Date.now() + timeoutMs
+  for (;;) {
+    try {
+      return await check()
+    } catch (error) {
+      if (Date.now() > deadline) throw error
+      await new Promise((resolve) => setTimeout(resolve, intervalMs))
+    }
+  }
+}

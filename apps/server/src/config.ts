@@ -44,6 +44,11 @@ export const envSchema = z.object({
   FEEDBACK_WEBHOOK_URL: optionalString.pipe(z.url().optional()),
   /** how often the outbox worker looks for due messages; 0 = only when flushed explicitly (tests) */
   OUTBOX_POLL_INTERVAL_MS: z.coerce.number().int().min(0).default(5_000),
+  /**
+   * keeps the messages of processes with different provider settings apart when they share a
+   * database (each test app gets its own); unset in a normal deployment
+   */
+  OUTBOX_SCOPE: optionalString,
 })
 
 export type Env = z.infer<typeof envSchema>

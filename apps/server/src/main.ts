@@ -18,7 +18,7 @@ async function main() {
     throw error
   }
 
-  const runtime = await startRuntime(env, say)
+  const runtime = await startRuntime(env, say, { shareEmbedded: true })
   const database = createDatabase(runtime.config.databaseUrl)
   const seedDemo = env.SEED_DEMO ?? runtime.config.databaseMode === 'embedded'
   let demo = null

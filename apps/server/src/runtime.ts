@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto'
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 import type { AppConfig, Env } from './config.js'
@@ -17,6 +17,35 @@ export interface Runtime {
   stop(): Promise<void>
 }
 
+/**
+ * The embedded database can be opened by one process only. The server records where its socket server
+ * listens, so that the operators' CLI can use the running server's database instead of a second copy.
+ */
+function endpointFile(dataDir: string) {
+  return path.join(dataDir, 'embedded-db.json')
+}
+
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0)
+    return true
+  } catch {
+    return false
+  }
+}
+
+/** URL of the embedded database a running server holds for DATA_DIR, if one does. */
+export function runningEmbeddedUrl(env: Env): string | null {
+  const file = endpointFile(path.resolve(REPO_ROOT, env.DATA_DIR))
+  if (!existsSync(file)) return null
+  try {
+    const { url, pid } = JSON.parse(readFileSync(file, 'utf8')) as { url: string; pid: number }
+    return isAlive(pid) ? url : null
+  } catch {
+    return null
+  }
+}
+
 /** A signing secret for development: generated once, kept under DATA_DIR with owner-only access. */
 function developmentSecret(dataDir: string): string {
   const file = path.join(dataDir, 'jwt-secret')
@@ -31,14 +60,23 @@ function developmentSecret(dataDir: string): string {
  * Resolves the database (PostgreSQL from DATABASE_URL, else the embedded one persisted under
  * DATA_DIR), applies pending migrations and returns the configuration buildApp takes.
  */
-export async function startRuntime(env: Env, log: (message: string) => void = () => undefined): Promise<Runtime> {
+export async function startRuntime(
+  env: Env,
+  log: (message: string) => void = () => undefined,
+  options: { shareEmbedded?: boolean } = {},
+): Promise<Runtime> {
   const dataDir = path.resolve(REPO_ROOT, env.DATA_DIR)
   let embedded: EmbeddedPostgres | null = null
   let databaseUrl = env.DATABASE_URL
   if (!databaseUrl) {
+    const running = runningEmbeddedUrl(env)
+    if (running) {
+      throw new Error(`The embedded database in ${dataDir} is in use by another Citrus process (${running}).`)
+    }
     log(`Starting the embedded PostgreSQL (PGlite + PostGIS) in ${path.relative(process.cwd(), dataDir) || '.'}/pglite ...`)
     embedded = await startEmbeddedPostgres({ dataDir: path.join(dataDir, 'pglite'), port: env.EMBEDDED_DB_PORT })
     databaseUrl = embedded.url
+    if (options.shareEmbedded) writeFileSync(endpointFile(dataDir), JSON.stringify({ url: embedded.url, pid: process.pid }))
   }
   try {
     const migrations = await applyMigrations(databaseUrl, MIGRATIONS_DIR)
@@ -55,6 +93,7 @@ export async function startRuntime(env: Env, log: (message: string) => void = ()
       },
       migrations,
       stop: async () => {
+        if (embedded && options.shareEmbedded) rmSync(endpointFile(dataDir), { force: true })
         await embedded?.stop()
       },
     }

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto'
 import type { FastifyInstance } from 'fastify'
 import type { MessageOutbox } from '../generated/prisma/client.js'
 import { createSmtpMailer, smtpSettingsFrom, type Mailer } from './mail.js'
@@ -62,6 +63,8 @@ export function registerServices(app: FastifyInstance) {
     log: app.log,
     deliverers: { webhook: webhookDeliverer(), ...(mailer ? { email: emailDeliverer(mailer) } : {}) },
     logHeldBodies: env.NODE_ENV !== 'production',
+    // test apps share one database but each has its own SMTP capture: keep their messages apart
+    scope: env.OUTBOX_SCOPE ?? (env.NODE_ENV === 'test' ? `test-${randomUUID()}` : null),
   })
   const services: Services = {
     outbox,

@@ -28,6 +28,8 @@ export interface OutboxOptions {
   deliverers: Partial<Record<MessageChannel, Deliver>>
   /** print the body of held messages (development: the reset link is in it) */
   logHeldBodies: boolean
+  /** only messages of this scope are written and claimed (null = the unscoped, normal deployment) */
+  scope?: string | null
   maxAttempts?: number
   /** delay before retry n (1-based) */
   backoffMs?: (attempt: number) => number
@@ -55,6 +57,7 @@ export class Outbox {
   private readonly batchSize: number
   private readonly leaseMs: number
   private readonly now: () => Date
+  private readonly scope: string | null
   private queue: Promise<unknown> = Promise.resolve()
   private timer: NodeJS.Timeout | null = null
   private stopped = false
@@ -65,6 +68,7 @@ export class Outbox {
     this.batchSize = options.batchSize ?? 20
     this.leaseMs = options.leaseMs ?? 5 * 60_000
     this.now = options.now ?? (() => new Date())
+    this.scope = options.scope ?? null
   }
 
   canDeliver(channel: MessageChannel): boolean {
@@ -83,6 +87,7 @@ export class Outbox {
         ...(input.payload === undefined || input.payload === null ? {} : { payload: input.payload }),
         status: held ? 'held' : 'pending',
         next_attempt_at: this.now(),
+        scope: this.scope,
       },
     })
     if (held) {
@@ -150,6 +155,7 @@ export class Outbox {
       WHERE id IN (
         SELECT id FROM message_outbox
         WHERE status = 'pending' AND next_attempt_at <= ${now} AND channel::text = ANY(${channels})
+          AND scope IS NOT DISTINCT FROM ${this.scope}
         ORDER BY next_attempt_at
         LIMIT ${this.batchSize}
         FOR UPDATE SKIP LOCKED

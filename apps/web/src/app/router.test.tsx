@@ -15,10 +15,10 @@ function concretePath(path: string): string {
 describe('route table', () => {
   it.each(CLIENT_ROUTES.map((route) => [route.path, route] as const))('%s renders its page or a coming-soon page, never an empty screen', async (_, route) => {
     localStorage.setItem(TOKEN_STORAGE_KEY, loginToken({ role: 'citrus' }))
-    mockApi({ 'GET /company/products': { product_groups: [...PRODUCT_GROUPS] }, 'GET /data-dictionary': { tables: [] } })
+    mockApi({ 'GET /company/products': { product_groups: [...PRODUCT_GROUPS] }, 'GET /data-dictionary': { tab_sets: [] } })
     const { container, router } = renderApp(concretePath(route.path))
-    // A signed-in citrus user is sent home from sign-in/sign-up; everything else renders in place.
-    if ('publicOnly' in route && route.publicOnly) {
+    // A signed-in citrus user is sent home from sign-in/sign-up/password-reset; everything else renders in place.
+    if (('publicOnly' in route && route.publicOnly) || route.path === '/password-reset') {
       await vi.waitFor(() => expect(router.state.location.pathname).toBe('/apps'))
     } else {
       await vi.waitFor(() => {

@@ -5,6 +5,7 @@ import { ComingSoonPage } from '../components/coming-soon-page'
 import { ErrorPage } from '../components/errors/error-page'
 import { RouteErrorBoundary } from '../components/errors/route-error-boundary'
 import { AppLayout } from '../components/layouts/app-layout'
+import { FeedbackButton } from '../features/feedback/components/feedback-button'
 import { track } from '../lib/analytics'
 import { resumeGuestSession } from '../lib/guest-session'
 import { consumeLoginEvent, useSession } from '../lib/session'
@@ -28,6 +29,12 @@ function RootLayout() {
   return <Outlet />
 }
 
+/** The shell with the feedback button for signed-in users. */
+function ShellLayout() {
+  const session = useSession()
+  return <AppLayout floating={session.authenticated ? <FeedbackButton /> : null} />
+}
+
 function toRouteObject(route: ClientRoute): RouteObject {
   return { path: route.path, element: <RoutePage route={route} /> }
 }
@@ -44,7 +51,7 @@ export const appRoutes: RouteObject[] = [
         errorElement: <RouteErrorBoundary />,
         children: [
           ...routes.filter((route) => BARE_PATHS.has(route.path as never)).map(toRouteObject),
-          { element: <AppLayout />, children: routes.filter((route) => !BARE_PATHS.has(route.path as never)).map(toRouteObject) },
+          { element: <ShellLayout />, children: routes.filter((route) => !BARE_PATHS.has(route.path as never)).map(toRouteObject) },
           { path: '*', element: <ErrorPage /> },
         ],
       },

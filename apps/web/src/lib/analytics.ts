@@ -1,14 +1,8 @@
+import type { ANALYTICS_EVENT_NAMES } from '@citrus/contracts'
 import { api } from './api-client'
 
-/** Event names the shell records (spec 1 §7). Other areas add their own. */
-export type AnalyticsEventName =
-  | 'product_app_clicked'
-  | 'data_dictionary_tab_changed'
-  | 'user_logged_in'
-  | 'user_logged_out'
-  | 'error_occurred'
-  | 'legacy_uppercase_role_detected'
-  | (string & {})
+/** Event names the shell records (spec 1 §7); other areas add their own snake_case names. */
+export type AnalyticsEventName = (typeof ANALYTICS_EVENT_NAMES)[number] | (string & {})
 
 export type AnalyticsProperties = Record<string, string | number | boolean | null>
 

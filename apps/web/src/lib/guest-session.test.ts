@@ -16,6 +16,8 @@ const server = (overrides: Partial<ShareableLinkValidation> = {}): ShareableLink
   role: 'member',
   requires_phone_verification: true,
   requires_email_verification: false,
+  requires_account_creation: false,
+  authorized_user_ids: null,
   is_expired: false,
   client_routes: ['/member-recommendations'],
   ...overrides,

@@ -1,4 +1,4 @@
-import type { SessionRole } from '@citrus/contracts'
+import type { SessionRole, ShareableLinkValidationResponse } from '@citrus/contracts'
 import { useSyncExternalStore } from 'react'
 import { api } from './api-client'
 import { getActiveShareableToken, readPersistedShareableToken, setActiveShareableToken } from './guest-token-store'
@@ -6,14 +6,7 @@ import { decodeJwtPayload, isExpired } from './jwt'
 import { normalizeRole } from './roles'
 
 /** GET /shareable-url/validate-shareable-link?token= (spec 1 §3). */
-export interface ShareableLinkValidation {
-  url_type: string
-  role: string | null
-  requires_phone_verification: boolean
-  requires_email_verification: boolean
-  is_expired: boolean
-  client_routes: string[]
-}
+export type ShareableLinkValidation = ShareableLinkValidationResponse
 
 /** Claims of a shareable token (spec 1 §3): exp, ut (url type), r (role), ph (phone), em (e-mail). */
 export interface ShareableClaims {

@@ -1,12 +1,7 @@
-import { PRODUCT_GROUPS, type ProductGroup } from '@citrus/contracts'
+import { PRODUCT_GROUPS, type CompanyProductsResponse, type ProductGroup } from '@citrus/contracts'
 import { useEffect, useSyncExternalStore } from 'react'
 import { api } from './api-client'
 import { useSession } from './session'
-
-/** GET /company/products (spec 1 §7). */
-export interface CompanyProductsResponse {
-  product_groups: ProductGroup[]
-}
 
 export type ProductsState =
   | { status: 'loading'; groups: readonly ProductGroup[] }

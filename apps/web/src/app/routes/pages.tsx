@@ -5,7 +5,9 @@ import { PasswordResetRoute } from '../../features/auth/routes/password-reset'
 import { PasswordResetEmailRoute } from '../../features/auth/routes/password-reset-email'
 import { SignInRoute } from '../../features/auth/routes/sign-in'
 import { SignUpRoute } from '../../features/auth/routes/sign-up'
+import { DataDictionaryRoute } from '../../features/data-dictionary/routes/data-dictionary'
 import { AppsRoute } from '../../features/launcher/routes/apps'
+import { UserSettingsRoute } from '../../features/launcher/routes/user-settings'
 
 /**
  * The screen of each documented path. A path missing here renders the "coming soon" page of its app,
@@ -18,6 +20,8 @@ export const PAGES: Partial<Record<ClientRoutePath, ComponentType>> = {
   '/sign-up': SignUpRoute,
   '/password-reset-email': PasswordResetEmailRoute,
   '/password-reset': PasswordResetRoute,
+  '/data-dictionary': DataDictionaryRoute,
+  '/user-settings': UserSettingsRoute,
   '/not-authorized': NotAuthorizedPage,
 }
 

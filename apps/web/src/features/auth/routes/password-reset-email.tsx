@@ -5,7 +5,7 @@ import { Link, useLocation } from 'react-router'
 import { apiMessageOf } from '../../../lib/api-client'
 import { requestResetEmail } from '../api/password'
 import { AuthLayout } from '../components/auth-layout'
-import { AUTH_MESSAGES } from '../utils/messages'
+import { ACCOUNT_MESSAGES } from '../utils/messages'
 import { validateResetEmail } from '../utils/validation'
 
 /** Request a reset e-mail (spec 1 §4): form, then the sent state. */
@@ -30,10 +30,10 @@ export function PasswordResetEmailRoute() {
     try {
       const response = await requestResetEmail(email.trim())
       // success only when the response has message_id (spec 1 §5)
-      if (response?.message_id === undefined || response.message_id === null) setFormError(AUTH_MESSAGES.resetNotSuccessful)
+      if (response?.message_id === undefined || response.message_id === null) setFormError(ACCOUNT_MESSAGES.resetNotSuccessful)
       else setSent(true)
     } catch (caught) {
-      setFormError(apiMessageOf(caught, AUTH_MESSAGES.resetError))
+      setFormError(apiMessageOf(caught, ACCOUNT_MESSAGES.resetError))
     } finally {
       setSubmitting(false)
     }
@@ -47,9 +47,9 @@ export function PasswordResetEmailRoute() {
             <IconMailCheck size={30} />
           </ThemeIcon>
           <Title order={2} fz="xl">
-            {AUTH_MESSAGES.resetEmailSentTitle}
+            {ACCOUNT_MESSAGES.resetEmailSentTitle}
           </Title>
-          <Text c="dimmed">{AUTH_MESSAGES.resetEmailSentBody}</Text>
+          <Text c="dimmed">{ACCOUNT_MESSAGES.resetEmailSentBody}</Text>
           <Anchor component={Link} to="/sign-in" fw={600}>
             Back to Sign In
           </Anchor>
@@ -63,7 +63,7 @@ export function PasswordResetEmailRoute() {
       <form onSubmit={onSubmit} noValidate>
         <Stack gap="md">
           {formError && (
-            <Alert color="red" icon={<IconAlertTriangle size={18} />} title={AUTH_MESSAGES.resetFailedTitle} role="alert">
+            <Alert color="red" icon={<IconAlertTriangle size={18} />} title={ACCOUNT_MESSAGES.resetFailedTitle} role="alert">
               {formError}
             </Alert>
           )}

@@ -8,7 +8,7 @@ import { useSession } from '../../../lib/session'
 import { requestPasswordReset } from '../api/password'
 import { AuthLayout } from '../components/auth-layout'
 import { PasswordStrengthMeter } from '../components/password-strength-meter'
-import { AUTH_MESSAGES } from '../utils/messages'
+import { ACCOUNT_MESSAGES } from '../utils/messages'
 import { validateNewPassword } from '../utils/validation'
 
 /** Set a new password (/password-reset?token=…), spec 1 §2 and §4. */
@@ -24,7 +24,7 @@ export function PasswordResetRoute() {
   const [formError, setFormError] = useState<string | null>(null)
 
   if (session.authenticated) return <Navigate to="/apps" replace />
-  if (!token) return <Navigate to="/password-reset-email" replace state={{ error: AUTH_MESSAGES.noToken }} />
+  if (!token) return <Navigate to="/password-reset-email" replace state={{ error: ACCOUNT_MESSAGES.noToken }} />
 
   const error = validateNewPassword(password)
 
@@ -37,14 +37,14 @@ export function PasswordResetRoute() {
     try {
       const response = await requestPasswordReset({ new_password: password, temp_jwt_token: token })
       if (response?.message_id === undefined || response.message_id === null) {
-        setFormError(AUTH_MESSAGES.resetNotSuccessful)
+        setFormError(ACCOUNT_MESSAGES.resetNotSuccessful)
         setSubmitting(false)
         return
       }
       notify({ severity: 'success', message: 'Your password has been reset. Please sign in.' })
       navigate('/sign-in', { replace: true })
     } catch (caught) {
-      setFormError(apiMessageOf(caught, AUTH_MESSAGES.resetError))
+      setFormError(apiMessageOf(caught, ACCOUNT_MESSAGES.resetError))
       setSubmitting(false)
     }
   }
@@ -54,13 +54,13 @@ export function PasswordResetRoute() {
       <form onSubmit={onSubmit} noValidate>
         <Stack gap="md">
           {formError && (
-            <Alert color="red" icon={<IconAlertTriangle size={18} />} title={AUTH_MESSAGES.resetFailedTitle} role="alert">
+            <Alert color="red" icon={<IconAlertTriangle size={18} />} title={ACCOUNT_MESSAGES.resetFailedTitle} role="alert">
               {formError}
             </Alert>
           )}
           <PasswordInput
             label="New password"
-            placeholder={AUTH_MESSAGES.passwordPlaceholder}
+            placeholder={ACCOUNT_MESSAGES.passwordPlaceholder}
             autoComplete="new-password"
             required
             value={password}

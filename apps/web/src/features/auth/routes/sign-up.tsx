@@ -8,7 +8,7 @@ import { requestSignUp } from '../api/password'
 import { AuthLayout } from '../components/auth-layout'
 import { PasswordStrengthMeter } from '../components/password-strength-meter'
 import { useCompleteLogin } from '../hooks/use-complete-login'
-import { AUTH_MESSAGES } from '../utils/messages'
+import { ACCOUNT_MESSAGES } from '../utils/messages'
 import { validateSignUp } from '../utils/validation'
 
 type Field = 'email' | 'password' | 'activationKey'
@@ -41,12 +41,12 @@ export function SignUpRoute() {
     try {
       const created = await requestSignUp({ email, password: values.password, activation_key: values.activationKey.trim() })
       if (!created?.message) {
-        setFormError(AUTH_MESSAGES.signUpNotSuccessful)
+        setFormError(ACCOUNT_MESSAGES.signUpNotSuccessful)
         setSubmitting(false)
         return
       }
     } catch (error) {
-      setFormError(apiMessageOf(error, AUTH_MESSAGES.signUpFailed))
+      setFormError(apiMessageOf(error, ACCOUNT_MESSAGES.signUpFailed))
       setSubmitting(false)
       return
     }
@@ -54,7 +54,7 @@ export function SignUpRoute() {
       const token = await requestLoginToken({ email, password: values.password })
       completeLogin(token, { to: '/apps' })
     } catch {
-      setFormError(AUTH_MESSAGES.signUpNotSuccessful)
+      setFormError(ACCOUNT_MESSAGES.signUpNotSuccessful)
       setSubmitting(false)
     }
   }
@@ -82,7 +82,7 @@ export function SignUpRoute() {
           <TextInput label="Email" type="email" autoComplete="email" required value={values.email} onChange={set('email')} onBlur={blur('email')} error={show('email')} />
           <PasswordInput
             label="Password"
-            placeholder={AUTH_MESSAGES.passwordPlaceholder}
+            placeholder={ACCOUNT_MESSAGES.passwordPlaceholder}
             autoComplete="new-password"
             required
             value={values.password}

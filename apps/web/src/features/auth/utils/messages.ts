@@ -1,5 +1,5 @@
 /** Account-screen messages of spec 1 §4 and §8. */
-export const AUTH_MESSAGES = {
+export const ACCOUNT_MESSAGES = {
   signUpNotSuccessful: 'Signup was not successful. Please try again.',
   signUpFailed: 'Failed to create user. Please try again.',
   resetFailedTitle: 'Reset failed',

@@ -1,0 +1,140 @@
+import { PRODUCT_GROUPS, type ProductGroup } from '@citrus/contracts'
+import { z } from 'zod'
+import type { PrismaClient } from '../db/database.js'
+import { AppError, badRequest, notFound } from '../lib/errors.js'
+import { newActivationKey } from '../seed/demo-accounts.js'
+
+export const policyInputSchema = z.object({
+  product_group: z.enum(PRODUCT_GROUPS),
+  /** null = unlimited */
+  limit: z.number().int().min(0).nullable().optional(),
+})
+export type PolicyInput = z.infer<typeof policyInputSchema>
+
+export const companyInputSchema = z.object({
+  company_name: z.string().trim().min(1, 'company_name is required').max(200),
+  industry: z.string().trim().min(1, 'industry is required').max(200),
+  renewal_cycle_days: z.number().int().min(1).max(3650),
+  policies: z.array(policyInputSchema).min(1, 'at least one policy is required'),
+})
+export type CompanyInput = z.infer<typeof companyInputSchema>
+
+const companyInclude = { policies: { orderBy: { id: 'asc' as const } } }
+
+export interface CompanyRecord {
+  id: number
+  company_name: string
+  industry: string
+  renewal_cycle_days: number
+  activation_key: string
+  created_at: Date
+  policies: { product_group: ProductGroup; limit: number | null }[]
+}
+
+function toRecord(company: {
+  id: number
+  company_name: string
+  industry: string
+  renewal_cycle_days: number
+  activation_key: string
+  created_at: Date
+  policies: { product_group: ProductGroup; limit: number | null }[]
+}): CompanyRecord {
+  return {
+    id: company.id,
+    company_name: company.company_name,
+    industry: company.industry,
+    renewal_cycle_days: company.renewal_cycle_days,
+    activation_key: company.activation_key,
+    created_at: company.created_at,
+    policies: company.policies.map((p) => ({ product_group: p.product_group, limit: p.limit })),
+  }
+}
+
+function assertDistinctGroups(policies: PolicyInput[]) {
+  const seen = new Set<string>()
+  for (const policy of policies) {
+    if (seen.has(policy.product_group)) throw badRequest(`Product group ${policy.product_group} is listed twice`)
+    seen.add(policy.product_group)
+  }
+}
+
+/** Company administration shared by the super-admin API and the operators' CLI. */
+export class CompanyService {
+  constructor(private readonly prisma: PrismaClient) {}
+
+  async list(): Promise<CompanyRecord[]> {
+    const companies = await this.prisma.company.findMany({ include: companyInclude, orderBy: { id: 'asc' } })
+    return companies.map(toRecord)
+  }
+
+  async get(id: number): Promise<CompanyRecord> {
+    const company = await this.prisma.company.findUnique({ where: { id }, include: companyInclude })
+    if (!company) throw notFound(`Company ${id} not found`)
+    return toRecord(company)
+  }
+
+  async create(input: CompanyInput): Promise<CompanyRecord> {
+    const data = companyInputSchema.parse(input)
+    assertDistinctGroups(data.policies)
+    const company = await this.prisma.company.create({
+      data: {
+        company_name: data.company_name,
+        industry: data.industry,
+        renewal_cycle_days: data.renewal_cycle_days,
+        activation_key: newActivationKey(),
+        policies: { create: data.policies.map((p) => ({ product_group: p.product_group, limit: p.limit ?? null })) },
+      },
+      include: companyInclude,
+    })
+    return toRecord(company)
+  }
+
+  /** Updates fields; `policies`, when given, replaces the company's policies as a whole. */
+  async update(
+    id: number,
+    changes: Partial<CompanyInput> & { reset_activation_key?: boolean },
+  ): Promise<CompanyRecord> {
+    const data = companyInputSchema.partial().parse(changes)
+    if (data.policies) assertDistinctGroups(data.policies)
+    return this.prisma.$transaction(async (tx) => {
+      const existing = await tx.company.findUnique({ where: { id } })
+      if (!existing) throw notFound(`Company ${id} not found`)
+      if (data.policies) {
+        await tx.companyPolicy.deleteMany({ where: { company_id: id } })
+        await tx.companyPolicy.createMany({
+          data: data.policies.map((p) => ({ company_id: id, product_group: p.product_group, limit: p.limit ?? null })),
+        })
+      }
+      const company = await tx.company.update({
+        where: { id },
+        data: {
+          ...(data.company_name !== undefined ? { company_name: data.company_name } : {}),
+          ...(data.industry !== undefined ? { industry: data.industry } : {}),
+          ...(data.renewal_cycle_days !== undefined ? { renewal_cycle_days: data.renewal_cycle_days } : {}),
+          ...(changes.reset_activation_key ? { activation_key: newActivationKey() } : {}),
+        },
+        include: companyInclude,
+      })
+      return toRecord(company)
+    })
+  }
+
+  async resetActivationKey(id: number): Promise<CompanyRecord> {
+    return this.update(id, { reset_activation_key: true })
+  }
+}
+
+/** Parses an operator's policy spec: ATLAS (unlimited) or ATLAS:500. */
+export function parsePolicySpec(spec: string): PolicyInput {
+  const [group, limit] = spec.split(':')
+  const upper = (group ?? '').trim().toUpperCase()
+  if (!(PRODUCT_GROUPS as readonly string[]).includes(upper)) {
+    throw new AppError(400, 'BAD_REQUEST', `Unknown product group "${group}". Use one of ${PRODUCT_GROUPS.join(', ')}.`)
+  }
+  if (limit === undefined || limit === '' || limit.toLowerCase() === 'unlimited') {
+    return { product_group: upper as ProductGroup, limit: null }
+  }
+  if (!/^\d+$/.test(limit)) throw badRequest(`Policy limit must be a whole number or "unlimited", got "${limit}"`)
+  return { product_group: upper as ProductGroup, limit: Number(limit) }
+}

@@ -1,0 +1,78 @@
+import { EMAIL_PATTERN, meetsServerPasswordRule, MESSAGES, ROLES, type Role } from '@citrus/contracts'
+import { hashPassword } from '../auth/password.js'
+import type { PrismaClient } from '../db/database.js'
+import { badRequest, conflict, notFound } from '../lib/errors.js'
+
+export interface UserRecord {
+  id: number
+  email: string
+  role: Role
+  company_id: number
+  phone_number: string | null
+  is_active: boolean
+  created_at: Date
+}
+
+const select = { id: true, email: true, role: true, company_id: true, phone_number: true, is_active: true, created_at: true } as const
+
+export function normalizeEmail(email: string): string {
+  return email.trim().toLowerCase()
+}
+
+/** User administration shared by the API and the operators' CLI. */
+export class UserService {
+  constructor(private readonly prisma: PrismaClient) {}
+
+  async create(input: { email: string; password: string; company_id: number; role?: Role; phone_number?: string | null }): Promise<UserRecord> {
+    const email = normalizeEmail(input.email)
+    if (!EMAIL_PATTERN.test(email)) throw badRequest(MESSAGES.emailInvalidDot)
+    if (!meetsServerPasswordRule(input.password)) throw badRequest(MESSAGES.passwordWeak)
+    const role = input.role ?? 'user'
+    if (!(ROLES as readonly string[]).includes(role)) throw badRequest(`Unknown role "${role}". Use one of ${ROLES.join(', ')}.`)
+    const company = await this.prisma.company.findUnique({ where: { id: input.company_id }, select: { id: true } })
+    if (!company) throw notFound(`Company ${input.company_id} not found`)
+    if (await this.prisma.user.findUnique({ where: { email }, select: { id: true } })) {
+      throw conflict('A user with this email already exists')
+    }
+    return this.prisma.user.create({
+      data: {
+        email,
+        role,
+        company_id: input.company_id,
+        phone_number: input.phone_number ?? null,
+        password_hash: await hashPassword(input.password),
+      },
+      select,
+    })
+  }
+
+  async list(filter: { company_id?: number } = {}): Promise<UserRecord[]> {
+    return this.prisma.user.findMany({
+      where: filter.company_id !== undefined ? { company_id: filter.company_id } : {},
+      orderBy: { id: 'asc' },
+      select,
+    })
+  }
+
+  /** Finds a user by numeric id or e-mail. */
+  async find(idOrEmail: string | number): Promise<UserRecord> {
+    const where = typeof idOrEmail === 'number' || /^\d+$/.test(idOrEmail)
+      ? { id: Number(idOrEmail) }
+      : { email: normalizeEmail(String(idOrEmail)) }
+    const user = await this.prisma.user.findUnique({ where, select })
+    if (!user) throw notFound(`User ${idOrEmail} not found`)
+    return user
+  }
+
+  async setRole(idOrEmail: string | number, role: string): Promise<UserRecord> {
+    if (!(ROLES as readonly string[]).includes(role)) throw badRequest(`Unknown role "${role}". Use one of ${ROLES.join(', ')}.`)
+    const user = await this.find(idOrEmail)
+    return this.prisma.user.update({ where: { id: user.id }, data: { role: role as Role }, select })
+  }
+
+  /** The user can no longer sign in; tokens and API keys stop working at once (checked per request). */
+  async deactivate(idOrEmail: string | number): Promise<UserRecord> {
+    const user = await this.find(idOrEmail)
+    return this.prisma.user.update({ where: { id: user.id }, data: { is_active: false }, select })
+  }
+}

@@ -1,0 +1,430 @@
+import { AUTH_MESSAGES, MESSAGES, USER_MESSAGES } from '@citrus/contracts'
+import type { FastifyInstance } from 'fastify'
+import { decodeJwt, decodeProtectedHeader } from 'jose'
+import request from 'supertest'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import {
+  TEST_PASSWORD,
+  createTenant,
+  createTestApp,
+  eventually,
+  loginTokenFor,
+  startSmtpCapture,
+  testConfig,
+  testDatabase,
+  uniqueEmail,
+} from '../../../../../test/helpers.ts'
+import type { Database } from '../../db/database.ts'
+import { servicesOf } from '../../services/index.ts'
+import { signLoginToken } from '../../auth/tokens.ts'
+import { RATE_LIMITS } from '../../auth/rate-limits.ts'
+
+const NEW_PASSWORD = 'Brand#New9pass'
+
+describe('users: login, sign-up, profile, verify', () => {
+  let app: FastifyInstance
+  let db: Database
+  let tenant: Awaited<ReturnType<typeof createTenant>>
+
+  beforeAll(async () => {
+    db = testDatabase()
+    app = await createTestApp({}, { OUTBOX_POLL_INTERVAL_MS: '0' })
+    await app.ready()
+    tenant = await createTenant(db, { roles: ['admin', 'user'], products: [{ product_group: 'ATLAS' }, { product_group: 'NOVA' }] })
+    await db.prisma.user.update({ where: { id: tenant.users[1]!.id }, data: { phone_number: '+12065550100' } })
+  })
+  afterAll(async () => {
+    await app.close()
+    await db.close()
+  })
+
+  const admin = () => tenant.users[0]!
+  const regular = () => tenant.users[1]!
+
+  describe('POST /api/users/login', () => {
+    it('returns a JWT with exactly the documented claims', async () => {
+      const response = await request(app.server).post('/api/users/login').send({ email: regular().email.toUpperCase(), password: TEST_PASSWORD })
+      expect(response.status).toBe(200)
+      expect(Object.keys(response.body)).toEqual(['token'])
+      const claims = decodeJwt(response.body.token as string)
+      expect(Object.keys(claims).sort()).toEqual(['company_id', 'company_name', 'email', 'exp', 'phone_number', 'role', 'sub'])
+      expect(claims).toMatchObject({
+        sub: String(regular().id),
+        email: regular().email,
+        company_id: tenant.company.id,
+        company_name: tenant.company.company_name,
+        role: 'user',
+        phone_number: '+12065550100',
+      })
+      expect(decodeProtectedHeader(response.body.token as string)).toEqual({ alg: 'HS256', typ: 'JWT' })
+      const lifetime = (claims.exp as number) - Math.floor(Date.now() / 1000)
+      expect(lifetime).toBeGreaterThan(12 * 3600 - 60)
+      expect(lifetime).toBeLessThanOrEqual(12 * 3600)
+    })
+
+    it('refuses a wrong password and an unknown e-mail with the same 401', async () => {
+      const wrong = await request(app.server).post('/api/users/login').send({ email: regular().email, password: 'Wrong#Pass1' })
+      const unknown = await request(app.server).post('/api/users/login').send({ email: uniqueEmail('nobody'), password: TEST_PASSWORD })
+      for (const response of [wrong, unknown]) {
+        expect(response.status).toBe(401)
+        expect(response.body).toEqual({ message: USER_MESSAGES.invalidCredentials, code: 'UNAUTHORIZED', status: 401 })
+      }
+    })
+
+    it('refuses a deactivated account', async () => {
+      const { users } = await createTenant(db, { roles: ['user'] })
+      await db.prisma.user.update({ where: { id: users[0]!.id }, data: { is_active: false } })
+      const response = await request(app.server).post('/api/users/login').send({ email: users[0]!.email, password: TEST_PASSWORD })
+      expect(response.status).toBe(401)
+      expect(response.body.message).toBe(USER_MESSAGES.invalidCredentials)
+    })
+
+    it('requires e-mail and password', async () => {
+      const response = await request(app.server).post('/api/users/login').send({})
+      expect(response.status).toBe(400)
+      expect(response.body.errors).toEqual(
+        expect.arrayContaining([
+          { path: 'body.email', message: MESSAGES.emailRequired },
+          { path: 'body.password', message: MESSAGES.passwordRequired },
+        ]),
+      )
+      const blank = await request(app.server).post('/api/users/login').send({ email: ' ', password: '' })
+      expect(blank.status).toBe(400)
+      expect(blank.body.errors).toEqual(
+        expect.arrayContaining([
+          { path: 'body.email', message: MESSAGES.emailRequired },
+          { path: 'body.password', message: MESSAGES.passwordRequired },
+        ]),
+      )
+    })
+
+    it(`is rate limited per address and e-mail: request ${RATE_LIMITS.login.max + 1} gets 429`, async () => {
+      const email = uniqueEmail('brute')
+      for (let i = 0; i < RATE_LIMITS.login.max; i++) {
+        const response = await request(app.server).post('/api/users/login').send({ email, password: 'Wrong#Pass1' })
+        expect(response.status).toBe(401)
+      }
+      const limited = await request(app.server).post('/api/users/login').send({ email, password: 'Wrong#Pass1' })
+      expect(limited.status).toBe(429)
+      expect(limited.body).toEqual({ message: expect.stringMatching(/^Too many attempts\. Please try again in .+\.$/), code: 'RATE_LIMITED', status: 429 })
+      expect(limited.headers['retry-after']).toBeDefined()
+      // another account from the same address is not affected
+      const other = await request(app.server).post('/api/users/login').send({ email: regular().email, password: TEST_PASSWORD })
+      expect(other.status).toBe(200)
+    })
+  })
+
+  describe('POST /api/users/user-signup', () => {
+    const signup = (body: Record<string, unknown>) => request(app.server).post('/api/users/user-signup').send(body)
+
+    it('creates a user in the key’s company with role user, who can then sign in', async () => {
+      const email = uniqueEmail('new')
+      const response = await signup({ email, password: TEST_PASSWORD, activation_key: tenant.company.activation_key })
+      expect(response.status).toBe(200)
+      expect(response.body).toEqual({ message: USER_MESSAGES.signupSuccess })
+      const user = await db.prisma.user.findUniqueOrThrow({ where: { email } })
+      expect(user).toMatchObject({ company_id: tenant.company.id, role: 'user', is_active: true })
+      expect(user.password_hash).toMatch(/^scrypt\$/)
+      const login = await request(app.server).post('/api/users/login').send({ email, password: TEST_PASSWORD })
+      expect(login.status).toBe(200)
+    })
+
+    it('gives the role of a pending onboarding invitation and marks it accepted', async () => {
+      const email = uniqueEmail('invited')
+      const invitation = await db.prisma.onboardingInvitation.create({ data: { email, company_id: tenant.company.id, role: 'admin' } })
+      const response = await signup({ email: email.toUpperCase(), password: TEST_PASSWORD, activation_key: tenant.company.activation_key })
+      expect(response.status).toBe(200)
+      expect((await db.prisma.user.findUniqueOrThrow({ where: { email } })).role).toBe('admin')
+      expect((await db.prisma.onboardingInvitation.findUniqueOrThrow({ where: { id: invitation.id } })).accepted_at).not.toBeNull()
+    })
+
+    it('ignores an invitation of another company', async () => {
+      const other = await createTenant(db, { roles: [] })
+      const email = uniqueEmail('elsewhere')
+      await db.prisma.onboardingInvitation.create({ data: { email, company_id: other.company.id, role: 'admin' } })
+      await signup({ email, password: TEST_PASSWORD, activation_key: tenant.company.activation_key }).expect(200)
+      expect((await db.prisma.user.findUniqueOrThrow({ where: { email } })).role).toBe('user')
+    })
+
+    it('refuses a malformed activation key', async () => {
+      const response = await signup({ email: uniqueEmail(), password: TEST_PASSWORD, activation_key: 'short-key' })
+      expect(response.status).toBe(400)
+      expect(response.body).toEqual({
+        message: MESSAGES.activationKeyInvalid,
+        code: 'BAD_REQUEST',
+        status: 400,
+        errors: [{ path: 'body.activation_key', message: MESSAGES.activationKeyInvalid }],
+      })
+    })
+
+    it('refuses a well-formed key that matches no company', async () => {
+      const response = await signup({ email: uniqueEmail(), password: TEST_PASSWORD, activation_key: 'A'.repeat(43) })
+      expect(response.status).toBe(400)
+      expect(response.body.message).toBe(USER_MESSAGES.activationKeyUnknown)
+    })
+
+    it.each([
+      ['too short', 'Ab1#xyz'],
+      ['no symbol', 'Abcdefg12'],
+      ['no upper case', 'abcdef#12'],
+      ['no lower case', 'ABCDEF#12'],
+      ['no digit', 'Abcdefg#h'],
+    ])('refuses a weak password (%s)', async (_case, password) => {
+      const response = await signup({ email: uniqueEmail(), password, activation_key: tenant.company.activation_key })
+      expect(response.status).toBe(400)
+      expect(response.body).toEqual({
+        message: "Your password doesn't meet the requirements",
+        code: 'BAD_REQUEST',
+        status: 400,
+        errors: [{ path: 'body.password', message: MESSAGES.passwordWeak }],
+      })
+    })
+
+    it('refuses a duplicate e-mail (any case) with 409', async () => {
+      const response = await signup({ email: regular().email.toUpperCase(), password: TEST_PASSWORD, activation_key: tenant.company.activation_key })
+      expect(response.status).toBe(409)
+      expect(response.body).toEqual({ message: USER_MESSAGES.emailTaken, code: 'CONFLICT', status: 409 })
+    })
+
+    it('validates the fields with the sign-up messages', async () => {
+      const response = await signup({ email: 'not-an-email', password: '', activation_key: '' })
+      expect(response.status).toBe(400)
+      expect(response.body.errors).toEqual(
+        expect.arrayContaining([
+          { path: 'body.email', message: MESSAGES.emailNotValid },
+          { path: 'body.password', message: MESSAGES.passwordRequired },
+          { path: 'body.activation_key', message: MESSAGES.activationKeyRequired },
+        ]),
+      )
+    })
+  })
+
+  describe('GET /api/users/info', () => {
+    it("returns the signed-in user's profile and products", async () => {
+      const token = await loginTokenFor(admin(), tenant.company.company_name)
+      const response = await request(app.server).get('/api/users/info').set('authorization', `Bearer ${token}`)
+      expect(response.status).toBe(200)
+      expect(response.body).toEqual({
+        id: admin().id,
+        email: admin().email,
+        role: 'admin',
+        company_id: tenant.company.id,
+        company_name: tenant.company.company_name,
+        phone_number: null,
+        created_at: admin().created_at.toISOString(),
+        product_groups: ['ATLAS', 'NOVA'],
+      })
+    })
+
+    it('answers 401 without, with a malformed, a forged or an expired token', async () => {
+      const forged = await loginTokenFor(admin(), tenant.company.company_name, 'another-secret-that-is-long-enough-for-hs256')
+      const expired = await signLoginToken(testConfig().jwtSecret, { ...admin(), company_name: 'x', phone_number: null }, Date.now() - 13 * 3600_000)
+      const cases: [Record<string, string>, string][] = [
+        [{}, AUTH_MESSAGES.authRequired],
+        [{ authorization: 'Token abc' }, AUTH_MESSAGES.malformedHeader],
+        [{ authorization: 'Bearer not.a.jwt' }, AUTH_MESSAGES.invalidToken],
+        [{ authorization: `Bearer ${forged}` }, AUTH_MESSAGES.invalidToken],
+        [{ authorization: `Bearer ${expired}` }, AUTH_MESSAGES.sessionExpired],
+        [{ authorization: 'Bearer sk-unknown-key' }, AUTH_MESSAGES.invalidApiKey],
+      ]
+      for (const [headers, message] of cases) {
+        const response = await request(app.server).get('/api/users/info').set(headers)
+        expect(response.status, message).toBe(401)
+        expect(response.body).toEqual({ message, code: 'UNAUTHORIZED', status: 401 })
+      }
+    })
+
+    it('stops accepting the token of a deactivated or deleted user at once', async () => {
+      const { company, users } = await createTenant(db, { roles: ['user', 'user'] })
+      const [gone, inactive] = users as [(typeof users)[0], (typeof users)[0]]
+      const goneToken = await loginTokenFor(gone, company.company_name)
+      const inactiveToken = await loginTokenFor(inactive, company.company_name)
+      await db.prisma.user.delete({ where: { id: gone.id } })
+      await db.prisma.user.update({ where: { id: inactive.id }, data: { is_active: false } })
+      for (const token of [goneToken, inactiveToken]) {
+        const response = await request(app.server).get('/api/users/info').set('authorization', `Bearer ${token}`)
+        expect(response.status).toBe(401)
+        expect(response.body.message).toBe(AUTH_MESSAGES.accountInactive)
+      }
+    })
+
+    it('uses the current role from the database, not the one in the token', async () => {
+      const { company, users } = await createTenant(db, { roles: ['user'] })
+      const token = await loginTokenFor(users[0]!, company.company_name)
+      await db.prisma.user.update({ where: { id: users[0]!.id }, data: { role: 'member' } })
+      const response = await request(app.server).get('/api/users/info').set('authorization', `Bearer ${token}`)
+      expect(response.body.role).toBe('member')
+    })
+  })
+
+  describe('POST /api/users/verify', () => {
+    const verify = (body: Record<string, unknown>) => request(app.server).post('/api/users/verify').send(body)
+    it('tells whether an account exists by e-mail (any case) or phone', async () => {
+      expect((await verify({ email: regular().email.toUpperCase(), phone_number: null })).body).toEqual({ exists: true })
+      expect((await verify({ email: null, phone_number: '(206) 555-0100' })).body).toEqual({ exists: true })
+      expect((await verify({ email: uniqueEmail(), phone_number: null })).body).toEqual({ exists: false })
+      expect((await verify({ phone_number: '2065550199' })).body).toEqual({ exists: false })
+    })
+    it('needs at least one of them, and a valid phone', async () => {
+      const none = await verify({ email: null, phone_number: null })
+      expect(none.status).toBe(400)
+      expect(none.body).toEqual({ message: USER_MESSAGES.verifyNeedsContact, code: 'BAD_REQUEST', status: 400 })
+      const bad = await verify({ phone_number: '12345' })
+      expect(bad.status).toBe(400)
+      expect(bad.body.message).toBe(MESSAGES.phoneInvalid)
+    })
+  })
+})
+
+describe('password reset through a real SMTP server', () => {
+  let app: FastifyInstance
+  let db: Database
+  let smtp: Awaited<ReturnType<typeof startSmtpCapture>>
+
+  beforeAll(async () => {
+    db = testDatabase()
+    smtp = await startSmtpCapture()
+    app = await createTestApp({}, { ...smtp.env, PUBLIC_URL: 'https://citrus.example.com', OUTBOX_POLL_INTERVAL_MS: '0' })
+    await app.ready()
+  })
+  afterAll(async () => {
+    await app.close()
+    await smtp.close()
+    await db.close()
+  })
+
+  const requestReset = (email: string) => request(app.server).post('/api/users/password-reset-email').send({ email })
+  const reset = (new_password: string, temp_jwt_token: string) =>
+    request(app.server).post('/api/users/password-reset').send({ new_password, temp_jwt_token })
+
+  async function mailFor(email: string) {
+    await servicesOf(app).outbox.flush()
+    return eventually(() => {
+      const mail = smtp.messages.find((message) => message.to.includes(email) && message.decoded.includes('/password-reset?token='))
+      if (!mail) throw new Error(`no reset e-mail for ${email}`)
+      return mail
+    })
+  }
+  const tokenIn = (mail: { decoded: string }) => {
+    const match = /https:\/\/citrus\.example\.com\/password-reset\?token=([A-Za-z0-9._-]+)/.exec(mail.decoded)
+    if (!match?.[1]) throw new Error('no reset link in the e-mail')
+    return match[1]
+  }
+
+  it('e-mails a single-use link; the new password works, the old one and the token do not', async () => {
+    const { users } = await createTenant(db, { roles: ['user'] })
+    const user = users[0]!
+    const response = await requestReset(user.email.toUpperCase())
+    expect(response.status).toBe(200)
+    expect(Object.keys(response.body)).toEqual(['message_id'])
+    const outboxRow = await db.prisma.messageOutbox.findUniqueOrThrow({ where: { id: response.body.message_id as string } })
+    expect(outboxRow).toMatchObject({ channel: 'email', recipient: user.email, status: 'pending' })
+
+    const mail = await mailFor(user.email)
+    expect(mail.raw).toContain('Subject: Reset your Citrus password')
+    expect(mail.from).toBe('no-reply@citrus.test')
+    const token = tokenIn(mail)
+    const sent = await db.prisma.messageOutbox.findUniqueOrThrow({ where: { id: outboxRow.id } })
+    expect(sent).toMatchObject({ status: 'sent', attempts: 1 })
+    expect(sent.sent_at).not.toBeNull()
+    // only a hash of the token is stored
+    const stored = await db.prisma.passwordResetToken.findMany({ where: { user_id: user.id } })
+    expect(stored).toHaveLength(1)
+    expect(stored[0]!.token_hash).not.toContain(token.slice(0, 20))
+    expect(JSON.stringify(stored)).not.toContain(token)
+
+    const weak = await reset('weakpass', token)
+    expect(weak.status).toBe(400)
+    expect(weak.body).toEqual({
+      message: MESSAGES.passwordWeak,
+      code: 'BAD_REQUEST',
+      status: 400,
+      errors: [{ path: 'body.new_password', message: MESSAGES.passwordWeak }],
+    })
+
+    const done = await reset(NEW_PASSWORD, token)
+    expect(done.status).toBe(200)
+    expect(Object.keys(done.body)).toEqual(['message_id'])
+    const confirmation = await db.prisma.messageOutbox.findUniqueOrThrow({ where: { id: done.body.message_id as string } })
+    expect(confirmation).toMatchObject({ recipient: user.email, subject: 'Your Citrus password was changed' })
+
+    const login = await request(app.server).post('/api/users/login').send({ email: user.email, password: NEW_PASSWORD })
+    expect(login.status).toBe(200)
+    const oldLogin = await request(app.server).post('/api/users/login').send({ email: user.email, password: TEST_PASSWORD })
+    expect(oldLogin.status).toBe(401)
+
+    const again = await reset('Another#Pass9', token)
+    expect(again.status).toBe(400)
+    expect(again.body).toEqual({ message: USER_MESSAGES.resetTokenInvalid, code: 'BAD_REQUEST', status: 400 })
+  })
+
+  it('refuses an expired token', async () => {
+    const { users } = await createTenant(db, { roles: ['user'] })
+    const user = users[0]!
+    await requestReset(user.email).expect(200)
+    const token = tokenIn(await mailFor(user.email))
+    await db.prisma.passwordResetToken.updateMany({ where: { user_id: user.id }, data: { expires_at: new Date(Date.now() - 1000) } })
+    const response = await reset(NEW_PASSWORD, token)
+    expect(response.status).toBe(400)
+    expect(response.body.message).toBe(USER_MESSAGES.resetTokenInvalid)
+  })
+
+  it('refuses forged tokens and login tokens used as reset tokens', async () => {
+    const { company, users } = await createTenant(db, { roles: ['user'] })
+    const loginToken = await loginTokenFor(users[0]!, company.company_name)
+    for (const token of ['garbage', loginToken]) {
+      const response = await reset(NEW_PASSWORD, token)
+      expect(response.status).toBe(400)
+      expect(response.body.message).toBe(USER_MESSAGES.resetTokenInvalid)
+    }
+    const missing = await request(app.server).post('/api/users/password-reset').send({ new_password: NEW_PASSWORD })
+    expect(missing.status).toBe(400)
+    expect(missing.body.errors).toEqual([{ path: 'body.temp_jwt_token', message: USER_MESSAGES.resetTokenRequired }])
+  })
+
+  it('answers an unknown address exactly like a known one, and sends nothing', async () => {
+    const email = uniqueEmail('ghost')
+    const before = smtp.messages.length
+    const response = await requestReset(email)
+    expect(response.status).toBe(200)
+    expect(Object.keys(response.body)).toEqual(['message_id'])
+    expect(response.body.message_id).toMatch(/^[0-9a-f-]{36}$/)
+    await servicesOf(app).outbox.flush()
+    expect(smtp.messages.length).toBe(before)
+    expect(smtp.messages.some((message) => message.to.includes(email))).toBe(false)
+  })
+
+  it('validates the e-mail', async () => {
+    const response = await requestReset('nope')
+    expect(response.status).toBe(400)
+    expect(response.body.errors).toEqual([{ path: 'body.email', message: MESSAGES.emailInvalid }])
+  })
+
+  it(`is rate limited: request ${RATE_LIMITS.passwordResetEmail.max + 1} for one address gets 429`, async () => {
+    const email = uniqueEmail('flood')
+    for (let i = 0; i < RATE_LIMITS.passwordResetEmail.max; i++) await requestReset(email).expect(200)
+    const limited = await requestReset(email)
+    expect(limited.status).toBe(429)
+    expect(limited.body.code).toBe('RATE_LIMITED')
+  })
+})
+
+describe('password reset without SMTP settings', () => {
+  it('keeps the e-mail in the outbox with status held', async () => {
+    const db = testDatabase()
+    const app = await createTestApp({}, { OUTBOX_POLL_INTERVAL_MS: '0' })
+    try {
+      await app.ready()
+      const { users } = await createTenant(db, { roles: ['user'] })
+      const response = await request(app.server).post('/api/users/password-reset-email').send({ email: users[0]!.email })
+      expect(response.status).toBe(200)
+      await servicesOf(app).outbox.flush()
+      const message = await db.prisma.messageOutbox.findUniqueOrThrow({ where: { id: response.body.message_id as string } })
+      expect(message).toMatchObject({ status: 'held', channel: 'email', recipient: users[0]!.email, attempts: 0 })
+      expect(message.body).toContain('http://localhost:3000/password-reset?token=')
+    } finally {
+      await app.close()
+      await db.close()
+    }
+  })
+})

@@ -1,0 +1,2 @@
+-- AlterTable
+ALTER TABLE "message_outbox" ADD COLUMN     "scope" TEXT;
