@@ -6,12 +6,13 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createTenant, createTestApp, loginTokenFor, testConfig, testDatabase } from '../../../../test/helpers.ts'
 import { signShareToken } from '../auth/tokens.ts'
 import type { Database } from '../db/database.ts'
+import type { Prisma } from '../generated/prisma/client.ts'
 import { registerErrorHandling } from './error-handler.ts'
 import { registerAuth, requireAccess, requireProduct, requireRoles, userOf } from './auth.ts'
 
 type Tenant = Awaited<ReturnType<typeof createTenant>>
 
-async function shareToken(db: Database, tenant: Tenant, overrides: Partial<Parameters<Database['prisma']['shareableLink']['create']>[0]['data']> = {}) {
+async function shareToken(db: Database, tenant: Tenant, overrides: Partial<Prisma.ShareableLinkUncheckedCreateInput> = {}) {
   const link = await db.prisma.shareableLink.create({
     data: {
       company_id: tenant.company.id,

@@ -61,7 +61,7 @@ describe('route table', () => {
     }
     const router = createMemoryRouter([{ path: '/', element: <Boom />, errorElement: <RouteErrorBoundary /> }])
     render(
-      <AppProvider>
+      <AppProvider env="test">
         <RouterProvider router={router} />
       </AppProvider>,
     )

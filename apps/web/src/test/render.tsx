@@ -8,7 +8,7 @@ import { appRoutes } from '../app/router'
 export function renderApp(path: string, options: { state?: unknown } = {}) {
   const router = createMemoryRouter(appRoutes, { initialEntries: [{ pathname: path.split('?')[0] ?? path, search: path.includes('?') ? `?${path.split('?')[1]}` : '', state: options.state }] })
   const view = render(
-    <AppProvider>
+    <AppProvider env="test">
       <RouterProvider router={router} />
     </AppProvider>,
   )
@@ -20,7 +20,7 @@ export function renderWithRouter(element: ReactNode, options: { path?: string; r
   const path = options.path ?? '/'
   const router = createMemoryRouter([{ path: path.split('?')[0], element }, ...(options.routes ?? [])], { initialEntries: [path] })
   const view = render(
-    <AppProvider>
+    <AppProvider env="test">
       <RouterProvider router={router} />
     </AppProvider>,
   )

@@ -155,8 +155,16 @@ export function loadZipRows(): ZipRow[] {
     const state = STATE_BY_ABBR.get(c.stateAbbr)
     if (!state) return undefined
     const countyCode = /^\d{1,3}$/.test(c.countCode) ? c.countCode.padStart(3, '0') : null
-    const countyFips = countyCode ? `${state.fips}${countyCode}` : null
-    return { zip: c.zip, lat, lng, city: c.name, state: state.abbr, state_fips: state.fips, county_fips: countyFips, county_name: c.county || (countyFips ? (countyNames.get(countyFips) ?? null) : null), is_zcta: isZcta }
+    let countyFips = countyCode ? `${state.fips}${countyCode}` : null
+    let countyName: string | null = c.county || null
+    if (!countyFips || !countyNames.has(countyFips)) {
+      // Retired county codes (Shannon SD -> Oglala Lakota, Bedford city VA, Alaska's 2008-2019 changes): locate
+      // the point instead; null when it falls outside every county of its state.
+      const located = countyAt(lng, lat)
+      countyFips = located && located.state_fips === state.fips ? located.fips : null
+      countyName = located && countyFips ? located.name : null
+    }
+    return { zip: c.zip, lat, lng, city: c.name, state: state.abbr, state_fips: state.fips, county_fips: countyFips, county_name: countyName, is_zcta: isZcta }
   }
   const seen = new Set<string>()
   for (const z of zctas) {

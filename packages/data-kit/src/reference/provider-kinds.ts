@@ -19,6 +19,9 @@ export const PROVIDER_KINDS = [
   'dietitian',
   'speech_language_pathologist',
   'audiologist',
+  /** technicians, EMTs, students in training and other individual NPIs */
+  'other',
+  /** organisation taxonomies (hospitals, clinics, labs): not a clinician kind */
   'facility',
 ] as const
 export type ProviderKind = (typeof PROVIDER_KINDS)[number]

@@ -160,6 +160,7 @@ function initials(email: string): string {
 
 function UserMenu({ email, collapsed }: { email: string; collapsed: boolean }) {
   const signOut = useSignOut()
+  const navigate = useNavigate()
   return (
     <Menu position="right-end" withinPortal shadow="md" width={220}>
       <Menu.Target>
@@ -178,7 +179,7 @@ function UserMenu({ email, collapsed }: { email: string; collapsed: boolean }) {
       </Menu.Target>
       <Menu.Dropdown>
         <Menu.Label>{email}</Menu.Label>
-        <Menu.Item component={Link} to="/user-settings" leftSection={<IconUser size={16} />}>
+        <Menu.Item leftSection={<IconUser size={16} />} onClick={() => navigate('/user-settings')}>
           Profile
         </Menu.Item>
         <Menu.Item color="red" leftSection={<IconLogout size={16} />} onClick={signOut}>

@@ -1,4 +1,4 @@
-import { ActionIcon, Anchor, Breadcrumbs, Burger, Group, Text, Tooltip } from '@mantine/core'
+import { ActionIcon, Anchor, Box, Breadcrumbs, Burger, Group, Text, Tooltip } from '@mantine/core'
 import { IconLayoutSidebarLeftCollapse, IconLayoutSidebarLeftExpand } from '@tabler/icons-react'
 import { Link, useLocation } from 'react-router'
 import { breadcrumbsFor, HEADER_HEIGHT } from '../../lib/navigation'
@@ -35,7 +35,8 @@ export function TopHeader({ collapsed, onToggleCollapsed, mobileOpened, onToggle
         </ActionIcon>
       </Tooltip>
       {crumbs.length > 0 && (
-        <Breadcrumbs visibleFrom="sm" aria-label="Breadcrumb">
+        <Box component="nav" aria-label="Breadcrumb" visibleFrom="sm">
+        <Breadcrumbs>
           {crumbs.map((crumb, index) =>
             crumb.to && index < crumbs.length - 1 ? (
               <Anchor key={crumb.label} component={Link} to={crumb.to} size="sm">
@@ -48,6 +49,7 @@ export function TopHeader({ collapsed, onToggleCollapsed, mobileOpened, onToggle
             ),
           )}
         </Breadcrumbs>
+        </Box>
       )}
     </Group>
   )
