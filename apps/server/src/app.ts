@@ -30,7 +30,7 @@ export function loggerOptions(level: string): FastifyServerOptions['logger'] {
   return {
     level,
     redact: {
-      paths: ['req.headers.authorization', 'req.headers.cookie', '*.password', '*.new_password', '*.token'],
+      paths: ['req.headers.authorization', 'req.headers.cookie', '*.password', '*.new_password', '*.token', '*.temp_jwt_token'],
       censor: '[REDACTED]',
     },
     serializers: {
