@@ -49,6 +49,8 @@ export async function startServer(env: Record<string, string> = {}): Promise<Run
         JWT_SECRET: 'e2e-secret-with-more-than-thirty-two-characters',
         DATA_DIR: mkdtempSync(path.join(tmpdir(), 'citrus-e2e-')),
         LOG_LEVEL: 'warn',
+        PUBLIC_URL: `http://127.0.0.1:${port}`,
+        OUTBOX_POLL_INTERVAL_MS: '200',
         ...env,
       },
       stdio: ['ignore', 'pipe', 'pipe'],

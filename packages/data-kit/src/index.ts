@@ -1,1 +1,20 @@
-export {}
+// @citrus/data-kit: reference data, streaming parsers of the official files, and the deterministic synthetic
+// dataset generator. Pure: no database access; the seed and import CLIs (seed/) write what these produce.
+export * from './io/text-source.ts'
+export * from './io/csv.ts'
+export * from './io/json-stream.ts'
+export * from './npi.ts'
+export * from './parsers/result.ts'
+export * from './parsers/nppes.ts'
+export * from './parsers/nucc.ts'
+export * from './parsers/icd10cm.ts'
+export * from './parsers/hcpcs.ts'
+export * from './parsers/cms-hospitals.ts'
+export * from './parsers/census.ts'
+export * from './parsers/price-transparency.ts'
+export * from './reference/index.ts'
+export * from './generator/prng.ts'
+export * from './generator/calibration.ts'
+export * from './generator/scales.ts'
+export * from './generator/dataset.ts'
+export * from './generator/copy.ts'

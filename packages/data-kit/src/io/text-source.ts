@@ -51,7 +51,7 @@ export async function* readLines(source: TextSource, encoding: TextEncoding = 'u
     }
     pending = pending.slice(start)
   }
-  if (pending.length > 0) yield { number: ++number, text: pending.endsWith('\r') ? pending.slice(0, -1) : pending }
+  if (pending.length > 0) yield { number: number + 1, text: pending.endsWith('\r') ? pending.slice(0, -1) : pending }
 }
 
 /** A source made of one string (tests, small inputs). */

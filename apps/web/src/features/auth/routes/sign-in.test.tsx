@@ -68,6 +68,13 @@ describe('Sign In page', () => {
     await vi.waitFor(() => expect(router.state.location.pathname).toBe('/price-check'))
     expect(localStorage.getItem(TOKEN_STORAGE_KEY)).toBe(token)
     expect(api.callsTo('POST /users/login')[0]?.body).toEqual({ email: 'maria@example.com', password: 'Secret#123' })
+    await vi.waitFor(() =>
+      expect(api.callsTo('POST /analytics/events').map((call) => call.body)).toContainEqual({
+        events: [{ name: 'user_logged_in', properties: { role: 'member' } }],
+      }),
+    )
+    // the login flag is consumed once
+    expect(localStorage.getItem('loginEvent')).toBeNull()
   })
 
   it.each(['admin', 'user', 'citrus'])('sends role %s to /apps', async (role) => {

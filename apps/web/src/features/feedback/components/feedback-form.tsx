@@ -41,8 +41,7 @@ export function FeedbackForm({ onSubmit, submitting }: { onSubmit: (value: Feedb
         <Textarea
           label="Additional feedback"
           placeholder="Tell us more"
-          autosize
-          minRows={3}
+          rows={4}
           maxLength={5000}
           value={feedback}
           onChange={(event) => setFeedback(event.currentTarget.value)}

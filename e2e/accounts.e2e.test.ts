@@ -1,0 +1,138 @@
+import type { Browser, Page } from 'playwright-core'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { CompanyService } from '../apps/server/src/domain/companies.ts'
+import type { Database } from '../apps/server/src/db/database.ts'
+import { createTenant, eventually, startSmtpCapture, testDatabase, TEST_PASSWORD, uniqueEmail } from '../test/helpers.ts'
+import { launchBrowser, startServer, type RunningServer } from './browser.ts'
+
+/** Accounts and access, end to end in headless Chromium against the real server process. */
+describe('accounts in a real browser', () => {
+  let server: RunningServer
+  let browser: Browser
+  let db: Database
+  let smtp: Awaited<ReturnType<typeof startSmtpCapture>>
+
+  beforeAll(async () => {
+    db = testDatabase()
+    smtp = await startSmtpCapture()
+    server = await startServer(smtp.env)
+    browser = await launchBrowser()
+  })
+  afterAll(async () => {
+    await browser?.close()
+    await server?.stop()
+    await smtp?.close()
+    await db?.close()
+  })
+
+  async function newPage(): Promise<Page> {
+    const context = await browser.newContext()
+    return context.newPage()
+  }
+
+  async function signIn(page: Page, email: string, password: string) {
+    await page.goto(`${server.baseUrl}/sign-in`)
+    await page.getByLabel(/email/i).fill(email)
+    await page.getByLabel(/^password/i).fill(password)
+    await page.getByRole('button', { name: 'Sign In' }).click()
+  }
+
+  it('signs up with an activation key and lands on /apps', async () => {
+    const company = await new CompanyService(db.prisma).create({
+      company_name: 'E2E Signup Co',
+      industry: 'Payer',
+      renewal_cycle_days: 30,
+      policies: [{ product_group: 'ATLAS', limit: null }],
+    })
+    const page = await newPage()
+    await page.goto(`${server.baseUrl}/sign-up?activation_key=${company.activation_key}`)
+    await expect.poll(() => page.getByLabel(/activation key/i).inputValue()).toBe(company.activation_key)
+    await page.getByLabel(/email/i).fill(uniqueEmail('e2e-signup'))
+    await page.getByLabel(/^password/i).fill('Fresh#Start9')
+    await page.getByRole('button', { name: /sign up|create/i }).click()
+    await page.waitForURL(`${server.baseUrl}/apps`, { timeout: 30_000 })
+    await page.context().close()
+  })
+
+  it('signs a member in and lands on /price-check', async () => {
+    const { users } = await createTenant(db, { roles: ['member'] })
+    const page = await newPage()
+    await signIn(page, users[0]!.email, TEST_PASSWORD)
+    await page.waitForURL(`${server.baseUrl}/price-check`, { timeout: 30_000 })
+    await page.context().close()
+  })
+
+  it("shows the server's message for a wrong password", async () => {
+    const { users } = await createTenant(db, { roles: ['user'] })
+    const page = await newPage()
+    await signIn(page, users[0]!.email, 'Wrong#Pass1')
+    await page.getByText('Invalid email or password').waitFor({ timeout: 30_000 })
+    expect(new URL(page.url()).pathname).toBe('/sign-in')
+    await page.context().close()
+  })
+
+  it('resets a password through a real SMTP server, from request to sign-in', async () => {
+    const { users } = await createTenant(db, { roles: ['user'] })
+    const email = users[0]!.email
+    const page = await newPage()
+    await page.goto(`${server.baseUrl}/password-reset-email`)
+    await page.getByLabel(/email/i).fill(email)
+    await page.getByRole('button', { name: /reset|send/i }).click()
+    await page.getByText('Password Reset Email Sent!').waitFor({ timeout: 30_000 })
+
+    const mail = await eventually(() => {
+      const found = smtp.messages.find((message) => message.to.includes(email))
+      if (!found) throw new Error('no reset e-mail yet')
+      return found
+    }, 30_000)
+    const link = /https?:\/\/[^\s"<>]+\/password-reset\?token=[A-Za-z0-9._~%-]+/.exec(mail.decoded)?.[0]
+    expect(link).toBeDefined()
+
+    await page.goto(link!)
+    await page.getByLabel(/password/i).first().fill('Brand#New2026')
+    const confirm = page.getByLabel(/confirm/i)
+    if (await confirm.count()) await confirm.fill('Brand#New2026')
+    await page.getByRole('button', { name: /reset|save|update|set/i }).click()
+    await page.waitForURL(`${server.baseUrl}/sign-in`, { timeout: 30_000 })
+
+    await signIn(page, email, 'Brand#New2026')
+    await page.waitForURL(`${server.baseUrl}/apps`, { timeout: 30_000 })
+    await page.context().close()
+  })
+
+  it('lets a guest with a shareable link reach an allowed path and sends it to /not-authorized elsewhere', async () => {
+    const { users } = await createTenant(db, { roles: ['user'] })
+    const login = await fetch(`${server.baseUrl}/api/users/login`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ email: users[0]!.email, password: TEST_PASSWORD }),
+    })
+    const { token } = (await login.json()) as { token: string }
+    const created = await fetch(`${server.baseUrl}/api/shareable-url`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
+      body: JSON.stringify({
+        url_type: 'public',
+        role: 'member',
+        client_routes: ['/member-recommendations'],
+        api_endpoints: ['/shareable-url/validate-shareable-link'],
+        incoming_url: '/member-recommendations',
+        requires_email_verification: false,
+        requires_phone_verification: false,
+        requires_account_creation: false,
+      }),
+    })
+    expect(created.status).toBe(200)
+    const { url } = (await created.json()) as { url: string }
+
+    const page = await newPage()
+    await page.goto(url)
+    await expect.poll(() => new URL(page.url()).pathname, { timeout: 30_000 }).toBe('/member-recommendations')
+    await page.waitForTimeout(500)
+    expect(new URL(page.url()).pathname).toBe('/member-recommendations')
+
+    await page.goto(`${server.baseUrl}/atlas-search`)
+    await page.waitForURL(`${server.baseUrl}/not-authorized`, { timeout: 30_000 })
+    await page.context().close()
+  })
+})

@@ -1,0 +1,217 @@
+import { z } from 'zod'
+import { productGroupSchema, roleSchema, type ProductGroup } from './access.js'
+import { ACTIVATION_KEY_PATTERN, EMAIL_PATTERN, MESSAGES } from './validation.js'
+
+/** Paths (relative to /api) of the company administration endpoints (spec 1 §7). */
+export const ADMIN_PATHS = {
+  apiToken: '/admin/api-token',
+  activeSeats: '/admin/active-seats',
+  productUsage: '/admin/product-usage',
+  activationKey: '/admin/activation-key',
+  permission: '/admin/permission/{user_id}',
+  onboardingEmail: '/admin/email/onboarding',
+} as const
+
+/** Roles that may use /admin/* (spec 1 §2: /api-keys and /team-management are admin and citrus). */
+export const ADMIN_ROLES = ['admin', 'citrus'] as const
+
+// ---- API keys ----------------------------------------------------------------------------------
+
+/** An API key is 'sk-' followed by this many base64url characters (36 random bytes). */
+export const API_TOKEN_PREFIX = 'sk-'
+export const API_TOKEN_SECRET_LENGTH = 48
+export const API_TOKEN_PATTERN = /^sk-[A-Za-z0-9_-]{48}$/
+/** Characters of the secret shown as masked_token; the client renders 'sk-' + masked_token + '...'. */
+export const API_TOKEN_MASK_LENGTH = 4
+/** Active (not revoked) keys one user may hold. */
+export const MAX_API_TOKENS_PER_USER = 10
+export const API_TOKEN_NAME_MAX = 100
+
+export const API_TOKEN_MESSAGES = {
+  /** spec 1 §8: the client shows this when create returns no token */
+  maxTokens: 'User has reached max number of tokens.',
+  /** spec 1 §5 */
+  nameRequired: 'Please provide a name for the key.',
+  deleted: 'Token Deleted',
+  notFound: 'API token not found',
+  idRequired: 'Token id is required',
+  ownCompanyOnly: 'API keys can only be created for your own company',
+  revoked: 'This API key has been revoked',
+  ownerInactive: 'This API key is disabled because its owner is no longer active in the organization',
+} as const
+
+export const apiTokenSchema = z
+  .object({
+    id: z.string(),
+    name: z.string().nullable().describe("null shows as 'Unnamed Token'"),
+    masked_token: z.string().describe("the first characters of the secret; shown as 'sk-' + masked_token + '...'"),
+    created_at: z.string().describe('ISO 8601'),
+    last_used_at: z.string().nullable().describe('ISO 8601; null = never used'),
+    user_id: z.number().int().describe('owner: the key acts as this user'),
+    user_email: z.string(),
+    company_id: z.number().int(),
+  })
+  .meta({ id: 'ApiToken' })
+export type ApiToken = z.infer<typeof apiTokenSchema>
+
+/** GET /admin/api-token answers a bare list (spec 1 §7 "response list"). */
+export const apiTokenListSchema = z.array(apiTokenSchema).meta({ id: 'ApiTokenList' })
+
+export const companyIdQuerySchema = z.object({
+  company_id: z.coerce
+    .number()
+    .int()
+    .positive()
+    .optional()
+    .describe("the company (default: the caller's); an admin may name only their own company, citrus any"),
+})
+
+export const createApiTokenRequestSchema = z
+  .object({
+    name: z
+      .string({ error: API_TOKEN_MESSAGES.nameRequired })
+      .trim()
+      .min(1, API_TOKEN_MESSAGES.nameRequired)
+      .max(API_TOKEN_NAME_MAX),
+    company_id: z
+      .number()
+      .int()
+      .positive()
+      .nullable()
+      .optional()
+      .describe("must be the caller's company (the key acts as the caller); default the caller's company"),
+  })
+  .meta({ id: 'CreateApiTokenRequest' })
+
+export const createApiTokenResponseSchema = apiTokenSchema
+  .extend({ token: z.string().describe('the full key; shown once, never again') })
+  .meta({ id: 'CreatedApiToken' })
+export type CreatedApiToken = z.infer<typeof createApiTokenResponseSchema>
+
+export const deleteApiTokenRequestSchema = z
+  .object({ id: z.string({ error: API_TOKEN_MESSAGES.idRequired }).trim().min(1, API_TOKEN_MESSAGES.idRequired).max(100) })
+  .meta({ id: 'DeleteApiTokenRequest' })
+export const deleteApiTokenResponseSchema = z.object({ message: z.string() }).meta({ id: 'DeleteApiTokenResponse' })
+
+// ---- Team: seats, usage, activation key, permissions -----------------------------------------
+
+export const ADMIN_MESSAGES = {
+  otherCompany: "You do not have access to another company's administration",
+  userNotFound: 'User not found',
+} as const
+
+export const companyUserSchema = z
+  .object({
+    id: z.number().int(),
+    email: z.string(),
+    role: roleSchema,
+    created_at: z.string().describe('ISO 8601'),
+  })
+  .meta({ id: 'CompanyUser' })
+export type CompanyUser = z.infer<typeof companyUserSchema>
+
+export const activeSeatsResponseSchema = z
+  .object({ users: z.array(companyUserSchema).describe('active users of the company, oldest first') })
+  .meta({ id: 'ActiveSeats' })
+
+export const productUsageSchema = z
+  .object({
+    id: z.number().int().describe('the policy id'),
+    product_group: productGroupSchema,
+    remaining_count: z.number().int().nullable().describe('credits left in the current cycle; null when unlimited'),
+    is_infinite: z.boolean(),
+    limit: z.number().int().nullable().describe('credits per cycle; null = unlimited'),
+    used_count: z.number().int().describe('credits used in the current cycle'),
+    cycle_start: z.string().describe('ISO 8601 start of the current cycle'),
+    renews_on: z.string().describe('YYYY-MM-DD (UTC) when the next cycle starts'),
+  })
+  .meta({ id: 'ProductUsage' })
+export type ProductUsage = z.infer<typeof productUsageSchema>
+export const productUsageResponseSchema = z.object({ products: z.array(productUsageSchema) }).meta({ id: 'ProductUsageList' })
+
+export const activationKeyResponseSchema = z.object({ activation_key: z.string() }).meta({ id: 'ActivationKey' })
+
+export const userIdParamsSchema = z.object({ user_id: z.coerce.number().int().positive() })
+export const userPermissionSchema = z
+  .object({
+    user_id: z.number().int(),
+    email: z.string(),
+    role: roleSchema,
+    is_active: z.boolean(),
+    company_id: z.number().int(),
+    company_name: z.string(),
+    product_groups: z.array(productGroupSchema).describe("the product groups of the user's company"),
+  })
+  .meta({ id: 'UserPermission' })
+
+// ---- Onboarding e-mail -------------------------------------------------------------------------
+
+/** Roles a company admin may invite (spec 1 §6: the team form offers User and Admin); citrus may also invite citrus. */
+export const ONBOARDING_ROLES = ['user', 'admin', 'citrus'] as const
+export const ADMIN_INVITABLE_ROLES = ['user', 'admin'] as const
+
+export const ONBOARDING_MESSAGES = {
+  allFieldsRequired: MESSAGES.allFieldsRequired,
+  emailInvalid: MESSAGES.emailInvalidDot,
+  activationKeyInvalid: MESSAGES.activationKeyInvalid,
+  roleInvalid: 'Role must be one of user, admin or citrus.',
+  roleNotAllowed: 'You can only invite users with the role user or admin.',
+  notYourCompany: 'This activation key does not belong to your organization.',
+  unknownKey: 'No company matches this activation key',
+  alreadyMember: 'An account with this email already exists',
+  /** spec 1 §8 (client) */
+  sent: (email: string) => `Onboarding email sent successfully to ${email}`,
+} as const
+
+const missing = (input: unknown) => input === undefined || input === null || (typeof input === 'string' && input.trim() === '')
+
+export const onboardingEmailRequestSchema = z
+  .object({
+    email: z
+      .string({ error: ONBOARDING_MESSAGES.allFieldsRequired })
+      .trim()
+      .min(1, ONBOARDING_MESSAGES.allFieldsRequired)
+      .max(254)
+      .regex(EMAIL_PATTERN, ONBOARDING_MESSAGES.emailInvalid),
+    company_activation_key: z
+      .string({ error: ONBOARDING_MESSAGES.allFieldsRequired })
+      .trim()
+      .min(1, ONBOARDING_MESSAGES.allFieldsRequired)
+      .regex(ACTIVATION_KEY_PATTERN, ONBOARDING_MESSAGES.activationKeyInvalid),
+    role: z
+      .preprocess(
+        (value) => (typeof value === 'string' ? value.trim().toLowerCase() : value),
+        z.enum(ONBOARDING_ROLES, {
+          error: (issue) => (missing(issue.input) ? ONBOARDING_MESSAGES.allFieldsRequired : ONBOARDING_MESSAGES.roleInvalid),
+        }),
+      )
+      .describe('user, admin or citrus; upper case (USER, ADMIN, CITRUS) is accepted. The invited account gets this role.'),
+    is_trial: z.boolean({
+      error: (issue) => (missing(issue.input) ? ONBOARDING_MESSAGES.allFieldsRequired : 'is_trial must be true or false'),
+    }),
+  })
+  .meta({ id: 'OnboardingEmailRequest' })
+export type OnboardingEmailRequest = z.infer<typeof onboardingEmailRequestSchema>
+
+/** Which of several validation messages a form or the server reports first. */
+export function firstMessageByPriority(messages: readonly string[], priority: readonly string[]): string | undefined {
+  for (const candidate of priority) if (messages.includes(candidate)) return candidate
+  return messages[0]
+}
+
+export const ONBOARDING_MESSAGE_PRIORITY = [
+  ONBOARDING_MESSAGES.allFieldsRequired,
+  ONBOARDING_MESSAGES.emailInvalid,
+  ONBOARDING_MESSAGES.activationKeyInvalid,
+  ONBOARDING_MESSAGES.roleInvalid,
+] as const
+
+// ---- Credits -----------------------------------------------------------------------------------
+
+/** How a product group is named on the Products and Credits tab (spec 1 §2: 'CITRUS ' plus the group). */
+export const productServiceName = (group: ProductGroup) => `CITRUS ${group}`
+
+export const CREDIT_MESSAGES = {
+  exhausted: (group: ProductGroup, renewsOn: string) =>
+    `Your organization has used all ${productServiceName(group)} credits for this cycle. Credits renew on ${renewsOn}.`,
+} as const

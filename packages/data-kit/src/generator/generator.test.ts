@@ -1,0 +1,182 @@
+import { describe, expect, it } from 'vitest'
+import { isValidNpi } from '../npi.ts'
+import { icd10StarterCodes, procedureCodes } from '../reference/index.ts'
+import { CONDITIONS, PROVIDER_MIX_FULL, SNAKEBITE_STATE_SHARE } from './calibration.ts'
+import { arrayLiteral, copyTextRow, csvRow, encodeCopy } from './copy.ts'
+import { SyntheticDataset, type ClaimBundle, type PatientRow, type ProviderRow } from './dataset.ts'
+import { hash32, Rng, rngFor, WeightedTable } from './prng.ts'
+import { SCALES } from './scales.ts'
+
+async function take<T>(it: AsyncIterable<T>): Promise<T[]> {
+  const out: T[] = []
+  for await (const x of it) out.push(x)
+  return out
+}
+
+// One dataset per seed for the whole file: building the ZIP tables takes about a second.
+const ds = new SyntheticDataset({ seed: 42, scale: 'ci' })
+const other = new SyntheticDataset({ seed: 43, scale: 'ci' })
+
+describe('PRNG', () => {
+  it('is deterministic per (seed, stream, index) and differs across them', () => {
+    const a = rngFor(1, 'x', 5)
+    const b = rngFor(1, 'x', 5)
+    const seq = (r: Rng) => Array.from({ length: 5 }, () => r.nextUint32())
+    expect(seq(a)).toEqual(seq(b))
+    expect(seq(rngFor(1, 'x', 6))).not.toEqual(seq(rngFor(1, 'x', 5)))
+    expect(hash32('a', 1)).not.toBe(hash32('a', 2))
+  })
+  it('produces roughly uniform values and honours weights', () => {
+    const r = new Rng(7)
+    let sum = 0
+    for (let i = 0; i < 20_000; i++) sum += r.next()
+    expect(sum / 20_000).toBeCloseTo(0.5, 1)
+    const t = new WeightedTable([['a', 1], ['b', 3]] as const)
+    let b = 0
+    for (let i = 0; i < 20_000; i++) if (t.pick(r) === 'b') b++
+    expect(b / 20_000).toBeGreaterThan(0.72)
+    expect(b / 20_000).toBeLessThan(0.78)
+  })
+})
+
+describe('SyntheticDataset (ci scale)', () => {
+  it('same seed gives the same rows; a different seed different rows', async () => {
+    const again = new SyntheticDataset({ seed: 42, scale: 'ci' })
+    expect(again.provider(17)).toEqual(ds.provider(17))
+    expect(again.patient(99)).toEqual(ds.patient(99))
+    expect(again.facilities).toEqual(ds.facilities)
+    expect(again.claimsOfPatient(ds.patient(5))).toEqual(ds.claimsOfPatient(ds.patient(5)))
+    expect(again.snakebite(3)).toEqual(ds.snakebite(3))
+    expect(other.provider(17)).not.toEqual(ds.provider(17))
+    expect(other.facilities.map((f) => f.name)).not.toEqual(ds.facilities.map((f) => f.name))
+    // rows do not depend on the generation range
+    const slice = await take(ds.providers(10, 12))
+    expect(slice).toEqual([ds.provider(10), ds.provider(11)])
+  })
+
+  it('gives every provider and facility a unique NPI with a valid Luhn check digit', async () => {
+    const providers = await take(ds.providers())
+    const npis = new Set([...providers.map((p) => p.npi), ...ds.facilities.map((f) => f.npi)])
+    expect(npis.size).toBe(providers.length + ds.facilities.length)
+    for (const npi of npis) expect(isValidNpi(npi), npi).toBe(true)
+  })
+
+  it('calibrates the provider mix, placement and demographics within tolerance', async () => {
+    const providers: ProviderRow[] = await take(ds.providers())
+    expect(providers).toHaveLength(SCALES.ci.providers)
+    const total = Object.values(PROVIDER_MIX_FULL).reduce((a, b) => a + b, 0)
+    expect(total).toBe(6_000_000)
+    const share = (kind: string) => providers.filter((p) => p.provider_kind === kind).length / providers.length
+    expect(share('physician')).toBeGreaterThan(1_000_000 / total - 0.025)
+    expect(share('physician')).toBeLessThan(1_000_000 / total + 0.025)
+    expect(share('nurse_practitioner')).toBeGreaterThan(385_000 / total - 0.015)
+    expect(share('nurse_practitioner')).toBeLessThan(385_000 / total + 0.015)
+    const physicians = providers.filter((p) => p.provider_kind === 'physician')
+    expect(physicians.every((p) => (p.title === 'MD' || p.title === 'DO') && p.medical_school !== null && p.years_in_practice >= 1)).toBe(true)
+    // population-weighted: California has ~11.7% of the population, Wyoming ~0.17%
+    const ca = providers.filter((p) => p.state === 'CA').length / providers.length
+    expect(ca).toBeGreaterThan(0.09)
+    expect(ca).toBeLessThan(0.145)
+    expect(providers.filter((p) => p.state === 'WY').length / providers.length).toBeLessThan(0.01)
+    for (const p of providers.slice(0, 200)) {
+      expect(p.zip_code).toMatch(/^\d{5}$/)
+      expect(p.confidence).toBeGreaterThan(0)
+      expect(p.confidence).toBeLessThanOrEqual(1)
+      expect(p.last_verified_at <= '2025-12-31').toBe(true)
+      expect(Object.keys(p.aggregated_insurance_networks_v1)).toContain('UnitedHealthcare')
+    }
+  })
+
+  it('calibrates condition prevalence among adults and the payer mix by age', async () => {
+    const patients: PatientRow[] = await take(ds.patients())
+    const adults = patients.filter((p) => p.age >= 18)
+    const prevalence = (key: string) => adults.filter((p) => p.conditions.includes(key)).length / adults.length
+    for (const c of CONDITIONS) {
+      const tolerance = Math.max(0.006, c.adult_target * 0.2)
+      expect(Math.abs(prevalence(c.key) - c.adult_target), `${c.key} ${prevalence(c.key)}`).toBeLessThan(tolerance)
+    }
+    const seniors = patients.filter((p) => p.age >= 65)
+    expect(seniors.filter((p) => p.payer_type === 'medicare').length / seniors.length).toBeGreaterThan(0.85)
+    const working = patients.filter((p) => p.age >= 18 && p.age < 65)
+    expect(working.filter((p) => p.payer_type === 'commercial').length / working.length).toBeGreaterThan(0.6)
+    expect(patients.filter((p) => p.payer_type === 'medicaid').length).toBeGreaterThan(0)
+  })
+
+  it('claims reference generated patients, providers, facilities and known codes; amounts add up', async () => {
+    const providerNpis = new Set((await take(ds.providers())).map((p) => p.npi))
+    const facilityNpis = new Set(ds.facilities.map((f) => f.npi))
+    const icd = new Set(icd10StarterCodes().filter((c) => c.billable).map((c) => c.code))
+    const cpt = new Set(procedureCodes().map((p) => p.code))
+    const bundles: ClaimBundle[] = await take(ds.claims(0, 300))
+    expect(bundles.length).toBeGreaterThan(300)
+    const ids = new Set<number>()
+    for (const b of bundles) {
+      expect(ids.has(b.claim.id)).toBe(false)
+      ids.add(b.claim.id)
+      expect(b.claim.patient_id).toBeGreaterThanOrEqual(1)
+      expect(b.claim.patient_id).toBeLessThanOrEqual(300)
+      expect(providerNpis.has(b.claim.rendering_npi)).toBe(true)
+      if (b.claim.facility_npi) expect(facilityNpis.has(b.claim.facility_npi)).toBe(true)
+      for (const d of b.diagnoses) expect(icd.has(d.icd10_code) || d.icd10_code.startsWith('Z00'), d.icd10_code).toBe(true)
+      for (const l of b.procedures) {
+        expect(cpt.has(l.procedure_code)).toBe(true)
+        expect(l.insurer_amount + l.patient_amount).toBeCloseTo(l.negotiated_amount, 1)
+      }
+      expect(b.claim.negotiated_amount).toBeCloseTo(b.procedures.reduce((s, l) => s + l.negotiated_amount, 0), 1)
+    }
+  })
+
+  it('places snakebites in the South and Southwest, with antivenom purchases and usage per hospital', () => {
+    const n = ds.snakebiteCaseCount
+    expect(n).toBe(Math.round(7_500 * SCALES.ci.snakebite_fraction * 5))
+    const cases = Array.from({ length: n }, (_, i) => ds.snakebite(i))
+    const south = new Set(['TX', 'NC', 'GA', 'FL', 'AZ', 'VA', 'TN', 'AL', 'AR', 'OK', 'SC', 'LA', 'MS', 'NM', 'KY', 'WV', 'MO'])
+    expect(cases.filter((c) => south.has(c.case.state)).length / n).toBeGreaterThan(0.75)
+    expect(cases.filter((c) => c.case.state === 'TX').length / n).toBeGreaterThan(0.1)
+    expect(cases.every((c) => c.case.icd10_code.startsWith('T63.0'))).toBe(true)
+    expect(cases.every((c) => SNAKEBITE_STATE_SHARE[c.case.state] !== undefined)).toBe(true)
+    const facilityIds = new Set(ds.facilities.map((f) => f.id))
+    for (const c of cases) {
+      expect(facilityIds.has(c.case.facility_id)).toBe(true)
+      expect(c.claim.claim.patient_id).toBe(c.patient.id)
+      expect(c.patient.id).toBeGreaterThan(SCALES.ci.patients)
+      if (c.case.antivenom) expect(c.claim.procedures.some((l) => l.procedure_code === (c.case.antivenom === 'crofab' ? 'J0840' : 'J0841') && l.units === c.case.units_used)).toBe(true)
+    }
+    const treated = cases.filter((c) => c.case.antivenom)
+    expect(treated.filter((c) => c.case.antivenom === 'crofab').length / treated.length).toBeGreaterThan(0.6)
+    const purchases = ds.antivenomPurchases()
+    expect(purchases.length).toBeGreaterThan(0)
+    expect(purchases.every((p) => facilityIds.has(p.facility_id) && p.units > 0)).toBe(true)
+  })
+
+  it('builds facilities with systems, price lists in the v3 shape, and territories of counties', () => {
+    const hospitals = ds.facilities.filter((f) => f.facility_type === 'hospital' || f.facility_type === 'critical_access')
+    expect(hospitals.length).toBe(Math.round(4_730 * 0.012) + Math.round(1_370 * 0.012))
+    const systemIds = new Set(ds.healthSystems.map((s) => s.id))
+    for (const f of ds.facilities) if (f.health_system_id !== null) expect(systemIds.has(f.health_system_id)).toBe(true)
+    const affiliated = hospitals.filter((h) => h.health_system_id !== null).length / hospitals.length
+    expect(affiliated).toBeGreaterThan(0.45)
+    const prices = ds.facilityPrices(hospitals[0] ?? ds.facilities[0]!)
+    expect(prices.some((p) => p.payer_name === null && p.discounted_cash > 0)).toBe(true)
+    expect(prices.filter((p) => p.payer_name !== null).every((p) => p.negotiated_dollar !== null || (p.median_amount !== null && p.p10_amount !== null && p.p90_amount !== null))).toBe(true)
+    const territories = ds.salesTerritories()
+    expect(territories.map((t) => t.name)).toEqual(expect.arrayContaining(['Alabama', 'Georgia West', 'Georgia East', 'California 1', 'California 5']))
+    const all = territories.flatMap((t) => t.county_fips)
+    expect(new Set(all).size).toBe(all.length)
+  })
+})
+
+describe('COPY encoders', () => {
+  it('escapes text format correctly', () => {
+    expect(copyTextRow(['a\tb', 'line\nbreak', 'back\\slash', null, 3.5, true, ['x', 'y z'], { a: 1 }])).toBe('a\\tb\tline\\nbreak\tback\\\\slash\t\\N\t3.5\tt\t{x,"y z"}\t{"a":1}\n')
+    expect(arrayLiteral(['', 'NULL', 'q"uote', null])).toBe('{"","NULL","q\\"uote",NULL}')
+  })
+  it('quotes CSV fields only when needed and tells NULL from empty', () => {
+    expect(csvRow(['plain', 'a,b', 'say "hi"', null, '', ' pad'])).toBe('plain,"a,b","say ""hi""",,""," pad"\n')
+  })
+  it('streams rows in chunks, columns in order', async () => {
+    const rows = [{ id: 1, name: 'x' }, { id: 2, name: null }]
+    const chunks = await take(encodeCopy(rows, ['name', 'id'], { chunkSize: 4 }))
+    expect(chunks.join('')).toBe('x\t1\n\\N\t2\n')
+  })
+})
