@@ -1,8 +1,9 @@
-import { PRODUCT_GROUPS, type ProductGroup } from '@citrus/contracts'
+import { COMPANY_MESSAGES, PRODUCT_GROUPS, type ProductGroup } from '@citrus/contracts'
 import { z } from 'zod'
 import type { PrismaClient } from '../db/database.js'
 import { AppError, badRequest, notFound } from '../lib/errors.js'
 import { newActivationKey } from '../seed/demo-accounts.js'
+import { CLI_ACTOR, recordAudit, type AuditActor } from './audit.js'
 
 export const policyInputSchema = z.object({
   product_group: z.enum(PRODUCT_GROUPS),
@@ -54,14 +55,30 @@ function toRecord(company: {
 function assertDistinctGroups(policies: PolicyInput[]) {
   const seen = new Set<string>()
   for (const policy of policies) {
-    if (seen.has(policy.product_group)) throw badRequest(`Product group ${policy.product_group} is listed twice`)
+    if (seen.has(policy.product_group)) throw badRequest(COMPANY_MESSAGES.duplicateGroup(policy.product_group))
     seen.add(policy.product_group)
   }
 }
 
-/** Company administration shared by the super-admin API and the operators' CLI. */
+/** What the audit log keeps of a company (never the activation key). */
+function auditView(company: CompanyRecord) {
+  return {
+    company_name: company.company_name,
+    industry: company.industry,
+    renewal_cycle_days: company.renewal_cycle_days,
+    policies: company.policies,
+  }
+}
+
+/**
+ * Company administration shared by the super-admin API and the operators' CLI. Every change is
+ * written to the audit log in its transaction, as `actor` (default: the CLI).
+ */
 export class CompanyService {
-  constructor(private readonly prisma: PrismaClient) {}
+  constructor(
+    private readonly prisma: PrismaClient,
+    private readonly actor: AuditActor = CLI_ACTOR,
+  ) {}
 
   async list(): Promise<CompanyRecord[]> {
     const companies = await this.prisma.company.findMany({ include: companyInclude, orderBy: { id: 'asc' } })
@@ -70,24 +87,35 @@ export class CompanyService {
 
   async get(id: number): Promise<CompanyRecord> {
     const company = await this.prisma.company.findUnique({ where: { id }, include: companyInclude })
-    if (!company) throw notFound(`Company ${id} not found`)
+    if (!company) throw notFound(COMPANY_MESSAGES.notFound(id))
     return toRecord(company)
   }
 
   async create(input: CompanyInput): Promise<CompanyRecord> {
     const data = companyInputSchema.parse(input)
     assertDistinctGroups(data.policies)
-    const company = await this.prisma.company.create({
-      data: {
-        company_name: data.company_name,
-        industry: data.industry,
-        renewal_cycle_days: data.renewal_cycle_days,
-        activation_key: newActivationKey(),
-        policies: { create: data.policies.map((p) => ({ product_group: p.product_group, limit: p.limit ?? null })) },
-      },
-      include: companyInclude,
+    return this.prisma.$transaction(async (tx) => {
+      const company = toRecord(
+        await tx.company.create({
+          data: {
+            company_name: data.company_name,
+            industry: data.industry,
+            renewal_cycle_days: data.renewal_cycle_days,
+            activation_key: newActivationKey(),
+            policies: { create: data.policies.map((p) => ({ product_group: p.product_group, limit: p.limit ?? null })) },
+          },
+          include: companyInclude,
+        }),
+      )
+      await recordAudit(tx, this.actor, {
+        action: 'company.create',
+        company_id: company.id,
+        target_type: 'company',
+        target_id: company.id,
+        details: auditView(company),
+      })
+      return company
     })
-    return toRecord(company)
   }
 
   /** Updates fields; `policies`, when given, replaces the company's policies as a whole. */
@@ -98,8 +126,8 @@ export class CompanyService {
     const data = companyInputSchema.partial().parse(changes)
     if (data.policies) assertDistinctGroups(data.policies)
     return this.prisma.$transaction(async (tx) => {
-      const existing = await tx.company.findUnique({ where: { id } })
-      if (!existing) throw notFound(`Company ${id} not found`)
+      const existing = await tx.company.findUnique({ where: { id }, include: companyInclude })
+      if (!existing) throw notFound(COMPANY_MESSAGES.notFound(id))
       if (data.policies) {
         await tx.companyPolicy.deleteMany({ where: { company_id: id } })
         await tx.companyPolicy.createMany({
@@ -116,7 +144,22 @@ export class CompanyService {
         },
         include: companyInclude,
       })
-      return toRecord(company)
+      const before = toRecord(existing)
+      const after = toRecord(company)
+      const fieldsChanged = data.company_name !== undefined || data.industry !== undefined || data.renewal_cycle_days !== undefined || data.policies !== undefined
+      if (fieldsChanged) {
+        await recordAudit(tx, this.actor, {
+          action: 'company.update',
+          company_id: id,
+          target_type: 'company',
+          target_id: id,
+          details: { before: auditView(before), after: auditView(after) },
+        })
+      }
+      if (changes.reset_activation_key) {
+        await recordAudit(tx, this.actor, { action: 'company.reset_activation_key', company_id: id, target_type: 'company', target_id: id })
+      }
+      return after
     })
   }
 

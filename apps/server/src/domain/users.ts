@@ -2,6 +2,8 @@ import { EMAIL_PATTERN, meetsServerPasswordRule, MESSAGES, ROLES, type Role } fr
 import { hashPassword } from '../auth/password.js'
 import type { PrismaClient } from '../db/database.js'
 import { badRequest, conflict, notFound } from '../lib/errors.js'
+import { revokeKeysOfUser } from './api-tokens.js'
+import { CLI_ACTOR, recordAudit, type AuditActor } from './audit.js'
 
 export interface UserRecord {
   id: number
@@ -19,9 +21,12 @@ export function normalizeEmail(email: string): string {
   return email.trim().toLowerCase()
 }
 
-/** User administration shared by the API and the operators' CLI. */
+/** User administration shared by the API and the operators' CLI; role changes and deactivations are audited as `actor`. */
 export class UserService {
-  constructor(private readonly prisma: PrismaClient) {}
+  constructor(
+    private readonly prisma: PrismaClient,
+    private readonly actor: AuditActor = CLI_ACTOR,
+  ) {}
 
   async create(input: { email: string; password: string; company_id: number; role?: Role; phone_number?: string | null }): Promise<UserRecord> {
     const email = normalizeEmail(input.email)
@@ -67,12 +72,38 @@ export class UserService {
   async setRole(idOrEmail: string | number, role: string): Promise<UserRecord> {
     if (!(ROLES as readonly string[]).includes(role)) throw badRequest(`Unknown role "${role}". Use one of ${ROLES.join(', ')}.`)
     const user = await this.find(idOrEmail)
-    return this.prisma.user.update({ where: { id: user.id }, data: { role: role as Role }, select })
+    return this.prisma.$transaction(async (tx) => {
+      const updated = await tx.user.update({ where: { id: user.id }, data: { role: role as Role }, select })
+      if (user.role !== updated.role) {
+        await recordAudit(tx, this.actor, {
+          action: 'user.role_change',
+          company_id: updated.company_id,
+          target_type: 'user',
+          target_id: updated.id,
+          details: { email: updated.email, from: user.role, to: updated.role },
+        })
+      }
+      return updated
+    })
   }
 
-  /** The user can no longer sign in; tokens and API keys stop working at once (checked per request). */
+  /**
+   * The user can no longer sign in; login tokens stop working at once (checked per request) and the
+   * user's API keys are revoked.
+   */
   async deactivate(idOrEmail: string | number): Promise<UserRecord> {
     const user = await this.find(idOrEmail)
-    return this.prisma.user.update({ where: { id: user.id }, data: { is_active: false }, select })
+    return this.prisma.$transaction(async (tx) => {
+      const updated = await tx.user.update({ where: { id: user.id }, data: { is_active: false }, select })
+      const revoked = await revokeKeysOfUser(tx, user.id)
+      await recordAudit(tx, this.actor, {
+        action: 'user.deactivate',
+        company_id: updated.company_id,
+        target_type: 'user',
+        target_id: updated.id,
+        details: { email: updated.email, api_keys_revoked: revoked },
+      })
+      return updated
+    })
   }
 }

@@ -1,0 +1,132 @@
+import { z } from 'zod'
+import { productGroupSchema } from './access.js'
+import { companyUserSchema } from './admin.js'
+
+/** Paths (relative to /api) of the internal company administration (spec 1 §7); role citrus only. */
+export const SUPER_ADMIN_PATHS = {
+  companies: '/super-admin/company',
+  company: '/super-admin/company/{id}',
+  companyUsers: '/super-admin/company/{id}/users',
+  auditLog: '/super-admin/audit-log',
+} as const
+
+export const SUPER_ADMIN_ROLES = ['citrus'] as const
+
+export const COMPANY_MESSAGES = {
+  /** spec 1 §5: create (and edit) company form */
+  fieldsRequired: 'Please fill in all required fields correctly.',
+  notFound: (id: number) => `Company ${id} not found`,
+  duplicateGroup: (group: string) => `Product group ${group} is listed twice`,
+  /** spec 1 §4 (client success toasts) */
+  updated: 'Company updated successfully',
+  activated: 'Company activated successfully',
+} as const
+
+const required = COMPANY_MESSAGES.fieldsRequired
+const requiredText = z.string({ error: required }).trim().min(1, required).max(200, required)
+
+export const companyPolicyInputSchema = z.object({
+  product_group: z.preprocess(
+    (value) => (typeof value === 'string' ? value.trim().toUpperCase() : value),
+    productGroupSchema.describe('required'),
+  ),
+  limit: z
+    .preprocess((value) => (value === '' ? null : value), z.number({ error: required }).int(required).min(0, required).nullable().optional())
+    .describe('credits per renewal cycle; null or absent = unlimited'),
+})
+
+export const companyPolicySchema = z.object({ product_group: productGroupSchema, limit: z.number().int().nullable() })
+
+const renewalCycleDays = z.number({ error: required }).int(required).min(1, required).max(3650, required)
+const policies = z.array(companyPolicyInputSchema, { error: required }).min(1, required).max(20)
+
+export const createCompanyRequestSchema = z
+  .object({
+    company_name: requiredText,
+    industry: requiredText,
+    renewal_cycle_days: renewalCycleDays,
+    policies,
+  })
+  .meta({ id: 'CreateCompanyRequest' })
+export type CreateCompanyRequest = z.infer<typeof createCompanyRequestSchema>
+
+/** The record of PUT /super-admin/company; activation_key is informational (use reset_activation_key to change it). */
+export const companyUpdateRecordSchema = z
+  .object({
+    id: z.number({ error: required }).int().positive(),
+    company_name: requiredText,
+    industry: requiredText,
+    renewal_cycle_days: renewalCycleDays.optional(),
+    policies: policies.optional().describe('replaces all policies when given'),
+    activation_key: z.string().nullable().optional().describe('ignored: keys are only issued by the server'),
+  })
+  .meta({ id: 'CompanyUpdateRecord' })
+
+const resetActivationKey = z.boolean().optional().describe('true = issue a new activation key (the old one stops working)')
+
+/**
+ * PUT /super-admin/company accepts the documented body { record, reset_activation_key } (spec 1 §7)
+ * and, equally, the record's fields at the top level next to reset_activation_key.
+ */
+export const updateCompanyRequestSchema = z
+  .union([
+    z.object({ record: companyUpdateRecordSchema, reset_activation_key: resetActivationKey }),
+    companyUpdateRecordSchema.extend({ reset_activation_key: resetActivationKey }),
+  ])
+  .meta({ id: 'UpdateCompanyRequest' })
+
+export const companyRecordSchema = z
+  .object({
+    id: z.number().int(),
+    company_name: z.string(),
+    industry: z.string(),
+    renewal_cycle_days: z.number().int(),
+    activation_key: z.string(),
+    created_at: z.string().describe('ISO 8601; credit cycles count from here'),
+    policies: z.array(companyPolicySchema),
+  })
+  .meta({ id: 'Company' })
+export type CompanyRecordResponse = z.infer<typeof companyRecordSchema>
+
+export const companyListResponseSchema = z.object({ companies: z.array(companyRecordSchema) }).meta({ id: 'CompanyList' })
+
+export const companyIdParamsSchema = z.object({ id: z.coerce.number().int().positive() })
+
+export const companyUsersResponseSchema = z
+  .object({ users: z.array(companyUserSchema.extend({ is_active: z.boolean() })) })
+  .meta({ id: 'CompanyUsers' })
+
+// ---- Audit log ---------------------------------------------------------------------------------
+
+export const AUDIT_ACTIONS = [
+  'company.create',
+  'company.update',
+  'company.reset_activation_key',
+  'api_key.create',
+  'api_key.revoke',
+  'onboarding_email.send',
+  'user.role_change',
+  'user.deactivate',
+] as const
+export type AuditAction = (typeof AUDIT_ACTIONS)[number]
+
+export const auditLogQuerySchema = z.object({
+  company_id: z.coerce.number().int().positive().optional(),
+  limit: z.coerce.number().int().min(1).max(500).default(100),
+})
+
+export const auditEntrySchema = z
+  .object({
+    id: z.number().int(),
+    created_at: z.string(),
+    source: z.enum(['api', 'cli']).describe('cli = an operator at the command line (no signed-in actor)'),
+    actor_user_id: z.number().int().nullable(),
+    actor_email: z.string().nullable(),
+    company_id: z.number().int().nullable().describe('the company acted on'),
+    action: z.string(),
+    target_type: z.string(),
+    target_id: z.string().nullable(),
+    details: z.unknown(),
+  })
+  .meta({ id: 'AuditEntry' })
+export const auditLogResponseSchema = z.object({ entries: z.array(auditEntrySchema).describe('newest first') }).meta({ id: 'AuditLog' })
