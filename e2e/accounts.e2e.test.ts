@@ -33,7 +33,7 @@ describe('accounts in a real browser', () => {
   async function signIn(page: Page, email: string, password: string) {
     await page.goto(`${server.baseUrl}/sign-in`)
     await page.getByLabel(/email/i).fill(email)
-    await page.getByLabel(/^password/i).fill(password)
+    await page.getByLabel(/^password\s*\*?$/i).fill(password)
     await page.getByRole('button', { name: 'Sign In' }).click()
   }
 
@@ -48,7 +48,7 @@ describe('accounts in a real browser', () => {
     await page.goto(`${server.baseUrl}/sign-up?activation_key=${company.activation_key}`)
     await expect.poll(() => page.getByLabel(/activation key/i).inputValue()).toBe(company.activation_key)
     await page.getByLabel(/email/i).fill(uniqueEmail('e2e-signup'))
-    await page.getByLabel(/^password/i).fill('Fresh#Start9')
+    await page.getByLabel(/^password\s*\*?$/i).fill('Fresh#Start9')
     await page.getByRole('button', { name: /sign up|create/i }).click()
     await page.waitForURL(`${server.baseUrl}/apps`, { timeout: 30_000 })
     await page.context().close()

@@ -1,5 +1,6 @@
 import { buildApp } from './app.js'
 import { ConfigError, parseEnv } from './config.js'
+import { seedDataOnFirstStart } from './data/first-start.js'
 import { createDatabase } from './db/database.js'
 import { startRuntime } from './runtime.js'
 import { DEFAULT_DEMO_PASSWORD, DEMO_COMPANY_NAME, ensureDemoAccounts } from './seed/demo-accounts.js'
@@ -24,6 +25,7 @@ async function main() {
   let demo = null
   if (seedDemo) {
     demo = await ensureDemoAccounts(database.prisma, env.DEMO_PASSWORD ?? DEFAULT_DEMO_PASSWORD)
+    await seedDataOnFirstStart(database.pool, runtime.config.databaseMode, say)
   }
 
   const app = await buildApp(runtime.config, { database })

@@ -58,11 +58,8 @@ export type ApiToken = z.infer<typeof apiTokenSchema>
 export const apiTokenListSchema = z.array(apiTokenSchema).meta({ id: 'ApiTokenList' })
 
 export const companyIdQuerySchema = z.object({
-  company_id: z.coerce
-    .number()
-    .int()
-    .positive()
-    .optional()
+  company_id: z
+    .preprocess((value) => (value === '' ? undefined : value), z.coerce.number().int().positive().optional())
     .describe("the company (default: the caller's); an admin may name only their own company, citrus any"),
 })
 

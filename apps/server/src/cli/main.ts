@@ -12,6 +12,7 @@ import { UserService, type UserRecord } from '../domain/users.js'
 import { AppError } from '../lib/errors.js'
 import { runningEmbeddedUrl, startRuntime } from '../runtime.js'
 import { DEFAULT_DEMO_PASSWORD, ensureDemoAccounts } from '../seed/demo-accounts.js'
+import { dataCommands } from './data-commands.js'
 import { extraCommands } from './extra-commands.js'
 
 export class UsageError extends Error {
@@ -211,6 +212,7 @@ export const COMMANDS: Command[] = [
     },
   },
   ...extraCommands,
+  ...dataCommands,
 ]
 
 function helpText(): string {

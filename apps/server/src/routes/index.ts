@@ -1,12 +1,16 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod'
+import { apiKeyResolver } from '../auth/api-keys.js'
 import { registerAuth } from '../plugins/auth.js'
+import { registerCredits } from '../plugins/credits.js'
 import { registerServices } from '../services/index.js'
+import { adminRoutes } from './admin/index.js'
 import { analyticsRoutes } from './analytics/index.js'
 import { companyRoutes } from './company/index.js'
 import { dataDictionaryRoutes } from './data-dictionary/index.js'
 import { feedbackRoutes } from './feedback/index.js'
 import { metaRoutes } from './meta.js'
 import { shareableUrlRoutes } from './shareable-url/index.js'
+import { superAdminRoutes } from './super-admin/index.js'
 import { userRoutes } from './users/index.js'
 
 /** Every documented API area, mounted under /api (spec 4 §1). */
@@ -14,6 +18,10 @@ export const apiRoutes: FastifyPluginAsyncZod = async (app) => {
   // Infrastructure of this scope first: credentials (request.auth, guards) and the outbox.
   registerAuth(app)
   registerServices(app)
+  // `Authorization: Bearer sk-...` API keys act as their owner (issue 4)
+  app.credentials.register(apiKeyResolver)
+  // product credits: app.meter / app.meterProduct for metered product routes (docs/decisions/0007)
+  registerCredits(app)
 
   await app.register(metaRoutes)
   await app.register(userRoutes, { prefix: '/users' })
@@ -22,4 +30,6 @@ export const apiRoutes: FastifyPluginAsyncZod = async (app) => {
   await app.register(feedbackRoutes, { prefix: '/feedback' })
   await app.register(analyticsRoutes, { prefix: '/analytics' })
   await app.register(dataDictionaryRoutes, { prefix: '/data-dictionary' })
+  await app.register(adminRoutes, { prefix: '/admin' })
+  await app.register(superAdminRoutes, { prefix: '/super-admin' })
 }

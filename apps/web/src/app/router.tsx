@@ -17,12 +17,9 @@ function RoutePage({ route }: { route: ClientRoute }) {
   return <RouteGuard route={route}>{Page ? <Page /> : <ComingSoonPage route={route} />}</RouteGuard>
 }
 
-/** App-wide effects that need the router: guest session resume and the login analytics event. */
+/** App-wide effects that need the router: the login analytics event. */
 function RootLayout() {
   const session = useSession()
-  useEffect(() => {
-    resumeGuestSession()
-  }, [])
   useEffect(() => {
     if (session.authenticated && consumeLoginEvent()) track('user_logged_in', { role: session.role })
   }, [session.authenticated, session.role])
@@ -60,5 +57,8 @@ export const appRoutes: RouteObject[] = [
 ]
 
 export function createAppRouter() {
+  // Resume a guest session kept in sessionStorage before the first render, so the guard of the first
+  // page sees it as validating rather than absent (which would redirect to /sign-in).
+  resumeGuestSession()
   return createBrowserRouter(appRoutes)
 }

@@ -52,20 +52,26 @@ export function evaluateAccess(route: GuardedRoute, ctx: AccessContext): AccessO
     return { type: 'redirect', to: '/sign-in', reason: 'sign-in', from: `${ctx.pathname}${ctx.search ?? ''}` }
   }
 
+  // A guest outside the link's client_routes is never shown a role or product denial: the only
+  // answer for a disallowed path is /not-authorized (spec 1 §4, §6).
+  const notAuthorized: AccessOutcome = { type: 'redirect', to: '/not-authorized', reason: 'not-authorized' }
+  const guestOutside =
+    guestActive && ctx.guest.status === 'active' && !isGuestPathAllowed(ctx.pathname, ctx.guest.clientRoutes)
+
   // 3. role check
-  if (!(route.roles as readonly SessionRole[]).includes(ctx.role)) return { type: 'role-denied', role: ctx.role }
+  if (!(route.roles as readonly SessionRole[]).includes(ctx.role)) {
+    return guestOutside ? notAuthorized : { type: 'role-denied', role: ctx.role }
+  }
 
   // 4. product check (guests hold no products)
   if (route.product) {
-    if (guestActive) return { type: 'product-denied', product: route.product }
+    if (guestActive) return guestOutside ? notAuthorized : { type: 'product-denied', product: route.product }
     if (ctx.products === 'loading') return { type: 'pending' }
     if (!ctx.products.includes(route.product)) return { type: 'product-denied', product: route.product }
   }
 
   // 5. guest route check
-  if (guestActive && ctx.guest.status === 'active' && !isGuestPathAllowed(ctx.pathname, ctx.guest.clientRoutes)) {
-    return { type: 'redirect', to: '/not-authorized', reason: 'not-authorized' }
-  }
+  if (guestOutside) return notAuthorized
 
   return { type: 'allow' }
 }
