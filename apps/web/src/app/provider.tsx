@@ -8,7 +8,7 @@ import { theme } from './theme'
 export function AppProvider({ children, env = 'default' }: { children: ReactNode; env?: 'default' | 'test' }) {
   return (
     <MantineProvider theme={theme} defaultColorScheme="light" env={env}>
-      <Notifications autoClose={NOTIFICATION_DURATION_MS} transitionDuration={NOTIFICATION_EXIT_MS} position="top-right" />
+      <Notifications autoClose={NOTIFICATION_DURATION_MS} transitionDuration={NOTIFICATION_EXIT_MS} position="top-right" withAutoCloseProgress />
       {children}
     </MantineProvider>
   )

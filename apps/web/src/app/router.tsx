@@ -1,9 +1,11 @@
 import { CLIENT_ROUTES, type ClientRoute } from '@citrus/contracts'
-import { useEffect } from 'react'
+import { Suspense, useEffect } from 'react'
 import { Outlet, createBrowserRouter, type RouteObject } from 'react-router'
 import { ComingSoonPage } from '../components/coming-soon-page'
 import { ErrorPage } from '../components/errors/error-page'
 import { RouteErrorBoundary } from '../components/errors/route-error-boundary'
+import { FullScreenLoader } from '../components/feedback/loading'
+import { PageLoader } from '../components/feedback/page-loader'
 import { AppLayout } from '../components/layouts/app-layout'
 import { FeedbackButton } from '../features/feedback/components/feedback-button'
 import { track } from '../lib/analytics'
@@ -14,7 +16,17 @@ import { RouteGuard } from './routes/route-guard'
 
 function RoutePage({ route }: { route: ClientRoute }) {
   const Page = PAGES[route.path as keyof typeof PAGES]
-  return <RouteGuard route={route}>{Page ? <Page /> : <ComingSoonPage route={route} />}</RouteGuard>
+  return (
+    <RouteGuard route={route}>
+      {Page ? (
+        <Suspense fallback={BARE_PATHS.has(route.path as never) ? <FullScreenLoader /> : <PageLoader />}>
+          <Page />
+        </Suspense>
+      ) : (
+        <ComingSoonPage route={route} />
+      )}
+    </RouteGuard>
+  )
 }
 
 /** App-wide effects that need the router: the login analytics event. */

@@ -1,6 +1,6 @@
 import { notifications } from '@mantine/notifications'
 
-/** Notification defaults (spec 1 §4, §9): 4000 ms, exit 300 ms; persist means no timeout. */
+/** Notification defaults (spec 1 §4, §9): 4000 ms, exit 300 ms, progress bar on; persist means no timeout. */
 export const NOTIFICATION_DURATION_MS = 4000
 export const NOTIFICATION_EXIT_MS = 300
 
@@ -14,6 +14,8 @@ export interface NotifyOptions {
   message: string
   duration?: number
   persist?: boolean
+  /** the line that runs down until the notification closes (default on; never shown when persisted) */
+  progress?: boolean
 }
 
 export function autoCloseFor(options: Pick<NotifyOptions, 'duration' | 'persist'>): number | false {
@@ -22,10 +24,13 @@ export function autoCloseFor(options: Pick<NotifyOptions, 'duration' | 'persist'
 
 export function notify(options: NotifyOptions): string {
   const severity = options.severity ?? 'info'
+  const autoClose = autoCloseFor(options)
   return notifications.show({
     title: options.title,
     message: options.message,
     color: COLORS[severity],
-    autoClose: autoCloseFor(options),
+    autoClose,
+    withAutoCloseProgress: autoClose !== false && (options.progress ?? true),
+    'data-severity': severity,
   })
 }

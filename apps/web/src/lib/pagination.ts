@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useMemo, useState } from 'react'
+import { useCallback, useMemo, useState } from 'react'
 
 /** Shared list page sizes (spec 1 §9): 10, 25, 50, 100 with default 25. */
 export const PAGE_SIZE_OPTIONS = [10, 25, 50, 100] as const
@@ -38,9 +38,9 @@ export function usePagination(total: number, options: { initialSize?: number; si
   const [rawPage, setRawPage] = useState(1)
   const page = clampPage(rawPage, total, size)
 
-  useEffect(() => {
-    if (page !== rawPage) setRawPage(page)
-  }, [page, rawPage])
+  // keep the stored page in range as the list changes (adjusted while rendering, not in an effect),
+  // so a list that empties and refills starts again from page 1
+  if (page !== rawPage) setRawPage(page)
 
   const setPage = useCallback((next: number) => setRawPage(clampPage(next, total, size)), [total, size])
   const setSize = useCallback(

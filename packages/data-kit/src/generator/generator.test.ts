@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { isValidNpi } from '../npi.ts'
-import { icd10StarterCodes, procedureCodes } from '../reference/index.ts'
+import { icd10StarterCodes, procedureCodes, specialties } from '../reference/index.ts'
 import { CONDITIONS, PROVIDER_MIX_FULL, SNAKEBITE_STATE_SHARE } from './calibration.ts'
 import { arrayLiteral, copyTextRow, csvRow, encodeCopy } from './copy.ts'
 import { SyntheticDataset, type ClaimBundle, type PatientRow, type ProviderRow } from './dataset.ts'
@@ -163,6 +163,21 @@ describe('SyntheticDataset (ci scale)', () => {
     expect(territories.map((t) => t.name)).toEqual(expect.arrayContaining(['Alabama', 'Georgia West', 'Georgia East', 'California 1', 'California 5']))
     const all = territories.flatMap((t) => t.county_fips)
     expect(new Set(all).size).toBe(all.length)
+  })
+})
+
+describe('codes the generator writes', () => {
+  it('exist in the reference sets the loader ships (claims reference them)', async () => {
+    const icd = new Set(icd10StarterCodes().map((c) => c.code))
+    const procedures = new Set(procedureCodes().map((p) => p.code))
+    const taxonomies = new Set(specialties().map((s) => s.code))
+    const bundles = [...(await take(ds.claims(0, 1500))), ...Array.from({ length: 200 }, (_, i) => ds.snakebite(i).claim)]
+    for (const b of bundles) {
+      for (const d of b.diagnoses) expect(icd.has(d.icd10_code), d.icd10_code).toBe(true)
+      for (const l of b.procedures) expect(procedures.has(l.procedure_code), l.procedure_code).toBe(true)
+    }
+    for (const c of CONDITIONS) for (const [code] of c.icd10) expect(icd.has(code), code).toBe(true)
+    for (const p of await take(ds.providers(0, 500))) expect(taxonomies.has(p.primary_taxonomy_code), p.primary_taxonomy_code).toBe(true)
   })
 })
 

@@ -80,6 +80,7 @@ export async function* parseCensusCountyPopulation(source: TextSource): AsyncGen
         population: estimates[latest.year] ?? 0,
         year: latest.year,
       },
+      line,
     }
   }
 }
@@ -119,6 +120,6 @@ export async function* parseGazetteerCounties(source: TextSource): AsyncGenerato
     const lng = Number(get('INTPTLONG'))
     if (!/^\d{5}$/.test(geoid)) yield reject(line, `GEOID must be a 5-digit county FIPS, got '${get('GEOID')}'`, text)
     else if (!Number.isFinite(lat) || !Number.isFinite(lng) || get('INTPTLAT') === '' || Math.abs(lat) > 90 || Math.abs(lng) > 180) yield reject(line, 'invalid internal point coordinates', text)
-    else yield { ok: { state: get('USPS'), county_fips: geoid, name: get('NAME'), land_area_sq_mi: Number(get('ALAND_SQMI')), water_area_sq_mi: Number(get('AWATER_SQMI')), latitude: lat, longitude: lng } }
+    else yield { ok: { state: get('USPS'), county_fips: geoid, name: get('NAME'), land_area_sq_mi: Number(get('ALAND_SQMI')), water_area_sq_mi: Number(get('AWATER_SQMI')), latitude: lat, longitude: lng }, line }
   }
 }

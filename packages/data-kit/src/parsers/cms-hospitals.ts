@@ -73,6 +73,7 @@ export async function* parseCmsHospitals(source: TextSource): AsyncGenerator<Par
         birthing_friendly: get('Meets criteria for birthing friendly designation').toUpperCase() === 'Y',
         overall_rating: /^[1-5]$/.test(rating) ? Number(rating) : null,
       },
+      line,
     }
   }
 }

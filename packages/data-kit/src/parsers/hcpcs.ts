@@ -48,7 +48,7 @@ export async function* parseHcpcs(source: TextSource): AsyncGenerator<ParseResul
       current.row.long_description = `${current.row.long_description} ${long}`.trim()
       continue
     }
-    if (current) yield { ok: current.row }
+    if (current) yield { ok: current.row, line: current.line }
     current = undefined
     const kind = recid === '3' ? 'procedure' : 'modifier'
     if (!(kind === 'procedure' ? PROCEDURE : MODIFIER).test(code)) {
@@ -89,5 +89,5 @@ export async function* parseHcpcs(source: TextSource): AsyncGenerator<ParseResul
       },
     }
   }
-  if (current) yield { ok: current.row }
+  if (current) yield { ok: current.row, line: current.line }
 }

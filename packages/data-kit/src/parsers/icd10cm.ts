@@ -55,6 +55,7 @@ export async function* parseIcd10CmOrder(source: TextSource): AsyncGenerator<Par
           long_description: long,
           parent_code: compact.length > 3 ? dottedIcd10(compact.slice(0, -1)) : null,
         },
+        line: number,
       }
   }
 }

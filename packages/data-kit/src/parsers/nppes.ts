@@ -102,7 +102,7 @@ export async function* parseNppes(source: TextSource): AsyncGenerator<ParseResul
     }
     const row = toProvider(header, fields, taxonomySlots, genderIndex)
     if (typeof row === 'string') yield reject(line, row, text)
-    else yield { ok: row }
+    else yield { ok: row, line }
   }
 }
 

@@ -61,6 +61,7 @@ export async function* parseNuccTaxonomy(source: TextSource): AsyncGenerator<Par
         display_name: get('Display Name') || (specialization ? `${specialization} ${classification}` : classification),
         section: nullIfEmpty(get('Section')),
       },
+      line,
     }
   }
 }

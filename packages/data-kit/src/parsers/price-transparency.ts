@@ -260,7 +260,7 @@ export async function* parsePriceFileCsv(source: TextSource, options: { encoding
     }
     for (const c of charges) {
       if (c.errors.length > 0) yield reject(line, c.errors.join('; '), text)
-      else yield { ok: { kind: 'charge', charge: c.charge } }
+      else yield { ok: { kind: 'charge', charge: c.charge }, line }
     }
   }
 }
@@ -372,7 +372,7 @@ function* chargesOfItem(item: unknown, line: number, index: number): Generator<P
     }
     const payers = Array.isArray(sc.payers_information) ? sc.payers_information : []
     if (payers.length === 0) {
-      yield { ok: { kind: 'charge', charge: payerCharge(base, null, null, () => '', []) } }
+      yield { ok: { kind: 'charge', charge: payerCharge(base, null, null, () => '', []) }, line }
       continue
     }
     for (const p of payers) {
@@ -400,7 +400,7 @@ function* chargesOfItem(item: unknown, line: number, index: number): Generator<P
       }
       if (charge.negotiated_dollar === null && charge.negotiated_percentage === null && charge.negotiated_algorithm === null) perrs.push(`payer ${payer}: no negotiated dollar, percentage or algorithm`)
       if (perrs.length > 0) yield reject(line, `${where}: ${perrs.join('; ')}`)
-      else yield { ok: { kind: 'charge', charge } }
+      else yield { ok: { kind: 'charge', charge }, line }
     }
   }
 }

@@ -1,5 +1,6 @@
 /** One outcome of a streaming parser: a good row, or a rejected input line with the reason. */
-export type ParseResult<T> = { ok: T } | { rejected: Rejection }
+/** `line` (1-based, first physical line of the record) when the format has lines. */
+export type ParseResult<T> = { ok: T; line?: number } | { rejected: Rejection }
 
 export interface Rejection {
   /** 1-based line number of the (first physical) line of the rejected record. */

@@ -1,13 +1,13 @@
 import type { ClientRoutePath } from '@citrus/contracts'
-import type { ComponentType } from 'react'
+import { lazy, type ComponentType } from 'react'
 import { NotAuthorizedPage } from '../../components/errors/not-authorized-page'
-import { PasswordResetRoute } from '../../features/auth/routes/password-reset'
-import { PasswordResetEmailRoute } from '../../features/auth/routes/password-reset-email'
-import { SignInRoute } from '../../features/auth/routes/sign-in'
-import { SignUpRoute } from '../../features/auth/routes/sign-up'
-import { DataDictionaryRoute } from '../../features/data-dictionary/routes/data-dictionary'
-import { AppsRoute } from '../../features/launcher/routes/apps'
-import { UserSettingsRoute } from '../../features/launcher/routes/user-settings'
+
+/** A screen loaded on first visit, so each feature is its own chunk of the build. */
+function lazyPage<K extends string>(load: () => Promise<Record<K, ComponentType>>, name: K) {
+  return lazy(async () => ({ default: (await load())[name] }))
+}
+
+const AppsRoute = lazyPage(() => import('../../features/launcher/routes/apps'), 'AppsRoute')
 
 /**
  * The screen of each documented path. A path missing here renders the "coming soon" page of its app,
@@ -16,13 +16,17 @@ import { UserSettingsRoute } from '../../features/launcher/routes/user-settings'
 export const PAGES: Partial<Record<ClientRoutePath, ComponentType>> = {
   '/': AppsRoute,
   '/apps': AppsRoute,
-  '/sign-in': SignInRoute,
-  '/sign-up': SignUpRoute,
-  '/password-reset-email': PasswordResetEmailRoute,
-  '/password-reset': PasswordResetRoute,
-  '/data-dictionary': DataDictionaryRoute,
-  '/user-settings': UserSettingsRoute,
+  '/sign-in': lazyPage(() => import('../../features/auth/routes/sign-in'), 'SignInRoute'),
+  '/sign-up': lazyPage(() => import('../../features/auth/routes/sign-up'), 'SignUpRoute'),
+  '/password-reset-email': lazyPage(() => import('../../features/auth/routes/password-reset-email'), 'PasswordResetEmailRoute'),
+  '/password-reset': lazyPage(() => import('../../features/auth/routes/password-reset'), 'PasswordResetRoute'),
+  '/data-dictionary': lazyPage(() => import('../../features/data-dictionary/routes/data-dictionary'), 'DataDictionaryRoute'),
+  '/user-settings': lazyPage(() => import('../../features/launcher/routes/user-settings'), 'UserSettingsRoute'),
   '/not-authorized': NotAuthorizedPage,
+  '/api-keys': lazyPage(() => import('../../features/api-keys/routes/api-keys'), 'ApiKeysRoute'),
+  '/team-management': lazyPage(() => import('../../features/team/routes/team-management'), 'TeamManagementRoute'),
+  '/citrus-admin': lazyPage(() => import('../../features/super-admin/routes/citrus-admin'), 'CitrusAdminRoute'),
+  '/company/:companyId/users': lazyPage(() => import('../../features/super-admin/routes/company-users'), 'CompanyUsersRoute'),
 }
 
 /** Paths rendered without the app shell (sidebar, header). */

@@ -15,7 +15,7 @@ import {
   IconUserPlus,
   IconUsers,
 } from '@tabler/icons-react'
-import { useEffect, useState, type ReactNode } from 'react'
+import { useState, type ReactNode } from 'react'
 import { Link, useLocation, useNavigate } from 'react-router'
 import {
   HOVER_CLOSE_DELAY_MS,
@@ -206,11 +206,13 @@ export function Sidebar({ collapsed, onNavigate, hiddenLabels }: SidebarProps) {
   const items = filterNavItems(NAV_ITEMS, { role, products: products.groups, hiddenLabels })
   const [opened, setOpened] = useState<Set<string>>(() => new Set(submenusToExpand(items, pathname)))
 
+  // a submenu auto-expands when the route moves inside it (adjusted while rendering, not in an effect)
   const autoExpand = submenusToExpand(items, pathname).join('|')
-  useEffect(() => {
-    if (!autoExpand) return
-    setOpened((current) => new Set([...current, ...autoExpand.split('|')]))
-  }, [autoExpand])
+  const [expandedFor, setExpandedFor] = useState(autoExpand)
+  if (autoExpand !== expandedFor) {
+    setExpandedFor(autoExpand)
+    if (autoExpand) setOpened((current) => new Set([...current, ...autoExpand.split('|')]))
+  }
 
   return (
     <Stack h="100%" gap={0} data-collapsed={collapsed}>

@@ -1,0 +1,120 @@
+import { Alert, Button, Group, Modal, Radio, Stack, Text, TextInput } from '@mantine/core'
+import { IconAlertTriangle } from '@tabler/icons-react'
+import { useState, type FormEvent } from 'react'
+import { isApiError } from '../../lib/api-client'
+import { notify } from '../../lib/notify'
+import {
+  ONBOARDING_CLIENT_MESSAGES,
+  ONBOARDING_ROLE_LABELS,
+  sendOnboardingEmail,
+  validateOnboarding,
+  type OnboardingRole,
+} from './onboarding-email'
+
+export interface OnboardingEmailDialogProps {
+  opened: boolean
+  onClose: () => void
+  /** the roles offered: User and Admin on the team screen, also Citrus for super admins (spec 1 §6) */
+  roles: readonly OnboardingRole[]
+  /** prefilled activation key (the company's) */
+  activationKey: string | null | undefined
+  /** shown under the title, e.g. the company's name */
+  companyName?: string | null
+}
+
+function OnboardingForm({ roles, activationKey, onClose }: Omit<OnboardingEmailDialogProps, 'opened' | 'companyName'>) {
+  const [email, setEmail] = useState('')
+  const [key, setKey] = useState(activationKey ?? '')
+  const [role, setRole] = useState<OnboardingRole | null>(roles[0] ?? null)
+  const [error, setError] = useState<{ message: string; detail?: string } | null>(null)
+  const [sending, setSending] = useState(false)
+
+  async function onSubmit(event: FormEvent) {
+    event.preventDefault()
+    const checked = validateOnboarding({ email, company_activation_key: key, role })
+    if (!checked.ok) {
+      setError({ message: checked.message })
+      return
+    }
+    setError(null)
+    setSending(true)
+    try {
+      const response = await sendOnboardingEmail(checked.request)
+      if (response?.message_id === undefined || response.message_id === null) {
+        setError({ message: ONBOARDING_CLIENT_MESSAGES.failed })
+        return
+      }
+      notify({ severity: 'success', title: ONBOARDING_CLIENT_MESSAGES.sent(checked.request.email), message: ONBOARDING_CLIENT_MESSAGES.sentBody })
+      onClose()
+    } catch (caught) {
+      const detail = isApiError(caught) && (caught.fromServer || caught.code === 0) ? caught.message : undefined
+      setError({ message: ONBOARDING_CLIENT_MESSAGES.failed, detail })
+    } finally {
+      setSending(false)
+    }
+  }
+
+  return (
+    <form onSubmit={onSubmit} noValidate>
+      <Stack gap="md">
+        {error && (
+          <Alert color="red" icon={<IconAlertTriangle size={18} />} role="alert">
+            <Text size="sm">{error.message}</Text>
+            {error.detail && error.detail !== error.message && (
+              <Text size="sm" c="dimmed" mt={4}>
+                {error.detail}
+              </Text>
+            )}
+          </Alert>
+        )}
+        <TextInput
+          label="Email"
+          type="email"
+          placeholder="name@company.com"
+          required
+          autoComplete="off"
+          value={email}
+          onChange={(event) => setEmail(event.currentTarget.value)}
+          data-autofocus
+        />
+        <TextInput
+          label="Activation Key"
+          required
+          value={key}
+          onChange={(event) => setKey(event.currentTarget.value)}
+          styles={{ input: { fontFamily: 'var(--mantine-font-family-monospace)' } }}
+        />
+        <Radio.Group label="Role" required value={role ?? ''} onChange={(value) => setRole(value as OnboardingRole)}>
+          <Group mt="xs" gap="lg">
+            {roles.map((option) => (
+              <Radio key={option} value={option} label={ONBOARDING_ROLE_LABELS[option]} />
+            ))}
+          </Group>
+        </Radio.Group>
+        <Group justify="flex-end" mt="sm">
+          <Button variant="default" onClick={onClose} disabled={sending}>
+            Cancel
+          </Button>
+          <Button type="submit" loading={sending}>
+            Send Email
+          </Button>
+        </Group>
+      </Stack>
+    </form>
+  )
+}
+
+/** 'Send Onboarding Email' dialog (spec 1 §2, §5, §6) shared by Team Management and the Super Admin Dashboard. */
+export function OnboardingEmailDialog({ opened, onClose, roles, activationKey, companyName }: OnboardingEmailDialogProps) {
+  return (
+    <Modal opened={opened} onClose={onClose} title="Send Onboarding Email" centered size="md">
+      {companyName && (
+        <Text size="sm" c="dimmed" mb="sm">
+          Invite a new user to {companyName}.
+        </Text>
+      )}
+      {/* mounted per opening, so each opening starts from the current prefilled key */}
+      {opened && <OnboardingForm roles={roles} activationKey={activationKey} onClose={onClose} />}
+    </Modal>
+  )
+}

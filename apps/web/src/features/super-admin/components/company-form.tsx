@@ -1,0 +1,174 @@
+import { PRODUCT_GROUPS, PRODUCT_NAMES, type ProductGroup } from '@citrus/contracts'
+import { ActionIcon, Alert, Button, Checkbox, Code, Group, NativeSelect, NumberInput, Paper, Stack, Text, TextInput, Tooltip } from '@mantine/core'
+import { IconAlertTriangle, IconPlus, IconTrash } from '@tabler/icons-react'
+import { useState, type FormEvent } from 'react'
+import {
+  addPolicy,
+  canAddPolicy,
+  canRemovePolicy,
+  groupsTakenByOthers,
+  removePolicy,
+  updatePolicy,
+  type CompanyDraft,
+  type PolicyDraft,
+} from '../utils/company-form'
+
+const numberOrBlank = (value: number | string): number | '' => (typeof value === 'number' && Number.isFinite(value) ? value : '')
+
+function PolicyRow({
+  policy,
+  index,
+  policies,
+  onChange,
+  onRemove,
+}: {
+  policy: PolicyDraft
+  index: number
+  policies: readonly PolicyDraft[]
+  onChange: (change: Partial<Omit<PolicyDraft, 'key'>>) => void
+  onRemove: () => void
+}) {
+  const taken = groupsTakenByOthers(policies, policy.key)
+  const n = index + 1
+  return (
+    <Group gap="sm" align="flex-end" wrap="nowrap" data-testid="policy-row">
+      <NativeSelect
+        flex={1}
+        label={`Product group ${n}`}
+        required
+        value={policy.product_group ?? ''}
+        onChange={(event) => onChange({ product_group: (event.currentTarget.value || null) as ProductGroup | null })}
+        data={[
+          { value: '', label: 'Select a product group' },
+          ...PRODUCT_GROUPS.map((group) => ({ value: group, label: `${group} (${PRODUCT_NAMES[group]})`, disabled: taken.has(group) })),
+        ]}
+      />
+      <NumberInput
+        w={170}
+        label={`Limit ${n}`}
+        description={index === 0 ? 'Credits per cycle; empty = unlimited' : undefined}
+        placeholder="No limit"
+        min={0}
+        allowDecimal={false}
+        allowNegative={false}
+        value={policy.limit}
+        onChange={(value) => onChange({ limit: numberOrBlank(value) })}
+      />
+      <Tooltip label={canRemovePolicy(policies) ? 'Remove policy' : 'A company needs at least one policy'} withArrow>
+        <ActionIcon
+          variant="subtle"
+          color="red"
+          size="lg"
+          mb={4}
+          aria-label={`Remove policy ${n}`}
+          disabled={!canRemovePolicy(policies)}
+          onClick={onRemove}
+        >
+          <IconTrash size={18} />
+        </ActionIcon>
+      </Tooltip>
+    </Group>
+  )
+}
+
+export interface CompanyFormProps {
+  mode: 'create' | 'edit'
+  initial: CompanyDraft
+  /** edit only: the current key, shown with the 'Reset Activation Key' option */
+  activationKey?: string | null
+  error: string | null
+  submitting: boolean
+  onSubmit: (draft: CompanyDraft, resetActivationKey: boolean) => void
+  onCancel: () => void
+}
+
+/** The create and edit company form (spec 1 §4, §5). */
+export function CompanyForm({ mode, initial, activationKey, error, submitting, onSubmit, onCancel }: CompanyFormProps) {
+  const [draft, setDraft] = useState<CompanyDraft>(initial)
+  const [resetKey, setResetKey] = useState(false)
+  const set = (change: Partial<CompanyDraft>) => setDraft((current) => ({ ...current, ...change }))
+  const setPolicies = (update: (policies: PolicyDraft[]) => PolicyDraft[]) => setDraft((current) => ({ ...current, policies: update(current.policies) }))
+
+  function submit(event: FormEvent) {
+    event.preventDefault()
+    onSubmit(draft, resetKey)
+  }
+
+  return (
+    <form onSubmit={submit} noValidate>
+      <Stack gap="md">
+        {error && (
+          <Alert color="red" icon={<IconAlertTriangle size={18} />} role="alert">
+            {error}
+          </Alert>
+        )}
+        <TextInput label="Company Name" required value={draft.company_name} onChange={(event) => set({ company_name: event.currentTarget.value })} data-autofocus />
+        <Group grow align="flex-start">
+          <TextInput label="Industry" required value={draft.industry} onChange={(event) => set({ industry: event.currentTarget.value })} />
+          <NumberInput
+            label="Renewal Cycle (days)"
+            required
+            placeholder="e.g. 30"
+            min={1}
+            allowDecimal={false}
+            allowNegative={false}
+            value={draft.renewal_cycle_days}
+            onChange={(value) => set({ renewal_cycle_days: numberOrBlank(value) })}
+          />
+        </Group>
+        <Paper withBorder radius="md" p="sm">
+          <Group justify="space-between" mb="xs">
+            <Text fw={600} size="sm">
+              Policies
+            </Text>
+            <Button
+              size="xs"
+              variant="light"
+              leftSection={<IconPlus size={14} />}
+              disabled={!canAddPolicy(draft.policies)}
+              onClick={() => setPolicies(addPolicy)}
+            >
+              Add Policy
+            </Button>
+          </Group>
+          <Stack gap="sm">
+            {draft.policies.map((policy, index) => (
+              <PolicyRow
+                key={policy.key}
+                policy={policy}
+                index={index}
+                policies={draft.policies}
+                onChange={(change) => setPolicies((policies) => updatePolicy(policies, policy.key, change))}
+                onRemove={() => setPolicies((policies) => removePolicy(policies, policy.key))}
+              />
+            ))}
+          </Stack>
+        </Paper>
+        {mode === 'edit' && (
+          <Stack gap={6}>
+            <Text size="sm" fw={500}>
+              Activation Key
+            </Text>
+            <Code block data-testid="current-activation-key" style={{ wordBreak: 'break-all' }}>
+              {activationKey || '—'}
+            </Code>
+            <Checkbox
+              label="Reset Activation Key"
+              description="Issues a new key on save; the current key stops working for new sign-ups."
+              checked={resetKey}
+              onChange={(event) => setResetKey(event.currentTarget.checked)}
+            />
+          </Stack>
+        )}
+        <Group justify="flex-end" mt="sm">
+          <Button variant="default" onClick={onCancel} disabled={submitting}>
+            Cancel
+          </Button>
+          <Button type="submit" loading={submitting}>
+            {mode === 'create' ? 'Create Company' : 'Save Changes'}
+          </Button>
+        </Group>
+      </Stack>
+    </form>
+  )
+}

@@ -1,0 +1,120 @@
+import { productServiceName } from '@citrus/contracts'
+import { Anchor, Badge, Group, List, Paper, ScrollArea, SimpleGrid, Stack, Table, Text, ThemeIcon, Title } from '@mantine/core'
+import { IconBuildingSkyscraper, IconFlask } from '@tabler/icons-react'
+import { EmptyState } from '../../../components/feedback/empty-state'
+import { PageLoader } from '../../../components/feedback/page-loader'
+import type { AsyncState } from '../../../hooks/use-async'
+import { apiMessageOf } from '../../../lib/api-client'
+import type { ProductUsageRow } from '../api/team'
+import { TEAM_MESSAGES, seatUpgradeMailto } from '../utils/messages'
+
+/** Product usage table height (spec 1 §9). */
+export const USAGE_TABLE_MAX_HEIGHT = 300
+
+export const planType = (product: Pick<ProductUsageRow, 'is_infinite'>) => (product.is_infinite ? TEAM_MESSAGES.unlimited : TEAM_MESSAGES.limited)
+export const remainingCredits = (product: Pick<ProductUsageRow, 'is_infinite' | 'remaining_count'>) =>
+  product.is_infinite || product.remaining_count === null ? '∞' : product.remaining_count.toLocaleString('en-US')
+
+function ServicesTable({ products }: { products: readonly ProductUsageRow[] }) {
+  return (
+    <ScrollArea.Autosize mah={USAGE_TABLE_MAX_HEIGHT} type="auto" data-testid="product-usage-scroll">
+      <Table verticalSpacing="sm" stickyHeader>
+        <Table.Thead>
+          <Table.Tr>
+            <Table.Th>Service</Table.Th>
+            <Table.Th>Remaining Credits</Table.Th>
+            <Table.Th>Plan Type</Table.Th>
+          </Table.Tr>
+        </Table.Thead>
+        <Table.Tbody>
+          {products.length === 0 ? (
+            <Table.Tr>
+              <Table.Td colSpan={3}>
+                <Text c="dimmed" ta="center" py="lg">
+                  {TEAM_MESSAGES.noUsage}
+                </Text>
+              </Table.Td>
+            </Table.Tr>
+          ) : (
+            products.map((product) => (
+              <Table.Tr key={product.id}>
+                <Table.Td fw={600}>{productServiceName(product.product_group)}</Table.Td>
+                <Table.Td>{remainingCredits(product)}</Table.Td>
+                <Table.Td>
+                  <Badge variant="light" color={product.is_infinite ? 'citrus' : 'gray'}>
+                    {planType(product)}
+                  </Badge>
+                </Table.Td>
+              </Table.Tr>
+            ))
+          )}
+        </Table.Tbody>
+      </Table>
+    </ScrollArea.Autosize>
+  )
+}
+
+/** Products and Credits tab: trial tier card, Services table, Enterprise Access card (spec 1 §2). */
+export function ProductsTab({ usage, onRetry }: { usage: AsyncState<ProductUsageRow[]>; onRetry: () => void }) {
+  return (
+    <Stack gap="lg">
+      <Paper withBorder radius="lg" p="lg">
+        <Group gap="md" wrap="nowrap" align="flex-start">
+          <ThemeIcon size={44} radius="md" variant="light">
+            <IconFlask size={24} />
+          </ThemeIcon>
+          <Stack gap={4}>
+            <Title order={2} fz="lg">
+              Business Trial Tier
+            </Title>
+            <Text size="sm" c="dimmed">
+              Your organization is on a trial plan with a limited number of requests and services. Contact us to upgrade your plan.
+            </Text>
+          </Stack>
+        </Group>
+      </Paper>
+      <Paper withBorder radius="lg" p="md">
+        <Title order={2} fz="lg" mb="sm">
+          Services
+        </Title>
+        {usage.status === 'loading' && <PageLoader />}
+        {usage.status === 'error' && (
+          <EmptyState
+            type="error"
+            variant="inline"
+            title={TEAM_MESSAGES.usageFailed}
+            message={apiMessageOf(usage.error, '')}
+            action={{ label: 'Try Again', onClick: onRetry }}
+          />
+        )}
+        {usage.status === 'success' && <ServicesTable products={usage.data} />}
+      </Paper>
+      <SimpleGrid cols={{ base: 1 }}>
+        <Paper withBorder radius="lg" p="lg">
+          <Group gap="md" wrap="nowrap" align="flex-start">
+            <ThemeIcon size={44} radius="md" variant="light" color="orange">
+              <IconBuildingSkyscraper size={24} />
+            </ThemeIcon>
+            <Stack gap="xs">
+              <Title order={2} fz="lg">
+                Enterprise Access
+              </Title>
+              <List size="sm" spacing={4}>
+                <List.Item>Bespoke healthcare data pulls</List.Item>
+                <List.Item>Increased credits</List.Item>
+                <List.Item>Seats for your whole team</List.Item>
+              </List>
+              <Text size="sm">
+                Need more seats?{' '}
+                <Anchor href={seatUpgradeMailto()} fw={600}>
+                  Contact us
+                </Anchor>{' '}
+                to upgrade.
+              </Text>
+            </Stack>
+          </Group>
+        </Paper>
+      </SimpleGrid>
+    </Stack>
+  )
+}

@@ -1,0 +1,80 @@
+import { Badge, Button, Group, Paper, Stack, Table, Text } from '@mantine/core'
+import { IconMailForward } from '@tabler/icons-react'
+import { TablePagination } from '../../../components/data/table-pagination'
+import { EmptyState } from '../../../components/feedback/empty-state'
+import { PageLoader } from '../../../components/feedback/page-loader'
+import type { AsyncState } from '../../../hooks/use-async'
+import { apiMessageOf } from '../../../lib/api-client'
+import { pageItems, usePagination } from '../../../lib/pagination'
+import type { Seat } from '../api/team'
+import { TEAM_MESSAGES } from '../utils/messages'
+
+/** Users tab: No., Email, Role and the Send Onboarding Email button (spec 1 §2). */
+export function UsersTab({ seats, onRetry, onInvite }: { seats: AsyncState<Seat[]>; onRetry: () => void; onInvite: () => void }) {
+  const users = seats.status === 'success' ? seats.data : []
+  const pagination = usePagination(users.length)
+  const offset = (pagination.page - 1) * pagination.size
+  return (
+    <Stack gap="md">
+      <Group justify="space-between">
+        <Text c="dimmed" size="sm">
+          {seats.status === 'success' ? `${users.length} active ${users.length === 1 ? 'seat' : 'seats'}` : 'Active seats of your organization'}
+        </Text>
+        <Button leftSection={<IconMailForward size={18} />} onClick={onInvite}>
+          Send Onboarding Email
+        </Button>
+      </Group>
+      <Paper withBorder radius="lg" p="md">
+        {seats.status === 'loading' && <PageLoader />}
+        {seats.status === 'error' && (
+          <EmptyState
+            type="error"
+            variant="inline"
+            title={TEAM_MESSAGES.usersFailed}
+            message={apiMessageOf(seats.error, '')}
+            action={{ label: 'Try Again', onClick: onRetry }}
+          />
+        )}
+        {seats.status === 'success' && (
+          <>
+            <Table.ScrollContainer minWidth={480}>
+              <Table verticalSpacing="sm" highlightOnHover>
+                <Table.Thead>
+                  <Table.Tr>
+                    <Table.Th w={80}>No.</Table.Th>
+                    <Table.Th>Email</Table.Th>
+                    <Table.Th>Role</Table.Th>
+                  </Table.Tr>
+                </Table.Thead>
+                <Table.Tbody>
+                  {users.length === 0 ? (
+                    <Table.Tr>
+                      <Table.Td colSpan={3}>
+                        <Text c="dimmed" ta="center" py="lg">
+                          {TEAM_MESSAGES.noUsers}
+                        </Text>
+                      </Table.Td>
+                    </Table.Tr>
+                  ) : (
+                    pageItems(users, pagination.page, pagination.size).map((user, index) => (
+                      <Table.Tr key={user.id}>
+                        <Table.Td>{offset + index + 1}</Table.Td>
+                        <Table.Td>{user.email}</Table.Td>
+                        <Table.Td>
+                          <Badge variant="light" color={user.role === 'admin' ? 'citrus' : user.role === 'citrus' ? 'orange' : 'gray'}>
+                            {user.role}
+                          </Badge>
+                        </Table.Td>
+                      </Table.Tr>
+                    ))
+                  )}
+                </Table.Tbody>
+              </Table>
+            </Table.ScrollContainer>
+            <TablePagination pagination={pagination} total={users.length} />
+          </>
+        )}
+      </Paper>
+    </Stack>
+  )
+}
