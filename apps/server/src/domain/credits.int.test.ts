@@ -1,7 +1,7 @@
 import { CREDIT_MESSAGES, type ProductGroup } from '@citrus/contracts'
 import type { FastifyInstance } from 'fastify'
 import request from 'supertest'
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createTenant, createTestApp, eventually, loginTokenFor, testDatabase } from '../../../../test/helpers.ts'
 import { apiKeyResolver } from '../auth/api-keys.ts'
 import type { Database } from '../db/database.ts'

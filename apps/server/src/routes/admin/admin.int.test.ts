@@ -10,7 +10,7 @@ import {
 } from '@citrus/contracts'
 import type { FastifyInstance } from 'fastify'
 import request from 'supertest'
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { TEST_PASSWORD, createTenant, createTestApp, loginTokenFor, testDatabase, uniqueEmail } from '../../../../../test/helpers.ts'
 import type { Database } from '../../db/database.ts'
 import { newActivationKey } from '../../seed/demo-accounts.ts'
