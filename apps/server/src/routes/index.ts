@@ -8,8 +8,10 @@ import { analyticsRoutes } from './analytics/index.js'
 import { companyRoutes } from './company/index.js'
 import { dataDictionaryRoutes } from './data-dictionary/index.js'
 import { feedbackRoutes } from './feedback/index.js'
+import { insurerRoutes } from './insurers/index.js'
 import { metaRoutes } from './meta.js'
 import { shareableUrlRoutes } from './shareable-url/index.js'
+import { typeaheadRoutes } from './typeahead/index.js'
 import { superAdminRoutes } from './super-admin/index.js'
 import { userRoutes } from './users/index.js'
 
@@ -30,6 +32,8 @@ export const apiRoutes: FastifyPluginAsyncZod = async (app) => {
   await app.register(feedbackRoutes, { prefix: '/feedback' })
   await app.register(analyticsRoutes, { prefix: '/analytics' })
   await app.register(dataDictionaryRoutes, { prefix: '/data-dictionary' })
+  await app.register(typeaheadRoutes, { prefix: '/typeahead' })
+  await app.register(insurerRoutes, { prefix: '/insurers' })
   await app.register(adminRoutes, { prefix: '/admin' })
   await app.register(superAdminRoutes, { prefix: '/super-admin' })
 }

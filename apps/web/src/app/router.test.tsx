@@ -7,6 +7,7 @@ import { mockApi } from '../test/mock-api'
 import { renderApp } from '../test/render'
 import { loginToken } from '../test/tokens'
 import { AppProvider } from './provider'
+import { PAGES } from './routes/pages'
 
 function concretePath(path: string): string {
   return path.replace(':npi', '1234567893').replace(':companyId', '3')
@@ -45,12 +46,15 @@ describe('route table', () => {
     expect(await screen.findByText('Not Authorized')).toBeTruthy()
   })
 
-  it('shows a coming-soon page naming the app and title of a screen that has not landed', async () => {
+  // a documented route whose screen has not landed yet (none once every app's screens exist)
+  const pending = CLIENT_ROUTES.find((route) => !(route.path in PAGES) && route.roles?.includes('citrus' as never))
+  it.skipIf(!pending)('shows a coming-soon page naming the app and title of a screen that has not landed', async () => {
+    const route = pending as (typeof CLIENT_ROUTES)[number]
     localStorage.setItem(TOKEN_STORAGE_KEY, loginToken({ role: 'citrus' }))
     mockApi({ 'GET /company/products': { product_groups: [...PRODUCT_GROUPS] } })
-    renderApp('/api-keys')
-    expect(await screen.findByRole('heading', { name: 'API Keys' })).toBeTruthy()
-    expect(screen.getByText('API Keys is part of the Administration app and is coming soon.')).toBeTruthy()
+    renderApp(concretePath(route.path))
+    expect(await screen.findByRole('heading', { name: route.title })).toBeTruthy()
+    expect(screen.getByText(`${route.title} is part of the ${route.area} app and is coming soon.`)).toBeTruthy()
   })
 
   it('shows the generic error page when a route throws', async () => {

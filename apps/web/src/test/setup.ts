@@ -48,7 +48,12 @@ afterEach(() => {
 
 // Module-level stores must not leak between tests.
 afterEach(async () => {
-  const [{ endGuestSession }, { resetProducts }] = await Promise.all([import('../lib/guest-session'), import('../lib/products')])
+  const [{ endGuestSession }, { resetProducts }, { notifications }] = await Promise.all([
+    import('../lib/guest-session'),
+    import('../lib/products'),
+    import('@mantine/notifications'),
+  ])
   endGuestSession()
   resetProducts()
+  notifications.clean()
 })

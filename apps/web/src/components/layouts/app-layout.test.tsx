@@ -33,6 +33,17 @@ describe('app shell', () => {
     expect(within(nav()).getByRole('link', { name: 'API Keys' })).toBeTruthy()
   })
 
+  it('links Team Settings and Super Admin Settings to their pages', async () => {
+    signIn('citrus')
+    mockApi({ 'GET /company/products': { product_groups: [] }, 'GET /super-admin/company': { companies: [] } })
+    renderApp('/citrus-admin')
+    await screen.findByText('No companies found')
+    // the Super Admin submenu is expanded on its own route; Team Settings' links are in its collapsed panel
+    expect(within(nav()).getByRole('link', { name: 'Companies' }).getAttribute('href')).toBe('/citrus-admin')
+    expect(within(nav()).getByRole('link', { name: 'Manage Team', hidden: true }).getAttribute('href')).toBe('/team-management')
+    expect(within(nav()).getByRole('link', { name: 'API Keys', hidden: true }).getAttribute('href')).toBe('/api-keys')
+  })
+
   it('collapses the sidebar, keeps the state in localStorage and shows the version 2.3.0 when collapsed', async () => {
     signIn('user')
     mockApi({ 'GET /company/products': { product_groups: [] } })

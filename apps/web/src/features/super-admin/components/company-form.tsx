@@ -46,7 +46,6 @@ function PolicyRow({
       <NumberInput
         w={170}
         label={`Limit ${n}`}
-        description={index === 0 ? 'Credits per cycle; empty = unlimited' : undefined}
         placeholder="No limit"
         min={0}
         allowDecimal={false}
@@ -131,6 +130,9 @@ export function CompanyForm({ mode, initial, activationKey, error, submitting, o
               Add Policy
             </Button>
           </Group>
+          <Text size="xs" c="dimmed" mb="xs">
+            A limit is the number of credits per renewal cycle; leave it empty for unlimited.
+          </Text>
           <Stack gap="sm">
             {draft.policies.map((policy, index) => (
               <PolicyRow

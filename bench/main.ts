@@ -1,0 +1,211 @@
+/**
+ * Data platform benchmarks (issue 5). Prints measurements, medians and ratios; never passes or fails.
+ *
+ *   npm run bench -- generate [--scale ci|demo|full] [--seed N] [--no-load]
+ *       generator speed per entity; then (unless --no-load) loads the scale into the database and reports
+ *       load time and database size per table
+ *   npm run bench -- typeahead [--requests 200] [--concurrency 1,8]
+ *       p50/p95 latency of every look-up at each concurrency against the loaded database
+ *
+ * Database: DATABASE_URL, else the embedded database of a running `npm start` (DATA_DIR), else the embedded
+ * database in DATA_DIR started for the run. `generate` on the embedded database uses a scratch in-memory
+ * instance unless --data-dir-db is given, so a benchmark never replaces the data of your data folder.
+ */
+import { parseArgs } from 'node:util'
+import { SCALES, SyntheticDataset, type Scale } from '@citrus/data-kit'
+import type pg from 'pg'
+import { parseEnv } from '../apps/server/src/config.ts'
+import { seedDataset } from '../apps/server/src/data/seed.ts'
+import { createDatabase, type Database } from '../apps/server/src/db/database.ts'
+import { startEmbeddedPostgres } from '../apps/server/src/db/embedded.ts'
+import { applyMigrations } from '../apps/server/src/db/migrate.ts'
+import { searchIcd10, searchProcedureCodes, searchProcedures, searchSpecialties } from '../apps/server/src/routes/typeahead/lookups.ts'
+import { MIGRATIONS_DIR, runningEmbeddedUrl, startRuntime } from '../apps/server/src/runtime.ts'
+
+const fmt = new Intl.NumberFormat('en-US')
+const n = (x: number) => fmt.format(Math.round(x))
+const ms = (x: number) => (x < 10 ? x.toFixed(2) : x < 100 ? x.toFixed(1) : x.toFixed(0))
+const mib = (bytes: number) => `${(bytes / (1 << 20)).toFixed(1)} MiB`
+
+function quantile(sorted: number[], q: number): number {
+  if (sorted.length === 0) return NaN
+  const i = Math.min(sorted.length - 1, Math.max(0, Math.ceil(q * sorted.length) - 1))
+  return sorted[i]!
+}
+
+/** The database to benchmark against, and how to let it go. */
+async function openDatabase(options: { scratch: boolean }): Promise<{ db: Database; mode: string; close(): Promise<void> }> {
+  const env = parseEnv(process.env)
+  if (env.DATABASE_URL) {
+    const db = createDatabase(env.DATABASE_URL, { maxConnections: 10 })
+    return { db, mode: 'PostgreSQL (DATABASE_URL)', close: () => db.close() }
+  }
+  if (options.scratch) {
+    const embedded = await startEmbeddedPostgres({})
+    await applyMigrations(embedded.url, MIGRATIONS_DIR)
+    const db = createDatabase(embedded.url, { maxConnections: 10 })
+    return { db, mode: 'embedded PGlite (scratch, in memory)', close: async () => (await db.close(), await embedded.stop()) }
+  }
+  const running = runningEmbeddedUrl(env)
+  if (running) {
+    const db = createDatabase(running, { maxConnections: 10 })
+    return { db, mode: 'embedded PGlite (running server)', close: () => db.close() }
+  }
+  const runtime = await startRuntime(env)
+  const db = createDatabase(runtime.config.databaseUrl, { maxConnections: 10 })
+  return { db, mode: `embedded PGlite (${env.DATA_DIR})`, close: async () => (await db.close(), await runtime.stop()) }
+}
+
+async function time<T>(fn: () => Promise<T> | T): Promise<[T, number]> {
+  const start = performance.now()
+  const value = await fn()
+  return [value, performance.now() - start]
+}
+
+async function benchGenerate(scaleName: Scale['name'], seed: number, load: boolean, scratch: boolean) {
+  const scale = SCALES[scaleName]
+  console.log(`Generator, scale ${scaleName} (seed ${seed}): ${n(scale.providers)} providers, ${n(scale.patients)} patients, ${scale.claim_years} claim years`)
+  const [ds, init] = await time(() => new SyntheticDataset({ seed, scale: scaleName }))
+  const rows: [string, number, number][] = [['setup (ZIPs, systems, facilities)', ds.facilities.length + ds.healthSystems.length, init]]
+  const count = async (label: string, it: AsyncIterable<unknown>) => {
+    let k = 0
+    const [, took] = await time(async () => {
+      for await (const _ of it) k++
+    })
+    rows.push([label, k, took])
+  }
+  await count('providers', ds.providers())
+  let claims = 0
+  let lines = 0
+  const [, claimTime] = await time(async () => {
+    for await (const p of ds.patients()) {
+      for (const b of ds.claimsOfPatient(p)) {
+        claims++
+        lines += b.diagnoses.length + b.procedures.length
+      }
+    }
+  })
+  rows.push(['patients + claims (+ lines)', scale.patients + claims + lines, claimTime])
+  await count('snakebite cases', ds.snakebites())
+  await count('facility price rows', ds.prices())
+  const [purchases, pTime] = await time(() => ds.antivenomPurchases())
+  rows.push(['antivenom purchases', purchases.length, pTime])
+  let total = 0
+  let totalMs = 0
+  for (const [label, k, took] of rows) {
+    total += k
+    totalMs += took
+    console.log(`  ${label.padEnd(34)} ${n(k).padStart(12)} rows  ${ms(took / 1000).padStart(7)} s  ${n((k * 1000) / Math.max(took, 1)).padStart(10)} rows/s`)
+  }
+  console.log(`  ${'generation total'.padEnd(34)} ${n(total).padStart(12)} rows  ${ms(totalMs / 1000).padStart(7)} s  ${n((total * 1000) / totalMs).padStart(10)} rows/s`)
+  if (!load) return
+
+  const target = await openDatabase({ scratch })
+  try {
+    console.log(`\nLoad into ${target.mode}`)
+    const [summary, loadMs] = await time(() => seedDataset(target.db.pool, { scale: scaleName, seed }))
+    const loaded = Object.values(summary.counts).reduce((a, b) => a + b, 0)
+    console.log(`  loaded ${n(loaded)} rows in ${ms(loadMs / 1000)} s (${n((loaded * 1000) / loadMs)} rows/s end to end, ${summary.method})`)
+    console.log(`  generation share of the load: ${((totalMs / loadMs) * 100).toFixed(0)}%`)
+    await printSizes(target.db.pool)
+  } finally {
+    await target.close()
+  }
+}
+
+async function printSizes(pool: pg.Pool) {
+  const { rows } = await pool.query<{ name: string; kind: string; rows: string; total: string; indexes: string }>(
+    `SELECT c.relname AS name, c.relkind::text AS kind, c.reltuples::bigint::text AS rows,
+            pg_total_relation_size(c.oid)::text AS total, pg_indexes_size(c.oid)::text AS indexes
+     FROM pg_class c JOIN pg_namespace ns ON ns.oid = c.relnamespace AND ns.nspname = 'public'
+     WHERE c.relkind IN ('r', 'm') AND pg_total_relation_size(c.oid) > 1048576
+     ORDER BY pg_total_relation_size(c.oid) DESC`,
+  )
+  const { rows: db } = await pool.query<{ size: string }>('SELECT pg_database_size(current_database())::text AS size')
+  console.log(`  database size ${mib(Number(db[0]!.size))}; largest relations (total, of which indexes):`)
+  for (const r of rows.slice(0, 16)) console.log(`    ${r.name.padEnd(32)} ${n(Number(r.rows)).padStart(12)} rows  ${mib(Number(r.total)).padStart(11)}  ${mib(Number(r.indexes)).padStart(11)}${r.kind === 'm' ? '  (materialised view)' : ''}`)
+}
+
+/** Realistic typed text: codes, prefixes, words, typos. */
+const WORKLOAD: Record<string, { run: (pool: pg.Pool, q: string) => Promise<unknown[]>; queries: string[] }> = {
+  'icd10-fuzzy': { run: (pool, q) => searchIcd10(pool, q, 10), queries: ['E11.9', 'e11', 'diabtes', 'type 2 diabetes', 'hypertenshun', 'I10', 'asthma', 'copd', 'M17', 'knee osteoarthritis', 'T63.0', 'rattlesnake', 'depresion', 'J45.909', 'heart failure', 'N18'] },
+  'cpt-fuzzy': { run: (pool, q) => searchProcedureCodes(pool, q, 10), queries: ['99213', '9921', 'office visit', 'knee replacment', '27447', 'mri', 'colonoscopy', 'J0840', 'antivenom', 'G04', 'blood test', 'ekg'] },
+  'procedure-typeahead': { run: (pool, q) => searchProcedures(pool, q, 10), queries: ['2744', 'knee', 'colonoscpy', 'mri brain', '45378', 'hip replacement', 'mammogram', 'physical therapy', 'ct scan', 'cataract'] },
+  omni: { run: (pool, q) => searchSpecialties(pool, q, 10), queries: ['', 'famly medicine', 'cardio', '207RE0101X', 'pediatrics', 'orthopedic', 'nurse practitioner', 'psych', 'dermatology', '207Q'] },
+}
+
+async function benchTypeahead(requests: number, levels: number[]) {
+  const target = await openDatabase({ scratch: false })
+  try {
+    const { rows } = await target.db.pool.query<{ providers: string; codes: string }>(`SELECT (SELECT count(*) FROM providers)::text AS providers, (SELECT count(*) FROM icd10_codes)::text AS codes`)
+    console.log(`Typeahead against ${target.mode}: ${n(Number(rows[0]!.providers))} providers, ${n(Number(rows[0]!.codes))} ICD-10-CM codes; ${requests} requests per look-up and concurrency`)
+    // warm-up: plans, caches
+    for (const w of Object.values(WORKLOAD)) for (const q of w.queries) await w.run(target.db.pool, q)
+    const medians: Record<string, Record<number, number>> = {}
+    for (const [name, w] of Object.entries(WORKLOAD)) {
+      medians[name] = {}
+      for (const c of levels) {
+        const latencies: number[] = []
+        let next = 0
+        const started = performance.now()
+        await Promise.all(
+          Array.from({ length: c }, async () => {
+            for (;;) {
+              const i = next++
+              if (i >= requests) return
+              const q = w.queries[i % w.queries.length]!
+              const t = performance.now()
+              await w.run(target.db.pool, q)
+              latencies.push(performance.now() - t)
+            }
+          }),
+        )
+        const wall = performance.now() - started
+        latencies.sort((a, b) => a - b)
+        const p50 = quantile(latencies, 0.5)
+        medians[name]![c] = p50
+        console.log(`  ${name.padEnd(20)} concurrency ${String(c).padStart(2)}: p50 ${ms(p50).padStart(6)} ms  p95 ${ms(quantile(latencies, 0.95)).padStart(6)} ms  ${n((requests * 1000) / wall).padStart(6)} req/s`)
+      }
+    }
+    if (levels.length > 1) {
+      const [low, high] = [levels[0]!, levels[levels.length - 1]!]
+      console.log(`\n  p50 ratio, concurrency ${high} / ${low} (1 = no slowdown under load):`)
+      for (const [name, m] of Object.entries(medians)) console.log(`    ${name.padEnd(20)} ${(m[high]! / m[low]!).toFixed(2)}`)
+    }
+  } finally {
+    await target.close()
+  }
+}
+
+async function main() {
+  const [command, ...rest] = process.argv.slice(2)
+  const { values } = parseArgs({
+    args: rest,
+    options: {
+      scale: { type: 'string', default: 'demo' },
+      seed: { type: 'string', default: '20251231' },
+      'no-load': { type: 'boolean', default: false },
+      'data-dir-db': { type: 'boolean', default: false },
+      requests: { type: 'string', default: '200' },
+      concurrency: { type: 'string', default: '1,8' },
+    },
+    strict: true,
+  })
+  if (command === 'generate') {
+    const scale = values.scale as Scale['name']
+    if (!(scale in SCALES)) throw new Error(`--scale must be one of ${Object.keys(SCALES).join(', ')}`)
+    await benchGenerate(scale, Number(values.seed), !values['no-load'], !values['data-dir-db'])
+  } else if (command === 'typeahead') {
+    const levels = values.concurrency.split(',').map(Number)
+    if (levels.some((l) => !Number.isInteger(l) || l < 1)) throw new Error('--concurrency takes whole numbers, e.g. 1,8')
+    await benchTypeahead(Number(values.requests), levels)
+  } else {
+    console.log('Usage: npm run bench -- generate [--scale ci|demo|full] [--seed N] [--no-load] | typeahead [--requests 200] [--concurrency 1,8]')
+    process.exitCode = command ? 2 : 0
+  }
+}
+
+main().catch((error: unknown) => {
+  console.error(error instanceof Error ? error.message : error)
+  process.exit(1)
+})
