@@ -17,6 +17,10 @@ if (existsSync(path.join(outDir, 'client.ts')) && existsSync(stampFile) && readF
   process.exit(0)
 }
 const prismaCli = path.join(root, 'node_modules/prisma/build/index.js')
+if (!existsSync(prismaCli) && existsSync(path.join(outDir, 'client.ts'))) {
+  // A production install (npm prune --omit=dev, as in the Docker image) keeps the client it was built with.
+  process.exit(0)
+}
 const result = spawnSync(process.execPath, [prismaCli, 'generate', '--schema', schema], {
   cwd: root,
   stdio: ['ignore', 'inherit', 'inherit'],
