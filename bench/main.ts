@@ -66,13 +66,18 @@ async function benchGenerate(scaleName: Scale['name'], seed: number, load: boole
   const scale = SCALES[scaleName]
   console.log(`Generator, scale ${scaleName} (seed ${seed}): ${n(scale.providers)} providers, ${n(scale.patients)} patients, ${scale.claim_years} claim years`)
   const [ds, init] = await time(() => new SyntheticDataset({ seed, scale: scaleName }))
-  const rows: [string, number, number][] = [['setup (ZIPs, systems, facilities)', ds.facilities.length + ds.healthSystems.length, init]]
+  const rows: [string, number, number][] = []
+  const report = (label: string, k: number, took: number) => {
+    rows.push([label, k, took])
+    console.log(`  ${label.padEnd(34)} ${n(k).padStart(12)} rows  ${ms(took / 1000).padStart(7)} s  ${n((k * 1000) / Math.max(took, 1)).padStart(10)} rows/s`)
+  }
+  report('setup (ZIPs, systems, facilities)', ds.facilities.length + ds.healthSystems.length, init)
   const count = async (label: string, it: AsyncIterable<unknown>) => {
     let k = 0
     const [, took] = await time(async () => {
       for await (const _ of it) k++
     })
-    rows.push([label, k, took])
+    report(label, k, took)
   }
   await count('providers', ds.providers())
   let claims = 0
@@ -85,18 +90,13 @@ async function benchGenerate(scaleName: Scale['name'], seed: number, load: boole
       }
     }
   })
-  rows.push(['patients + claims (+ lines)', scale.patients + claims + lines, claimTime])
+  report('patients + claims (+ lines)', scale.patients + claims + lines, claimTime)
   await count('snakebite cases', ds.snakebites())
   await count('facility price rows', ds.prices())
   const [purchases, pTime] = await time(() => ds.antivenomPurchases())
-  rows.push(['antivenom purchases', purchases.length, pTime])
-  let total = 0
-  let totalMs = 0
-  for (const [label, k, took] of rows) {
-    total += k
-    totalMs += took
-    console.log(`  ${label.padEnd(34)} ${n(k).padStart(12)} rows  ${ms(took / 1000).padStart(7)} s  ${n((k * 1000) / Math.max(took, 1)).padStart(10)} rows/s`)
-  }
+  report('antivenom purchases', purchases.length, pTime)
+  const total = rows.reduce((a, [, k]) => a + k, 0)
+  const totalMs = rows.reduce((a, [, , took]) => a + took, 0)
   console.log(`  ${'generation total'.padEnd(34)} ${n(total).padStart(12)} rows  ${ms(totalMs / 1000).padStart(7)} s  ${n((total * 1000) / totalMs).padStart(10)} rows/s`)
   if (!load) return
 

@@ -2,7 +2,7 @@ import type { CodeOption, ProcedureOption, SpecialtyOption } from '@citrus/contr
 import type pg from 'pg'
 
 /**
- * The look-ups behind /typeahead/* (docs/decisions/0009). Ranking: an exact code first, then code prefixes
+ * The look-ups behind /typeahead/* (docs/decisions/0009-data-platform.md). Ranking: an exact code first, then code prefixes
  * (E119 finds E11.9, 2744 finds 27447), then text matches by pg_trgm word similarity, which tolerates typos
  * ('diabtes', 'hypertenshun') and uses the GIN trigram indexes (`<%`, ILIKE). Ties go to the
  * codes used most in the claims (planner statistics, no scan), then to the reference starter set (the conditions
@@ -11,8 +11,16 @@ import type pg from 'pg'
 
 /** Letters and digits of a code-like query, upper case: 'e11.9' → 'E119'. */
 export const compactCode = (query: string) => query.toUpperCase().replace(/[^A-Z0-9]/g, '')
+const escapeLike = (text: string) => text.replace(/[\\%_]/g, (c) => `\\${c}`)
 /** A LIKE/ILIKE pattern matching the text anywhere. */
-const containsPattern = (query: string) => `%${query.replace(/[\\%_]/g, (c) => `\\${c}`)}%`
+const containsPattern = (query: string) => `%${escapeLike(query)}%`
+/** A LIKE/ILIKE pattern matching texts that start with the query. */
+const startsPattern = (query: string) => `${escapeLike(query)}%`
+/**
+ * Trigram matching needs three characters; shorter text (the clients start at 2) matches code prefixes and
+ * names that start with it, which an 'anywhere' match of one or two letters would drown.
+ */
+const isWordQuery = (query: string) => query.trim().length >= 3
 
 /** How often each value of a column occurs, from the planner's statistics (most common values; no scan). */
 const frequencies = (table: string, column: string) => `freq AS (
@@ -21,6 +29,30 @@ const frequencies = (table: string, column: string) => `freq AS (
   WHERE s.schemaname = 'public' AND s.tablename = '${table}' AND s.attname = '${column}'
 )`
 
+/**
+ * Runs a look-up on the trigram indexes. The planner prices pg_trgm's operators like any cheap operator, so
+ * on a table of a few thousand codes it prefers a scan that computes the similarity of every row (60-80 ms
+ * for the HCPCS long descriptions on PostgreSQL, 15-30 ms for the starter set on PGlite) over the trigram
+ * index (a few ms).
+ */
+async function indexed<R extends pg.QueryResultRow>(pool: pg.Pool, sql: string, params: unknown[]): Promise<R[]> {
+  const client = await pool.connect()
+  try {
+    await client.query('BEGIN')
+    // Bitmap scans only: a plain index scan would walk a whole index and filter every row the same way.
+    // No JIT: the penalty that disfavours the other scans inflates the cost past jit_above_cost.
+    await client.query('SET LOCAL enable_seqscan = off; SET LOCAL enable_indexscan = off; SET LOCAL jit = off')
+    const { rows } = await client.query<R>(sql, params)
+    await client.query('COMMIT')
+    return rows
+  } catch (error) {
+    await client.query('ROLLBACK').catch(() => undefined)
+    throw error
+  } finally {
+    client.release()
+  }
+}
+
 interface Ranked {
   tier: number
   score: number
@@ -28,35 +60,49 @@ interface Ranked {
 
 export async function searchIcd10(pool: pg.Pool, query: string, limit: number): Promise<CodeOption[]> {
   const code = compactCode(query)
-  const { rows } = await pool.query<CodeOption & Ranked>(
-    `WITH ${frequencies('claim_diagnoses', 'icd10_code')}
-     SELECT code, description, long_description, parent_code,
-            CASE WHEN replace(code, '.', '') = $2 THEN 3 WHEN $2 <> '' AND replace(code, '.', '') LIKE $3 THEN 2 ELSE 1 END AS tier,
-            greatest(word_similarity($1, description), word_similarity($1, long_description),
-                     CASE WHEN description ILIKE $4 THEN 1 ELSE 0 END) AS score
-     FROM icd10_codes LEFT JOIN freq ON freq.value = code
-     WHERE ($2 <> '' AND replace(code, '.', '') LIKE $3) OR $1 <% description OR $1 <% long_description OR description ILIKE $4
-     ORDER BY tier DESC, score DESC, freq.freq DESC NULLS LAST, (source = 'starter') DESC, similarity($1, description) DESC, length(code), code COLLATE "C"
+  // Candidates come from one indexed branch each (an OR of them is planned as a sequential scan that
+  // computes the similarity of every code: ~1 s for the 98,186 official codes instead of ~30 ms).
+  const rows = await indexed<CodeOption & Ranked>(pool, 
+    `WITH ${frequencies('claim_diagnoses', 'icd10_code')},
+     candidates AS (
+       SELECT code FROM icd10_codes WHERE $2 <> '' AND replace(code, '.', '') LIKE $3
+       UNION SELECT code FROM icd10_codes WHERE $6 AND $1 <% description
+       UNION SELECT code FROM icd10_codes WHERE $6 AND $1 <% long_description
+       UNION SELECT code FROM icd10_codes WHERE $6 AND description ILIKE $4
+       UNION (SELECT code FROM icd10_codes WHERE NOT $6 AND description ILIKE $7 LIMIT 200)
+     )
+     SELECT i.code, i.description, i.long_description, i.parent_code,
+            CASE WHEN replace(i.code, '.', '') = $2 THEN 3 WHEN $2 <> '' AND replace(i.code, '.', '') LIKE $3 THEN 2 ELSE 1 END AS tier,
+            greatest(word_similarity($1, i.description), word_similarity($1, i.long_description),
+                     CASE WHEN i.description ILIKE $4 THEN 1 ELSE 0 END) AS score
+     FROM candidates c JOIN icd10_codes i ON i.code = c.code LEFT JOIN freq ON freq.value = i.code
+     ORDER BY tier DESC, score DESC, freq.freq DESC NULLS LAST, (i.source = 'starter') DESC, similarity($1, i.description) DESC, length(i.code), i.code COLLATE "C"
      LIMIT $5`,
-    [query, code, `${code}%`, containsPattern(query), limit],
+    [query, code, `${code}%`, containsPattern(query), limit, isWordQuery(query), startsPattern(query)],
   )
   return rows.map(({ code: c, description, long_description, parent_code }) => ({ code: c, description, long_description, parent_code }))
 }
 
 export async function searchProcedureCodes(pool: pg.Pool, query: string, limit: number): Promise<CodeOption[]> {
   const code = compactCode(query)
-  const { rows } = await pool.query<CodeOption & Ranked>(
-    `WITH ${frequencies('claim_procedures', 'procedure_code')}
-     SELECT code, description, coalesce(long_description, description) AS long_description, NULL::text AS parent_code,
-            CASE WHEN code = $2 THEN 3 WHEN $2 <> '' AND code LIKE $3 THEN 2 ELSE 1 END AS tier,
-            greatest(word_similarity($1, description), coalesce(word_similarity($1, long_description), 0),
-                     CASE WHEN description ILIKE $4 THEN 1 ELSE 0 END) AS score
-     FROM procedure_codes LEFT JOIN freq ON freq.value = code
-     WHERE (termination_date IS NULL OR termination_date > current_date)
-       AND (($2 <> '' AND code LIKE $3) OR $1 <% description OR $1 <% long_description OR description ILIKE $4)
-     ORDER BY tier DESC, score DESC, freq.freq DESC NULLS LAST, (source = 'starter') DESC, similarity($1, description) DESC, code COLLATE "C"
+  const rows = await indexed<CodeOption & Ranked>(pool, 
+    `WITH ${frequencies('claim_procedures', 'procedure_code')},
+     candidates AS (
+       SELECT code FROM procedure_codes WHERE $2 <> '' AND code LIKE $3
+       UNION SELECT code FROM procedure_codes WHERE $6 AND $1 <% description
+       UNION SELECT code FROM procedure_codes WHERE $6 AND $1 <% long_description
+       UNION SELECT code FROM procedure_codes WHERE $6 AND description ILIKE $4
+       UNION (SELECT code FROM procedure_codes WHERE NOT $6 AND description ILIKE $7 LIMIT 200)
+     )
+     SELECT p.code, p.description, coalesce(p.long_description, p.description) AS long_description, NULL::text AS parent_code,
+            CASE WHEN p.code = $2 THEN 3 WHEN $2 <> '' AND p.code LIKE $3 THEN 2 ELSE 1 END AS tier,
+            greatest(word_similarity($1, p.description), coalesce(word_similarity($1, p.long_description), 0),
+                     CASE WHEN p.description ILIKE $4 THEN 1 ELSE 0 END) AS score
+     FROM candidates c JOIN procedure_codes p ON p.code = c.code LEFT JOIN freq ON freq.value = p.code
+     WHERE p.termination_date IS NULL OR p.termination_date > current_date
+     ORDER BY tier DESC, score DESC, freq.freq DESC NULLS LAST, (p.source = 'starter') DESC, similarity($1, p.description) DESC, p.code COLLATE "C"
      LIMIT $5`,
-    [query, code, `${code}%`, containsPattern(query), limit],
+    [query, code, `${code}%`, containsPattern(query), limit, isWordQuery(query), startsPattern(query)],
   )
   return rows.map(({ code: c, description, long_description, parent_code }) => ({ code: c, description, long_description, parent_code }))
 }
@@ -67,26 +113,31 @@ export async function searchProcedureCodes(pool: pg.Pool, query: string, limit: 
  */
 export async function searchProcedures(pool: pg.Pool, query: string, limit: number): Promise<ProcedureOption[]> {
   const code = compactCode(query)
-  const { rows } = await pool.query<ProcedureOption & Ranked & { kind: number }>(
-    `SELECT name, cpt_codes, description, tier, score, kind FROM (
+  const rows = await indexed<ProcedureOption & Ranked & { kind: number }>(pool, 
+    `WITH single AS (
+       SELECT code FROM procedure_codes WHERE $2 <> '' AND code LIKE $3
+       UNION SELECT code FROM procedure_codes WHERE $6 AND $1 <% description
+       UNION SELECT code FROM procedure_codes WHERE $6 AND description ILIKE $4
+       UNION (SELECT code FROM procedure_codes WHERE NOT $6 AND description ILIKE $7 LIMIT 200)
+     )
+     SELECT name, cpt_codes, description, tier, score, kind FROM (
        SELECT s.name, s.cpt_codes, s.description, 0 AS kind,
               CASE WHEN $2 = ANY (s.cpt_codes) THEN 3 WHEN $2 <> '' AND EXISTS (SELECT 1 FROM unnest(s.cpt_codes) c WHERE c LIKE $3) THEN 2 ELSE 1 END AS tier,
               greatest(word_similarity($1, s.name), word_similarity($1, s.description) * 0.8, CASE WHEN s.name ILIKE $4 THEN 1 ELSE 0 END) AS score
        FROM shoppable_procedures s
-       WHERE $1 <% s.name OR s.name ILIKE $4 OR $1 <% s.description
+       WHERE ($6 AND ($1 <% s.name OR $1 <% s.description)) OR s.name ILIKE $4
           OR ($2 <> '' AND EXISTS (SELECT 1 FROM unnest(s.cpt_codes) c WHERE c LIKE $3))
        UNION ALL
        SELECT p.description, ARRAY[p.code], coalesce(p.long_description, p.description), 1,
               CASE WHEN p.code = $2 THEN 3 WHEN $2 <> '' AND p.code LIKE $3 THEN 2 ELSE 1 END,
               greatest(word_similarity($1, p.description), CASE WHEN p.description ILIKE $4 THEN 1 ELSE 0 END)
-       FROM procedure_codes p
+       FROM single JOIN procedure_codes p ON p.code = single.code
        WHERE (p.termination_date IS NULL OR p.termination_date > current_date)
-         AND (($2 <> '' AND p.code LIKE $3) OR $1 <% p.description OR p.description ILIKE $4)
          AND NOT EXISTS (SELECT 1 FROM shoppable_procedures s WHERE s.cpt_codes = ARRAY[p.code])
      ) x
      ORDER BY tier DESC, kind, score DESC, similarity($1, name) DESC, name COLLATE "C"
      LIMIT $5`,
-    [query, code, `${code}%`, containsPattern(query), limit],
+    [query, code, `${code}%`, containsPattern(query), limit, isWordQuery(query), startsPattern(query)],
   )
   return rows.map(({ name, cpt_codes, description }) => ({ name, cpt_codes, description }))
 }
