@@ -25,7 +25,6 @@ async function main() {
   let demo = null
   if (seedDemo) {
     demo = await ensureDemoAccounts(database.prisma, env.DEMO_PASSWORD ?? DEFAULT_DEMO_PASSWORD)
-    await seedDataOnFirstStart(database.pool, runtime.config.databaseMode, say)
   }
 
   const app = await buildApp(runtime.config, { database })
@@ -61,6 +60,13 @@ async function main() {
     for (const user of demo.users) say(`  ${user.role.padEnd(7)} ${user.email}`)
   }
   say('')
+  if (seedDemo) {
+    // The first start fills the embedded database with the demo dataset while the server already
+    // answers: sign-in and administration work at once, the data apps fill in about a minute later.
+    seedDataOnFirstStart(database.pool, runtime.config.databaseMode, say).catch((error: unknown) => {
+      if (!shuttingDown) app.log.error({ err: error }, 'loading the demo dataset failed; run `npm run cli -- data seed --scale demo`')
+    })
+  }
 }
 
 main().catch((error: unknown) => {
