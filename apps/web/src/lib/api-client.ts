@@ -54,8 +54,12 @@ export function isApiError(error: unknown): error is ApiError {
  * caller's fallback (screens such as sign-in have their own, spec 1 §8).
  */
 export function apiMessageOf(error: unknown, fallback: string): string {
-  if (error instanceof ApiError && (error.fromServer || error.code === 0)) return error.message
-  return fallback
+  return apiDetailOf(error) ?? fallback
+}
+
+/** The server's own message or the network message of a failed call; undefined for anything else. */
+export function apiDetailOf(error: unknown): string | undefined {
+  return error instanceof ApiError && (error.fromServer || error.code === 0) ? error.message : undefined
 }
 
 const TEMPLATE_PARAM = /\{([^}]+)\}/g

@@ -1,8 +1,8 @@
-import { Alert, Button, Group, Modal, Radio, Stack, Text, TextInput } from '@mantine/core'
-import { IconAlertTriangle } from '@tabler/icons-react'
+import { Button, Group, Modal, Radio, Stack, Text, TextInput } from '@mantine/core'
 import { useState, type FormEvent } from 'react'
-import { isApiError } from '../../lib/api-client'
+import { apiDetailOf } from '../../lib/api-client'
 import { notify } from '../../lib/notify'
+import { FormErrorDetailAlert, type FormError } from '../feedback/form-error-alert'
 import {
   ONBOARDING_CLIENT_MESSAGES,
   ONBOARDING_ROLE_LABELS,
@@ -26,7 +26,7 @@ function OnboardingForm({ roles, activationKey, onClose }: Omit<OnboardingEmailD
   const [email, setEmail] = useState('')
   const [key, setKey] = useState(activationKey ?? '')
   const [role, setRole] = useState<OnboardingRole | null>(roles[0] ?? null)
-  const [error, setError] = useState<{ message: string; detail?: string } | null>(null)
+  const [error, setError] = useState<FormError | null>(null)
   const [sending, setSending] = useState(false)
 
   async function onSubmit(event: FormEvent) {
@@ -47,8 +47,7 @@ function OnboardingForm({ roles, activationKey, onClose }: Omit<OnboardingEmailD
       notify({ severity: 'success', title: ONBOARDING_CLIENT_MESSAGES.sent(checked.request.email), message: ONBOARDING_CLIENT_MESSAGES.sentBody })
       onClose()
     } catch (caught) {
-      const detail = isApiError(caught) && (caught.fromServer || caught.code === 0) ? caught.message : undefined
-      setError({ message: ONBOARDING_CLIENT_MESSAGES.failed, detail })
+      setError({ message: ONBOARDING_CLIENT_MESSAGES.failed, detail: apiDetailOf(caught) })
     } finally {
       setSending(false)
     }
@@ -57,16 +56,7 @@ function OnboardingForm({ roles, activationKey, onClose }: Omit<OnboardingEmailD
   return (
     <form onSubmit={onSubmit} noValidate>
       <Stack gap="md">
-        {error && (
-          <Alert color="red" icon={<IconAlertTriangle size={18} />} role="alert">
-            <Text size="sm">{error.message}</Text>
-            {error.detail && error.detail !== error.message && (
-              <Text size="sm" c="dimmed" mt={4}>
-                {error.detail}
-              </Text>
-            )}
-          </Alert>
-        )}
+        {error && <FormErrorDetailAlert error={error} />}
         <TextInput
           label="Email"
           type="email"

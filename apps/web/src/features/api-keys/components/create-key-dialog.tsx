@@ -1,8 +1,9 @@
-import { Alert, Button, Code, Group, Modal, Stack, Text, TextInput } from '@mantine/core'
-import { IconAlertTriangle, IconCopy } from '@tabler/icons-react'
+import { Button, Code, Group, Modal, Stack, Text, TextInput } from '@mantine/core'
+import { IconCopy } from '@tabler/icons-react'
 import { useState, type FormEvent } from 'react'
 import { useNavigate } from 'react-router'
-import { isApiError } from '../../../lib/api-client'
+import { FormErrorDetailAlert, type FormError } from '../../../components/feedback/form-error-alert'
+import { apiDetailOf, isApiError } from '../../../lib/api-client'
 import { copyText } from '../../../lib/clipboard'
 import { notify } from '../../../lib/notify'
 import { logout } from '../../../lib/session'
@@ -20,7 +21,7 @@ function KeyForm({ companyId, onCreated, onCancel }: { companyId: number | null;
   const navigate = useNavigate()
   const [name, setName] = useState('')
   const [nameError, setNameError] = useState<string | null>(null)
-  const [error, setError] = useState<{ message: string; detail?: string } | null>(null)
+  const [error, setError] = useState<FormError | null>(null)
   const [creating, setCreating] = useState(false)
 
   async function onSubmit(event: FormEvent) {
@@ -48,10 +49,7 @@ function KeyForm({ companyId, onCreated, onCancel }: { companyId: number | null;
       onCreated(response.token)
     } catch (caught) {
       if (isApiError(caught) && caught.message === API_KEY_MESSAGES.maxTokens) setError({ message: API_KEY_MESSAGES.maxTokens })
-      else {
-        const detail = isApiError(caught) && (caught.fromServer || caught.code === 0) ? caught.message : undefined
-        setError({ message: API_KEY_MESSAGES.createFailed, detail })
-      }
+      else setError({ message: API_KEY_MESSAGES.createFailed, detail: apiDetailOf(caught) })
     } finally {
       setCreating(false)
     }
@@ -60,16 +58,7 @@ function KeyForm({ companyId, onCreated, onCancel }: { companyId: number | null;
   return (
     <form onSubmit={onSubmit} noValidate>
       <Stack gap="md">
-        {error && (
-          <Alert color="red" icon={<IconAlertTriangle size={18} />} role="alert">
-            <Text size="sm">{error.message}</Text>
-            {error.detail && error.detail !== error.message && (
-              <Text size="sm" c="dimmed" mt={4}>
-                {error.detail}
-              </Text>
-            )}
-          </Alert>
-        )}
+        {error && <FormErrorDetailAlert error={error} />}
         <TextInput
           label="Name"
           placeholder="My Test Key"

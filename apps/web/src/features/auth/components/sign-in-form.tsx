@@ -1,7 +1,7 @@
-import { Alert, Anchor, Button, Group, PasswordInput, Stack, TextInput } from '@mantine/core'
-import { IconAlertTriangle } from '@tabler/icons-react'
+import { Anchor, Button, Group, PasswordInput, Stack, TextInput } from '@mantine/core'
 import { useState, type FormEvent } from 'react'
 import { Link } from 'react-router'
+import { FormErrorAlert } from '../../../components/feedback/form-error-alert'
 import { apiMessageOf } from '../../../lib/api-client'
 import { NO_TOKEN_MESSAGE, requestLoginToken } from '../api/login'
 import { useCompleteLogin } from '../hooks/use-complete-login'
@@ -39,11 +39,7 @@ export function SignInForm() {
   return (
     <form onSubmit={onSubmit} noValidate>
       <Stack gap="md">
-        {formError && (
-          <Alert color="red" icon={<IconAlertTriangle size={18} />} role="alert">
-            {formError}
-          </Alert>
-        )}
+        {formError && <FormErrorAlert>{formError}</FormErrorAlert>}
         <TextInput
           label="Email"
           placeholder="you@company.com"

@@ -1,10 +1,11 @@
-import { Alert, Anchor, Button, Stack, Text, TextInput, ThemeIcon, Title } from '@mantine/core'
-import { IconAlertTriangle, IconMailCheck } from '@tabler/icons-react'
+import { Anchor, Stack, Text, TextInput, ThemeIcon, Title } from '@mantine/core'
+import { IconMailCheck } from '@tabler/icons-react'
 import { useState, type FormEvent } from 'react'
 import { Link, useLocation } from 'react-router'
 import { apiMessageOf } from '../../../lib/api-client'
 import { requestResetEmail } from '../api/password'
 import { AuthLayout } from '../components/auth-layout'
+import { ResetForm } from '../components/reset-form'
 import { ACCOUNT_MESSAGES } from '../utils/messages'
 import { validateResetEmail } from '../utils/validation'
 
@@ -60,31 +61,18 @@ export function PasswordResetEmailRoute() {
 
   return (
     <AuthLayout title="Reset Password" subtitle="Enter your e-mail and we will send you a link to set a new password.">
-      <form onSubmit={onSubmit} noValidate>
-        <Stack gap="md">
-          {formError && (
-            <Alert color="red" icon={<IconAlertTriangle size={18} />} title={ACCOUNT_MESSAGES.resetFailedTitle} role="alert">
-              {formError}
-            </Alert>
-          )}
-          <TextInput
-            label="Email"
-            type="email"
-            autoComplete="email"
-            required
-            value={email}
-            onChange={(event) => setEmail(event.currentTarget.value)}
-            onBlur={() => setTouched(true)}
-            error={submitted || touched ? error : undefined}
-          />
-          <Button type="submit" fullWidth size="md" loading={submitting}>
-            Send Reset Link
-          </Button>
-          <Anchor component={Link} to="/sign-in" size="sm" ta="center">
-            Back to Sign In
-          </Anchor>
-        </Stack>
-      </form>
+      <ResetForm onSubmit={onSubmit} formError={formError} submitting={submitting} submitLabel="Send Reset Link">
+        <TextInput
+          label="Email"
+          type="email"
+          autoComplete="email"
+          required
+          value={email}
+          onChange={(event) => setEmail(event.currentTarget.value)}
+          onBlur={() => setTouched(true)}
+          error={submitted || touched ? error : undefined}
+        />
+      </ResetForm>
     </AuthLayout>
   )
 }

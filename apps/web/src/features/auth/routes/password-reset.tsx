@@ -1,13 +1,13 @@
-import { Alert, Anchor, Button, PasswordInput, Stack } from '@mantine/core'
-import { IconAlertTriangle } from '@tabler/icons-react'
+import { PasswordInput } from '@mantine/core'
 import { useState, type FormEvent } from 'react'
-import { Link, Navigate, useNavigate, useSearchParams } from 'react-router'
+import { Navigate, useNavigate, useSearchParams } from 'react-router'
 import { apiMessageOf } from '../../../lib/api-client'
 import { notify } from '../../../lib/notify'
 import { useSession } from '../../../lib/session'
 import { requestPasswordReset } from '../api/password'
 import { AuthLayout } from '../components/auth-layout'
 import { PasswordStrengthMeter } from '../components/password-strength-meter'
+import { ResetForm } from '../components/reset-form'
 import { ACCOUNT_MESSAGES } from '../utils/messages'
 import { validateNewPassword } from '../utils/validation'
 
@@ -51,32 +51,19 @@ export function PasswordResetRoute() {
 
   return (
     <AuthLayout title="Set New Password" subtitle="Choose a strong password for your account.">
-      <form onSubmit={onSubmit} noValidate>
-        <Stack gap="md">
-          {formError && (
-            <Alert color="red" icon={<IconAlertTriangle size={18} />} title={ACCOUNT_MESSAGES.resetFailedTitle} role="alert">
-              {formError}
-            </Alert>
-          )}
-          <PasswordInput
-            label="New password"
-            placeholder={ACCOUNT_MESSAGES.passwordPlaceholder}
-            autoComplete="new-password"
-            required
-            value={password}
-            onChange={(event) => setPassword(event.currentTarget.value)}
-            onBlur={() => setTouched(true)}
-            error={submitted || touched ? error : undefined}
-          />
-          <PasswordStrengthMeter password={password} />
-          <Button type="submit" fullWidth size="md" loading={submitting}>
-            Reset Password
-          </Button>
-          <Anchor component={Link} to="/sign-in" size="sm" ta="center">
-            Back to Sign In
-          </Anchor>
-        </Stack>
-      </form>
+      <ResetForm onSubmit={onSubmit} formError={formError} submitting={submitting} submitLabel="Reset Password">
+        <PasswordInput
+          label="New password"
+          placeholder={ACCOUNT_MESSAGES.passwordPlaceholder}
+          autoComplete="new-password"
+          required
+          value={password}
+          onChange={(event) => setPassword(event.currentTarget.value)}
+          onBlur={() => setTouched(true)}
+          error={submitted || touched ? error : undefined}
+        />
+        <PasswordStrengthMeter password={password} />
+      </ResetForm>
     </AuthLayout>
   )
 }

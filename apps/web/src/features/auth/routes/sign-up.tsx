@@ -1,7 +1,7 @@
-import { Alert, Anchor, Button, PasswordInput, Stack, Text, TextInput } from '@mantine/core'
-import { IconAlertTriangle } from '@tabler/icons-react'
+import { Anchor, Button, PasswordInput, Stack, Text, TextInput } from '@mantine/core'
 import { useState, type FormEvent } from 'react'
 import { Link, useSearchParams } from 'react-router'
+import { FormErrorAlert } from '../../../components/feedback/form-error-alert'
 import { apiMessageOf } from '../../../lib/api-client'
 import { requestLoginToken } from '../api/login'
 import { requestSignUp } from '../api/password'
@@ -74,11 +74,7 @@ export function SignUpRoute() {
     >
       <form onSubmit={onSubmit} noValidate>
         <Stack gap="md">
-          {formError && (
-            <Alert color="red" icon={<IconAlertTriangle size={18} />} role="alert">
-              {formError}
-            </Alert>
-          )}
+          {formError && <FormErrorAlert>{formError}</FormErrorAlert>}
           <TextInput label="Email" type="email" autoComplete="email" required value={values.email} onChange={set('email')} onBlur={blur('email')} error={show('email')} />
           <PasswordInput
             label="Password"

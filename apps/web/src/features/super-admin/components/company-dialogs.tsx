@@ -6,22 +6,24 @@ import { useAsync } from '../../../hooks/use-async'
 import { apiMessageOf } from '../../../lib/api-client'
 import { notify } from '../../../lib/notify'
 import { createCompany, getCompany, updateCompany, type Company } from '../api/companies'
-import { draftFromCompany, emptyCompanyDraft, validateCreateCompany, validateEditCompany, type CompanyDraft } from '../utils/company-form'
+import { draftFromCompany, emptyCompanyDraft, validateCreateCompany, validateEditCompany, type Checked } from '../utils/company-form'
 import { SUPER_ADMIN_MESSAGES } from '../utils/messages'
 import { CompanyForm } from './company-form'
 
-/** A failed save: the documented title, with the server's reason or 'Failed to process the request.' */
-function reportFailure(title: string, error: unknown) {
-  notify({ severity: 'error', title, message: apiMessageOf(error, SUPER_ADMIN_MESSAGES.requestFailed) })
-}
-
-function CreateCompanyBody({ onClose, onSaved }: { onClose: () => void; onSaved: () => void }) {
+/**
+ * The save flow of both dialogs: a checked draft is sent, a response without a company counts as a failure;
+ * success notifies, refreshes and closes; a failure notifies with the documented title and the server's
+ * reason or 'Failed to process the request.'
+ */
+function useCompanySave<T>(
+  request: (value: T) => Promise<Company | undefined>,
+  messages: { success: string; failureTitle: string },
+  { onClose, onSaved }: { onClose: () => void; onSaved: () => void },
+) {
   const [error, setError] = useState<string | null>(null)
   const [submitting, setSubmitting] = useState(false)
-  const [initial] = useState(emptyCompanyDraft)
 
-  async function submit(draft: CompanyDraft) {
-    const checked = validateCreateCompany(draft)
+  async function save(checked: Checked<T>) {
     if (!checked.ok) {
       setError(checked.message)
       return
@@ -29,19 +31,39 @@ function CreateCompanyBody({ onClose, onSaved }: { onClose: () => void; onSaved:
     setError(null)
     setSubmitting(true)
     try {
-      const company = await createCompany(checked.value)
+      const company = await request(checked.value)
       if (typeof company?.id !== 'number') throw new Error('no company in the response')
-      notify({ severity: 'success', message: SUPER_ADMIN_MESSAGES.activated })
+      notify({ severity: 'success', message: messages.success })
       onSaved()
       onClose()
     } catch (caught) {
-      reportFailure(SUPER_ADMIN_MESSAGES.createFailed, caught)
+      notify({ severity: 'error', title: messages.failureTitle, message: apiMessageOf(caught, SUPER_ADMIN_MESSAGES.requestFailed) })
     } finally {
       setSubmitting(false)
     }
   }
 
-  return <CompanyForm mode="create" initial={initial} error={error} submitting={submitting} onSubmit={(draft) => void submit(draft)} onCancel={onClose} />
+  return { error, submitting, save }
+}
+
+function CreateCompanyBody({ onClose, onSaved }: { onClose: () => void; onSaved: () => void }) {
+  const { error, submitting, save } = useCompanySave(
+    createCompany,
+    { success: SUPER_ADMIN_MESSAGES.activated, failureTitle: SUPER_ADMIN_MESSAGES.createFailed },
+    { onClose, onSaved },
+  )
+  const [initial] = useState(emptyCompanyDraft)
+
+  return (
+    <CompanyForm
+      mode="create"
+      initial={initial}
+      error={error}
+      submitting={submitting}
+      onSubmit={(draft) => void save(validateCreateCompany(draft))}
+      onCancel={onClose}
+    />
+  )
 }
 
 /** 'Create New Company' (spec 1 §2, §5): success 'Company activated successfully'. */
@@ -55,29 +77,11 @@ export function CreateCompanyDialog({ opened, onClose, onSaved }: { opened: bool
 
 function EditCompanyBody({ companyId, onClose, onSaved }: { companyId: number; onClose: () => void; onSaved: () => void }) {
   const company = useAsync(() => getCompany(companyId), [companyId])
-  const [error, setError] = useState<string | null>(null)
-  const [submitting, setSubmitting] = useState(false)
-
-  async function submit(record: Company, draft: CompanyDraft, reset: boolean) {
-    const checked = validateEditCompany(draft, record, reset)
-    if (!checked.ok) {
-      setError(checked.message)
-      return
-    }
-    setError(null)
-    setSubmitting(true)
-    try {
-      const updated = await updateCompany(checked.value)
-      if (typeof updated?.id !== 'number') throw new Error('no company in the response')
-      notify({ severity: 'success', message: SUPER_ADMIN_MESSAGES.updated })
-      onSaved()
-      onClose()
-    } catch (caught) {
-      reportFailure(SUPER_ADMIN_MESSAGES.updateFailed, caught)
-    } finally {
-      setSubmitting(false)
-    }
-  }
+  const { error, submitting, save } = useCompanySave(
+    updateCompany,
+    { success: SUPER_ADMIN_MESSAGES.updated, failureTitle: SUPER_ADMIN_MESSAGES.updateFailed },
+    { onClose, onSaved },
+  )
 
   if (company.status === 'loading') return <PageLoader />
   if (company.status === 'error') {
@@ -99,7 +103,7 @@ function EditCompanyBody({ companyId, onClose, onSaved }: { companyId: number; o
       activationKey={record.activation_key}
       error={error}
       submitting={submitting}
-      onSubmit={(draft, reset) => void submit(record, draft, reset)}
+      onSubmit={(draft, reset) => void save(validateEditCompany(draft, record, reset))}
       onCancel={onClose}
     />
   )

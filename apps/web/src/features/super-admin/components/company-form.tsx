@@ -1,7 +1,8 @@
 import { PRODUCT_GROUPS, PRODUCT_NAMES, type ProductGroup } from '@citrus/contracts'
-import { ActionIcon, Alert, Button, Checkbox, Code, Group, NativeSelect, NumberInput, Paper, Stack, Text, TextInput, Tooltip } from '@mantine/core'
-import { IconAlertTriangle, IconPlus, IconTrash } from '@tabler/icons-react'
+import { ActionIcon, Button, Checkbox, Code, Group, NativeSelect, NumberInput, Paper, Stack, Text, TextInput, Tooltip } from '@mantine/core'
+import { IconPlus, IconTrash } from '@tabler/icons-react'
 import { useState, type FormEvent } from 'react'
+import { FormErrorAlert } from '../../../components/feedback/form-error-alert'
 import {
   addPolicy,
   canAddPolicy,
@@ -96,11 +97,7 @@ export function CompanyForm({ mode, initial, activationKey, error, submitting, o
   return (
     <form onSubmit={submit} noValidate>
       <Stack gap="md">
-        {error && (
-          <Alert color="red" icon={<IconAlertTriangle size={18} />} role="alert">
-            {error}
-          </Alert>
-        )}
+        {error && <FormErrorAlert>{error}</FormErrorAlert>}
         <TextInput label="Company Name" required value={draft.company_name} onChange={(event) => set({ company_name: event.currentTarget.value })} data-autofocus />
         <Group grow align="flex-start">
           <TextInput label="Industry" required value={draft.industry} onChange={(event) => set({ industry: event.currentTarget.value })} />

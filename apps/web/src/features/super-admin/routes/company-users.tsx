@@ -1,6 +1,7 @@
-import { Anchor, Badge, Container, Paper, Stack, Table, Text } from '@mantine/core'
+import { Anchor, Badge, Container, Paper, Stack } from '@mantine/core'
 import { IconArrowLeft } from '@tabler/icons-react'
 import { Link, useParams } from 'react-router'
+import { DataTable } from '../../../components/data/data-table'
 import { TablePagination } from '../../../components/data/table-pagination'
 import { EmptyState } from '../../../components/feedback/empty-state'
 import { PageLoader } from '../../../components/feedback/page-loader'
@@ -32,47 +33,31 @@ export function CompanyUsersRoute() {
           )}
           {users.status === 'success' && (
             <>
-              <Table.ScrollContainer minWidth={560}>
-                <Table verticalSpacing="sm" highlightOnHover>
-                  <Table.Thead>
-                    <Table.Tr>
-                      <Table.Th w={80}>ID</Table.Th>
-                      <Table.Th>Email</Table.Th>
-                      <Table.Th>Role</Table.Th>
-                      <Table.Th>Created @</Table.Th>
-                    </Table.Tr>
-                  </Table.Thead>
-                  <Table.Tbody>
-                    {list.length === 0 ? (
-                      <Table.Tr>
-                        <Table.Td colSpan={4}>
-                          <Text c="dimmed" ta="center" py="lg">
-                            {SUPER_ADMIN_MESSAGES.noUsers}
-                          </Text>
-                        </Table.Td>
-                      </Table.Tr>
-                    ) : (
-                      pageItems(list, pagination.page, pagination.size).map((user) => (
-                        <Table.Tr key={user.id}>
-                          <Table.Td>{user.id}</Table.Td>
-                          <Table.Td>
-                            {user.email}
-                            {user.is_active === false && (
-                              <Badge ml="xs" size="xs" color="gray" variant="outline">
-                                inactive
-                              </Badge>
-                            )}
-                          </Table.Td>
-                          <Table.Td>
-                            <Badge variant="light">{user.role}</Badge>
-                          </Table.Td>
-                          <Table.Td>{formatDateTime(user.created_at) ?? '—'}</Table.Td>
-                        </Table.Tr>
-                      ))
-                    )}
-                  </Table.Tbody>
-                </Table>
-              </Table.ScrollContainer>
+              <DataTable
+                minWidth={560}
+                rows={pageItems(list, pagination.page, pagination.size)}
+                rowKey={(user) => user.id}
+                empty={SUPER_ADMIN_MESSAGES.noUsers}
+                columns={[
+                  { key: 'id', header: 'ID', width: 80, render: (user) => user.id },
+                  {
+                    key: 'email',
+                    header: 'Email',
+                    render: (user) => (
+                      <>
+                        {user.email}
+                        {user.is_active === false && (
+                          <Badge ml="xs" size="xs" color="gray" variant="outline">
+                            inactive
+                          </Badge>
+                        )}
+                      </>
+                    ),
+                  },
+                  { key: 'role', header: 'Role', render: (user) => <Badge variant="light">{user.role}</Badge> },
+                  { key: 'created', header: 'Created @', render: (user) => formatDateTime(user.created_at) ?? '—' },
+                ]}
+              />
               <TablePagination pagination={pagination} total={list.length} />
             </>
           )}

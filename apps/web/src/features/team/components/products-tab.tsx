@@ -1,6 +1,7 @@
 import { productServiceName } from '@citrus/contracts'
-import { Anchor, Badge, Group, List, Paper, ScrollArea, SimpleGrid, Stack, Table, Text, ThemeIcon, Title } from '@mantine/core'
+import { Anchor, Badge, Group, List, Paper, SimpleGrid, Stack, Text, ThemeIcon, Title } from '@mantine/core'
 import { IconBuildingSkyscraper, IconFlask } from '@tabler/icons-react'
+import { DataTable } from '../../../components/data/data-table'
 import { EmptyState } from '../../../components/feedback/empty-state'
 import { PageLoader } from '../../../components/feedback/page-loader'
 import type { AsyncState } from '../../../hooks/use-async'
@@ -17,40 +18,27 @@ export const remainingCredits = (product: Pick<ProductUsageRow, 'is_infinite' | 
 
 function ServicesTable({ products }: { products: readonly ProductUsageRow[] }) {
   return (
-    <ScrollArea.Autosize mah={USAGE_TABLE_MAX_HEIGHT} type="auto" data-testid="product-usage-scroll">
-      <Table verticalSpacing="sm" stickyHeader>
-        <Table.Thead>
-          <Table.Tr>
-            <Table.Th>Service</Table.Th>
-            <Table.Th>Remaining Credits</Table.Th>
-            <Table.Th>Plan Type</Table.Th>
-          </Table.Tr>
-        </Table.Thead>
-        <Table.Tbody>
-          {products.length === 0 ? (
-            <Table.Tr>
-              <Table.Td colSpan={3}>
-                <Text c="dimmed" ta="center" py="lg">
-                  {TEAM_MESSAGES.noUsage}
-                </Text>
-              </Table.Td>
-            </Table.Tr>
-          ) : (
-            products.map((product) => (
-              <Table.Tr key={product.id}>
-                <Table.Td fw={600}>{productServiceName(product.product_group)}</Table.Td>
-                <Table.Td>{remainingCredits(product)}</Table.Td>
-                <Table.Td>
-                  <Badge variant="light" color={product.is_infinite ? 'citrus' : 'gray'}>
-                    {planType(product)}
-                  </Badge>
-                </Table.Td>
-              </Table.Tr>
-            ))
-          )}
-        </Table.Tbody>
-      </Table>
-    </ScrollArea.Autosize>
+    <DataTable
+      maxHeight={USAGE_TABLE_MAX_HEIGHT}
+      highlightOnHover={false}
+      data-testid="product-usage-scroll"
+      rows={products}
+      rowKey={(product) => product.id}
+      empty={TEAM_MESSAGES.noUsage}
+      columns={[
+        { key: 'service', header: 'Service', cellProps: { fw: 600 }, render: (product) => productServiceName(product.product_group) },
+        { key: 'remaining', header: 'Remaining Credits', render: (product) => remainingCredits(product) },
+        {
+          key: 'plan',
+          header: 'Plan Type',
+          render: (product) => (
+            <Badge variant="light" color={product.is_infinite ? 'citrus' : 'gray'}>
+              {planType(product)}
+            </Badge>
+          ),
+        },
+      ]}
+    />
   )
 }
 

@@ -1,5 +1,6 @@
-import { Badge, Button, Group, Paper, Stack, Table, Text } from '@mantine/core'
+import { Badge, Button, Group, Paper, Stack, Text } from '@mantine/core'
 import { IconMailForward } from '@tabler/icons-react'
+import { DataTable } from '../../../components/data/data-table'
 import { TablePagination } from '../../../components/data/table-pagination'
 import { EmptyState } from '../../../components/feedback/empty-state'
 import { PageLoader } from '../../../components/feedback/page-loader'
@@ -37,40 +38,25 @@ export function UsersTab({ seats, onRetry, onInvite }: { seats: AsyncState<Seat[
         )}
         {seats.status === 'success' && (
           <>
-            <Table.ScrollContainer minWidth={480}>
-              <Table verticalSpacing="sm" highlightOnHover>
-                <Table.Thead>
-                  <Table.Tr>
-                    <Table.Th w={80}>No.</Table.Th>
-                    <Table.Th>Email</Table.Th>
-                    <Table.Th>Role</Table.Th>
-                  </Table.Tr>
-                </Table.Thead>
-                <Table.Tbody>
-                  {users.length === 0 ? (
-                    <Table.Tr>
-                      <Table.Td colSpan={3}>
-                        <Text c="dimmed" ta="center" py="lg">
-                          {TEAM_MESSAGES.noUsers}
-                        </Text>
-                      </Table.Td>
-                    </Table.Tr>
-                  ) : (
-                    pageItems(users, pagination.page, pagination.size).map((user, index) => (
-                      <Table.Tr key={user.id}>
-                        <Table.Td>{offset + index + 1}</Table.Td>
-                        <Table.Td>{user.email}</Table.Td>
-                        <Table.Td>
-                          <Badge variant="light" color={user.role === 'admin' ? 'citrus' : user.role === 'citrus' ? 'orange' : 'gray'}>
-                            {user.role}
-                          </Badge>
-                        </Table.Td>
-                      </Table.Tr>
-                    ))
-                  )}
-                </Table.Tbody>
-              </Table>
-            </Table.ScrollContainer>
+            <DataTable
+              minWidth={480}
+              rows={pageItems(users, pagination.page, pagination.size)}
+              rowKey={(user) => user.id}
+              empty={TEAM_MESSAGES.noUsers}
+              columns={[
+                { key: 'no', header: 'No.', width: 80, render: (_user, index) => offset + index + 1 },
+                { key: 'email', header: 'Email', render: (user) => user.email },
+                {
+                  key: 'role',
+                  header: 'Role',
+                  render: (user) => (
+                    <Badge variant="light" color={user.role === 'admin' ? 'citrus' : user.role === 'citrus' ? 'orange' : 'gray'}>
+                      {user.role}
+                    </Badge>
+                  ),
+                },
+              ]}
+            />
             <TablePagination pagination={pagination} total={users.length} />
           </>
         )}

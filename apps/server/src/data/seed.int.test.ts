@@ -1,0 +1,211 @@
+import { CONDITIONS, SCALES, SyntheticDataset } from '@citrus/data-kit'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { inject } from 'vitest'
+import { createScratchDatabase, postgresAvailable } from '../../../../test/postgres.ts'
+import { createDatabase, type Database } from '../db/database.ts'
+import { startEmbeddedPostgres, type EmbeddedPostgres } from '../db/embedded.ts'
+import { applyMigrations } from '../db/migrate.ts'
+import { DATA_DICTIONARY } from '../routes/data-dictionary/catalogue.ts'
+import { rowCountOf } from '../routes/data-dictionary/index.ts'
+import { MIGRATIONS_DIR } from '../runtime.ts'
+import { latestSeed } from './loads.ts'
+import { silentSink } from './progress.ts'
+import { DEFAULT_SEED, seedDataset } from './seed.ts'
+import { ensureTestDataset } from './test-dataset.ts'
+
+/** Synthetic tables with the columns and order that identify their content (no clocks, no sequences). */
+const FINGERPRINTED: Record<string, { columns: string; order: string; where?: string }> = {
+  health_systems: { columns: '*', order: 'id' },
+  facilities: { columns: 'id, npi, name, facility_type, health_system_id, address_line_1, zip_code, latitude, longitude, geog, phone_number, bed_count, emergency_services', order: 'id', where: "source = 'synthetic'" },
+  providers: { columns: 'id, npi, full_name, title, primary_taxonomy_code, gender, age, zip_code, latitude, longitude, geog, facility_id, accepting_new_patients, aggregated_insurance_networks_v1, last_verified_at, confidence', order: 'id', where: "source = 'synthetic'" },
+  patients: { columns: '*', order: 'id' },
+  claims: { columns: '*', order: 'id' },
+  claim_diagnoses: { columns: '*', order: 'claim_id, sequence' },
+  claim_procedures: { columns: '*', order: 'claim_id, line_number' },
+  pharmacy_claims: { columns: '*', order: 'id' },
+  snakebite_cases: { columns: '*', order: 'id' },
+  antivenom_purchases: { columns: '*', order: 'id' },
+  facility_prices: { columns: 'facility_id, procedure_code, setting, payer_name, plan_name, gross_charge, discounted_cash, negotiated_dollar, methodology, median_amount', order: 'facility_id, procedure_code, payer_name, plan_name', where: "source = 'synthetic'" },
+  sales_territory_counties: { columns: '*', order: 'territory_id, county_fips' },
+}
+
+async function fingerprint(db: Database): Promise<Record<string, string>> {
+  const out: Record<string, string> = {}
+  // imported rows (other test files import into the shared database) are not part of the synthetic dataset
+  for (const [table, { columns, order, where }] of Object.entries(FINGERPRINTED)) {
+    const { rows } = await db.pool.query<{ n: string; digest: string }>(
+      `SELECT count(*)::text AS n, md5(coalesce(string_agg(x::text, E'\\n' ORDER BY ${order}), '')) AS digest FROM (SELECT ${columns} FROM ${table} WHERE ${where ?? 'true'}) x`,
+    )
+    out[table] = `${rows[0]!.n}:${rows[0]!.digest}`
+  }
+  return out
+}
+
+const scalar = async (db: Database, sql: string, params: unknown[] = []) => {
+  const { rows } = await db.pool.query<{ v: string | number | null }>(sql, params)
+  return Number(rows[0]?.v ?? 0)
+}
+
+describe('data seed (ci scale) on the test database', () => {
+  let db: Database
+  beforeAll(async () => {
+    db = createDatabase(inject('databaseUrl'), { maxConnections: 4 })
+    await ensureTestDataset(db.pool, inject('databaseUrl'))
+  })
+  afterAll(async () => {
+    await db.close()
+  })
+
+  it('records the load in data_loads with the counts of every table', async () => {
+    const load = await latestSeed(db.pool)
+    expect(load).toMatchObject({ kind: 'seed', scale: 'ci', seed: DEFAULT_SEED, status: 'done' })
+    expect(load!.finished_at).toBeInstanceOf(Date)
+    const counts = load!.counts as Record<string, number>
+    expect(counts.providers).toBe(SCALES.ci.providers)
+    for (const table of ['patients', 'claims', 'claim_diagnoses', 'claim_procedures', 'facilities', 'facility_prices', 'snakebite_cases']) {
+      expect(counts[table], table).toBe(await scalar(db, `SELECT count(*) AS v FROM ${table} WHERE ${table === 'facilities' || table === 'facility_prices' ? "source = 'synthetic'" : 'true'}`))
+    }
+  })
+
+  it('keeps referential integrity: foreign keys hold and every code and NPI a row names exists', async () => {
+    const fks = await scalar(db, `SELECT count(*) AS v FROM pg_constraint WHERE contype = 'f' AND conrelid::regclass::text IN ('claims', 'claim_diagnoses', 'claim_procedures', 'providers', 'facilities', 'snakebite_cases', 'pharmacy_claims', 'facility_prices', 'zips', 'counties')`)
+    expect(fks).toBeGreaterThanOrEqual(12)
+    const orphans: Record<string, string> = {
+      'claims.rendering_npi': 'SELECT count(*) AS v FROM claims c WHERE NOT EXISTS (SELECT 1 FROM providers p WHERE p.npi = c.rendering_npi)',
+      'claims.facility_npi': 'SELECT count(*) AS v FROM claims c WHERE c.facility_npi IS NOT NULL AND NOT EXISTS (SELECT 1 FROM facilities f WHERE f.npi = c.facility_npi AND f.id = c.facility_id)',
+      'claim_diagnoses.icd10_code': 'SELECT count(*) AS v FROM claim_diagnoses d WHERE NOT EXISTS (SELECT 1 FROM icd10_codes i WHERE i.code = d.icd10_code)',
+      'claim_procedures.procedure_code': 'SELECT count(*) AS v FROM claim_procedures l WHERE NOT EXISTS (SELECT 1 FROM procedure_codes p WHERE p.code = l.procedure_code)',
+      'providers.primary_taxonomy_code': 'SELECT count(*) AS v FROM providers p WHERE NOT EXISTS (SELECT 1 FROM specialties s WHERE s.code = p.primary_taxonomy_code)',
+      'providers.zip_code': 'SELECT count(*) AS v FROM providers p WHERE NOT EXISTS (SELECT 1 FROM zips z WHERE z.zip = p.zip_code)',
+      'patients.zip_code': 'SELECT count(*) AS v FROM patients p WHERE NOT EXISTS (SELECT 1 FROM zips z WHERE z.zip = p.zip_code)',
+      'facilities.zip_code': 'SELECT count(*) AS v FROM facilities f WHERE NOT EXISTS (SELECT 1 FROM zips z WHERE z.zip = f.zip_code)',
+      'snakebite_cases.claim_id': 'SELECT count(*) AS v FROM snakebite_cases s WHERE NOT EXISTS (SELECT 1 FROM claims c WHERE c.id = s.claim_id AND c.patient_id = s.patient_id)',
+      'pharmacy_claims.prescriber_npi': 'SELECT count(*) AS v FROM pharmacy_claims r WHERE NOT EXISTS (SELECT 1 FROM providers p WHERE p.npi = r.prescriber_npi)',
+      'claims without lines': 'SELECT count(*) AS v FROM claims c WHERE NOT EXISTS (SELECT 1 FROM claim_procedures l WHERE l.claim_id = c.id)',
+      'claims without diagnoses': 'SELECT count(*) AS v FROM claims c WHERE NOT EXISTS (SELECT 1 FROM claim_diagnoses d WHERE d.claim_id = c.id)',
+      'claim amounts = sum of lines': `SELECT count(*) AS v FROM claims c JOIN (SELECT claim_id, sum(list_amount) l, sum(negotiated_amount) n, sum(patient_amount) p FROM claim_procedures GROUP BY claim_id) s ON s.claim_id = c.id
+        WHERE abs(s.l - c.list_amount) > 0.05 OR abs(s.n - c.negotiated_amount) > 0.05 OR abs(s.p - c.patient_amount) > 0.05`,
+      'negotiated = insurer + patient': 'SELECT count(*) AS v FROM claim_procedures WHERE abs(negotiated_amount - insurer_amount - patient_amount) > 0.02',
+      'points from coordinates': `SELECT count(*) AS v FROM providers WHERE geog IS NULL OR abs(ST_Y(geog::geometry) - latitude) > 1e-9 OR abs(ST_X(geog::geometry) - longitude) > 1e-9`,
+      'facilities near their ZIP': `SELECT count(*) AS v FROM facilities f JOIN zips z ON z.zip = f.zip_code WHERE NOT ST_DWithin(f.geog, z.geog, 5000)`,
+    }
+    for (const [check, sql] of Object.entries(orphans)) expect(await scalar(db, sql), check).toBe(0)
+  })
+
+  it('derives every aggregate from the patient-level rows', async () => {
+    // Atlas: distinct patients with a type 2 diabetes code, from the view and from the claims themselves
+    const fromView = await scalar(db, `SELECT count(DISTINCT patient_id) AS v FROM mv_patient_diagnoses WHERE icd10_code LIKE 'E11%'`)
+    const fromClaims = await scalar(db, `SELECT count(DISTINCT c.patient_id) AS v FROM claims c JOIN claim_diagnoses d ON d.claim_id = c.id WHERE d.icd10_code LIKE 'E11%'`)
+    expect(fromView).toBeGreaterThan(0)
+    expect(fromView).toBe(fromClaims)
+    expect(await scalar(db, `SELECT sum(claim_count) AS v FROM mv_provider_code_volume WHERE code_kind = 'procedure'`)).toBe(
+      await scalar(db, 'SELECT count(*) AS v FROM (SELECT DISTINCT claim_id, procedure_code FROM claim_procedures) x'),
+    )
+    expect(await scalar(db, 'SELECT sum(cases) AS v FROM mv_facility_snakebite')).toBe(await scalar(db, 'SELECT count(*) AS v FROM snakebite_cases'))
+    expect(await scalar(db, 'SELECT sum(crofab_units_used) AS v FROM mv_facility_snakebite')).toBe(await scalar(db, `SELECT sum(units_used) AS v FROM snakebite_cases WHERE antivenom = 'crofab'`))
+    expect(await scalar(db, 'SELECT sum(units) AS v FROM mv_facility_antivenom_purchases')).toBe(await scalar(db, 'SELECT sum(units) AS v FROM antivenom_purchases'))
+    expect(await scalar(db, 'SELECT sum(patient_count) AS v FROM mv_provider_panel')).toBe(await scalar(db, 'SELECT count(*) AS v FROM (SELECT DISTINCT rendering_npi, patient_id FROM claims) x'))
+    expect(await scalar(db, 'SELECT sum(claims_5yr) AS v FROM mv_prescriber_summaries')).toBe(await scalar(db, 'SELECT count(*) AS v FROM pharmacy_claims'))
+  })
+
+  it('matches the calibration targets within sampling tolerance', async () => {
+    const adults = await scalar(db, `SELECT count(*) AS v FROM patients WHERE age >= 18 AND id <= $1`, [SCALES.ci.patients])
+    const withHypertension = await scalar(db, `SELECT count(DISTINCT patient_id) AS v FROM mv_patient_diagnoses WHERE age >= 18 AND patient_id <= $1 AND icd10_code ~ '^I1[0-3]'`, [SCALES.ci.patients])
+    // diagnosed in the claim window: most of the prevalent cases (visits are Poisson, at least one per condition)
+    const target = CONDITIONS.find((c) => c.key === 'hypertension')!.adult_target
+    expect(withHypertension / adults).toBeGreaterThan(target * 0.75)
+    expect(withHypertension / adults).toBeLessThan(target * 1.15)
+    const seniors = await scalar(db, `SELECT avg((payer_type = 'medicare')::int) AS v FROM patients WHERE age >= 65`)
+    expect(seniors).toBeGreaterThan(0.85)
+    const children = await scalar(db, `SELECT avg((payer_type = 'medicare')::int) AS v FROM patients WHERE age < 18`)
+    expect(children).toBeLessThan(0.02)
+    const female = await scalar(db, `SELECT avg((gender = 'F')::int) AS v FROM patients WHERE id <= $1`, [SCALES.ci.patients])
+    expect(female).toBeGreaterThan(0.47)
+    expect(female).toBeLessThan(0.54)
+    // snakebites concentrate in the South and Southwest: Texas leads, Texas + North Carolina ~ a quarter
+    const { rows: top } = await db.pool.query<{ state: string; n: string }>('SELECT state, count(*)::text AS n FROM snakebite_cases GROUP BY state ORDER BY count(*) DESC, state LIMIT 3')
+    expect(top[0]!.state).toBe('TX')
+    const southShare = await scalar(db, `SELECT avg((state IN ('TX','NC','GA','FL','AZ','VA','TN','AL','AR','OK','SC','LA','MS','NM'))::int) AS v FROM snakebite_cases`)
+    expect(southShare).toBeGreaterThan(0.7)
+    // clinicians by kind: physicians are about a sixth of individual NPIs
+    const physicians = await scalar(db, `SELECT avg((provider_kind = 'physician')::int) AS v FROM providers WHERE source = 'synthetic'`)
+    expect(physicians).toBeGreaterThan(0.13)
+    expect(physicians).toBeLessThan(0.2)
+    // the most populous state has the most providers
+    const { rows: states } = await db.pool.query<{ state: string }>(`SELECT state FROM providers WHERE source = 'synthetic' GROUP BY state ORDER BY count(*) DESC LIMIT 1`)
+    expect(states[0]!.state).toBe('CA')
+  })
+})
+
+describe('data dictionary catalogue', () => {
+  let db: Database
+  beforeAll(async () => {
+    db = createDatabase(inject('databaseUrl'), { maxConnections: 4 })
+    await ensureTestDataset(db.pool, inject('databaseUrl'))
+  })
+  afterAll(async () => {
+    await db.close()
+  })
+
+  it('points the claims and provider tabs at real tables with live row counts and real columns', async () => {
+    const set = DATA_DICTIONARY.find((s) => s.key === 'claims')!
+    for (const tab of set.tabs) {
+      const counted = await rowCountOf(db.pool, tab.table)
+      expect(counted.count, tab.label).toBeGreaterThan(0)
+      const { rows } = await db.pool.query<{ attname: string }>(`SELECT attname FROM pg_attribute WHERE attrelid = to_regclass($1) AND attnum > 0 AND NOT attisdropped`, [`public.${tab.table}`])
+      const columns = new Set(rows.map((r) => r.attname))
+      // plain column names must exist; "a.b" rows name a related table's column, "a, b" several columns
+      for (const row of tab.rows) if (!row.column.includes('.')) for (const name of row.column.split(', ')) expect(columns.has(name), `${tab.table}.${name}`).toBe(true)
+    }
+  })
+})
+
+describe('determinism: the same seed gives the same rows in any database', () => {
+  let scratchDb: Database
+  let stop: () => Promise<void>
+  let shared: Database
+  beforeAll(async () => {
+    shared = createDatabase(inject('databaseUrl'), { maxConnections: 4 })
+    await ensureTestDataset(shared.pool, inject('databaseUrl'))
+    // a database of its own (re-seeding the shared one would pull rows from under other test files)
+    let url: string
+    if (await postgresAvailable()) {
+      const scratch = await createScratchDatabase()
+      url = scratch.url
+      stop = scratch.drop
+    } else {
+      const embedded: EmbeddedPostgres = await startEmbeddedPostgres({ maxConnections: 8 })
+      url = embedded.url
+      stop = embedded.stop
+    }
+    await applyMigrations(url, MIGRATIONS_DIR)
+    scratchDb = createDatabase(url, { maxConnections: 4 })
+  })
+  afterAll(async () => {
+    await scratchDb?.close()
+    await shared?.close()
+    await stop?.()
+  })
+
+  it('loads the same rows as the shared test database for the same seed, replaces them on a re-seed, and differs for another seed', async () => {
+    await seedDataset(scratchDb.pool, { scale: 'ci', seed: DEFAULT_SEED, sink: silentSink })
+    const first = await fingerprint(scratchDb)
+    expect(first).toEqual(await fingerprint(shared))
+
+    // a different seed: different rows; the same counts for what the scale fixes
+    await seedDataset(scratchDb.pool, { scale: 'ci', seed: DEFAULT_SEED + 1, sink: silentSink })
+    const other = await fingerprint(scratchDb)
+    expect(other.providers).not.toEqual(first.providers)
+    expect(other.providers!.split(':')[0]).toBe(String(SCALES.ci.providers))
+    expect(other.claims).not.toEqual(first.claims)
+
+    // back to the first seed: exactly the first rows again (the re-seed replaced, nothing accumulated)
+    await seedDataset(scratchDb.pool, { scale: 'ci', seed: DEFAULT_SEED, sink: silentSink })
+    expect(await fingerprint(scratchDb)).toEqual(first)
+    const ds = new SyntheticDataset({ seed: DEFAULT_SEED, scale: 'ci' })
+    const { rows } = await scratchDb.pool.query<{ npi: string; full_name: string }>('SELECT npi, full_name FROM providers WHERE id = 18')
+    expect(rows[0]).toEqual({ npi: ds.provider(17).npi, full_name: ds.provider(17).full_name })
+    const loads = await scratchDb.pool.query<{ n: string }>(`SELECT count(*)::text AS n FROM data_loads WHERE kind = 'seed' AND status = 'done'`)
+    expect(loads.rows[0]!.n).toBe('3')
+  }, 120_000)
+})
