@@ -37,6 +37,7 @@ function quantile(sorted: number[], q: number): number {
 async function openDatabase(options: { scratch: boolean }): Promise<{ db: Database; mode: string; close(): Promise<void> }> {
   const env = parseEnv(process.env)
   if (env.DATABASE_URL) {
+    await applyMigrations(env.DATABASE_URL, MIGRATIONS_DIR)
     const db = createDatabase(env.DATABASE_URL, { maxConnections: 10 })
     return { db, mode: 'PostgreSQL (DATABASE_URL)', close: () => db.close() }
   }

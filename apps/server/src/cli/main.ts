@@ -10,7 +10,8 @@ import { createDatabase, type Database } from '../db/database.js'
 import { CompanyService, parsePolicySpec, type CompanyRecord } from '../domain/companies.js'
 import { UserService, type UserRecord } from '../domain/users.js'
 import { AppError } from '../lib/errors.js'
-import { runningEmbeddedUrl, startRuntime } from '../runtime.js'
+import { applyMigrations } from '../db/migrate.js'
+import { MIGRATIONS_DIR, runningEmbeddedUrl, startRuntime } from '../runtime.js'
 import { DEFAULT_DEMO_PASSWORD, ensureDemoAccounts } from '../seed/demo-accounts.js'
 import { dataCommands } from './data-commands.js'
 import { extraCommands } from './extra-commands.js'
@@ -270,6 +271,8 @@ export async function runCli(argv: string[], io: CliIo, database?: Database): Pr
       const env = parseEnv(process.env)
       const url = env.DATABASE_URL ?? runningEmbeddedUrl(env)
       if (url) {
+        // A fresh PostgreSQL database works straight away: the CLI applies pending migrations like the server.
+        if (env.DATABASE_URL) await applyMigrations(env.DATABASE_URL, MIGRATIONS_DIR)
         db = createDatabase(url, { maxConnections: 2 })
       } else {
         const runtime = await startRuntime(env)
