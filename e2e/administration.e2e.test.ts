@@ -48,7 +48,9 @@ describe('administration in a real browser', () => {
 
     await page.getByRole('button', { name: 'Copy' }).click()
     await page.getByText('API Key Copied!').waitFor()
-    expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(key)
+    // runs in the page, where navigator exists (the root tsconfig has no DOM types)
+    const readClipboard = () => (globalThis as unknown as { navigator: { clipboard: { readText(): Promise<string> } } }).navigator.clipboard.readText()
+    expect(await page.evaluate(readClipboard)).toBe(key)
     await page.getByRole('button', { name: "I've Saved It" }).click()
 
     // the list shows the masked key, never the key itself

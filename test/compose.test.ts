@@ -10,7 +10,7 @@ function composeBinary(): string | null {
 }
 
 // No Docker engine runs here; `docker-compose config` validates the file without one.
-describe('docker-compose.yml', () => {
+describe('docker-compose.yml', { timeout: 60_000 }, () => {
   it('is a valid compose file with the database and the app', (context) => {
     const binary = composeBinary()
     if (!binary) {

@@ -1,11 +1,12 @@
 import { randomUUID } from 'node:crypto'
 import type { FastifyInstance } from 'fastify'
-import { inject } from 'vitest'
+import { afterAll, beforeAll, inject } from 'vitest'
 import type { Role } from '../packages/contracts/src/index.ts'
 import { buildApp } from '../apps/server/src/app.ts'
 import { hashPassword } from '../apps/server/src/auth/password.ts'
 import { parseEnv, type AppConfig } from '../apps/server/src/config.ts'
 import { createDatabase, type Database } from '../apps/server/src/db/database.ts'
+import { ensureTestDataset } from '../apps/server/src/data/test-dataset.ts'
 import { MIGRATIONS_DIR } from '../apps/server/src/runtime.ts'
 import { newActivationKey } from '../apps/server/src/seed/demo-accounts.ts'
 
@@ -31,6 +32,69 @@ export async function createTestApp(overrides: Partial<AppConfig> = {}, env: Rec
 
 export function testDatabase(): Database {
   return createDatabase(inject('databaseUrl'), { maxConnections: 4 })
+}
+
+type TestEnv = Record<string, string>
+
+/** The test database, with the synthetic test dataset loaded when `dataset` is set. */
+async function openTestDatabase(options: { dataset?: boolean }): Promise<Database> {
+  const db = testDatabase()
+  if (options.dataset) await ensureTestDataset(db.pool, inject('databaseUrl'))
+  return db
+}
+
+/**
+ * Registers the suite's hooks: before all tests a database handle (with the synthetic test dataset when
+ * `dataset` is set), after all tests closed.
+ */
+export function useTestDatabase(options: { dataset?: boolean } = {}) {
+  let db: Database | undefined
+  beforeAll(async () => {
+    db = await openTestDatabase(options)
+  })
+  afterAll(async () => {
+    await db?.close()
+  })
+  return {
+    get db(): Database {
+      if (!db) throw new Error('the test database opens in beforeAll')
+      return db
+    },
+  }
+}
+
+/**
+ * Registers the suite's hooks: before all tests a database handle (as {@link useTestDatabase}) and the app
+ * (ready), after all tests both closed. The outbox worker is off (`OUTBOX_POLL_INTERVAL_MS: '0'`) unless `env`
+ * says otherwise; `env` may be a function, read when the app starts (after the suite's earlier hooks).
+ * `beforeReady` adds to the app before it is ready (e.g. extra routes).
+ */
+export function useTestApp(
+  env: TestEnv | (() => TestEnv) = {},
+  options: { overrides?: Partial<AppConfig>; dataset?: boolean; beforeReady?: (app: TestApp) => Promise<void> | void } = {},
+) {
+  let app: TestApp | undefined
+  let db: Database | undefined
+  beforeAll(async () => {
+    db = await openTestDatabase(options)
+    app = await createTestApp(options.overrides, { OUTBOX_POLL_INTERVAL_MS: '0', ...(typeof env === 'function' ? env() : env) })
+    await options.beforeReady?.(app)
+    await app.ready()
+  })
+  afterAll(async () => {
+    await app?.close()
+    await db?.close()
+  })
+  return {
+    get app(): TestApp {
+      if (!app) throw new Error('the test app starts in beforeAll')
+      return app
+    },
+    get db(): Database {
+      if (!db) throw new Error('the test database opens in beforeAll')
+      return db
+    },
+  }
 }
 
 export const uniqueEmail = (prefix = 'user') => `${prefix}-${randomUUID().slice(0, 8)}@test.citrus`

@@ -3,7 +3,7 @@ import { API_TOKEN_MASK_LENGTH, API_TOKEN_MESSAGES, API_TOKEN_PATTERN, API_TOKEN
 import type { FastifyRequest } from 'fastify'
 import { unauthorized } from '../lib/errors.js'
 import type { BearerCredentialResolver } from '../plugins/auth.js'
-import type { UserPrincipal } from './principal.js'
+import { userPrincipal, type UserPrincipal } from './principal.js'
 
 /** last_used_at is written at most this often per key, so a busy key does not write on every call. */
 export const LAST_USED_RESOLUTION_MS = 60_000
@@ -50,16 +50,6 @@ export const apiKeyResolver: BearerCredentialResolver = {
         data: { last_used_at: new Date(now) },
       })
     }
-    return {
-      kind: 'user',
-      credential: 'api_key',
-      credential_id: key.id,
-      user_id: user.id,
-      email: user.email,
-      company_id: user.company_id,
-      company_name: user.company.company_name,
-      role: user.role,
-      phone_number: user.phone_number,
-    }
+    return userPrincipal(user, 'api_key', key.id)
   },
 }

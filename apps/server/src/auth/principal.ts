@@ -14,6 +14,25 @@ export interface UserPrincipal {
   phone_number: string | null
 }
 
+/** The principal of a user row (read with its company's name): the database, not the credential, is the truth. */
+export function userPrincipal(
+  user: { id: number; email: string; company_id: number; role: Role; phone_number: string | null; company: { company_name: string } },
+  credential: UserPrincipal['credential'],
+  credentialId: string | null = null,
+): UserPrincipal {
+  return {
+    kind: 'user',
+    credential,
+    credential_id: credentialId,
+    user_id: user.id,
+    email: user.email,
+    company_id: user.company_id,
+    company_name: user.company.company_name,
+    role: user.role,
+    phone_number: user.phone_number,
+  }
+}
+
 /** What a guest may do, taken from the shareable link the request carries. */
 export interface GuestLink {
   id: string

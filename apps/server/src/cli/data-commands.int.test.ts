@@ -1,7 +1,6 @@
 import path from 'node:path'
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest'
-import { testDatabase } from '../../../../test/helpers.ts'
-import { ensureTestDataset } from '../data/test-dataset.ts'
+import { describe, expect, it } from 'vitest'
+import { useTestDatabase } from '../../../../test/helpers.ts'
 import type { Database } from '../db/database.js'
 import { REPO_ROOT } from '../runtime.js'
 import { runCli } from './main.js'
@@ -14,17 +13,10 @@ async function cli(db: Database, ...argv: string[]) {
 }
 
 describe('operators CLI: data commands', () => {
-  let db: Database
-  beforeAll(async () => {
-    db = testDatabase()
-    await ensureTestDataset(db.pool, inject('databaseUrl'))
-  })
-  afterAll(async () => {
-    await db.close()
-  })
+  const ctx = useTestDatabase({ dataset: true })
 
   it('lists the data commands in the help', async () => {
-    const help = await cli(db, '--help')
+    const help = await cli(ctx.db, '--help')
     for (const command of ['data seed', 'data import', 'data refresh', 'data status']) expect(help.out).toContain(command)
   })
 
@@ -39,7 +31,7 @@ describe('operators CLI: data commands', () => {
       [['data', 'status', '--limit', '0'], /--limit must be a positive whole number/],
     ]
     for (const [argv, message] of cases) {
-      const result = await cli(db, ...argv)
+      const result = await cli(ctx.db, ...argv)
       expect(result.code, argv.join(' ')).toBe(2)
       expect(result.err, argv.join(' ')).toMatch(message)
     }
@@ -47,11 +39,11 @@ describe('operators CLI: data commands', () => {
 
   it('imports a file and prints the summary with reasons, as text and as JSON', async () => {
     const file = path.join(REPO_ROOT, 'packages/data-kit/src/parsers/fixtures/icd10cm_order_sample.txt')
-    const human = await cli(db, 'data', 'import', 'icd10cm', file)
+    const human = await cli(ctx.db, 'data', 'import', 'icd10cm', file)
     expect(human.code).toBe(0)
     expect(human.out).toContain('read 10, written 6, rejected 4')
     expect(human.out).toContain("line 7: malformed ICD-10-CM code '1E11'")
-    const json = await cli(db, 'data', 'import', 'icd10cm', file, '--json', '--max-reasons', '1')
+    const json = await cli(ctx.db, 'data', 'import', 'icd10cm', file, '--json', '--max-reasons', '1')
     expect(json.code).toBe(0)
     const summary = JSON.parse(json.out)
     expect(summary).toMatchObject({ kind: 'icd10cm', read: 10, written: 6, rejected: 4 })
@@ -60,11 +52,11 @@ describe('operators CLI: data commands', () => {
 
   it('shows what was loaded', async () => {
     // other test files import concurrently: look past their loads
-    const status = await cli(db, 'data', 'status', '--json', '--limit', '1000')
+    const status = await cli(ctx.db, 'data', 'status', '--json', '--limit', '1000')
     expect(status.code).toBe(0)
     const loads = JSON.parse(status.out) as { kind: string; scale: string; status: string }[]
     expect(loads.some((l) => l.kind === 'seed' && l.scale === 'ci' && l.status === 'done')).toBe(true)
-    const human = await cli(db, 'data', 'status', '--limit', '1000')
+    const human = await cli(ctx.db, 'data', 'status', '--limit', '1000')
     expect(human.out).toMatch(/seed\s+ci/)
   })
 })

@@ -1,12 +1,11 @@
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest'
-import { createDatabase, type Database } from '../db/database.ts'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { useTestDatabase } from '../../../../test/helpers.ts'
 import { REPO_ROOT } from '../runtime.ts'
 import { runImport, type ImportKind } from './importers.ts'
 import { silentSink } from './progress.ts'
-import { ensureTestDataset } from './test-dataset.ts'
 
 const FIXTURES = path.join(REPO_ROOT, 'packages/data-kit/src/parsers/fixtures')
 const fixture = (name: string) => path.join(FIXTURES, name)
@@ -17,19 +16,16 @@ const shared = (relative: string) => {
 }
 
 describe('importers on the data-kit fixtures (malformed rows included)', () => {
-  let db: Database
+  // reference data (ZIPs, states, specialties) and the synthetic directory the importers add to
+  const ctx = useTestDatabase({ dataset: true })
   let dir: string
-  const run = (kind: ImportKind, file: string, options: { facility?: string; batchSize?: number } = {}) => runImport(db.pool, kind, file, { sink: silentSink, ...options })
-  const one = async <T>(sql: string, params: unknown[] = []) => (await db.pool.query(sql, params)).rows[0] as T
+  const run = (kind: ImportKind, file: string, options: { facility?: string; batchSize?: number } = {}) => runImport(ctx.db.pool, kind, file, { sink: silentSink, ...options })
+  const one = async <T>(sql: string, params: unknown[] = []) => (await ctx.db.pool.query(sql, params)).rows[0] as T
 
-  beforeAll(async () => {
-    db = createDatabase(inject('databaseUrl'), { maxConnections: 4 })
-    // reference data (ZIPs, states, specialties) and the synthetic directory the importers add to
-    await ensureTestDataset(db.pool, inject('databaseUrl'))
+  beforeAll(() => {
     dir = mkdtempSync(path.join(tmpdir(), 'citrus-import-'))
   })
-  afterAll(async () => {
-    await db.close()
+  afterAll(() => {
     rmSync(dir, { recursive: true, force: true })
   })
 
@@ -155,7 +151,7 @@ describe('importers on the data-kit fixtures (malformed rows included)', () => {
     expect(summary.rejected).toBe(1)
     expect(summary.reasons[0]!.reason).toMatch(/numeric field overflow/)
     expect(summary.written).toBe(3)
-    const { rows } = await db.pool.query<{ procedure_code: string }>(
+    const { rows } = await ctx.db.pool.query<{ procedure_code: string }>(
       `SELECT procedure_code FROM facility_prices p JOIN facilities f ON f.id = p.facility_id WHERE f.ccn = '010001' AND procedure_code LIKE '1000_' ORDER BY 1`,
     )
     expect(rows.map((r) => r.procedure_code)).toEqual(['10001', '10003', '10004'])
@@ -169,14 +165,7 @@ describe('importers on the data-kit fixtures (malformed rows included)', () => {
 })
 
 describe('importers on the official files in ../shared/data (skipped when absent)', () => {
-  let db: Database
-  beforeAll(async () => {
-    db = createDatabase(inject('databaseUrl'), { maxConnections: 4 })
-    await ensureTestDataset(db.pool, inject('databaseUrl'))
-  })
-  afterAll(async () => {
-    await db.close()
-  })
+  const ctx = useTestDatabase({ dataset: true })
   const cases: [ImportKind, string, (s: Awaited<ReturnType<typeof runImport>>) => void][] = [
     ['nucc', 'nucc-taxonomy/nucc_taxonomy_251.csv', (s) => expect(s).toMatchObject({ read: 883, written: 883, rejected: 0 })],
     ['icd10cm', 'icd10cm/icd10cm_order_2026.txt', (s) => expect(s).toMatchObject({ read: 98_186, written: 98_186, rejected: 0 })],
@@ -187,14 +176,14 @@ describe('importers on the official files in ../shared/data (skipped when absent
   ]
   for (const [kind, relative, check] of cases) {
     it.skipIf(!shared(relative))(`${kind}: ${relative}`, async () => {
-      const summary = await runImport(db.pool, kind, shared(relative)!, { sink: silentSink, batchSize: 20_000 })
+      const summary = await runImport(ctx.db.pool, kind, shared(relative)!, { sink: silentSink, batchSize: 20_000 })
       check(summary)
       expect(summary.seconds).toBeLessThan(40)
     })
   }
   it.skipIf(!shared('hospital-price-transparency/v3_json_format_example.json'))('prices: the CMS v3 JSON example', async () => {
-    const facility = await db.pool.query<{ id: number }>(`SELECT id FROM facilities WHERE source = 'synthetic' ORDER BY id LIMIT 1`)
-    const summary = await runImport(db.pool, 'prices', shared('hospital-price-transparency/v3_json_format_example.json')!, { sink: silentSink, facility: String(facility.rows[0]!.id) })
+    const facility = await ctx.db.pool.query<{ id: number }>(`SELECT id FROM facilities WHERE source = 'synthetic' ORDER BY id LIMIT 1`)
+    const summary = await runImport(ctx.db.pool, 'prices', shared('hospital-price-transparency/v3_json_format_example.json')!, { sink: silentSink, facility: String(facility.rows[0]!.id) })
     expect(summary.written).toBeGreaterThan(30)
     expect(summary.rejected).toBe(0)
   })

@@ -402,6 +402,15 @@ async function priceFile(client: pg.ClientBase, file: string, option: string | u
   return priceSpec(facility.id, json ? 'cms_json' : 'cms_csv', charges)
 }
 
+/** The importers whose spec depends on the kind alone. */
+const FILE_SPECS: Record<Exclude<ImportKind, 'census' | 'prices'>, ImporterSpec<never>> = {
+  nppes: nppes as ImporterSpec<never>,
+  nucc: nucc as ImporterSpec<never>,
+  icd10cm: icd10cm as ImporterSpec<never>,
+  hcpcs: hcpcs as ImporterSpec<never>,
+  hospitals: hospitals as ImporterSpec<never>,
+}
+
 /**
  * Imports one official file: streamed through the data-kit parser, written in batches of idempotent upserts
  * (one transaction each), with progress on stderr and a summary of rows read, written, rejected (with reasons)
@@ -416,32 +425,15 @@ export async function runImport(pool: pg.Pool, kind: ImportKind, file: string, o
   try {
     let spec: ImporterSpec<never>
     let label: string = kind
-    switch (kind) {
-      case 'nppes':
-        spec = nppes as ImporterSpec<never>
-        break
-      case 'nucc':
-        spec = nucc as ImporterSpec<never>
-        break
-      case 'icd10cm':
-        spec = icd10cm as ImporterSpec<never>
-        break
-      case 'hcpcs':
-        spec = hcpcs as ImporterSpec<never>
-        break
-      case 'hospitals':
-        spec = hospitals as ImporterSpec<never>
-        break
-      case 'census': {
-        // the county population estimates, or the Gazetteer's county centroids (tab-delimited)
-        const gaz = /^USPS\tGEOID/.test((await head(file)).replace(/^\uFEFF/, ''))
-        spec = (gaz ? gazetteer : census) as ImporterSpec<never>
-        label = gaz ? 'census (gazetteer)' : 'census (population)'
-        break
-      }
-      case 'prices':
-        spec = (await priceFile(client, file, options.facility)) as ImporterSpec<never>
-        break
+    if (kind === 'census') {
+      // the county population estimates, or the Gazetteer's county centroids (tab-delimited)
+      const gaz = /^USPS\tGEOID/.test((await head(file)).replace(/^\uFEFF/, ''))
+      spec = (gaz ? gazetteer : census) as ImporterSpec<never>
+      label = gaz ? 'census (gazetteer)' : 'census (population)'
+    } else if (kind === 'prices') {
+      spec = (await priceFile(client, file, options.facility)) as ImporterSpec<never>
+    } else {
+      spec = FILE_SPECS[kind]
     }
     loadId = await startLoad(client, { kind: 'import', scale: kind, source_file: file })
     progress.line(`Importing ${label} from ${file}`)

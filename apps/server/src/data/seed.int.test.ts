@@ -1,5 +1,6 @@
 import { CONDITIONS, SCALES, SyntheticDataset } from '@citrus/data-kit'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { useTestDatabase } from '../../../../test/helpers.ts'
 import { inject } from 'vitest'
 import { createScratchDatabase, postgresAvailable } from '../../../../test/postgres.ts'
 import { createDatabase, type Database } from '../db/database.ts'
@@ -47,28 +48,21 @@ const scalar = async (db: Database, sql: string, params: unknown[] = []) => {
 }
 
 describe('data seed (ci scale) on the test database', () => {
-  let db: Database
-  beforeAll(async () => {
-    db = createDatabase(inject('databaseUrl'), { maxConnections: 4 })
-    await ensureTestDataset(db.pool, inject('databaseUrl'))
-  })
-  afterAll(async () => {
-    await db.close()
-  })
+  const ctx = useTestDatabase({ dataset: true })
 
   it('records the load in data_loads with the counts of every table', async () => {
-    const load = await latestSeed(db.pool)
+    const load = await latestSeed(ctx.db.pool)
     expect(load).toMatchObject({ kind: 'seed', scale: 'ci', seed: DEFAULT_SEED, status: 'done' })
     expect(load!.finished_at).toBeInstanceOf(Date)
     const counts = load!.counts as Record<string, number>
     expect(counts.providers).toBe(SCALES.ci.providers)
     for (const table of ['patients', 'claims', 'claim_diagnoses', 'claim_procedures', 'facilities', 'facility_prices', 'snakebite_cases']) {
-      expect(counts[table], table).toBe(await scalar(db, `SELECT count(*) AS v FROM ${table} WHERE ${table === 'facilities' || table === 'facility_prices' ? "source = 'synthetic'" : 'true'}`))
+      expect(counts[table], table).toBe(await scalar(ctx.db, `SELECT count(*) AS v FROM ${table} WHERE ${table === 'facilities' || table === 'facility_prices' ? "source = 'synthetic'" : 'true'}`))
     }
   })
 
   it('keeps referential integrity: foreign keys hold and every code and NPI a row names exists', async () => {
-    const fks = await scalar(db, `SELECT count(*) AS v FROM pg_constraint WHERE contype = 'f' AND conrelid::regclass::text IN ('claims', 'claim_diagnoses', 'claim_procedures', 'providers', 'facilities', 'snakebite_cases', 'pharmacy_claims', 'facility_prices', 'zips', 'counties')`)
+    const fks = await scalar(ctx.db, `SELECT count(*) AS v FROM pg_constraint WHERE contype = 'f' AND conrelid::regclass::text IN ('claims', 'claim_diagnoses', 'claim_procedures', 'providers', 'facilities', 'snakebite_cases', 'pharmacy_claims', 'facility_prices', 'zips', 'counties')`)
     expect(fks).toBeGreaterThanOrEqual(12)
     const orphans: Record<string, string> = {
       'claims.rendering_npi': 'SELECT count(*) AS v FROM claims c WHERE NOT EXISTS (SELECT 1 FROM providers p WHERE p.npi = c.rendering_npi)',
@@ -89,70 +83,63 @@ describe('data seed (ci scale) on the test database', () => {
       'points from coordinates': `SELECT count(*) AS v FROM providers WHERE geog IS NULL OR abs(ST_Y(geog::geometry) - latitude) > 1e-9 OR abs(ST_X(geog::geometry) - longitude) > 1e-9`,
       'facilities near their ZIP': `SELECT count(*) AS v FROM facilities f JOIN zips z ON z.zip = f.zip_code WHERE NOT ST_DWithin(f.geog, z.geog, 5000)`,
     }
-    for (const [check, sql] of Object.entries(orphans)) expect(await scalar(db, sql), check).toBe(0)
+    for (const [check, sql] of Object.entries(orphans)) expect(await scalar(ctx.db, sql), check).toBe(0)
   })
 
   it('derives every aggregate from the patient-level rows', async () => {
     // Atlas: distinct patients with a type 2 diabetes code, from the view and from the claims themselves
-    const fromView = await scalar(db, `SELECT count(DISTINCT patient_id) AS v FROM mv_patient_diagnoses WHERE icd10_code LIKE 'E11%'`)
-    const fromClaims = await scalar(db, `SELECT count(DISTINCT c.patient_id) AS v FROM claims c JOIN claim_diagnoses d ON d.claim_id = c.id WHERE d.icd10_code LIKE 'E11%'`)
+    const fromView = await scalar(ctx.db, `SELECT count(DISTINCT patient_id) AS v FROM mv_patient_diagnoses WHERE icd10_code LIKE 'E11%'`)
+    const fromClaims = await scalar(ctx.db, `SELECT count(DISTINCT c.patient_id) AS v FROM claims c JOIN claim_diagnoses d ON d.claim_id = c.id WHERE d.icd10_code LIKE 'E11%'`)
     expect(fromView).toBeGreaterThan(0)
     expect(fromView).toBe(fromClaims)
-    expect(await scalar(db, `SELECT sum(claim_count) AS v FROM mv_provider_code_volume WHERE code_kind = 'procedure'`)).toBe(
-      await scalar(db, 'SELECT count(*) AS v FROM (SELECT DISTINCT claim_id, procedure_code FROM claim_procedures) x'),
+    expect(await scalar(ctx.db, `SELECT sum(claim_count) AS v FROM mv_provider_code_volume WHERE code_kind = 'procedure'`)).toBe(
+      await scalar(ctx.db, 'SELECT count(*) AS v FROM (SELECT DISTINCT claim_id, procedure_code FROM claim_procedures) x'),
     )
-    expect(await scalar(db, 'SELECT sum(cases) AS v FROM mv_facility_snakebite')).toBe(await scalar(db, 'SELECT count(*) AS v FROM snakebite_cases'))
-    expect(await scalar(db, 'SELECT sum(crofab_units_used) AS v FROM mv_facility_snakebite')).toBe(await scalar(db, `SELECT sum(units_used) AS v FROM snakebite_cases WHERE antivenom = 'crofab'`))
-    expect(await scalar(db, 'SELECT sum(units) AS v FROM mv_facility_antivenom_purchases')).toBe(await scalar(db, 'SELECT sum(units) AS v FROM antivenom_purchases'))
-    expect(await scalar(db, 'SELECT sum(patient_count) AS v FROM mv_provider_panel')).toBe(await scalar(db, 'SELECT count(*) AS v FROM (SELECT DISTINCT rendering_npi, patient_id FROM claims) x'))
-    expect(await scalar(db, 'SELECT sum(claims_5yr) AS v FROM mv_prescriber_summaries')).toBe(await scalar(db, 'SELECT count(*) AS v FROM pharmacy_claims'))
+    expect(await scalar(ctx.db, 'SELECT sum(cases) AS v FROM mv_facility_snakebite')).toBe(await scalar(ctx.db, 'SELECT count(*) AS v FROM snakebite_cases'))
+    expect(await scalar(ctx.db, 'SELECT sum(crofab_units_used) AS v FROM mv_facility_snakebite')).toBe(await scalar(ctx.db, `SELECT sum(units_used) AS v FROM snakebite_cases WHERE antivenom = 'crofab'`))
+    expect(await scalar(ctx.db, 'SELECT sum(units) AS v FROM mv_facility_antivenom_purchases')).toBe(await scalar(ctx.db, 'SELECT sum(units) AS v FROM antivenom_purchases'))
+    expect(await scalar(ctx.db, 'SELECT sum(patient_count) AS v FROM mv_provider_panel')).toBe(await scalar(ctx.db, 'SELECT count(*) AS v FROM (SELECT DISTINCT rendering_npi, patient_id FROM claims) x'))
+    expect(await scalar(ctx.db, 'SELECT sum(claims_5yr) AS v FROM mv_prescriber_summaries')).toBe(await scalar(ctx.db, 'SELECT count(*) AS v FROM pharmacy_claims'))
   })
 
   it('matches the calibration targets within sampling tolerance', async () => {
-    const adults = await scalar(db, `SELECT count(*) AS v FROM patients WHERE age >= 18 AND id <= $1`, [SCALES.ci.patients])
-    const withHypertension = await scalar(db, `SELECT count(DISTINCT patient_id) AS v FROM mv_patient_diagnoses WHERE age >= 18 AND patient_id <= $1 AND icd10_code ~ '^I1[0-3]'`, [SCALES.ci.patients])
+    const adults = await scalar(ctx.db, `SELECT count(*) AS v FROM patients WHERE age >= 18 AND id <= $1`, [SCALES.ci.patients])
+    const withHypertension = await scalar(ctx.db, `SELECT count(DISTINCT patient_id) AS v FROM mv_patient_diagnoses WHERE age >= 18 AND patient_id <= $1 AND icd10_code ~ '^I1[0-3]'`, [SCALES.ci.patients])
     // diagnosed in the claim window: most of the prevalent cases (visits are Poisson, at least one per condition)
     const target = CONDITIONS.find((c) => c.key === 'hypertension')!.adult_target
     expect(withHypertension / adults).toBeGreaterThan(target * 0.75)
     expect(withHypertension / adults).toBeLessThan(target * 1.15)
-    const seniors = await scalar(db, `SELECT avg((payer_type = 'medicare')::int) AS v FROM patients WHERE age >= 65`)
+    const seniors = await scalar(ctx.db, `SELECT avg((payer_type = 'medicare')::int) AS v FROM patients WHERE age >= 65`)
     expect(seniors).toBeGreaterThan(0.85)
-    const children = await scalar(db, `SELECT avg((payer_type = 'medicare')::int) AS v FROM patients WHERE age < 18`)
+    const children = await scalar(ctx.db, `SELECT avg((payer_type = 'medicare')::int) AS v FROM patients WHERE age < 18`)
     expect(children).toBeLessThan(0.02)
-    const female = await scalar(db, `SELECT avg((gender = 'F')::int) AS v FROM patients WHERE id <= $1`, [SCALES.ci.patients])
+    const female = await scalar(ctx.db, `SELECT avg((gender = 'F')::int) AS v FROM patients WHERE id <= $1`, [SCALES.ci.patients])
     expect(female).toBeGreaterThan(0.47)
     expect(female).toBeLessThan(0.54)
     // snakebites concentrate in the South and Southwest: Texas leads, Texas + North Carolina ~ a quarter
-    const { rows: top } = await db.pool.query<{ state: string; n: string }>('SELECT state, count(*)::text AS n FROM snakebite_cases GROUP BY state ORDER BY count(*) DESC, state LIMIT 3')
+    const { rows: top } = await ctx.db.pool.query<{ state: string; n: string }>('SELECT state, count(*)::text AS n FROM snakebite_cases GROUP BY state ORDER BY count(*) DESC, state LIMIT 3')
     expect(top[0]!.state).toBe('TX')
-    const southShare = await scalar(db, `SELECT avg((state IN ('TX','NC','GA','FL','AZ','VA','TN','AL','AR','OK','SC','LA','MS','NM'))::int) AS v FROM snakebite_cases`)
+    const southShare = await scalar(ctx.db, `SELECT avg((state IN ('TX','NC','GA','FL','AZ','VA','TN','AL','AR','OK','SC','LA','MS','NM'))::int) AS v FROM snakebite_cases`)
     expect(southShare).toBeGreaterThan(0.7)
     // clinicians by kind: physicians are about a sixth of individual NPIs
-    const physicians = await scalar(db, `SELECT avg((provider_kind = 'physician')::int) AS v FROM providers WHERE source = 'synthetic'`)
+    const physicians = await scalar(ctx.db, `SELECT avg((provider_kind = 'physician')::int) AS v FROM providers WHERE source = 'synthetic'`)
     expect(physicians).toBeGreaterThan(0.13)
     expect(physicians).toBeLessThan(0.2)
     // the most populous state has the most providers
-    const { rows: states } = await db.pool.query<{ state: string }>(`SELECT state FROM providers WHERE source = 'synthetic' GROUP BY state ORDER BY count(*) DESC LIMIT 1`)
+    const { rows: states } = await ctx.db.pool.query<{ state: string }>(`SELECT state FROM providers WHERE source = 'synthetic' GROUP BY state ORDER BY count(*) DESC LIMIT 1`)
     expect(states[0]!.state).toBe('CA')
   })
 })
 
 describe('data dictionary catalogue', () => {
-  let db: Database
-  beforeAll(async () => {
-    db = createDatabase(inject('databaseUrl'), { maxConnections: 4 })
-    await ensureTestDataset(db.pool, inject('databaseUrl'))
-  })
-  afterAll(async () => {
-    await db.close()
-  })
+  const ctx = useTestDatabase({ dataset: true })
 
   it('points the claims and provider tabs at real tables with live row counts and real columns', async () => {
     const set = DATA_DICTIONARY.find((s) => s.key === 'claims')!
     for (const tab of set.tabs) {
-      const counted = await rowCountOf(db.pool, tab.table)
+      const counted = await rowCountOf(ctx.db.pool, tab.table)
       expect(counted.count, tab.label).toBeGreaterThan(0)
-      const { rows } = await db.pool.query<{ attname: string }>(`SELECT attname FROM pg_attribute WHERE attrelid = to_regclass($1) AND attnum > 0 AND NOT attisdropped`, [`public.${tab.table}`])
+      const { rows } = await ctx.db.pool.query<{ attname: string }>(`SELECT attname FROM pg_attribute WHERE attrelid = to_regclass($1) AND attnum > 0 AND NOT attisdropped`, [`public.${tab.table}`])
       const columns = new Set(rows.map((r) => r.attname))
       // plain column names must exist; "a.b" rows name a related table's column, "a, b" several columns
       for (const row of tab.rows) if (!row.column.includes('.')) for (const name of row.column.split(', ')) expect(columns.has(name), `${tab.table}.${name}`).toBe(true)

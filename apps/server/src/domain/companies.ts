@@ -32,15 +32,7 @@ export interface CompanyRecord {
   policies: { product_group: ProductGroup; limit: number | null }[]
 }
 
-function toRecord(company: {
-  id: number
-  company_name: string
-  industry: string
-  renewal_cycle_days: number
-  activation_key: string
-  created_at: Date
-  policies: { product_group: ProductGroup; limit: number | null }[]
-}): CompanyRecord {
+function toRecord(company: CompanyRecord): CompanyRecord {
   return {
     id: company.id,
     company_name: company.company_name,

@@ -3,7 +3,7 @@ import Fastify, { type FastifyInstance } from 'fastify'
 import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod'
 import request from 'supertest'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { createTenant, createTestApp, loginTokenFor, testConfig, testDatabase } from '../../../../test/helpers.ts'
+import { createTenant, loginTokenFor, testConfig, testDatabase, useTestApp } from '../../../../test/helpers.ts'
 import { signShareToken } from '../auth/tokens.ts'
 import type { Database } from '../db/database.ts'
 import type { Prisma } from '../generated/prisma/client.ts'
@@ -158,8 +158,7 @@ describe('API key resolver plug-in', () => {
  * roles that may not call it and for shareable-link guests, and never 401/403 for allowed roles.
  */
 describe('role x endpoint matrix', () => {
-  let app: FastifyInstance
-  let db: Database
+  const ctx = useTestApp()
   let tenant: Tenant
   const headers: Record<string, Record<string, string>> = {}
   let guestToken = ''
@@ -177,24 +176,17 @@ describe('role x endpoint matrix', () => {
   ]
 
   beforeAll(async () => {
-    db = testDatabase()
-    app = await createTestApp({}, { OUTBOX_POLL_INTERVAL_MS: '0' })
-    await app.ready()
-    tenant = await createTenant(db, { roles: ALL })
+    tenant = await createTenant(ctx.db, { roles: ALL })
     for (const [index, role] of ALL.entries()) {
       headers[role] = { authorization: `Bearer ${await loginTokenFor(tenant.users[index]!, tenant.company.company_name)}` }
     }
-    guestToken = await shareToken(db, tenant, {
+    guestToken = await shareToken(ctx.db, tenant, {
       api_endpoints: protectedEndpoints.map((endpoint) => `${endpoint.method.toUpperCase()} ${endpoint.path.replace(/\?.*/, '')}`),
     })
   })
-  afterAll(async () => {
-    await app.close()
-    await db.close()
-  })
 
   const call = (endpoint: (typeof protectedEndpoints)[number]) => {
-    const pending = request(app.server)[endpoint.method](endpoint.path)
+    const pending = request(ctx.app.server)[endpoint.method](endpoint.path)
     return endpoint.body ? pending.send(endpoint.body) : pending
   }
 
@@ -216,7 +208,7 @@ describe('role x endpoint matrix', () => {
         }
       }
       const separator = endpoint.path.includes('?') ? '&' : '?'
-      const guest = await request(app.server)[endpoint.method](`${endpoint.path}${separator}token=${guestToken}`).send(endpoint.body)
+      const guest = await request(ctx.app.server)[endpoint.method](`${endpoint.path}${separator}token=${guestToken}`).send(endpoint.body)
       expect(guest.status).toBe(403)
       expect(guest.body.message).toBe(SHARE_MESSAGES.endpointNotAllowed)
     })
@@ -235,7 +227,7 @@ describe('role x endpoint matrix', () => {
   for (const endpoint of publicEndpoints) {
     it(`${endpoint.method.toUpperCase()} ${endpoint.path} is public (no credential needed; a bad one is ignored)`, async () => {
       for (const extra of [{}, { authorization: 'Bearer expired.or.bad' }]) {
-        const pending = request(app.server)[endpoint.method](endpoint.path).set(extra)
+        const pending = request(ctx.app.server)[endpoint.method](endpoint.path).set(extra)
         const response = await (endpoint.body ? pending.send(endpoint.body) : pending)
         if (endpoint.path.startsWith('/api/users/login')) {
           expect(response.body.message).toBe('Invalid email or password')

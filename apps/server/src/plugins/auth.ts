@@ -1,6 +1,6 @@
 import { AUTH_MESSAGES, PRODUCT_NAMES, ROLES, SHARE_MESSAGES, API_ENDPOINT_PATTERN, type ProductGroup } from '@citrus/contracts'
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
-import type { AccessRule, GuestPrincipal, Principal, UserPrincipal } from '../auth/principal.js'
+import { userPrincipal, type AccessRule, type GuestPrincipal, type Principal, type UserPrincipal } from '../auth/principal.js'
 import { verifyLoginToken, verifyShareToken } from '../auth/tokens.js'
 import { AppError, forbidden, unauthorized } from '../lib/errors.js'
 
@@ -134,17 +134,7 @@ async function principalFromLoginToken(request: FastifyRequest, token: string): 
   })
   if (!user || !user.is_active) throw unauthorized(AUTH_MESSAGES.accountInactive)
   // The database, not the token, is the truth: a role change or deactivation applies at once.
-  return {
-    kind: 'user',
-    credential: 'jwt',
-    credential_id: null,
-    user_id: user.id,
-    email: user.email,
-    company_id: user.company_id,
-    company_name: user.company.company_name,
-    role: user.role,
-    phone_number: user.phone_number,
-  }
+  return userPrincipal(user, 'jwt')
 }
 
 async function principalFromShareToken(request: FastifyRequest, token: string): Promise<GuestPrincipal> {

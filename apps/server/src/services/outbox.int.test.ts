@@ -1,8 +1,7 @@
 import { randomUUID } from 'node:crypto'
 import type { FastifyBaseLogger } from 'fastify'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { createTenant, createTestApp, eventually, startSmtpCapture, testDatabase } from '../../../../test/helpers.ts'
-import type { Database } from '../db/database.ts'
+import { describe, expect, it } from 'vitest'
+import { createTenant, createTestApp, eventually, startSmtpCapture, testDatabase, useTestDatabase } from '../../../../test/helpers.ts'
 import type { MessageOutbox } from '../generated/prisma/client.ts'
 import { defaultBackoffMs, Outbox } from './outbox.ts'
 import request from 'supertest'
@@ -10,17 +9,11 @@ import request from 'supertest'
 const silentLog = { info() {}, warn() {}, error() {}, debug() {}, trace() {}, fatal() {}, child() { return silentLog }, level: 'silent' } as unknown as FastifyBaseLogger
 
 describe('Outbox', () => {
-  let db: Database
-  beforeAll(() => {
-    db = testDatabase()
-  })
-  afterAll(async () => {
-    await db.close()
-  })
+  const ctx = useTestDatabase()
 
   // The sms channel: no app in the test run has an SMS provider, so no other worker claims these rows.
   function outboxWith(deliver: (message: MessageOutbox) => Promise<void>, clock: { now: number }, maxAttempts = 3) {
-    return new Outbox({ prisma: db.prisma, log: silentLog, deliverers: { sms: deliver }, logHeldBodies: false, maxAttempts, scope: `outbox-test-${randomUUID()}`, now: () => new Date(clock.now) })
+    return new Outbox({ prisma: ctx.db.prisma, log: silentLog, deliverers: { sms: deliver }, logHeldBodies: false, maxAttempts, scope: `outbox-test-${randomUUID()}`, now: () => new Date(clock.now) })
   }
   const sms = (recipient = `+1206555${Math.floor(1000 + Math.random() * 8999)}`) => ({ channel: 'sms' as const, recipient, body: `code ${randomUUID()}` })
 
@@ -35,7 +28,7 @@ describe('Outbox', () => {
     expect(message.status).toBe('pending')
 
     expect(await outbox.flush()).toMatchObject({ retrying: 1 })
-    let row = await db.prisma.messageOutbox.findUniqueOrThrow({ where: { id: message.id } })
+    let row = await ctx.db.prisma.messageOutbox.findUniqueOrThrow({ where: { id: message.id } })
     expect(row).toMatchObject({ status: 'pending', attempts: 1, last_error: 'provider down' })
     expect(row.next_attempt_at.getTime()).toBe(clock.now + defaultBackoffMs(1))
 
@@ -44,7 +37,7 @@ describe('Outbox', () => {
     expect(await outbox.flush()).toMatchObject({ sent: 0, retrying: 0 })
     clock.now += 1000
     expect(await outbox.flush()).toMatchObject({ sent: 1 })
-    row = await db.prisma.messageOutbox.findUniqueOrThrow({ where: { id: message.id } })
+    row = await ctx.db.prisma.messageOutbox.findUniqueOrThrow({ where: { id: message.id } })
     expect(row).toMatchObject({ status: 'sent', attempts: 2, last_error: null })
     expect(row.sent_at?.getTime()).toBe(clock.now)
   })
@@ -59,7 +52,7 @@ describe('Outbox', () => {
       await outbox.flush()
       clock.now += defaultBackoffMs(attempt)
     }
-    const row = await db.prisma.messageOutbox.findUniqueOrThrow({ where: { id: message.id } })
+    const row = await ctx.db.prisma.messageOutbox.findUniqueOrThrow({ where: { id: message.id } })
     expect(row).toMatchObject({ status: 'failed', attempts: 3, last_error: 'rejected', body: message.body })
     expect(defaultBackoffMs(1)).toBe(30_000)
     expect(defaultBackoffMs(2)).toBe(60_000)
@@ -71,7 +64,7 @@ describe('Outbox', () => {
     const message = await outbox.enqueue({ channel: 'email', recipient: 'held@test.citrus', subject: 'Hello', body: 'kept' })
     expect(message.status).toBe('held')
     await outbox.flush()
-    expect(await db.prisma.messageOutbox.findUniqueOrThrow({ where: { id: message.id } })).toMatchObject({ status: 'held', attempts: 0, body: 'kept' })
+    expect(await ctx.db.prisma.messageOutbox.findUniqueOrThrow({ where: { id: message.id } })).toMatchObject({ status: 'held', attempts: 0, body: 'kept' })
   })
 
   it('never delivers a message twice when flushes overlap', async () => {
@@ -91,12 +84,12 @@ describe('Outbox', () => {
     const outbox = outboxWith(async () => undefined, { now: Date.now() })
     const recipient = `+1206555${Math.floor(1000 + Math.random() * 8999)}`
     await expect(
-      db.prisma.$transaction(async (tx) => {
+      ctx.db.prisma.$transaction(async (tx) => {
         await outbox.enqueue(sms(recipient), tx)
         throw new Error('rollback')
       }),
     ).rejects.toThrow('rollback')
-    expect(await db.prisma.messageOutbox.count({ where: { recipient } })).toBe(0)
+    expect(await ctx.db.prisma.messageOutbox.count({ where: { recipient } })).toBe(0)
   })
 })
 

@@ -1,6 +1,6 @@
-import { CsvHeader, readCsv } from '../io/csv.ts'
 import type { TextSource } from '../io/text-source.ts'
-import { reject, type ParseResult } from './result.ts'
+import { parseCsvTable } from './csv-table.ts'
+import type { ParseResult } from './result.ts'
 import { nullIfEmpty, phoneDigits, splitZip } from './values.ts'
 
 export interface CmsHospital {
@@ -24,41 +24,23 @@ export interface CmsHospital {
 const COLUMNS = ['Facility ID', 'Facility Name', 'Address', 'City/Town', 'State', 'ZIP Code', 'County/Parish', 'Telephone Number', 'Hospital Type', 'Hospital Ownership', 'Emergency Services'] as const
 
 /** CMS Provider Data Catalog "Hospital General Information" CSV (dataset xubh-q36u). */
-export async function* parseCmsHospitals(source: TextSource): AsyncGenerator<ParseResult<CmsHospital>> {
-  let header: CsvHeader | undefined
-  for await (const item of readCsv(source)) {
-    if ('error' in item) {
-      yield reject(item.error.line, item.error.reason, item.error.text)
-      continue
-    }
-    const { fields, line, text } = item.record
-    if (!header) {
-      header = new CsvHeader(fields)
-      const missing = header.missing(COLUMNS)
-      if (missing.length > 0) {
-        yield reject(line, `not a CMS Hospital General Information file: missing column(s) ${missing.join(', ')}`, text)
-        return
-      }
-      continue
-    }
-    const h = header
-    const get = (name: string) => h.get(fields, name)
-    const ccn = get('Facility ID').toUpperCase()
-    const zip = splitZip(get('ZIP Code'))
-    const rating = get('Hospital overall rating')
-    const emergency = get('Emergency Services').toLowerCase()
-    let reason: string | undefined
-    if (!/^[0-9A-Z]{6}$/.test(ccn)) reason = `Facility ID must be a 6-character CCN, got '${ccn}'`
-    else if (get('Facility Name') === '') reason = 'missing Facility Name'
-    else if (!/^[A-Z]{2}$/.test(get('State'))) reason = `State must be a 2-letter code, got '${get('State')}'`
-    else if (!zip) reason = `ZIP Code is not a US ZIP: '${get('ZIP Code')}'`
-    else if (rating !== '' && rating !== 'Not Available' && !/^[1-5]$/.test(rating)) reason = `Hospital overall rating must be 1-5 or Not Available, got '${rating}'`
-    if (reason || !zip) {
-      yield reject(line, reason ?? 'invalid row', text)
-      continue
-    }
-    yield {
-      ok: {
+export function parseCmsHospitals(source: TextSource): AsyncGenerator<ParseResult<CmsHospital>> {
+  return parseCsvTable(source, {
+    file: 'a CMS Hospital General Information file',
+    required: COLUMNS,
+    row: ({ get }) => {
+      const ccn = get('Facility ID').toUpperCase()
+      const zip = splitZip(get('ZIP Code'))
+      const rating = get('Hospital overall rating')
+      const emergency = get('Emergency Services').toLowerCase()
+      let reason: string | undefined
+      if (!/^[0-9A-Z]{6}$/.test(ccn)) reason = `Facility ID must be a 6-character CCN, got '${ccn}'`
+      else if (get('Facility Name') === '') reason = 'missing Facility Name'
+      else if (!/^[A-Z]{2}$/.test(get('State'))) reason = `State must be a 2-letter code, got '${get('State')}'`
+      else if (!zip) reason = `ZIP Code is not a US ZIP: '${get('ZIP Code')}'`
+      else if (rating !== '' && rating !== 'Not Available' && !/^[1-5]$/.test(rating)) reason = `Hospital overall rating must be 1-5 or Not Available, got '${rating}'`
+      if (reason || !zip) return reason ?? 'invalid row'
+      return {
         ccn,
         name: get('Facility Name'),
         address: get('Address'),
@@ -72,8 +54,7 @@ export async function* parseCmsHospitals(source: TextSource): AsyncGenerator<Par
         emergency_services: emergency === 'yes' ? true : emergency === 'no' ? false : null,
         birthing_friendly: get('Meets criteria for birthing friendly designation').toUpperCase() === 'Y',
         overall_rating: /^[1-5]$/.test(rating) ? Number(rating) : null,
-      },
-      line,
-    }
-  }
+      }
+    },
+  })
 }

@@ -1,7 +1,8 @@
-import { CsvHeader, readCsv } from '../io/csv.ts'
+import type { CsvHeader } from '../io/csv.ts'
 import type { TextSource } from '../io/text-source.ts'
 import { isValidNpi } from '../npi.ts'
-import { reject, type ParseResult } from './result.ts'
+import { parseCsvTable } from './csv-table.ts'
+import type { ParseResult } from './result.ts'
 import { isoDate, nullIfEmpty, phoneDigits, splitZip } from './values.ts'
 
 export interface NppesTaxonomy {
@@ -73,40 +74,27 @@ const TAXONOMY_CODE = /^[0-9]{3}[0-9A-Z]{6}X$/
  * and the extra columns do not matter. Rows failing validation (bad NPI check digit, unknown entity type,
  * missing name, malformed taxonomy code, date or ZIP) are rejected with a reason.
  */
-export async function* parseNppes(source: TextSource): AsyncGenerator<ParseResult<NppesProvider>> {
-  let header: CsvHeader | undefined
-  let taxonomySlots: { code: number; primary: number; license: number; licenseState: number }[] = []
-  let genderIndex = -1
-  for await (const item of readCsv(source)) {
-    if ('error' in item) {
-      yield reject(item.error.line, item.error.reason, item.error.text)
-      continue
-    }
-    const { fields, line, text } = item.record
-    if (!header) {
-      header = new CsvHeader(fields)
-      const missing = header.missing(REQUIRED)
-      if (missing.length > 0) {
-        yield reject(line, `not an NPPES npidata file: missing column(s) ${missing.join(', ')}`, text)
-        return
-      }
-      const h = header
-      taxonomySlots = []
+export function parseNppes(source: TextSource): AsyncGenerator<ParseResult<NppesProvider>> {
+  return parseCsvTable(source, {
+    file: 'an NPPES npidata file',
+    required: REQUIRED,
+    header: (h) => {
+      const taxonomySlots: TaxonomySlot[] = []
       for (let n = 1; n <= 15; n++) {
         const code = h.indexOf(`Healthcare Provider Taxonomy Code_${n}`)
         if (code === -1) break
         taxonomySlots.push({ code, primary: h.indexOf(`Healthcare Provider Primary Taxonomy Switch_${n}`), license: h.indexOf(`Provider License Number_${n}`), licenseState: h.indexOf(`Provider License Number State Code_${n}`) })
       }
-      genderIndex = GENDER_COLUMNS.map((c) => h.indexOf(c)).find((i) => i !== -1) ?? -1
-      continue
-    }
-    const row = toProvider(header, fields, taxonomySlots, genderIndex)
-    if (typeof row === 'string') yield reject(line, row, text)
-    else yield { ok: row, line }
-  }
+      const genderIndex = GENDER_COLUMNS.map((c) => h.indexOf(c)).find((i) => i !== -1) ?? -1
+      return { context: { taxonomySlots, genderIndex } }
+    },
+    row: (row, { taxonomySlots, genderIndex }) => toProvider(row.header, row.fields, taxonomySlots, genderIndex),
+  })
 }
 
-function toProvider(h: CsvHeader, f: string[], slots: { code: number; primary: number; license: number; licenseState: number }[], genderIndex: number): NppesProvider | string {
+type TaxonomySlot = { code: number; primary: number; license: number; licenseState: number }
+
+function toProvider(h: CsvHeader, f: string[], slots: TaxonomySlot[], genderIndex: number): NppesProvider | string {
   const get = (name: string) => h.get(f, name)
   const at = (i: number) => (i === -1 ? '' : (f[i] ?? '').trim())
   const npi = get(COL.npi)

@@ -1,6 +1,6 @@
-import { CsvHeader, readCsv } from '../io/csv.ts'
 import type { TextSource } from '../io/text-source.ts'
-import { reject, type ParseResult } from './result.ts'
+import { parseCsvTable } from './csv-table.ts'
+import type { ParseResult } from './result.ts'
 import { nullIfEmpty } from './values.ts'
 
 export interface NuccTaxonomy {
@@ -19,38 +19,18 @@ const REQUIRED = ['Code', 'Grouping', 'Classification', 'Specialization', 'Defin
 export const TAXONOMY_CODE_PATTERN = /^[0-9]{3}[0-9A-Z]{6}X$/
 
 /** NUCC Health Care Provider Taxonomy CSV (nucc_taxonomy_NNN.csv). */
-export async function* parseNuccTaxonomy(source: TextSource): AsyncGenerator<ParseResult<NuccTaxonomy>> {
-  let header: CsvHeader | undefined
-  for await (const item of readCsv(source)) {
-    if ('error' in item) {
-      yield reject(item.error.line, item.error.reason, item.error.text)
-      continue
-    }
-    const { fields, line, text } = item.record
-    if (!header) {
-      header = new CsvHeader(fields)
-      const missing = header.missing(REQUIRED)
-      if (missing.length > 0) {
-        yield reject(line, `not a NUCC taxonomy file: missing column(s) ${missing.join(', ')}`, text)
-        return
-      }
-      continue
-    }
-    const get = (name: string) => (header as CsvHeader).get(fields, name)
-    const code = get('Code').toUpperCase()
-    if (!TAXONOMY_CODE_PATTERN.test(code)) {
-      yield reject(line, `malformed taxonomy code '${code}'`, text)
-      continue
-    }
-    const grouping = get('Grouping')
-    const classification = get('Classification')
-    if (grouping === '' || classification === '') {
-      yield reject(line, 'missing grouping or classification', text)
-      continue
-    }
-    const specialization = nullIfEmpty(get('Specialization'))
-    yield {
-      ok: {
+export function parseNuccTaxonomy(source: TextSource): AsyncGenerator<ParseResult<NuccTaxonomy>> {
+  return parseCsvTable(source, {
+    file: 'a NUCC taxonomy file',
+    required: REQUIRED,
+    row: ({ get }) => {
+      const code = get('Code').toUpperCase()
+      if (!TAXONOMY_CODE_PATTERN.test(code)) return `malformed taxonomy code '${code}'`
+      const grouping = get('Grouping')
+      const classification = get('Classification')
+      if (grouping === '' || classification === '') return 'missing grouping or classification'
+      const specialization = nullIfEmpty(get('Specialization'))
+      return {
         code,
         grouping,
         classification,
@@ -60,8 +40,7 @@ export async function* parseNuccTaxonomy(source: TextSource): AsyncGenerator<Par
         // Older files have no Display Name column: NUCC's own convention is "Specialization Classification".
         display_name: get('Display Name') || (specialization ? `${specialization} ${classification}` : classification),
         section: nullIfEmpty(get('Section')),
-      },
-      line,
-    }
-  }
+      }
+    },
+  })
 }

@@ -8,11 +8,9 @@ import {
   SHARE_MESSAGES,
   USER_MESSAGES,
 } from '@citrus/contracts'
-import type { FastifyInstance } from 'fastify'
 import request from 'supertest'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { TEST_PASSWORD, createTenant, createTestApp, loginTokenFor, testDatabase, uniqueEmail } from '../../../../../test/helpers.ts'
-import type { Database } from '../../db/database.ts'
+import { beforeAll, describe, expect, it } from 'vitest'
+import { TEST_PASSWORD, createTenant, loginTokenFor, uniqueEmail, useTestApp } from '../../../../../test/helpers.ts'
 import { newActivationKey } from '../../seed/demo-accounts.ts'
 
 type Tenant = Awaited<ReturnType<typeof createTenant>>
@@ -31,32 +29,24 @@ const ADMIN_ENDPOINTS = (userId: number, key: string) =>
   ] as const
 
 describe('admin endpoints', () => {
-  let app: FastifyInstance
-  let db: Database
+  const ctx = useTestApp({ PUBLIC_URL: 'https://citrus.example.com' })
   let a: Tenant
   let b: Tenant
   const tokens: Record<string, string> = {}
 
   beforeAll(async () => {
-    db = testDatabase()
-    app = await createTestApp({}, { PUBLIC_URL: 'https://citrus.example.com', OUTBOX_POLL_INTERVAL_MS: '0' })
-    await app.ready()
-    a = await createTenant(db, { roles: ['admin', 'user', 'member', 'citrus'], products: [{ product_group: 'ATLAS', limit: 100 }, { product_group: 'NOVA' }] })
-    b = await createTenant(db, { roles: ['admin', 'user'], products: [{ product_group: 'CARE_SELECT', limit: 5 }] })
+    a = await createTenant(ctx.db, { roles: ['admin', 'user', 'member', 'citrus'], products: [{ product_group: 'ATLAS', limit: 100 }, { product_group: 'NOVA' }] })
+    b = await createTenant(ctx.db, { roles: ['admin', 'user'], products: [{ product_group: 'CARE_SELECT', limit: 5 }] })
     for (const [index, name] of (['aAdmin', 'aUser', 'aMember', 'aCitrus'] as const).entries()) {
       tokens[name] = await loginTokenFor(a.users[index]!, a.company.company_name)
     }
     tokens.bAdmin = await loginTokenFor(b.users[0]!, b.company.company_name)
     tokens.bUser = await loginTokenFor(b.users[1]!, b.company.company_name)
   })
-  afterAll(async () => {
-    await app.close()
-    await db.close()
-  })
 
   const as = (who: string) => ({ authorization: `Bearer ${tokens[who]}` })
   const call = (method: 'get' | 'post' | 'delete' | 'put', path: string, headers: Record<string, string>, body?: object) => {
-    const pending = request(app.server)[method](path).set(headers)
+    const pending = request(ctx.app.server)[method](path).set(headers)
     return body === undefined ? pending : pending.send(body)
   }
 
@@ -64,7 +54,7 @@ describe('admin endpoints', () => {
     it('refuses user and member with 403, a shareable-link guest with 403 and anonymous callers with 401', async () => {
       const endpoints = ADMIN_ENDPOINTS(a.users[1]!.id, a.company.activation_key)
       // a link that even lists every admin endpoint grants a guest nothing here
-      const link = await request(app.server)
+      const link = await request(ctx.app.server)
         .post('/api/shareable-url')
         .set(as('aUser'))
         .send({
@@ -107,7 +97,7 @@ describe('admin endpoints', () => {
       expect(created.body).toMatchObject({ name: 'Reporting', masked_token: token.slice(3, 7), last_used_at: null, user_id: a.users[0]!.id, company_id: a.company.id })
       expect(new Date(created.body.created_at as string).getTime()).toBeGreaterThan(Date.now() - 60_000)
 
-      const stored = await db.prisma.apiToken.findUniqueOrThrow({ where: { id: created.body.id as string } })
+      const stored = await ctx.db.prisma.apiToken.findUniqueOrThrow({ where: { id: created.body.id as string } })
       expect(stored.token_hash).not.toContain(token.slice(3))
       expect(stored.token_hash).toMatch(/^[0-9a-f]{64}$/)
 
@@ -155,7 +145,7 @@ describe('admin endpoints', () => {
     })
 
     it(`enforces at most ${MAX_API_TOKENS_PER_USER} active keys per user with the documented message`, async () => {
-      const { users, company } = await createTenant(db, { roles: ['admin'] })
+      const { users, company } = await createTenant(ctx.db, { roles: ['admin'] })
       const token = await loginTokenFor(users[0]!, company.company_name)
       const headers = { authorization: `Bearer ${token}` }
       const ids: string[] = []
@@ -175,14 +165,14 @@ describe('admin endpoints', () => {
 
     // Runs in both modes: the embedded database's wire server gives each transaction the session alone.
     it('holds the maximum under concurrent creates', async () => {
-      const { users, company } = await createTenant(db, { roles: ['admin'] })
+      const { users, company } = await createTenant(ctx.db, { roles: ['admin'] })
       const headers = { authorization: `Bearer ${await loginTokenFor(users[0]!, company.company_name)}` }
       const responses = await Promise.all(
         Array.from({ length: MAX_API_TOKENS_PER_USER + 4 }, (_, i) => call('post', '/api/admin/api-token', headers, { name: `race ${i}` })),
       )
       expect(responses.filter((r) => r.status === 200)).toHaveLength(MAX_API_TOKENS_PER_USER)
       expect(responses.filter((r) => r.status === 409)).toHaveLength(4)
-      expect(await db.prisma.apiToken.count({ where: { user_id: users[0]!.id, revoked_at: null } })).toBe(MAX_API_TOKENS_PER_USER)
+      expect(await ctx.db.prisma.apiToken.count({ where: { user_id: users[0]!.id, revoked_at: null } })).toBe(MAX_API_TOKENS_PER_USER)
     })
 
     it('lets citrus list any company\'s keys, and 404s an unknown company', async () => {
@@ -219,7 +209,7 @@ describe('admin endpoints', () => {
       const remove = await call('delete', '/api/admin/api-token', as('aAdmin'), { id: bKey.body.id as string })
       expect(remove.status).toBe(404)
       expect(remove.body.message).toBe(API_TOKEN_MESSAGES.notFound)
-      const still = await db.prisma.apiToken.findUniqueOrThrow({ where: { id: bKey.body.id as string } })
+      const still = await ctx.db.prisma.apiToken.findUniqueOrThrow({ where: { id: bKey.body.id as string } })
       expect(still.revoked_at).toBeNull()
 
       // A's own list never shows B's keys
@@ -249,15 +239,15 @@ describe('admin endpoints', () => {
       })
       expect(response.status).toBe(403)
       expect(response.body).toEqual({ message: ONBOARDING_MESSAGES.notYourCompany, code: 'FORBIDDEN', status: 403 })
-      expect(await db.prisma.onboardingInvitation.count({ where: { email } })).toBe(0)
-      expect(await db.prisma.messageOutbox.count({ where: { recipient: email } })).toBe(0)
+      expect(await ctx.db.prisma.onboardingInvitation.count({ where: { email } })).toBe(0)
+      expect(await ctx.db.prisma.messageOutbox.count({ where: { recipient: email } })).toBe(0)
     })
   })
 
   describe('team', () => {
     it('lists the active seats of the caller\'s company', async () => {
-      const { company, users } = await createTenant(db, { roles: ['admin', 'user', 'member'] })
-      await db.prisma.user.update({ where: { id: users[2]!.id }, data: { is_active: false } })
+      const { company, users } = await createTenant(ctx.db, { roles: ['admin', 'user', 'member'] })
+      await ctx.db.prisma.user.update({ where: { id: users[2]!.id }, data: { is_active: false } })
       const response = await call('get', '/api/admin/active-seats', { authorization: `Bearer ${await loginTokenFor(users[0]!, company.company_name)}` })
       expect(response.status).toBe(200)
       expect(response.body).toEqual({
@@ -363,7 +353,7 @@ describe('admin endpoints', () => {
       const email = uniqueEmail('newadmin')
       const response = await send('aAdmin', { email: email.toUpperCase(), company_activation_key: a.company.activation_key, role: 'ADMIN', is_trial: true })
       expect(response.status).toBe(200)
-      const message = await db.prisma.messageOutbox.findUniqueOrThrow({ where: { id: response.body.message_id as string } })
+      const message = await ctx.db.prisma.messageOutbox.findUniqueOrThrow({ where: { id: response.body.message_id as string } })
       expect(message).toMatchObject({ channel: 'email', recipient: email, status: 'held' })
       expect(message.subject).toContain(a.company.company_name)
       const link = /https:\/\/citrus\.example\.com\/sign-up\?activation_key=\S+/.exec(message.body)?.[0]
@@ -376,13 +366,13 @@ describe('admin endpoints', () => {
       // a second e-mail to the same address replaces the pending role rather than adding a row
       await send('aAdmin', { email, company_activation_key: a.company.activation_key, role: 'user', is_trial: false }).expect(200)
       await send('aAdmin', { email, company_activation_key: a.company.activation_key, role: 'admin', is_trial: true }).expect(200)
-      expect(await db.prisma.onboardingInvitation.count({ where: { email, company_id: a.company.id, accepted_at: null } })).toBe(1)
+      expect(await ctx.db.prisma.onboardingInvitation.count({ where: { email, company_id: a.company.id, accepted_at: null } })).toBe(1)
 
-      const signup = await request(app.server).post('/api/users/user-signup').send({ email, password: TEST_PASSWORD, activation_key: key })
+      const signup = await request(ctx.app.server).post('/api/users/user-signup').send({ email, password: TEST_PASSWORD, activation_key: key })
       expect(signup.status, JSON.stringify(signup.body)).toBe(200)
-      const user = await db.prisma.user.findUniqueOrThrow({ where: { email } })
+      const user = await ctx.db.prisma.user.findUniqueOrThrow({ where: { email } })
       expect(user).toMatchObject({ role: 'admin', company_id: a.company.id })
-      const login = await request(app.server).post('/api/users/login').send({ email, password: TEST_PASSWORD })
+      const login = await request(ctx.app.server).post('/api/users/login').send({ email, password: TEST_PASSWORD })
       expect(login.status).toBe(200)
       const seats = await call('get', '/api/admin/active-seats', { authorization: `Bearer ${login.body.token as string}` })
       expect(seats.status).toBe(200)
@@ -392,7 +382,7 @@ describe('admin endpoints', () => {
       const email = uniqueEmail('audited')
       const response = await send('aAdmin', { email, company_activation_key: a.company.activation_key, role: 'user', is_trial: false })
       expect(response.status).toBe(200)
-      const entry = await db.prisma.auditLog.findFirstOrThrow({ where: { action: 'onboarding_email.send', company_id: a.company.id }, orderBy: { id: 'desc' } })
+      const entry = await ctx.db.prisma.auditLog.findFirstOrThrow({ where: { action: 'onboarding_email.send', company_id: a.company.id }, orderBy: { id: 'desc' } })
       expect(entry).toMatchObject({ source: 'api', actor_user_id: a.users[0]!.id, actor_email: a.users[0]!.email, target_type: 'onboarding_invitation' })
       expect(entry.details).toEqual({ email, role: 'user', is_trial: false, message_id: response.body.message_id })
     })
@@ -401,7 +391,7 @@ describe('admin endpoints', () => {
   it('writes audit entries for API key create and revoke', async () => {
     const created = await call('post', '/api/admin/api-token', as('bAdmin'), { name: 'audit me' })
     await call('delete', '/api/admin/api-token', as('bAdmin'), { id: created.body.id as string }).expect(200)
-    const entries = await db.prisma.auditLog.findMany({ where: { target_type: 'api_token', target_id: created.body.id as string }, orderBy: { id: 'asc' } })
+    const entries = await ctx.db.prisma.auditLog.findMany({ where: { target_type: 'api_token', target_id: created.body.id as string }, orderBy: { id: 'asc' } })
     expect(entries.map((e) => e.action)).toEqual(['api_key.create', 'api_key.revoke'])
     for (const entry of entries) {
       expect(entry).toMatchObject({ source: 'api', actor_user_id: b.users[0]!.id, company_id: b.company.id })

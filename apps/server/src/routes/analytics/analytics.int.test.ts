@@ -1,35 +1,25 @@
 import { ANALYTICS_EVENT_NAMES } from '@citrus/contracts'
-import type { FastifyInstance } from 'fastify'
 import request from 'supertest'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { createTenant, createTestApp, loginTokenFor, testConfig, testDatabase } from '../../../../../test/helpers.ts'
+import { beforeAll, describe, expect, it } from 'vitest'
+import { createTenant, loginTokenFor, testConfig, useTestApp } from '../../../../../test/helpers.ts'
 import { signShareToken } from '../../auth/tokens.ts'
-import type { Database } from '../../db/database.ts'
 
 describe('POST /api/analytics/events', () => {
-  let app: FastifyInstance
-  let db: Database
+  const ctx = useTestApp()
   let tenant: Awaited<ReturnType<typeof createTenant>>
 
   beforeAll(async () => {
-    db = testDatabase()
-    app = await createTestApp({}, { OUTBOX_POLL_INTERVAL_MS: '0' })
-    await app.ready()
-    tenant = await createTenant(db, { roles: ['admin'] })
-  })
-  afterAll(async () => {
-    await app.close()
-    await db.close()
+    tenant = await createTenant(ctx.db, { roles: ['admin'] })
   })
 
   const marker = () => `m-${Math.random().toString(36).slice(2)}`
-  const eventsWith = (value: string) => db.prisma.analyticsEvent.findMany({ where: { properties: { path: ['marker'], equals: value } }, orderBy: { id: 'asc' } })
+  const eventsWith = (value: string) => ctx.db.prisma.analyticsEvent.findMany({ where: { properties: { path: ['marker'], equals: value } }, orderBy: { id: 'asc' } })
 
   it('stores every documented event with the identity of the signed-in user', async () => {
     const value = marker()
     const token = await loginTokenFor(tenant.users[0]!, tenant.company.company_name)
     const occurred_at = new Date(Date.now() - 5000).toISOString()
-    const response = await request(app.server)
+    const response = await request(ctx.app.server)
       .post('/api/analytics/events')
       .set('authorization', `Bearer ${token}`)
       .send({ events: ANALYTICS_EVENT_NAMES.map((name) => ({ name, properties: { marker: value, tab: 'HCP DATA' }, occurred_at })) })
@@ -50,21 +40,21 @@ describe('POST /api/analytics/events', () => {
 
   it('accepts anonymous callers (nulls) and guests (role guest and the link id)', async () => {
     const anonymous = marker()
-    await request(app.server).post('/api/analytics/events').send({ events: [{ name: 'error_occurred', properties: { marker: anonymous } }] }).expect(202)
+    await request(ctx.app.server).post('/api/analytics/events').send({ events: [{ name: 'error_occurred', properties: { marker: anonymous } }] }).expect(202)
     expect((await eventsWith(anonymous))[0]).toMatchObject({ user_id: null, email: null, company_id: null, role: null, company_name: null })
 
-    const link = await db.prisma.shareableLink.create({
+    const link = await ctx.db.prisma.shareableLink.create({
       data: { company_id: tenant.company.id, created_by_user_id: tenant.users[0]!.id, url_type: 'public', client_routes: ['/'], api_endpoints: [], authorized_user_ids: [] },
     })
     const token = await signShareToken(testConfig().jwtSecret, link)
     const guest = marker()
-    await request(app.server).post('/api/analytics/events').query({ token }).send({ events: [{ name: 'product_app_clicked', properties: { marker: guest } }] }).expect(202)
+    await request(ctx.app.server).post('/api/analytics/events').query({ token }).send({ events: [{ name: 'product_app_clicked', properties: { marker: guest } }] }).expect(202)
     expect((await eventsWith(guest))[0]).toMatchObject({ user_id: null, role: 'guest', share_id: link.id, company_id: null })
   })
 
   it('replaces a wildly wrong client clock with the receive time', async () => {
     const value = marker()
-    await request(app.server)
+    await request(ctx.app.server)
       .post('/api/analytics/events')
       .send({ events: [{ name: 'user_logged_in', properties: { marker: value }, occurred_at: '1999-01-01T00:00:00Z' }] })
       .expect(202)
@@ -74,7 +64,7 @@ describe('POST /api/analytics/events', () => {
 
   it('validates names and sizes', async () => {
     for (const body of [{ events: [] }, { events: [{ name: 'Bad Name' }] }, { events: Array.from({ length: 51 }, () => ({ name: 'x' })) }, {}]) {
-      const response = await request(app.server).post('/api/analytics/events').send(body)
+      const response = await request(ctx.app.server).post('/api/analytics/events').send(body)
       expect(response.status).toBe(400)
       expect(response.body.code).toBe('VALIDATION_ERROR')
     }

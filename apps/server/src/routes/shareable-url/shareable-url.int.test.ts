@@ -1,11 +1,9 @@
 import { AUTH_MESSAGES, MESSAGES, SHARE_MESSAGES, SHARE_TOKEN_NEVER_EXPIRES_EXP } from '@citrus/contracts'
-import type { FastifyInstance } from 'fastify'
 import { decodeJwt, decodeProtectedHeader } from 'jose'
 import request from 'supertest'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { createTenant, createTestApp, loginTokenFor, testConfig, testDatabase } from '../../../../../test/helpers.ts'
+import { beforeAll, describe, expect, it } from 'vitest'
+import { createTenant, loginTokenFor, testConfig, useTestApp } from '../../../../../test/helpers.ts'
 import { signShareToken } from '../../auth/tokens.ts'
-import type { Database } from '../../db/database.ts'
 
 /** A link as the share dialog makes it (spec 1 §6). */
 const memberLink = {
@@ -26,37 +24,29 @@ const memberLink = {
 }
 
 describe('shareable links', () => {
-  let app: FastifyInstance
-  let db: Database
+  const ctx = useTestApp({ PUBLIC_URL: 'https://citrus.example.com/' })
   let a: Awaited<ReturnType<typeof createTenant>>
   let b: Awaited<ReturnType<typeof createTenant>>
   const tokens: Record<string, string> = {}
 
   beforeAll(async () => {
-    db = testDatabase()
-    app = await createTestApp({}, { PUBLIC_URL: 'https://citrus.example.com/', OUTBOX_POLL_INTERVAL_MS: '0' })
-    await app.ready()
-    a = await createTenant(db, { roles: ['admin', 'user', 'user', 'member', 'citrus'] })
-    b = await createTenant(db, { roles: ['admin', 'citrus'] })
+    a = await createTenant(ctx.db, { roles: ['admin', 'user', 'user', 'member', 'citrus'] })
+    b = await createTenant(ctx.db, { roles: ['admin', 'citrus'] })
     const names = ['aAdmin', 'aUser', 'aUser2', 'aMember', 'aCitrus'] as const
     for (const [index, name] of names.entries()) tokens[name] = await loginTokenFor(a.users[index]!, a.company.company_name)
     tokens.bAdmin = await loginTokenFor(b.users[0]!, b.company.company_name)
     tokens.bCitrus = await loginTokenFor(b.users[1]!, b.company.company_name)
   })
-  afterAll(async () => {
-    await app.close()
-    await db.close()
-  })
 
   const as = (who: string) => ({ authorization: `Bearer ${tokens[who]}` })
   async function create(who: string, body: Record<string, unknown> = memberLink) {
-    const response = await request(app.server).post('/api/shareable-url').set(as(who)).send(body)
+    const response = await request(ctx.app.server).post('/api/shareable-url').set(as(who)).send(body)
     expect(response.status, JSON.stringify(response.body)).toBe(200)
     return response.body as { id: string; url: string }
   }
   const tokenOf = (url: string) => new URL(url).searchParams.get('token') ?? ''
   const validate = (token: string, headers: Record<string, string> = {}) =>
-    request(app.server).get('/api/shareable-url/validate-shareable-link').query({ token }).set(headers)
+    request(ctx.app.server).get('/api/shareable-url/validate-shareable-link').query({ token }).set(headers)
 
   it('creates a link: id and a URL on PUBLIC_URL with the query parameters and a signed token', async () => {
     const link = await create('aUser')
@@ -69,7 +59,7 @@ describe('shareable links', () => {
     expect(decodeProtectedHeader(token)).toEqual({ alg: 'HS256', typ: 'share+jwt' })
     // spec 1 §3 claims plus the link id; never-expiring links carry the far-future exp
     expect(decodeJwt(token)).toEqual({ exp: SHARE_TOKEN_NEVER_EXPIRES_EXP, ut: 'private', r: 'member', ph: '+12065550123', id: link.id })
-    const stored = await db.prisma.shareableLink.findUniqueOrThrow({ where: { id: link.id } })
+    const stored = await ctx.db.prisma.shareableLink.findUniqueOrThrow({ where: { id: link.id } })
     expect(stored).toMatchObject({ company_id: a.company.id, created_by_user_id: a.users[1]!.id, expires_at: null, invite_phone: '+12065550123' })
   })
 
@@ -100,15 +90,15 @@ describe('shareable links', () => {
 
   it('reports revoked and expired links as expired', async () => {
     const revoked = await create('aUser')
-    await request(app.server).post(`/api/shareable-url/${revoked.id}/revoke`).set(as('aUser')).expect(200)
+    await request(ctx.app.server).post(`/api/shareable-url/${revoked.id}/revoke`).set(as('aUser')).expect(200)
     expect((await validate(tokenOf(revoked.url))).body.is_expired).toBe(true)
 
     const lapsed = await create('aUser', { ...memberLink, expiration_days: 1 })
-    await db.prisma.shareableLink.update({ where: { id: lapsed.id }, data: { expires_at: new Date(Date.now() - 1000) } })
+    await ctx.db.prisma.shareableLink.update({ where: { id: lapsed.id }, data: { expires_at: new Date(Date.now() - 1000) } })
     expect((await validate(tokenOf(lapsed.url))).body.is_expired).toBe(true)
 
     // a token whose own exp has passed
-    const record = await db.prisma.shareableLink.findUniqueOrThrow({ where: { id: lapsed.id } })
+    const record = await ctx.db.prisma.shareableLink.findUniqueOrThrow({ where: { id: lapsed.id } })
     const expiredToken = await signShareToken(testConfig().jwtSecret, { ...record, expires_at: new Date(Date.now() - 60_000) })
     const response = await validate(expiredToken)
     expect(response.status).toBe(200)
@@ -123,7 +113,7 @@ describe('shareable links', () => {
       expect(response.status).toBe(401)
       expect(response.body).toEqual({ message: SHARE_MESSAGES.invalidToken, code: 'UNAUTHORIZED', status: 401 })
     }
-    const missing = await request(app.server).get('/api/shareable-url/validate-shareable-link')
+    const missing = await request(ctx.app.server).get('/api/shareable-url/validate-shareable-link')
     expect(missing.status).toBe(400)
     expect(missing.body.errors).toEqual([{ path: 'querystring.token', message: 'No token provided' }])
   })
@@ -137,7 +127,7 @@ describe('shareable links', () => {
     expect(other.body).toEqual({ message: SHARE_MESSAGES.userNotAuthorized, code: 'FORBIDDEN', status: 403 })
     // a holder who is not signed in learns the link's requirements, but gets no data with it
     expect((await validate(token)).status).toBe(200)
-    const guest = await request(app.server).get('/api/company/products').query({ token })
+    const guest = await request(ctx.app.server).get('/api/company/products').query({ token })
     expect(guest.status).toBe(401)
     expect(guest.body.message).toBe(SHARE_MESSAGES.signInRequired)
   })
@@ -151,18 +141,18 @@ describe('shareable links', () => {
     })
     const token = tokenOf(link.url)
     for (const [method, path] of [['get', '/api/users/info'], ['get', '/api/company/products'], ['post', '/api/feedback'], ['get', '/api/shareable-url']] as const) {
-      const response = await request(app.server)[method](path).query({ token }).send(method === 'post' ? { rating: 3, issues: [], feedback: '' } : undefined)
+      const response = await request(ctx.app.server)[method](path).query({ token }).send(method === 'post' ? { rating: 3, issues: [], feedback: '' } : undefined)
       expect(response.status, path).toBe(403)
       expect(response.body).toEqual({ message: SHARE_MESSAGES.endpointNotAllowed, code: 'FORBIDDEN', status: 403 })
     }
     // public endpoints do not care about the token
-    expect((await request(app.server).get('/api/data-dictionary').query({ token })).status).toBe(200)
+    expect((await request(ctx.app.server).get('/api/data-dictionary').query({ token })).status).toBe(200)
   })
 
   it('stops a revoked link token at once', async () => {
     const link = await create('aUser', { ...memberLink, requires_phone_verification: false, invite_phone: null })
-    await request(app.server).post(`/api/shareable-url/${link.id}/revoke`).set(as('aUser')).expect(200)
-    const response = await request(app.server).get('/api/company/products').query({ token: tokenOf(link.url) })
+    await request(ctx.app.server).post(`/api/shareable-url/${link.id}/revoke`).set(as('aUser')).expect(200)
+    const response = await request(ctx.app.server).get('/api/company/products').query({ token: tokenOf(link.url) })
     expect(response.status).toBe(401)
     expect(response.body).toEqual({ message: SHARE_MESSAGES.invalidToken, code: 'UNAUTHORIZED', status: 401 })
   })
@@ -170,19 +160,19 @@ describe('shareable links', () => {
   it("lists the caller's own links, newest first, with a working URL", async () => {
     const first = await create('aUser2')
     const second = await create('aUser2', { ...memberLink, url_type: 'PUBLIC' })
-    await request(app.server).post(`/api/shareable-url/${first.id}/revoke`).set(as('aUser2')).expect(200)
-    const response = await request(app.server).get('/api/shareable-url').set(as('aUser2'))
+    await request(ctx.app.server).post(`/api/shareable-url/${first.id}/revoke`).set(as('aUser2')).expect(200)
+    const response = await request(ctx.app.server).get('/api/shareable-url').set(as('aUser2'))
     expect(response.status).toBe(200)
     expect(response.body.map((link: { id: string }) => link.id)).toEqual([second.id, first.id])
     expect(response.body[0]).toMatchObject({ url_type: 'public', is_expired: false, revoked_at: null, url: second.url })
     expect(response.body[1]).toMatchObject({ is_expired: true })
     expect(response.body[1].revoked_at).toEqual(expect.any(String))
-    const others = await request(app.server).get('/api/shareable-url').set(as('aAdmin'))
+    const others = await request(ctx.app.server).get('/api/shareable-url').set(as('aAdmin'))
     expect(others.body.some((link: { id: string }) => link.id === first.id)).toBe(false)
   })
 
   describe('revoking', () => {
-    const revoke = (id: string, who: string) => request(app.server).post(`/api/shareable-url/${id}/revoke`).set(as(who))
+    const revoke = (id: string, who: string) => request(ctx.app.server).post(`/api/shareable-url/${id}/revoke`).set(as(who))
 
     it('the creator may revoke; the answer repeats on a second call', async () => {
       const link = await create('aUser')
@@ -219,7 +209,7 @@ describe('shareable links', () => {
   })
 
   it('validates the link fields', async () => {
-    const response = await request(app.server)
+    const response = await request(ctx.app.server)
       .post('/api/shareable-url')
       .set(as('aUser'))
       .send({ ...memberLink, url_type: 'secret', api_endpoints: ['rankings please'], client_routes: ['member'], invite_phone: '123', invite_email: 'x' })
@@ -236,11 +226,11 @@ describe('shareable links', () => {
   })
 
   it('members may not create or list links; anonymous callers get 401', async () => {
-    const member = await request(app.server).post('/api/shareable-url').set(as('aMember')).send(memberLink)
+    const member = await request(ctx.app.server).post('/api/shareable-url').set(as('aMember')).send(memberLink)
     expect(member.status).toBe(403)
     expect(member.body.message).toBe(AUTH_MESSAGES.roleDenied('member'))
-    expect((await request(app.server).get('/api/shareable-url').set(as('aMember'))).status).toBe(403)
-    const anonymous = await request(app.server).post('/api/shareable-url').send(memberLink)
+    expect((await request(ctx.app.server).get('/api/shareable-url').set(as('aMember'))).status).toBe(403)
+    const anonymous = await request(ctx.app.server).post('/api/shareable-url').send(memberLink)
     expect(anonymous.status).toBe(401)
     expect(anonymous.body).toEqual({ message: AUTH_MESSAGES.authRequired, code: 'UNAUTHORIZED', status: 401 })
   })

@@ -1,9 +1,7 @@
 import { AUTH_MESSAGES, COMPANY_MESSAGES, SHARE_MESSAGES } from '@citrus/contracts'
-import type { FastifyInstance } from 'fastify'
 import request from 'supertest'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { createTenant, createTestApp, loginTokenFor, testDatabase } from '../../../../../test/helpers.ts'
-import type { Database } from '../../db/database.ts'
+import { beforeAll, describe, expect, it } from 'vitest'
+import { createTenant, loginTokenFor, useTestApp } from '../../../../../test/helpers.ts'
 
 type Tenant = Awaited<ReturnType<typeof createTenant>>
 type Method = 'get' | 'post' | 'put' | 'delete'
@@ -16,28 +14,20 @@ const newCompany = () => ({
 })
 
 describe('super-admin endpoints', () => {
-  let app: FastifyInstance
-  let db: Database
+  const ctx = useTestApp()
   let a: Tenant
   const tokens: Record<string, string> = {}
 
   beforeAll(async () => {
-    db = testDatabase()
-    app = await createTestApp({}, { OUTBOX_POLL_INTERVAL_MS: '0' })
-    await app.ready()
-    a = await createTenant(db, { roles: ['citrus', 'admin', 'user', 'member'] })
+    a = await createTenant(ctx.db, { roles: ['citrus', 'admin', 'user', 'member'] })
     for (const [index, name] of (['citrus', 'admin', 'user', 'member'] as const).entries()) {
       tokens[name] = await loginTokenFor(a.users[index]!, a.company.company_name)
     }
   })
-  afterAll(async () => {
-    await app.close()
-    await db.close()
-  })
 
   const as = (who: string) => ({ authorization: `Bearer ${tokens[who]}` })
   const call = (method: Method, path: string, headers: Record<string, string>, body?: object) => {
-    const pending = request(app.server)[method](path).set(headers)
+    const pending = request(ctx.app.server)[method](path).set(headers)
     return body === undefined ? pending : pending.send(body)
   }
 
@@ -60,7 +50,7 @@ describe('super-admin endpoints', () => {
     })
     expect(link.status).toBe(200)
     const guestToken = new URL(link.body.url as string).searchParams.get('token') ?? ''
-    const before = await db.prisma.company.count()
+    const before = await ctx.db.prisma.company.count()
 
     for (const [method, path, body] of endpoints) {
       for (const role of ['admin', 'user', 'member'] as const) {
@@ -74,7 +64,7 @@ describe('super-admin endpoints', () => {
       const anonymous = await call(method, path, {}, body)
       expect(anonymous.status, `anonymous ${method} ${path}`).toBe(401)
     }
-    expect(await db.prisma.company.count()).toBe(before)
+    expect(await ctx.db.prisma.company.count()).toBe(before)
   })
 
   it('creates a company, returns it, lists it and shows it', async () => {
@@ -101,7 +91,7 @@ describe('super-admin endpoints', () => {
     expect(one.status).toBe(200)
     expect(one.body).toEqual(created.body)
 
-    const audit = await db.prisma.auditLog.findFirstOrThrow({ where: { action: 'company.create', company_id: created.body.id as number } })
+    const audit = await ctx.db.prisma.auditLog.findFirstOrThrow({ where: { action: 'company.create', company_id: created.body.id as number } })
     expect(audit).toMatchObject({ source: 'api', actor_user_id: a.users[0]!.id, actor_email: a.users[0]!.email, target_type: 'company' })
     expect(JSON.stringify(audit.details)).not.toContain(created.body.activation_key as string)
   })
@@ -173,7 +163,7 @@ describe('super-admin endpoints', () => {
     expect(ignored.body.activation_key).toBe(flat.body.activation_key)
     expect(ignored.body.policies).toEqual([{ product_group: 'ATLAS', limit: null }])
 
-    const entries = await db.prisma.auditLog.findMany({ where: { company_id: created.id }, orderBy: { id: 'asc' } })
+    const entries = await ctx.db.prisma.auditLog.findMany({ where: { company_id: created.id }, orderBy: { id: 'asc' } })
     expect(entries.map((e) => e.action)).toEqual(['company.create', 'company.update', 'company.update', 'company.reset_activation_key', 'company.update'])
     expect(entries[1]!.details).toMatchObject({ before: { company_name: created.company_name }, after: { company_name: 'Renamed', renewal_cycle_days: 90 } })
   })
@@ -202,8 +192,8 @@ describe('super-admin endpoints', () => {
   })
 
   it('lists the users of a company', async () => {
-    const t = await createTenant(db, { roles: ['admin', 'user'] })
-    await db.prisma.user.update({ where: { id: t.users[1]!.id }, data: { is_active: false } })
+    const t = await createTenant(ctx.db, { roles: ['admin', 'user'] })
+    await ctx.db.prisma.user.update({ where: { id: t.users[1]!.id }, data: { is_active: false } })
     const response = await call('get', `/api/super-admin/company/${t.company.id}/users`, as('citrus'))
     expect(response.status).toBe(200)
     const expected = [...t.users]

@@ -1,36 +1,24 @@
-import type { FastifyInstance } from 'fastify'
 import request from 'supertest'
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest'
-import { createTenant, createTestApp, loginTokenFor, testDatabase } from '../../../../../test/helpers.ts'
-import { ensureTestDataset } from '../../data/test-dataset.ts'
-import type { Database } from '../../db/database.ts'
+import { beforeAll, describe, expect, it } from 'vitest'
+import { createTenant, loginTokenFor, useTestApp } from '../../../../../test/helpers.ts'
 
 type Code = { code: string; description: string; long_description: string; parent_code: string | null }
 type Procedure = { name: string; cpt_codes: string[]; description: string }
 type Specialty = { code: string; description: string; genre: string; score: number }
 
 describe('typeahead and insurers', () => {
-  let app: FastifyInstance
-  let db: Database
+  const ctx = useTestApp({}, { dataset: true })
   let staff: string
   let member: string
 
   beforeAll(async () => {
-    db = testDatabase()
-    await ensureTestDataset(db.pool, inject('databaseUrl'))
-    app = await createTestApp({}, { OUTBOX_POLL_INTERVAL_MS: '0' })
-    await app.ready()
-    const { company, users } = await createTenant(db, { roles: ['user', 'member'], products: [{ product_group: 'CARE_SELECT' }] })
+    const { company, users } = await createTenant(ctx.db, { roles: ['user', 'member'], products: [{ product_group: 'CARE_SELECT' }] })
     staff = await loginTokenFor(users[0]!, company.company_name)
     member = await loginTokenFor(users[1]!, company.company_name)
   })
-  afterAll(async () => {
-    await app.close()
-    await db.close()
-  })
 
   const get = (path: string, query: Record<string, string | number> = {}, token: string | null = staff) => {
-    const call = request(app.server).get(`/api${path}`).query(query)
+    const call = request(ctx.app.server).get(`/api${path}`).query(query)
     return token ? call.set('Authorization', `Bearer ${token}`) : call
   }
   const codes = async (path: string, query: string, limit?: number) => {

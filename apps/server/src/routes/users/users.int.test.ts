@@ -1,5 +1,4 @@
 import { AUTH_MESSAGES, MESSAGES, USER_MESSAGES } from '@citrus/contracts'
-import type { FastifyInstance } from 'fastify'
 import { decodeJwt, decodeProtectedHeader } from 'jose'
 import request from 'supertest'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
@@ -13,8 +12,8 @@ import {
   testConfig,
   testDatabase,
   uniqueEmail,
+  useTestApp,
 } from '../../../../../test/helpers.ts'
-import type { Database } from '../../db/database.ts'
 import { servicesOf } from '../../services/index.ts'
 import { signLoginToken } from '../../auth/tokens.ts'
 import { RATE_LIMITS } from '../../auth/rate-limits.ts'
@@ -22,20 +21,12 @@ import { RATE_LIMITS } from '../../auth/rate-limits.ts'
 const NEW_PASSWORD = 'Brand#New9pass'
 
 describe('users: login, sign-up, profile, verify', () => {
-  let app: FastifyInstance
-  let db: Database
+  const ctx = useTestApp()
   let tenant: Awaited<ReturnType<typeof createTenant>>
 
   beforeAll(async () => {
-    db = testDatabase()
-    app = await createTestApp({}, { OUTBOX_POLL_INTERVAL_MS: '0' })
-    await app.ready()
-    tenant = await createTenant(db, { roles: ['admin', 'user'], products: [{ product_group: 'ATLAS' }, { product_group: 'NOVA' }] })
-    await db.prisma.user.update({ where: { id: tenant.users[1]!.id }, data: { phone_number: '+12065550100' } })
-  })
-  afterAll(async () => {
-    await app.close()
-    await db.close()
+    tenant = await createTenant(ctx.db, { roles: ['admin', 'user'], products: [{ product_group: 'ATLAS' }, { product_group: 'NOVA' }] })
+    await ctx.db.prisma.user.update({ where: { id: tenant.users[1]!.id }, data: { phone_number: '+12065550100' } })
   })
 
   const admin = () => tenant.users[0]!
@@ -43,7 +34,7 @@ describe('users: login, sign-up, profile, verify', () => {
 
   describe('POST /api/users/login', () => {
     it('returns a JWT with exactly the documented claims', async () => {
-      const response = await request(app.server).post('/api/users/login').send({ email: regular().email.toUpperCase(), password: TEST_PASSWORD })
+      const response = await request(ctx.app.server).post('/api/users/login').send({ email: regular().email.toUpperCase(), password: TEST_PASSWORD })
       expect(response.status).toBe(200)
       expect(Object.keys(response.body)).toEqual(['token'])
       const claims = decodeJwt(response.body.token as string)
@@ -63,8 +54,8 @@ describe('users: login, sign-up, profile, verify', () => {
     })
 
     it('refuses a wrong password and an unknown e-mail with the same 401', async () => {
-      const wrong = await request(app.server).post('/api/users/login').send({ email: regular().email, password: 'Wrong#Pass1' })
-      const unknown = await request(app.server).post('/api/users/login').send({ email: uniqueEmail('nobody'), password: TEST_PASSWORD })
+      const wrong = await request(ctx.app.server).post('/api/users/login').send({ email: regular().email, password: 'Wrong#Pass1' })
+      const unknown = await request(ctx.app.server).post('/api/users/login').send({ email: uniqueEmail('nobody'), password: TEST_PASSWORD })
       for (const response of [wrong, unknown]) {
         expect(response.status).toBe(401)
         expect(response.body).toEqual({ message: USER_MESSAGES.invalidCredentials, code: 'UNAUTHORIZED', status: 401 })
@@ -72,15 +63,15 @@ describe('users: login, sign-up, profile, verify', () => {
     })
 
     it('refuses a deactivated account', async () => {
-      const { users } = await createTenant(db, { roles: ['user'] })
-      await db.prisma.user.update({ where: { id: users[0]!.id }, data: { is_active: false } })
-      const response = await request(app.server).post('/api/users/login').send({ email: users[0]!.email, password: TEST_PASSWORD })
+      const { users } = await createTenant(ctx.db, { roles: ['user'] })
+      await ctx.db.prisma.user.update({ where: { id: users[0]!.id }, data: { is_active: false } })
+      const response = await request(ctx.app.server).post('/api/users/login').send({ email: users[0]!.email, password: TEST_PASSWORD })
       expect(response.status).toBe(401)
       expect(response.body.message).toBe(USER_MESSAGES.invalidCredentials)
     })
 
     it('requires e-mail and password', async () => {
-      const response = await request(app.server).post('/api/users/login').send({})
+      const response = await request(ctx.app.server).post('/api/users/login').send({})
       expect(response.status).toBe(400)
       expect(response.body.errors).toEqual(
         expect.arrayContaining([
@@ -88,7 +79,7 @@ describe('users: login, sign-up, profile, verify', () => {
           { path: 'body.password', message: MESSAGES.passwordRequired },
         ]),
       )
-      const blank = await request(app.server).post('/api/users/login').send({ email: ' ', password: '' })
+      const blank = await request(ctx.app.server).post('/api/users/login').send({ email: ' ', password: '' })
       expect(blank.status).toBe(400)
       expect(blank.body.errors).toEqual(
         expect.arrayContaining([
@@ -101,49 +92,49 @@ describe('users: login, sign-up, profile, verify', () => {
     it(`is rate limited per address and e-mail: request ${RATE_LIMITS.login.max + 1} gets 429`, async () => {
       const email = uniqueEmail('brute')
       for (let i = 0; i < RATE_LIMITS.login.max; i++) {
-        const response = await request(app.server).post('/api/users/login').send({ email, password: 'Wrong#Pass1' })
+        const response = await request(ctx.app.server).post('/api/users/login').send({ email, password: 'Wrong#Pass1' })
         expect(response.status).toBe(401)
       }
-      const limited = await request(app.server).post('/api/users/login').send({ email, password: 'Wrong#Pass1' })
+      const limited = await request(ctx.app.server).post('/api/users/login').send({ email, password: 'Wrong#Pass1' })
       expect(limited.status).toBe(429)
       expect(limited.body).toEqual({ message: expect.stringMatching(/^Too many attempts\. Please try again in .+\.$/), code: 'RATE_LIMITED', status: 429 })
       expect(limited.headers['retry-after']).toBeDefined()
       // another account from the same address is not affected
-      const other = await request(app.server).post('/api/users/login').send({ email: regular().email, password: TEST_PASSWORD })
+      const other = await request(ctx.app.server).post('/api/users/login').send({ email: regular().email, password: TEST_PASSWORD })
       expect(other.status).toBe(200)
     })
   })
 
   describe('POST /api/users/user-signup', () => {
-    const signup = (body: Record<string, unknown>) => request(app.server).post('/api/users/user-signup').send(body)
+    const signup = (body: Record<string, unknown>) => request(ctx.app.server).post('/api/users/user-signup').send(body)
 
     it('creates a user in the key’s company with role user, who can then sign in', async () => {
       const email = uniqueEmail('new')
       const response = await signup({ email, password: TEST_PASSWORD, activation_key: tenant.company.activation_key })
       expect(response.status).toBe(200)
       expect(response.body).toEqual({ message: USER_MESSAGES.signupSuccess })
-      const user = await db.prisma.user.findUniqueOrThrow({ where: { email } })
+      const user = await ctx.db.prisma.user.findUniqueOrThrow({ where: { email } })
       expect(user).toMatchObject({ company_id: tenant.company.id, role: 'user', is_active: true })
       expect(user.password_hash).toMatch(/^scrypt\$/)
-      const login = await request(app.server).post('/api/users/login').send({ email, password: TEST_PASSWORD })
+      const login = await request(ctx.app.server).post('/api/users/login').send({ email, password: TEST_PASSWORD })
       expect(login.status).toBe(200)
     })
 
     it('gives the role of a pending onboarding invitation and marks it accepted', async () => {
       const email = uniqueEmail('invited')
-      const invitation = await db.prisma.onboardingInvitation.create({ data: { email, company_id: tenant.company.id, role: 'admin' } })
+      const invitation = await ctx.db.prisma.onboardingInvitation.create({ data: { email, company_id: tenant.company.id, role: 'admin' } })
       const response = await signup({ email: email.toUpperCase(), password: TEST_PASSWORD, activation_key: tenant.company.activation_key })
       expect(response.status).toBe(200)
-      expect((await db.prisma.user.findUniqueOrThrow({ where: { email } })).role).toBe('admin')
-      expect((await db.prisma.onboardingInvitation.findUniqueOrThrow({ where: { id: invitation.id } })).accepted_at).not.toBeNull()
+      expect((await ctx.db.prisma.user.findUniqueOrThrow({ where: { email } })).role).toBe('admin')
+      expect((await ctx.db.prisma.onboardingInvitation.findUniqueOrThrow({ where: { id: invitation.id } })).accepted_at).not.toBeNull()
     })
 
     it('ignores an invitation of another company', async () => {
-      const other = await createTenant(db, { roles: [] })
+      const other = await createTenant(ctx.db, { roles: [] })
       const email = uniqueEmail('elsewhere')
-      await db.prisma.onboardingInvitation.create({ data: { email, company_id: other.company.id, role: 'admin' } })
+      await ctx.db.prisma.onboardingInvitation.create({ data: { email, company_id: other.company.id, role: 'admin' } })
       await signup({ email, password: TEST_PASSWORD, activation_key: tenant.company.activation_key }).expect(200)
-      expect((await db.prisma.user.findUniqueOrThrow({ where: { email } })).role).toBe('user')
+      expect((await ctx.db.prisma.user.findUniqueOrThrow({ where: { email } })).role).toBe('user')
     })
 
     it('refuses a malformed activation key', async () => {
@@ -202,7 +193,7 @@ describe('users: login, sign-up, profile, verify', () => {
   describe('GET /api/users/info', () => {
     it("returns the signed-in user's profile and products", async () => {
       const token = await loginTokenFor(admin(), tenant.company.company_name)
-      const response = await request(app.server).get('/api/users/info').set('authorization', `Bearer ${token}`)
+      const response = await request(ctx.app.server).get('/api/users/info').set('authorization', `Bearer ${token}`)
       expect(response.status).toBe(200)
       expect(response.body).toEqual({
         id: admin().id,
@@ -228,37 +219,37 @@ describe('users: login, sign-up, profile, verify', () => {
         [{ authorization: 'Bearer sk-unknown-key' }, AUTH_MESSAGES.invalidApiKey],
       ]
       for (const [headers, message] of cases) {
-        const response = await request(app.server).get('/api/users/info').set(headers)
+        const response = await request(ctx.app.server).get('/api/users/info').set(headers)
         expect(response.status, message).toBe(401)
         expect(response.body).toEqual({ message, code: 'UNAUTHORIZED', status: 401 })
       }
     })
 
     it('stops accepting the token of a deactivated or deleted user at once', async () => {
-      const { company, users } = await createTenant(db, { roles: ['user', 'user'] })
+      const { company, users } = await createTenant(ctx.db, { roles: ['user', 'user'] })
       const [gone, inactive] = users as [(typeof users)[0], (typeof users)[0]]
       const goneToken = await loginTokenFor(gone, company.company_name)
       const inactiveToken = await loginTokenFor(inactive, company.company_name)
-      await db.prisma.user.delete({ where: { id: gone.id } })
-      await db.prisma.user.update({ where: { id: inactive.id }, data: { is_active: false } })
+      await ctx.db.prisma.user.delete({ where: { id: gone.id } })
+      await ctx.db.prisma.user.update({ where: { id: inactive.id }, data: { is_active: false } })
       for (const token of [goneToken, inactiveToken]) {
-        const response = await request(app.server).get('/api/users/info').set('authorization', `Bearer ${token}`)
+        const response = await request(ctx.app.server).get('/api/users/info').set('authorization', `Bearer ${token}`)
         expect(response.status).toBe(401)
         expect(response.body.message).toBe(AUTH_MESSAGES.accountInactive)
       }
     })
 
     it('uses the current role from the database, not the one in the token', async () => {
-      const { company, users } = await createTenant(db, { roles: ['user'] })
+      const { company, users } = await createTenant(ctx.db, { roles: ['user'] })
       const token = await loginTokenFor(users[0]!, company.company_name)
-      await db.prisma.user.update({ where: { id: users[0]!.id }, data: { role: 'member' } })
-      const response = await request(app.server).get('/api/users/info').set('authorization', `Bearer ${token}`)
+      await ctx.db.prisma.user.update({ where: { id: users[0]!.id }, data: { role: 'member' } })
+      const response = await request(ctx.app.server).get('/api/users/info').set('authorization', `Bearer ${token}`)
       expect(response.body.role).toBe('member')
     })
   })
 
   describe('POST /api/users/verify', () => {
-    const verify = (body: Record<string, unknown>) => request(app.server).post('/api/users/verify').send(body)
+    const verify = (body: Record<string, unknown>) => request(ctx.app.server).post('/api/users/verify').send(body)
     it('tells whether an account exists by e-mail (any case) or phone', async () => {
       expect((await verify({ email: regular().email.toUpperCase(), phone_number: null })).body).toEqual({ exists: true })
       expect((await verify({ email: null, phone_number: '(206) 555-0100' })).body).toEqual({ exists: true })
@@ -277,28 +268,22 @@ describe('users: login, sign-up, profile, verify', () => {
 })
 
 describe('password reset through a real SMTP server', () => {
-  let app: FastifyInstance
-  let db: Database
   let smtp: Awaited<ReturnType<typeof startSmtpCapture>>
 
   beforeAll(async () => {
-    db = testDatabase()
     smtp = await startSmtpCapture()
-    app = await createTestApp({}, { ...smtp.env, PUBLIC_URL: 'https://citrus.example.com', OUTBOX_POLL_INTERVAL_MS: '0' })
-    await app.ready()
   })
   afterAll(async () => {
-    await app.close()
     await smtp.close()
-    await db.close()
   })
+  const ctx = useTestApp(() => ({ ...smtp.env, PUBLIC_URL: 'https://citrus.example.com' }))
 
-  const requestReset = (email: string) => request(app.server).post('/api/users/password-reset-email').send({ email })
+  const requestReset = (email: string) => request(ctx.app.server).post('/api/users/password-reset-email').send({ email })
   const reset = (new_password: string, temp_jwt_token: string) =>
-    request(app.server).post('/api/users/password-reset').send({ new_password, temp_jwt_token })
+    request(ctx.app.server).post('/api/users/password-reset').send({ new_password, temp_jwt_token })
 
   async function mailFor(email: string) {
-    await servicesOf(app).outbox.flush()
+    await servicesOf(ctx.app).outbox.flush()
     return eventually(() => {
       const mail = smtp.messages.find((message) => message.to.includes(email) && message.decoded.includes('/password-reset?token='))
       if (!mail) throw new Error(`no reset e-mail for ${email}`)
@@ -312,23 +297,23 @@ describe('password reset through a real SMTP server', () => {
   }
 
   it('e-mails a single-use link; the new password works, the old one and the token do not', async () => {
-    const { users } = await createTenant(db, { roles: ['user'] })
+    const { users } = await createTenant(ctx.db, { roles: ['user'] })
     const user = users[0]!
     const response = await requestReset(user.email.toUpperCase())
     expect(response.status).toBe(200)
     expect(Object.keys(response.body)).toEqual(['message_id'])
-    const outboxRow = await db.prisma.messageOutbox.findUniqueOrThrow({ where: { id: response.body.message_id as string } })
+    const outboxRow = await ctx.db.prisma.messageOutbox.findUniqueOrThrow({ where: { id: response.body.message_id as string } })
     expect(outboxRow).toMatchObject({ channel: 'email', recipient: user.email, status: 'pending' })
 
     const mail = await mailFor(user.email)
     expect(mail.raw).toContain('Subject: Reset your Citrus password')
     expect(mail.from).toBe('no-reply@citrus.test')
     const token = tokenIn(mail)
-    const sent = await db.prisma.messageOutbox.findUniqueOrThrow({ where: { id: outboxRow.id } })
+    const sent = await ctx.db.prisma.messageOutbox.findUniqueOrThrow({ where: { id: outboxRow.id } })
     expect(sent).toMatchObject({ status: 'sent', attempts: 1 })
     expect(sent.sent_at).not.toBeNull()
     // only a hash of the token is stored
-    const stored = await db.prisma.passwordResetToken.findMany({ where: { user_id: user.id } })
+    const stored = await ctx.db.prisma.passwordResetToken.findMany({ where: { user_id: user.id } })
     expect(stored).toHaveLength(1)
     expect(stored[0]!.token_hash).not.toContain(token.slice(0, 20))
     expect(JSON.stringify(stored)).not.toContain(token)
@@ -345,12 +330,12 @@ describe('password reset through a real SMTP server', () => {
     const done = await reset(NEW_PASSWORD, token)
     expect(done.status).toBe(200)
     expect(Object.keys(done.body)).toEqual(['message_id'])
-    const confirmation = await db.prisma.messageOutbox.findUniqueOrThrow({ where: { id: done.body.message_id as string } })
+    const confirmation = await ctx.db.prisma.messageOutbox.findUniqueOrThrow({ where: { id: done.body.message_id as string } })
     expect(confirmation).toMatchObject({ recipient: user.email, subject: 'Your Citrus password was changed' })
 
-    const login = await request(app.server).post('/api/users/login').send({ email: user.email, password: NEW_PASSWORD })
+    const login = await request(ctx.app.server).post('/api/users/login').send({ email: user.email, password: NEW_PASSWORD })
     expect(login.status).toBe(200)
-    const oldLogin = await request(app.server).post('/api/users/login').send({ email: user.email, password: TEST_PASSWORD })
+    const oldLogin = await request(ctx.app.server).post('/api/users/login').send({ email: user.email, password: TEST_PASSWORD })
     expect(oldLogin.status).toBe(401)
 
     const again = await reset('Another#Pass9', token)
@@ -359,25 +344,25 @@ describe('password reset through a real SMTP server', () => {
   })
 
   it('refuses an expired token', async () => {
-    const { users } = await createTenant(db, { roles: ['user'] })
+    const { users } = await createTenant(ctx.db, { roles: ['user'] })
     const user = users[0]!
     await requestReset(user.email).expect(200)
     const token = tokenIn(await mailFor(user.email))
-    await db.prisma.passwordResetToken.updateMany({ where: { user_id: user.id }, data: { expires_at: new Date(Date.now() - 1000) } })
+    await ctx.db.prisma.passwordResetToken.updateMany({ where: { user_id: user.id }, data: { expires_at: new Date(Date.now() - 1000) } })
     const response = await reset(NEW_PASSWORD, token)
     expect(response.status).toBe(400)
     expect(response.body.message).toBe(USER_MESSAGES.resetTokenInvalid)
   })
 
   it('refuses forged tokens and login tokens used as reset tokens', async () => {
-    const { company, users } = await createTenant(db, { roles: ['user'] })
+    const { company, users } = await createTenant(ctx.db, { roles: ['user'] })
     const loginToken = await loginTokenFor(users[0]!, company.company_name)
     for (const token of ['garbage', loginToken]) {
       const response = await reset(NEW_PASSWORD, token)
       expect(response.status).toBe(400)
       expect(response.body.message).toBe(USER_MESSAGES.resetTokenInvalid)
     }
-    const missing = await request(app.server).post('/api/users/password-reset').send({ new_password: NEW_PASSWORD })
+    const missing = await request(ctx.app.server).post('/api/users/password-reset').send({ new_password: NEW_PASSWORD })
     expect(missing.status).toBe(400)
     expect(missing.body.errors).toEqual([{ path: 'body.temp_jwt_token', message: USER_MESSAGES.resetTokenRequired }])
   })
@@ -389,7 +374,7 @@ describe('password reset through a real SMTP server', () => {
     expect(response.status).toBe(200)
     expect(Object.keys(response.body)).toEqual(['message_id'])
     expect(response.body.message_id).toMatch(/^[0-9a-f-]{36}$/)
-    await servicesOf(app).outbox.flush()
+    await servicesOf(ctx.app).outbox.flush()
     expect(smtp.messages.length).toBe(before)
     expect(smtp.messages.some((message) => message.to.includes(email))).toBe(false)
   })

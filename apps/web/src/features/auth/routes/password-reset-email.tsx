@@ -6,30 +6,26 @@ import { apiMessageOf } from '../../../lib/api-client'
 import { requestResetEmail } from '../api/password'
 import { AuthLayout } from '../components/auth-layout'
 import { ResetForm } from '../components/reset-form'
+import { useAuthForm } from '../hooks/use-auth-form'
 import { ACCOUNT_MESSAGES } from '../utils/messages'
-import { validateResetEmail } from '../utils/validation'
+import { validateResetEmail, type FieldErrors } from '../utils/validation'
+
+const resetEmailErrors = ({ email }: { email: string }): FieldErrors<'email'> => {
+  const error = validateResetEmail(email)
+  return error ? { email: error } : {}
+}
 
 /** Request a reset e-mail (spec 1 §4): form, then the sent state. */
 export function PasswordResetEmailRoute() {
   const location = useLocation()
   const redirectError = (location.state as { error?: string } | null)?.error ?? null
-  const [email, setEmail] = useState('')
-  const [touched, setTouched] = useState(false)
-  const [submitted, setSubmitted] = useState(false)
-  const [submitting, setSubmitting] = useState(false)
-  const [formError, setFormError] = useState<string | null>(redirectError)
+  const { values, field, begin, submitting, setSubmitting, formError, setFormError } = useAuthForm({ email: '' }, resetEmailErrors, redirectError)
   const [sent, setSent] = useState(false)
 
-  const error = validateResetEmail(email)
-
   async function onSubmit(event: FormEvent) {
-    event.preventDefault()
-    setSubmitted(true)
-    setFormError(null)
-    if (error) return
-    setSubmitting(true)
+    if (!begin(event)) return
     try {
-      const response = await requestResetEmail(email.trim())
+      const response = await requestResetEmail(values.email.trim())
       // success only when the response has message_id (spec 1 §5)
       if (response?.message_id === undefined || response.message_id === null) setFormError(ACCOUNT_MESSAGES.resetNotSuccessful)
       else setSent(true)
@@ -67,10 +63,7 @@ export function PasswordResetEmailRoute() {
           type="email"
           autoComplete="email"
           required
-          value={email}
-          onChange={(event) => setEmail(event.currentTarget.value)}
-          onBlur={() => setTouched(true)}
-          error={submitted || touched ? error : undefined}
+          {...field('email')}
         />
       </ResetForm>
     </AuthLayout>

@@ -1,5 +1,5 @@
 import { PasswordInput } from '@mantine/core'
-import { useState, type FormEvent } from 'react'
+import type { FormEvent } from 'react'
 import { Navigate, useNavigate, useSearchParams } from 'react-router'
 import { apiMessageOf } from '../../../lib/api-client'
 import { notify } from '../../../lib/notify'
@@ -8,8 +8,14 @@ import { requestPasswordReset } from '../api/password'
 import { AuthLayout } from '../components/auth-layout'
 import { PasswordStrengthMeter } from '../components/password-strength-meter'
 import { ResetForm } from '../components/reset-form'
+import { useAuthForm } from '../hooks/use-auth-form'
 import { ACCOUNT_MESSAGES } from '../utils/messages'
-import { validateNewPassword } from '../utils/validation'
+import { validateNewPassword, type FieldErrors } from '../utils/validation'
+
+const newPasswordErrors = ({ password }: { password: string }): FieldErrors<'password'> => {
+  const error = validateNewPassword(password)
+  return error ? { password: error } : {}
+}
 
 /** Set a new password (/password-reset?token=…), spec 1 §2 and §4. */
 export function PasswordResetRoute() {
@@ -17,25 +23,16 @@ export function PasswordResetRoute() {
   const session = useSession()
   const navigate = useNavigate()
   const token = searchParams.get('token')
-  const [password, setPassword] = useState('')
-  const [touched, setTouched] = useState(false)
-  const [submitted, setSubmitted] = useState(false)
-  const [submitting, setSubmitting] = useState(false)
-  const [formError, setFormError] = useState<string | null>(null)
+  const { values, field, begin, submitting, setSubmitting, formError, setFormError } = useAuthForm({ password: '' }, newPasswordErrors)
 
   if (session.authenticated) return <Navigate to="/apps" replace />
   if (!token) return <Navigate to="/password-reset-email" replace state={{ error: ACCOUNT_MESSAGES.noToken }} />
 
-  const error = validateNewPassword(password)
-
-  async function onSubmit(event: FormEvent) {
-    event.preventDefault()
-    setSubmitted(true)
-    setFormError(null)
-    if (error || !token) return
-    setSubmitting(true)
+  // after the guards above, so `token` is a string here
+  const onSubmit = async (event: FormEvent) => {
+    if (!begin(event)) return
     try {
-      const response = await requestPasswordReset({ new_password: password, temp_jwt_token: token })
+      const response = await requestPasswordReset({ new_password: values.password, temp_jwt_token: token })
       if (response?.message_id === undefined || response.message_id === null) {
         setFormError(ACCOUNT_MESSAGES.resetNotSuccessful)
         setSubmitting(false)
@@ -57,12 +54,9 @@ export function PasswordResetRoute() {
           placeholder={ACCOUNT_MESSAGES.passwordPlaceholder}
           autoComplete="new-password"
           required
-          value={password}
-          onChange={(event) => setPassword(event.currentTarget.value)}
-          onBlur={() => setTouched(true)}
-          error={submitted || touched ? error : undefined}
+          {...field('password')}
         />
-        <PasswordStrengthMeter password={password} />
+        <PasswordStrengthMeter password={values.password} />
       </ResetForm>
     </AuthLayout>
   )

@@ -1,5 +1,5 @@
 import { Anchor, Button, PasswordInput, Stack, Text, TextInput } from '@mantine/core'
-import { useState, type FormEvent } from 'react'
+import type { FormEvent } from 'react'
 import { Link, useSearchParams } from 'react-router'
 import { FormErrorAlert } from '../../../components/feedback/form-error-alert'
 import { apiMessageOf } from '../../../lib/api-client'
@@ -7,36 +7,22 @@ import { requestLoginToken } from '../api/login'
 import { requestSignUp } from '../api/password'
 import { AuthLayout } from '../components/auth-layout'
 import { PasswordStrengthMeter } from '../components/password-strength-meter'
+import { useAuthForm } from '../hooks/use-auth-form'
 import { useCompleteLogin } from '../hooks/use-complete-login'
 import { ACCOUNT_MESSAGES } from '../utils/messages'
 import { validateSignUp } from '../utils/validation'
-
-type Field = 'email' | 'password' | 'activationKey'
 
 /** Sign Up (spec 1 §2, §4, §5): create the user, log in, then go to /apps. */
 export function SignUpRoute() {
   const [searchParams] = useSearchParams()
   const completeLogin = useCompleteLogin()
-  const [values, setValues] = useState({ email: '', password: '', activationKey: searchParams.get('activation_key') ?? '' })
-  const [touched, setTouched] = useState<Partial<Record<Field, boolean>>>({})
-  const [submitted, setSubmitted] = useState(false)
-  const [submitting, setSubmitting] = useState(false)
-  const [formError, setFormError] = useState<string | null>(null)
-
-  const errors = validateSignUp(values)
-  const show = (field: Field) => (submitted || touched[field] ? errors[field] : undefined)
-  const set = (field: Field) => (event: { currentTarget: HTMLInputElement }) => {
-    const value = event.currentTarget.value
-    setValues((current) => ({ ...current, [field]: value }))
-  }
-  const blur = (field: Field) => () => setTouched((current) => ({ ...current, [field]: true }))
+  const { values, field, begin, submitting, setSubmitting, formError, setFormError } = useAuthForm(
+    { email: '', password: '', activationKey: searchParams.get('activation_key') ?? '' },
+    validateSignUp,
+  )
 
   async function onSubmit(event: FormEvent) {
-    event.preventDefault()
-    setSubmitted(true)
-    setFormError(null)
-    if (Object.keys(errors).length > 0) return
-    setSubmitting(true)
+    if (!begin(event)) return
     const email = values.email.trim()
     try {
       const created = await requestSignUp({ email, password: values.password, activation_key: values.activationKey.trim() })
@@ -75,26 +61,20 @@ export function SignUpRoute() {
       <form onSubmit={onSubmit} noValidate>
         <Stack gap="md">
           {formError && <FormErrorAlert>{formError}</FormErrorAlert>}
-          <TextInput label="Email" type="email" autoComplete="email" required value={values.email} onChange={set('email')} onBlur={blur('email')} error={show('email')} />
+          <TextInput label="Email" type="email" autoComplete="email" required {...field('email')} />
           <PasswordInput
             label="Password"
             placeholder={ACCOUNT_MESSAGES.passwordPlaceholder}
             autoComplete="new-password"
             required
-            value={values.password}
-            onChange={set('password')}
-            onBlur={blur('password')}
-            error={show('password')}
+            {...field('password')}
           />
           <PasswordStrengthMeter password={values.password} />
           <TextInput
             label="Activation key"
             autoComplete="off"
             required
-            value={values.activationKey}
-            onChange={set('activationKey')}
-            onBlur={blur('activationKey')}
-            error={show('activationKey')}
+            {...field('activationKey')}
           />
           <Button type="submit" fullWidth size="md" loading={submitting}>
             Create Account
