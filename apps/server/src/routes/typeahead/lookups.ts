@@ -14,6 +14,8 @@ export const compactCode = (query: string) => query.toUpperCase().replace(/[^A-Z
 const escapeLike = (text: string) => text.replace(/[\\%_]/g, (c) => `\\${c}`)
 /** A LIKE/ILIKE pattern matching the text anywhere. */
 const containsPattern = (query: string) => `%${escapeLike(query)}%`
+/** The least string above every string that starts with a compact code ('E119' → 'E11:'), for a ~<~ bound. */
+const codeUpperBound = (code: string) => (code === '' ? '' : code.slice(0, -1) + String.fromCharCode(code.charCodeAt(code.length - 1) + 1))
 /** A LIKE/ILIKE pattern matching texts that start with the query. */
 const startsPattern = (query: string) => `${escapeLike(query)}%`
 /**
@@ -35,14 +37,18 @@ const frequencies = (table: string, column: string) => `freq AS (
  * for the HCPCS long descriptions on PostgreSQL, 15-30 ms for the starter set on PGlite) over the trigram
  * index (a few ms).
  */
-async function indexed<R extends pg.QueryResultRow>(pool: pg.Pool, sql: string, params: unknown[]): Promise<R[]> {
+async function indexed<R extends pg.QueryResultRow>(pool: pg.Pool, name: string, sql: string, params: unknown[]): Promise<R[]> {
   const client = await pool.connect()
   try {
     await client.query('BEGIN')
     // Bitmap scans only: a plain index scan would walk a whole index and filter every row the same way.
     // No JIT: the penalty that disfavours the other scans inflates the cost past jit_above_cost.
-    await client.query('SET LOCAL enable_seqscan = off; SET LOCAL enable_indexscan = off; SET LOCAL jit = off')
-    const { rows } = await client.query<R>(sql, params)
+    // A named statement with a generic plan: planned once per connection (custom plans cost 3-4 ms each,
+    // mostly pg_trgm estimating its operators' selectivity on the column statistics). The parameters only
+    // switch branches on and off (one-time filters) and feed index conditions, so the generic plan is the
+    // same plan; code prefixes are therefore ranges (~>=~ / ~<~), which a parameter can bound, not LIKE.
+    await client.query('SET LOCAL enable_seqscan = off; SET LOCAL enable_indexscan = off; SET LOCAL jit = off; SET LOCAL plan_cache_mode = force_generic_plan')
+    const { rows } = await client.query<R>({ name, text: sql, values: params })
     await client.query('COMMIT')
     return rows
   } catch (error) {
@@ -62,10 +68,10 @@ export async function searchIcd10(pool: pg.Pool, query: string, limit: number): 
   const code = compactCode(query)
   // Candidates come from one indexed branch each (an OR of them is planned as a sequential scan that
   // computes the similarity of every code: ~1 s for the 98,186 official codes instead of ~30 ms).
-  const rows = await indexed<CodeOption & Ranked>(pool, 
+  const rows = await indexed<CodeOption & Ranked>(pool, 'typeahead_icd10',
     `WITH ${frequencies('claim_diagnoses', 'icd10_code')},
      candidates AS (
-       SELECT code FROM icd10_codes WHERE $2 <> '' AND replace(code, '.', '') LIKE $3
+       SELECT code FROM icd10_codes WHERE $2 <> '' AND replace(code, '.', '') ~>=~ $2 AND replace(code, '.', '') ~<~ $8
        UNION SELECT code FROM icd10_codes WHERE $6 AND $1 <% description
        UNION SELECT code FROM icd10_codes WHERE $6 AND $1 <% long_description
        UNION SELECT code FROM icd10_codes WHERE $6 AND description ILIKE $4
@@ -78,17 +84,17 @@ export async function searchIcd10(pool: pg.Pool, query: string, limit: number): 
      FROM candidates c JOIN icd10_codes i ON i.code = c.code LEFT JOIN freq ON freq.value = i.code
      ORDER BY tier DESC, score DESC, freq.freq DESC NULLS LAST, (i.source = 'starter') DESC, similarity($1, i.description) DESC, length(i.code), i.code COLLATE "C"
      LIMIT $5`,
-    [query, code, `${code}%`, containsPattern(query), limit, isWordQuery(query), startsPattern(query)],
+    [query, code, `${code}%`, containsPattern(query), limit, isWordQuery(query), startsPattern(query), codeUpperBound(code)],
   )
   return rows.map(({ code: c, description, long_description, parent_code }) => ({ code: c, description, long_description, parent_code }))
 }
 
 export async function searchProcedureCodes(pool: pg.Pool, query: string, limit: number): Promise<CodeOption[]> {
   const code = compactCode(query)
-  const rows = await indexed<CodeOption & Ranked>(pool, 
+  const rows = await indexed<CodeOption & Ranked>(pool, 'typeahead_procedure_codes',
     `WITH ${frequencies('claim_procedures', 'procedure_code')},
      candidates AS (
-       SELECT code FROM procedure_codes WHERE $2 <> '' AND code LIKE $3
+       SELECT code FROM procedure_codes WHERE $2 <> '' AND code ~>=~ $2 AND code ~<~ $8
        UNION SELECT code FROM procedure_codes WHERE $6 AND $1 <% description
        UNION SELECT code FROM procedure_codes WHERE $6 AND $1 <% long_description
        UNION SELECT code FROM procedure_codes WHERE $6 AND description ILIKE $4
@@ -102,7 +108,7 @@ export async function searchProcedureCodes(pool: pg.Pool, query: string, limit: 
      WHERE p.termination_date IS NULL OR p.termination_date > current_date
      ORDER BY tier DESC, score DESC, freq.freq DESC NULLS LAST, (p.source = 'starter') DESC, similarity($1, p.description) DESC, p.code COLLATE "C"
      LIMIT $5`,
-    [query, code, `${code}%`, containsPattern(query), limit, isWordQuery(query), startsPattern(query)],
+    [query, code, `${code}%`, containsPattern(query), limit, isWordQuery(query), startsPattern(query), codeUpperBound(code)],
   )
   return rows.map(({ code: c, description, long_description, parent_code }) => ({ code: c, description, long_description, parent_code }))
 }
@@ -113,9 +119,9 @@ export async function searchProcedureCodes(pool: pg.Pool, query: string, limit: 
  */
 export async function searchProcedures(pool: pg.Pool, query: string, limit: number): Promise<ProcedureOption[]> {
   const code = compactCode(query)
-  const rows = await indexed<ProcedureOption & Ranked & { kind: number }>(pool, 
+  const rows = await indexed<ProcedureOption & Ranked & { kind: number }>(pool, 'typeahead_procedures',
     `WITH single AS (
-       SELECT code FROM procedure_codes WHERE $2 <> '' AND code LIKE $3
+       SELECT code FROM procedure_codes WHERE $2 <> '' AND code ~>=~ $2 AND code ~<~ $8
        UNION SELECT code FROM procedure_codes WHERE $6 AND $1 <% description
        UNION SELECT code FROM procedure_codes WHERE $6 AND description ILIKE $4
        UNION (SELECT code FROM procedure_codes WHERE NOT $6 AND description ILIKE $7 LIMIT 200)
@@ -137,7 +143,7 @@ export async function searchProcedures(pool: pg.Pool, query: string, limit: numb
      ) x
      ORDER BY tier DESC, kind, score DESC, similarity($1, name) DESC, name COLLATE "C"
      LIMIT $5`,
-    [query, code, `${code}%`, containsPattern(query), limit, isWordQuery(query), startsPattern(query)],
+    [query, code, `${code}%`, containsPattern(query), limit, isWordQuery(query), startsPattern(query), codeUpperBound(code)],
   )
   return rows.map(({ name, cpt_codes, description }) => ({ name, cpt_codes, description }))
 }
