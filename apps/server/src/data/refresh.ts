@@ -15,9 +15,30 @@ export const MATERIALIZED_VIEWS = [
 
 const LOADED_TABLES = ['states', 'counties', 'zips', 'icd10_codes', 'procedure_codes', 'specialties', 'insurers', 'health_systems', 'facilities', 'providers', 'patients', 'claims', 'claim_diagnoses', 'claim_procedures', 'pharmacy_claims', 'facility_prices', 'snakebite_cases', 'antivenom_purchases', 'sales_territories', 'sales_territory_counties']
 
+/** GIN indexes the look-ups scan (prisma/migrations/*_data_platform_spatial, *_typeahead_search). */
+export const LOOKUP_GIN_INDEXES = [
+  'specialties_display_name_trgm',
+  'icd10_codes_description_trgm',
+  'icd10_codes_long_description_trgm',
+  'procedure_codes_description_trgm',
+  'procedure_codes_long_description_trgm',
+  'shoppable_procedures_name_trgm',
+  'shoppable_procedures_cpt_codes',
+] as const
+
+/**
+ * Bulk loads insert into the GIN indexes' pending lists (fastupdate, fast to write); every look-up would
+ * then scan those lists in full until a vacuum merges them, and autovacuum may be off (PGlite). Merge them
+ * when a load finishes.
+ */
+export async function mergePendingIndexEntries(client: pg.ClientBase): Promise<void> {
+  await client.query('SELECT gin_clean_pending_list(i::regclass) FROM unnest($1::text[]) AS i', [LOOKUP_GIN_INDEXES])
+}
+
 /** Fresh planner statistics for the loaded tables, then every aggregate recomputed from the patient-level rows. */
 export async function analyzeAndRefresh(client: pg.ClientBase, progress: Progress, views: readonly string[] = MATERIALIZED_VIEWS): Promise<void> {
   let start = Date.now()
+  await mergePendingIndexEntries(client)
   await client.query(`ANALYZE ${LOADED_TABLES.map((t) => `"${t}"`).join(', ')}`)
   progress.line(`  analyze                    ${formatSeconds(Date.now() - start)}`)
   for (const view of views) {
