@@ -32,10 +32,15 @@ export const loginTokenClaimsSchema = z.object({
 export type LoginTokenClaims = z.infer<typeof loginTokenClaimsSchema>
 
 const requiredString = (message: string, max = 256) => z.string({ error: message }).min(1, message).max(max)
+/** A required e-mail ('Email is required'); with a shape message, also checked against EMAIL_PATTERN. */
+const requiredEmail = (invalidMessage?: string) => {
+  const email = z.string({ error: MESSAGES.emailRequired }).trim().min(1, MESSAGES.emailRequired).max(254)
+  return invalidMessage ? email.regex(EMAIL_PATTERN, invalidMessage) : email
+}
 
 export const loginRequestSchema = z
   .object({
-    email: z.string({ error: MESSAGES.emailRequired }).trim().min(1, MESSAGES.emailRequired).max(254),
+    email: requiredEmail(),
     password: requiredString(MESSAGES.passwordRequired),
   })
   .meta({ id: 'LoginRequest' })
@@ -43,12 +48,7 @@ export const loginResponseSchema = z.object({ token: z.string() }).meta({ id: 'L
 
 export const signupRequestSchema = z
   .object({
-    email: z
-      .string({ error: MESSAGES.emailRequired })
-      .trim()
-      .min(1, MESSAGES.emailRequired)
-      .max(254)
-      .regex(EMAIL_PATTERN, MESSAGES.emailNotValid),
+    email: requiredEmail(MESSAGES.emailNotValid),
     password: requiredString(MESSAGES.passwordRequired),
     activation_key: z.string({ error: MESSAGES.activationKeyRequired }).trim().min(1, MESSAGES.activationKeyRequired).max(256),
   })
@@ -57,12 +57,7 @@ export const messageResponseSchema = z.object({ message: z.string() }).meta({ id
 
 export const passwordResetEmailRequestSchema = z
   .object({
-    email: z
-      .string({ error: MESSAGES.emailRequired })
-      .trim()
-      .min(1, MESSAGES.emailRequired)
-      .max(254)
-      .regex(EMAIL_PATTERN, MESSAGES.emailInvalid),
+    email: requiredEmail(MESSAGES.emailInvalid),
   })
   .meta({ id: 'PasswordResetEmailRequest' })
 export const messageIdResponseSchema = z

@@ -2,6 +2,7 @@ import { AUTH_MESSAGES, ERROR_CODES } from '@citrus/contracts'
 import type { RateLimitOptions } from '@fastify/rate-limit'
 import type { FastifyRequest } from 'fastify'
 import { AppError } from '../lib/errors.js'
+import { normalizeEmail } from '../domain/users.js'
 
 /**
  * Limits of the credential endpoints (spec 4 §5). Fixed here rather than in the environment:
@@ -20,7 +21,7 @@ export const RATE_LIMITS = {
 function emailOf(request: FastifyRequest): string {
   const body = request.body
   if (body && typeof body === 'object' && 'email' in body && typeof body.email === 'string') {
-    return body.email.trim().toLowerCase()
+    return normalizeEmail(body.email)
   }
   return ''
 }

@@ -102,13 +102,17 @@ export async function applyMigrations(connectionString: string, migrationsDir: s
   }
 }
 
-/** Names of migrations in the folder that the database has not finished applying. */
-export async function pendingMigrations(client: pg.ClientBase | pg.Pool, migrationsDir: string): Promise<string[]> {
-  const names = readMigrations(migrationsDir).map((m) => m.name)
+/** Names of the migration folders, in the order they apply. */
+export function migrationNames(migrationsDir: string): string[] {
+  return readMigrations(migrationsDir).map((m) => m.name)
+}
+
+/** Which of the given migrations the database has not finished applying. */
+export async function pendingMigrations(client: pg.ClientBase | pg.Pool, names: readonly string[]): Promise<string[]> {
   const exists = await client.query<{ present: boolean }>(
     `SELECT to_regclass('"_prisma_migrations"') IS NOT NULL AS present`,
   )
-  if (!exists.rows[0]?.present) return names
+  if (!exists.rows[0]?.present) return [...names]
   const { rows } = await client.query<{ migration_name: string }>(
     'SELECT migration_name FROM "_prisma_migrations" WHERE finished_at IS NOT NULL AND rolled_back_at IS NULL',
   )

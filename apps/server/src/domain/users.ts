@@ -1,4 +1,4 @@
-import { EMAIL_PATTERN, meetsServerPasswordRule, MESSAGES, ROLES, type Role } from '@citrus/contracts'
+import { EMAIL_PATTERN, meetsServerPasswordRule, MESSAGES, ROLES, USER_MESSAGES, type Role } from '@citrus/contracts'
 import { hashPassword } from '../auth/password.js'
 import type { PrismaClient } from '../db/database.js'
 import { badRequest, conflict, notFound } from '../lib/errors.js'
@@ -37,7 +37,7 @@ export class UserService {
     const company = await this.prisma.company.findUnique({ where: { id: input.company_id }, select: { id: true } })
     if (!company) throw notFound(`Company ${input.company_id} not found`)
     if (await this.prisma.user.findUnique({ where: { email }, select: { id: true } })) {
-      throw conflict('A user with this email already exists')
+      throw conflict(USER_MESSAGES.emailTaken)
     }
     return this.prisma.user.create({
       data: {

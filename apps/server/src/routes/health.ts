@@ -1,9 +1,12 @@
 import { APP_VERSION, healthSchema, readinessSchema } from '@citrus/contracts'
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod'
-import { pendingMigrations } from '../db/migrate.js'
+import { migrationNames, pendingMigrations } from '../db/migrate.js'
 
 /** Liveness and readiness probes, outside /api so that orchestrators need no API knowledge. */
 export const healthRoutes: FastifyPluginAsyncZod = async (app) => {
+  // The migrations folder is fixed for the life of the process: read it once, not on every probe.
+  const migrations = migrationNames(app.config.migrationsDir)
+
   app.get(
     '/healthz',
     {
@@ -26,7 +29,7 @@ export const healthRoutes: FastifyPluginAsyncZod = async (app) => {
     async (_request, reply) => {
       const mode = app.config.databaseMode
       try {
-        const pending = await pendingMigrations(app.db.pool, app.config.migrationsDir)
+        const pending = await pendingMigrations(app.db.pool, migrations)
         const ready = pending.length === 0
         return reply.status(ready ? 200 : 503).send({
           status: ready ? 'ready' : 'not_ready',

@@ -22,6 +22,7 @@ import {
 } from '@citrus/contracts'
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod'
 import { hashPassword, verifyPassword } from '../../auth/password.js'
+import { normalizeEmail } from '../../domain/users.js'
 import { RATE_LIMITS, rateLimit } from '../../auth/rate-limits.js'
 import { hashToken, signLoginToken, signResetToken, verifyResetToken } from '../../auth/tokens.js'
 import { Prisma } from '../../generated/prisma/client.js'
@@ -35,7 +36,6 @@ const tags = ['users']
 let dummyHash: Promise<string> | null = null
 const timingDummyHash = () => (dummyHash ??= hashPassword(randomUUID()))
 
-export const normalizeEmail = (email: string) => email.trim().toLowerCase()
 
 export function sortProductGroups(groups: Iterable<ProductGroup>): ProductGroup[] {
   const held = new Set(groups)
