@@ -4,6 +4,7 @@ import path from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { useTestDatabase } from '../../../../test/helpers.ts'
 import { REPO_ROOT } from '../runtime.ts'
+import { SYNONYMS } from '../routes/typeahead/word-search.ts'
 import { runImport, type ImportKind } from './importers.ts'
 import { silentSink } from './progress.ts'
 
@@ -181,6 +182,19 @@ describe('importers on the official files in ../shared/data (skipped when absent
       expect(summary.seconds).toBeLessThan(40)
     })
   }
+  it.skipIf(!shared('icd10cm/icd10cm_order_2026.txt') || !shared('hcpcs-2020/HCPC2020_ANWEB_w_disclaimer.txt'))('the look-ups\' abbreviations expand to words of the official descriptions', async () => {
+    const tables = { icd10: 'icd10_codes', procedure: 'procedure_codes' } as const
+    const missing: string[] = []
+    for (const domain of ['icd10', 'procedure'] as const) {
+      for (const [abbreviation, expansions] of Object.entries(SYNONYMS[domain])) {
+        for (const words of expansions) {
+          const { rows } = await ctx.db.pool.query<{ n: number }>(`SELECT count(*)::int AS n FROM ${tables[domain]} WHERE search_terms @@ $1::tsquery`, [words.map((w) => `'${w}'`).join(' & ')])
+          if (rows[0]!.n === 0) missing.push(`${domain} ${abbreviation}: ${words.join(' ')}`)
+        }
+      }
+    }
+    expect(missing).toEqual([])
+  })
   it.skipIf(!shared('hospital-price-transparency/v3_json_format_example.json'))('prices: the CMS v3 JSON example', async () => {
     const facility = await ctx.db.pool.query<{ id: number }>(`SELECT id FROM facilities WHERE source = 'synthetic' ORDER BY id LIMIT 1`)
     const summary = await runImport(ctx.db.pool, 'prices', shared('hospital-price-transparency/v3_json_format_example.json')!, { sink: silentSink, facility: String(facility.rows[0]!.id) })

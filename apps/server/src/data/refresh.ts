@@ -11,20 +11,26 @@ export const MATERIALIZED_VIEWS = [
   'mv_facility_snakebite',
   'mv_facility_antivenom_purchases',
   'mv_prescriber_summaries',
+  'mv_search_words',
 ] as const
 
 const LOADED_TABLES = ['states', 'counties', 'zips', 'icd10_codes', 'procedure_codes', 'specialties', 'insurers', 'health_systems', 'facilities', 'providers', 'patients', 'claims', 'claim_diagnoses', 'claim_procedures', 'pharmacy_claims', 'facility_prices', 'snakebite_cases', 'antivenom_purchases', 'sales_territories', 'sales_territory_counties']
 
-/** GIN indexes the look-ups scan (prisma/migrations/*_data_platform_spatial, *_typeahead_search). */
+/** GIN indexes the look-ups scan (prisma/migrations/*_data_platform_spatial, *_typeahead_search, *_typeahead_words). */
 export const LOOKUP_GIN_INDEXES = [
   'specialties_display_name_trgm',
   'icd10_codes_description_trgm',
-  'icd10_codes_long_description_trgm',
+  'icd10_codes_search_terms',
   'procedure_codes_description_trgm',
-  'procedure_codes_long_description_trgm',
+  'procedure_codes_search_terms',
   'shoppable_procedures_name_trgm',
   'shoppable_procedures_cpt_codes',
 ] as const
+
+/** The look-ups' word vocabulary (mv_search_words), recomputed from the codes' descriptions. */
+export async function refreshSearchWords(client: pg.ClientBase): Promise<void> {
+  await client.query('REFRESH MATERIALIZED VIEW mv_search_words')
+}
 
 /**
  * Bulk loads insert into the GIN indexes' pending lists (fastupdate, fast to write); every look-up would

@@ -1,4 +1,4 @@
-import { CONDITIONS, SCALES, SyntheticDataset } from '@citrus/data-kit'
+import { CONDITION_DRUGS, CONDITIONS, MAINTENANCE_DRUGS, SCALES, SyntheticDataset } from '@citrus/data-kit'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { useTestDatabase } from '../../../../test/helpers.ts'
 import { inject } from 'vitest'
@@ -100,6 +100,25 @@ describe('data seed (ci scale) on the test database', () => {
     expect(await scalar(ctx.db, 'SELECT sum(units) AS v FROM mv_facility_antivenom_purchases')).toBe(await scalar(ctx.db, 'SELECT sum(units) AS v FROM antivenom_purchases'))
     expect(await scalar(ctx.db, 'SELECT sum(patient_count) AS v FROM mv_provider_panel')).toBe(await scalar(ctx.db, 'SELECT count(*) AS v FROM (SELECT DISTINCT rendering_npi, patient_id FROM claims) x'))
     expect(await scalar(ctx.db, 'SELECT sum(claims_5yr) AS v FROM mv_prescriber_summaries')).toBe(await scalar(ctx.db, 'SELECT count(*) AS v FROM pharmacy_claims'))
+  })
+
+  it('writes pharmacy fills of maintenance drugs for patients diagnosed with a condition the drug treats', async () => {
+    // (ndc, icd10 code) pairs: a drug and the diagnosis codes of every condition it is listed for
+    const pairs = MAINTENANCE_DRUGS.flatMap((d) =>
+      Object.entries(CONDITION_DRUGS).filter(([, plan]) => plan.drugs.some(([k]) => k === d.key))
+        .flatMap(([key]) => CONDITIONS.find((c) => c.key === key)!.icd10.map(([code]) => [d.ndc, code] as const)))
+    const fills = await scalar(ctx.db, `SELECT count(*) AS v FROM pharmacy_claims WHERE ndc = ANY ($1::text[])`, [MAINTENANCE_DRUGS.map((d) => d.ndc)])
+    expect(fills).toBeGreaterThan(SCALES.ci.patients)
+    const undiagnosed = await scalar(ctx.db,
+      `SELECT count(*) AS v FROM pharmacy_claims r
+       WHERE r.ndc = ANY ($1::text[]) AND NOT EXISTS (
+         SELECT 1 FROM claims c JOIN claim_diagnoses d ON d.claim_id = c.id
+         JOIN unnest($1::text[], $2::text[]) AS pair(ndc, code) ON pair.ndc = r.ndc AND pair.code = d.icd10_code
+         WHERE c.patient_id = r.patient_id)`,
+      [pairs.map(([ndc]) => ndc), pairs.map(([, code]) => code)])
+    expect(undiagnosed).toBe(0)
+    // antivenom lines stay with the snakebite cases
+    expect(await scalar(ctx.db, `SELECT count(*) AS v FROM pharmacy_claims r WHERE NOT (r.ndc = ANY ($1::text[])) AND NOT EXISTS (SELECT 1 FROM snakebite_cases s WHERE s.patient_id = r.patient_id AND s.antivenom IS NOT NULL)`, [MAINTENANCE_DRUGS.map((d) => d.ndc)])).toBe(0)
   })
 
   it('matches the calibration targets within sampling tolerance', async () => {

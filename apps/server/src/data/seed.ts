@@ -139,7 +139,7 @@ const CLAIM_COLUMNS = ['id', 'patient_id', 'service_date', 'rendering_npi', 'fac
 const DIAGNOSIS_COLUMNS = ['claim_id', 'sequence', 'icd10_code'] as const
 const LINE_COLUMNS = ['claim_id', 'line_number', 'procedure_code', 'units', 'list_amount', 'negotiated_amount', 'insurer_amount', 'patient_amount'] as const
 const PATIENT_COLUMNS = ['id', 'age', 'birth_year', 'gender', 'zip_code', 'state', 'county_fips', 'payer_type', 'insurer_name'] as const
-const PHARMACY_COLUMNS = ['id', 'patient_id', 'fill_date', 'prescriber_npi', 'facility_npi', 'ndc', 'drug_name', 'units', 'payer_type', 'insurer_name', 'list_amount', 'negotiated_amount', 'insurer_amount', 'patient_amount'] as const
+const PHARMACY_COLUMNS = ['id', 'patient_id', 'fill_date', 'prescriber_npi', 'facility_npi', 'ndc', 'drug_name', 'units', 'days_supply', 'payer_type', 'insurer_name', 'list_amount', 'negotiated_amount', 'insurer_amount', 'patient_amount'] as const
 
 function pick<T extends object>(row: T, columns: readonly string[]): CopyValue[] {
   return columns.map((c) => (row as Record<string, unknown>)[c] as CopyValue)
@@ -212,11 +212,12 @@ export async function seedDataset(pool: pg.Pool, options: SeedOptions): Promise<
       ds.scale.patients + snakebites.length,
     )
 
-    // Claims stream straight in; their diagnoses and lines are spilled to disk and loaded next, so the
-    // generator runs once and memory stays flat at any scale.
+    // Claims stream straight in; their diagnoses, lines and the patients' pharmacy fills are spilled to disk
+    // and loaded next, so the generator runs once and memory stays flat at any scale.
     const facilityIdByNpi = new Map(ds.facilities.map((f) => [f.npi, f.id]))
     const diagnoses = new Spill(path.join(spillDir, 'diagnoses.ndjson'))
     const lines = new Spill(path.join(spillDir, 'lines.ndjson'))
+    const fills = new Spill(path.join(spillDir, 'pharmacy.ndjson'))
     const claimStep = progress.step('claims', ds.scale.patients + snakebites.length)
     let claimRows = 0
     await client.query('BEGIN')
@@ -232,10 +233,12 @@ export async function seedDataset(pool: pg.Pool, options: SeedOptions): Promise<
       for await (const p of ds.patients()) {
         const bundles = ds.claimsOfPatient(p)
         for (const b of bundles) await writeBundle(b)
+        for (const f of ds.pharmacyOfPatient(p)) await fills.push(pick(f, PHARMACY_COLUMNS))
         claimStep.tick(bundles.length, ++done)
       }
       for (const s of snakebites) {
         await writeBundle(s.claim)
+        if (s.pharmacy) await fills.push(pick(s.pharmacy, PHARMACY_COLUMNS))
         claimStep.tick(1, ++done)
       }
       claimRows = await writer.close()
@@ -246,14 +249,14 @@ export async function seedDataset(pool: pg.Pool, options: SeedOptions): Promise<
     } finally {
       await diagnoses.close()
       await lines.close()
+      await fills.close()
     }
     claimStep.finish(claimRows)
     counts.claims = claimRows
     counts.claim_diagnoses = await loadTable(client, progress, 'claim_diagnoses', DIAGNOSIS_COLUMNS, diagnoses.read(), diagnoses.rows)
     counts.claim_procedures = await loadTable(client, progress, 'claim_procedures', LINE_COLUMNS, lines.read(), lines.rows)
 
-    const pharmacy = snakebites.flatMap((s) => (s.pharmacy ? [pick(s.pharmacy, PHARMACY_COLUMNS)] : []))
-    counts.pharmacy_claims = await loadTable(client, progress, 'pharmacy_claims', PHARMACY_COLUMNS, pharmacy, pharmacy.length)
+    counts.pharmacy_claims = await loadTable(client, progress, 'pharmacy_claims', PHARMACY_COLUMNS, fills.read(), fills.rows)
 
     const caseColumns = ['id', 'patient_id', 'claim_id', 'facility_id', 'provider_npi', 'event_date', 'state', 'county_fips', 'zip_code', 'icd10_code', 'antivenom', 'units_used']
     counts.snakebite_cases = await loadTable(client, progress, 'snakebite_cases', caseColumns, snakebites.map((s) => pick(s.case, caseColumns)), snakebites.length)

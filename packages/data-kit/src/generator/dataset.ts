@@ -1,5 +1,5 @@
 import { makeNpi } from '../npi.ts'
-import { ANTIVENOM_PRODUCTS, INSURERS, procedureCodes, specialties, type ProcedureCode, type Specialty } from '../reference/index.ts'
+import { ANTIVENOM_PRODUCTS, CONDITION_DRUGS, INSURERS, MAINTENANCE_DRUGS, procedureCodes, specialties, type ProcedureCode, type Specialty } from '../reference/index.ts'
 import { loadCountyGeometries, loadZipRows, type ZipRow } from '../reference/geo.ts'
 import type { ProviderKind } from '../reference/provider-kinds.ts'
 import { STATE_BY_ABBR, STATES } from '../reference/states.ts'
@@ -134,6 +134,8 @@ export interface PharmacyClaimRow {
   ndc: string
   drug_name: string
   units: number
+  /** days the fill lasts; null for a drug given in hospital (antivenom) */
+  days_supply: number | null
   payer_type: PayerType
   insurer_name: string | null
   list_amount: number
@@ -204,6 +206,18 @@ interface ProviderCore {
 }
 
 const round2 = (n: number) => Math.round(n * 100) / 100
+/** A list amount split into the negotiated amount and what the insurer and the patient pay. */
+function splitAmounts(rng: Rng, list: number, payer: PayerType) {
+  const negotiated = round2(list * NEGOTIATED_RATIO[payer] * rng.lognormal(0.1))
+  const patient = round2(negotiated * PATIENT_SHARE[payer])
+  return { list, negotiated, insurer: round2(negotiated - patient), patient }
+}
+/** Pharmacy fills cover the last year up to the reference date. */
+export const PHARMACY_WINDOW_DAYS = 365
+/** Share of refills picked up when due. */
+const FILL_ADHERENCE = 0.85
+const DRUG_BY_KEY = new Map(MAINTENANCE_DRUGS.map((d) => [d.key, d]))
+const drugName = (drug: { brand_name: string; generic_name: string }) => `${drug.brand_name} (${drug.generic_name})`
 const DAY = 86_400_000
 const REF = Date.parse(`${REFERENCE_DATE}T00:00:00Z`)
 const isoDay = (ms: number) => new Date(ms).toISOString().slice(0, 10)
@@ -511,10 +525,36 @@ export class SyntheticDataset {
   private priceLine(rng: Rng, code: string, payer: PayerType, facility: FacilityRow | null) {
     const base = this.procedures.get(code)?.base_price ?? 100
     const facilityFactor = facility ? 0.8 + (hash32(this.seed, 'price-factor', facility.id) / 4294967296) * 0.9 : 0.75
-    const list = round2(base * facilityFactor * rng.lognormal(0.12))
-    const negotiated = round2(list * NEGOTIATED_RATIO[payer] * rng.lognormal(0.1))
-    const patient = round2(negotiated * PATIENT_SHARE[payer])
-    return { list, negotiated, insurer: round2(negotiated - patient), patient }
+    return splitAmounts(rng, round2(base * facilityFactor * rng.lognormal(0.12)), payer)
+  }
+
+  /**
+   * Pharmacy fills (PHARMX) of one patient over the last PHARMACY_WINDOW_DAYS: for each of the patient's
+   * conditions, with the condition's treated share, one maintenance drug (CONDITION_DRUGS), prescribed by a
+   * clinician of the condition's specialties in the patient's state and refilled every days_per_fill days,
+   * a little late at times and now and then skipped (adherence).
+   */
+  pharmacyOfPatient(p: PatientRow): PharmacyClaimRow[] {
+    const rng = rngFor(this.seed, 'pharmacy', p.id)
+    const rows: PharmacyClaimRow[] = []
+    const taking = new Set<string>()
+    for (const key of p.conditions) {
+      const plan = CONDITION_DRUGS[key]
+      const condition = CONDITIONS.find((c) => c.key === key)
+      if (!plan || !condition || !rng.chance(plan.treated_share)) continue
+      const drug = DRUG_BY_KEY.get(new WeightedTable(plan.drugs).pick(rng))
+      if (!drug || taking.has(drug.key)) continue
+      taking.add(drug.key)
+      const prescriber = this.provider(this.pickProvider(rng, p.state, condition.specialties))
+      const supply = drug.days_per_fill
+      const units = supply === 28 ? drug.units_per_30_days : (drug.units_per_30_days * supply) / 30
+      for (let day = rng.int(0, supply - 1); day < PHARMACY_WINDOW_DAYS && rows.length < 100; day += supply + (rng.chance(0.3) ? rng.int(1, 10) : 0)) {
+        if (!rng.chance(FILL_ADHERENCE)) continue
+        const price = splitAmounts(rng, round2(drug.list_price_30_days * (supply / 30) * rng.lognormal(0.05)), p.payer_type)
+        rows.push({ id: p.id * 100 + rows.length, patient_id: p.id, fill_date: isoDay(REF - (PHARMACY_WINDOW_DAYS - 1 - day) * DAY), prescriber_npi: prescriber.npi, facility_npi: null, ndc: drug.ndc, drug_name: drugName(drug), units, days_supply: supply, payer_type: p.payer_type, insurer_name: p.insurer_name, list_amount: price.list, negotiated_amount: price.negotiated, insurer_amount: price.insurer, patient_amount: price.patient })
+      }
+    }
+    return rows
   }
 
   /** Medical claims of one patient (MEDX): visits for each condition plus routine care, over claim_years. */
@@ -613,7 +653,8 @@ export class SyntheticDataset {
       patient,
       claim,
       case: { id: i + 1, patient_id: patient.id, claim_id: claimId, facility_id: facility.id, provider_npi: provider.npi, event_date: date, state: z.state, county_fips: z.county_fips, zip_code: z.zip, icd10_code: code, antivenom: product, units_used: units },
-      pharmacy: drug && drugLine ? { id: i + 1, patient_id: patient.id, fill_date: date, prescriber_npi: provider.npi, facility_npi: facility.npi, ndc: drug.ndcs[0] as string, drug_name: `${drug.brand_name} (${drug.generic_name})`, units, payer_type: payer, insurer_name: patient.insurer_name, list_amount: drugLine.list_amount, negotiated_amount: drugLine.negotiated_amount, insurer_amount: drugLine.insurer_amount, patient_amount: drugLine.patient_amount } : null,
+      // negative ids keep antivenom lines apart from the population's fills (patient id × 100 + n)
+      pharmacy: drug && drugLine ? { id: -(i + 1), patient_id: patient.id, fill_date: date, prescriber_npi: provider.npi, facility_npi: facility.npi, ndc: drug.ndcs[0] as string, drug_name: drugName(drug), units, days_supply: null, payer_type: payer, insurer_name: patient.insurer_name, list_amount: drugLine.list_amount, negotiated_amount: drugLine.negotiated_amount, insurer_amount: drugLine.insurer_amount, patient_amount: drugLine.patient_amount } : null,
     }
   }
 

@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest'
 import { isValidNpi } from '../npi.ts'
-import { icd10StarterCodes, procedureCodes, specialties } from '../reference/index.ts'
+import { CONDITION_DRUGS, icd10StarterCodes, MAINTENANCE_DRUGS, procedureCodes, specialties } from '../reference/index.ts'
 import { CONDITIONS, PROVIDER_MIX_FULL, SNAKEBITE_STATE_SHARE } from './calibration.ts'
 import { arrayLiteral, copyTextRow, csvRow, encodeCopy } from './copy.ts'
-import { SyntheticDataset, type ClaimBundle, type PatientRow, type ProviderRow } from './dataset.ts'
+import { PHARMACY_WINDOW_DAYS, SyntheticDataset, type ClaimBundle, type PatientRow, type ProviderRow } from './dataset.ts'
 import { hash32, Rng, rngFor, WeightedTable } from './prng.ts'
 import { SCALES } from './scales.ts'
 
@@ -123,6 +123,61 @@ describe('SyntheticDataset (ci scale)', () => {
         expect(l.insurer_amount + l.patient_amount).toBeCloseTo(l.negotiated_amount, 1)
       }
       expect(b.claim.negotiated_amount).toBeCloseTo(b.procedures.reduce((s, l) => s + l.negotiated_amount, 0), 1)
+    }
+  })
+
+  it('fills maintenance drugs only for the conditions a patient has, monthly or quarterly, over the last year', async () => {
+    const patients = await take(ds.patients())
+    const providers = new Map((await take(ds.providers())).map((p) => [p.npi, p]))
+    const fills = patients.flatMap((p) => ds.pharmacyOfPatient(p).map((f) => ({ p, f })))
+    expect(fills.length).toBeGreaterThan(patients.length * 0.8)
+    expect(new Set(fills.map(({ f }) => f.id)).size).toBe(fills.length)
+    const drugByNdc = new Map(MAINTENANCE_DRUGS.map((d) => [d.ndc, d]))
+    const first = new Date(Date.parse('2025-12-31T00:00:00Z') - (PHARMACY_WINDOW_DAYS - 1) * 86_400_000).toISOString().slice(0, 10)
+    for (const { p, f } of fills) {
+      const drug = drugByNdc.get(f.ndc)!
+      expect(drug, f.ndc).toBeDefined()
+      expect(f.drug_name).toBe(`${drug.brand_name} (${drug.generic_name})`)
+      // the drug treats one of the patient's conditions, and a clinician of that condition prescribed it
+      const treats = p.conditions.filter((c) => CONDITION_DRUGS[c]?.drugs.some(([k]) => k === drug.key))
+      expect(treats.length, `${p.id} ${drug.key}`).toBeGreaterThan(0)
+      const specialtiesOf = treats.flatMap((c) => CONDITIONS.find((x) => x.key === c)!.specialties)
+      expect(providers.get(f.prescriber_npi), f.prescriber_npi).toBeDefined()
+      expect(f.fill_date >= first && f.fill_date <= '2025-12-31', f.fill_date).toBe(true)
+      expect(f.days_supply).toBe(drug.days_per_fill)
+      expect(f.units).toBe(drug.days_per_fill === 28 ? drug.units_per_30_days : (drug.units_per_30_days * drug.days_per_fill) / 30)
+      expect(f.negotiated_amount).toBeLessThanOrEqual(f.list_amount * 1.5)
+      expect(Math.abs(f.insurer_amount + f.patient_amount - f.negotiated_amount)).toBeLessThan(0.011)
+      expect(specialtiesOf.length).toBeGreaterThan(0)
+    }
+    // most prescribers practise one of the condition's specialties (the nearest one otherwise)
+    const bySpecialty = fills.filter(({ p, f }) => {
+      const drug = drugByNdc.get(f.ndc)!
+      const spec = providers.get(f.prescriber_npi)!.primary_taxonomy_code
+      return p.conditions.some((c) => CONDITION_DRUGS[c]?.drugs.some(([k]) => k === drug.key) && CONDITIONS.find((x) => x.key === c)!.specialties.includes(spec))
+    })
+    expect(bySpecialty.length / fills.length).toBeGreaterThan(0.9)
+    // a patient refills a drug about every days_per_fill days: a quarterly drug 2-5 times a year
+    const perPatientDrug = new Map<string, number>()
+    for (const { f } of fills) if (drugByNdc.get(f.ndc)!.days_per_fill === 90) perPatientDrug.set(`${f.patient_id} ${f.ndc}`, (perPatientDrug.get(`${f.patient_id} ${f.ndc}`) ?? 0) + 1)
+    for (const count of perPatientDrug.values()) expect(count).toBeLessThanOrEqual(5)
+    const mean = [...perPatientDrug.values()].reduce((a, b) => a + b, 0) / perPatientDrug.size
+    expect(mean).toBeGreaterThan(2.5)
+    expect(mean).toBeLessThan(4.1)
+    // same seed, same fills
+    expect(ds.pharmacyOfPatient(patients[7]!)).toEqual(new SyntheticDataset({ seed: 42, scale: 'ci' }).pharmacyOfPatient(patients[7]!))
+  })
+
+  it('lists real-format package NDCs for drugs of calibrated conditions only', () => {
+    const keys = new Set(MAINTENANCE_DRUGS.map((d) => d.key))
+    expect(keys.size).toBe(MAINTENANCE_DRUGS.length)
+    expect(new Set(MAINTENANCE_DRUGS.map((d) => d.ndc)).size).toBe(MAINTENANCE_DRUGS.length)
+    for (const d of MAINTENANCE_DRUGS) expect(d.ndc).toMatch(/^\d{5}-\d{4}-\d{2}$/)
+    for (const [condition, plan] of Object.entries(CONDITION_DRUGS)) {
+      expect(CONDITIONS.map((c) => c.key)).toContain(condition)
+      expect(plan.treated_share).toBeGreaterThan(0)
+      expect(plan.treated_share).toBeLessThanOrEqual(1)
+      for (const [drug] of plan.drugs) expect(keys.has(drug), drug).toBe(true)
     }
   })
 

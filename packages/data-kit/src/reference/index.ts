@@ -1,12 +1,13 @@
 import { ANTIVENOM_PRODUCTS, type AntivenomProduct } from './data/antivenom.ts'
+import { CONDITION_DRUGS, MAINTENANCE_DRUGS, type MaintenanceDrug } from './data/drugs.ts'
 import { ICD10_CM_STARTER } from './data/icd10cm-starter.ts'
 import { INSURERS, type InsurerSeed } from './data/insurers.ts'
 import { PROCEDURE_CODES, SHOPPABLE_PROCEDURES, type ProcedureCategory } from './data/procedures.ts'
 import { SPECIALTY_TAXONOMIES } from './data/specialties.ts'
 import type { ProviderKind } from './provider-kinds.ts'
 
-export { ANTIVENOM_PRODUCTS, INSURERS, SHOPPABLE_PROCEDURES }
-export type { AntivenomProduct, InsurerSeed, ProcedureCategory }
+export { ANTIVENOM_PRODUCTS, CONDITION_DRUGS, INSURERS, MAINTENANCE_DRUGS, SHOPPABLE_PROCEDURES }
+export type { AntivenomProduct, InsurerSeed, MaintenanceDrug, ProcedureCategory }
 export * from './geo.ts'
 export * from './provider-kinds.ts'
 export * from './states.ts'

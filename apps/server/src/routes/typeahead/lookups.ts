@@ -1,5 +1,6 @@
 import type { CodeOption, ProcedureOption, SpecialtyOption } from '@citrus/contracts'
 import type pg from 'pg'
+import { type SearchDomain, FUZZY_THRESHOLD, searchQueriesSql, searchScoreSql, searchTokens, synonymQueries } from './word-search.js'
 
 /**
  * The look-ups behind /typeahead/* (docs/decisions/0009-data-platform.md). Ranking: an exact code first, then code prefixes
@@ -47,7 +48,8 @@ async function indexed<R extends pg.QueryResultRow>(pool: pg.Pool, name: string,
     // mostly pg_trgm estimating its operators' selectivity on the column statistics). The parameters only
     // switch branches on and off (one-time filters) and feed index conditions, so the generic plan is the
     // same plan; code prefixes are therefore ranges (~>=~ / ~<~), which a parameter can bound, not LIKE.
-    await client.query('SET LOCAL enable_seqscan = off; SET LOCAL enable_indexscan = off; SET LOCAL jit = off; SET LOCAL plan_cache_mode = force_generic_plan')
+    await client.query('SET LOCAL enable_seqscan = off; SET LOCAL enable_indexscan = off; SET LOCAL jit = off; SET LOCAL plan_cache_mode = force_generic_plan; ' +
+        `SET LOCAL pg_trgm.similarity_threshold = ${FUZZY_THRESHOLD}`)
     const { rows } = await client.query<R>({ name, text: sql, values: params })
     await client.query('COMMIT')
     return rows
@@ -64,53 +66,57 @@ interface Ranked {
   score: number
 }
 
-export async function searchIcd10(pool: pg.Pool, query: string, limit: number): Promise<CodeOption[]> {
+/** The parameters every code look-up shares ($1-$8 of its statement). */
+function codeSearchParams(domain: SearchDomain, query: string, limit: number): unknown[] {
   const code = compactCode(query)
-  // Candidates come from one indexed branch each (an OR of them is planned as a sequential scan that
-  // computes the similarity of every code: ~1 s for the 98,186 official codes instead of ~30 ms).
-  const rows = await indexed<CodeOption & Ranked>(pool, 'typeahead_icd10',
-    `WITH ${frequencies('claim_diagnoses', 'icd10_code')},
-     candidates AS (
-       SELECT code FROM icd10_codes WHERE $2 <> '' AND replace(code, '.', '') ~>=~ $2 AND replace(code, '.', '') ~<~ $8
-       UNION SELECT code FROM icd10_codes WHERE $6 AND $1 <% description
-       UNION SELECT code FROM icd10_codes WHERE $6 AND $1 <% long_description
-       UNION SELECT code FROM icd10_codes WHERE $6 AND description ILIKE $4
-       UNION (SELECT code FROM icd10_codes WHERE NOT $6 AND description ILIKE $7 LIMIT 200)
-     )
-     SELECT i.code, i.description, i.long_description, i.parent_code,
-            CASE WHEN replace(i.code, '.', '') = $2 THEN 3 WHEN $2 <> '' AND replace(i.code, '.', '') LIKE $3 THEN 2 ELSE 1 END AS tier,
-            greatest(word_similarity($1, i.description), word_similarity($1, i.long_description),
-                     CASE WHEN i.description ILIKE $4 THEN 1 ELSE 0 END) AS score
-     FROM candidates c JOIN icd10_codes i ON i.code = c.code LEFT JOIN freq ON freq.value = i.code
-     ORDER BY tier DESC, score DESC, freq.freq DESC NULLS LAST, (i.source = 'starter') DESC, similarity($1, i.description) DESC, length(i.code), i.code COLLATE "C"
-     LIMIT $5`,
-    [query, code, `${code}%`, containsPattern(query), limit, isWordQuery(query), startsPattern(query), codeUpperBound(code)],
-  )
-  return rows.map(({ code: c, description, long_description, parent_code }) => ({ code: c, description, long_description, parent_code }))
+  const tokens = searchTokens(query)
+  return [code, codeUpperBound(code), `${code}%`, isWordQuery(query), startsPattern(query), limit, tokens, synonymQueries(domain, tokens)]
 }
 
-export async function searchProcedureCodes(pool: pg.Pool, query: string, limit: number): Promise<CodeOption[]> {
-  const code = compactCode(query)
-  const rows = await indexed<CodeOption & Ranked>(pool, 'typeahead_procedure_codes',
-    `WITH ${frequencies('claim_procedures', 'procedure_code')},
+/**
+ * Candidates come from one indexed branch each: the code range, the word search (word-search.ts) and, for
+ * one or two typed characters, descriptions that start with them (an OR of the branches is planned as a scan
+ * of every code). Rank: exact code, code prefix, then words as typed before corrected ones; ties go to the
+ * codes used most in the claims, the starter set, then the shorter (more general) code and description.
+ */
+export async function searchIcd10(pool: pg.Pool, query: string, limit: number): Promise<CodeOption[]> {
+  return indexed<CodeOption>(pool, 'typeahead_icd10',
+    `WITH ${frequencies('claim_diagnoses', 'icd10_code')},
+     ${searchQueriesSql('icd10', { tokens: '$7', synonyms: '$8' })},
      candidates AS (
-       SELECT code FROM procedure_codes WHERE $2 <> '' AND code ~>=~ $2 AND code ~<~ $8
-       UNION SELECT code FROM procedure_codes WHERE $6 AND $1 <% description
-       UNION SELECT code FROM procedure_codes WHERE $6 AND $1 <% long_description
-       UNION SELECT code FROM procedure_codes WHERE $6 AND description ILIKE $4
-       UNION (SELECT code FROM procedure_codes WHERE NOT $6 AND description ILIKE $7 LIMIT 200)
+       SELECT code FROM icd10_codes WHERE $1 <> '' AND replace(code, '.', '') ~>=~ $1 AND replace(code, '.', '') ~<~ $2
+       UNION SELECT i.code FROM icd10_codes i, search s WHERE i.search_terms @@ s.any_q
+       UNION (SELECT code FROM icd10_codes WHERE NOT $4 AND description ILIKE $5 LIMIT 200)
      )
-     SELECT p.code, p.description, coalesce(p.long_description, p.description) AS long_description, NULL::text AS parent_code,
-            CASE WHEN p.code = $2 THEN 3 WHEN $2 <> '' AND p.code LIKE $3 THEN 2 ELSE 1 END AS tier,
-            greatest(word_similarity($1, p.description), coalesce(word_similarity($1, p.long_description), 0),
-                     CASE WHEN p.description ILIKE $4 THEN 1 ELSE 0 END) AS score
-     FROM candidates c JOIN procedure_codes p ON p.code = c.code LEFT JOIN freq ON freq.value = p.code
-     WHERE p.termination_date IS NULL OR p.termination_date > current_date
-     ORDER BY tier DESC, score DESC, freq.freq DESC NULLS LAST, (p.source = 'starter') DESC, similarity($1, p.description) DESC, p.code COLLATE "C"
-     LIMIT $5`,
-    [query, code, `${code}%`, containsPattern(query), limit, isWordQuery(query), startsPattern(query), codeUpperBound(code)],
+     SELECT i.code, i.description, i.long_description, i.parent_code
+     FROM candidates c JOIN icd10_codes i ON i.code = c.code LEFT JOIN search s ON true LEFT JOIN freq ON freq.value = i.code
+     ORDER BY CASE WHEN replace(i.code, '.', '') = $1 THEN 3 WHEN $1 <> '' AND replace(i.code, '.', '') LIKE $3 THEN 2 ELSE 1 END DESC,
+              ${searchScoreSql('i.search_terms')} DESC, freq.freq DESC NULLS LAST, (i.source = 'starter') DESC,
+              length(i.code), length(i.description), i.code COLLATE "C"
+     LIMIT $6`,
+    codeSearchParams('icd10', query, limit),
   )
-  return rows.map(({ code: c, description, long_description, parent_code }) => ({ code: c, description, long_description, parent_code }))
+}
+
+/** CPT and HCPCS codes, ranked as ICD-10-CM codes are (searchIcd10); terminated codes are left out. */
+export async function searchProcedureCodes(pool: pg.Pool, query: string, limit: number): Promise<CodeOption[]> {
+  return indexed<CodeOption>(pool, 'typeahead_procedure_codes',
+    `WITH ${frequencies('claim_procedures', 'procedure_code')},
+     ${searchQueriesSql('procedure', { tokens: '$7', synonyms: '$8' })},
+     candidates AS (
+       SELECT code FROM procedure_codes WHERE $1 <> '' AND code ~>=~ $1 AND code ~<~ $2
+       UNION SELECT p.code FROM procedure_codes p, search s WHERE p.search_terms @@ s.any_q
+       UNION (SELECT code FROM procedure_codes WHERE NOT $4 AND description ILIKE $5 LIMIT 200)
+     )
+     SELECT p.code, p.description, coalesce(p.long_description, p.description) AS long_description, NULL::text AS parent_code
+     FROM candidates c JOIN procedure_codes p ON p.code = c.code LEFT JOIN search s ON true LEFT JOIN freq ON freq.value = p.code
+     WHERE p.termination_date IS NULL OR p.termination_date > current_date
+     ORDER BY CASE WHEN p.code = $1 THEN 3 WHEN $1 <> '' AND p.code LIKE $3 THEN 2 ELSE 1 END DESC,
+              ${searchScoreSql('p.search_terms')} DESC, freq.freq DESC NULLS LAST, (p.source = 'starter') DESC,
+              length(p.description), p.code COLLATE "C"
+     LIMIT $6`,
+    codeSearchParams('procedure', query, limit),
+  )
 }
 
 /**
@@ -119,11 +125,12 @@ export async function searchProcedureCodes(pool: pg.Pool, query: string, limit: 
  */
 export async function searchProcedures(pool: pg.Pool, query: string, limit: number): Promise<ProcedureOption[]> {
   const code = compactCode(query)
+  const tokens = searchTokens(query)
   const rows = await indexed<ProcedureOption & Ranked & { kind: number }>(pool, 'typeahead_procedures',
-    `WITH single AS (
+    `WITH ${searchQueriesSql('procedure', { tokens: '$9', synonyms: '$10' })},
+     single AS (
        SELECT code FROM procedure_codes WHERE $2 <> '' AND code ~>=~ $2 AND code ~<~ $8
-       UNION SELECT code FROM procedure_codes WHERE $6 AND $1 <% description
-       UNION SELECT code FROM procedure_codes WHERE $6 AND description ILIKE $4
+       UNION SELECT p.code FROM procedure_codes p, search s WHERE p.search_terms @@ s.any_q
        UNION (SELECT code FROM procedure_codes WHERE NOT $6 AND description ILIKE $7 LIMIT 200)
      )
      SELECT name, cpt_codes, description, tier, score, kind FROM (
@@ -136,14 +143,14 @@ export async function searchProcedures(pool: pg.Pool, query: string, limit: numb
        UNION ALL
        SELECT p.description, ARRAY[p.code], coalesce(p.long_description, p.description), 1,
               CASE WHEN p.code = $2 THEN 3 WHEN $2 <> '' AND p.code LIKE $3 THEN 2 ELSE 1 END,
-              greatest(word_similarity($1, p.description), CASE WHEN p.description ILIKE $4 THEN 1 ELSE 0 END)
-       FROM single JOIN procedure_codes p ON p.code = single.code
+              ${searchScoreSql('p.search_terms')} / 3.0
+       FROM single JOIN procedure_codes p ON p.code = single.code LEFT JOIN search s ON true
        WHERE (p.termination_date IS NULL OR p.termination_date > current_date)
          AND NOT EXISTS (SELECT 1 FROM shoppable_procedures s WHERE s.cpt_codes = ARRAY[p.code])
      ) x
      ORDER BY tier DESC, kind, score DESC, similarity($1, name) DESC, name COLLATE "C"
      LIMIT $5`,
-    [query, code, `${code}%`, containsPattern(query), limit, isWordQuery(query), startsPattern(query), codeUpperBound(code)],
+    [query, code, `${code}%`, containsPattern(query), limit, isWordQuery(query), startsPattern(query), codeUpperBound(code), tokens, synonymQueries('procedure', tokens)],
   )
   return rows.map(({ name, cpt_codes, description }) => ({ name, cpt_codes, description }))
 }

@@ -61,6 +61,23 @@ describe('typeahead and insurers', () => {
       expect(snake[0]!.code.startsWith('T63.01')).toBe(true)
     })
 
+    it('expands clinical abbreviations and completes the word being typed', async () => {
+      expect((await codes('/typeahead/icd10-fuzzy', 'copd', 5))[0]!.code).toMatch(/^J44/)
+      for (const c of await codes('/typeahead/icd10-fuzzy', 'chf', 5)) expect(c.long_description.toLowerCase()).toContain('heart failure')
+      for (const c of await codes('/typeahead/icd10-fuzzy', 'osteoarth kn', 5)) expect(c.long_description.toLowerCase()).toMatch(/osteoarthritis.*\bkn|\bkn.*osteoarthritis/)
+    })
+
+    it('needs every typed word: words as typed rank above corrected ones, and the most claimed code leads', async () => {
+      const found = await codes('/typeahead/icd10-fuzzy', 'type 2 diabtes', 10)
+      expect(found.length).toBe(10)
+      for (const c of found) expect(c.long_description.toLowerCase()).toMatch(/type 2 diabet/)
+      expect(found[0]!.code).toBe('E11.9')
+      for (const c of await codes('/typeahead/icd10-fuzzy', 'asthma', 10)) expect(c.long_description.toLowerCase()).toContain('asthma')
+      expect(await codes('/typeahead/icd10-fuzzy', 'diabetes qqqzzx')).toEqual([])
+      // a code is not also read as words ('E11.9' is not 'e11' and '9 weeks')
+      for (const c of await codes('/typeahead/icd10-fuzzy', 'E11.9', 10)) expect(c.code.replace('.', '').startsWith('E119')).toBe(true)
+    })
+
     it('respects the limit (default 10)', async () => {
       expect(await codes('/typeahead/icd10-fuzzy', 'E')).toHaveLength(10)
       expect(await codes('/typeahead/icd10-fuzzy', 'E', 3)).toHaveLength(3)
@@ -77,6 +94,12 @@ describe('typeahead and insurers', () => {
       for (const c of prefix) expect(c.code.startsWith('9921')).toBe(true)
       const hcpcs = await codes('/typeahead/cpt-fuzzy', 'g0439')
       expect(hcpcs[0]!.code).toBe('G0439')
+    })
+
+    it('expands abbreviations: ekg finds the heart tracing, tka the knee replacement', async () => {
+      expect((await codes('/typeahead/cpt-fuzzy', 'ekg', 5)).map((c) => c.code)).toContain('93000')
+      expect((await codes('/typeahead/cpt-fuzzy', 'tka', 5))[0]!.code).toBe('27447')
+      expect((await codes('/typeahead/cpt-fuzzy', 'xray chest', 5))[0]!.code).toBe('71046')
     })
 
     it('finds procedures by words despite typos', async () => {

@@ -1,0 +1,57 @@
+// Maintenance drugs of the chronic conditions the generator calibrates (generator/calibration.ts CONDITIONS),
+// for the pharmacy lines (PHARMX CLAIMS). Each NDC is a real package NDC of the brand labeler, written in the
+// 11-digit 5-4-2 form claims use. We checked each one against the package the labeler lists for it: the FDA
+// NDC Directory and DailyMed package listings, and the 5-4-2 codes that pharmacy data sets quote for the same
+// package (see seed/ATTRIBUTION.md). Package sizes are those of the listed package. The list prices are
+// synthetic: round figures of the order of the published list price of a 30-day supply. The generator prices
+// fills with them; they are not quotations.
+
+export interface MaintenanceDrug {
+  key: string
+  brand_name: string
+  generic_name: string
+  strength: string
+  manufacturer: string
+  /** Package NDC, 11-digit 5-4-2 form. */
+  ndc: string
+  /** The listed package, in dispensing units. */
+  package: string
+  /** Dispensing units in a 30-day supply (tablets, inhalers, vials, pens). */
+  units_per_30_days: number
+  /** Days a fill lasts: 90-day mail-order supplies for maintenance drugs, 28 days for the biologic pen. */
+  days_per_fill: 28 | 30 | 90
+  /** Synthetic list price of a 30-day supply, US dollars. */
+  list_price_30_days: number
+}
+
+export const MAINTENANCE_DRUGS: readonly MaintenanceDrug[] = [
+  { key: 'januvia', brand_name: 'Januvia', generic_name: 'sitagliptin', strength: '100 mg tablet', manufacturer: 'Merck Sharp & Dohme', ndc: '00006-0277-31', package: '30 tablets', units_per_30_days: 30, days_per_fill: 90, list_price_30_days: 550 },
+  { key: 'jardiance', brand_name: 'Jardiance', generic_name: 'empagliflozin', strength: '10 mg tablet', manufacturer: 'Boehringer Ingelheim', ndc: '00597-0152-30', package: '30 tablets', units_per_30_days: 30, days_per_fill: 90, list_price_30_days: 600 },
+  { key: 'lantus', brand_name: 'Lantus', generic_name: 'insulin glargine', strength: '100 units/mL, 10 mL vial', manufacturer: 'Sanofi-Aventis', ndc: '00088-2220-33', package: '1 vial (10 mL)', units_per_30_days: 1, days_per_fill: 30, list_price_30_days: 290 },
+  { key: 'farxiga', brand_name: 'Farxiga', generic_name: 'dapagliflozin', strength: '10 mg tablet', manufacturer: 'AstraZeneca', ndc: '00310-6210-30', package: '30 tablets', units_per_30_days: 30, days_per_fill: 90, list_price_30_days: 560 },
+  { key: 'norvasc', brand_name: 'Norvasc', generic_name: 'amlodipine besylate', strength: '5 mg tablet', manufacturer: 'Pfizer', ndc: '00069-1530-68', package: '90 tablets', units_per_30_days: 30, days_per_fill: 90, list_price_30_days: 120 },
+  { key: 'entresto', brand_name: 'Entresto', generic_name: 'sacubitril and valsartan', strength: '49 mg/51 mg tablet', manufacturer: 'Novartis', ndc: '00078-0777-20', package: '60 tablets', units_per_30_days: 60, days_per_fill: 90, list_price_30_days: 650 },
+  { key: 'celebrex', brand_name: 'Celebrex', generic_name: 'celecoxib', strength: '200 mg capsule', manufacturer: 'Pfizer', ndc: '00025-1525-31', package: '100 capsules', units_per_30_days: 30, days_per_fill: 90, list_price_30_days: 400 },
+  { key: 'humira', brand_name: 'Humira', generic_name: 'adalimumab', strength: '40 mg/0.8 mL pen', manufacturer: 'AbbVie', ndc: '00074-4339-02', package: '2 pens', units_per_30_days: 2, days_per_fill: 28, list_price_30_days: 6900 },
+  { key: 'ventolin', brand_name: 'Ventolin HFA', generic_name: 'albuterol sulfate', strength: '90 mcg/actuation inhaler, 200 actuations', manufacturer: 'GlaxoSmithKline', ndc: '00173-0682-20', package: '1 inhaler', units_per_30_days: 1, days_per_fill: 30, list_price_30_days: 60 },
+  { key: 'symbicort', brand_name: 'Symbicort', generic_name: 'budesonide and formoterol fumarate', strength: '160 mcg/4.5 mcg inhaler, 120 actuations', manufacturer: 'AstraZeneca', ndc: '00186-0370-20', package: '1 inhaler', units_per_30_days: 1, days_per_fill: 90, list_price_30_days: 340 },
+  { key: 'spiriva', brand_name: 'Spiriva HandiHaler', generic_name: 'tiotropium bromide', strength: '18 mcg inhalation capsule', manufacturer: 'Boehringer Ingelheim', ndc: '00597-0075-41', package: '30 capsules with HandiHaler device', units_per_30_days: 30, days_per_fill: 90, list_price_30_days: 560 },
+  { key: 'zoloft', brand_name: 'Zoloft', generic_name: 'sertraline hydrochloride', strength: '50 mg tablet', manufacturer: 'Pfizer', ndc: '00049-4900-66', package: '30 tablets', units_per_30_days: 30, days_per_fill: 90, list_price_30_days: 110 },
+]
+
+/**
+ * Which drug a patient with a condition takes, if any: the share treated with one of these drugs (the rest
+ * take generics or other drugs outside the list, or nothing), and the mix among them. Keys are
+ * CONDITIONS keys; a patient takes at most one listed drug per condition.
+ */
+export const CONDITION_DRUGS: Readonly<Record<string, { treated_share: number; drugs: readonly (readonly [string, number])[] }>> = {
+  type2_diabetes: { treated_share: 0.6, drugs: [['januvia', 3], ['jardiance', 3], ['farxiga', 1], ['lantus', 3]] },
+  hypertension: { treated_share: 0.35, drugs: [['norvasc', 1]] },
+  heart_failure: { treated_share: 0.5, drugs: [['entresto', 3], ['farxiga', 1]] },
+  ckd: { treated_share: 0.15, drugs: [['farxiga', 1]] },
+  osteoarthritis: { treated_share: 0.25, drugs: [['celebrex', 1]] },
+  rheumatoid_arthritis: { treated_share: 0.35, drugs: [['humira', 1]] },
+  asthma: { treated_share: 0.6, drugs: [['ventolin', 3], ['symbicort', 2]] },
+  copd: { treated_share: 0.6, drugs: [['spiriva', 3], ['symbicort', 1], ['ventolin', 1]] },
+  depression: { treated_share: 0.4, drugs: [['zoloft', 1]] },
+}
