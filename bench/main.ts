@@ -89,9 +89,10 @@ async function benchGenerate(scaleName: Scale['name'], seed: number, load: boole
         claims++
         lines += b.diagnoses.length + b.procedures.length
       }
+      lines += ds.pharmacyOfPatient(p).length
     }
   })
-  report('patients + claims (+ lines)', scale.patients + claims + lines, claimTime)
+  report('patients + claims (+ lines, fills)', scale.patients + claims + lines, claimTime)
   await count('snakebite cases', ds.snakebites())
   await count('facility price rows', ds.prices())
   const [purchases, pTime] = await time(() => ds.antivenomPurchases())
@@ -135,32 +136,36 @@ const WORKLOAD: Record<string, { run: (pool: pg.Pool, q: string) => Promise<unkn
   omni: { run: (pool, q) => searchSpecialties(pool, q, 10), queries: ['', 'famly medicine', 'cardio', '207RE0101X', 'pediatrics', 'orthopedic', 'nurse practitioner', 'psych', 'dermatology', '207Q'] },
 }
 
+/** Runs task(0 .. count-1) with `concurrency` of them in flight at a time. */
+async function atConcurrency(concurrency: number, count: number, task: (i: number) => Promise<unknown>) {
+  let next = 0
+  await Promise.all(
+    Array.from({ length: concurrency }, async () => {
+      for (let i = next++; i < count; i = next++) await task(i)
+    }),
+  )
+}
+
 async function benchTypeahead(requests: number, levels: number[]) {
   const target = await openDatabase({ scratch: false })
   try {
     const { rows } = await target.db.pool.query<{ providers: string; codes: string }>(`SELECT (SELECT count(*) FROM providers)::text AS providers, (SELECT count(*) FROM icd10_codes)::text AS codes`)
     console.log(`Typeahead against ${target.mode}: ${n(Number(rows[0]!.providers))} providers, ${n(Number(rows[0]!.codes))} ICD-10-CM codes; ${requests} requests per look-up and concurrency`)
-    // warm-up: plans, caches
-    for (const w of Object.values(WORKLOAD)) for (const q of w.queries) await w.run(target.db.pool, q)
+    // warm-up at the highest concurrency: caches, and the named statements on every pooled connection (each
+    // plans once), as on a server that has been answering for a while
+    const width = Math.max(...levels)
+    for (const w of Object.values(WORKLOAD)) await atConcurrency(width, w.queries.length * width * 2, (i) => w.run(target.db.pool, w.queries[i % w.queries.length]!))
     const medians: Record<string, Record<number, number>> = {}
     for (const [name, w] of Object.entries(WORKLOAD)) {
       medians[name] = {}
       for (const c of levels) {
         const latencies: number[] = []
-        let next = 0
         const started = performance.now()
-        await Promise.all(
-          Array.from({ length: c }, async () => {
-            for (;;) {
-              const i = next++
-              if (i >= requests) return
-              const q = w.queries[i % w.queries.length]!
-              const t = performance.now()
-              await w.run(target.db.pool, q)
-              latencies.push(performance.now() - t)
-            }
-          }),
-        )
+        await atConcurrency(c, requests, async (i) => {
+          const t = performance.now()
+          await w.run(target.db.pool, w.queries[i % w.queries.length]!)
+          latencies.push(performance.now() - t)
+        })
         const wall = performance.now() - started
         latencies.sort((a, b) => a - b)
         const p50 = quantile(latencies, 0.5)

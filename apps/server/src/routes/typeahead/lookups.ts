@@ -3,11 +3,13 @@ import type pg from 'pg'
 import { type SearchDomain, FUZZY_THRESHOLD, searchQueriesSql, searchScoreSql, searchTokens, synonymQueries } from './word-search.js'
 
 /**
- * The look-ups behind /typeahead/* (docs/decisions/0009-data-platform.md). Ranking: an exact code first, then code prefixes
- * (E119 finds E11.9, 2744 finds 27447), then text matches by pg_trgm word similarity, which tolerates typos
- * ('diabtes', 'hypertenshun') and uses the GIN trigram indexes (`<%`, ILIKE). Ties go to the
- * codes used most in the claims (planner statistics, no scan), then to the reference starter set (the conditions
- * and procedures the product features), then to shorter, closer texts.
+ * The look-ups behind /typeahead/* (docs/decisions/0009-data-platform.md, 0010-typeahead-word-search.md).
+ * Ranking: an exact code first, then code prefixes (E119 finds E11.9, 2744 finds 27447), then text matches.
+ * ICD-10-CM and CPT/HCPCS codes match words (word-search.ts: as typed, completed, abbreviations expanded,
+ * typos corrected against the vocabulary); specialties and shoppable procedures, short names in small
+ * tables, match by pg_trgm similarity. Ties go to the codes used most in the claims (planner statistics, no
+ * scan), then to the reference starter set (the conditions and procedures the product features), then to
+ * shorter texts.
  */
 
 /** Letters and digits of a code-like query, upper case: 'e11.9' → 'E119'. */
@@ -20,8 +22,8 @@ const codeUpperBound = (code: string) => (code === '' ? '' : code.slice(0, -1) +
 /** A LIKE/ILIKE pattern matching texts that start with the query. */
 const startsPattern = (query: string) => `${escapeLike(query)}%`
 /**
- * Trigram matching needs three characters; shorter text (the clients start at 2) matches code prefixes and
- * names that start with it, which an 'anywhere' match of one or two letters would drown.
+ * One or two characters (the clients start at 2) also match names that start with them, as word and trigram
+ * matches need a whole word or three characters.
  */
 const isWordQuery = (query: string) => query.trim().length >= 3
 
