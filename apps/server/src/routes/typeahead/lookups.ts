@@ -68,7 +68,7 @@ interface Ranked {
   score: number
 }
 
-/** The parameters every code look-up shares ($1-$8 of its statement). */
+/** The parameters every code look-up shares ($1-$8 of its statement; codeCandidates and codeTier use them). */
 function codeSearchParams(domain: SearchDomain, query: string, limit: number): unknown[] {
   const code = compactCode(query)
   const tokens = searchTokens(query)
@@ -76,25 +76,30 @@ function codeSearchParams(domain: SearchDomain, query: string, limit: number): u
 }
 
 /**
- * Candidates come from one indexed branch each: the code range, the word search (word-search.ts) and, for
- * one or two typed characters, descriptions that start with them (an OR of the branches is planned as a scan
- * of every code). Rank: exact code, code prefix, then words as typed before corrected ones; ties go to the
- * codes used most in the claims, the starter set, then the shorter (more general) code and description.
+ * The candidate codes of a look-up, one indexed branch each (an OR of the branches is planned as a scan of
+ * every code): the code range, the word search (the CTE `search` of word-search.ts) and, for one or two
+ * typed characters, descriptions that start with them. `compact` is the table's code without punctuation.
+ */
+const codeCandidates = (table: string, compact: string) => `SELECT code FROM ${table} WHERE $1 <> '' AND ${compact} ~>=~ $1 AND ${compact} ~<~ $2
+       UNION SELECT t.code FROM ${table} t, search s WHERE t.search_terms @@ s.any_q
+       UNION (SELECT code FROM ${table} WHERE NOT $4 AND description ILIKE $5 LIMIT 200)`
+
+/** 3 for the exact code, 2 for a code that starts with the typed one, 1 otherwise. */
+const codeTier = (compact: string) => `CASE WHEN ${compact} = $1 THEN 3 WHEN $1 <> '' AND ${compact} LIKE $3 THEN 2 ELSE 1 END`
+
+/**
+ * Rank: exact code, code prefix, then words as typed before corrected ones; ties go to the codes used most
+ * in the claims, the starter set, then the shorter (more general) code and description.
  */
 export async function searchIcd10(pool: pg.Pool, query: string, limit: number): Promise<CodeOption[]> {
   return indexed<CodeOption>(pool, 'typeahead_icd10',
     `WITH ${frequencies('claim_diagnoses', 'icd10_code')},
      ${searchQueriesSql('icd10', { tokens: '$7', synonyms: '$8' })},
-     candidates AS (
-       SELECT code FROM icd10_codes WHERE $1 <> '' AND replace(code, '.', '') ~>=~ $1 AND replace(code, '.', '') ~<~ $2
-       UNION SELECT i.code FROM icd10_codes i, search s WHERE i.search_terms @@ s.any_q
-       UNION (SELECT code FROM icd10_codes WHERE NOT $4 AND description ILIKE $5 LIMIT 200)
-     )
+     candidates AS (${codeCandidates('icd10_codes', "replace(code, '.', '')")})
      SELECT i.code, i.description, i.long_description, i.parent_code
      FROM candidates c JOIN icd10_codes i ON i.code = c.code LEFT JOIN search s ON true LEFT JOIN freq ON freq.value = i.code
-     ORDER BY CASE WHEN replace(i.code, '.', '') = $1 THEN 3 WHEN $1 <> '' AND replace(i.code, '.', '') LIKE $3 THEN 2 ELSE 1 END DESC,
-              ${searchScoreSql('i.search_terms')} DESC, freq.freq DESC NULLS LAST, (i.source = 'starter') DESC,
-              length(i.code), length(i.description), i.code COLLATE "C"
+     ORDER BY ${codeTier("replace(i.code, '.', '')")} DESC, ${searchScoreSql('i.search_terms')} DESC, freq.freq DESC NULLS LAST,
+              (i.source = 'starter') DESC, length(i.code), length(i.description), i.code COLLATE "C"
      LIMIT $6`,
     codeSearchParams('icd10', query, limit),
   )
@@ -105,17 +110,12 @@ export async function searchProcedureCodes(pool: pg.Pool, query: string, limit: 
   return indexed<CodeOption>(pool, 'typeahead_procedure_codes',
     `WITH ${frequencies('claim_procedures', 'procedure_code')},
      ${searchQueriesSql('procedure', { tokens: '$7', synonyms: '$8' })},
-     candidates AS (
-       SELECT code FROM procedure_codes WHERE $1 <> '' AND code ~>=~ $1 AND code ~<~ $2
-       UNION SELECT p.code FROM procedure_codes p, search s WHERE p.search_terms @@ s.any_q
-       UNION (SELECT code FROM procedure_codes WHERE NOT $4 AND description ILIKE $5 LIMIT 200)
-     )
+     candidates AS (${codeCandidates('procedure_codes', 'code')})
      SELECT p.code, p.description, coalesce(p.long_description, p.description) AS long_description, NULL::text AS parent_code
      FROM candidates c JOIN procedure_codes p ON p.code = c.code LEFT JOIN search s ON true LEFT JOIN freq ON freq.value = p.code
      WHERE p.termination_date IS NULL OR p.termination_date > current_date
-     ORDER BY CASE WHEN p.code = $1 THEN 3 WHEN $1 <> '' AND p.code LIKE $3 THEN 2 ELSE 1 END DESC,
-              ${searchScoreSql('p.search_terms')} DESC, freq.freq DESC NULLS LAST, (p.source = 'starter') DESC,
-              length(p.description), p.code COLLATE "C"
+     ORDER BY ${codeTier('p.code')} DESC, ${searchScoreSql('p.search_terms')} DESC, freq.freq DESC NULLS LAST,
+              (p.source = 'starter') DESC, length(p.description), p.code COLLATE "C"
      LIMIT $6`,
     codeSearchParams('procedure', query, limit),
   )
@@ -123,36 +123,30 @@ export async function searchProcedureCodes(pool: pg.Pool, query: string, limit: 
 
 /**
  * Price Check procedures: the shoppable procedures (a name and its codes), then single codes that are not
- * already a shoppable procedure of their own, so that any code can be priced.
+ * already a shoppable procedure of their own, so that any code can be priced. Shoppable names are short, in a
+ * small table: they match by trigram word similarity ($9 the query, $10 a contains pattern).
  */
 export async function searchProcedures(pool: pg.Pool, query: string, limit: number): Promise<ProcedureOption[]> {
-  const code = compactCode(query)
-  const tokens = searchTokens(query)
   const rows = await indexed<ProcedureOption & Ranked & { kind: number }>(pool, 'typeahead_procedures',
-    `WITH ${searchQueriesSql('procedure', { tokens: '$9', synonyms: '$10' })},
-     single AS (
-       SELECT code FROM procedure_codes WHERE $2 <> '' AND code ~>=~ $2 AND code ~<~ $8
-       UNION SELECT p.code FROM procedure_codes p, search s WHERE p.search_terms @@ s.any_q
-       UNION (SELECT code FROM procedure_codes WHERE NOT $6 AND description ILIKE $7 LIMIT 200)
-     )
+    `WITH ${searchQueriesSql('procedure', { tokens: '$7', synonyms: '$8' })},
+     single AS (${codeCandidates('procedure_codes', 'code')})
      SELECT name, cpt_codes, description, tier, score, kind FROM (
        SELECT s.name, s.cpt_codes, s.description, 0 AS kind,
-              CASE WHEN $2 = ANY (s.cpt_codes) THEN 3 WHEN $2 <> '' AND EXISTS (SELECT 1 FROM unnest(s.cpt_codes) c WHERE c LIKE $3) THEN 2 ELSE 1 END AS tier,
-              greatest(word_similarity($1, s.name), word_similarity($1, s.description) * 0.8, CASE WHEN s.name ILIKE $4 THEN 1 ELSE 0 END) AS score
+              CASE WHEN $1 = ANY (s.cpt_codes) THEN 3 WHEN $1 <> '' AND EXISTS (SELECT 1 FROM unnest(s.cpt_codes) c WHERE c LIKE $3) THEN 2 ELSE 1 END AS tier,
+              greatest(word_similarity($9, s.name), word_similarity($9, s.description) * 0.8, CASE WHEN s.name ILIKE $10 THEN 1 ELSE 0 END) AS score
        FROM shoppable_procedures s
-       WHERE ($6 AND ($1 <% s.name OR $1 <% s.description)) OR s.name ILIKE $4
-          OR ($2 <> '' AND EXISTS (SELECT 1 FROM unnest(s.cpt_codes) c WHERE c LIKE $3))
+       WHERE ($4 AND ($9 <% s.name OR $9 <% s.description)) OR s.name ILIKE $10
+          OR ($1 <> '' AND EXISTS (SELECT 1 FROM unnest(s.cpt_codes) c WHERE c LIKE $3))
        UNION ALL
        SELECT p.description, ARRAY[p.code], coalesce(p.long_description, p.description), 1,
-              CASE WHEN p.code = $2 THEN 3 WHEN $2 <> '' AND p.code LIKE $3 THEN 2 ELSE 1 END,
-              ${searchScoreSql('p.search_terms')} / 3.0
+              ${codeTier('p.code')}, ${searchScoreSql('p.search_terms')} / 3.0
        FROM single JOIN procedure_codes p ON p.code = single.code LEFT JOIN search s ON true
        WHERE (p.termination_date IS NULL OR p.termination_date > current_date)
          AND NOT EXISTS (SELECT 1 FROM shoppable_procedures s WHERE s.cpt_codes = ARRAY[p.code])
      ) x
-     ORDER BY tier DESC, kind, score DESC, similarity($1, name) DESC, name COLLATE "C"
-     LIMIT $5`,
-    [query, code, `${code}%`, containsPattern(query), limit, isWordQuery(query), startsPattern(query), codeUpperBound(code), tokens, synonymQueries('procedure', tokens)],
+     ORDER BY tier DESC, kind, score DESC, similarity($9, name) DESC, name COLLATE "C"
+     LIMIT $6`,
+    [...codeSearchParams('procedure', query, limit), query, containsPattern(query)],
   )
   return rows.map(({ name, cpt_codes, description }) => ({ name, cpt_codes, description }))
 }

@@ -18,7 +18,7 @@ export type SearchDomain = 'icd10' | 'procedure'
 /** At most this many words of a query take part (a typeahead query is a few words). */
 const MAX_TOKENS = 8
 /** Closest vocabulary words taken for a word that is in no description. */
-export const FUZZY_ALTERNATIVES = 4
+const FUZZY_ALTERNATIVES = 4
 /** Trigram similarity a vocabulary word needs to stand in for a misspelt word. */
 export const FUZZY_THRESHOLD = 0.4
 /**
@@ -46,8 +46,8 @@ export function searchTokens(query: string): string[] {
 /**
  * Abbreviations and lay words clinicians and members type, with the words of the official descriptions they
  * stand for. Each expansion is a list of words that must all appear; several expansions are alternatives.
- * Every word here is a lexeme of the official files (checked by typeahead.int.test.ts on the starter set and,
- * when ../shared/data is present, on the official ICD-10-CM and HCPCS files).
+ * Every word here is a lexeme of the official descriptions (checked by importers.int.test.ts on the official
+ * ICD-10-CM and HCPCS files when ../shared/data is present).
  */
 export const SYNONYMS: Record<SearchDomain, Record<string, string[][]>> = {
   icd10: {
@@ -128,7 +128,8 @@ export function synonymQueries(domain: SearchDomain, tokens: string[]): string[]
  * - `best_q`: as any_q with only the closest vocabulary words (ranks the likeliest corrections first);
  * - `exact_q`: words, prefixes and expansions only (no correction: ranks what was typed right first).
  * A token with no match of any kind (no word, prefix, expansion or close word) empties the search, as does a
- * query without words: `search` then has no row.
+ * query without words: `search` then has no row. Vocabulary words with a backslash are never offered as
+ * corrections: quote_literal would write them as E'' strings, which the tsquery syntax does not read.
  */
 export function searchQueriesSql(domain: SearchDomain, params: { tokens: string; synonyms: string }): string {
   const vocabulary = `mv_search_words w WHERE w.domain = '${domain}'`
@@ -147,7 +148,7 @@ export function searchQueriesSql(domain: SearchDomain, params: { tokens: string;
          SELECT string_agg(quote_literal(c.word), ' | ') AS words,
                 string_agg(quote_literal(c.word), ' | ') FILTER (WHERE c.sim >= c.top - ${BEST_MARGIN}) AS best
          FROM (SELECT w.word, similarity(w.word, t.token) AS sim, max(similarity(w.word, t.token)) OVER () AS top
-               FROM ${vocabulary} AND NOT t.known AND w.word % t.token
+               FROM ${vocabulary} AND NOT t.known AND w.word % t.token AND strpos(w.word, '\\') = 0
                ORDER BY sim DESC, w.documents DESC LIMIT ${FUZZY_ALTERNATIVES}) c
          WHERE c.sim >= ${FUZZY_THRESHOLD}
        ) f ON true
