@@ -547,10 +547,12 @@ export class SyntheticDataset {
       taking.add(drug.key)
       const prescriber = this.provider(this.pickProvider(rng, p.state, condition.specialties))
       const supply = drug.days_per_fill
-      const units = supply === 28 ? drug.units_per_30_days : (drug.units_per_30_days * supply) / 30
+      // a 28-day pen pack is a month's supply, as the 30-day packages are
+      const months = supply === 28 ? 1 : supply / 30
+      const units = drug.units_per_30_days * months
       for (let day = rng.int(0, supply - 1); day < PHARMACY_WINDOW_DAYS && rows.length < 100; day += supply + (rng.chance(0.3) ? rng.int(1, 10) : 0)) {
         if (!rng.chance(FILL_ADHERENCE)) continue
-        const price = splitAmounts(rng, round2(drug.list_price_30_days * (supply / 30) * rng.lognormal(0.05)), p.payer_type)
+        const price = splitAmounts(rng, round2(drug.list_price_30_days * months * rng.lognormal(0.05)), p.payer_type)
         rows.push({ id: p.id * 100 + rows.length, patient_id: p.id, fill_date: isoDay(REF - (PHARMACY_WINDOW_DAYS - 1 - day) * DAY), prescriber_npi: prescriber.npi, facility_npi: null, ndc: drug.ndc, drug_name: drugName(drug), units, days_supply: supply, payer_type: p.payer_type, insurer_name: p.insurer_name, list_amount: price.list, negotiated_amount: price.negotiated, insurer_amount: price.insurer, patient_amount: price.patient })
       }
     }
