@@ -1,6 +1,8 @@
 import { z } from 'zod'
 import { productGroupSchema, roleSchema, type ProductGroup } from './access.js'
 import { ACTIVATION_KEY_PATTERN, EMAIL_PATTERN, MESSAGES } from './validation.js'
+import { defineEndpoint } from './endpoint.js'
+import { messageIdResponseSchema } from './users.js'
 
 /** Paths (relative to /api) of the company administration endpoints (spec 1 §7). */
 export const ADMIN_PATHS = {
@@ -211,4 +213,98 @@ export const productServiceName = (group: ProductGroup) => `CITRUS ${group}`
 export const CREDIT_MESSAGES = {
   exhausted: (group: ProductGroup, renewsOn: string) =>
     `Your organization has used all ${productServiceName(group)} credits for this cycle. Credits renew on ${renewsOn}.`,
+} as const
+
+// ---- Endpoints ---------------------------------------------------------------------------------
+
+const adminTags = ['admin'] as const
+const adminSecurity = ['bearer'] as const
+
+/**
+ * Company administration (spec 1 §2 API Keys and Team Management; §7): roles admin and citrus.
+ * An admin works on their own company only; citrus on any company (query company_id).
+ */
+export const adminEndpoints = {
+  listApiTokens: defineEndpoint({
+    method: 'GET',
+    path: '/admin/api-token',
+    summary:
+      "The company's active API keys, newest first: every key of every user of the company (the workspace owner can view and manage all keys); masked, never the secret",
+    tags: adminTags,
+    security: adminSecurity,
+    query: companyIdQuerySchema,
+    response: apiTokenListSchema,
+    errors: [400, 401, 403, 404],
+  }),
+  createApiToken: defineEndpoint({
+    method: 'POST',
+    path: '/admin/api-token',
+    summary: `Create an API key that acts as the caller in the caller's company; the full key is in \`token\`, shown once. At most ${MAX_API_TOKENS_PER_USER} active keys per user, then 409 '${API_TOKEN_MESSAGES.maxTokens}'`,
+    tags: adminTags,
+    security: adminSecurity,
+    body: createApiTokenRequestSchema,
+    response: createApiTokenResponseSchema,
+    errors: [400, 401, 403, 409],
+  }),
+  deleteApiToken: defineEndpoint({
+    method: 'DELETE',
+    path: '/admin/api-token',
+    summary: 'Revoke an API key at once: an admin any key of their company, citrus any key',
+    tags: adminTags,
+    security: adminSecurity,
+    body: deleteApiTokenRequestSchema,
+    response: deleteApiTokenResponseSchema,
+    errors: [400, 401, 403, 404],
+  }),
+  activeSeats: defineEndpoint({
+    method: 'GET',
+    path: '/admin/active-seats',
+    summary: "The company's active users (seats), oldest first",
+    tags: adminTags,
+    security: adminSecurity,
+    query: companyIdQuerySchema,
+    response: activeSeatsResponseSchema,
+    errors: [400, 401, 403, 404],
+  }),
+  productUsage: defineEndpoint({
+    method: 'GET',
+    path: '/admin/product-usage',
+    summary: "The company's product groups with the credits left in the current renewal cycle (null = unlimited)",
+    tags: adminTags,
+    security: adminSecurity,
+    query: companyIdQuerySchema,
+    response: productUsageResponseSchema,
+    errors: [400, 401, 403, 404],
+  }),
+  activationKey: defineEndpoint({
+    method: 'GET',
+    path: '/admin/activation-key',
+    summary: "The company's activation key (sign-up joins the company with it)",
+    tags: adminTags,
+    security: adminSecurity,
+    query: companyIdQuerySchema,
+    response: activationKeyResponseSchema,
+    errors: [400, 401, 403, 404],
+  }),
+  permission: defineEndpoint({
+    method: 'GET',
+    path: '/admin/permission/{user_id}',
+    summary: "A user's role and the product groups of their company; an admin sees users of their own company only (404 otherwise)",
+    tags: adminTags,
+    security: adminSecurity,
+    params: userIdParamsSchema,
+    response: userPermissionSchema,
+    errors: [400, 401, 403, 404],
+  }),
+  onboardingEmail: defineEndpoint({
+    method: 'POST',
+    path: '/admin/email/onboarding',
+    summary:
+      'Invite someone to the company: e-mails a sign-up link with the activation key; signing up with that e-mail gives the chosen role. An admin invites user or admin into their own company; citrus also citrus, into any company',
+    tags: adminTags,
+    security: adminSecurity,
+    body: onboardingEmailRequestSchema,
+    response: messageIdResponseSchema,
+    errors: [400, 401, 403, 409],
+  }),
 } as const

@@ -1,4 +1,5 @@
 import { z } from 'zod'
+import { defineEndpoint } from './endpoint.js'
 
 /** Events the shell records (spec 1 §7); other areas add their own names. */
 export const ANALYTICS_EVENT_NAMES = [
@@ -26,3 +27,16 @@ export const analyticsEventsRequestSchema = z
   .object({ events: z.array(analyticsEventSchema).min(1).max(ANALYTICS_MAX_EVENTS_PER_REQUEST) })
   .meta({ id: 'AnalyticsEventsRequest' })
 export const analyticsEventsResponseSchema = z.object({ accepted: z.number().int() }).meta({ id: 'AnalyticsEventsResponse' })
+
+export const analyticsEndpoints = {
+  events: defineEndpoint({
+    method: 'POST',
+    path: '/analytics/events',
+    summary: 'Record product analytics events; identity comes from the credential (anonymous and guest callers allowed)',
+    tags: ['analytics'],
+    body: analyticsEventsRequestSchema,
+    response: analyticsEventsResponseSchema,
+    status: 202,
+    errors: [400, 429],
+  }),
+} as const

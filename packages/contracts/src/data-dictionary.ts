@@ -1,4 +1,5 @@
 import { z } from 'zod'
+import { defineEndpoint } from './endpoint.js'
 
 export const dataDictionaryRowSchema = z.object({
   column: z.string(),
@@ -24,3 +25,14 @@ export const dataDictionaryResponseSchema = z
   })
   .meta({ id: 'DataDictionary' })
 export type DataDictionaryResponse = z.infer<typeof dataDictionaryResponseSchema>
+
+export const dataDictionaryEndpoints = {
+  get: defineEndpoint({
+    method: 'GET',
+    path: '/data-dictionary',
+    summary: 'The public data dictionary: two tab sets of tables with their columns and live row counts',
+    tags: ['data-dictionary'],
+    response: dataDictionaryResponseSchema,
+    errors: [],
+  }),
+} as const

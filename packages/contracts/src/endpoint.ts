@@ -14,10 +14,15 @@ export type ErrorStatus = 400 | 401 | 402 | 403 | 404 | 409 | 413 | 415 | 422 | 
 
 type AnyObjectSchema = z.ZodObject<z.ZodRawShape>
 
+/** Credentials an endpoint accepts (OpenAPI security schemes); absent = public. */
+export type EndpointCredential = 'bearer' | 'shareToken'
+
 export interface EndpointDefinition {
   method: HttpMethod
   /** the documented path relative to /api, with `{name}` placeholders (spec: POST /users/login) */
   path: `/${string}`
+  /** 'root' for the probes served outside /api (/healthz, /readyz); 'api' unless given */
+  mount?: 'api' | 'root'
   summary: string
   /** OpenAPI tags; the first is the area */
   tags: readonly string[]
@@ -31,6 +36,10 @@ export interface EndpointDefinition {
   status?: 200 | 201 | 202 | 204
   /** error statuses the endpoint documents (each with the error envelope) */
   errors: readonly ErrorStatus[]
+  /** an error status answered with another body than the envelope (/readyz answers 503 with its report) */
+  errorBodies?: Partial<Record<ErrorStatus, z.ZodType>>
+  /** credentials the endpoint accepts: a login JWT or API key (`bearer`), a shareable link token (`shareToken`) */
+  security?: readonly EndpointCredential[]
 }
 
 /** Declares an endpoint; keeps the literal types so that inputs and outputs can be inferred. */
@@ -62,9 +71,19 @@ export function routerPath(path: string): string {
   return path.replace(/\{([^}]+)\}/g, ':$1')
 }
 
+/** The path as served: `/api` + the documented path, or the path itself for the probes mounted at the root. */
+export function servedPath(definition: Pick<EndpointDefinition, 'path' | 'mount'>): string {
+  return definition.mount === 'root' ? definition.path : `/api${definition.path}`
+}
+
 /** The response map of an endpoint for OpenAPI and serialisation: success plus one envelope per error. */
 export function responseSchemas(definition: EndpointDefinition): Record<number, z.ZodType> {
   const responses: Record<number, z.ZodType> = { [definition.status ?? 200]: definition.response }
-  for (const status of definition.errors) responses[status] = errorEnvelopeSchema
+  for (const status of definition.errors) responses[status] = definition.errorBodies?.[status] ?? errorEnvelopeSchema
   return responses
+}
+
+/** The OpenAPI security requirement of an endpoint: any one of its credentials. */
+export function securityRequirements(definition: EndpointDefinition): Array<Record<string, string[]>> | undefined {
+  return definition.security?.map((credential) => ({ [credential]: [] }))
 }

@@ -1,4 +1,5 @@
 import { z } from 'zod'
+import { defineEndpoint } from './endpoint.js'
 
 /** Issue options of the feedback form (spec 1 §9); free text is allowed as well. */
 export const FEEDBACK_ISSUE_OPTIONS = [
@@ -32,3 +33,16 @@ export const feedbackResponseSchema = z
     message_id: z.string().nullable().describe('outbox message forwarding it to the chat webhook; null when none is configured'),
   })
   .meta({ id: 'FeedbackResponse' })
+
+export const feedbackEndpoints = {
+  submit: defineEndpoint({
+    method: 'POST',
+    path: '/feedback',
+    summary: 'Store feedback and forward it to the chat webhook through the outbox (when FEEDBACK_WEBHOOK_URL is set)',
+    tags: ['feedback'],
+    security: ['bearer'],
+    body: feedbackRequestSchema,
+    response: feedbackResponseSchema,
+    errors: [400, 401, 403],
+  }),
+} as const

@@ -1,3 +1,16 @@
+import type { EndpointDefinition } from './endpoint.js'
+import { adminEndpoints } from './admin.js'
+import { analyticsEndpoints } from './analytics.js'
+import { companyEndpoints } from './company.js'
+import { dataDictionaryEndpoints } from './data-dictionary.js'
+import { feedbackEndpoints } from './feedback.js'
+import { healthEndpoints, metaEndpoints } from './health.js'
+import { insurersEndpoints } from './insurers.js'
+import { shareableUrlEndpoints } from './shareable-url.js'
+import { superAdminEndpoints } from './super-admin.js'
+import { typeaheadEndpoints } from './typeahead.js'
+import { usersEndpoints } from './users.js'
+
 export * from './access.js'
 export * from './errors.js'
 export * from './health.js'
@@ -14,3 +27,24 @@ export * from './super-admin.js'
 export * from './typeahead.js'
 export * from './insurers.js'
 export * from './endpoint.js'
+
+/** Every endpoint of the API, by area: `endpoints.users.login`, `endpoints.admin.createApiToken`, ... */
+export const endpoints = {
+  health: healthEndpoints,
+  meta: metaEndpoints,
+  users: usersEndpoints,
+  company: companyEndpoints,
+  shareableUrl: shareableUrlEndpoints,
+  feedback: feedbackEndpoints,
+  analytics: analyticsEndpoints,
+  dataDictionary: dataDictionaryEndpoints,
+  typeahead: typeaheadEndpoints,
+  insurers: insurersEndpoints,
+  admin: adminEndpoints,
+  superAdmin: superAdminEndpoints,
+} as const
+
+/** The same definitions as one list (registration checks, OpenAPI, tests). */
+export const ALL_ENDPOINTS: readonly EndpointDefinition[] = Object.values(endpoints).flatMap((area) =>
+  Object.values(area as Record<string, EndpointDefinition>),
+)

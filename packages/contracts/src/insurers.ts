@@ -1,4 +1,5 @@
 import { z } from 'zod'
+import { defineEndpoint } from './endpoint.js'
 
 /** GET /insurers/: the insurance carriers a search can filter by (spec 3 §3, §7). */
 export const insurersResponseSchema = z
@@ -10,4 +11,16 @@ export type InsurersResponse = z.infer<typeof insurersResponseSchema>
 export const INSURER_MESSAGES = {
   careSearchFailed: 'Failed to fetch insurers',
   priceCheckFailed: 'Failed to load insurers',
+} as const
+
+export const insurersEndpoints = {
+  list: defineEndpoint({
+    method: 'GET',
+    path: '/insurers/',
+    summary: 'Insurer names, sorted',
+    tags: ['insurers'],
+    security: ['bearer', 'shareToken'],
+    response: insurersResponseSchema,
+    errors: [401, 403],
+  }),
 } as const

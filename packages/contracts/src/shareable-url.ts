@@ -1,6 +1,7 @@
 import { z } from 'zod'
 import { ROLES } from './access.js'
 import { EMAIL_PATTERN, MESSAGES, normalizeUsPhone } from './validation.js'
+import { defineEndpoint } from './endpoint.js'
 
 export const SHARE_URL_TYPES = ['public', 'private', 'invite'] as const
 export const shareUrlTypeSchema = z.preprocess(
@@ -136,3 +137,47 @@ export const shareIdParamsSchema = z.object({ share_id: z.uuid('Shareable link n
 export const revokeShareableLinkResponseSchema = z
   .object({ id: z.string(), revoked_at: z.string(), message: z.string() })
   .meta({ id: 'RevokeShareableLinkResponse' })
+
+const shareTags = ['shareable-url'] as const
+
+/** Shareable guest links (spec 1 §3, §7, §9). */
+export const shareableUrlEndpoints = {
+  create: defineEndpoint({
+    method: 'POST',
+    path: '/shareable-url',
+    summary: 'Create a shareable guest link (revocable; never expires unless expiration_days is given)',
+    tags: shareTags,
+    security: ['bearer'],
+    body: createShareableUrlRequestSchema,
+    response: createShareableUrlResponseSchema,
+    errors: [400, 401, 403],
+  }),
+  list: defineEndpoint({
+    method: 'GET',
+    path: '/shareable-url',
+    summary: 'The links the caller created, newest first (revoked ones included, with is_expired true)',
+    tags: shareTags,
+    security: ['bearer'],
+    response: shareableLinkListSchema,
+    errors: [401, 403],
+  }),
+  validate: defineEndpoint({
+    method: 'GET',
+    path: '/shareable-url/validate-shareable-link',
+    summary: 'Check a shareable token: its type, role, verification needs, expiry (revoked = expired) and allowed client routes',
+    tags: shareTags,
+    query: validateShareableLinkQuerySchema,
+    response: shareableLinkValidationSchema,
+    errors: [400, 401, 403],
+  }),
+  revoke: defineEndpoint({
+    method: 'POST',
+    path: '/shareable-url/{share_id}/revoke',
+    summary: "Revoke a link at once: its creator, an admin of the creator's company, or citrus staff",
+    tags: shareTags,
+    security: ['bearer'],
+    params: shareIdParamsSchema,
+    response: revokeShareableLinkResponseSchema,
+    errors: [400, 401, 403, 404],
+  }),
+} as const

@@ -1,6 +1,7 @@
 import { z } from 'zod'
 import { productGroupSchema } from './access.js'
 import { companyUserSchema } from './admin.js'
+import { defineEndpoint } from './endpoint.js'
 
 /** Paths (relative to /api) of the internal company administration (spec 1 §7); role citrus only. */
 export const SUPER_ADMIN_PATHS = {
@@ -130,3 +131,72 @@ export const auditEntrySchema = z
   })
   .meta({ id: 'AuditEntry' })
 export const auditLogResponseSchema = z.object({ entries: z.array(auditEntrySchema).describe('newest first') }).meta({ id: 'AuditLog' })
+
+// ---- Endpoints ---------------------------------------------------------------------------------
+
+const superAdminTags = ['super-admin'] as const
+const superAdminSecurity = ['bearer'] as const
+
+/** Internal company administration (spec 1 §2 Super Admin Dashboard, §7): role citrus only. */
+export const superAdminEndpoints = {
+  listCompanies: defineEndpoint({
+    method: 'GET',
+    path: '/super-admin/company',
+    summary: 'Every company with its activation key and policies, by id',
+    tags: superAdminTags,
+    security: superAdminSecurity,
+    response: companyListResponseSchema,
+    errors: [401, 403],
+  }),
+  getCompany: defineEndpoint({
+    method: 'GET',
+    path: '/super-admin/company/{id}',
+    summary: 'One company',
+    tags: superAdminTags,
+    security: superAdminSecurity,
+    params: companyIdParamsSchema,
+    response: companyRecordSchema,
+    errors: [400, 401, 403, 404],
+  }),
+  createCompany: defineEndpoint({
+    method: 'POST',
+    path: '/super-admin/company',
+    summary: `Create a company with its policies (limit null = unlimited credits); a new activation key is issued. Invalid input: '${COMPANY_MESSAGES.fieldsRequired}'`,
+    tags: superAdminTags,
+    security: superAdminSecurity,
+    body: createCompanyRequestSchema,
+    response: companyRecordSchema,
+    errors: [400, 401, 403],
+  }),
+  updateCompany: defineEndpoint({
+    method: 'PUT',
+    path: '/super-admin/company',
+    summary:
+      'Update a company. Body: { record: { id, company_name, industry, renewal_cycle_days, policies, activation_key }, reset_activation_key } as documented, or the same fields flat next to reset_activation_key. policies, when given, replace all policies; activation_key is ignored (reset_activation_key: true issues a new one)',
+    tags: superAdminTags,
+    security: superAdminSecurity,
+    body: updateCompanyRequestSchema,
+    response: companyRecordSchema,
+    errors: [400, 401, 403, 404],
+  }),
+  companyUsers: defineEndpoint({
+    method: 'GET',
+    path: '/super-admin/company/{id}/users',
+    summary: "A company's users (deactivated ones included, with is_active false), by id",
+    tags: superAdminTags,
+    security: superAdminSecurity,
+    params: companyIdParamsSchema,
+    response: companyUsersResponseSchema,
+    errors: [400, 401, 403, 404],
+  }),
+  auditLog: defineEndpoint({
+    method: 'GET',
+    path: '/super-admin/audit-log',
+    summary: 'Administration changes (companies, API keys, onboarding e-mails, roles, deactivations), newest first',
+    tags: superAdminTags,
+    security: superAdminSecurity,
+    query: auditLogQuerySchema,
+    response: auditLogResponseSchema,
+    errors: [400, 401, 403],
+  }),
+} as const

@@ -1,4 +1,5 @@
 import { z } from 'zod'
+import { defineEndpoint } from './endpoint.js'
 
 /**
  * Look-ups behind the search forms (spec 3 §3, §5, §7; spec 2 §3, §7): specialties (omni), ICD-10-CM and
@@ -70,3 +71,51 @@ export const procedureOptionSchema = z
 export type ProcedureOption = z.infer<typeof procedureOptionSchema>
 export const proceduresResponseSchema = z.object({ procedures: z.array(procedureOptionSchema) }).meta({ id: 'ProcedureOptions' })
 export type ProceduresResponse = z.infer<typeof proceduresResponseSchema>
+
+const typeaheadTags = ['typeahead'] as const
+/** Every signed-in role, and shareable-link guests whose link lists the endpoint. */
+const lookupSecurity = ['bearer', 'shareToken'] as const
+
+/** Look-ups of the search forms; not metered (they are not product calls). */
+export const typeaheadEndpoints = {
+  omni: defineEndpoint({
+    method: 'GET',
+    path: '/typeahead/omni',
+    summary: 'Specialty options (NUCC taxonomies): code, description, genre SPECIALTY, score; an empty query lists the most common',
+    tags: typeaheadTags,
+    security: lookupSecurity,
+    query: omniQuerySchema,
+    response: omniResponseSchema,
+    errors: [400, 401, 403],
+  }),
+  icd10: defineEndpoint({
+    method: 'GET',
+    path: '/typeahead/icd10-fuzzy',
+    summary: 'ICD-10-CM codes by code, code prefix or words (typos tolerated); exact code first, then prefixes, then text matches',
+    tags: typeaheadTags,
+    security: lookupSecurity,
+    query: typeaheadQuerySchema,
+    response: codesResponseSchema,
+    errors: [400, 401, 403],
+  }),
+  cpt: defineEndpoint({
+    method: 'GET',
+    path: '/typeahead/cpt-fuzzy',
+    summary: 'CPT and HCPCS codes by code, code prefix or words (typos tolerated), with plain-language names',
+    tags: typeaheadTags,
+    security: lookupSecurity,
+    query: typeaheadQuerySchema,
+    response: codesResponseSchema,
+    errors: [400, 401, 403],
+  }),
+  procedures: defineEndpoint({
+    method: 'GET',
+    path: '/typeahead/procedure-typeahead',
+    summary: 'Price Check procedures (name, cpt_codes, description) by name or code; default limit 10',
+    tags: typeaheadTags,
+    security: lookupSecurity,
+    query: typeaheadQuerySchema,
+    response: proceduresResponseSchema,
+    errors: [400, 401, 403],
+  }),
+} as const

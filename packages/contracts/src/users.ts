@@ -1,6 +1,7 @@
 import { z } from 'zod'
 import { productGroupSchema, roleSchema } from './access.js'
 import { EMAIL_PATTERN, MESSAGES } from './validation.js'
+import { defineEndpoint } from './endpoint.js'
 
 /** Server messages of the accounts endpoints (spec 1 §5, §8; spec 3 §9). Tests pin every one of them. */
 export const USER_MESSAGES = {
@@ -104,4 +105,66 @@ export const AUTH_MESSAGES = {
   rateLimited: (after: string) => `Too many attempts. Please try again in ${after}.`,
   roleDenied: (role: string) => `Your current role (${role}) doesn't have permission to perform this action`,
   productDenied: (product: string) => `Your organization doesn't have access to the ${product} product`,
+} as const
+
+// ---- Endpoints ---------------------------------------------------------------------------------
+
+const usersTags = ['users'] as const
+
+/** The accounts endpoints (spec 1 §7): sign-in, sign-up, password reset, profile, verification. */
+export const usersEndpoints = {
+  login: defineEndpoint({
+    method: 'POST',
+    path: '/users/login',
+    summary: 'Sign in with e-mail and password; returns a login JWT valid for 12 hours',
+    tags: usersTags,
+    body: loginRequestSchema,
+    response: loginResponseSchema,
+    errors: [400, 401, 429],
+  }),
+  signup: defineEndpoint({
+    method: 'POST',
+    path: '/users/user-signup',
+    summary: 'Create an account in the company whose activation key is given; the role is that of a pending invitation, else user',
+    tags: usersTags,
+    body: signupRequestSchema,
+    response: messageResponseSchema,
+    errors: [400, 409, 429],
+  }),
+  passwordResetEmail: defineEndpoint({
+    method: 'POST',
+    path: '/users/password-reset-email',
+    summary: 'Send a password reset link (valid 1 hour, single use); the answer is the same for unknown addresses',
+    tags: usersTags,
+    body: passwordResetEmailRequestSchema,
+    response: messageIdResponseSchema,
+    errors: [400, 429],
+  }),
+  passwordReset: defineEndpoint({
+    method: 'POST',
+    path: '/users/password-reset',
+    summary: 'Set a new password with the token from the reset e-mail; the token works once',
+    tags: usersTags,
+    body: passwordResetRequestSchema,
+    response: messageIdResponseSchema,
+    errors: [400, 429],
+  }),
+  info: defineEndpoint({
+    method: 'GET',
+    path: '/users/info',
+    summary: "The signed-in user's profile and the company's product groups",
+    tags: usersTags,
+    security: ['bearer'],
+    response: userInfoSchema,
+    errors: [401, 403],
+  }),
+  verify: defineEndpoint({
+    method: 'POST',
+    path: '/users/verify',
+    summary: 'Whether an account exists for the e-mail (case-insensitive) or the US phone number (shareable-link access flow)',
+    tags: usersTags,
+    body: verifyUserRequestSchema,
+    response: verifyUserResponseSchema,
+    errors: [400, 429],
+  }),
 } as const
