@@ -1,32 +1,16 @@
-import { APP_VERSION, healthSchema, readinessSchema } from '@citrus/contracts'
+import { APP_VERSION, healthEndpoints } from '@citrus/contracts'
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod'
 import { migrationNames, pendingMigrations } from '../db/migrate.js'
+import { route } from '../lib/endpoint.js'
 
 /** Liveness and readiness probes, outside /api so that orchestrators need no API knowledge. */
 export const healthRoutes: FastifyPluginAsyncZod = async (app) => {
   // The migrations folder is fixed for the life of the process: read it once, not on every probe.
   const migrations = migrationNames(app.config.migrationsDir)
 
-  app.get(
-    '/healthz',
-    {
-      schema: { tags: ['health'], summary: 'The process is alive', response: { 200: healthSchema } },
-      logLevel: 'warn',
-    },
-    async () => ({ status: 'ok' as const, version: APP_VERSION }),
-  )
+  route(app, healthEndpoints.healthz, { logLevel: 'warn' }, async () => ({ status: 'ok' as const, version: APP_VERSION }))
 
-  app.get(
-    '/readyz',
-    {
-      schema: {
-        tags: ['health'],
-        summary: 'The database is reachable and every migration is applied',
-        response: { 200: readinessSchema, 503: readinessSchema },
-      },
-      logLevel: 'warn',
-    },
-    async (_request, reply) => {
+  route(app, healthEndpoints.readyz, { logLevel: 'warn' }, async (_request, reply) => {
       const mode = app.config.databaseMode
       try {
         const pending = await pendingMigrations(app.db.pool, migrations)
@@ -40,6 +24,5 @@ export const healthRoutes: FastifyPluginAsyncZod = async (app) => {
       } catch {
         return reply.status(503).send({ status: 'not_ready', database: 'down', database_mode: mode, pending_migrations: [] })
       }
-    },
-  )
+  })
 }

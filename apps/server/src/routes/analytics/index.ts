@@ -1,9 +1,9 @@
-import { analyticsEventsRequestSchema, analyticsEventsResponseSchema, errorEnvelopeSchema } from '@citrus/contracts'
+import { analyticsEndpoints } from '@citrus/contracts'
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod'
 import type { Prisma } from '../../generated/prisma/client.js'
 import type { Principal } from '../../auth/principal.js'
+import { route } from '../../lib/endpoint.js'
 
-const tags = ['analytics']
 /** Client clocks drift: occurred_at further than this from the server's clock is replaced by the receive time. */
 const MAX_CLOCK_SKEW_MS = 24 * 60 * 60 * 1000
 
@@ -26,18 +26,7 @@ function identityOf(principal: Principal | null) {
 }
 
 export const analyticsRoutes: FastifyPluginAsyncZod = async (app) => {
-  app.post(
-    '/events',
-    {
-      config: { rateLimit: { max: 300, timeWindow: 60_000 } },
-      schema: {
-        tags,
-        summary: 'Record product analytics events; identity comes from the credential (anonymous and guest callers allowed)',
-        body: analyticsEventsRequestSchema,
-        response: { 202: analyticsEventsResponseSchema, 400: errorEnvelopeSchema, 429: errorEnvelopeSchema },
-      },
-    },
-    async (request, reply) => {
+  route(app, analyticsEndpoints.events, { config: { rateLimit: { max: 300, timeWindow: 60_000 } } }, async (request, reply) => {
       // An invalid or expired credential does not block analytics: the events are stored anonymously.
       const identity = identityOf(request.auth)
       const now = Date.now()
@@ -53,6 +42,5 @@ export const analyticsRoutes: FastifyPluginAsyncZod = async (app) => {
       })
       const { count } = await app.db.prisma.analyticsEvent.createMany({ data })
       return reply.status(202).send({ accepted: count })
-    },
-  )
+  })
 }

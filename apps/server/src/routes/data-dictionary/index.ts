@@ -1,9 +1,9 @@
-import { dataDictionaryResponseSchema, type DataDictionaryResponse } from '@citrus/contracts'
+import { dataDictionaryEndpoints, type DataDictionaryResponse } from '@citrus/contracts'
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod'
 import type pg from 'pg'
+import { route } from '../../lib/endpoint.js'
 import { DATA_DICTIONARY } from './catalogue.js'
 
-const tags = ['data-dictionary']
 /** Above this many rows (by the planner's statistics) the estimate is shown instead of counting. */
 const EXACT_COUNT_LIMIT = 1_000_000
 const CACHE_MS = 60_000
@@ -35,16 +35,7 @@ export async function rowCountOf(pool: pg.Pool, table: string): Promise<RowCount
 export const dataDictionaryRoutes: FastifyPluginAsyncZod = async (app) => {
   let cached: { at: number; value: DataDictionaryResponse } | null = null
 
-  app.get(
-    '/',
-    {
-      schema: {
-        tags,
-        summary: 'The public data dictionary: two tab sets of tables with their columns and live row counts',
-        response: { 200: dataDictionaryResponseSchema },
-      },
-    },
-    async () => {
+  route(app, dataDictionaryEndpoints.get, {}, async () => {
       if (cached && Date.now() - cached.at < CACHE_MS) return cached.value
       const tab_sets = await Promise.all(
         DATA_DICTIONARY.map(async (set) => ({
@@ -60,6 +51,5 @@ export const dataDictionaryRoutes: FastifyPluginAsyncZod = async (app) => {
       )
       cached = { at: Date.now(), value: { tab_sets } }
       return cached.value
-    },
-  )
+  })
 }

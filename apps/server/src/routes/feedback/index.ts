@@ -1,8 +1,7 @@
-import { FEEDBACK_MESSAGES, errorEnvelopeSchema, feedbackRequestSchema, feedbackResponseSchema } from '@citrus/contracts'
+import { FEEDBACK_MESSAGES, feedbackEndpoints } from '@citrus/contracts'
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod'
+import { route } from '../../lib/endpoint.js'
 import { userOf } from '../../plugins/auth.js'
-
-const tags = ['feedback']
 
 /** The one chat text of spec 1 §7: e-mail, rating, issues and additional feedback. */
 export function feedbackText(input: { email: string; rating: number; issues: string[]; feedback: string }): string {
@@ -15,19 +14,7 @@ export function feedbackText(input: { email: string; rating: number; issues: str
 }
 
 export const feedbackRoutes: FastifyPluginAsyncZod = async (app) => {
-  app.post(
-    '/',
-    {
-      onRequest: app.authenticate,
-      schema: {
-        tags,
-        summary: 'Store feedback and forward it to the chat webhook through the outbox (when FEEDBACK_WEBHOOK_URL is set)',
-        security: [{ bearer: [] }],
-        body: feedbackRequestSchema,
-        response: { 200: feedbackResponseSchema, 400: errorEnvelopeSchema, 401: errorEnvelopeSchema, 403: errorEnvelopeSchema },
-      },
-    },
-    async (request) => {
+  route(app, feedbackEndpoints.submit, { onRequest: app.authenticate }, async (request) => {
       const user = userOf(request)
       const { rating, issues, feedback } = request.body
       const webhook = app.services.feedbackWebhookUrl
@@ -43,6 +30,5 @@ export const feedbackRoutes: FastifyPluginAsyncZod = async (app) => {
         })
       })
       return { id: saved.id, message: FEEDBACK_MESSAGES.success, message_id: saved.message_id }
-    },
-  )
+  })
 }
