@@ -5,7 +5,8 @@ import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastif
 import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod'
 import type { AppConfig } from './config.js'
 import { createDatabase, type Database } from './db/database.js'
-import { registerErrorHandling } from './plugins/error-handler.js'
+import { clientErrorHandler, frameworkErrors, registerErrorHandling } from './plugins/error-handler.js'
+import { registerInputGuard } from './plugins/input-guard.js'
 import { registerOpenApi } from './plugins/openapi.js'
 import { registerWebClient } from './plugins/web-client.js'
 import { apiRoutes } from './routes/index.js'
@@ -50,6 +51,9 @@ export async function buildApp(config: AppConfig, options: BuildAppOptions = {})
     requestIdHeader: 'x-request-id',
     genReqId: () => randomUUID(),
     routerOptions: { ignoreTrailingSlash: true },
+    // router and HTTP-parser refusals answer with the error envelope too (issue 9 §2)
+    frameworkErrors,
+    clientErrorHandler,
   }).withTypeProvider<ZodTypeProvider>()
 
   app.setValidatorCompiler(validatorCompiler)
@@ -86,6 +90,7 @@ export async function buildApp(config: AppConfig, options: BuildAppOptions = {})
 
   const spaFallback = await registerWebClient(app, config.webDistDir)
   registerErrorHandling(app, { spaFallback })
+  registerInputGuard(app)
   await registerOpenApi(app)
 
   await app.register(healthRoutes)

@@ -27,10 +27,26 @@ export const ERROR_CODES = {
   UNSUPPORTED_MEDIA_TYPE: 'UNSUPPORTED_MEDIA_TYPE',
   RATE_LIMITED: 'RATE_LIMITED',
   CREDITS_EXHAUSTED: 'CREDITS_EXHAUSTED',
+  URI_TOO_LONG: 'URI_TOO_LONG',
+  HEADERS_TOO_LARGE: 'HEADERS_TOO_LARGE',
+  REQUEST_TIMEOUT: 'REQUEST_TIMEOUT',
   INTERNAL: 'INTERNAL_ERROR',
   UNAVAILABLE: 'SERVICE_UNAVAILABLE',
 } as const
 export type ErrorCode = (typeof ERROR_CODES)[keyof typeof ERROR_CODES]
+
+/** Messages of requests refused by the HTTP layer before any route runs (they never echo the URL). */
+export const HTTP_MESSAGES = {
+  badUrl: 'The request URL is not valid (bad percent-encoding)',
+  paramTooLong: 'A path parameter of the request URL is too long',
+  headersTooLarge: 'The request URL or headers are too large',
+  timeout: 'The request took too long to arrive',
+  malformed: 'The request is not valid HTTP',
+  bodyTooLarge: 'Request body is too large',
+  unsupportedMediaType: 'Unsupported content type',
+  invalidJson: 'Request body is not valid JSON',
+  internal: 'Internal Server Error',
+} as const
 
 /** Client-side messages of spec 1 §8. */
 export const CLIENT_MESSAGES = {

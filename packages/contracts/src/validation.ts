@@ -77,3 +77,39 @@ export function normalizeUsPhone(raw: string): PhoneResult {
 
 export const emailSchema = z.string().trim().regex(EMAIL_PATTERN, MESSAGES.emailInvalidDot)
 export const zipSchema = z.string().regex(ZIP_PATTERN, 'ZIP code must be 5 digits')
+
+// ---- Shared input bounds (issue 9 §2) ----------------------------------------------------------
+
+/** Ids and counts are PostgreSQL `integer` columns: larger numbers must be refused as bad input, not reach the database. */
+export const INT32_MAX = 2_147_483_647
+export const INT32_MIN = -2_147_483_648
+
+/** Messages of the generic input checks; every request string and number passes them. */
+export const INPUT_MESSAGES = {
+  nulCharacter: 'Text must not contain the NUL character',
+  loneSurrogate: 'Text must be valid Unicode (it contains an unpaired surrogate)',
+  keyNulCharacter: 'Field names must not contain the NUL character',
+  keyLoneSurrogate: 'Field names must be valid Unicode (a name contains an unpaired surrogate)',
+  int32TooLarge: `Must be at most ${INT32_MAX}`,
+  int32TooSmall: `Must be at least ${INT32_MIN}`,
+  idInvalid: 'Must be a positive whole number',
+} as const
+
+/** A whole number that fits a PostgreSQL integer; other rules (min, max) narrow it further. */
+export const int32Schema = z.number().int().min(INT32_MIN, INPUT_MESSAGES.int32TooSmall).max(INT32_MAX, INPUT_MESSAGES.int32TooLarge)
+/** A database id in a JSON body: a positive int32. */
+export const idSchema = z.number({ error: INPUT_MESSAGES.idInvalid }).int(INPUT_MESSAGES.idInvalid).positive(INPUT_MESSAGES.idInvalid).max(INT32_MAX, INPUT_MESSAGES.int32TooLarge)
+/** A database id in a path or query string ("42"): a positive int32. */
+export const idParamSchema = z.coerce
+  .number({ error: INPUT_MESSAGES.idInvalid })
+  .int(INPUT_MESSAGES.idInvalid)
+  .positive(INPUT_MESSAGES.idInvalid)
+  .max(INT32_MAX, INPUT_MESSAGES.int32TooLarge)
+
+/** The text the generic input check refuses: the NUL character or a lone UTF-16 surrogate. */
+export function badTextReason(value: string): 'nul' | 'surrogate' | null {
+  if (value.includes('\u0000')) return 'nul'
+  // with the u flag a paired surrogate is one code point, so \p{Cs} matches only lone halves
+  if (/\p{Cs}/u.test(value)) return 'surrogate'
+  return null
+}

@@ -1,5 +1,7 @@
-import { ERROR_CODES, type ErrorEnvelope, type FieldError } from '@citrus/contracts'
-import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
+import { STATUS_CODES as HTTP_STATUS_TEXT } from 'node:http'
+import type { Socket } from 'node:net'
+import { ERROR_CODES, HTTP_MESSAGES, type ErrorEnvelope, type FieldError } from '@citrus/contracts'
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest, FastifyServerOptions } from 'fastify'
 import { hasZodFastifySchemaValidationErrors, isResponseSerializationError } from 'fastify-type-provider-zod'
 import { AppError } from '../lib/errors.js'
 
@@ -8,10 +10,13 @@ const STATUS_CODES: Record<number, string> = {
   401: ERROR_CODES.UNAUTHORIZED,
   403: ERROR_CODES.FORBIDDEN,
   404: ERROR_CODES.NOT_FOUND,
+  408: ERROR_CODES.REQUEST_TIMEOUT,
   409: ERROR_CODES.CONFLICT,
   413: ERROR_CODES.PAYLOAD_TOO_LARGE,
+  414: ERROR_CODES.URI_TOO_LONG,
   415: ERROR_CODES.UNSUPPORTED_MEDIA_TYPE,
   429: ERROR_CODES.RATE_LIMITED,
+  431: ERROR_CODES.HEADERS_TOO_LARGE,
 }
 
 function send(reply: FastifyReply, envelope: ErrorEnvelope) {
@@ -44,20 +49,65 @@ export function toEnvelope(error: FastifyError | Error, request: FastifyRequest)
   const status = (error as FastifyError).statusCode
   if (isResponseSerializationError(error) || !status || status >= 500) {
     request.log.error({ err: error }, 'request failed')
-    return { message: 'Internal Server Error', code: ERROR_CODES.INTERNAL, status: 500 }
+    return { message: HTTP_MESSAGES.internal, code: ERROR_CODES.INTERNAL, status: 500 }
   }
 
   const fastifyCode = (error as FastifyError).code
   if (fastifyCode === 'FST_ERR_CTP_BODY_TOO_LARGE') {
-    return { message: 'Request body is too large', code: ERROR_CODES.PAYLOAD_TOO_LARGE, status: 413 }
+    return { message: HTTP_MESSAGES.bodyTooLarge, code: ERROR_CODES.PAYLOAD_TOO_LARGE, status: 413 }
   }
   if (fastifyCode === 'FST_ERR_CTP_INVALID_MEDIA_TYPE') {
-    return { message: 'Unsupported content type', code: ERROR_CODES.UNSUPPORTED_MEDIA_TYPE, status: 415 }
+    return { message: HTTP_MESSAGES.unsupportedMediaType, code: ERROR_CODES.UNSUPPORTED_MEDIA_TYPE, status: 415 }
   }
   if (fastifyCode === 'FST_ERR_CTP_EMPTY_JSON_BODY' || fastifyCode === 'FST_ERR_CTP_INVALID_JSON_BODY' || error.name === 'SyntaxError') {
-    return { message: 'Request body is not valid JSON', code: ERROR_CODES.BAD_REQUEST, status: 400 }
+    return { message: HTTP_MESSAGES.invalidJson, code: ERROR_CODES.BAD_REQUEST, status: 400 }
   }
-  return { message: error.message, code: STATUS_CODES[status] ?? ERROR_CODES.BAD_REQUEST, status }
+  if (fastifyCode === 'FST_ERR_BAD_URL') return { message: HTTP_MESSAGES.badUrl, code: ERROR_CODES.BAD_REQUEST, status: 400 }
+  if (fastifyCode === 'FST_ERR_MAX_PARAM_LENGTH') return { message: HTTP_MESSAGES.paramTooLong, code: ERROR_CODES.URI_TOO_LONG, status: 414 }
+  // Other framework errors: a fixed text per status, since their messages may quote the request.
+  const framework = typeof fastifyCode === 'string' && fastifyCode.startsWith('FST_')
+  return {
+    message: framework ? (HTTP_STATUS_TEXT[status] ?? 'Bad Request') : error.message,
+    code: STATUS_CODES[status] ?? ERROR_CODES.BAD_REQUEST,
+    status,
+  }
+}
+
+/**
+ * Fastify `frameworkErrors`: malformed percent-encoding (400) and an over-long path parameter (414) are
+ * found by the router before any route or error handler runs; answer them with the envelope too.
+ */
+export const frameworkErrors: NonNullable<FastifyServerOptions['frameworkErrors']> = (error, request, reply) => {
+  send(reply, toEnvelope(error, request))
+}
+
+/** The raw HTTP/1.1 answer for a request Node's parser refused (no Fastify request exists yet). */
+export function clientErrorResponse(error: NodeJS.ErrnoException): string {
+  const envelope: ErrorEnvelope =
+    error.code === 'HPE_HEADER_OVERFLOW'
+      ? { message: HTTP_MESSAGES.headersTooLarge, code: ERROR_CODES.HEADERS_TOO_LARGE, status: 431 }
+      : error.code === 'ERR_HTTP_REQUEST_TIMEOUT'
+        ? { message: HTTP_MESSAGES.timeout, code: ERROR_CODES.REQUEST_TIMEOUT, status: 408 }
+        : { message: HTTP_MESSAGES.malformed, code: ERROR_CODES.BAD_REQUEST, status: 400 }
+  const body = JSON.stringify(envelope)
+  return (
+    `HTTP/1.1 ${envelope.status} ${HTTP_STATUS_TEXT[envelope.status]}\r\n` +
+    'Content-Type: application/json; charset=utf-8\r\n' +
+    `Content-Length: ${Buffer.byteLength(body)}\r\n` +
+    'Connection: close\r\n\r\n' +
+    body
+  )
+}
+
+/**
+ * Fastify `clientErrorHandler` (Node's 'clientError' event): URL or headers over Node's limit (431),
+ * a request that is not HTTP (400), a slow request (408), answered with the envelope.
+ */
+export function clientErrorHandler(this: FastifyInstance, error: NodeJS.ErrnoException, socket: Socket) {
+  if (error.code === 'ECONNRESET' || socket.destroyed) return
+  this.log.debug({ err: error }, 'client error')
+  if (socket.writable) socket.write(clientErrorResponse(error))
+  socket.destroy()
 }
 
 export function registerErrorHandling(app: FastifyInstance, options: { spaFallback: (request: FastifyRequest, reply: FastifyReply) => unknown }) {
