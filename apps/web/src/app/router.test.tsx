@@ -1,5 +1,5 @@
 import { CLIENT_ROUTES, PRODUCT_GROUPS, TOKEN_STORAGE_KEY } from '@citrus/contracts'
-import { render, screen } from '@testing-library/react'
+import { render, screen, within } from '@testing-library/react'
 import { RouterProvider, createMemoryRouter } from 'react-router'
 import { describe, expect, it, vi } from 'vitest'
 import { RouteErrorBoundary } from '../components/errors/route-error-boundary'
@@ -32,12 +32,25 @@ describe('route table', () => {
     }
   })
 
-  it('shows the not-found page for unknown paths with a Back Home button to /apps', async () => {
-    mockApi()
+  it.each([
+    ['admin', '/apps'],
+    ['citrus', '/apps'],
+    ['user', '/apps'],
+    ['member', '/price-check'],
+  ])("shows the not-found page for unknown paths; Back Home of %s goes to the role's home %s", async (role, home) => {
+    localStorage.setItem(TOKEN_STORAGE_KEY, loginToken({ role }))
+    mockApi({ 'GET /company/products': { product_groups: [] } })
     renderApp('/no/such/page')
     expect(await screen.findByText('404')).toBeTruthy()
     expect(screen.getByText("Looks like the page you are looking for can't be found")).toBeTruthy()
-    expect(screen.getByRole('link', { name: 'Back Home' }).getAttribute('href')).toBe('/apps')
+    expect(screen.getByRole('link', { name: 'Back Home' }).getAttribute('href')).toBe(home)
+  })
+
+  it('sends a signed-out visitor from the not-found page to sign in', async () => {
+    mockApi()
+    renderApp('/no/such/page')
+    expect(await screen.findByText('404')).toBeTruthy()
+    expect(screen.getByRole('link', { name: 'Back Home' }).getAttribute('href')).toBe('/sign-in')
   })
 
   it('renders the /not-authorized page', async () => {
@@ -55,6 +68,27 @@ describe('route table', () => {
     renderApp(concretePath(route.path))
     expect(await screen.findByRole('heading', { name: route.title })).toBeTruthy()
     expect(screen.getByText(`${route.title} is part of the ${route.area} app and is coming soon.`)).toBeTruthy()
+  })
+
+  it('marks Price Check Beta in its page header, and a member has no home button on their own home', async () => {
+    localStorage.setItem(TOKEN_STORAGE_KEY, loginToken({ role: 'member' }))
+    mockApi({ 'GET /company/products': { product_groups: [] } })
+    renderApp('/price-check')
+    expect(await screen.findByRole('heading', { name: 'Price Check' })).toBeTruthy()
+    const main = within(screen.getByRole('main'))
+    expect(main.getByText('Beta')).toBeTruthy()
+    expect(main.queryByRole('link', { name: 'Back Home' })).toBeNull()
+    expect(main.queryByRole('link', { name: 'Back to Apps' })).toBeNull()
+  })
+
+  it('a coming-soon page offers a member Back Home to /price-check, never Back to Apps', async () => {
+    localStorage.setItem(TOKEN_STORAGE_KEY, loginToken({ role: 'member' }))
+    mockApi({ 'GET /company/products': { product_groups: [] } })
+    renderApp('/member-recommendations')
+    expect(await screen.findByRole('heading', { name: 'Member Recommendations' })).toBeTruthy()
+    const main = within(screen.getByRole('main'))
+    expect(main.getByRole('link', { name: 'Back Home' }).getAttribute('href')).toBe('/price-check')
+    expect(screen.queryByRole('link', { name: 'Back to Apps' })).toBeNull()
   })
 
   it('shows the generic error page when a route throws', async () => {

@@ -1,6 +1,6 @@
 import { CLIENT_ROUTES, PRODUCT_GROUPS, type ClientRoutePath, type SessionRole } from '@citrus/contracts'
 import { describe, expect, it } from 'vitest'
-import { evaluateAccess, postLoginPath, type AccessContext, type AccessOutcome } from './authorization'
+import { canOpenPath, evaluateAccess, postLoginPath, type AccessContext, type AccessOutcome } from './authorization'
 
 /**
  * The role × route matrix of spec 1 §2/§4/§6. Columns: the four signed-in roles (company holds every
@@ -156,5 +156,34 @@ describe('route guard details', () => {
     expect(postLoginPath('admin', 'https://evil.example.com')).toBe('/apps')
     expect(postLoginPath('admin', '/sign-in')).toBe('/apps')
     expect(postLoginPath('admin', '/team-management?tab=users')).toBe('/team-management?tab=users')
+  })
+
+  it('postLoginPath never sends a role to a page it may not open: it falls back to the role home', () => {
+    expect(postLoginPath('member', '/apps')).toBe('/price-check')
+    expect(postLoginPath('member', '/api-keys')).toBe('/price-check')
+    expect(postLoginPath('user', '/citrus-admin')).toBe('/apps')
+    expect(postLoginPath('admin', '/nova-search')).toBe('/apps')
+    expect(postLoginPath('admin', '/no/such/page')).toBe('/apps')
+    expect(postLoginPath('admin', '/not-authorized')).toBe('/apps')
+    expect(postLoginPath('admin', '/\\evil.example.com')).toBe('/apps')
+    expect(postLoginPath('member', '/member-recommendations?zip_code=98101')).toBe('/member-recommendations?zip_code=98101')
+    expect(postLoginPath('citrus', '/company/3/users')).toBe('/company/3/users')
+  })
+
+  it('a signed-in visit to /sign-in with a remembered page the role may not open goes home', () => {
+    expect(evaluateAccess(byPath('/sign-in'), { ...contextFor('member', '/sign-in'), origin: '/apps' })).toMatchObject({ to: '/price-check' })
+  })
+
+  it('canOpenPath agrees with the guard for every route, role and product set', () => {
+    for (const route of CLIENT_ROUTES) {
+      for (const role of ['admin', 'citrus', 'user', 'member'] as const) {
+        for (const products of [[...PRODUCT_GROUPS], []]) {
+          const path = concrete(route.path)
+          const allowed = code(evaluateAccess(route, contextFor(role, path, products))) === 'A'
+          expect(canOpenPath(`${path}?q=1`, role, products), `${path} as ${role}`).toBe(allowed)
+        }
+      }
+    }
+    expect(canOpenPath('/no/such/page', 'citrus', [...PRODUCT_GROUPS])).toBe(false)
   })
 })

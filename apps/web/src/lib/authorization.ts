@@ -1,4 +1,5 @@
-import { homePathFor, type ClientRoute, type ProductGroup, type SessionRole } from '@citrus/contracts'
+import { CLIENT_ROUTES, homePathFor, type ClientRoute, type ProductGroup, type SessionRole } from '@citrus/contracts'
+import { matchPath } from 'react-router'
 import { isGuestPathAllowed } from './guest-session'
 
 /** Everything the route guard looks at, already resolved (so the guard is a pure function). */
@@ -33,6 +34,37 @@ export type AccessOutcome =
 
 export type GuardedRoute = Pick<ClientRoute, 'path' | 'roles' | 'product' | 'publicOnly'>
 
+/** The documented route a path (without query) belongs to. */
+export function findClientRoute(pathname: string): ClientRoute | undefined {
+  return (CLIENT_ROUTES as readonly ClientRoute[]).find((route) => matchPath({ path: route.path, end: true }, pathname))
+}
+
+/**
+ * May this role open the route? Public routes (roles null) are open to everyone, except the pages only for
+ * signed-out visitors (sign-in, sign-up), which only a guest opens. The guard, the sidebar, the launcher and
+ * every "home" action share this rule, so nothing offers a page that then answers 'Access Restricted'.
+ */
+export function roleMayOpen(route: Pick<ClientRoute, 'roles' | 'publicOnly'>, role: SessionRole): boolean {
+  if (route.roles === null) return !route.publicOnly || role === 'guest'
+  return (route.roles as readonly SessionRole[]).includes(role)
+}
+
+/** Does the company hold the route's product (routes without a product need none)? */
+export function productAllows(route: Pick<ClientRoute, 'product'>, products: readonly ProductGroup[]): boolean {
+  return !route.product || products.includes(route.product)
+}
+
+/** Role and product rule together: the route neither answers 'Access Restricted' nor 'Product Access Required'. */
+export function canOpenRoute(route: GuardedRoute, role: SessionRole, products: readonly ProductGroup[]): boolean {
+  return roleMayOpen(route, role) && productAllows(route, products)
+}
+
+/** canOpenRoute for a path with an optional query; an undocumented path opens nothing but the not-found page. */
+export function canOpenPath(path: string, role: SessionRole, products: readonly ProductGroup[]): boolean {
+  const route = findClientRoute(path.split(/[?#]/)[0] ?? path)
+  return route !== undefined && canOpenRoute(route, role, products)
+}
+
 /**
  * The route guard of spec 1 §4, in its order: token check, sign-in redirect (remembering the origin),
  * role check, product check, guest route check. Public routes (roles null) need no token; the
@@ -59,7 +91,7 @@ export function evaluateAccess(route: GuardedRoute, ctx: AccessContext): AccessO
     guestActive && ctx.guest.status === 'active' && !isGuestPathAllowed(ctx.pathname, ctx.guest.clientRoutes)
 
   // 3. role check
-  if (!(route.roles as readonly SessionRole[]).includes(ctx.role)) {
+  if (!roleMayOpen(route, ctx.role)) {
     return guestOutside ? notAuthorized : { type: 'role-denied', role: ctx.role }
   }
 
@@ -67,7 +99,7 @@ export function evaluateAccess(route: GuardedRoute, ctx: AccessContext): AccessO
   if (route.product) {
     if (guestActive) return guestOutside ? notAuthorized : { type: 'product-denied', product: route.product }
     if (ctx.products === 'loading') return { type: 'pending' }
-    if (!ctx.products.includes(route.product)) return { type: 'product-denied', product: route.product }
+    if (!productAllows(route, ctx.products)) return { type: 'product-denied', product: route.product }
   }
 
   // 5. guest route check
@@ -76,8 +108,15 @@ export function evaluateAccess(route: GuardedRoute, ctx: AccessContext): AccessO
   return { type: 'allow' }
 }
 
-/** Where sign-in should return to: the remembered origin, unless it is an account page. */
+/**
+ * Where sign-in should return to: the remembered origin when it is a same-site path the role may open
+ * (so a member remembered on /apps lands on /price-check, not on 'Access Restricted'), else the role's home.
+ * Products are not known yet at sign-in; a product the company lacks is explained on the page itself.
+ */
 export function postLoginPath(role: SessionRole, from: string | null | undefined): string {
-  if (from && from.startsWith('/') && !from.startsWith('//') && !/^\/(sign-in|sign-up|password-reset)/.test(from)) return from
-  return homePathFor(role)
+  const home = homePathFor(role)
+  if (!from || !from.startsWith('/') || from.startsWith('//') || from.startsWith('/\\')) return home
+  const route = findClientRoute(from.split(/[?#]/)[0] ?? from)
+  if (!route || route.area === 'Accounts' || route.path === '/not-authorized' || !roleMayOpen(route, role)) return home
+  return from
 }

@@ -1,7 +1,18 @@
-import type { SessionRole } from '@citrus/contracts'
+import { CLIENT_ROUTES, PRODUCT_GROUPS, type ProductGroup, type SessionRole } from '@citrus/contracts'
 import { describe, expect, it } from 'vitest'
 import { NAV_ITEMS } from '../components/layouts/nav-items'
-import { breadcrumbsFor, filterNavItems, findClientRoute, isItemActive, submenusToExpand, type NavItem } from './navigation'
+import { evaluateAccess } from './authorization'
+import {
+  breadcrumbsFor,
+  filterNavItems,
+  findClientRoute,
+  homeActionLabel,
+  homeFor,
+  isItemActive,
+  submenusToExpand,
+  type NavItem,
+  type Viewer,
+} from './navigation'
 
 const ALL = ['ATLAS', 'SYNTHESIS', 'SEARCH', 'CARE_SELECT', 'NOVA'] as const
 
@@ -29,12 +40,11 @@ describe('sidebar items by role and product (spec 1 §6)', () => {
     ])
   })
 
-  it('admin: apps, team settings and user settings; no super admin', () => {
+  it('admin: apps but Nova (citrus only), team settings and user settings; no super admin', () => {
     expect(labels('admin')).toEqual([
       'Home',
       'Atlas',
       'Care Connect',
-      'Nova',
       'Team Settings',
       'Team Settings › Manage Team',
       'Team Settings › API Keys',
@@ -45,7 +55,7 @@ describe('sidebar items by role and product (spec 1 §6)', () => {
   })
 
   it('user: apps and user settings', () => {
-    expect(labels('user')).toEqual(['Home', 'Atlas', 'Care Connect', 'Nova', 'User Settings', 'User Settings › Profile', 'User Settings › Logout'])
+    expect(labels('user')).toEqual(['Home', 'Atlas', 'Care Connect', 'User Settings', 'User Settings › Profile', 'User Settings › Logout'])
   })
 
   it('member: user settings only', () => {
@@ -61,6 +71,29 @@ describe('sidebar items by role and product (spec 1 §6)', () => {
     expect(labels('admin', ['ATLAS'])).not.toContain('Care Connect')
     expect(labels('admin', ['ATLAS'])).not.toContain('Nova')
     expect(labels('user', [])).toEqual(['Home', 'User Settings', 'User Settings › Profile', 'User Settings › Logout'])
+  })
+
+  it('never offers a link the route guard would refuse (every role × with and without products)', () => {
+    const links = (items: readonly NavItem[]): NavItem[] => items.flatMap((item) => (item.kind === 'submenu' ? links(item.children ?? []) : [item]))
+    const roles: SessionRole[] = ['admin', 'citrus', 'user', 'member']
+    for (const role of roles) {
+      for (const products of [[...PRODUCT_GROUPS], [], ['ATLAS']] as ProductGroup[][]) {
+        for (const item of links(filterNavItems(NAV_ITEMS, { role, products }))) {
+          if (item.kind !== 'link' || !item.url) continue
+          const route = findClientRoute(item.url)
+          expect(route, item.url).toBeDefined()
+          const outcome = evaluateAccess(route!, { pathname: item.url, authenticated: true, role, guest: { status: 'none' }, products })
+          expect(outcome, `${role} ${item.label} with [${products.join(',')}]`).toEqual({ type: 'allow' })
+        }
+      }
+    }
+  })
+
+  it('takes roles and product of each link from its route in CLIENT_ROUTES', () => {
+    const nova = NAV_ITEMS.find((item) => item.label === 'Nova')
+    expect(nova).toMatchObject({ url: '/nova-search', roles: ['citrus'], product: 'NOVA' })
+    const home = NAV_ITEMS.find((item) => item.label === 'Home')
+    expect(home?.roles).toEqual(CLIENT_ROUTES.find((route) => route.path === '/apps')?.roles)
   })
 
   it('hides single items by label and drops empty submenus', () => {
@@ -93,10 +126,41 @@ describe('route lookup and breadcrumbs', () => {
     expect(findClientRoute('/nope')).toBeUndefined()
   })
 
+  const admin: Viewer = { kind: 'signed-in', role: 'admin' }
+
   it('builds Apps › app › page', () => {
-    expect(breadcrumbsFor('/atlas-search')).toEqual([{ label: 'Apps', to: '/apps' }, { label: 'Atlas' }, { label: 'Atlas Search' }])
-    expect(breadcrumbsFor('/data-dictionary')).toEqual([{ label: 'Apps', to: '/apps' }, { label: 'Data Dictionary' }])
-    expect(breadcrumbsFor('/apps')).toEqual([{ label: 'Apps' }])
-    expect(breadcrumbsFor('/sign-in')).toEqual([])
+    expect(breadcrumbsFor('/atlas-search', admin)).toEqual([{ label: 'Apps', to: '/apps' }, { label: 'Atlas' }, { label: 'Atlas Search' }])
+    expect(breadcrumbsFor('/data-dictionary', admin)).toEqual([{ label: 'Apps', to: '/apps' }, { label: 'Data Dictionary' }])
+    expect(breadcrumbsFor('/apps', admin)).toEqual([{ label: 'Apps' }])
+    expect(breadcrumbsFor('/sign-in', admin)).toEqual([])
+  })
+
+  it('offers the Apps crumb only to viewers who may open /apps', () => {
+    const page = [{ label: 'Care Connect' }, { label: 'Member Recommendations' }]
+    expect(breadcrumbsFor('/member-recommendations', { kind: 'link-guest' })).toEqual(page)
+    expect(breadcrumbsFor('/member-recommendations', { kind: 'signed-in', role: 'member' })).toEqual(page)
+    expect(breadcrumbsFor('/data-dictionary', { kind: 'anonymous' })).toEqual([{ label: 'Data Dictionary' }])
+  })
+})
+
+describe('home actions', () => {
+  it("go to the role's home: /price-check for members, /apps for staff; nowhere for a shared-link visitor", () => {
+    expect(homeFor({ kind: 'signed-in', role: 'member' })).toBe('/price-check')
+    for (const role of ['admin', 'citrus', 'user'] as const) expect(homeFor({ kind: 'signed-in', role })).toBe('/apps')
+    expect(homeFor({ kind: 'link-guest' })).toBeNull()
+    expect(homeFor({ kind: 'anonymous' })).toBe('/sign-in')
+  })
+
+  it('every signed-in home is a page the role may open', () => {
+    for (const role of ['admin', 'citrus', 'user', 'member'] as const) {
+      const home = homeFor({ kind: 'signed-in', role }) as string
+      const outcome = evaluateAccess(findClientRoute(home)!, { pathname: home, authenticated: true, role, guest: { status: 'none' }, products: [] })
+      expect(outcome).toEqual({ type: 'allow' })
+    }
+  })
+
+  it("labels the action 'Back to Apps' for the launcher and 'Back Home' otherwise", () => {
+    expect(homeActionLabel('/apps')).toBe('Back to Apps')
+    expect(homeActionLabel('/price-check')).toBe('Back Home')
   })
 })

@@ -1,5 +1,7 @@
-import { CLIENT_ROUTES, type ClientRoute, type ProductGroup, type SessionRole } from '@citrus/contracts'
-import { matchPath } from 'react-router'
+import { CLIENT_ROUTES, homePathFor, type ClientRoute, type ClientRoutePath, type ProductGroup, type SessionRole } from '@citrus/contracts'
+import { canOpenRoute, findClientRoute } from './authorization'
+
+export { findClientRoute }
 
 /** Layout constants of spec 1 §9. */
 export const SIDEBAR_WIDTH_OPEN = 220
@@ -34,14 +36,32 @@ export interface NavFilter {
   hiddenLabels?: readonly string[]
 }
 
-/** Keeps the items the role may see and whose product the company holds; empty submenus disappear (spec 1 §6). */
+/**
+ * A sidebar link to a documented route: its roles and product are the route's own (CLIENT_ROUTES), so the
+ * sidebar cannot offer a page that the guard then refuses.
+ */
+export function routeLink(path: ClientRoutePath, label: string, extra: Omit<NavItem, 'kind' | 'label' | 'url' | 'roles' | 'product'> = {}): NavItem {
+  const route = (CLIENT_ROUTES as readonly ClientRoute[]).find((candidate) => candidate.path === path)
+  if (!route) throw new Error(`No client route ${path}`)
+  const roles: readonly SessionRole[] = route.roles ?? (route.publicOnly ? ['guest'] : ['admin', 'citrus', 'user', 'member', 'guest'])
+  return { kind: 'link', label, url: path, roles, ...(route.product ? { product: route.product } : {}), ...extra }
+}
+
+/** The item's own roles and product, and for a link to a documented route the guard's rule as well. */
+function itemAllowed(item: NavItem, filter: NavFilter): boolean {
+  if (!item.roles.includes(filter.role)) return false
+  if (item.product && !filter.products.includes(item.product)) return false
+  const route = item.kind === 'link' && item.url ? findClientRoute(item.url) : undefined
+  return route === undefined || canOpenRoute(route, filter.role, filter.products)
+}
+
+/** Keeps the items the role may open and whose product the company holds; empty submenus disappear (spec 1 §6). */
 export function filterNavItems(items: readonly NavItem[], filter: NavFilter): NavItem[] {
   const hidden = new Set(filter.hiddenLabels ?? [])
   const result: NavItem[] = []
   for (const item of items) {
     if (hidden.has(item.label)) continue
-    if (!item.roles.includes(filter.role)) continue
-    if (item.product && !filter.products.includes(item.product)) continue
+    if (!itemAllowed(item, filter)) continue
     if (item.kind === 'submenu') {
       const children = filterNavItems(item.children ?? [], filter)
       if (children.length === 0) continue
@@ -71,9 +91,23 @@ export function submenusToExpand(items: readonly NavItem[], pathname: string): s
   return items.filter((item) => item.kind === 'submenu' && isItemActive(item, pathname)).map((item) => item.label)
 }
 
-/** The documented route a path belongs to. */
-export function findClientRoute(pathname: string): ClientRoute | undefined {
-  return (CLIENT_ROUTES as readonly ClientRoute[]).find((route) => matchPath({ path: route.path, end: true }, pathname))
+/** Who is looking at the shell: a signed-in role, a visitor on a shared link, or an anonymous visitor. */
+export type Viewer = { kind: 'signed-in'; role: SessionRole } | { kind: 'link-guest' } | { kind: 'anonymous' }
+
+/**
+ * The target of every "home" action (logo, Back Home, Back to Apps, breadcrumb root): the role's home
+ * (/price-check for members, /apps otherwise). A visitor on a shared link has no home beyond the pages the
+ * link allows, so there is none (null): those actions are hidden. An anonymous visitor is sent to sign in.
+ */
+export function homeFor(viewer: Viewer): string | null {
+  if (viewer.kind === 'signed-in') return homePathFor(viewer.role)
+  if (viewer.kind === 'link-guest') return null
+  return '/sign-in'
+}
+
+/** The label of the home action: 'Back to Apps' when home is the launcher, else 'Back Home'. */
+export function homeActionLabel(home: string): 'Back to Apps' | 'Back Home' {
+  return home === '/apps' ? 'Back to Apps' : 'Back Home'
 }
 
 export interface Breadcrumb {
@@ -81,12 +115,16 @@ export interface Breadcrumb {
   to?: string
 }
 
-/** Apps › {app} › {page}; the last crumb is the current page. */
-export function breadcrumbsFor(pathname: string): Breadcrumb[] {
+/**
+ * Apps › {app} › {page}; the last crumb is the current page. The root crumb 'Apps' links to /apps only for a
+ * viewer who may open it; a member or a shared-link visitor sees the app and page crumbs alone.
+ */
+export function breadcrumbsFor(pathname: string, viewer: Viewer): Breadcrumb[] {
   const route = findClientRoute(pathname)
   if (!route || route.area === 'Accounts') return []
+  const appsOpen = viewer.kind === 'signed-in' && homeFor(viewer) === '/apps'
   if (route.path === '/' || route.path === '/apps') return [{ label: 'Apps' }]
-  const crumbs: Breadcrumb[] = [{ label: 'Apps', to: '/apps' }]
+  const crumbs: Breadcrumb[] = appsOpen ? [{ label: 'Apps', to: '/apps' }] : []
   if (route.area !== 'Platform' && route.area !== route.title) crumbs.push({ label: route.area })
   crumbs.push({ label: route.title })
   return crumbs

@@ -1,5 +1,5 @@
 import { TOKEN_STORAGE_KEY } from '@citrus/contracts'
-import { fireEvent, screen } from '@testing-library/react'
+import { fireEvent, screen, within } from '@testing-library/react'
 import { describe, expect, it, vi } from 'vitest'
 import { getActiveShareableToken } from '../../lib/guest-token-store'
 import { mockApi, reply } from '../../test/mock-api'
@@ -51,6 +51,27 @@ describe('full-screen denials (spec 1 §2, §8)', () => {
     expect(router.state.location.state).toEqual({ from: '/atlas-search?view=map' })
   })
 
+  it('a member who signs in from a remembered /apps lands on /price-check, not on Access Restricted', async () => {
+    mockApi({ 'POST /users/login': { token: loginToken({ role: 'member' }) }, 'GET /company/products': { product_groups: [] } })
+    const { router } = renderApp('/apps')
+    await vi.waitFor(() => expect(router.state.location.pathname).toBe('/sign-in'))
+    expect(router.state.location.state).toEqual({ from: '/apps' })
+    fireEvent.change(await screen.findByLabelText(/Email/), { target: { value: 'maria@example.com' } })
+    fireEvent.change(screen.getByLabelText(/Password/), { target: { value: 'Secret#123' } })
+    fireEvent.click(screen.getByRole('button', { name: 'Sign In' }))
+    await vi.waitFor(() => expect(router.state.location.pathname).toBe('/price-check'))
+    expect(screen.queryByText('Access Restricted')).toBeNull()
+  })
+
+  it("Access Restricted's Go to Dashboard goes to the role's home (/price-check for a member)", async () => {
+    localStorage.setItem(TOKEN_STORAGE_KEY, loginToken({ role: 'member' }))
+    mockApi({ 'GET /company/products': { product_groups: [] } })
+    const { router } = renderApp('/api-keys')
+    expect(await screen.findByText('Access Restricted')).toBeTruthy()
+    fireEvent.click(screen.getByRole('button', { name: 'Go to Dashboard' }))
+    await vi.waitFor(() => expect(router.state.location.pathname).toBe('/price-check'))
+  })
+
   it('treats an expired login token as signed out', async () => {
     localStorage.setItem(TOKEN_STORAGE_KEY, loginToken({ exp: Math.floor(Date.now() / 1000) - 5 }))
     mockApi()
@@ -75,6 +96,31 @@ describe('shareable-link guest sessions (spec 1 §4)', () => {
     mockApi({ 'GET /shareable-url/validate-shareable-link': validation })
     const { router } = renderApp(`/price-check?token=${token}`)
     await vi.waitFor(() => expect(router.state.location.pathname).toBe('/not-authorized'))
+  })
+
+  it('offers the guest no Back to Apps, no Apps breadcrumb and no home logo link: only what the link allows', async () => {
+    mockApi({ 'GET /shareable-url/validate-shareable-link': validation })
+    renderApp(`/member-recommendations?token=${shareableToken()}`)
+    expect(await screen.findByRole('heading', { name: 'Member Recommendations' })).toBeTruthy()
+    expect(screen.queryByRole('link', { name: 'Back to Apps' })).toBeNull()
+    expect(screen.queryByRole('link', { name: 'Back Home' })).toBeNull()
+    expect(screen.queryByRole('link', { name: 'Apps' })).toBeNull()
+    const crumbs = screen.getByRole('navigation', { name: 'Breadcrumb' })
+    expect(within(crumbs).queryByText('Apps')).toBeNull()
+    expect(within(crumbs).getByText('Member Recommendations')).toBeTruthy()
+    // every link left on the page stays inside the link's client_routes or is a public account page
+    const hrefs = screen.getAllByRole('link').map((link) => link.getAttribute('href') ?? '')
+    for (const href of hrefs) expect(href, href).toMatch(/^(\/member-recommendations|\/provider-cost-transparency|\/sign-in|\/sign-up|mailto:)/)
+  })
+
+  it('the not-found page offers a guest Go Back instead of Back Home', async () => {
+    mockApi({ 'GET /shareable-url/validate-shareable-link': validation })
+    const { router } = renderApp(`/member-recommendations?token=${shareableToken()}`)
+    expect(await screen.findByRole('heading', { name: 'Member Recommendations' })).toBeTruthy()
+    await router.navigate('/no/such/page')
+    expect(await screen.findByText('404')).toBeTruthy()
+    expect(screen.queryByRole('link', { name: 'Back Home' })).toBeNull()
+    expect(screen.getByRole('button', { name: 'Go Back' })).toBeTruthy()
   })
 
   it("shows 'Invalid or Expired Link' with Go to Sign In for a rejected link", async () => {

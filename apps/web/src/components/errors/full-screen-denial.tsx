@@ -1,9 +1,10 @@
 import { Button, Center, Group, Paper, Stack, Text, ThemeIcon, Title } from '@mantine/core'
 import { IconLinkOff, IconLock, IconShieldLock } from '@tabler/icons-react'
-import { PRODUCT_NAMES, homePathFor, type ProductGroup, type SessionRole } from '@citrus/contracts'
+import { PRODUCT_NAMES, type ProductGroup, type SessionRole } from '@citrus/contracts'
 import type { ReactNode } from 'react'
 import { useNavigate } from 'react-router'
 import { env } from '../../config/env'
+import { useHomePath } from '../layouts/use-viewer'
 import {
   ACCESS_RESTRICTED_TITLE,
   INVALID_LINK_MESSAGE,
@@ -33,6 +34,7 @@ function DenialLayout({ icon, title, message, actions }: { icon: ReactNode; titl
 /** Role denial: 'Access Restricted' with Go Back and Go to Dashboard. */
 export function AccessRestricted({ role }: { role: SessionRole }) {
   const navigate = useNavigate()
+  const home = useHomePath()
   return (
     <DenialLayout
       icon={<IconShieldLock size={32} />}
@@ -43,7 +45,7 @@ export function AccessRestricted({ role }: { role: SessionRole }) {
           <Button variant="default" onClick={() => navigate(-1)}>
             Go Back
           </Button>
-          <Button onClick={() => navigate(homePathFor(role))}>Go to Dashboard</Button>
+          {home && <Button onClick={() => navigate(home)}>Go to Dashboard</Button>}
         </>
       }
     />

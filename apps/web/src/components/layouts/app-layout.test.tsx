@@ -24,6 +24,25 @@ describe('app shell', () => {
     expect(within(nav()).queryByText('Super Admin Settings')).toBeNull()
   })
 
+  it.each(['admin', 'user'])('does not offer Nova to %s, whom its page would refuse', async (role) => {
+    signIn(role)
+    mockApi({ 'GET /company/products': { product_groups: ['ATLAS', 'CARE_SELECT', 'NOVA'] } })
+    renderApp('/apps')
+    await screen.findByRole('button', { name: 'Open Atlas' })
+    expect(within(nav()).getByRole('link', { name: 'Care Connect' })).toBeTruthy()
+    expect(within(nav()).queryByRole('link', { name: 'Nova' })).toBeNull()
+    expect(screen.queryByRole('button', { name: 'Open Nova' })).toBeNull()
+  })
+
+  it("links the logo to the role's home: /apps for staff, /price-check for members", async () => {
+    signIn('member')
+    mockApi({ 'GET /company/products': { product_groups: [] } })
+    renderApp('/user-settings')
+    await screen.findByRole('heading', { name: 'Profile' })
+    expect(screen.getByRole('link', { name: 'Back Home' }).getAttribute('href')).toBe('/price-check')
+    expect(screen.queryByRole('link', { name: 'Back to Apps' })).toBeNull()
+  })
+
   it('auto-expands the submenu of the current route', async () => {
     signIn('admin')
     mockApi({ 'GET /company/products': { product_groups: [] } })

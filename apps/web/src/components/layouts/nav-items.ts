@@ -1,50 +1,38 @@
-import type { NavItem } from '../../lib/navigation'
+import { routeLink, type NavItem } from '../../lib/navigation'
 
-const STAFF = ['admin', 'citrus', 'user'] as const
 const SIGNED_IN = ['citrus', 'admin', 'user', 'member'] as const
 
-/** The sidebar of spec 1 §6. Icons are looked up by label in the sidebar. */
+/**
+ * The sidebar of spec 1 §6. Links take their roles and product group from their route in CLIENT_ROUTES
+ * (routeLink), so an item is offered exactly when the guard would open its page. Icons are looked up by label.
+ */
 export const NAV_ITEMS: NavItem[] = [
-  { kind: 'link', label: 'Home', url: '/apps', roles: STAFF, section: 'Apps' },
-  { kind: 'link', label: 'Atlas', url: '/atlas-search', roles: STAFF, product: 'ATLAS', section: 'Apps', tooltip: 'Atlas search' },
-  {
-    kind: 'link',
-    label: 'Care Connect',
-    url: '/care-connect-search',
-    roles: STAFF,
-    product: 'CARE_SELECT',
-    section: 'Apps',
-    tooltip: 'Care Connect search',
-  },
-  { kind: 'link', label: 'Nova', url: '/nova-search', roles: STAFF, product: 'NOVA', section: 'Apps', accent: 'grape', tooltip: 'Nova search' },
+  routeLink('/apps', 'Home', { section: 'Apps' }),
+  routeLink('/atlas-search', 'Atlas', { section: 'Apps', tooltip: 'Atlas search' }),
+  routeLink('/care-connect-search', 'Care Connect', { section: 'Apps', tooltip: 'Care Connect search' }),
+  routeLink('/nova-search', 'Nova', { section: 'Apps', accent: 'grape', tooltip: 'Nova search' }),
   {
     kind: 'submenu',
     label: 'Team Settings',
     roles: ['admin', 'citrus'],
     section: 'Settings',
     dividerBefore: true,
-    children: [
-      { kind: 'link', label: 'Manage Team', url: '/team-management', roles: ['admin', 'citrus'] },
-      { kind: 'link', label: 'API Keys', url: '/api-keys', roles: ['admin', 'citrus'] },
-    ],
+    children: [routeLink('/team-management', 'Manage Team'), routeLink('/api-keys', 'API Keys')],
   },
   {
     kind: 'submenu',
     label: 'Super Admin Settings',
     roles: ['citrus'],
     section: 'Settings',
-    children: [{ kind: 'link', label: 'Companies', url: '/citrus-admin', roles: ['citrus'] }],
+    children: [routeLink('/citrus-admin', 'Companies')],
   },
   {
     kind: 'submenu',
     label: 'User Settings',
     roles: SIGNED_IN,
     section: 'Settings',
-    children: [
-      { kind: 'link', label: 'Profile', url: '/user-settings', roles: SIGNED_IN },
-      { kind: 'action', label: 'Logout', action: 'logout', roles: SIGNED_IN },
-    ],
+    children: [routeLink('/user-settings', 'Profile'), { kind: 'action', label: 'Logout', action: 'logout', roles: SIGNED_IN }],
   },
-  { kind: 'link', label: 'Login', url: '/sign-in', roles: ['guest'], dividerBefore: true },
-  { kind: 'link', label: 'Sign-Up', url: '/sign-up', roles: ['guest'] },
+  routeLink('/sign-in', 'Login', { dividerBefore: true }),
+  routeLink('/sign-up', 'Sign-Up'),
 ]

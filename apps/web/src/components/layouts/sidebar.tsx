@@ -21,6 +21,7 @@ import {
   HOVER_CLOSE_DELAY_MS,
   HOVER_OPEN_DELAY_MS,
   filterNavItems,
+  homeActionLabel,
   isItemActive,
   submenusToExpand,
   type NavItem,
@@ -29,6 +30,7 @@ import { useProducts } from '../../lib/products'
 import { logout, useSession } from '../../lib/session'
 import { Logo } from '../brand/logo'
 import { NAV_ITEMS } from './nav-items'
+import { useHomePath } from './use-viewer'
 
 const ICONS: Record<string, ReactNode> = {
   Home: <IconApps size={20} />,
@@ -203,6 +205,7 @@ export function Sidebar({ collapsed, onNavigate, hiddenLabels }: SidebarProps) {
   const products = useProducts()
   const { pathname } = useLocation()
   const role = session.authenticated ? session.role : 'guest'
+  const home = useHomePath()
   const items = filterNavItems(NAV_ITEMS, { role, products: products.groups, hiddenLabels })
   const [opened, setOpened] = useState<Set<string>>(() => new Set(submenusToExpand(items, pathname)))
 
@@ -217,9 +220,14 @@ export function Sidebar({ collapsed, onNavigate, hiddenLabels }: SidebarProps) {
   return (
     <Stack h="100%" gap={0} data-collapsed={collapsed}>
       <Box p="md" pb="sm">
-        <Link to={role === 'member' ? '/' : '/apps'} aria-label="Back to Apps" style={{ textDecoration: 'none', color: 'inherit' }}>
+        {/* the logo leads home; a shared-link visitor has no home beyond the link's pages, so it is no link */}
+        {home ? (
+          <Link to={home} aria-label={homeActionLabel(home)} style={{ textDecoration: 'none', color: 'inherit' }}>
+            <Logo compact={collapsed} />
+          </Link>
+        ) : (
           <Logo compact={collapsed} />
-        </Link>
+        )}
       </Box>
       <ScrollArea flex={1} px="xs" component="nav" aria-label="Main navigation">
         <Stack gap={2}>

@@ -3,6 +3,7 @@ import { IconLayoutSidebarLeftCollapse, IconLayoutSidebarLeftExpand } from '@tab
 import { Link, useLocation } from 'react-router'
 import { breadcrumbsFor, HEADER_HEIGHT } from '../../lib/navigation'
 import { Logo } from '../brand/logo'
+import { useViewer } from './use-viewer'
 
 export interface TopHeaderProps {
   collapsed: boolean
@@ -15,7 +16,8 @@ export interface TopHeaderProps {
 /** Top header (spec 1 §2): 72 px, sidebar toggle, optional breadcrumbs; on small screens the top bar. */
 export function TopHeader({ collapsed, onToggleCollapsed, mobileOpened, onToggleMobile, showBreadcrumbs = true }: TopHeaderProps) {
   const { pathname } = useLocation()
-  const crumbs = showBreadcrumbs ? breadcrumbsFor(pathname) : []
+  const viewer = useViewer()
+  const crumbs = showBreadcrumbs ? breadcrumbsFor(pathname, viewer) : []
   return (
     <Group h={HEADER_HEIGHT} px="md" gap="md" wrap="nowrap">
       <Burger opened={mobileOpened} onClick={onToggleMobile} hiddenFrom="sm" size="sm" aria-label="Toggle navigation" />

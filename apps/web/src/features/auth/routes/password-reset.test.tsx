@@ -63,11 +63,14 @@ describe('Set new password', () => {
     expect(await screen.findByText('No Token Found')).toBeTruthy()
   })
 
-  it('sends a signed-in user to /apps', async () => {
-    localStorage.setItem(TOKEN_STORAGE_KEY, loginToken({ role: 'member' }))
+  it.each([
+    ['admin', '/apps'],
+    ['member', '/price-check'],
+  ])("sends a signed-in %s to the role's home %s (never to a page the role may not open)", async (role, home) => {
+    localStorage.setItem(TOKEN_STORAGE_KEY, loginToken({ role }))
     mockApi({ 'GET /company/products': { product_groups: [] } })
     const { router } = renderApp('/password-reset?token=t')
-    await vi.waitFor(() => expect(router.state.location.pathname).toBe('/apps'))
+    await vi.waitFor(() => expect(router.state.location.pathname).toBe(home))
   })
 
   it('applies the strength rule and messages', async () => {

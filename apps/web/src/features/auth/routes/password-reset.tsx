@@ -1,3 +1,4 @@
+import { homePathFor } from '@citrus/contracts'
 import { PasswordInput } from '@mantine/core'
 import type { FormEvent } from 'react'
 import { Navigate, useNavigate, useSearchParams } from 'react-router'
@@ -25,7 +26,7 @@ export function PasswordResetRoute() {
   const token = searchParams.get('token')
   const { values, field, begin, submitting, setSubmitting, formError, setFormError } = useAuthForm({ password: '' }, newPasswordErrors)
 
-  if (session.authenticated) return <Navigate to="/apps" replace />
+  if (session.authenticated) return <Navigate to={homePathFor(session.role)} replace />
   if (!token) return <Navigate to="/password-reset-email" replace state={{ error: ACCOUNT_MESSAGES.noToken }} />
 
   // after the guards above, so `token` is a string here

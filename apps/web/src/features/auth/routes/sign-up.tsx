@@ -38,7 +38,8 @@ export function SignUpRoute() {
     }
     try {
       const token = await requestLoginToken({ email, password: values.password })
-      completeLogin(token, { to: '/apps' })
+      // the new account's home: /apps, or /price-check for a member (spec 1 §2, §4)
+      completeLogin(token, { ignoreOrigin: true })
     } catch {
       setFormError(ACCOUNT_MESSAGES.signUpNotSuccessful)
       setSubmitting(false)

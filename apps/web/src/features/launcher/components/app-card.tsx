@@ -1,5 +1,6 @@
-import { Badge, Box, Card, Chip, Group, Stack, Text, ThemeIcon, Title } from '@mantine/core'
+import { Box, Card, Chip, Group, Stack, Text, ThemeIcon, Title } from '@mantine/core'
 import { IconCurrencyDollar, IconMap, IconSparkles, IconStethoscope } from '@tabler/icons-react'
+import { AppStatusBadge } from '../../../components/brand/app-status-badge'
 import type { LauncherApp } from '../utils/apps'
 
 const ICONS = {
@@ -35,11 +36,7 @@ export function AppCard({ app, onOpen }: { app: LauncherApp; onOpen: (app: Launc
           <ThemeIcon size={48} radius="md" variant="white">
             {ICONS[app.icon]}
           </ThemeIcon>
-          {app.status && (
-            <Badge variant="filled" color={app.status === 'New' ? 'citrus' : 'orange'}>
-              {app.status}
-            </Badge>
-          )}
+          {app.status && <AppStatusBadge status={app.status} />}
         </Group>
       </Card.Section>
       <Stack gap={6} mt="md">

@@ -1,5 +1,5 @@
 import { TOKEN_STORAGE_KEY } from '@citrus/contracts'
-import { fireEvent, screen } from '@testing-library/react'
+import { fireEvent, screen, within } from '@testing-library/react'
 import { describe, expect, it, vi } from 'vitest'
 import { mockApi, reply } from '../../../test/mock-api'
 import { renderApp } from '../../../test/render'
@@ -18,8 +18,17 @@ describe('launcher rules', () => {
     expect(visibleApps(LAUNCHER_APPS, 'member', ['ATLAS']).map((app) => app.title)).toEqual(['Price Check'])
   })
 
-  it('marks Nova and Atlas New and shows at most two features', () => {
+  it('marks Nova and Atlas New and Price Check Beta', () => {
     expect(LAUNCHER_APPS.filter((app) => app.status === 'New').map((app) => app.title)).toEqual(['Atlas', 'Nova'])
+    expect(LAUNCHER_APPS.filter((app) => app.status === 'Beta').map((app) => app.title)).toEqual(['Price Check'])
+  })
+
+  it('offers Nova to citrus only, as its route does', () => {
+    for (const role of ['admin', 'user', 'member'] as const) {
+      expect(visibleApps(LAUNCHER_APPS, role, ['NOVA']).map((app) => app.title)).not.toContain('Nova')
+    }
+    expect(visibleApps(LAUNCHER_APPS, 'citrus', ['NOVA']).map((app) => app.title)).toContain('Nova')
+    expect(LAUNCHER_APPS.find((app) => app.id === 'nova')).toMatchObject({ productGroup: 'NOVA', roles: ['citrus'] })
   })
 
   it('words Product Unavailable as documented', () => {
@@ -39,6 +48,7 @@ describe('launcher page', () => {
     expect(screen.getByRole('button', { name: 'Open Care Connect' })).toBeTruthy()
     expect(screen.queryByRole('button', { name: 'Open Nova' })).toBeNull()
     expect(screen.getAllByText('New')).toHaveLength(1)
+    expect(within(screen.getByRole('button', { name: 'Open Price Check' })).getByText('Beta')).toBeTruthy()
     fireEvent.click(screen.getByRole('button', { name: 'Open Atlas' }))
     await vi.waitFor(() => expect(router.state.location.pathname).toBe('/atlas-search'))
     const events = api.callsTo('POST /analytics/events').map((call) => call.body)

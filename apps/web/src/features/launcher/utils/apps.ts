@@ -1,4 +1,6 @@
-import type { ProductGroup, SessionRole } from '@citrus/contracts'
+import { CLIENT_ROUTES, type ClientRoute, type ClientRoutePath, type ProductGroup, type SessionRole } from '@citrus/contracts'
+import { APP_STATUS, type AppStatus } from '../../../components/brand/app-status-badge'
+import { canOpenPath } from '../../../lib/authorization'
 
 /** Launcher app card (spec 1 §2). */
 export interface LauncherApp {
@@ -8,16 +10,26 @@ export interface LauncherApp {
   description: string
   features: string[]
   category: string
-  status?: 'New' | 'Beta'
-  url: string
-  /** null: not a product of its own (available to every role listed) */
+  status?: AppStatus
+  url: ClientRoutePath
+  /** the route's product group; null when the route needs none */
   productGroup: ProductGroup | null
   roles: readonly SessionRole[]
   icon: 'atlas' | 'nova' | 'care' | 'price'
   image?: string
 }
 
-export const LAUNCHER_APPS: LauncherApp[] = [
+/** What a card states itself; status, roles and product group come from its route (one rule with the guard). */
+type CardText = Omit<LauncherApp, 'status' | 'productGroup' | 'roles'>
+
+function fromRoute(card: CardText): LauncherApp {
+  const route = (CLIENT_ROUTES as readonly ClientRoute[]).find((candidate) => candidate.path === card.url)
+  if (!route) throw new Error(`No client route ${card.url}`)
+  const status = APP_STATUS[route.area]
+  return { ...card, ...(status ? { status } : {}), productGroup: route.product ?? null, roles: route.roles ?? [] }
+}
+
+const CARDS: CardText[] = [
   {
     id: 'atlas',
     title: 'Atlas',
@@ -25,10 +37,7 @@ export const LAUNCHER_APPS: LauncherApp[] = [
     description: 'Find where patients with the conditions you care about are, with payer mix, hotspots and the facilities that treat them.',
     features: ['Condition-based search', 'Interactive maps', 'Payer mix'],
     category: 'Market Intelligence',
-    status: 'New',
     url: '/atlas-search',
-    productGroup: 'ATLAS',
-    roles: ['admin', 'citrus', 'user'],
     icon: 'atlas',
   },
   {
@@ -39,8 +48,6 @@ export const LAUNCHER_APPS: LauncherApp[] = [
     features: ['Provider rankings', 'Referral letters', 'Member links'],
     category: 'Care Navigation',
     url: '/care-connect-search',
-    productGroup: 'CARE_SELECT',
-    roles: ['admin', 'citrus', 'user'],
     icon: 'care',
   },
   {
@@ -50,10 +57,7 @@ export const LAUNCHER_APPS: LauncherApp[] = [
     description: 'Antivenom territory intelligence: envenomation cases, purchases and usage by facility and sales territory, with the AI Hub.',
     features: ['Territory maps', 'AI Hub', 'Opportunity scores'],
     category: 'Commercial Strategy',
-    status: 'New',
     url: '/nova-search',
-    productGroup: 'NOVA',
-    roles: ['citrus'],
     icon: 'nova',
   },
   {
@@ -64,15 +68,15 @@ export const LAUNCHER_APPS: LauncherApp[] = [
     features: ['Negotiated rates', 'Cost transparency'],
     category: 'Price Transparency',
     url: '/price-check',
-    productGroup: null,
-    roles: ['member', 'admin', 'citrus', 'user'],
     icon: 'price',
   },
 ]
 
-/** Only cards for products the company holds and the role may open (spec 1 §2, §6). */
+export const LAUNCHER_APPS: LauncherApp[] = CARDS.map(fromRoute)
+
+/** Only cards the role may open and whose product the company holds: the route guard's own rule (spec 1 §2, §6). */
 export function visibleApps(apps: readonly LauncherApp[], role: SessionRole, products: readonly ProductGroup[]): LauncherApp[] {
-  return apps.filter((app) => app.roles.includes(role) && (app.productGroup === null || products.includes(app.productGroup)))
+  return apps.filter((app) => canOpenPath(app.url, role, products))
 }
 
 export function hasAccess(app: LauncherApp, products: readonly ProductGroup[]): boolean {
