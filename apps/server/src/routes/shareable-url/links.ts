@@ -5,12 +5,46 @@ import { signShareToken } from '../../auth/tokens.js'
 type QueryValue = string | number | boolean | null
 type InitialQuery = string | Record<string, QueryValue | QueryValue[]> | null | undefined
 
-/** Path (and query) the link opens: incoming_url, else the first client route, else /. */
-function targetOf(link: Pick<ShareableLink, 'incoming_url' | 'client_routes'>): { path: string; search: URLSearchParams } {
-  const raw = link.incoming_url?.trim() || link.client_routes[0] || '/'
-  // an absolute URL from the client keeps only its path and query: links always point at this server
-  const parsed = new URL(raw, 'http://placeholder.invalid')
-  return { path: parsed.pathname, search: parsed.searchParams }
+const BASE = 'http://placeholder.invalid'
+
+/** Path and query of a client-supplied path or URL; its scheme and host are dropped (links point at PUBLIC_URL). */
+function pathAndQuery(raw: string | null | undefined): { path: string; search: URLSearchParams } | null {
+  const value = raw?.trim()
+  if (!value) return null
+  try {
+    const parsed = new URL(value, BASE)
+    // an opaque URL (`x:@evil.example`) has a path without a leading slash that would rewrite the host
+    if ((parsed.protocol !== 'http:' && parsed.protocol !== 'https:') || !parsed.pathname.startsWith('/')) return null
+    return { path: parsed.pathname, search: parsed.searchParams }
+  } catch {
+    return null
+  }
+}
+
+const trimSlashes = (path: string) => path.replace(/\/+$/, '')
+
+/** The guest's prefix rule of the client (spec 1 §4): a path inside one of client_routes. */
+function insideClientRoutes(path: string, clientRoutes: readonly string[]): boolean {
+  const target = trimSlashes(path)
+  return clientRoutes.some((route) => {
+    const allowed = trimSlashes(route)
+    return allowed !== '' && (target === allowed || target.startsWith(`${allowed}/`))
+  })
+}
+
+/**
+ * Path and query the link opens. The path: incoming_url, else the shared page (url) when the link allows it,
+ * else the first client route, else /. The query keeps the shared page's parameters (url), then those of
+ * incoming_url, so a link to the recommendations of a search carries that search.
+ */
+function targetOf(link: Pick<ShareableLink, 'url' | 'incoming_url' | 'client_routes'>): { path: string; search: URLSearchParams } {
+  const page = pathAndQuery(link.url)
+  const incoming = pathAndQuery(link.incoming_url)
+  const path = incoming?.path ?? (page && insideClientRoutes(page.path, link.client_routes) ? page.path : null) ?? pathAndQuery(link.client_routes[0])?.path ?? '/'
+  const search = new URLSearchParams(page?.search)
+  for (const [key] of incoming?.search ?? []) search.delete(key)
+  for (const [key, value] of incoming?.search ?? []) search.append(key, value)
+  return { path, search }
 }
 
 function appendInitialQuery(search: URLSearchParams, params: InitialQuery) {
@@ -25,7 +59,10 @@ function appendInitialQuery(search: URLSearchParams, params: InitialQuery) {
   }
 }
 
-/** `${PUBLIC_URL}${incoming_url or first client route}?…initial_query_params&token=<signed token>` */
+/**
+ * `${PUBLIC_URL}${path}?${query}&token=<signed token>`: the origin is always the configured PUBLIC_URL, never
+ * the Host of the request (a forged Host must not turn links into links to another site).
+ */
 export async function linkUrl(secret: string, publicUrl: string, link: ShareableLink): Promise<string> {
   const token = await signShareToken(secret, link)
   const { path, search } = targetOf(link)

@@ -63,6 +63,63 @@ describe('shareable links', () => {
     expect(stored).toMatchObject({ company_id: a.company.id, created_by_user_id: a.users[1]!.id, expires_at: null, invite_phone: '+12065550123' })
   })
 
+  it('takes the origin from PUBLIC_URL, never from a forged Host or X-Forwarded-Host header', async () => {
+    const response = await request(ctx.app.server)
+      .post('/api/shareable-url')
+      .set(as('aUser'))
+      .set('Host', 'evil.example.net')
+      .set('X-Forwarded-Host', 'evil.example.net')
+      .set('X-Forwarded-Proto', 'http')
+      .send({ ...memberLink, url: 'https://evil.example.net/care-connect-results?zip_code=98101', incoming_url: 'https://evil.example.net/member-recommendations' })
+    expect(response.status).toBe(200)
+    const url = new URL(response.body.url)
+    expect(url.origin).toBe('https://citrus.example.com')
+    expect(url.pathname).toBe('/member-recommendations')
+    expect(response.body.url.startsWith('https://citrus.example.com/member-recommendations?')).toBe(true)
+  })
+
+  it('keeps the path and query of the page being shared', async () => {
+    const bare = { ...memberLink, incoming_url: null, initial_query_params: null }
+    // the shared page is itself inside the link's routes: path and query kept
+    const shared = await create('aUser', {
+      ...bare,
+      url: 'http://localhost:5173/member-recommendations?zip_code=98101&insurance_names_csv=Aetna%2CCigna&filter_npis=1234567893',
+    })
+    const url = new URL(shared.url)
+    expect(url.origin + url.pathname).toBe('https://citrus.example.com/member-recommendations')
+    expect([...url.searchParams.keys()]).toEqual(['zip_code', 'insurance_names_csv', 'filter_npis', 'token'])
+    expect(url.searchParams.get('insurance_names_csv')).toBe('Aetna,Cigna')
+    expect(url.searchParams.get('filter_npis')).toBe('1234567893')
+
+    // the staff page is outside the link's routes: the link opens incoming_url with the page's search
+    const fromResults = await create('aUser', { ...bare, url: 'http://localhost:5173/care-connect-results?zip_code=98101&radius_in_m=50000', incoming_url: '/member-recommendations?omni_code=207RE0101X' })
+    const results = new URL(fromResults.url)
+    expect(results.pathname).toBe('/member-recommendations')
+    expect(Object.fromEntries(results.searchParams)).toMatchObject({ zip_code: '98101', radius_in_m: '50000', omni_code: '207RE0101X' })
+
+    // without incoming_url a page outside the routes falls back to the first client route, with its query
+    const fallback = new URL((await create('aUser', { ...bare, url: 'http://localhost:5173/care-connect-results?zip_code=98101' })).url)
+    expect(fallback.pathname).toBe('/member-recommendations')
+    expect(fallback.searchParams.get('zip_code')).toBe('98101')
+
+    // initial_query_params override the page's values; a token parameter of the page is replaced by the link's own
+    const overridden = new URL(
+      (await create('aUser', { ...bare, url: '/member-recommendations?zip_code=10001&token=stale', initial_query_params: { zip_code: '98101' } })).url,
+    )
+    expect(overridden.searchParams.getAll('zip_code')).toEqual(['98101'])
+    expect(overridden.searchParams.getAll('token')).toEqual([tokenOf(overridden.href)])
+    expect(tokenOf(overridden.href)).not.toBe('stale')
+  })
+
+  it('never lets an opaque or foreign URL choose the host of the link', async () => {
+    for (const incoming of ['x:@evil.example.net/member-recommendations', 'javascript:alert(1)', '//evil.example.net/member-recommendations']) {
+      const link = await create('aUser', { ...memberLink, incoming_url: incoming })
+      const url = new URL(link.url)
+      expect(url.origin, incoming).toBe('https://citrus.example.com')
+      expect(url.username + url.password, incoming).toBe('')
+    }
+  })
+
   it('gives a link with expiration_days an exp that many days ahead', async () => {
     const link = await create('aUser', { ...memberLink, expiration_days: 7, invite_phone: null, invite_email: 'Pat@Example.com', requires_phone_verification: false, requires_email_verification: true })
     const claims = decodeJwt(tokenOf(link.url))
