@@ -1,4 +1,4 @@
-import type { ANALYTICS_EVENT_NAMES } from '@citrus/contracts'
+import { endpoints, type ANALYTICS_EVENT_NAMES } from '@citrus/contracts'
 import { api } from './api-client'
 
 /** Event names the shell records (spec 1 §7); other areas add their own snake_case names. */
@@ -13,7 +13,7 @@ export interface AnalyticsEvent {
 
 type Transport = (events: AnalyticsEvent[]) => Promise<unknown>
 
-let transport: Transport = (events) => api.post('/analytics/events', { events })
+let transport: Transport = (events) => api(endpoints.analytics.events, { body: { events } })
 
 /** Lets tests observe events without a server. */
 export function setAnalyticsTransport(next: Transport): () => void {

@@ -1,6 +1,46 @@
-import { describe, expect, it, vi } from 'vitest'
+import {
+  companyIdParamsSchema,
+  companyIdQuerySchema,
+  companyUsersResponseSchema,
+  defineEndpoint,
+  deleteApiTokenRequestSchema,
+  deleteApiTokenResponseSchema,
+  loginRequestSchema,
+  loginResponseSchema,
+} from '@citrus/contracts'
+import { describe, expect, expectTypeOf, it, vi } from 'vitest'
 import { resolveApiBaseUrl } from '../config/env'
-import { ApiError, buildPath, createApiClient, toApiError } from './api-client'
+import { ApiError, INVALID_RESPONSE, type EndpointArgs, buildPath, createApi, createApiClient, isInvalidResponse, toApiError } from './api-client'
+
+// Endpoints built from the contract schemas, so these tests do not depend on the area definitions.
+const login = defineEndpoint({
+  method: 'POST',
+  path: '/users/login',
+  summary: 'Sign in',
+  tags: ['users'],
+  body: loginRequestSchema,
+  response: loginResponseSchema,
+  errors: [400, 401],
+})
+const companyUsers = defineEndpoint({
+  method: 'GET',
+  path: '/super-admin/company/{id}/users',
+  summary: "A company's users",
+  tags: ['super-admin'],
+  params: companyIdParamsSchema,
+  response: companyUsersResponseSchema,
+  errors: [404],
+})
+const revokeKey = defineEndpoint({
+  method: 'DELETE',
+  path: '/admin/api-token',
+  summary: 'Revoke a key',
+  tags: ['admin'],
+  query: companyIdQuerySchema,
+  body: deleteApiTokenRequestSchema,
+  response: deleteApiTokenResponseSchema,
+  errors: [404],
+})
 
 function jsonResponse(body: unknown, init: { status?: number; statusText?: string } = {}): Response {
   return new Response(JSON.stringify(body), {
@@ -18,13 +58,14 @@ function setup(options: { login?: string | null; shareable?: string | null; base
     getLoginToken: () => options.login ?? null,
     getShareableToken: () => options.shareable ?? null,
   })
+  const api = createApi(client)
   const call = (index = 0) => {
     const args = fetchMock.mock.calls[index]
     if (!args) throw new Error(`no fetch call #${index}`)
     const [url, init] = args
     return { url: String(url), init: init ?? {}, headers: new Headers(init?.headers) }
   }
-  return { client, fetchMock, call }
+  return { client, api, fetchMock, call }
 }
 
 async function caught(promise: Promise<unknown>): Promise<ApiError> {
@@ -46,7 +87,7 @@ describe('base URL', () => {
 
   it('resolves documented paths relative to the base URL', async () => {
     const { client, call } = setup()
-    await client.post('/users/login', { email: 'a@b.co', password: 'x' })
+    await client.request('POST', '/users/login', { body: { email: 'a@b.co', password: 'x' } })
     expect(call().url).toBe('/api/users/login')
     expect(call().init.method).toBe('POST')
     expect(call().init.body).toBe(JSON.stringify({ email: 'a@b.co', password: 'x' }))
@@ -55,7 +96,7 @@ describe('base URL', () => {
 
   it('works with an absolute base URL and query parameters', async () => {
     const { client, call } = setup({ baseUrl: 'https://api.example.com/' })
-    await client.get('/admin/api-token', { query: { company_id: 7, skip: undefined } })
+    await client.request('GET', '/admin/api-token', { query: { company_id: 7, skip: undefined } })
     expect(call().url).toBe('https://api.example.com/admin/api-token?company_id=7')
   })
 })
@@ -63,21 +104,21 @@ describe('base URL', () => {
 describe('authentication', () => {
   it('sends a login token as a Bearer header and no token query parameter', async () => {
     const { client, call } = setup({ login: 'login.jwt.token', shareable: 'share.jwt.token' })
-    await client.get('/users/info')
+    await client.request('GET', '/users/info')
     expect(call().headers.get('authorization')).toBe('Bearer login.jwt.token')
     expect(call().url).toBe('/api/users/info')
   })
 
   it('sends an active shareable token as the token query parameter when there is no login token', async () => {
     const { client, call } = setup({ shareable: 'share.jwt.token' })
-    await client.get('/care-select/rankings', { query: { zip: '98101' } })
+    await client.request('GET', '/care-select/rankings', { query: { zip: '98101' } })
     expect(call().headers.get('authorization')).toBeNull()
     expect(call().url).toBe('/api/care-select/rankings?zip=98101&token=share.jwt.token')
   })
 
   it('sends neither without tokens', async () => {
     const { client, call } = setup()
-    await client.get('/company/products')
+    await client.request('GET', '/company/products')
     expect(call().headers.get('authorization')).toBeNull()
     expect(call().url).toBe('/api/company/products')
   })
@@ -91,48 +132,10 @@ describe('authentication', () => {
         throw new Error('storage blocked')
       },
     })
-    const error = await caught(client.get('/users/info'))
+    const error = await caught(client.request('GET', '/users/info'))
     expect(error.message).toBe('Token Error')
     expect(error.systemMessage).toBe('storage blocked')
     expect(fetchMock).not.toHaveBeenCalled()
-  })
-})
-
-describe('merging identical concurrent requests', () => {
-  it('makes one fetch for the same method, URL and body in flight and gives both callers the result', async () => {
-    let resolve: (value: Response) => void = () => {}
-    const fetchMock = vi.fn<typeof fetch>(() => new Promise<Response>((r) => (resolve = r)))
-    const client = createApiClient({ baseUrl: '/api', fetch: fetchMock })
-    const first = client.get<{ product_groups: string[] }>('/company/products')
-    const second = client.get<{ product_groups: string[] }>('/company/products')
-    await Promise.resolve()
-    expect(fetchMock).toHaveBeenCalledTimes(1)
-    resolve(jsonResponse({ product_groups: ['ATLAS'] }))
-    await expect(first).resolves.toEqual({ product_groups: ['ATLAS'] })
-    await expect(second).resolves.toEqual({ product_groups: ['ATLAS'] })
-  })
-
-  it('does not merge requests that differ in method, URL or body, nor sequential ones', async () => {
-    const { client, fetchMock } = setup()
-    await Promise.all([
-      client.post('/feedback', { rating: 3 }),
-      client.post('/feedback', { rating: 4 }),
-      client.get('/feedback'),
-      client.get('/company/products'),
-    ])
-    expect(fetchMock).toHaveBeenCalledTimes(4)
-    await client.get('/company/products')
-    expect(fetchMock).toHaveBeenCalledTimes(5)
-  })
-
-  it('shares a failure with every merged caller', async () => {
-    const fetchMock = vi.fn<typeof fetch>(async () =>
-      jsonResponse({ message: 'Nope', code: 'FORBIDDEN', status: 403 }, { status: 403, statusText: 'Forbidden' }),
-    )
-    const client = createApiClient({ baseUrl: '/api', fetch: fetchMock })
-    const results = await Promise.allSettled([client.get('/x'), client.get('/x')])
-    expect(fetchMock).toHaveBeenCalledTimes(1)
-    expect(results.map((r) => r.status)).toEqual(['rejected', 'rejected'])
   })
 })
 
@@ -145,7 +148,7 @@ describe('error normalisation (spec 1 §8)', () => {
       ),
     )
     const client = createApiClient({ baseUrl: '/api', fetch: fetchMock })
-    const error = await caught(client.post('/users/user-signup', {}))
+    const error = await caught(client.request('POST', '/users/user-signup', { body: {} }))
     expect(error).toBeInstanceOf(ApiError)
     expect(error.message).toBe('Email is not valid')
     expect(error.code).toBe('VALIDATION_ERROR')
@@ -157,7 +160,7 @@ describe('error normalisation (spec 1 §8)', () => {
   it("defaults the message to 'An unexpected error occurred.' and status/code to the HTTP status", async () => {
     const fetchMock = vi.fn<typeof fetch>(async () => new Response('<html>oops</html>', { status: 502, statusText: 'Bad Gateway' }))
     const client = createApiClient({ baseUrl: '/api', fetch: fetchMock })
-    const error = await caught(client.get('/users/info'))
+    const error = await caught(client.request('GET', '/users/info'))
     expect(error.message).toBe('An unexpected error occurred.')
     expect(error.status).toBe(502)
     expect(error.code).toBe(502)
@@ -177,7 +180,7 @@ describe('error normalisation (spec 1 §8)', () => {
       throw new TypeError('Failed to fetch')
     })
     const client = createApiClient({ baseUrl: '/api', fetch: fetchMock })
-    const error = await caught(client.get('/users/info'))
+    const error = await caught(client.request('GET', '/users/info'))
     expect(error.message).toBe('Network Error - Please check your internet connection.')
     expect(error.code).toBe(0)
     expect(error.status).toBe(0)
@@ -186,7 +189,7 @@ describe('error normalisation (spec 1 §8)', () => {
   it('returns undefined for empty success bodies', async () => {
     const fetchMock = vi.fn<typeof fetch>(async () => new Response(null, { status: 204 }))
     const client = createApiClient({ baseUrl: '/api', fetch: fetchMock })
-    await expect(client.delete('/admin/api-token', { id: 1 })).resolves.toBeUndefined()
+    await expect(client.request('DELETE', '/admin/api-token', { body: { id: 1 } })).resolves.toBeUndefined()
   })
 })
 
@@ -204,12 +207,79 @@ describe('path templates', () => {
     expect(() => buildPath('/a/{x}/b/{y}', { x: '' })).toThrow('Missing required path parameters for /a/{x}/b/{y}: x, y')
   })
 
-  it('is applied by the client with the params option', async () => {
-    const { client, call } = setup()
-    await client.get('/super-admin/company/{id}/users', { params: { id: 12 } })
+  it('is applied by api() with the params of the input', async () => {
+    const { api, call, fetchMock } = setup()
+    fetchMock.mockResolvedValueOnce(jsonResponse({ users: [] }))
+    await api(companyUsers, { params: { id: 12 } })
     expect(call().url).toBe('/api/super-admin/company/12/users')
-    await expect(client.get('/super-admin/company/{id}/users')).rejects.toThrow(
-      'Missing required path parameters for /super-admin/company/{id}/users: id',
-    )
+    // a caller that bypasses the types still gets the documented error, and nothing is fetched
+    await expect(api(companyUsers, { params: {} } as never)).rejects.toThrow('Missing required path parameters for /super-admin/company/{id}/users: id')
+    expect(fetchMock).toHaveBeenCalledTimes(1)
+  })
+})
+
+describe('api(endpoint, input)', () => {
+  it('sends the method, the JSON body and the query of the definition and returns the typed response', async () => {
+    const { api, call, fetchMock } = setup({ login: 'login.jwt.token' })
+    fetchMock.mockResolvedValueOnce(jsonResponse({ message: 'Token deleted' }))
+    const result = await api(revokeKey, { query: { company_id: 3 }, body: { id: 'key-1' } })
+    expectTypeOf(result).toEqualTypeOf<{ message: string }>()
+    expect(result).toEqual({ message: 'Token deleted' })
+    expect(call().init.method).toBe('DELETE')
+    expect(call().url).toBe('/api/admin/api-token?company_id=3')
+    expect(call().init.body).toBe(JSON.stringify({ id: 'key-1' }))
+    expect(call().headers.get('authorization')).toBe('Bearer login.jwt.token')
+  })
+
+  it('returns the parsed body, not the raw one (unknown keys are stripped by the schema)', async () => {
+    const { api, fetchMock } = setup()
+    fetchMock.mockResolvedValueOnce(jsonResponse({ token: 'jwt', extra: 'not in the contract' }))
+    await expect(api(login, { body: { email: 'a@b.co', password: 'x' } })).resolves.toEqual({ token: 'jwt' })
+  })
+
+  it('types the input from the definition', () => {
+    type LoginArgs = EndpointArgs<typeof login>
+    expectTypeOf<LoginArgs[0]>().toEqualTypeOf<{ params?: never } & { query?: never } & { body: { email: string; password: string } }>()
+  })
+
+  it('turns a success body that breaks the contract into an INVALID_RESPONSE ApiError naming the endpoint and the field', async () => {
+    const { api, fetchMock } = setup()
+    fetchMock.mockResolvedValueOnce(jsonResponse({ jwt: 'wrong-field' }))
+    const error = await caught(api(login, { body: { email: 'a@b.co', password: 'x' } }))
+    expect(isInvalidResponse(error)).toBe(true)
+    expect(error.code).toBe(INVALID_RESPONSE)
+    expect(error.message).toBe('An unexpected error occurred.')
+    expect(error.fromServer).toBe(false)
+    expect(error.systemMessage).toMatch(/^The response of POST \/users\/login does not match its contract: token: /)
+  })
+
+  it('treats an empty body as a mismatch when the contract expects one', async () => {
+    const { api, fetchMock } = setup()
+    fetchMock.mockResolvedValueOnce(new Response(null, { status: 204 }))
+    expect(isInvalidResponse(await caught(api(revokeKey, { body: { id: 'k' } })))).toBe(true)
+  })
+
+  it('passes error envelopes through as ApiErrors, not as contract mismatches', async () => {
+    const { api, fetchMock } = setup()
+    fetchMock.mockResolvedValueOnce(jsonResponse({ message: 'Invalid credentials', code: 'UNAUTHORIZED', status: 401 }, { status: 401, statusText: 'Unauthorized' }))
+    const error = await caught(api(login, { body: { email: 'a@b.co', password: 'x' } }))
+    expect(isInvalidResponse(error)).toBe(false)
+    expect(error.message).toBe('Invalid credentials')
+    expect(error.status).toBe(401)
+  })
+
+  it('forwards the abort signal to fetch', async () => {
+    const { api, call, fetchMock } = setup()
+    fetchMock.mockResolvedValueOnce(jsonResponse({ users: [] }))
+    const controller = new AbortController()
+    await api(companyUsers, { params: { id: 1 } }, { signal: controller.signal })
+    expect(call().init.signal).toBe(controller.signal)
+  })
+
+  it('does not merge identical concurrent calls (TanStack Query de-duplicates queries)', async () => {
+    const { api, fetchMock } = setup()
+    fetchMock.mockImplementation(async () => jsonResponse({ users: [] }))
+    await Promise.all([api(companyUsers, { params: { id: 1 } }), api(companyUsers, { params: { id: 1 } })])
+    expect(fetchMock).toHaveBeenCalledTimes(2)
   })
 })

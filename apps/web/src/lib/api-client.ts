@@ -1,4 +1,4 @@
-import { CLIENT_MESSAGES, type FieldError } from '@citrus/contracts'
+import { CLIENT_MESSAGES, type EndpointDefinition, type EndpointInput, type EndpointOutput, type FieldError, type HttpMethod } from '@citrus/contracts'
 import { env } from '../config/env'
 import { getValidLoginToken } from './auth-token'
 import { getActiveShareableToken } from './guest-token-store'
@@ -7,7 +7,7 @@ import { getActiveShareableToken } from './guest-token-store'
  * The one HTTP client of the web app (spec 1 §7 and §8).
  * - Documented paths are relative to the configured base URL ('/api' by default).
  * - A login token goes as `Authorization: Bearer`; without one, an active shareable token goes as `?token=`.
- * - Identical concurrent requests (method, URL and body) share one fetch.
+ * - Endpoints are called through `api(endpoint, input)` with the definitions of @citrus/contracts.
  * - Every failure becomes an ApiError with the message, code, status, errors and status text.
  */
 
@@ -118,12 +118,9 @@ export function tokenError(cause: unknown): ApiError {
 }
 
 export interface RequestOptions {
-  /** values for `{name}` placeholders in the path */
-  params?: PathParams
   query?: QueryParams
   body?: unknown
   headers?: Record<string, string>
-  /** a request with its own signal is never merged with another */
   signal?: AbortSignal
 }
 
@@ -136,17 +133,15 @@ export interface ApiClientOptions {
   getShareableToken?: () => string | null
 }
 
-export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE'
-
+/**
+ * The transport under `api()`: one request to a filled path, answered with the parsed body (unknown:
+ * only `api()` gives it a type, from the endpoint's response schema). De-duplication of identical
+ * requests is TanStack Query's job, not the transport's.
+ */
 export interface ApiClient {
-  request<T>(method: HttpMethod, path: string, options?: RequestOptions): Promise<T>
-  get<T>(path: string, options?: Omit<RequestOptions, 'body'>): Promise<T>
-  post<T>(path: string, body?: unknown, options?: Omit<RequestOptions, 'body'>): Promise<T>
-  put<T>(path: string, body?: unknown, options?: Omit<RequestOptions, 'body'>): Promise<T>
-  patch<T>(path: string, body?: unknown, options?: Omit<RequestOptions, 'body'>): Promise<T>
-  delete<T>(path: string, body?: unknown, options?: Omit<RequestOptions, 'body'>): Promise<T>
-  /** the full URL the client would call (base URL, filled path, query) without auth */
-  url(path: string, options?: Pick<RequestOptions, 'params' | 'query'>): string
+  request(method: HttpMethod, path: string, options?: RequestOptions): Promise<unknown>
+  /** the full URL the client would call (base URL, path, query) without auth */
+  url(path: string, query?: QueryParams): string
 }
 
 function appendQuery(search: URLSearchParams, query: QueryParams | undefined): void {
@@ -191,21 +186,46 @@ function isBinaryBody(body: unknown): boolean {
 }
 
 export function createApiClient(options: ApiClientOptions): ApiClient {
-  const inFlight = new Map<string, Promise<unknown>>()
-
-  function url(path: string, opts: Pick<RequestOptions, 'params' | 'query'> = {}): string {
-    const filled = buildPath(path, opts.params)
+  function url(path: string, query?: QueryParams): string {
     const search = new URLSearchParams()
-    appendQuery(search, opts.query)
+    appendQuery(search, query)
     const qs = search.toString()
-    return `${joinUrl(options.baseUrl, filled)}${qs ? `?${qs}` : ''}`
+    return `${joinUrl(options.baseUrl, path)}${qs ? `?${qs}` : ''}`
   }
 
-  async function perform(method: HttpMethod, target: string, init: RequestInit): Promise<unknown> {
+  async function request(method: HttpMethod, path: string, opts: RequestOptions = {}): Promise<unknown> {
+    let loginToken: string | null
+    let shareableToken: string | null
+    try {
+      loginToken = options.getLoginToken?.() ?? null
+      shareableToken = loginToken ? null : (options.getShareableToken?.() ?? null)
+    } catch (error) {
+      throw tokenError(error)
+    }
+
+    const search = new URLSearchParams()
+    appendQuery(search, opts.query)
+    if (!loginToken && shareableToken && !search.has('token')) search.set('token', shareableToken)
+    const qs = search.toString()
+    const target = `${joinUrl(options.baseUrl, path)}${qs ? `?${qs}` : ''}`
+
+    const headers: Record<string, string> = { Accept: 'application/json', ...opts.headers }
+    if (loginToken) headers.Authorization = `Bearer ${loginToken}`
+
+    let payload: BodyInit | undefined
+    if (opts.body !== undefined) {
+      if (isBinaryBody(opts.body)) {
+        payload = opts.body as BodyInit
+      } else {
+        payload = JSON.stringify(opts.body)
+        headers['Content-Type'] = 'application/json'
+      }
+    }
+
     const doFetch = options.fetch ?? globalThis.fetch.bind(globalThis)
     let response: Response
     try {
-      response = await doFetch(target, { ...init, method })
+      response = await doFetch(target, { method, headers, body: payload, signal: opts.signal })
     } catch (error) {
       if (error instanceof DOMException && error.name === 'AbortError') throw error
       throw networkError(error)
@@ -221,65 +241,95 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
     return body
   }
 
-  async function request<T>(method: HttpMethod, path: string, opts: RequestOptions = {}): Promise<T> {
-    const filled = buildPath(path, opts.params)
+  return { request, url }
+}
 
-    let loginToken: string | null
-    let shareableToken: string | null
-    try {
-      loginToken = options.getLoginToken?.() ?? null
-      shareableToken = loginToken ? null : (options.getShareableToken?.() ?? null)
-    } catch (error) {
-      throw tokenError(error)
+/** The code of the ApiError thrown when a success body does not match the endpoint's response schema. */
+export const INVALID_RESPONSE = 'INVALID_RESPONSE'
+
+/** true for a success response whose body broke the endpoint's contract (spec 1 §5: "not successful" cases). */
+export function isInvalidResponse(error: unknown): boolean {
+  return error instanceof ApiError && error.code === INVALID_RESPONSE
+}
+
+/** `METHOD /documented/path`, the name of an endpoint in messages and mock keys. */
+export function endpointName(endpoint: Pick<EndpointDefinition, 'method' | 'path'>): string {
+  return `${endpoint.method} ${endpoint.path}`
+}
+
+/** zod issues as `path: message; ...` for logs and test failures. */
+export function describeIssues(issues: readonly { path: readonly PropertyKey[]; message: string }[]): string {
+  return issues.map((issue) => `${issue.path.map(String).join('.') || '(root)'}: ${issue.message}`).join('; ')
+}
+
+export interface CallOptions {
+  signal?: AbortSignal
+  headers?: Record<string, string>
+}
+
+/** Input may be left out when the endpoint needs none (every part optional). */
+export type EndpointArgs<D extends EndpointDefinition> = Partial<EndpointInput<D>> extends EndpointInput<D>
+  ? [input?: EndpointInput<D>, options?: CallOptions]
+  : [input: EndpointInput<D>, options?: CallOptions]
+
+/** Calls an endpoint of @citrus/contracts: `api(endpoint, { params, query, body })` → its typed response. */
+export type Api = <D extends EndpointDefinition>(endpoint: D, ...args: EndpointArgs<D>) => Promise<EndpointOutput<D>>
+
+/**
+ * Binds the transport to the endpoint definitions: fills the `{name}` parameters, adds the query and
+ * the JSON body, and parses the success body with the endpoint's response schema.
+ *
+ * The response is parsed in every mode, not only in development: the spec's "not successful" cases
+ * (a sign-up answer without its message, a key without its token...) are responses that break the
+ * contract, and parsing makes the inferred type true at run time. A mismatch is an ApiError with code
+ * INVALID_RESPONSE, the generic message, and the endpoint and zod issues in `systemMessage`.
+ * Request inputs are not parsed here: their types come from the schemas, the server validates them,
+ * and the web tests' mock API checks each one against the same schema.
+ */
+export function createApi(client: ApiClient): Api {
+  const call = createEndpointCaller(client)
+  return (endpoint, ...[input, options]) => call(endpoint, input, options)
+}
+
+/** `api()` with a plain signature, for generic code (the query hooks) where the input is already typed. */
+export type EndpointCaller = <D extends EndpointDefinition>(
+  endpoint: D,
+  input: EndpointInput<D> | undefined,
+  options?: CallOptions,
+) => Promise<EndpointOutput<D>>
+
+export function createEndpointCaller(client: ApiClient): EndpointCaller {
+  return async (endpoint, input, options) => {
+    if (endpoint.mount === 'root') throw new Error(`${endpointName(endpoint)} is not served under the API base URL`)
+    const parts = (input ?? {}) as { params?: PathParams; query?: QueryParams; body?: unknown }
+    const path = buildPath(endpoint.path, parts.params)
+    const body = await client.request(endpoint.method, path, {
+      query: parts.query,
+      body: parts.body,
+      signal: options?.signal,
+      headers: options?.headers,
+    })
+    const parsed = endpoint.response.safeParse(body)
+    if (!parsed.success) {
+      throw new ApiError({
+        message: CLIENT_MESSAGES.unexpected,
+        code: INVALID_RESPONSE,
+        status: 0,
+        systemMessage: `The response of ${endpointName(endpoint)} does not match its contract: ${describeIssues(parsed.error.issues)}`,
+      })
     }
-
-    const search = new URLSearchParams()
-    appendQuery(search, opts.query)
-    if (!loginToken && shareableToken && !search.has('token')) search.set('token', shareableToken)
-    const qs = search.toString()
-    const target = `${joinUrl(options.baseUrl, filled)}${qs ? `?${qs}` : ''}`
-
-    const headers: Record<string, string> = { Accept: 'application/json', ...opts.headers }
-    if (loginToken) headers.Authorization = `Bearer ${loginToken}`
-
-    let payload: BodyInit | undefined
-    let bodyKey = ''
-    if (opts.body !== undefined) {
-      if (isBinaryBody(opts.body)) {
-        payload = opts.body as BodyInit
-      } else {
-        payload = JSON.stringify(opts.body)
-        bodyKey = payload
-        headers['Content-Type'] = 'application/json'
-      }
-    }
-
-    const init: RequestInit = { headers, body: payload, signal: opts.signal }
-    const mergeable = !opts.signal && (payload === undefined || bodyKey !== '')
-    if (!mergeable) return (await perform(method, target, init)) as T
-
-    const key = `${method} ${target} ${loginToken ?? ''} ${bodyKey}`
-    const existing = inFlight.get(key)
-    if (existing) return (await existing) as T
-    const pending = perform(method, target, init).finally(() => inFlight.delete(key))
-    inFlight.set(key, pending)
-    return (await pending) as T
-  }
-
-  return {
-    request,
-    url,
-    get: (path, opts) => request('GET', path, opts),
-    post: (path, body, opts) => request('POST', path, { ...opts, body }),
-    put: (path, body, opts) => request('PUT', path, { ...opts, body }),
-    patch: (path, body, opts) => request('PATCH', path, { ...opts, body }),
-    delete: (path, body, opts) => request('DELETE', path, { ...opts, body }),
+    return parsed.data as EndpointOutput<typeof endpoint>
   }
 }
 
-/** The app's client: base URL from config, login token from storage, shareable token from the guest session. */
-export const api: ApiClient = createApiClient({
+/** The app's transport: base URL from config, login token from storage, shareable token from the guest session. */
+export const apiClient: ApiClient = createApiClient({
   baseUrl: env.apiBaseUrl,
   getLoginToken: () => getValidLoginToken(),
   getShareableToken: () => getActiveShareableToken(),
 })
+
+/** The app's one way to call the server: `api(endpoints.x, input)`. */
+export const api: Api = createApi(apiClient)
+/** The same call with a plain signature (see EndpointCaller). */
+export const callEndpoint: EndpointCaller = createEndpointCaller(apiClient)

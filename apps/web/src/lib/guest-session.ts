@@ -1,4 +1,4 @@
-import type { SessionRole, ShareableLinkValidationResponse } from '@citrus/contracts'
+import { endpoints, type EndpointOutput, type SessionRole } from '@citrus/contracts'
 import { useSyncExternalStore } from 'react'
 import { api } from './api-client'
 import { getActiveShareableToken, readPersistedShareableToken, setActiveShareableToken } from './guest-token-store'
@@ -6,7 +6,7 @@ import { decodeJwtPayload, isExpired } from './jwt'
 import { normalizeRole } from './roles'
 
 /** GET /shareable-url/validate-shareable-link?token= (spec 1 §3). */
-export type ShareableLinkValidation = ShareableLinkValidationResponse
+export type ShareableLinkValidation = EndpointOutput<typeof endpoints.shareableUrl.validate>
 
 /** Claims of a shareable token (spec 1 §3): exp, ut (url type), r (role), ph (phone), em (e-mail). */
 export interface ShareableClaims {
@@ -60,8 +60,7 @@ export function isGuestPathAllowed(pathname: string, clientRoutes: readonly stri
 
 export type ValidationFetcher = (token: string) => Promise<ShareableLinkValidation>
 
-const fetchValidation: ValidationFetcher = (token) =>
-  api.get<ShareableLinkValidation>('/shareable-url/validate-shareable-link', { query: { token } })
+const fetchValidation: ValidationFetcher = (token) => api(endpoints.shareableUrl.validate, { query: { token } })
 
 /** Full validation: client check, server check, claim comparison. Failures are ignored with a warning. */
 export async function validateShareableToken(

@@ -35,6 +35,13 @@ if (typeof window !== 'undefined') {
   window.getComputedStyle = (element: Element, pseudo?: string | null) => style(element, pseudo ?? undefined)
 }
 
+// Registered first, so it runs after the hooks below (after-hooks run in reverse order): the test
+// fails on a contract break only once everything was cleaned up, and the next test starts clean.
+afterEach(async () => {
+  const { assertNoContractViolations } = await import('./mock-api')
+  assertNoContractViolations()
+})
+
 afterEach(() => {
   cleanup()
   localStorage.clear()
@@ -46,14 +53,9 @@ afterEach(() => {
   vi.unstubAllGlobals()
 })
 
-// Module-level stores must not leak between tests.
+// Module-level stores must not leak between tests (server state lives in each render's own QueryClient).
 afterEach(async () => {
-  const [{ endGuestSession }, { resetProducts }, { notifications }] = await Promise.all([
-    import('../lib/guest-session'),
-    import('../lib/products'),
-    import('@mantine/notifications'),
-  ])
+  const [{ endGuestSession }, { notifications }] = await Promise.all([import('../lib/guest-session'), import('@mantine/notifications')])
   endGuestSession()
-  resetProducts()
   notifications.clean()
 })

@@ -6,7 +6,7 @@ import { FormErrorDetailAlert, type FormError } from '../feedback/form-error-ale
 import {
   ONBOARDING_CLIENT_MESSAGES,
   ONBOARDING_ROLE_LABELS,
-  sendOnboardingEmail,
+  useSendOnboardingEmail,
   validateOnboarding,
   type OnboardingRole,
 } from './onboarding-email'
@@ -27,9 +27,10 @@ function OnboardingForm({ roles, activationKey, onClose }: Omit<OnboardingEmailD
   const [key, setKey] = useState(activationKey ?? '')
   const [role, setRole] = useState<OnboardingRole | null>(roles[0] ?? null)
   const [error, setError] = useState<FormError | null>(null)
-  const [sending, setSending] = useState(false)
+  const send = useSendOnboardingEmail()
+  const sending = send.isPending
 
-  async function onSubmit(event: FormEvent) {
+  function onSubmit(event: FormEvent) {
     event.preventDefault()
     const checked = validateOnboarding({ email, company_activation_key: key, role })
     if (!checked.ok) {
@@ -37,20 +38,17 @@ function OnboardingForm({ roles, activationKey, onClose }: Omit<OnboardingEmailD
       return
     }
     setError(null)
-    setSending(true)
-    try {
-      const response = await sendOnboardingEmail(checked.request)
-      if (response?.message_id === undefined || response.message_id === null) {
-        setError({ message: ONBOARDING_CLIENT_MESSAGES.failed })
-        return
-      }
-      notify({ severity: 'success', title: ONBOARDING_CLIENT_MESSAGES.sent(checked.request.email), message: ONBOARDING_CLIENT_MESSAGES.sentBody })
-      onClose()
-    } catch (caught) {
-      setError({ message: ONBOARDING_CLIENT_MESSAGES.failed, detail: apiDetailOf(caught) })
-    } finally {
-      setSending(false)
-    }
+    send.mutate(
+      { body: checked.request },
+      {
+        onSuccess: () => {
+          notify({ severity: 'success', title: ONBOARDING_CLIENT_MESSAGES.sent(checked.request.email), message: ONBOARDING_CLIENT_MESSAGES.sentBody })
+          onClose()
+        },
+        // an answer without message_id is a failure too (spec 1 §5): it arrives as an INVALID_RESPONSE error
+        onError: (caught) => setError({ message: ONBOARDING_CLIENT_MESSAGES.failed, detail: apiDetailOf(caught) }),
+      },
+    )
   }
 
   return (

@@ -1,12 +1,12 @@
 import {
-  ADMIN_PATHS,
+  endpoints,
   ONBOARDING_MESSAGES,
   ONBOARDING_MESSAGE_PRIORITY,
   firstMessageByPriority,
   onboardingEmailRequestSchema,
   type OnboardingEmailRequest,
 } from '@citrus/contracts'
-import { api } from '../../lib/api-client'
+import { useApiMutation } from '../../hooks/use-api'
 
 export type OnboardingRole = OnboardingEmailRequest['role']
 
@@ -38,6 +38,6 @@ export function validateOnboarding(draft: OnboardingDraft): { ok: true; request:
 }
 
 /** POST /admin/email/onboarding → { message_id } (spec 1 §7); the selected role is sent as chosen. */
-export function sendOnboardingEmail(request: OnboardingEmailRequest): Promise<{ message_id?: string | number } | undefined> {
-  return api.post<{ message_id?: string | number } | undefined>(ADMIN_PATHS.onboardingEmail, request)
+export function useSendOnboardingEmail() {
+  return useApiMutation(endpoints.admin.onboardingEmail)
 }

@@ -1,13 +1,15 @@
+import { API_TOKEN_NAME_MAX, createApiTokenRequestSchema } from '@citrus/contracts'
 import { Button, Code, Group, Modal, Stack, Text, TextInput } from '@mantine/core'
+import { schemaResolver, useForm } from '@mantine/form'
 import { IconCopy } from '@tabler/icons-react'
-import { useState, type FormEvent } from 'react'
+import { useState } from 'react'
 import { useNavigate } from 'react-router'
 import { FormErrorDetailAlert, type FormError } from '../../../components/feedback/form-error-alert'
-import { apiDetailOf, isApiError } from '../../../lib/api-client'
+import { apiDetailOf, isApiError, isInvalidResponse } from '../../../lib/api-client'
 import { copyText } from '../../../lib/clipboard'
 import { notify } from '../../../lib/notify'
 import { logout } from '../../../lib/session'
-import { createApiToken } from '../api/api-tokens'
+import { useCreateApiToken } from '../api/api-tokens'
 import { API_KEY_MESSAGES } from '../utils/messages'
 
 interface CreateKeyDialogProps {
@@ -17,21 +19,16 @@ interface CreateKeyDialogProps {
   companyId: number | null
 }
 
+const nameSchema = createApiTokenRequestSchema.pick({ name: true })
+
 function KeyForm({ companyId, onCreated, onCancel }: { companyId: number | null; onCreated: (token: string) => void; onCancel: () => void }) {
   const navigate = useNavigate()
-  const [name, setName] = useState('')
-  const [nameError, setNameError] = useState<string | null>(null)
+  const form = useForm({ mode: 'controlled', initialValues: { name: '' }, validate: schemaResolver(nameSchema, { sync: true }) })
+  const create = useCreateApiToken()
   const [error, setError] = useState<FormError | null>(null)
-  const [creating, setCreating] = useState(false)
 
-  async function onSubmit(event: FormEvent) {
-    event.preventDefault()
+  const onSubmit = form.onSubmit(({ name }) => {
     setError(null)
-    if (name.trim() === '') {
-      setNameError(API_KEY_MESSAGES.nameRequired)
-      return
-    }
-    setNameError(null)
     if (companyId === null) {
       // a session without a company cannot own keys: sign in again (spec 1 §8)
       notify({ severity: 'error', message: API_KEY_MESSAGES.companyIdNotSet })
@@ -39,21 +36,18 @@ function KeyForm({ companyId, onCreated, onCancel }: { companyId: number | null;
       navigate('/sign-in', { replace: true })
       return
     }
-    setCreating(true)
-    try {
-      const response = await createApiToken(name.trim(), companyId)
-      if (typeof response?.token !== 'string' || response.token === '') {
-        setError({ message: API_KEY_MESSAGES.maxTokens })
-        return
-      }
-      onCreated(response.token)
-    } catch (caught) {
-      if (isApiError(caught) && caught.message === API_KEY_MESSAGES.maxTokens) setError({ message: API_KEY_MESSAGES.maxTokens })
-      else setError({ message: API_KEY_MESSAGES.createFailed, detail: apiDetailOf(caught) })
-    } finally {
-      setCreating(false)
-    }
-  }
+    create.mutate(
+      { body: { name: name.trim(), company_id: companyId } },
+      {
+        onSuccess: (created) => (created.token === '' ? setError({ message: API_KEY_MESSAGES.maxTokens }) : onCreated(created.token)),
+        onError: (caught) => {
+          // a key without its token is the max-tokens error (spec 1 §7), as is the server's 409
+          if (isInvalidResponse(caught) || (isApiError(caught) && caught.message === API_KEY_MESSAGES.maxTokens)) setError({ message: API_KEY_MESSAGES.maxTokens })
+          else setError({ message: API_KEY_MESSAGES.createFailed, detail: apiDetailOf(caught) })
+        },
+      },
+    )
+  }, () => setError(null))
 
   return (
     <form onSubmit={onSubmit} noValidate>
@@ -63,20 +57,15 @@ function KeyForm({ companyId, onCreated, onCancel }: { companyId: number | null;
           label="Name"
           placeholder="My Test Key"
           required
-          maxLength={100}
-          value={name}
-          onChange={(event) => {
-            setName(event.currentTarget.value)
-            if (nameError) setNameError(null)
-          }}
-          error={nameError}
+          maxLength={API_TOKEN_NAME_MAX}
+          {...form.getInputProps('name')}
           data-autofocus
         />
         <Group justify="flex-end">
-          <Button variant="default" onClick={onCancel} disabled={creating}>
+          <Button variant="default" onClick={onCancel} disabled={create.isPending}>
             Cancel
           </Button>
-          <Button type="submit" loading={creating}>
+          <Button type="submit" loading={create.isPending}>
             Create Secret Key
           </Button>
         </Group>

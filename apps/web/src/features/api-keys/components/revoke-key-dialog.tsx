@@ -1,31 +1,29 @@
 import { Button, Code, Group, Modal, Stack, Text } from '@mantine/core'
-import { useState } from 'react'
 import { notify } from '../../../lib/notify'
-import { deleteApiToken, type ApiTokenRow } from '../api/api-tokens'
+import { useDeleteApiToken, type ApiTokenRow } from '../api/api-tokens'
 import { secretKeyLabel, tokenName } from '../utils/format'
 import { API_KEY_MESSAGES } from '../utils/messages'
 
-/** Revoke confirmation (spec 1 §4): delete, then 'Token Deleted' and the list refreshes. */
-export function RevokeKeyDialog({ token, onClose, onRevoked }: { token: ApiTokenRow | null; onClose: () => void; onRevoked: () => void }) {
-  const [revoking, setRevoking] = useState(false)
+/** Revoke confirmation (spec 1 §4): delete, then 'Token Deleted' and the list refreshes (the mutation invalidates it). */
+export function RevokeKeyDialog({ token, onClose }: { token: ApiTokenRow | null; onClose: () => void }) {
+  const remove = useDeleteApiToken()
 
-  async function revoke(target: ApiTokenRow) {
-    setRevoking(true)
-    try {
-      const response = await deleteApiToken(target.id)
-      // the response's message is required; without it the deletion is not confirmed
-      if (typeof response?.message !== 'string' || response.message === '') {
-        notify({ severity: 'error', message: API_KEY_MESSAGES.deleteFailed })
-        return
-      }
-      notify({ severity: 'success', message: API_KEY_MESSAGES.deleted })
-      onRevoked()
-      onClose()
-    } catch {
-      notify({ severity: 'error', message: API_KEY_MESSAGES.deleteFailed })
-    } finally {
-      setRevoking(false)
-    }
+  function revoke(target: ApiTokenRow) {
+    remove.mutate(
+      { body: { id: target.id } },
+      {
+        onSuccess: (response) => {
+          // the response's message is required; without it the deletion is not confirmed
+          if (response.message === '') {
+            notify({ severity: 'error', message: API_KEY_MESSAGES.deleteFailed })
+            return
+          }
+          notify({ severity: 'success', message: API_KEY_MESSAGES.deleted })
+          onClose()
+        },
+        onError: () => notify({ severity: 'error', message: API_KEY_MESSAGES.deleteFailed }),
+      },
+    )
   }
 
   return (
@@ -43,10 +41,10 @@ export function RevokeKeyDialog({ token, onClose, onRevoked }: { token: ApiToken
             <Code>{secretKeyLabel(token)}</Code>
           </Group>
           <Group justify="flex-end">
-            <Button variant="default" onClick={onClose} disabled={revoking}>
+            <Button variant="default" onClick={onClose} disabled={remove.isPending}>
               Cancel
             </Button>
-            <Button color="red" loading={revoking} onClick={() => void revoke(token)}>
+            <Button color="red" loading={remove.isPending} onClick={() => void revoke(token)}>
               Revoke Key
             </Button>
           </Group>

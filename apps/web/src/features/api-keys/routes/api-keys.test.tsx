@@ -1,7 +1,7 @@
 import { TOKEN_STORAGE_KEY } from '@citrus/contracts'
 import { fireEvent, screen, within } from '@testing-library/react'
 import { describe, expect, it, vi } from 'vitest'
-import { mockApi, reply, type MockCall } from '../../../test/mock-api'
+import { malformed, mockApi, reply, type MockCall } from '../../../test/mock-api'
 import { renderApp } from '../../../test/render'
 import { loginToken } from '../../../test/tokens'
 import { API_KEYS_TEXT } from './api-keys'
@@ -45,7 +45,7 @@ describe('API Keys page', () => {
       'GET /admin/api-token': [
         token(),
         token({ id: 'tok-2', name: '', masked_token: '', created_at: 'not a date', last_used_at: '2024-04-01T08:30:00.000Z' }),
-        token({ id: 'tok-3', name: null, created_at: null }),
+        token({ id: 'tok-3', name: null, created_at: '' }),
       ],
     })
     await openPage()
@@ -67,11 +67,12 @@ describe('API Keys page', () => {
     expect(api.callsTo('GET /admin/api-token')[0]?.query.get('company_id')).toBe('7')
   })
 
-  it('reads a { tokens } envelope too', async () => {
+  it("shows 'Failed to fetch tokens' for an answer that is not the documented list", async () => {
     signIn()
-    mockApi({ ...products, 'GET /admin/api-token': { tokens: [token({ name: 'Wrapped' })] } })
+    mockApi({ ...products, 'GET /admin/api-token': malformed({ tokens: [token({ name: 'Wrapped' })] }) })
     await openPage()
-    expect(await screen.findByText('Wrapped')).toBeTruthy()
+    expect(await screen.findByText('Failed to fetch tokens')).toBeTruthy()
+    expect(screen.queryByText('Wrapped')).toBeNull()
   })
 
   it("shows 'No API keys found' for an empty list", async () => {
@@ -174,7 +175,7 @@ describe('API Keys page', () => {
 
   it("shows 'User has reached max number of tokens.' when create returns no token", async () => {
     signIn()
-    mockApi({ ...products, 'GET /admin/api-token': [], 'POST /admin/api-token': { id: 'x' } })
+    mockApi({ ...products, 'GET /admin/api-token': [], 'POST /admin/api-token': malformed({ id: 'x' }) })
     await openPage()
     const form = await openCreate()
     fireEvent.change(form.getByLabelText(/Name/), { target: { value: 'Key' } })
@@ -214,7 +215,7 @@ describe('API Keys page', () => {
 
   it("shows 'Failed to create the API token.' for a failure without a message", async () => {
     signIn()
-    mockApi({ ...products, 'GET /admin/api-token': [], 'POST /admin/api-token': reply(500, {}) })
+    mockApi({ ...products, 'GET /admin/api-token': [], 'POST /admin/api-token': malformed({}, 500) })
     await openPage()
     const form = await openCreate()
     fireEvent.change(form.getByLabelText(/Name/), { target: { value: 'Key' } })
@@ -256,7 +257,7 @@ describe('API Keys page', () => {
 
   it.each([
     ['the request fails', reply(404, { message: 'API token not found', code: 'NOT_FOUND', status: 404 })],
-    ['the response has no message', {}],
+    ['the response has no message', malformed({})],
   ])("shows 'Failed to delete the token' when %s", async (_, response) => {
     signIn()
     mockApi({ ...products, 'GET /admin/api-token': [token()], 'DELETE /admin/api-token': response })

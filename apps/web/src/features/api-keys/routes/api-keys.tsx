@@ -1,14 +1,13 @@
 import { Alert, Button, Container, List, Paper, Stack, Text } from '@mantine/core'
 import { IconInfoCircle, IconPlus } from '@tabler/icons-react'
-import { useState } from 'react'
+import { useEffect, useRef, useState } from 'react'
 import { useNavigate } from 'react-router'
 import { EmptyState } from '../../../components/feedback/empty-state'
 import { PageLoader } from '../../../components/feedback/page-loader'
 import { PageHeader } from '../../../components/layouts/page-header'
-import { useAsync } from '../../../hooks/use-async'
 import { notify } from '../../../lib/notify'
 import { logout, useSession } from '../../../lib/session'
-import { getApiTokens, type ApiTokenRow } from '../api/api-tokens'
+import { useApiTokens, type ApiTokenRow } from '../api/api-tokens'
 import { ApiKeysTable } from '../components/api-keys-table'
 import { CreateKeyDialog } from '../components/create-key-dialog'
 import { RevokeKeyDialog } from '../components/revoke-key-dialog'
@@ -32,16 +31,20 @@ export function ApiKeysRoute() {
   const [creating, setCreating] = useState(false)
   const [revoking, setRevoking] = useState<ApiTokenRow | null>(null)
 
-  const tokens = useAsync(async () => {
-    if (companyId === null) {
-      // a session without a company cannot list keys: the token is cleared and the user sent to / (spec 1 §8)
-      notify({ severity: 'error', message: API_KEY_MESSAGES.fetchNoCompany })
-      logout()
-      navigate('/', { replace: true })
-      return []
-    }
-    return getApiTokens(companyId)
-  }, [companyId])
+  const tokens = useApiTokens(companyId)
+  const refresh = () => {
+    if (companyId !== null) void tokens.refetch()
+  }
+
+  // a session without a company cannot list keys: the token is cleared and the user sent to / (spec 1 §8)
+  const sentAway = useRef(false)
+  useEffect(() => {
+    if (companyId !== null || sentAway.current) return
+    sentAway.current = true
+    notify({ severity: 'error', message: API_KEY_MESSAGES.fetchNoCompany })
+    logout()
+    navigate('/', { replace: true })
+  }, [companyId, navigate])
 
   return (
     <Container size="lg" py="lg">
@@ -64,13 +67,13 @@ export function ApiKeysRoute() {
           </List>
         </Alert>
         <Paper withBorder radius="lg" p="md">
-          {tokens.status === 'loading' && <PageLoader />}
-          {tokens.status === 'error' && (
-            <EmptyState type="error" variant="inline" title={API_KEY_MESSAGES.fetchFailed} message="" action={{ label: 'Try Again', onClick: tokens.reload }} />
+          {(tokens.isPending || (tokens.isError && tokens.isFetching)) && <PageLoader />}
+          {tokens.isError && !tokens.isFetching && (
+            <EmptyState type="error" variant="inline" title={API_KEY_MESSAGES.fetchFailed} message="" action={{ label: 'Try Again', onClick: refresh }} />
           )}
-          {tokens.status === 'success' && <ApiKeysTable tokens={tokens.data} onRevoke={setRevoking} />}
+          {tokens.isSuccess && <ApiKeysTable tokens={tokens.data} onRevoke={setRevoking} />}
         </Paper>
-        {tokens.status === 'success' && tokens.data.length > 0 && (
+        {tokens.isSuccess && tokens.data.length > 0 && (
           <Text size="xs" c="dimmed">
             {tokens.data.length} active {tokens.data.length === 1 ? 'key' : 'keys'}
           </Text>
@@ -81,10 +84,10 @@ export function ApiKeysRoute() {
         companyId={companyId}
         onClose={() => {
           setCreating(false)
-          tokens.reload()
+          refresh()
         }}
       />
-      <RevokeKeyDialog token={revoking} onClose={() => setRevoking(null)} onRevoked={tokens.reload} />
+      <RevokeKeyDialog token={revoking} onClose={() => setRevoking(null)} />
     </Container>
   )
 }

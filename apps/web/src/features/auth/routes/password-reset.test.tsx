@@ -1,7 +1,7 @@
 import { TOKEN_STORAGE_KEY } from '@citrus/contracts'
 import { fireEvent, screen } from '@testing-library/react'
 import { describe, expect, it, vi } from 'vitest'
-import { mockApi, reply } from '../../../test/mock-api'
+import { malformed, mockApi, reply } from '../../../test/mock-api'
 import { renderApp } from '../../../test/render'
 import { loginToken } from '../../../test/tokens'
 
@@ -33,7 +33,7 @@ describe('Request reset e-mail', () => {
   })
 
   it("is not successful without message_id: 'Reset failed' / 'Password reset was not successful. Please try again.'", async () => {
-    mockApi({ 'POST /users/password-reset-email': {} })
+    mockApi({ 'POST /users/password-reset-email': malformed({}) })
     renderApp('/password-reset-email')
     await screen.findByRole('heading', { name: 'Reset Password' })
     fireEvent.change(email(), { target: { value: 'ada@example.com' } })
@@ -43,7 +43,7 @@ describe('Request reset e-mail', () => {
   })
 
   it("shows 'Failed to reset password. Please try again.' on an error without message", async () => {
-    mockApi({ 'POST /users/password-reset-email': reply(500, {}) })
+    mockApi({ 'POST /users/password-reset-email': malformed({}, 500) })
     renderApp('/password-reset-email')
     await screen.findByRole('heading', { name: 'Reset Password' })
     fireEvent.change(email(), { target: { value: 'ada@example.com' } })
@@ -104,7 +104,7 @@ describe('Set new password', () => {
   })
 
   it("shows 'Password reset was not successful. Please try again.' without message_id", async () => {
-    mockApi({ 'POST /users/password-reset': {} })
+    mockApi({ 'POST /users/password-reset': malformed({}) })
     renderApp('/password-reset?token=t')
     await screen.findByRole('heading', { name: 'Set New Password' })
     fireEvent.change(password(), { target: { value: 'Citrus#2024' } })

@@ -1,7 +1,7 @@
 import { TOKEN_STORAGE_KEY } from '@citrus/contracts'
 import { fireEvent, screen } from '@testing-library/react'
 import { describe, expect, it, vi } from 'vitest'
-import { mockApi, reply } from '../../../test/mock-api'
+import { malformed, mockApi, reply } from '../../../test/mock-api'
 import { renderApp } from '../../../test/render'
 import { loginToken } from '../../../test/tokens'
 
@@ -106,7 +106,7 @@ describe('Sign In page', () => {
   })
 
   it("shows 'Authentication failed' when the server gives no message", async () => {
-    mockApi({ 'POST /users/login': reply(500, {}) })
+    mockApi({ 'POST /users/login': malformed({}, 500) })
     renderApp('/sign-in')
     await screen.findByRole('heading', { name: 'Sign In' })
     fill('ada@example.com', 'wrong')
@@ -115,7 +115,7 @@ describe('Sign In page', () => {
   })
 
   it("shows 'No token received' when the response has no token", async () => {
-    mockApi({ 'POST /users/login': {} })
+    mockApi({ 'POST /users/login': malformed({}) })
     renderApp('/sign-in')
     await screen.findByRole('heading', { name: 'Sign In' })
     fill('ada@example.com', 'Secret#123')

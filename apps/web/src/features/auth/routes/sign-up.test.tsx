@@ -1,7 +1,7 @@
 import { TOKEN_STORAGE_KEY } from '@citrus/contracts'
 import { fireEvent, screen } from '@testing-library/react'
 import { describe, expect, it, vi } from 'vitest'
-import { mockApi, reply } from '../../../test/mock-api'
+import { malformed, mockApi, reply } from '../../../test/mock-api'
 import { renderApp } from '../../../test/render'
 import { loginToken } from '../../../test/tokens'
 
@@ -68,7 +68,7 @@ describe('Sign Up page', () => {
   })
 
   it("shows 'Signup was not successful. Please try again.' without a message", async () => {
-    mockApi({ 'POST /users/user-signup': {} })
+    mockApi({ 'POST /users/user-signup': malformed({}) })
     renderApp('/sign-up?activation_key=KEY')
     await screen.findByRole('heading', { name: 'Sign Up' })
     fill({ email: 'new@example.com', password: STRONG })
@@ -95,7 +95,7 @@ describe('Sign Up page', () => {
   })
 
   it("shows 'Failed to create user. Please try again.' when the server gives no message", async () => {
-    mockApi({ 'POST /users/user-signup': reply(500, {}) })
+    mockApi({ 'POST /users/user-signup': malformed({}, 500) })
     renderApp('/sign-up?activation_key=KEY')
     await screen.findByRole('heading', { name: 'Sign Up' })
     fill({ email: 'new@example.com', password: STRONG })

@@ -1,17 +1,16 @@
 import { Container, Stack, Text, Title } from '@mantine/core'
 import { EmptyState } from '../../../components/feedback/empty-state'
 import { InlineLoader } from '../../../components/feedback/loading'
-import { useAsync } from '../../../hooks/use-async'
 import { track } from '../../../lib/analytics'
 import { apiMessageOf } from '../../../lib/api-client'
-import { getDataDictionary } from '../api/get-data-dictionary'
+import { useDataDictionary } from '../api/get-data-dictionary'
 import { DictionaryTabs } from '../components/dictionary-tabs'
 
 export const DATA_DICTIONARY_SUBTITLE = 'Explore our data dictionary and data access for your organization needs'
 
 /** The public data dictionary page (spec 1 §1, §2). */
 export function DataDictionaryRoute() {
-  const dictionary = useAsync(getDataDictionary, [])
+  const dictionary = useDataDictionary()
   return (
     <Container size="xl" py="lg">
       <Stack gap="lg">
@@ -19,15 +18,15 @@ export function DataDictionaryRoute() {
           <Title order={1}>Data Dictionary</Title>
           <Text c="dimmed">{DATA_DICTIONARY_SUBTITLE}</Text>
         </Stack>
-        {dictionary.status === 'loading' && <InlineLoader />}
-        {dictionary.status === 'error' && (
+        {dictionary.isPending && <InlineLoader />}
+        {dictionary.isError && (
           <EmptyState
             type="error"
             message={apiMessageOf(dictionary.error, 'The data dictionary could not be loaded.')}
-            action={{ label: 'Try Again', onClick: dictionary.reload }}
+            action={{ label: 'Try Again', onClick: () => void dictionary.refetch() }}
           />
         )}
-        {dictionary.status === 'success' &&
+        {dictionary.isSuccess &&
           dictionary.data.tab_sets.map((set) => (
             <DictionaryTabs
               key={set.key}

@@ -1,12 +1,9 @@
-import { api } from '../../../lib/api-client'
+import { endpoints, type EndpointInput } from '@citrus/contracts'
+import { useApiMutation } from '../../../hooks/use-api'
 
-export interface FeedbackRequest {
-  rating: number
-  issues: string[]
-  feedback: string
-}
+export type FeedbackRequest = EndpointInput<typeof endpoints.feedback.submit>['body']
 
 /** POST /feedback {rating, issues, feedback}; the server stores it and forwards it to the chat webhook. */
-export function submitFeedback(body: FeedbackRequest): Promise<unknown> {
-  return api.post('/feedback', body)
+export function useSubmitFeedback() {
+  return useApiMutation(endpoints.feedback.submit)
 }

@@ -1,7 +1,7 @@
 import { FEEDBACK_ISSUE_OPTIONS } from '@citrus/contracts'
 import { act, fireEvent, screen } from '@testing-library/react'
 import { describe, expect, it, vi } from 'vitest'
-import { mockApi, reply } from '../../../test/mock-api'
+import { malformed, mockApi } from '../../../test/mock-api'
 import { renderWithRouter } from '../../../test/render'
 import { FEEDBACK_BANNER_MS, FeedbackButton } from './feedback-button'
 
@@ -43,7 +43,7 @@ describe('feedback', () => {
   })
 
   it('still shows the banner when sending failed and records feedback_submission_failed', async () => {
-    const api = mockApi({ 'POST /feedback': reply(500, {}) })
+    const api = mockApi({ 'POST /feedback': malformed({}, 500) })
     renderWithRouter(<FeedbackButton />)
     await openAndSubmit()
     expect(await screen.findByText('Feedback submitted successfully!')).toBeTruthy()

@@ -3,7 +3,7 @@ import { Affix, Alert, Button, Modal, Stack } from '@mantine/core'
 import { IconCheck, IconMessageCircle } from '@tabler/icons-react'
 import { useEffect, useState } from 'react'
 import { track } from '../../../lib/analytics'
-import { submitFeedback, type FeedbackRequest } from '../api/submit-feedback'
+import { useSubmitFeedback, type FeedbackRequest } from '../api/submit-feedback'
 import { FeedbackForm } from './feedback-form'
 
 /** The success banner stays 5 s (spec 1 §9). */
@@ -12,7 +12,7 @@ export const FEEDBACK_BANNER_MS = 5000
 /** Floating feedback button opening the form in a modal (spec 1 §2, §4). */
 export function FeedbackButton() {
   const [opened, setOpened] = useState(false)
-  const [submitting, setSubmitting] = useState(false)
+  const submit = useSubmitFeedback()
   const [banner, setBanner] = useState(false)
 
   useEffect(() => {
@@ -21,18 +21,18 @@ export function FeedbackButton() {
     return () => clearTimeout(timer)
   }, [banner])
 
-  async function send(value: FeedbackRequest) {
-    setSubmitting(true)
-    try {
-      await submitFeedback(value)
-    } catch {
-      // the banner is still shown when sending failed (spec 1 §4); the failure is recorded
-      track('error_occurred', { key: FEEDBACK_MESSAGES.failedKey })
-    } finally {
-      setSubmitting(false)
-      setOpened(false)
-      setBanner(true)
-    }
+  function send(value: FeedbackRequest) {
+    submit.mutate(
+      { body: value },
+      {
+        // the banner is still shown when sending failed (spec 1 §4); the failure is recorded
+        onError: () => track('error_occurred', { key: FEEDBACK_MESSAGES.failedKey }),
+        onSettled: () => {
+          setOpened(false)
+          setBanner(true)
+        },
+      },
+    )
   }
 
   return (
@@ -50,7 +50,7 @@ export function FeedbackButton() {
         </Stack>
       </Affix>
       <Modal opened={opened} onClose={() => setOpened(false)} title="Share your feedback" centered>
-        <FeedbackForm onSubmit={send} submitting={submitting} />
+        <FeedbackForm onSubmit={send} submitting={submit.isPending} />
       </Modal>
     </>
   )

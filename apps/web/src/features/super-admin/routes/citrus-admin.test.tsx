@@ -1,7 +1,7 @@
 import { TOKEN_STORAGE_KEY } from '@citrus/contracts'
 import { fireEvent, screen, within } from '@testing-library/react'
 import { describe, expect, it, vi } from 'vitest'
-import { mockApi, reply, type MockCall, type MockHandler } from '../../../test/mock-api'
+import { malformed, mockApi, reply, type MockCall, type MockHandler } from '../../../test/mock-api'
 import { renderApp } from '../../../test/render'
 import { loginToken } from '../../../test/tokens'
 
@@ -88,7 +88,7 @@ describe('Super Admin Dashboard', () => {
   })
 
   it("shows 'Companies could not be fetched' when the response has no list", async () => {
-    setup({ 'GET /super-admin/company': {} })
+    setup({ 'GET /super-admin/company': malformed({}) })
     await openDashboard()
     expect(await screen.findByText('Companies could not be fetched')).toBeTruthy()
   })
@@ -225,8 +225,8 @@ describe('Super Admin Dashboard', () => {
 
     it.each([
       ['with the server reason', reply(400, { message: REQUIRED, code: 'VALIDATION_ERROR', status: 400 }), REQUIRED],
-      ['without a reason', reply(500, {}), 'Failed to process the request.'],
-      ['when nothing comes back', {}, 'Failed to process the request.'],
+      ['without a reason', malformed({}, 500), 'Failed to process the request.'],
+      ['when nothing comes back', malformed({}), 'Failed to process the request.'],
     ])("reports 'Failed to activate company' %s", async (_, response, detail) => {
       setup({ 'POST /super-admin/company': response })
       await openDashboard()
@@ -317,7 +317,7 @@ describe('Super Admin Dashboard', () => {
 
     it.each([
       ['with the server reason', reply(404, { message: 'Company 1 not found', code: 'NOT_FOUND', status: 404 }), 'Company 1 not found'],
-      ['without a reason', reply(500, {}), 'Failed to process the request.'],
+      ['without a reason', malformed({}, 500), 'Failed to process the request.'],
     ])("reports 'Failed to update company' %s", async (_, response, detail) => {
       setup({ 'PUT /super-admin/company': response })
       await openDashboard()

@@ -7,8 +7,8 @@ import { EmptyState } from '../../../components/feedback/empty-state'
 import { PageLoader } from '../../../components/feedback/page-loader'
 import { PageHeader } from '../../../components/layouts/page-header'
 import { OnboardingEmailDialog } from '../../../components/onboarding-email/onboarding-email-dialog'
-import { useAsync } from '../../../hooks/use-async'
-import { MissingListError, getCompanies, type Company } from '../api/companies'
+import { isInvalidResponse } from '../../../lib/api-client'
+import { useCompanies, type Company } from '../api/companies'
 import { CompaniesTable } from '../components/companies-table'
 import { CreateCompanyDialog, EditCompanyDialog } from '../components/company-dialogs'
 import { SUPER_ADMIN_MESSAGES } from '../utils/messages'
@@ -16,7 +16,7 @@ import { SUPER_ADMIN_MESSAGES } from '../utils/messages'
 /** /citrus-admin (citrus): every company, create, edit and onboarding e-mails (spec 1 §2). */
 export function CitrusAdminRoute() {
   const navigate = useNavigate()
-  const companies = useAsync(getCompanies, [])
+  const companies = useCompanies()
   const [creating, setCreating] = useState(false)
   const [editing, setEditing] = useState<Company | null>(null)
   const [onboarding, setOnboarding] = useState<Company | null>(null)
@@ -34,17 +34,17 @@ export function CitrusAdminRoute() {
           }
         />
         <Paper withBorder radius="lg" p="md">
-          {companies.status === 'loading' && <PageLoader />}
-          {companies.status === 'error' && (
+          {(companies.isPending || (companies.isError && companies.isFetching)) && <PageLoader />}
+          {companies.isError && !companies.isFetching && (
             <EmptyState
               type="error"
               variant="inline"
-              title={companies.error instanceof MissingListError ? SUPER_ADMIN_MESSAGES.companiesMissing : SUPER_ADMIN_MESSAGES.companiesFailed}
+              title={isInvalidResponse(companies.error) ? SUPER_ADMIN_MESSAGES.companiesMissing : SUPER_ADMIN_MESSAGES.companiesFailed}
               message=""
-              action={{ label: 'Try Again', onClick: companies.reload }}
+              action={{ label: 'Try Again', onClick: () => void companies.refetch() }}
             />
           )}
-          {companies.status === 'success' && (
+          {companies.isSuccess && (
             <CompaniesTable
               companies={companies.data}
               onOpen={(company) => navigate(`/company/${company.id}/users`)}
@@ -54,8 +54,8 @@ export function CitrusAdminRoute() {
           )}
         </Paper>
       </Stack>
-      <CreateCompanyDialog opened={creating} onClose={() => setCreating(false)} onSaved={companies.reload} />
-      <EditCompanyDialog company={editing} onClose={() => setEditing(null)} onSaved={companies.reload} />
+      <CreateCompanyDialog opened={creating} onClose={() => setCreating(false)} />
+      <EditCompanyDialog company={editing} onClose={() => setEditing(null)} />
       <OnboardingEmailDialog
         opened={onboarding !== null}
         onClose={() => setOnboarding(null)}

@@ -2,7 +2,7 @@ import { TOKEN_STORAGE_KEY } from '@citrus/contracts'
 import { screen, within } from '@testing-library/react'
 import { describe, expect, it } from 'vitest'
 import { formatDateTime } from '../../../lib/format'
-import { mockApi, reply, type MockHandler } from '../../../test/mock-api'
+import { malformed, mockApi, reply, type MockHandler } from '../../../test/mock-api'
 import { renderApp } from '../../../test/render'
 import { loginToken } from '../../../test/tokens'
 
@@ -45,7 +45,7 @@ describe('Company users page', () => {
 
   it.each([
     ['the call fails', reply(404, { message: 'Company 3 not found', code: 'NOT_FOUND', status: 404 })],
-    ['the response has no list', {}],
+    ['the response has no list', malformed({})],
   ])("shows 'Failed to fetch users' when %s", async (_, response) => {
     setup({ 'GET /super-admin/company/3/users': response })
     renderApp('/company/3/users')

@@ -6,17 +6,16 @@ import { TablePagination } from '../../../components/data/table-pagination'
 import { EmptyState } from '../../../components/feedback/empty-state'
 import { PageLoader } from '../../../components/feedback/page-loader'
 import { PageHeader } from '../../../components/layouts/page-header'
-import { useAsync } from '../../../hooks/use-async'
 import { formatDateTime } from '../../../lib/format'
 import { pageItems, usePagination } from '../../../lib/pagination'
-import { getCompanyUsers } from '../api/companies'
+import { useCompanyUsers } from '../api/companies'
 import { SUPER_ADMIN_MESSAGES } from '../utils/messages'
 
 /** /company/{companyId}/users (citrus): the company's users (spec 1 §2). */
 export function CompanyUsersRoute() {
   const { companyId = '' } = useParams()
-  const users = useAsync(() => getCompanyUsers(companyId), [companyId])
-  const list = users.status === 'success' ? users.data : []
+  const users = useCompanyUsers(companyId)
+  const list = users.data ?? []
   const pagination = usePagination(list.length)
 
   return (
@@ -27,11 +26,11 @@ export function CompanyUsersRoute() {
         </Anchor>
         <PageHeader title={SUPER_ADMIN_MESSAGES.companyUsersTitle(companyId)} />
         <Paper withBorder radius="lg" p="md">
-          {users.status === 'loading' && <PageLoader />}
-          {users.status === 'error' && (
-            <EmptyState type="error" variant="inline" title={SUPER_ADMIN_MESSAGES.usersFailed} message="" action={{ label: 'Try Again', onClick: users.reload }} />
+          {(users.isPending || (users.isError && users.isFetching)) && <PageLoader />}
+          {users.isError && !users.isFetching && (
+            <EmptyState type="error" variant="inline" title={SUPER_ADMIN_MESSAGES.usersFailed} message="" action={{ label: 'Try Again', onClick: () => void users.refetch() }} />
           )}
-          {users.status === 'success' && (
+          {users.isSuccess && (
             <>
               <DataTable
                 minWidth={560}

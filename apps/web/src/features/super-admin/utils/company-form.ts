@@ -1,11 +1,5 @@
-import {
-  PRODUCT_GROUPS,
-  companyUpdateRecordSchema,
-  createCompanyRequestSchema,
-  type CreateCompanyRequest,
-  type ProductGroup,
-} from '@citrus/contracts'
-import type { Company, UpdateCompanyRequest } from '../api/companies'
+import { PRODUCT_GROUPS, companyUpdateRecordSchema, createCompanyRequestSchema, type ProductGroup } from '@citrus/contracts'
+import type { Company, CreateCompanyRequest, UpdateCompanyRequest } from '../api/companies'
 import { SUPER_ADMIN_MESSAGES } from './messages'
 
 /** One policy row of the company form; an empty limit means unlimited. */
@@ -30,7 +24,7 @@ export const firstPolicy = (): PolicyDraft => ({ key: policyKey(), product_group
 
 export const emptyCompanyDraft = (): CompanyDraft => ({ company_name: '', industry: '', renewal_cycle_days: '', policies: [firstPolicy()] })
 
-export function draftFromCompany(company: Company): CompanyDraft {
+export function draftFromCompany(company: Pick<Company, 'company_name' | 'industry' | 'renewal_cycle_days' | 'policies'>): CompanyDraft {
   return {
     company_name: company.company_name ?? '',
     industry: company.industry ?? '',

@@ -1,28 +1,24 @@
-import { ADMIN_PATHS, type CompanyUser, type ProductUsage } from '@citrus/contracts'
-import { api } from '../../../lib/api-client'
+import { endpoints, type EndpointOutput } from '@citrus/contracts'
+import { useApiQuery } from '../../../hooks/use-api'
 
-/** The fields of a seat the screen uses (spec 1 §3 Company user). */
-export type Seat = Pick<CompanyUser, 'id' | 'email' | 'role' | 'created_at'>
-/** The fields of a product's usage the screen uses (spec 1 §3 Product usage). */
-export type ProductUsageRow = Pick<ProductUsage, 'id' | 'product_group' | 'remaining_count' | 'is_infinite'>
+const admin = endpoints.admin
 
-const listOf = <T,>(response: unknown, key: string): T[] => {
-  const value = typeof response === 'object' && response !== null ? (response as Record<string, unknown>)[key] : undefined
-  return Array.isArray(value) ? (value as T[]) : []
-}
+/** An active seat (spec 1 §3 Company user). */
+export type Seat = EndpointOutput<typeof admin.activeSeats>['users'][number]
+/** A product's usage in the current cycle (spec 1 §3 Product usage). */
+export type ProductUsageRow = EndpointOutput<typeof admin.productUsage>['products'][number]
 
 /** GET /admin/active-seats → { users }. */
-export async function getActiveSeats(): Promise<Seat[]> {
-  return listOf<Seat>(await api.get<unknown>(ADMIN_PATHS.activeSeats), 'users')
+export function useActiveSeats() {
+  return useApiQuery(admin.activeSeats, {}, { select: (response) => response.users })
 }
 
 /** GET /admin/product-usage → { products }. */
-export async function getProductUsage(): Promise<ProductUsageRow[]> {
-  return listOf<ProductUsageRow>(await api.get<unknown>(ADMIN_PATHS.productUsage), 'products')
+export function useProductUsage() {
+  return useApiQuery(admin.productUsage, {}, { select: (response) => response.products })
 }
 
 /** GET /admin/activation-key → { activation_key }. */
-export async function getActivationKey(): Promise<string | null> {
-  const response = await api.get<{ activation_key?: unknown } | undefined>(ADMIN_PATHS.activationKey)
-  return typeof response?.activation_key === 'string' ? response.activation_key : null
+export function useActivationKey() {
+  return useApiQuery(admin.activationKey, {}, { select: (response) => response.activation_key })
 }

@@ -4,7 +4,7 @@ import { IconBuildingSkyscraper, IconFlask } from '@tabler/icons-react'
 import { DataTable } from '../../../components/data/data-table'
 import { EmptyState } from '../../../components/feedback/empty-state'
 import { PageLoader } from '../../../components/feedback/page-loader'
-import type { AsyncState } from '../../../hooks/use-async'
+import type { UseQueryResult } from '@tanstack/react-query'
 import { apiMessageOf } from '../../../lib/api-client'
 import type { ProductUsageRow } from '../api/team'
 import { TEAM_MESSAGES, seatUpgradeMailto } from '../utils/messages'
@@ -43,7 +43,7 @@ function ServicesTable({ products }: { products: readonly ProductUsageRow[] }) {
 }
 
 /** Products and Credits tab: trial tier card, Services table, Enterprise Access card (spec 1 §2). */
-export function ProductsTab({ usage, onRetry }: { usage: AsyncState<ProductUsageRow[]>; onRetry: () => void }) {
+export function ProductsTab({ usage, onRetry }: { usage: UseQueryResult<ProductUsageRow[]>; onRetry: () => void }) {
   return (
     <Stack gap="lg">
       <Paper withBorder radius="lg" p="lg">
@@ -65,7 +65,7 @@ export function ProductsTab({ usage, onRetry }: { usage: AsyncState<ProductUsage
         <Title order={2} fz="lg" mb="sm">
           Services
         </Title>
-        {usage.status === 'loading' && <PageLoader />}
+        {usage.status === 'pending' && <PageLoader />}
         {usage.status === 'error' && (
           <EmptyState
             type="error"

@@ -4,14 +4,14 @@ import { DataTable } from '../../../components/data/data-table'
 import { TablePagination } from '../../../components/data/table-pagination'
 import { EmptyState } from '../../../components/feedback/empty-state'
 import { PageLoader } from '../../../components/feedback/page-loader'
-import type { AsyncState } from '../../../hooks/use-async'
+import type { UseQueryResult } from '@tanstack/react-query'
 import { apiMessageOf } from '../../../lib/api-client'
 import { pageItems, usePagination } from '../../../lib/pagination'
 import type { Seat } from '../api/team'
 import { TEAM_MESSAGES } from '../utils/messages'
 
 /** Users tab: No., Email, Role and the Send Onboarding Email button (spec 1 §2). */
-export function UsersTab({ seats, onRetry, onInvite }: { seats: AsyncState<Seat[]>; onRetry: () => void; onInvite: () => void }) {
+export function UsersTab({ seats, onRetry, onInvite }: { seats: UseQueryResult<Seat[]>; onRetry: () => void; onInvite: () => void }) {
   const users = seats.status === 'success' ? seats.data : []
   const pagination = usePagination(users.length)
   const offset = (pagination.page - 1) * pagination.size
@@ -26,7 +26,7 @@ export function UsersTab({ seats, onRetry, onInvite }: { seats: AsyncState<Seat[
         </Button>
       </Group>
       <Paper withBorder radius="lg" p="md">
-        {seats.status === 'loading' && <PageLoader />}
+        {seats.status === 'pending' && <PageLoader />}
         {seats.status === 'error' && (
           <EmptyState
             type="error"

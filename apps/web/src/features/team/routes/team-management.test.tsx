@@ -1,7 +1,7 @@
 import { TOKEN_STORAGE_KEY } from '@citrus/contracts'
 import { fireEvent, screen, within } from '@testing-library/react'
 import { describe, expect, it, vi } from 'vitest'
-import { mockApi, reply, type MockHandler } from '../../../test/mock-api'
+import { malformed, mockApi, reply, type MockHandler } from '../../../test/mock-api'
 import { renderApp } from '../../../test/render'
 import { loginToken } from '../../../test/tokens'
 import { USAGE_TABLE_MAX_HEIGHT } from '../components/products-tab'
@@ -17,8 +17,8 @@ const seats = {
 }
 const usage = {
   products: [
-    { id: 11, product_group: 'ATLAS', remaining_count: null, is_infinite: true },
-    { id: 12, product_group: 'CARE_SELECT', remaining_count: 1250, is_infinite: false },
+    { id: 11, product_group: 'ATLAS', remaining_count: null, is_infinite: true, limit: null, used_count: 3, cycle_start: '2024-03-01T00:00:00.000Z', renews_on: '2024-03-31' },
+    { id: 12, product_group: 'CARE_SELECT', remaining_count: 1250, is_infinite: false, limit: 1500, used_count: 250, cycle_start: '2024-03-01T00:00:00.000Z', renews_on: '2024-03-31' },
   ],
 }
 
@@ -188,7 +188,7 @@ describe('Team Management', () => {
 
   it.each([
     ['the server refuses', reply(409, { message: 'An account with this email already exists', code: 'CONFLICT', status: 409 }), 'An account with this email already exists'],
-    ['the response has no message_id', {}, null],
+    ['the response has no message_id', malformed({}), null],
   ])("shows 'Failed to send the onboarding email. Please try again.' when %s", async (_, response, detail) => {
     setup({ 'POST /admin/email/onboarding': response })
     renderApp('/team-management')

@@ -5,8 +5,7 @@ import { useState } from 'react'
 import { PageHeader } from '../../../components/layouts/page-header'
 import { TabHeader, useUrlTab } from '../../../components/layouts/tab-header'
 import { OnboardingEmailDialog } from '../../../components/onboarding-email/onboarding-email-dialog'
-import { useAsync } from '../../../hooks/use-async'
-import { getActivationKey, getActiveSeats, getProductUsage } from '../api/team'
+import { useActivationKey, useActiveSeats, useProductUsage } from '../api/team'
 import { ProductsTab } from '../components/products-tab'
 import { UsersTab } from '../components/users-tab'
 
@@ -20,9 +19,9 @@ export const TEAM_TABS = [
  * each can fail on its own (spec 1 §7).
  */
 export function TeamManagementRoute() {
-  const seats = useAsync(getActiveSeats, [])
-  const activationKey = useAsync(getActivationKey, [])
-  const usage = useAsync(getProductUsage, [])
+  const seats = useActiveSeats()
+  const activationKey = useActivationKey()
+  const usage = useProductUsage()
   const [active] = useUrlTab(TEAM_TABS)
   const [inviting, setInviting] = useState(false)
 
@@ -32,16 +31,16 @@ export function TeamManagementRoute() {
         <PageHeader title="Team Management" description="Manage your organization's seats, invite users and see your product credits." />
         <TabHeader tabs={TEAM_TABS} />
         {active === 'products' ? (
-          <ProductsTab usage={usage} onRetry={usage.reload} />
+          <ProductsTab usage={usage} onRetry={() => void usage.refetch()} />
         ) : (
-          <UsersTab seats={seats} onRetry={seats.reload} onInvite={() => setInviting(true)} />
+          <UsersTab seats={seats} onRetry={() => void seats.refetch()} onInvite={() => setInviting(true)} />
         )}
       </Stack>
       <OnboardingEmailDialog
         opened={inviting}
         onClose={() => setInviting(false)}
         roles={ADMIN_INVITABLE_ROLES}
-        activationKey={activationKey.status === 'success' ? activationKey.data : null}
+        activationKey={activationKey.data ?? null}
       />
     </Container>
   )
