@@ -5,7 +5,7 @@ import { FormErrorAlert } from '../../../components/feedback/form-error-alert'
 import { ACCOUNT_MESSAGES } from '../utils/messages'
 
 export interface ResetFormProps {
-  onSubmit: (event: FormEvent) => void
+  onSubmit: (event: FormEvent<HTMLFormElement>) => void
   /** shown above the fields under the 'reset failed' title */
   formError: string | null
   submitting: boolean

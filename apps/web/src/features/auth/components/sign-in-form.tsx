@@ -1,21 +1,19 @@
 import { Anchor, Button, Group, PasswordInput, Stack, TextInput } from '@mantine/core'
-import type { FormEvent } from 'react'
 import { Link } from 'react-router'
 import { FormErrorAlert } from '../../../components/feedback/form-error-alert'
 import { apiMessageOf } from '../../../lib/api-client'
 import { NO_TOKEN_MESSAGE, requestLoginToken } from '../api/login'
 import { useAuthForm } from '../hooks/use-auth-form'
 import { useCompleteLogin } from '../hooks/use-complete-login'
-import { canSubmitSignIn, validateSignIn } from '../utils/validation'
+import { canSubmitSignIn, signInFormSchema } from '../utils/validation'
 
 export const SIGN_IN_FAILED = 'Authentication failed'
 
 export function SignInForm() {
   const completeLogin = useCompleteLogin()
-  const { values, field, begin, submitting, setSubmitting, formError, setFormError } = useAuthForm({ email: '', password: '' }, validateSignIn)
+  const { values, field, onSubmit, submitting, setSubmitting, formError, setFormError } = useAuthForm({ email: '', password: '' }, signInFormSchema)
 
-  async function onSubmit(event: FormEvent) {
-    if (!begin(event)) return
+  const signIn = onSubmit(async (values) => {
     try {
       const token = await requestLoginToken({ email: values.email.trim(), password: values.password })
       completeLogin(token)
@@ -24,10 +22,10 @@ export function SignInForm() {
       setFormError(message)
       setSubmitting(false)
     }
-  }
+  })
 
   return (
-    <form onSubmit={onSubmit} noValidate>
+    <form onSubmit={signIn} noValidate>
       <Stack gap="md">
         {formError && <FormErrorAlert>{formError}</FormErrorAlert>}
         <TextInput

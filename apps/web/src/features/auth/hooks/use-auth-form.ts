@@ -1,39 +1,59 @@
-import { useState, type FormEvent } from 'react'
-import type { FieldErrors } from '../utils/validation'
+import { schemaResolver, useForm, type FormErrors } from '@mantine/form'
+import { useState } from 'react'
+
+type Schema = Parameters<typeof schemaResolver>[0]
 
 /**
- * The state of an account form (spec 1 §4, §5): field values, a field's error shown once it was left or the
- * form submitted, the submitting flag and the form-level error.
+ * An account form (spec 1 §4, §5) on @mantine/form, validated by a contract schema: a field's error
+ * shows once the field was left or the form submitted, and then follows every keystroke; `mapErrors`
+ * words an error as the screen documents it. The submit handler runs only for valid values, with the
+ * form error cleared and `submitting` set; it clears `submitting` itself when it stays on the page.
  */
-export function useAuthForm<F extends string>(
-  initial: Record<F, string> | (() => Record<F, string>),
-  validate: (values: Record<F, string>) => FieldErrors<F>,
-  initialError: string | null = null,
+export function useAuthForm<V extends Record<string, string>>(
+  initialValues: V,
+  schema: Schema,
+  options: { initialError?: string | null; mapErrors?: (errors: FormErrors) => FormErrors } = {},
 ) {
-  const [values, setValues] = useState(initial)
-  const [touched, setTouched] = useState<Partial<Record<F, boolean>>>({})
+  const resolve = schemaResolver(schema, { sync: true })
+  const form = useForm<V>({
+    mode: 'controlled',
+    initialValues,
+    validate: (values) => (options.mapErrors ?? ((errors) => errors))(resolve(values)),
+    validateInputOnChange: true,
+    validateInputOnBlur: true,
+  })
+  const [left, setLeft] = useState<ReadonlySet<string>>(() => new Set())
   const [submitted, setSubmitted] = useState(false)
   const [submitting, setSubmitting] = useState(false)
-  const [formError, setFormError] = useState<string | null>(initialError)
+  const [formError, setFormError] = useState<string | null>(options.initialError ?? null)
 
-  const errors = validate(values)
-  const show = (field: F) => (submitted || touched[field] ? errors[field] : undefined)
-  const set = (field: F) => (event: { currentTarget: HTMLInputElement }) => {
-    const value = event.currentTarget.value
-    setValues((current) => ({ ...current, [field]: value }))
-  }
-  const blur = (field: F) => () => setTouched((current) => ({ ...current, [field]: true }))
   /** The value, change, blur and error props of a field's input. */
-  const field = (name: F) => ({ value: values[name], onChange: set(name), onBlur: blur(name), error: show(name) })
-  /** Starts a submit: shows every field's error and clears the form error; false (nothing sent) while a field is invalid. */
-  const begin = (event: FormEvent): boolean => {
-    event.preventDefault()
-    setSubmitted(true)
-    setFormError(null)
-    if (Object.keys(errors).length > 0) return false
-    setSubmitting(true)
-    return true
+  const field = (name: keyof V & string) => {
+    const props = form.getInputProps(name)
+    return {
+      ...props,
+      error: submitted || left.has(name) ? props.error : undefined,
+      onBlur: () => {
+        setLeft((current) => new Set(current).add(name))
+        props.onBlur?.()
+      },
+    }
   }
 
-  return { values, field, begin, submitting, setSubmitting, formError, setFormError }
+  /** The form's onSubmit: shows every field's error and clears the form error; nothing is sent while a field is invalid. */
+  const onSubmit = (handler: (values: V) => void | Promise<void>) =>
+    form.onSubmit(
+      (values) => {
+        setSubmitted(true)
+        setFormError(null)
+        setSubmitting(true)
+        return handler(values)
+      },
+      () => {
+        setSubmitted(true)
+        setFormError(null)
+      },
+    )
+
+  return { values: form.values, field, onSubmit, submitting, setSubmitting, formError, setFormError }
 }

@@ -1,6 +1,6 @@
 import { Anchor, Stack, Text, TextInput, ThemeIcon, Title } from '@mantine/core'
 import { IconMailCheck } from '@tabler/icons-react'
-import { useState, type FormEvent } from 'react'
+import { useState } from 'react'
 import { Link, useLocation } from 'react-router'
 import { apiMessageOf } from '../../../lib/api-client'
 import { requestResetEmail } from '../api/password'
@@ -8,33 +8,29 @@ import { AuthLayout } from '../components/auth-layout'
 import { ResetForm } from '../components/reset-form'
 import { useAuthForm } from '../hooks/use-auth-form'
 import { ACCOUNT_MESSAGES } from '../utils/messages'
-import { validateResetEmail, type FieldErrors } from '../utils/validation'
-
-const resetEmailErrors = ({ email }: { email: string }): FieldErrors<'email'> => {
-  const error = validateResetEmail(email)
-  return error ? { email: error } : {}
-}
+import { resetEmailFormSchema } from '../utils/validation'
 
 /** Request a reset e-mail (spec 1 §4): form, then the sent state. */
 export function PasswordResetEmailRoute() {
   const location = useLocation()
   const redirectError = (location.state as { error?: string } | null)?.error ?? null
-  const { values, field, begin, submitting, setSubmitting, formError, setFormError } = useAuthForm({ email: '' }, resetEmailErrors, redirectError)
+  const { field, onSubmit, submitting, setSubmitting, formError, setFormError } = useAuthForm({ email: '' }, resetEmailFormSchema, {
+    initialError: redirectError,
+  })
   const [sent, setSent] = useState(false)
 
-  async function onSubmit(event: FormEvent) {
-    if (!begin(event)) return
+  const requestEmail = onSubmit(async (values) => {
     try {
       const response = await requestResetEmail(values.email.trim())
       // success only when the response has message_id (spec 1 §5)
-      if (response?.message_id === undefined || response.message_id === null) setFormError(ACCOUNT_MESSAGES.resetNotSuccessful)
+      if (response === null) setFormError(ACCOUNT_MESSAGES.resetNotSuccessful)
       else setSent(true)
     } catch (caught) {
       setFormError(apiMessageOf(caught, ACCOUNT_MESSAGES.resetError))
     } finally {
       setSubmitting(false)
     }
-  }
+  })
 
   if (sent) {
     return (
@@ -57,7 +53,7 @@ export function PasswordResetEmailRoute() {
 
   return (
     <AuthLayout title="Reset Password" subtitle="Enter your e-mail and we will send you a link to set a new password.">
-      <ResetForm onSubmit={onSubmit} formError={formError} submitting={submitting} submitLabel="Send Reset Link">
+      <ResetForm onSubmit={requestEmail} formError={formError} submitting={submitting} submitLabel="Send Reset Link">
         <TextInput
           label="Email"
           type="email"

@@ -1,6 +1,5 @@
 import { homePathFor } from '@citrus/contracts'
 import { PasswordInput } from '@mantine/core'
-import type { FormEvent } from 'react'
 import { Navigate, useNavigate, useSearchParams } from 'react-router'
 import { apiMessageOf } from '../../../lib/api-client'
 import { notify } from '../../../lib/notify'
@@ -11,12 +10,7 @@ import { PasswordStrengthMeter } from '../components/password-strength-meter'
 import { ResetForm } from '../components/reset-form'
 import { useAuthForm } from '../hooks/use-auth-form'
 import { ACCOUNT_MESSAGES } from '../utils/messages'
-import { validateNewPassword, type FieldErrors } from '../utils/validation'
-
-const newPasswordErrors = ({ password }: { password: string }): FieldErrors<'password'> => {
-  const error = validateNewPassword(password)
-  return error ? { password: error } : {}
-}
+import { newPasswordFormSchema } from '../utils/validation'
 
 /** Set a new password (/password-reset?token=…), spec 1 §2 and §4. */
 export function PasswordResetRoute() {
@@ -24,17 +18,16 @@ export function PasswordResetRoute() {
   const session = useSession()
   const navigate = useNavigate()
   const token = searchParams.get('token')
-  const { values, field, begin, submitting, setSubmitting, formError, setFormError } = useAuthForm({ password: '' }, newPasswordErrors)
+  const { values, field, onSubmit, submitting, setSubmitting, formError, setFormError } = useAuthForm({ password: '' }, newPasswordFormSchema)
 
   if (session.authenticated) return <Navigate to={homePathFor(session.role)} replace />
   if (!token) return <Navigate to="/password-reset-email" replace state={{ error: ACCOUNT_MESSAGES.noToken }} />
 
   // after the guards above, so `token` is a string here
-  const onSubmit = async (event: FormEvent) => {
-    if (!begin(event)) return
+  const reset = onSubmit(async (values) => {
     try {
       const response = await requestPasswordReset({ new_password: values.password, temp_jwt_token: token })
-      if (response?.message_id === undefined || response.message_id === null) {
+      if (response === null) {
         setFormError(ACCOUNT_MESSAGES.resetNotSuccessful)
         setSubmitting(false)
         return
@@ -45,11 +38,11 @@ export function PasswordResetRoute() {
       setFormError(apiMessageOf(caught, ACCOUNT_MESSAGES.resetError))
       setSubmitting(false)
     }
-  }
+  })
 
   return (
     <AuthLayout title="Set New Password" subtitle="Choose a strong password for your account.">
-      <ResetForm onSubmit={onSubmit} formError={formError} submitting={submitting} submitLabel="Reset Password">
+      <ResetForm onSubmit={reset} formError={formError} submitting={submitting} submitLabel="Reset Password">
         <PasswordInput
           label="New password"
           placeholder={ACCOUNT_MESSAGES.passwordPlaceholder}

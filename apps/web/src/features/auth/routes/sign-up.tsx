@@ -1,5 +1,4 @@
 import { Anchor, Button, PasswordInput, Stack, Text, TextInput } from '@mantine/core'
-import type { FormEvent } from 'react'
 import { Link, useSearchParams } from 'react-router'
 import { FormErrorAlert } from '../../../components/feedback/form-error-alert'
 import { apiMessageOf } from '../../../lib/api-client'
@@ -10,22 +9,22 @@ import { PasswordStrengthMeter } from '../components/password-strength-meter'
 import { useAuthForm } from '../hooks/use-auth-form'
 import { useCompleteLogin } from '../hooks/use-complete-login'
 import { ACCOUNT_MESSAGES } from '../utils/messages'
-import { validateSignUp } from '../utils/validation'
+import { signUpErrors, signUpFormSchema } from '../utils/validation'
 
 /** Sign Up (spec 1 §2, §4, §5): create the user, log in, then go to /apps. */
 export function SignUpRoute() {
   const [searchParams] = useSearchParams()
   const completeLogin = useCompleteLogin()
-  const { values, field, begin, submitting, setSubmitting, formError, setFormError } = useAuthForm(
-    { email: '', password: '', activationKey: searchParams.get('activation_key') ?? '' },
-    validateSignUp,
+  const { values, field, onSubmit, submitting, setSubmitting, formError, setFormError } = useAuthForm(
+    { email: '', password: '', activation_key: searchParams.get('activation_key') ?? '' },
+    signUpFormSchema,
+    { mapErrors: signUpErrors },
   )
 
-  async function onSubmit(event: FormEvent) {
-    if (!begin(event)) return
+  const signUp = onSubmit(async (values) => {
     const email = values.email.trim()
     try {
-      const created = await requestSignUp({ email, password: values.password, activation_key: values.activationKey.trim() })
+      const created = await requestSignUp({ email, password: values.password, activation_key: values.activation_key.trim() })
       if (!created?.message) {
         setFormError(ACCOUNT_MESSAGES.signUpNotSuccessful)
         setSubmitting(false)
@@ -44,7 +43,7 @@ export function SignUpRoute() {
       setFormError(ACCOUNT_MESSAGES.signUpNotSuccessful)
       setSubmitting(false)
     }
-  }
+  })
 
   return (
     <AuthLayout
@@ -59,7 +58,7 @@ export function SignUpRoute() {
         </Text>
       }
     >
-      <form onSubmit={onSubmit} noValidate>
+      <form onSubmit={signUp} noValidate>
         <Stack gap="md">
           {formError && <FormErrorAlert>{formError}</FormErrorAlert>}
           <TextInput label="Email" type="email" autoComplete="email" required {...field('email')} />
@@ -75,7 +74,7 @@ export function SignUpRoute() {
             label="Activation key"
             autoComplete="off"
             required
-            {...field('activationKey')}
+            {...field('activation_key')}
           />
           <Button type="submit" fullWidth size="md" loading={submitting}>
             Create Account

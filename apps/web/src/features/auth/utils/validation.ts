@@ -1,45 +1,41 @@
-import { MESSAGES, isValidEmail, passwordStrength } from '@citrus/contracts'
+import {
+  MESSAGES,
+  loginRequestSchema,
+  passwordResetEmailRequestSchema,
+  passwordStrength,
+  signupRequestSchema,
+} from '@citrus/contracts'
+import type { FormErrors } from '@mantine/form'
 
-export type FieldErrors<K extends string> = Partial<Record<K, string>>
+/**
+ * The account forms validate with the request schemas of the endpoints they call (spec 1 §5), adding
+ * only what the screens require beyond the server: e-mail shape on sign in, a strong new password.
+ */
 
-/** Sign in (spec 1 §5). */
-export function validateSignIn(values: { email: string; password: string }): FieldErrors<'email' | 'password'> {
-  const errors: FieldErrors<'email' | 'password'> = {}
-  const email = values.email.trim()
-  if (email === '') errors.email = MESSAGES.emailRequired
-  else if (!isValidEmail(email)) errors.email = MESSAGES.emailInvalid
-  if (values.password === '') errors.password = MESSAGES.passwordRequired
-  return errors
-}
+/** Sign in: 'Email is required' / 'Please enter a valid email address', 'Password is required'. */
+export const signInFormSchema = loginRequestSchema.extend({ email: passwordResetEmailRequestSchema.shape.email })
 
 /** Submit is disabled until both fields are filled. */
 export function canSubmitSignIn(values: { email: string; password: string }): boolean {
   return values.email.trim() !== '' && values.password !== ''
 }
 
-/** A weak or medium password is rejected (spec 1 §5). */
-export function validateNewPassword(password: string): string | undefined {
-  if (password === '') return MESSAGES.passwordRequired
-  if (passwordStrength(password) !== 'Strong') return MESSAGES.passwordWeak
-  return undefined
+/** A weak or medium password is rejected (spec 1 §5); an empty one is 'Password is required'. */
+export const strongPasswordSchema = signupRequestSchema.shape.password.refine(
+  (password) => passwordStrength(password) === 'Strong',
+  MESSAGES.passwordWeak,
+)
+
+/** Sign up: the sign-up request with a strong password. */
+export const signUpFormSchema = signupRequestSchema.extend({ password: strongPasswordSchema })
+
+/** Sign up shows 'Email is not valid' in lower case for a missing or malformed address (spec 1 §5). */
+export function signUpErrors(errors: FormErrors): FormErrors {
+  return errors.email ? { ...errors, email: MESSAGES.emailNotValid.toLowerCase() } : errors
 }
 
-/** Sign up (spec 1 §5): 'Email is not valid' is displayed in lower case. */
-export function validateSignUp(values: { email: string; password: string; activationKey: string }): FieldErrors<
-  'email' | 'password' | 'activationKey'
-> {
-  const errors: FieldErrors<'email' | 'password' | 'activationKey'> = {}
-  if (!isValidEmail(values.email.trim())) errors.email = MESSAGES.emailNotValid.toLowerCase()
-  if (values.activationKey.trim() === '') errors.activationKey = MESSAGES.activationKeyRequired
-  const password = validateNewPassword(values.password)
-  if (password) errors.password = password
-  return errors
-}
+/** Reset request: the reset-email request ('Email is required', 'Please enter a valid email address'). */
+export const resetEmailFormSchema = passwordResetEmailRequestSchema
 
-/** Reset request (spec 1 §5): required and valid, messages as for sign in. */
-export function validateResetEmail(email: string): string | undefined {
-  const value = email.trim()
-  if (value === '') return MESSAGES.emailRequired
-  if (!isValidEmail(value)) return MESSAGES.emailInvalid
-  return undefined
-}
+/** Set a new password: the strong password of sign up. */
+export const newPasswordFormSchema = signupRequestSchema.pick({ password: true }).extend({ password: strongPasswordSchema })
