@@ -1,5 +1,6 @@
 import { Button, Group, Modal, Radio, Stack, Text, TextInput } from '@mantine/core'
-import { useState, type FormEvent } from 'react'
+import { useForm } from '@mantine/form'
+import { useState } from 'react'
 import { apiDetailOf } from '../../lib/api-client'
 import { notify } from '../../lib/notify'
 import { FormErrorDetailAlert, type FormError } from '../feedback/form-error-alert'
@@ -8,6 +9,7 @@ import {
   ONBOARDING_ROLE_LABELS,
   useSendOnboardingEmail,
   validateOnboarding,
+  type OnboardingDraft,
   type OnboardingRole,
 } from './onboarding-email'
 
@@ -23,16 +25,17 @@ export interface OnboardingEmailDialogProps {
 }
 
 function OnboardingForm({ roles, activationKey, onClose }: Omit<OnboardingEmailDialogProps, 'opened' | 'companyName'>) {
-  const [email, setEmail] = useState('')
-  const [key, setKey] = useState(activationKey ?? '')
-  const [role, setRole] = useState<OnboardingRole | null>(roles[0] ?? null)
+  const form = useForm<OnboardingDraft>({
+    mode: 'controlled',
+    initialValues: { email: '', company_activation_key: activationKey ?? '', role: roles[0] ?? null },
+  })
   const [error, setError] = useState<FormError | null>(null)
   const send = useSendOnboardingEmail()
   const sending = send.isPending
 
-  function onSubmit(event: FormEvent) {
-    event.preventDefault()
-    const checked = validateOnboarding({ email, company_activation_key: key, role })
+  // one message for the whole form, the first the draft breaks in the documented order (spec 1 §5)
+  const onSubmit = form.onSubmit((draft) => {
+    const checked = validateOnboarding(draft)
     if (!checked.ok) {
       setError({ message: checked.message })
       return
@@ -49,7 +52,7 @@ function OnboardingForm({ roles, activationKey, onClose }: Omit<OnboardingEmailD
         onError: (caught) => setError({ message: ONBOARDING_CLIENT_MESSAGES.failed, detail: apiDetailOf(caught) }),
       },
     )
-  }
+  })
 
   return (
     <form onSubmit={onSubmit} noValidate>
@@ -61,18 +64,16 @@ function OnboardingForm({ roles, activationKey, onClose }: Omit<OnboardingEmailD
           placeholder="name@company.com"
           required
           autoComplete="off"
-          value={email}
-          onChange={(event) => setEmail(event.currentTarget.value)}
+          {...form.getInputProps('email')}
           data-autofocus
         />
         <TextInput
           label="Activation Key"
           required
-          value={key}
-          onChange={(event) => setKey(event.currentTarget.value)}
+          {...form.getInputProps('company_activation_key')}
           styles={{ input: { fontFamily: 'var(--mantine-font-family-monospace)' } }}
         />
-        <Radio.Group label="Role" required value={role ?? ''} onChange={(value) => setRole(value as OnboardingRole)}>
+        <Radio.Group label="Role" required value={form.values.role ?? ''} onChange={(value) => form.setFieldValue('role', value as OnboardingRole)}>
           <Group mt="xs" gap="lg">
             {roles.map((option) => (
               <Radio key={option} value={option} label={ONBOARDING_ROLE_LABELS[option]} />
