@@ -1,7 +1,7 @@
 import { PRODUCT_GROUPS, PRODUCT_NAMES, type ProductGroup } from '@citrus/contracts'
 import { ActionIcon, Button, Checkbox, Code, Group, NativeSelect, NumberInput, Paper, Stack, Text, TextInput, Tooltip } from '@mantine/core'
+import { useForm } from '@mantine/form'
 import { IconPlus, IconTrash } from '@tabler/icons-react'
-import { useState, type FormEvent } from 'react'
 import { FormErrorAlert } from '../../../components/feedback/form-error-alert'
 import {
   addPolicy,
@@ -84,23 +84,19 @@ export interface CompanyFormProps {
 
 /** The create and edit company form (spec 1 §4, §5). */
 export function CompanyForm({ mode, initial, activationKey, error, submitting, onSubmit, onCancel }: CompanyFormProps) {
-  const [draft, setDraft] = useState<CompanyDraft>(initial)
-  const [resetKey, setResetKey] = useState(false)
-  const set = (change: Partial<CompanyDraft>) => setDraft((current) => ({ ...current, ...change }))
-  const setPolicies = (update: (policies: PolicyDraft[]) => PolicyDraft[]) => setDraft((current) => ({ ...current, policies: update(current.policies) }))
-
-  function submit(event: FormEvent) {
-    event.preventDefault()
-    onSubmit(draft, resetKey)
-  }
+  // the dialog checks the draft with the contract's request schema and shows one message (spec 1 §5)
+  const form = useForm<CompanyDraft & { reset_activation_key: boolean }>({ mode: 'controlled', initialValues: { ...initial, reset_activation_key: false } })
+  const draft = form.values
+  const setPolicies = (update: (policies: PolicyDraft[]) => PolicyDraft[]) => form.setFieldValue('policies', update)
+  const submit = form.onSubmit(({ reset_activation_key, ...values }) => onSubmit(values, reset_activation_key))
 
   return (
     <form onSubmit={submit} noValidate>
       <Stack gap="md">
         {error && <FormErrorAlert>{error}</FormErrorAlert>}
-        <TextInput label="Company Name" required value={draft.company_name} onChange={(event) => set({ company_name: event.currentTarget.value })} data-autofocus />
+        <TextInput label="Company Name" required {...form.getInputProps('company_name')} data-autofocus />
         <Group grow align="flex-start">
-          <TextInput label="Industry" required value={draft.industry} onChange={(event) => set({ industry: event.currentTarget.value })} />
+          <TextInput label="Industry" required {...form.getInputProps('industry')} />
           <NumberInput
             label="Renewal Cycle (days)"
             required
@@ -109,7 +105,7 @@ export function CompanyForm({ mode, initial, activationKey, error, submitting, o
             allowDecimal={false}
             allowNegative={false}
             value={draft.renewal_cycle_days}
-            onChange={(value) => set({ renewal_cycle_days: numberOrBlank(value) })}
+            onChange={(value) => form.setFieldValue('renewal_cycle_days', numberOrBlank(value))}
           />
         </Group>
         <Paper withBorder radius="md" p="sm">
@@ -154,8 +150,7 @@ export function CompanyForm({ mode, initial, activationKey, error, submitting, o
             <Checkbox
               label="Reset Activation Key"
               description="Issues a new key on save; the current key stops working for new sign-ups."
-              checked={resetKey}
-              onChange={(event) => setResetKey(event.currentTarget.checked)}
+              {...form.getInputProps('reset_activation_key', { type: 'checkbox' })}
             />
           </Stack>
         )}
