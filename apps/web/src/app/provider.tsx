@@ -1,6 +1,6 @@
 import { MantineProvider } from '@mantine/core'
 import { Notifications } from '@mantine/notifications'
-import { QueryClientProvider, type QueryClient } from '@tanstack/react-query'
+import { QueryClientProvider, notifyManager, type QueryClient } from '@tanstack/react-query'
 import { useEffect, useState, type ReactNode } from 'react'
 import { getActiveShareableToken } from '../lib/guest-token-store'
 import { subscribeGuestSession } from '../lib/guest-session'
@@ -15,7 +15,7 @@ const identity = () => getSession().token ?? getActiveShareableToken() ?? ''
 /**
  * Server state belongs to the identity that fetched it: when the login or the guest link changes
  * (sign in, sign out, another account in another tab), every cached answer is dropped and the
- * queries on screen fetch again, so one account never sees another's data.
+ * queries on screen fetch again for the new identity, so one account never sees another's data.
  */
 function useCacheScopedToIdentity(queryClient: QueryClient): void {
   useEffect(() => {
@@ -24,7 +24,9 @@ function useCacheScopedToIdentity(queryClient: QueryClient): void {
       const next = identity()
       if (next === current) return
       current = next
-      void queryClient.resetQueries()
+      // signed out: nothing may be fetched again for nobody, so the answers are only dropped
+      if (next === '') notifyManager.batch(() => queryClient.getQueryCache().getAll().forEach((query) => query.reset()))
+      else void queryClient.resetQueries()
     }
     const unsubscribeSession = subscribeSession(check)
     const unsubscribeGuest = subscribeGuestSession(check)
