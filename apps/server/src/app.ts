@@ -7,6 +7,7 @@ import type { AppConfig } from './config.js'
 import { createDatabase, type Database } from './db/database.js'
 import { clientErrorHandler, frameworkErrors, registerErrorHandling } from './plugins/error-handler.js'
 import { registerInputGuard } from './plugins/input-guard.js'
+import { registerTokens } from './auth/tokens.js'
 import { registerOpenApi } from './plugins/openapi.js'
 import { registerWebClient } from './plugins/web-client.js'
 import { apiRoutes } from './routes/index.js'
@@ -87,6 +88,8 @@ export async function buildApp(config: AppConfig, options: BuildAppOptions = {})
     crossOriginEmbedderPolicy: false,
   })
   await app.register(fastifyRateLimit, { global: false })
+  // login, shareable-link and reset tokens through @fastify/jwt, HS256 only (auth/tokens.ts)
+  await registerTokens(app, config.jwtSecret)
 
   const spaFallback = await registerWebClient(app, config.webDistDir)
   registerErrorHandling(app, { spaFallback })

@@ -4,7 +4,7 @@ import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod
 import request from 'supertest'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createTenant, loginTokenFor, testConfig, testDatabase, useTestApp } from '../../../../test/helpers.ts'
-import { signShareToken } from '../auth/tokens.ts'
+import { registerTokens, signShareToken } from '../auth/tokens.ts'
 import type { Database } from '../db/database.ts'
 import type { Prisma } from '../generated/prisma/client.ts'
 import { registerErrorHandling } from './error-handler.ts'
@@ -41,6 +41,7 @@ describe('auth guards on a probe scope (guests, roles, products)', () => {
     app.setSerializerCompiler(serializerCompiler)
     app.decorate('config', testConfig())
     app.decorate('db', db)
+    await registerTokens(app, testConfig().jwtSecret)
     registerErrorHandling(app, { spaFallback: () => undefined })
     await app.register(
       async (api) => {
@@ -123,6 +124,7 @@ describe('API key resolver plug-in', () => {
     const app = Fastify({ logger: false })
     app.decorate('config', testConfig())
     app.decorate('db', db)
+    await registerTokens(app, testConfig().jwtSecret)
     registerErrorHandling(app, { spaFallback: () => undefined })
     await app.register(
       async (api) => {

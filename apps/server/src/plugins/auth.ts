@@ -1,7 +1,6 @@
 import { AUTH_MESSAGES, PRODUCT_NAMES, ROLES, SHARE_MESSAGES, API_ENDPOINT_PATTERN, type ProductGroup } from '@citrus/contracts'
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import { userPrincipal, type AccessRule, type GuestPrincipal, type Principal, type UserPrincipal } from '../auth/principal.js'
-import { verifyLoginToken, verifyShareToken } from '../auth/tokens.js'
 import { AppError, forbidden, unauthorized } from '../lib/errors.js'
 
 /**
@@ -124,7 +123,7 @@ export function userOf(request: FastifyRequest): UserPrincipal {
 }
 
 async function principalFromLoginToken(request: FastifyRequest, token: string): Promise<UserPrincipal> {
-  const verified = await verifyLoginToken(token, request.server.config.jwtSecret)
+  const verified = request.server.tokens.verifyLogin(token)
   if (!verified.ok) {
     throw unauthorized(verified.reason === 'expired' ? AUTH_MESSAGES.sessionExpired : AUTH_MESSAGES.invalidToken)
   }
@@ -138,7 +137,7 @@ async function principalFromLoginToken(request: FastifyRequest, token: string): 
 }
 
 async function principalFromShareToken(request: FastifyRequest, token: string): Promise<GuestPrincipal> {
-  const verified = await verifyShareToken(token, request.server.config.jwtSecret)
+  const verified = request.server.tokens.verifyShare(token)
   if (!verified.ok) throw unauthorized(SHARE_MESSAGES.invalidToken)
   const link = await request.server.db.prisma.shareableLink.findUnique({
     where: { id: verified.claims.id },
