@@ -24,3 +24,16 @@ describe('normalizeRole (spec 1 §4)', () => {
     expect(normalizeRole(raw)).toEqual({ role: 'guest', issue: 'missing' })
   })
 })
+
+describe('role badge colours (one map for every badge)', () => {
+  it('gives each role its own colour, legacy upper case the same one, unknown values gray', async () => {
+    const { ROLE_COLORS, roleColor } = await import('./roles')
+    expect(ROLE_COLORS).toEqual({ citrus: 'orange', admin: 'citrus', user: 'blue', member: 'grape', guest: 'gray' })
+    expect(new Set(Object.values(ROLE_COLORS)).size).toBe(5)
+    expect(roleColor('admin')).toBe('citrus')
+    expect(roleColor('ADMIN')).toBe('citrus')
+    expect(roleColor('member')).toBe('grape')
+    expect(roleColor('superuser')).toBe('gray')
+    expect(roleColor(null)).toBe('gray')
+  })
+})

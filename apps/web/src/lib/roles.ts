@@ -29,3 +29,18 @@ export function normalizeRole(raw: unknown): RoleResolution {
 export function isSignedInRole(role: SessionRole): role is Role {
   return role !== 'guest'
 }
+
+/** One colour per role, for every role badge (team, company users, profile). */
+export const ROLE_COLORS: Record<SessionRole, string> = {
+  citrus: 'orange',
+  admin: 'citrus',
+  user: 'blue',
+  member: 'grape',
+  guest: 'gray',
+}
+
+/** The badge colour of a role string from the wire; legacy upper case is read as its role, anything else is gray. */
+export function roleColor(raw: string | null | undefined): string {
+  const { role, issue } = normalizeRole(raw)
+  return issue === 'unknown' || issue === 'missing' ? ROLE_COLORS.guest : ROLE_COLORS[role]
+}

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest'
+import { formatDate, formatDateTime } from '../../../lib/format'
 import { createdLabel, lastUsedLabel, secretKeyLabel, tokenName } from './format'
 
 describe('API key columns (spec 1 §2)', () => {
@@ -15,15 +16,17 @@ describe('API key columns (spec 1 §2)', () => {
     expect(secretKeyLabel({ masked_token: null as unknown as string })).toBe('N/A')
   })
 
-  it("Created: yyyy-MM-dd, or 'Unknown'", () => {
-    expect(createdLabel({ created_at: '2024-03-05T12:00:00.000Z' })).toBe('2024-03-05')
+  it("Created: the date in the user's locale, or 'Unknown'", () => {
+    expect(createdLabel({ created_at: '2024-03-05T12:00:00.000Z' })).toBe(formatDate('2024-03-05T12:00:00.000Z'))
+    expect(createdLabel({ created_at: '2024-03-05T12:00:00.000Z' })).not.toBe('2024-03-05T12:00:00.000Z')
     expect(createdLabel({ created_at: 'garbage' })).toBe('Unknown')
     expect(createdLabel({ created_at: '' })).toBe('Unknown')
     expect(createdLabel({ created_at: null as unknown as string })).toBe('Unknown')
   })
 
-  it("Last Used: as is, or 'Unused'", () => {
-    expect(lastUsedLabel({ last_used_at: '2024-04-01T08:30:00.000Z' })).toBe('2024-04-01T08:30:00.000Z')
+  it("Last Used: date and time in the user's locale, text that is no date as is, or 'Unused'", () => {
+    expect(lastUsedLabel({ last_used_at: '2024-04-01T08:30:00.000Z' })).toBe(formatDateTime('2024-04-01T08:30:00.000Z'))
+    expect(lastUsedLabel({ last_used_at: 'yesterday' })).toBe('yesterday')
     expect(lastUsedLabel({ last_used_at: null })).toBe('Unused')
     expect(lastUsedLabel({ last_used_at: '' })).toBe('Unused')
   })

@@ -1,5 +1,5 @@
 import { API_TOKEN_PREFIX } from '@citrus/contracts'
-import { formatDate } from '../../../lib/format'
+import { formatDate, formatDateTime } from '../../../lib/format'
 import type { ApiTokenRow } from '../api/api-tokens'
 import { API_KEY_MESSAGES } from './messages'
 
@@ -12,8 +12,9 @@ export const tokenName = (token: Pick<ApiTokenRow, 'name'>) => (blank(token.name
 export const secretKeyLabel = (token: Pick<ApiTokenRow, 'masked_token'>) =>
   blank(token.masked_token) ? API_KEY_MESSAGES.notAvailable : `${API_TOKEN_PREFIX}${token.masked_token}...`
 
-/** Created column: yyyy-MM-dd or 'Unknown'. */
+/** Created column: the date in the user's locale, or 'Unknown'. */
 export const createdLabel = (token: Pick<ApiTokenRow, 'created_at'>) => formatDate(token.created_at) ?? API_KEY_MESSAGES.unknownDate
 
-/** Last Used column: shown as is, or 'Unused'. */
-export const lastUsedLabel = (token: Pick<ApiTokenRow, 'last_used_at'>) => (blank(token.last_used_at) ? API_KEY_MESSAGES.unused : token.last_used_at)
+/** Last Used column: date and time in the user's locale; a value that is no date is shown as is; else 'Unused'. */
+export const lastUsedLabel = (token: Pick<ApiTokenRow, 'last_used_at'>) =>
+  blank(token.last_used_at) ? API_KEY_MESSAGES.unused : (formatDateTime(token.last_used_at) ?? token.last_used_at)

@@ -1,4 +1,5 @@
-import { Badge, Container, Group, Paper, SimpleGrid, Stack, Text, Title } from '@mantine/core'
+import { Container, Group, Paper, SimpleGrid, Stack, Text, Title } from '@mantine/core'
+import { RoleBadge } from '../../../components/data/role-badge'
 import { useSession } from '../../../lib/session'
 import { AppsRoute } from './apps'
 
@@ -24,7 +25,7 @@ export function UserSettingsRoute() {
             <Title order={2} fz="lg">
               Profile
             </Title>
-            <Badge variant="light">{role}</Badge>
+            <RoleBadge role={role} />
           </Group>
           <SimpleGrid cols={{ base: 1, sm: 3 }}>
             <Field label="Email" value={user?.email} />

@@ -1,6 +1,7 @@
 import { Anchor, Badge, Container, Paper, Stack } from '@mantine/core'
 import { IconArrowLeft } from '@tabler/icons-react'
 import { Link, useParams } from 'react-router'
+import { RoleBadge } from '../../../components/data/role-badge'
 import { DataTable } from '../../../components/data/data-table'
 import { TablePagination } from '../../../components/data/table-pagination'
 import { EmptyState } from '../../../components/feedback/empty-state'
@@ -53,7 +54,7 @@ export function CompanyUsersRoute() {
                       </>
                     ),
                   },
-                  { key: 'role', header: 'Role', render: (user) => <Badge variant="light">{user.role}</Badge> },
+                  { key: 'role', header: 'Role', render: (user) => <RoleBadge role={user.role} /> },
                   { key: 'created', header: 'Created @', render: (user) => formatDateTime(user.created_at) ?? '—' },
                 ]}
               />

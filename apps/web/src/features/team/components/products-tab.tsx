@@ -16,6 +16,15 @@ export const planType = (product: Pick<ProductUsageRow, 'is_infinite'>) => (prod
 export const remainingCredits = (product: Pick<ProductUsageRow, 'is_infinite' | 'remaining_count'>) =>
   product.is_infinite || product.remaining_count === null ? '∞' : product.remaining_count.toLocaleString('en-US')
 
+export const TRIAL_TIER_LIMITED =
+  'Your organization is on a trial plan with a limited number of requests and services. Contact us to upgrade your plan.'
+export const TRIAL_TIER_UNLIMITED =
+  'Your organization is on a trial plan with unlimited requests for every service it holds. Contact us to upgrade your plan.'
+
+/** The trial card says 'limited' only while some service is limited (or the usage is not known yet). */
+export const trialTierText = (products: readonly Pick<ProductUsageRow, 'is_infinite'>[] | undefined) =>
+  products && products.length > 0 && products.every((product) => product.is_infinite) ? TRIAL_TIER_UNLIMITED : TRIAL_TIER_LIMITED
+
 function ServicesTable({ products }: { products: readonly ProductUsageRow[] }) {
   return (
     <DataTable
@@ -56,7 +65,7 @@ export function ProductsTab({ usage, onRetry }: { usage: UseQueryResult<ProductU
               Business Trial Tier
             </Title>
             <Text size="sm" c="dimmed">
-              Your organization is on a trial plan with a limited number of requests and services. Contact us to upgrade your plan.
+              {trialTierText(usage.status === 'success' ? usage.data : undefined)}
             </Text>
           </Stack>
         </Group>

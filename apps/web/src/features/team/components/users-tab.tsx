@@ -1,5 +1,6 @@
-import { Badge, Button, Group, Paper, Stack, Text } from '@mantine/core'
+import { Button, Group, Paper, Stack, Text } from '@mantine/core'
 import { IconMailForward } from '@tabler/icons-react'
+import { RoleBadge } from '../../../components/data/role-badge'
 import { DataTable } from '../../../components/data/data-table'
 import { TablePagination } from '../../../components/data/table-pagination'
 import { EmptyState } from '../../../components/feedback/empty-state'
@@ -49,11 +50,7 @@ export function UsersTab({ seats, onRetry, onInvite }: { seats: UseQueryResult<S
                 {
                   key: 'role',
                   header: 'Role',
-                  render: (user) => (
-                    <Badge variant="light" color={user.role === 'admin' ? 'citrus' : user.role === 'citrus' ? 'orange' : 'gray'}>
-                      {user.role}
-                    </Badge>
-                  ),
+                  render: (user) => <RoleBadge role={user.role} />,
                 },
               ]}
             />

@@ -79,7 +79,9 @@ describe('Team Management', () => {
     setup()
     renderApp('/team-management?tab=products')
     expect(await screen.findByText('Business Trial Tier')).toBeTruthy()
-    expect(screen.getByText(/limited number of requests and services/)).toBeTruthy()
+    expect(
+      screen.getByText('Your organization is on a trial plan with a limited number of requests and services. Contact us to upgrade your plan.'),
+    ).toBeTruthy()
     const table = await screen.findByRole('table')
     for (const header of ['Service', 'Remaining Credits', 'Plan Type']) expect(within(table).getByRole('columnheader', { name: header })).toBeTruthy()
     const rows = within(table).getAllByRole('row').slice(1)
@@ -92,6 +94,22 @@ describe('Team Management', () => {
     expect(screen.getByText(/Increased credits/)).toBeTruthy()
     expect(screen.getByText(/Seats/)).toBeTruthy()
     expect(screen.getByRole('link', { name: 'Contact us' }).getAttribute('href')).toMatch(/^mailto:/)
+  })
+
+  it("products tab: the trial card does not say 'limited' when every service is unlimited", async () => {
+    setup({ 'GET /admin/product-usage': { products: usage.products.map((product) => ({ ...product, is_infinite: true, remaining_count: null, limit: null })) } })
+    renderApp('/team-management?tab=products')
+    expect(await screen.findByText('Your organization is on a trial plan with unlimited requests for every service it holds. Contact us to upgrade your plan.')).toBeTruthy()
+    expect(screen.queryByText(/limited number/)).toBeNull()
+    expect(screen.queryByText('Limited')).toBeNull()
+  })
+
+  it('users tab: role badges take the one colour of their role', async () => {
+    setup()
+    renderApp('/team-management')
+    const table = await screen.findByRole('table')
+    expect(within(table).getByText('admin').closest('[data-role-color]')?.getAttribute('data-role-color')).toBe('citrus')
+    expect(within(table).getByText('user').closest('[data-role-color]')?.getAttribute('data-role-color')).toBe('blue')
   })
 
   it('products tab: the Services table is at most 300 px high', async () => {
