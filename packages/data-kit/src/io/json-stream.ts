@@ -1,132 +1,103 @@
+import { getManyValues, isMany, none, type Many } from 'stream-chain/core'
+import Assembler from 'stream-json/assembler.js'
+import { jsonParser, type Token } from 'stream-json/parser.js'
 import { decodeText, type TextSource } from './text-source.ts'
 
 export type JsonStreamEvent =
   | { kind: 'field'; key: string; value: unknown; line: number }
   | { kind: 'array-start'; key: string; line: number }
   | { kind: 'item'; key: string; index: number; value: unknown; line: number }
-  | { kind: 'error'; line: number; reason: string; fatal: boolean }
+  /** the document is not valid JSON (or not an object): always the last event */
+  | { kind: 'error'; line: number; reason: string }
 
 /**
  * Streams a JSON document whose top level is an object, without holding it all in memory: ordinary top-level
- * members are parsed whole ('field'), while the members named in `streamKeys` that hold arrays are emitted one
- * element at a time ('item'). An element that is not valid JSON is reported and skipped; a broken document
- * structure ends the stream with a fatal error.
+ * members are assembled whole ('field'), while the members named in `streamKeys` that hold arrays are emitted one
+ * element at a time ('item'). Tokenising is stream-json's; this adds the line each value starts on (the text is
+ * fed to the tokenizer a line at a time). A syntax error ends the stream with an 'error' event: a JSON document
+ * has no record boundaries to resume from, so the elements before the error are all that can be trusted.
  */
 export async function* streamJsonObject(source: TextSource, streamKeys: readonly string[]): AsyncGenerator<JsonStreamEvent> {
-  let buf = ''
-  let pos = 0
+  // the tokenizer is flushable: called with `none` at the end of the text (its type names only text)
+  const tokenize = jsonParser({ packValues: true, streamValues: false }) as (text: string | typeof none) => Many<Token> | typeof none
   let line = 1
-  let phase: 'start' | 'key' | 'array' | 'end' = 'start'
-  // the phase changes inside step(); read it through a function so the compiler does not narrow it
-  const ended = () => phase === 'end'
-  let arrayKey = ''
-  let index = 0
   let first = true
+  // changed inside consume(): typed by assertion so that the checks after the loop are not narrowed away
+  let phase = 'start' as 'start' | 'key' | 'value' | 'array' | 'element' | 'end'
+  let key = ''
+  let index = 0
+  let valueLine = 1
+  let assembler = new Assembler()
 
-  const advance = (to: number) => {
-    for (let i = buf.indexOf('\n', pos); i !== -1 && i < to; i = buf.indexOf('\n', i + 1)) line++
-    pos = to
-  }
-  const skipWs = (commas: boolean) => {
-    let i = pos
-    while (i < buf.length) {
-      const c = buf.charCodeAt(i)
-      if (c === 32 || c === 9 || c === 10 || c === 13 || (commas && c === 44)) i++
-      else break
-    }
-    advance(i)
-  }
-
-  function* step(final: boolean): Generator<JsonStreamEvent, boolean> {
-    for (;;) {
-      if (phase === 'end') return true
-      skipWs(phase !== 'start')
-      if (pos >= buf.length) return false
-      const c = buf[pos]
-      if (phase === 'start') {
-        if (c !== '{') {
-          yield { kind: 'error', line, reason: 'the document is not a JSON object', fatal: true }
-          phase = 'end'
-          return true
-        }
-        advance(pos + 1)
+  // Consumes one token; returns an event when a value is complete, or an error reason.
+  const consume = (token: Token): JsonStreamEvent | string | null => {
+    switch (phase) {
+      case 'start':
+        if (token.name !== 'startObject') return 'the document is not a JSON object'
         phase = 'key'
-        continue
-      }
-      if (phase === 'array') {
-        if (c === ']') {
-          advance(pos + 1)
-          phase = 'key'
-          continue
-        }
-        const end = valueEnd(buf, pos, final)
-        if (end === -1) return false
-        if (end === -2) {
-          yield { kind: 'error', line, reason: `malformed element ${index} of ${arrayKey}`, fatal: true }
+        return null
+      case 'key':
+        if (token.name === 'endObject') {
           phase = 'end'
-          return true
+          return null
         }
-        const startLine = line
-        const text = buf.slice(pos, end)
-        advance(end)
-        try {
-          yield { kind: 'item', key: arrayKey, index, value: JSON.parse(text), line: startLine }
-        } catch (error) {
-          yield { kind: 'error', line: startLine, reason: `element ${index} of ${arrayKey} is not valid JSON: ${(error as Error).message}`, fatal: false }
+        if (token.name !== 'keyValue') return `expected a member name, found ${token.name}`
+        key = token.value
+        phase = 'value'
+        valueLine = line
+        assembler = new Assembler()
+        return null
+      case 'value':
+        if (token.name === 'startArray' && streamKeys.includes(key)) {
+          phase = 'array'
+          index = 0
+          return { kind: 'array-start', key, line: valueLine }
         }
-        index++
-        continue
-      }
-      // phase 'key'
-      if (c === '}') {
-        advance(pos + 1)
-        phase = 'end'
-        return true
-      }
-      if (c !== '"') {
-        yield { kind: 'error', line, reason: `expected a member name, found '${c}'`, fatal: true }
-        phase = 'end'
-        return true
-      }
-      const keyEnd = stringEnd(buf, pos)
-      if (keyEnd === -1) return false
-      let i = keyEnd
-      while (i < buf.length && /\s/.test(buf[i] ?? '')) i++
-      if (i >= buf.length) return false
-      if (buf[i] !== ':') {
-        yield { kind: 'error', line, reason: 'expected a colon after a member name', fatal: true }
-        phase = 'end'
-        return true
-      }
-      i++
-      while (i < buf.length && /\s/.test(buf[i] ?? '')) i++
-      if (i >= buf.length) return false
-      const key = JSON.parse(buf.slice(pos, keyEnd)) as string
-      if (streamKeys.includes(key) && buf[i] === '[') {
-        const startLine = line
-        advance(i + 1)
+        assembler.consume(token)
+        if (!assembler.done) return null
+        phase = 'key'
+        return { kind: 'field', key, value: assembler.current, line: valueLine }
+      case 'array':
+        if (token.name === 'endArray') {
+          phase = 'key'
+          return null
+        }
+        phase = 'element'
+        valueLine = line
+        assembler = new Assembler()
+        return consume(token)
+      case 'element':
+        assembler.consume(token)
+        if (!assembler.done) return null
         phase = 'array'
-        arrayKey = key
-        index = 0
-        yield { kind: 'array-start', key, line: startLine }
-        continue
-      }
-      const end = valueEnd(buf, i, final)
-      if (end === -1) return false
-      if (end === -2) {
-        yield { kind: 'error', line, reason: `malformed value of ${key}`, fatal: true }
-        phase = 'end'
-        return true
-      }
-      const startLine = line
-      const text = buf.slice(i, end)
-      advance(end)
-      try {
-        yield { kind: 'field', key, value: JSON.parse(text), line: startLine }
-      } catch (error) {
-        yield { kind: 'error', line: startLine, reason: `value of ${key} is not valid JSON: ${(error as Error).message}`, fatal: false }
-      }
+        return { kind: 'item', key, index: index++, value: assembler.current, line: valueLine }
+      case 'end':
+        return 'unexpected content after the document'
     }
+  }
+
+  function* feed(text: string | typeof none): Generator<JsonStreamEvent, boolean> {
+    let output
+    try {
+      output = tokenize(text)
+    } catch (error) {
+      // the tokens of this line before the error are lost with it: in 'array', the element it starts is at fault
+      const where = phase === 'element' || phase === 'array' ? `element ${index} of ${key}` : phase === 'value' ? `the value of ${key}` : 'the document'
+      const reason = text === none ? 'unexpected end of the document' : `${where} is not valid JSON: ${(error as Error).message}`
+      yield { kind: 'error', line, reason }
+      return false
+    }
+    if (output === none) return true
+    for (const token of isMany(output) ? getManyValues(output) : []) {
+      const event = consume(token)
+      if (event === null) continue
+      if (typeof event === 'string') {
+        yield { kind: 'error', line, reason: event }
+        return false
+      }
+      yield event
+    }
+    return true
   }
 
   for await (let chunk of decodeText(source)) {
@@ -134,54 +105,15 @@ export async function* streamJsonObject(source: TextSource, streamKeys: readonly
       if (chunk.charCodeAt(0) === 0xfeff) chunk = chunk.slice(1)
       first = false
     }
-    buf = buf.slice(pos) + chunk
-    pos = 0
-    if ((yield* step(false)) && ended()) return
-  }
-  yield* step(true)
-  if (!ended()) yield { kind: 'error', line, reason: 'unexpected end of the document', fatal: true }
-}
-
-/** Index just past the string starting at `start` (a quote), or -1 when the buffer ends first. */
-function stringEnd(s: string, start: number): number {
-  let i = start + 1
-  for (;;) {
-    const q = s.indexOf('"', i)
-    if (q === -1) return -1
-    let backslashes = 0
-    for (let k = q - 1; k > start && s[k] === '\\'; k--) backslashes++
-    if (backslashes % 2 === 0) return q + 1
-    i = q + 1
-  }
-}
-
-/** Index just past the JSON value starting at `start`; -1 when incomplete, -2 when unbalanced. */
-function valueEnd(s: string, start: number, final: boolean): number {
-  const c = s[start]
-  if (c === '"') return stringEnd(s, start)
-  if (c === '{' || c === '[') {
-    let depth = 0
-    let i = start
-    while (i < s.length) {
-      const ch = s[i]
-      if (ch === '"') {
-        const e = stringEnd(s, i)
-        if (e === -1) return -1
-        i = e
-        continue
-      }
-      if (ch === '{' || ch === '[') depth++
-      else if (ch === '}' || ch === ']') {
-        depth--
-        if (depth === 0) return i + 1
-        if (depth < 0) return -2
-      }
-      i++
+    // a line at a time, so that every token is known to come from `line`
+    let start = 0
+    for (let newline = chunk.indexOf('\n'); newline !== -1; newline = chunk.indexOf('\n', start)) {
+      if (!(yield* feed(chunk.slice(start, newline + 1)))) return
+      line++
+      start = newline + 1
     }
-    return -1
+    if (start < chunk.length && !(yield* feed(start === 0 ? chunk : chunk.slice(start)))) return
   }
-  let i = start
-  while (i < s.length && !',}]\r\n\t '.includes(s[i] ?? '')) i++
-  if (i >= s.length && !final) return -1
-  return i === start ? -2 : i
+  if (!(yield* feed(none))) return
+  if (phase !== 'end') yield { kind: 'error', line, reason: 'unexpected end of the document' }
 }

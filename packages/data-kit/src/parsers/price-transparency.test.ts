@@ -72,7 +72,7 @@ describe('parsePriceFileCsv', () => {
 })
 
 describe('parsePriceFileJson', () => {
-  it('streams items, flattens payers and keeps going past malformed items', async () => {
+  it('streams items, flattens payers, keeps going past invalid items and stops at a syntax error', async () => {
     const { rows, rejected } = await collect(parsePriceFileJson(fixture('price_v3_sample.json')))
     expect(rows[0]).toMatchObject({ kind: 'header', header: { hospital_name: 'Sample Valley Hospital', license_state: 'TX', license_number: '12345', type_2_npis: ['1234567893'], location_names: ['Sample Valley Hospital'] } })
     const c = charges(rows)
@@ -86,8 +86,9 @@ describe('parsePriceFileJson', () => {
     expect(rejected.map((r) => [r.line, r.reason.replace(/ is not valid JSON: .*/, ' is not valid JSON')])).toEqual([
       [10, 'standard_charge_information[0]: payer No Rate Plan: no negotiated dollar, percentage or algorithm'],
       [24, 'standard_charge_information[1]: no code_information'],
-      [25, 'element 2 of standard_charge_information is not valid JSON'],
+      [31, 'element 3 of standard_charge_information is not valid JSON'],
     ])
+    expect(rejected.at(-1)?.reason).toMatch(/^element 3 of standard_charge_information is not valid JSON: \S/)
   })
 
   it('gives the same result when the document arrives one byte at a time', async () => {
