@@ -13,7 +13,12 @@ export const USER_MESSAGES = {
   verifyNeedsContact: 'At least one of email or phone must be provided for verification',
   newPasswordRequired: 'New password is required',
   resetTokenRequired: 'Missing required token parameter',
+  /** a sign-up that presents an invitation token which is unknown, used, expired, or for another address or company */
+  invitationInvalid: 'This invitation link is invalid, has expired or was made for another e-mail address. Ask your administrator for a new invitation.',
 } as const
+
+/** Lifetime of the token in an onboarding invitation link (docs/decisions/0012). */
+export const INVITATION_TTL_SECONDS = 7 * 24 * 60 * 60
 
 /** Lifetime of a login token (docs: 12 hours; the client treats an expired token as signed out). */
 export const LOGIN_TOKEN_TTL_SECONDS = 12 * 60 * 60
@@ -52,6 +57,13 @@ export const signupRequestSchema = z
     email: requiredEmail(MESSAGES.emailNotValid),
     password: requiredString(MESSAGES.passwordRequired),
     activation_key: z.string({ error: MESSAGES.activationKeyRequired }).trim().min(1, MESSAGES.activationKeyRequired).max(256),
+    invitation_token: z
+      .string()
+      .trim()
+      .max(256)
+      .nullable()
+      .optional()
+      .describe("the `invitation` parameter of the invitation link; without it the account's role is user"),
   })
   .meta({ id: 'SignupRequest' })
 export const messageResponseSchema = z.object({ message: z.string() }).meta({ id: 'MessageResponse' })

@@ -1,39 +1,180 @@
 import { AUTH_MESSAGES, ERROR_CODES } from '@citrus/contracts'
-import type { RateLimitOptions } from '@fastify/rate-limit'
-import type { FastifyRequest } from 'fastify'
 import { AppError } from '../lib/errors.js'
-import { normalizeEmail } from '../domain/users.js'
 
 /**
- * Limits of the credential endpoints (spec 4 §5). Fixed here rather than in the environment:
- * they are security properties, not deployment settings. Keys combine the client address with
- * the e-mail tried (when the body has one), so one address cannot spray many accounts quickly and
- * one account cannot be hammered, while people behind a shared NAT do not lock each other out.
+ * Limits of the credential endpoints (spec 4 §5, issue 9 §2; docs/decisions/0012). Fixed here rather
+ * than in the environment: they are security properties, not deployment settings.
+ *
+ * Two counters guard each endpoint, and both count failures only (a wrong password, an unknown
+ * activation key, an invalid reset token, a look-up that finds nobody), so a person who succeeds is
+ * never slowed down:
+ *  - per client address: too many failures from one address are refused with 429, whatever account
+ *    they aim at, so one address cannot spray a password over many accounts;
+ *  - per account (the e-mail tried): after too many failures the account is not locked; instead
+ *    every further attempt on it waits `delayMs` and attempts run one at a time, so guessing slows
+ *    to one try per delay while the owner's right password still gets through.
+ * Password reset e-mails have no failure to count: every request counts there (each sends mail).
  */
+export interface Limit {
+  max: number
+  windowMs: number
+}
+export interface EndpointLimits {
+  perAddress: Limit
+  /** absent: no per-account counter */
+  perAccount?: Limit & {
+    /** after the limit: delay of each attempt, one at a time; 0 = refuse with 429 instead */
+    delayMs: number
+    /** attempts that may wait in line for one account before more are refused */
+    queue: number
+  }
+}
+
+const WINDOW = 15 * 60_000
 export const RATE_LIMITS = {
-  login: { max: 10, timeWindow: 15 * 60_000 },
-  passwordResetEmail: { max: 5, timeWindow: 15 * 60_000 },
-  passwordReset: { max: 20, timeWindow: 15 * 60_000 },
-  signup: { max: 20, timeWindow: 15 * 60_000 },
-  verify: { max: 30, timeWindow: 15 * 60_000 },
-} as const
+  login: { perAddress: { max: 30, windowMs: WINDOW }, perAccount: { max: 10, windowMs: WINDOW, delayMs: 1_000, queue: 5 } },
+  signup: { perAddress: { max: 20, windowMs: WINDOW }, perAccount: { max: 10, windowMs: WINDOW, delayMs: 1_000, queue: 5 } },
+  passwordResetEmail: { perAddress: { max: 20, windowMs: WINDOW }, perAccount: { max: 5, windowMs: WINDOW, delayMs: 0, queue: 0 } },
+  passwordReset: { perAddress: { max: 10, windowMs: WINDOW } },
+  verify: { perAddress: { max: 20, windowMs: WINDOW }, perAccount: { max: 10, windowMs: WINDOW, delayMs: 0, queue: 0 } },
+} as const satisfies Record<string, EndpointLimits>
 
-function emailOf(request: FastifyRequest): string {
-  const body = request.body
-  if (body && typeof body === 'object' && 'email' in body && typeof body.email === 'string') {
-    return normalizeEmail(body.email)
+/** 429 with the Retry-After the error handler sends. */
+export class RateLimitedError extends AppError {
+  constructor(readonly retryAfterSeconds: number) {
+    super(429, ERROR_CODES.RATE_LIMITED, AUTH_MESSAGES.rateLimited(describeWait(retryAfterSeconds)))
   }
-  return ''
 }
 
-export function rateLimit(limit: { max: number; timeWindow: number }, options: { perEmail?: boolean } = {}): RateLimitOptions {
+export function describeWait(seconds: number): string {
+  if (seconds < 60) return `${seconds} second${seconds === 1 ? '' : 's'}`
+  const minutes = Math.ceil(seconds / 60)
+  return `${minutes} minute${minutes === 1 ? '' : 's'}`
+}
+
+/** Failures per key in a fixed window (in memory, per process, as @fastify/rate-limit's default store). */
+export class FailureCounter {
+  private readonly entries = new Map<string, { count: number; resetAt: number }>()
+  constructor(
+    private readonly limit: Limit,
+    private readonly now: () => number = Date.now,
+  ) {}
+
+  private entry(key: string) {
+    const entry = this.entries.get(key)
+    if (entry && entry.resetAt <= this.now()) {
+      this.entries.delete(key)
+      return undefined
+    }
+    return entry
+  }
+
+  /** Seconds until the key may try again, or 0 when it is under the limit. */
+  blockedFor(key: string): number {
+    const entry = this.entry(key)
+    if (!entry || entry.count < this.limit.max) return 0
+    return Math.max(1, Math.ceil((entry.resetAt - this.now()) / 1000))
+  }
+
+  count(key: string): number {
+    return this.entry(key)?.count ?? 0
+  }
+
+  fail(key: string): void {
+    const entry = this.entry(key)
+    if (entry) entry.count += 1
+    else {
+      if (this.entries.size > 50_000) this.prune()
+      this.entries.set(key, { count: 1, resetAt: this.now() + this.limit.windowMs })
+    }
+  }
+
+  clear(key: string): void {
+    this.entries.delete(key)
+  }
+
+  private prune() {
+    const now = this.now()
+    for (const [key, entry] of this.entries) if (entry.resetAt <= now) this.entries.delete(key)
+  }
+}
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
+
+/** The two counters of one endpoint; `attempt` runs a credential check under them. */
+export class CredentialLimiter {
+  private readonly addresses: FailureCounter
+  private readonly accounts: FailureCounter | null
+  /** per throttled account: the tail of its line of attempts and how many wait in it */
+  private readonly lines = new Map<string, { tail: Promise<unknown>; waiting: number }>()
+
+  constructor(
+    readonly limits: EndpointLimits,
+    now: () => number = Date.now,
+  ) {
+    this.addresses = new FailureCounter(limits.perAddress, now)
+    this.accounts = limits.perAccount ? new FailureCounter(limits.perAccount, now) : null
+  }
+
+  /**
+   * Runs `check` for a client address and an account key (normalised e-mail, or null). `check`
+   * answers whether the attempt failed (counted) and its result; an AppError of status 4xx thrown by
+   * it is counted as a failure too. Every attempt counts when `countAll` is set.
+   */
+  async attempt<T>(address: string, account: string | null, check: () => Promise<{ failed: boolean; result: T }>, options: { countAll?: boolean } = {}): Promise<T> {
+    const addressWait = this.addresses.blockedFor(address)
+    if (addressWait > 0) throw new RateLimitedError(addressWait)
+    const perAccount = this.limits.perAccount
+    if (!this.accounts || !perAccount || account === null) return this.run(address, null, check, options)
+    const accountWait = this.accounts.blockedFor(account)
+    if (accountWait === 0) return this.run(address, account, check, options)
+    if (perAccount.delayMs === 0) throw new RateLimitedError(accountWait)
+
+    // throttled: one attempt at a time per account, each after the delay
+    const line = this.lines.get(account) ?? { tail: Promise.resolve(), waiting: 0 }
+    if (line.waiting >= perAccount.queue) throw new RateLimitedError(Math.ceil((perAccount.delayMs * (line.waiting + 1)) / 1000))
+    line.waiting += 1
+    this.lines.set(account, line)
+    const turn = line.tail.then(async () => {
+      await sleep(perAccount.delayMs)
+      return this.run(address, account, check, options)
+    })
+    line.tail = turn.catch(() => undefined)
+    try {
+      return await turn
+    } finally {
+      line.waiting -= 1
+      if (line.waiting === 0) this.lines.delete(account)
+    }
+  }
+
+  private async run<T>(address: string, account: string | null, check: () => Promise<{ failed: boolean; result: T }>, options: { countAll?: boolean }): Promise<T> {
+    let outcome: { failed: boolean; result: T }
+    try {
+      outcome = await check()
+    } catch (error) {
+      if (error instanceof AppError && error.status >= 400 && error.status < 500) this.fail(address, account)
+      throw error
+    }
+    if (outcome.failed || options.countAll) this.fail(address, account)
+    else if (account !== null) this.accounts?.clear(account)
+    return outcome.result
+  }
+
+  private fail(address: string, account: string | null) {
+    this.addresses.fail(address)
+    if (account !== null) this.accounts?.fail(account)
+  }
+}
+
+/** One limiter per credential endpoint; an app holds one set (tests get fresh counters per app). */
+export function createCredentialLimiters(now: () => number = Date.now) {
   return {
-    max: limit.max,
-    timeWindow: limit.timeWindow,
-    // after body parsing and validation, so the key can use the e-mail
-    hook: 'preHandler',
-    keyGenerator: (request) => (options.perEmail ? `${request.ip}|${emailOf(request)}` : request.ip),
-    errorResponseBuilder: (_request, context) =>
-      new AppError(429, ERROR_CODES.RATE_LIMITED, AUTH_MESSAGES.rateLimited(context.after)),
+    login: new CredentialLimiter(RATE_LIMITS.login, now),
+    signup: new CredentialLimiter(RATE_LIMITS.signup, now),
+    passwordResetEmail: new CredentialLimiter(RATE_LIMITS.passwordResetEmail, now),
+    passwordReset: new CredentialLimiter(RATE_LIMITS.passwordReset, now),
+    verify: new CredentialLimiter(RATE_LIMITS.verify, now),
   }
 }
+export type CredentialLimiters = ReturnType<typeof createCredentialLimiters>

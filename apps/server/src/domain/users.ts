@@ -1,4 +1,5 @@
 import { EMAIL_PATTERN, meetsServerPasswordRule, MESSAGES, ROLES, USER_MESSAGES, type Role } from '@citrus/contracts'
+import { Prisma } from '../generated/prisma/client.js'
 import { hashPassword } from '../auth/password.js'
 import type { PrismaClient } from '../db/database.js'
 import { badRequest, conflict, notFound } from '../lib/errors.js'
@@ -21,6 +22,51 @@ export function normalizeEmail(email: string): string {
   return email.trim().toLowerCase()
 }
 
+export interface NewAccount {
+  email: string
+  password: string
+  company_id: number
+  role?: Role
+  phone_number?: string | null
+}
+
+/**
+ * The one way an account is created, by sign-up and by the operators' CLI (`user create`): checks the
+ * e-mail, the password rule, the role and the company, and refuses a taken address (any case) with 409,
+ * also when two creations race. `within` runs in the same transaction after the user row exists.
+ */
+export async function createAccount(
+  prisma: PrismaClient,
+  input: NewAccount,
+  within?: (tx: Prisma.TransactionClient, userId: number) => Promise<void>,
+): Promise<UserRecord> {
+  const email = normalizeEmail(input.email)
+  if (!EMAIL_PATTERN.test(email)) throw badRequest(MESSAGES.emailInvalidDot)
+  if (!meetsServerPasswordRule(input.password)) {
+    throw badRequest(MESSAGES.passwordWeak, [{ path: 'body.password', message: MESSAGES.passwordWeak }])
+  }
+  const role = input.role ?? 'user'
+  if (!(ROLES as readonly string[]).includes(role)) throw badRequest(`Unknown role "${role}". Use one of ${ROLES.join(', ')}.`)
+  const company = await prisma.company.findUnique({ where: { id: input.company_id }, select: { id: true } })
+  if (!company) throw notFound(`Company ${input.company_id} not found`)
+  if (await prisma.user.findUnique({ where: { email }, select: { id: true } })) throw conflict(USER_MESSAGES.emailTaken)
+  const password_hash = await hashPassword(input.password)
+  try {
+    return await prisma.$transaction(async (tx) => {
+      const user = await tx.user.create({
+        data: { email, role, company_id: company.id, phone_number: input.phone_number ?? null, password_hash },
+        select,
+      })
+      await within?.(tx, user.id)
+      return user
+    })
+  } catch (error) {
+    // two creations racing for one address
+    if (error instanceof Prisma.PrismaClientKnownRequestError && error.code === 'P2002') throw conflict(USER_MESSAGES.emailTaken)
+    throw error
+  }
+}
+
 /** User administration shared by the API and the operators' CLI; role changes and deactivations are audited as `actor`. */
 export class UserService {
   constructor(
@@ -28,27 +74,9 @@ export class UserService {
     private readonly actor: AuditActor = CLI_ACTOR,
   ) {}
 
-  async create(input: { email: string; password: string; company_id: number; role?: Role; phone_number?: string | null }): Promise<UserRecord> {
-    const email = normalizeEmail(input.email)
-    if (!EMAIL_PATTERN.test(email)) throw badRequest(MESSAGES.emailInvalidDot)
-    if (!meetsServerPasswordRule(input.password)) throw badRequest(MESSAGES.passwordWeak)
-    const role = input.role ?? 'user'
-    if (!(ROLES as readonly string[]).includes(role)) throw badRequest(`Unknown role "${role}". Use one of ${ROLES.join(', ')}.`)
-    const company = await this.prisma.company.findUnique({ where: { id: input.company_id }, select: { id: true } })
-    if (!company) throw notFound(`Company ${input.company_id} not found`)
-    if (await this.prisma.user.findUnique({ where: { email }, select: { id: true } })) {
-      throw conflict(USER_MESSAGES.emailTaken)
-    }
-    return this.prisma.user.create({
-      data: {
-        email,
-        role,
-        company_id: input.company_id,
-        phone_number: input.phone_number ?? null,
-        password_hash: await hashPassword(input.password),
-      },
-      select,
-    })
+  /** `user create` of the CLI: the same account creation as sign-up ({@link createAccount}). */
+  async create(input: NewAccount): Promise<UserRecord> {
+    return createAccount(this.prisma, input)
   }
 
   async list(filter: { company_id?: number } = {}): Promise<UserRecord[]> {

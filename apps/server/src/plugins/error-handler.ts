@@ -1,8 +1,9 @@
 import { STATUS_CODES as HTTP_STATUS_TEXT } from 'node:http'
 import type { Socket } from 'node:net'
-import { ERROR_CODES, HTTP_MESSAGES, type ErrorEnvelope, type FieldError } from '@citrus/contracts'
+import { ERROR_CODES, HTTP_MESSAGES, invalidInputMessage, type ErrorEnvelope, type FieldError } from '@citrus/contracts'
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest, FastifyServerOptions } from 'fastify'
 import { hasZodFastifySchemaValidationErrors, isResponseSerializationError } from 'fastify-type-provider-zod'
+import { RateLimitedError } from '../auth/rate-limits.js'
 import { AppError } from '../lib/errors.js'
 
 const STATUS_CODES: Record<number, string> = {
@@ -38,8 +39,11 @@ export function toEnvelope(error: FastifyError | Error, request: FastifyRequest)
       }
     })
     const first = errors[0]
+    // a form that documents its own message (e.g. 'All fields are required.') gets it, with the same field errors
+    const endpoint = request.routeOptions.config.endpoint
+    const documented = endpoint ? invalidInputMessage(endpoint, errors.map((fieldError) => fieldError.message)) : undefined
     return {
-      message: errors.length === 1 && first ? `Invalid ${first.path}: ${first.message}` : 'Request validation failed',
+      message: documented ?? (errors.length === 1 && first ? `Invalid ${first.path}: ${first.message}` : 'Request validation failed'),
       code: ERROR_CODES.VALIDATION,
       status: 400,
       errors,
@@ -111,7 +115,10 @@ export function clientErrorHandler(this: FastifyInstance, error: NodeJS.ErrnoExc
 }
 
 export function registerErrorHandling(app: FastifyInstance, options: { spaFallback: (request: FastifyRequest, reply: FastifyReply) => unknown }) {
-  app.setErrorHandler((error: FastifyError, request, reply) => send(reply, toEnvelope(error, request)))
+  app.setErrorHandler((error: FastifyError, request, reply) => {
+    if (error instanceof RateLimitedError) reply.header('retry-after', String(error.retryAfterSeconds))
+    return send(reply, toEnvelope(error, request))
+  })
 
   app.setNotFoundHandler((request, reply) => {
     const path = request.url.split('?')[0] ?? '/'

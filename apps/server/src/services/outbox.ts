@@ -15,6 +15,8 @@ import type { MessageChannel, MessageOutbox, Prisma } from '../generated/prisma/
 export type Deliver = (message: MessageOutbox) => Promise<void>
 
 export interface OutboxMessageInput {
+  /** the message id when the caller must know it before the row exists (answered before it is written) */
+  id?: string
   channel: MessageChannel
   recipient: string
   subject?: string | null
@@ -80,6 +82,7 @@ export class Outbox {
     const held = !this.canDeliver(input.channel)
     const message = await db.messageOutbox.create({
       data: {
+        ...(input.id === undefined ? {} : { id: input.id }),
         channel: input.channel,
         recipient: input.recipient,
         subject: input.subject ?? null,

@@ -15,8 +15,11 @@ import {
   useTestApp,
 } from '../../../../../test/helpers.ts'
 import { servicesOf } from '../../services/index.ts'
+import { accountsOf } from './index.ts'
 import { signLoginToken } from '../../auth/tokens.ts'
 import { RATE_LIMITS } from '../../auth/rate-limits.ts'
+import { newInvitationToken } from '../../domain/onboarding.ts'
+import { hashToken } from '../../auth/tokens.ts'
 
 const NEW_PASSWORD = 'Brand#New9pass'
 
@@ -89,19 +92,57 @@ describe('users: login, sign-up, profile, verify', () => {
       )
     })
 
-    it(`is rate limited per address and e-mail: request ${RATE_LIMITS.login.max + 1} gets 429`, async () => {
-      const email = uniqueEmail('brute')
-      for (let i = 0; i < RATE_LIMITS.login.max; i++) {
-        const response = await request(ctx.app.server).post('/api/users/login').send({ email, password: 'Wrong#Pass1' })
-        expect(response.status).toBe(401)
-      }
-      const limited = await request(ctx.app.server).post('/api/users/login').send({ email, password: 'Wrong#Pass1' })
-      expect(limited.status).toBe(429)
-      expect(limited.body).toEqual({ message: expect.stringMatching(/^Too many attempts\. Please try again in .+\.$/), code: 'RATE_LIMITED', status: 429 })
-      expect(limited.headers['retry-after']).toBeDefined()
-      // another account from the same address is not affected
-      const other = await request(ctx.app.server).post('/api/users/login').send({ email: regular().email, password: TEST_PASSWORD })
-      expect(other.status).toBe(200)
+    const login = (email: string, password: string, address: string) =>
+      ctx.app.inject({ method: 'POST', url: '/api/users/login', payload: { email, password }, remoteAddress: address })
+
+    it('refuses password spraying: one address gets 429 after 30 failures, whatever accounts it tries', async () => {
+      const address = '10.1.0.1'
+      const statuses: number[] = []
+      for (let i = 0; i < 40; i++) statuses.push((await login(uniqueEmail('spray'), 'Wrong#Pass1', address)).statusCode)
+      expect(statuses.slice(0, 30)).toEqual(Array(30).fill(401))
+      expect(statuses.slice(30)).toEqual(Array(10).fill(429))
+      const limited = await login(uniqueEmail('spray'), 'Wrong#Pass1', address)
+      expect(limited.json()).toEqual({ message: expect.stringMatching(/^Too many attempts\. Please try again in \d+ minutes?\.$/), code: 'RATE_LIMITED', status: 429 })
+      expect(Number(limited.headers['retry-after'])).toBeGreaterThan(800)
+      // even a right password from that address waits; other addresses are not affected
+      expect((await login(regular().email, TEST_PASSWORD, address)).statusCode).toBe(429)
+      expect((await login(regular().email, TEST_PASSWORD, '10.2.0.1')).statusCode).toBe(200)
+    })
+
+    it('counts failures only: 40 successful sign-ins from one address are all admitted', async () => {
+      const address = '10.3.0.1'
+      for (let i = 0; i < 40; i++) expect((await login(regular().email, TEST_PASSWORD, address)).statusCode).toBe(200)
+    })
+
+    it('does not lock the owner out: after 10 failures on an account the right password gets in after a 1 s delay', async () => {
+      const { users } = await createTenant(ctx.db, { roles: ['user'] })
+      const email = users[0]!.email
+      // failures from ten addresses (none reaches its own address limit)
+      for (let i = 0; i < 10; i++) expect((await login(email, 'Wrong#Pass1', `10.4.0.${i + 1}`)).statusCode).toBe(401)
+      let started = Date.now()
+      const wrong = await login(email, 'Wrong#Pass1', '10.4.1.1')
+      expect(wrong.statusCode).toBe(401)
+      expect(Date.now() - started).toBeGreaterThanOrEqual(RATE_LIMITS.login.perAccount.delayMs - 20)
+      started = Date.now()
+      const owner = await login(email, TEST_PASSWORD, '10.4.1.2')
+      expect(owner.statusCode).toBe(200)
+      expect(Date.now() - started).toBeGreaterThanOrEqual(RATE_LIMITS.login.perAccount.delayMs - 20)
+      // success clears the account's count: the next sign-in is immediate
+      started = Date.now()
+      expect((await login(email, TEST_PASSWORD, '10.4.1.3')).statusCode).toBe(200)
+      expect(Date.now() - started).toBeLessThan(RATE_LIMITS.login.perAccount.delayMs)
+    })
+
+    it('runs the attempts on a throttled account one at a time and refuses a long line with 429', async () => {
+      const { users } = await createTenant(ctx.db, { roles: ['user'] })
+      const email = users[0]!.email
+      for (let i = 0; i < 10; i++) await login(email, 'Wrong#Pass1', `10.5.0.${i + 1}`)
+      const started = Date.now()
+      const burst = await Promise.all(Array.from({ length: 7 }, (_, i) => login(email, 'Wrong#Pass1', `10.5.1.${i + 1}`)))
+      const statuses = burst.map((response) => response.statusCode).sort()
+      expect(statuses).toEqual([401, 401, 401, 401, 401, 429, 429])
+      // five attempts in line, one per second
+      expect(Date.now() - started).toBeGreaterThanOrEqual(5 * RATE_LIMITS.login.perAccount.delayMs - 50)
     })
   })
 
@@ -120,21 +161,126 @@ describe('users: login, sign-up, profile, verify', () => {
       expect(login.status).toBe(200)
     })
 
-    it('gives the role of a pending onboarding invitation and marks it accepted', async () => {
+    async function invitation(company_id: number, email: string, overrides: { role?: 'admin' | 'user'; expires_at?: Date; accepted_at?: Date } = {}) {
+      const token = newInvitationToken()
+      const record = await ctx.db.prisma.onboardingInvitation.create({
+        data: {
+          email,
+          company_id,
+          role: overrides.role ?? 'admin',
+          token_hash: hashToken(token),
+          expires_at: overrides.expires_at ?? new Date(Date.now() + 3_600_000),
+          accepted_at: overrides.accepted_at ?? null,
+        },
+      })
+      return { token, record }
+    }
+    const INVITATION_INVALID =
+      'This invitation link is invalid, has expired or was made for another e-mail address. Ask your administrator for a new invitation.'
+
+    it('gives the invited role to a sign-up that presents the invitation token, and uses the token up', async () => {
       const email = uniqueEmail('invited')
-      const invitation = await ctx.db.prisma.onboardingInvitation.create({ data: { email, company_id: tenant.company.id, role: 'admin' } })
-      const response = await signup({ email: email.toUpperCase(), password: TEST_PASSWORD, activation_key: tenant.company.activation_key })
+      const { token, record } = await invitation(tenant.company.id, email)
+      const response = await signup({ email: email.toUpperCase(), password: TEST_PASSWORD, activation_key: tenant.company.activation_key, invitation_token: token })
       expect(response.status).toBe(200)
       expect((await ctx.db.prisma.user.findUniqueOrThrow({ where: { email } })).role).toBe('admin')
-      expect((await ctx.db.prisma.onboardingInvitation.findUniqueOrThrow({ where: { id: invitation.id } })).accepted_at).not.toBeNull()
+      expect((await ctx.db.prisma.onboardingInvitation.findUniqueOrThrow({ where: { id: record.id } })).accepted_at).not.toBeNull()
+      // the token works once
+      const again = await signup({ email, password: TEST_PASSWORD, activation_key: tenant.company.activation_key, invitation_token: token })
+      expect(again.status).toBe(400)
+      expect(again.body).toEqual({ message: INVITATION_INVALID, code: 'BAD_REQUEST', status: 400, errors: [{ path: 'body.invitation_token', message: INVITATION_INVALID }] })
+    })
+
+    it('gives role user to a sign-up with the key alone, even for an invited address (the key is not proof of the mailbox)', async () => {
+      const email = uniqueEmail('claimed')
+      const { record } = await invitation(tenant.company.id, email)
+      await signup({ email, password: TEST_PASSWORD, activation_key: tenant.company.activation_key }).expect(200)
+      expect((await ctx.db.prisma.user.findUniqueOrThrow({ where: { email } })).role).toBe('user')
+      expect((await ctx.db.prisma.onboardingInvitation.findUniqueOrThrow({ where: { id: record.id } })).accepted_at).toBeNull()
+    })
+
+    it('refuses an invitation token for another address, another company, expired, used or made up', async () => {
+      const other = await createTenant(ctx.db, { roles: [] })
+      const forOther = await invitation(tenant.company.id, uniqueEmail('target'))
+      const otherCompany = await invitation(other.company.id, uniqueEmail('elsewhere'))
+      const expired = await invitation(tenant.company.id, uniqueEmail('late'), { expires_at: new Date(Date.now() - 1000) })
+      const used = await invitation(tenant.company.id, uniqueEmail('used'), { accepted_at: new Date() })
+      const cases: [string, string][] = [
+        [uniqueEmail('attacker'), forOther.token],
+        [otherCompany.record.email, otherCompany.token],
+        [expired.record.email, expired.token],
+        [used.record.email, used.token],
+        [uniqueEmail('guess'), 'A'.repeat(43)],
+      ]
+      for (const [email, invitation_token] of cases) {
+        const response = await signup({ email, password: TEST_PASSWORD, activation_key: tenant.company.activation_key, invitation_token })
+        expect(response.status, email).toBe(400)
+        expect(response.body.message).toBe(INVITATION_INVALID)
+        expect(await ctx.db.prisma.user.findUnique({ where: { email } })).toBeNull()
+      }
+      expect((await ctx.db.prisma.onboardingInvitation.findUniqueOrThrow({ where: { id: forOther.record.id } })).accepted_at).toBeNull()
+    })
+
+    it('works end to end: the onboarding e-mail carries a link with the key and a token, and only its hash is stored', async () => {
+      const token = await loginTokenFor(admin(), tenant.company.company_name)
+      const email = uniqueEmail('onboard')
+      const sent = await request(ctx.app.server)
+        .post('/api/admin/email/onboarding')
+        .set('authorization', `Bearer ${token}`)
+        .send({ email, company_activation_key: tenant.company.activation_key, role: 'admin', is_trial: false })
+      expect(sent.status).toBe(200)
+      const message = await ctx.db.prisma.messageOutbox.findUniqueOrThrow({ where: { id: sent.body.message_id as string } })
+      const match = /\/sign-up\?activation_key=([A-Za-z0-9_-]{43})&invitation=([A-Za-z0-9_-]{43})/.exec(message.body)
+      expect(match?.[1]).toBe(tenant.company.activation_key)
+      const invitationToken = match![2]!
+      expect(message.body).toContain('within 7 days; it works once')
+      const stored = await ctx.db.prisma.onboardingInvitation.findFirstOrThrow({ where: { email } })
+      expect(stored.token_hash).toBe(hashToken(invitationToken))
+      expect(JSON.stringify(stored)).not.toContain(invitationToken)
+      expect(stored.expires_at!.getTime() - stored.created_at.getTime()).toBe(7 * 24 * 3600 * 1000)
+      await signup({ email, password: TEST_PASSWORD, activation_key: tenant.company.activation_key, invitation_token: invitationToken }).expect(200)
+      expect((await ctx.db.prisma.user.findUniqueOrThrow({ where: { email } })).role).toBe('admin')
+    })
+
+    it('re-inviting replaces the token: the earlier link stops working', async () => {
+      const token = await loginTokenFor(admin(), tenant.company.company_name)
+      const email = uniqueEmail('reinvite')
+      const send = async () => {
+        const sent = await request(ctx.app.server)
+          .post('/api/admin/email/onboarding')
+          .set('authorization', `Bearer ${token}`)
+          .send({ email, company_activation_key: tenant.company.activation_key, role: 'admin', is_trial: true })
+        const message = await ctx.db.prisma.messageOutbox.findUniqueOrThrow({ where: { id: sent.body.message_id as string } })
+        return /&invitation=([A-Za-z0-9_-]{43})/.exec(message.body)![1]!
+      }
+      const first = await send()
+      const second = await send()
+      expect(second).not.toBe(first)
+      const stale = await signup({ email, password: TEST_PASSWORD, activation_key: tenant.company.activation_key, invitation_token: first })
+      expect(stale.body.message).toBe(INVITATION_INVALID)
+      await signup({ email, password: TEST_PASSWORD, activation_key: tenant.company.activation_key, invitation_token: second }).expect(200)
     })
 
     it('ignores an invitation of another company', async () => {
       const other = await createTenant(ctx.db, { roles: [] })
       const email = uniqueEmail('elsewhere')
-      await ctx.db.prisma.onboardingInvitation.create({ data: { email, company_id: other.company.id, role: 'admin' } })
+      await invitation(other.company.id, email)
       await signup({ email, password: TEST_PASSWORD, activation_key: tenant.company.activation_key }).expect(200)
       expect((await ctx.db.prisma.user.findUniqueOrThrow({ where: { email } })).role).toBe('user')
+    })
+
+    it('is limited per address: after 20 failures (activation keys guessed) an address gets 429', async () => {
+      const guess = () =>
+        ctx.app.inject({
+          method: 'POST',
+          url: '/api/users/user-signup',
+          remoteAddress: '10.6.0.1',
+          payload: { email: uniqueEmail('guess'), password: TEST_PASSWORD, activation_key: 'B'.repeat(43) },
+        })
+      for (let i = 0; i < RATE_LIMITS.signup.perAddress.max; i++) expect((await guess()).statusCode).toBe(400)
+      const limited = await guess()
+      expect(limited.statusCode).toBe(429)
+      expect(limited.json().code).toBe('RATE_LIMITED')
     })
 
     it('refuses a malformed activation key', async () => {
@@ -264,6 +410,15 @@ describe('users: login, sign-up, profile, verify', () => {
       expect(bad.status).toBe(400)
       expect(bad.body.message).toBe(MESSAGES.phoneInvalid)
     })
+    it('limits look-ups that find nobody: 20 per address, 10 per contact; found accounts do not count', async () => {
+      const probe = (email: string, address: string) => ctx.app.inject({ method: 'POST', url: '/api/users/verify', payload: { email }, remoteAddress: address })
+      for (let i = 0; i < 30; i++) expect((await probe(regular().email, '10.9.0.1')).json()).toEqual({ exists: true })
+      for (let i = 0; i < RATE_LIMITS.verify.perAddress.max; i++) expect((await probe(uniqueEmail('probe'), '10.9.0.2')).json()).toEqual({ exists: false })
+      expect((await probe(uniqueEmail('probe'), '10.9.0.2')).statusCode).toBe(429)
+      const contact = uniqueEmail('watched')
+      for (let i = 0; i < RATE_LIMITS.verify.perAccount.max; i++) expect((await probe(contact, `10.9.1.${i + 1}`)).statusCode).toBe(200)
+      expect((await probe(contact, '10.9.2.1')).statusCode).toBe(429)
+    })
   })
 })
 
@@ -283,6 +438,8 @@ describe('password reset through a real SMTP server', () => {
     request(ctx.app.server).post('/api/users/password-reset').send({ new_password, temp_jwt_token })
 
   async function mailFor(email: string) {
+    // the e-mail is prepared after the answer (same time for known and unknown addresses)
+    await accountsOf(ctx.app).settled()
     await servicesOf(ctx.app).outbox.flush()
     return eventually(() => {
       const mail = smtp.messages.find((message) => message.to.includes(email) && message.decoded.includes('/password-reset?token='))
@@ -302,6 +459,7 @@ describe('password reset through a real SMTP server', () => {
     const response = await requestReset(user.email.toUpperCase())
     expect(response.status).toBe(200)
     expect(Object.keys(response.body)).toEqual(['message_id'])
+    await accountsOf(ctx.app).settled()
     const outboxRow = await ctx.db.prisma.messageOutbox.findUniqueOrThrow({ where: { id: response.body.message_id as string } })
     expect(outboxRow).toMatchObject({ channel: 'email', recipient: user.email, status: 'pending' })
 
@@ -374,6 +532,8 @@ describe('password reset through a real SMTP server', () => {
     expect(response.status).toBe(200)
     expect(Object.keys(response.body)).toEqual(['message_id'])
     expect(response.body.message_id).toMatch(/^[0-9a-f-]{36}$/)
+    await accountsOf(ctx.app).settled()
+    expect(await ctx.db.prisma.messageOutbox.findUnique({ where: { id: response.body.message_id as string } })).toBeNull()
     await servicesOf(ctx.app).outbox.flush()
     expect(smtp.messages.length).toBe(before)
     expect(smtp.messages.some((message) => message.to.includes(email))).toBe(false)
@@ -385,9 +545,43 @@ describe('password reset through a real SMTP server', () => {
     expect(response.body.errors).toEqual([{ path: 'body.email', message: MESSAGES.emailInvalid }])
   })
 
-  it(`is rate limited: request ${RATE_LIMITS.passwordResetEmail.max + 1} for one address gets 429`, async () => {
+  it('answers a known and an unknown address in the same time (medians within 1 ms)', async () => {
+    const { users } = await createTenant(ctx.db, { roles: Array(12).fill('user') })
+    const timed = async (email: string, index: number) => {
+      const started = process.hrtime.bigint()
+      const response = await ctx.app.inject({ method: 'POST', url: '/api/users/password-reset-email', payload: { email }, remoteAddress: `10.7.${index}.1` })
+      const elapsed = Number(process.hrtime.bigint() - started) / 1e6
+      expect(response.statusCode).toBe(200)
+      // the work after the answer must not slow the next measurement
+      await accountsOf(ctx.app).settled()
+      return elapsed
+    }
+    const known: number[] = []
+    const unknown: number[] = []
+    for (let round = 0; round < 3; round++) {
+      for (const [index, user] of users.entries()) {
+        known.push(await timed(user.email, index))
+        unknown.push(await timed(uniqueEmail('ghost'), index + 100))
+      }
+    }
+    const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!
+    expect(Math.abs(median(known) - median(unknown))).toBeLessThan(1)
+    // and the known addresses did get their e-mails
+    expect(await ctx.db.prisma.passwordResetToken.count({ where: { user_id: { in: users.map((user) => user.id) } } })).toBe(36)
+  })
+
+  it('limits invalid reset tokens per address: the 11th failure gets 429', async () => {
+    const attempt = () =>
+      ctx.app.inject({ method: 'POST', url: '/api/users/password-reset', remoteAddress: '10.8.0.1', payload: { new_password: NEW_PASSWORD, temp_jwt_token: 'forged' } })
+    for (let i = 0; i < RATE_LIMITS.passwordReset.perAddress.max; i++) expect((await attempt()).statusCode).toBe(400)
+    const limited = await attempt()
+    expect(limited.statusCode).toBe(429)
+    expect(limited.json().message).toMatch(/^Too many attempts\. Please try again in \d+ minutes?\.$/)
+  })
+
+  it(`is rate limited: request ${RATE_LIMITS.passwordResetEmail.perAccount.max + 1} for one address gets 429`, async () => {
     const email = uniqueEmail('flood')
-    for (let i = 0; i < RATE_LIMITS.passwordResetEmail.max; i++) await requestReset(email).expect(200)
+    for (let i = 0; i < RATE_LIMITS.passwordResetEmail.perAccount.max; i++) await requestReset(email).expect(200)
     const limited = await requestReset(email)
     expect(limited.status).toBe(429)
     expect(limited.body.code).toBe('RATE_LIMITED')
@@ -403,6 +597,7 @@ describe('password reset without SMTP settings', () => {
       const { users } = await createTenant(db, { roles: ['user'] })
       const response = await request(app.server).post('/api/users/password-reset-email').send({ email: users[0]!.email })
       expect(response.status).toBe(200)
+      await accountsOf(app).settled()
       await servicesOf(app).outbox.flush()
       const message = await db.prisma.messageOutbox.findUniqueOrThrow({ where: { id: response.body.message_id as string } })
       expect(message).toMatchObject({ status: 'held', channel: 'email', recipient: users[0]!.email, attempts: 0 })

@@ -1,4 +1,5 @@
-import type { OutboxMessageInput } from '../../services/outbox.js'
+import type { Role } from '@citrus/contracts'
+import type { OutboxMessageInput } from '../services/outbox.js'
 
 const escapeHtml = (value: string) =>
   value.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c] ?? c)
@@ -35,5 +36,41 @@ export function passwordChangedEmail(to: string): OutboxMessageInput {
       `The password of your Citrus account (${to}) was just changed.`,
       'If this was not you, reset your password at once and contact your administrator.',
     ].join('\n'),
+  }
+}
+
+const ROLE_WORDS: Record<Role, string> = { user: 'a user', admin: 'an admin', citrus: 'Citrus staff', member: 'a member' }
+
+export function onboardingEmail(input: {
+  to: string
+  companyName: string
+  role: Role
+  invitedBy: string
+  link: string
+  isTrial: boolean
+  validDays: number
+}): OutboxMessageInput {
+  const { to, companyName, role, invitedBy, link, isTrial, validDays } = input
+  const access = isTrial ? 'trial access' : 'access'
+  const text = [
+    'Hello,',
+    '',
+    `${invitedBy} invited you to join ${companyName} on Citrus as ${ROLE_WORDS[role]} (${access}).`,
+    `Create your account with this link within ${validDays} days; it works once and fills in your organization's activation key:`,
+    '',
+    link,
+    '',
+    `Sign up with this e-mail address (${to}) through this link to receive the role you were invited with.`,
+  ].join('\n')
+  const html =
+    `<p>Hello,</p><p>${escapeHtml(invitedBy)} invited you to join ${escapeHtml(companyName)} on Citrus as ${ROLE_WORDS[role]} (${access}).</p>` +
+    `<p><a href="${escapeHtml(link)}">Create your account</a> (within ${validDays} days; the link works once)</p>` +
+    `<p>Sign up with this e-mail address (${escapeHtml(to)}) through this link to receive the role you were invited with.</p>`
+  return {
+    channel: 'email',
+    recipient: to,
+    subject: `You're invited to ${companyName} on Citrus`,
+    body: text,
+    payload: { html, kind: 'onboarding', role, is_trial: isTrial },
   }
 }
