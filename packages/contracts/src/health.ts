@@ -22,10 +22,10 @@ export const healthEndpoints = {
     method: 'GET',
     path: '/healthz',
     mount: 'root',
-    summary: 'The process is alive',
+    summary: 'The process is alive and its database answers',
     tags: ['health'],
     response: healthSchema,
-    errors: [],
+    errors: [503],
   }),
   readyz: defineEndpoint({
     method: 'GET',

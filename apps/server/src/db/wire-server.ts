@@ -22,6 +22,7 @@ const COPY_DATA = code('d')
 const COPY_FAIL = code('f')
 const FLUSH = code('H')
 const READY_FOR_QUERY = code('Z')
+const READY_FOR_QUERY_BYTES = 6
 const COPY_IN_RESPONSE = code('G')
 const DATA_ROW = code('D')
 const ERROR_RESPONSE = code('E')
@@ -113,6 +114,8 @@ export class PGliteWireServer {
   private unnamedStatementOwner: Connection | null = null
   /** session settings as the server found them; what other connections change is put back to these */
   private baseline = new Map<string, string>()
+  /** custom (dotted) settings any connection has set: pg_settings does not list these placeholders */
+  private readonly customSettings = new Set<string>()
   private readonly idleTimeoutMs: number
   private readonly maxCopyBytes: number
 
@@ -258,25 +261,45 @@ export class PGliteWireServer {
     await this.forward(connection, rewritten)
   }
 
-  /** Runs client messages on the backend, streams the answer to the client and ends the turn on Idle. */
+  /**
+   * Runs client messages on the backend, streams the answer to the client and ends the turn on Idle.
+   *
+   * PGlite ends every call with ReadyForQuery if a statement failed, even inside an extended-protocol exchange
+   * where only Sync may answer it (it keeps skipping the exchange's messages up to Sync, as it should). Passed
+   * on, that early ReadyForQuery would end the client's query and, later, the Sync's one the next query; so the
+   * answer to any message but Query and Sync loses a trailing ReadyForQuery.
+   */
   private async forward(connection: Connection, message: Buffer, skip = 0) {
     const scanner = new BackendScanner()
+    const answersReady = message[0] === QUERY || message[0] === SYNC || message[0] === 0 /* startup */
     let skipping = skip
+    let held = Buffer.alloc(0)
+    const send = (bytes: Uint8Array) => {
+      if (bytes.length > 0 && !connection.closed) connection.socket.write(bytes)
+    }
     await this.db.runExclusive(() =>
       this.db.execProtocolRawStream(new Uint8Array(message.buffer, message.byteOffset, message.length), {
         onRawData: (data: Uint8Array) => {
           if (data.length === 0) return
           scanner.scan(data)
-          let bytes = data
+          let bytes: Uint8Array = data
           if (skipping > 0) {
             const skipped = Math.min(skipping, bytes.length)
             skipping -= skipped
             bytes = bytes.subarray(skipped)
           }
-          if (bytes.length > 0 && !connection.closed) connection.socket.write(bytes)
+          if (answersReady) return send(bytes)
+          // hold back the last 6 bytes (the size of a ReadyForQuery) until the call is over
+          const all = held.length === 0 ? Buffer.from(bytes) : Buffer.concat([held, bytes])
+          send(all.subarray(0, Math.max(0, all.length - READY_FOR_QUERY_BYTES)))
+          held = Buffer.from(all.subarray(Math.max(0, all.length - READY_FOR_QUERY_BYTES)))
         },
       }),
     )
+    if (!answersReady) {
+      if (!(scanner.lastType === READY_FOR_QUERY && held.length === READY_FOR_QUERY_BYTES && held[0] === READY_FOR_QUERY)) send(held)
+      return
+    }
     if (scanner.status) {
       connection.status = scanner.status
       if (scanner.status === 'I' && scanner.lastType === READY_FOR_QUERY) await this.endTurn(connection)
@@ -298,7 +321,7 @@ export class PGliteWireServer {
           this.fail(connection, '0A000', 'COPY FROM STDIN through the extended query protocol is not supported by the embedded database; use a simple query')
           return null
         }
-        if (changesSettings(sql)) connection.settingsTouched = true
+        if (this.changesSettings(sql)) connection.settingsTouched = true
         if (name === '') {
           this.unnamedStatementOwner = connection
           return message
@@ -327,7 +350,7 @@ export class PGliteWireServer {
       case QUERY: {
         // A simple query drops the unnamed statement.
         this.unnamedStatementOwner = null
-        if (changesSettings(cString(message, 5)[0])) connection.settingsTouched = true
+        if (this.changesSettings(cString(message, 5)[0])) connection.settingsTouched = true
         return message
       }
       default:
@@ -445,8 +468,24 @@ export class PGliteWireServer {
 
   // ---- settings --------------------------------------------------------------------------------
 
+  /** SET (not SET LOCAL), RESET, DISCARD or set_config(): the session's settings may differ afterwards. */
+  private changesSettings(sql: string): boolean {
+    if (!/(?:^|;)\s*(?:set(?!\s+local\b)|reset|discard)\b/i.test(sql) && !/\bset_config\s*\(/i.test(sql)) return false
+    for (const match of sql.matchAll(/\bset_config\s*\(\s*'([^']+)'|(?:^|;)\s*set\s+(?:session\s+)?([\w$]+\.[\w$]+)/gi)) {
+      const name = (match[1] ?? match[2])!.toLowerCase()
+      if (name.includes('.')) this.customSettings.add(name)
+    }
+    return true
+  }
+
   private async sessionSettings(): Promise<Map<string, string>> {
-    const answer = await this.internal(query("SELECT name, setting FROM pg_settings WHERE source = 'session'"))
+    const custom = [...this.customSettings].map(literal).join(', ')
+    const answer = await this.internal(
+      query(
+        "SELECT name, setting FROM pg_settings WHERE source = 'session'" +
+          (custom ? ` UNION ALL SELECT n, current_setting(n, true) FROM unnest(ARRAY[${custom}]::text[]) AS n WHERE current_setting(n, true) <> ''` : ''),
+      ),
+    )
     const settings = new Map<string, string>()
     for (const row of dataRows(answer)) settings.set(row[0]!, row[1] ?? '')
     return settings
@@ -462,7 +501,12 @@ export class PGliteWireServer {
 
   private async applySettings(settings: Map<string, string | null>) {
     const values = [...settings].filter((entry): entry is [string, string] => entry[1] !== null)
-    const defaults = [...settings].filter(([, value]) => value === null).map(([name]) => name)
+    const defaults: string[] = []
+    for (const [name, value] of settings) {
+      if (value !== null) continue
+      if (this.customSettings.has(name)) values.push([name, ''])
+      else defaults.push(name)
+    }
     await this.setSettings(values, defaults)
   }
 
@@ -470,7 +514,7 @@ export class PGliteWireServer {
     const values: [string, string][] = []
     const defaults: string[] = []
     for (const name of settings.keys()) {
-      const value = this.baseline.get(name)
+      const value = this.baseline.get(name) ?? (this.customSettings.has(name) ? '' : undefined)
       if (value === undefined) defaults.push(name)
       else values.push([name, value])
     }
@@ -655,11 +699,6 @@ function errorResponse(severity: 'ERROR' | 'FATAL', sqlState: string, text: stri
 /** A string literal that means the same whatever standard_conforming_strings says. */
 function literal(value: string): string {
   return `E'${value.replace(/\\/g, '\\\\').replace(/'/g, "''")}'`
-}
-
-/** SET (not SET LOCAL), RESET, DISCARD or set_config(): the session's settings may differ afterwards. */
-function changesSettings(sql: string): boolean {
-  return /(?:^|;)\s*(?:set(?!\s+local\b)|reset|discard)\b/i.test(sql) || /\bset_config\s*\(/i.test(sql)
 }
 
 function isCopyFromStdin(sql: string): boolean {

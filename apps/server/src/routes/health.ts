@@ -1,28 +1,55 @@
-import { APP_VERSION, healthEndpoints } from '@citrus/contracts'
+import { APP_VERSION, ERROR_CODES, healthEndpoints } from '@citrus/contracts'
+import type pg from 'pg'
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod'
 import { migrationNames, pendingMigrations } from '../db/migrate.js'
+import { AppError } from '../lib/errors.js'
 import { route } from '../lib/endpoint.js'
+
+/** How long /healthz waits for `SELECT 1` (the embedded database answers one statement at a time). */
+export const HEALTH_QUERY_TIMEOUT_MS = 2_000
+export const DATABASE_UNAVAILABLE_MESSAGE = 'The database is not answering'
+
+/** `SELECT 1` on the pool, failing after `timeoutMs` (a wedged database never answers at all). */
+async function databaseAnswers(pool: pg.Pool, timeoutMs: number): Promise<boolean> {
+  let timer: NodeJS.Timeout | undefined
+  const timeout = new Promise<false>((resolve) => (timer = setTimeout(() => resolve(false), timeoutMs)))
+  const probe = pool.query<{ ok: number }>('SELECT 1 AS ok').then(
+    ({ rows }) => rows[0]?.ok === 1,
+    () => false,
+  )
+  try {
+    return await Promise.race([probe, timeout])
+  } finally {
+    clearTimeout(timer)
+  }
+}
 
 /** Liveness and readiness probes, outside /api so that orchestrators need no API knowledge. */
 export const healthRoutes: FastifyPluginAsyncZod = async (app) => {
   // The migrations folder is fixed for the life of the process: read it once, not on every probe.
   const migrations = migrationNames(app.config.migrationsDir)
 
-  route(app, healthEndpoints.healthz, { logLevel: 'warn' }, async () => ({ status: 'ok' as const, version: APP_VERSION }))
+  // Alive means able to serve: a process whose database no longer answers (exhausted, wedged, gone) is not.
+  route(app, healthEndpoints.healthz, { logLevel: 'warn' }, async () => {
+    if (!(await databaseAnswers(app.db.pool, HEALTH_QUERY_TIMEOUT_MS))) {
+      throw new AppError(503, ERROR_CODES.UNAVAILABLE, DATABASE_UNAVAILABLE_MESSAGE)
+    }
+    return { status: 'ok' as const, version: APP_VERSION }
+  })
 
   route(app, healthEndpoints.readyz, { logLevel: 'warn' }, async (_request, reply) => {
-      const mode = app.config.databaseMode
-      try {
-        const pending = await pendingMigrations(app.db.pool, migrations)
-        const ready = pending.length === 0
-        return reply.status(ready ? 200 : 503).send({
-          status: ready ? 'ready' : 'not_ready',
-          database: 'up',
-          database_mode: mode,
-          pending_migrations: pending,
-        })
-      } catch {
-        return reply.status(503).send({ status: 'not_ready', database: 'down', database_mode: mode, pending_migrations: [] })
-      }
+    const mode = app.config.databaseMode
+    try {
+      const pending = await pendingMigrations(app.db.pool, migrations)
+      const ready = pending.length === 0
+      return reply.status(ready ? 200 : 503).send({
+        status: ready ? 'ready' : 'not_ready',
+        database: 'up',
+        database_mode: mode,
+        pending_migrations: pending,
+      })
+    } catch {
+      return reply.status(503).send({ status: 'not_ready', database: 'down', database_mode: mode, pending_migrations: [] })
+    }
   })
 }
