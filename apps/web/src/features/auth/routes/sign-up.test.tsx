@@ -67,6 +67,36 @@ describe('Sign Up page', () => {
     expect(localStorage.getItem(TOKEN_STORAGE_KEY)).toBe(token)
   })
 
+  it('forwards the invitation token of the invitation link', async () => {
+    const api = mockApi({
+      'POST /users/user-signup': { message: 'User created' },
+      'POST /users/login': { token: loginToken({ role: 'admin' }) },
+      'GET /company/products': { product_groups: [] },
+    })
+    renderApp('/sign-up?activation_key=KEY&invitation=INVITE-TOKEN_123')
+    await screen.findByRole('heading', { name: 'Sign Up' })
+    fill({ email: 'invited@example.com', password: STRONG })
+    submit()
+    await vi.waitFor(() => expect(api.callsTo('POST /users/user-signup')).toHaveLength(1))
+    expect(api.callsTo('POST /users/user-signup')[0]?.body).toEqual({
+      email: 'invited@example.com',
+      password: STRONG,
+      activation_key: 'KEY',
+      invitation_token: 'INVITE-TOKEN_123',
+    })
+  })
+
+  it('shows the server message when the invitation link is no longer valid', async () => {
+    const message =
+      'This invitation link is invalid, has expired or was made for another e-mail address. Ask your administrator for a new invitation.'
+    mockApi({ 'POST /users/user-signup': reply(400, { message, code: 'BAD_REQUEST', status: 400, errors: [{ path: 'body.invitation_token', message }] }) })
+    renderApp('/sign-up?activation_key=KEY&invitation=used')
+    await screen.findByRole('heading', { name: 'Sign Up' })
+    fill({ email: 'invited@example.com', password: STRONG })
+    submit()
+    expect((await screen.findByText(message)).textContent).toBe(message)
+  })
+
   it("shows 'Signup was not successful. Please try again.' without a message", async () => {
     mockApi({ 'POST /users/user-signup': malformed({}) })
     renderApp('/sign-up?activation_key=KEY')

@@ -15,6 +15,8 @@ import { signUpErrors, signUpFormSchema } from '../utils/validation'
 export function SignUpRoute() {
   const [searchParams] = useSearchParams()
   const completeLogin = useCompleteLogin()
+  // the invitation link's token: proves the invited mailbox so that the invited role applies (decision 0012)
+  const invitationToken = searchParams.get('invitation')?.trim() || null
   const { values, field, onSubmit, submitting, setSubmitting, formError, setFormError } = useAuthForm(
     { email: '', password: '', activation_key: searchParams.get('activation_key') ?? '' },
     signUpFormSchema,
@@ -24,7 +26,12 @@ export function SignUpRoute() {
   const signUp = onSubmit(async (values) => {
     const email = values.email.trim()
     try {
-      const created = await requestSignUp({ email, password: values.password, activation_key: values.activation_key.trim() })
+      const created = await requestSignUp({
+        email,
+        password: values.password,
+        activation_key: values.activation_key.trim(),
+        ...(invitationToken ? { invitation_token: invitationToken } : {}),
+      })
       if (!created?.message) {
         setFormError(ACCOUNT_MESSAGES.signUpNotSuccessful)
         setSubmitting(false)
