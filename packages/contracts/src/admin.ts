@@ -1,6 +1,6 @@
 import { z } from 'zod'
 import { productGroupSchema, roleSchema, type ProductGroup } from './access.js'
-import { ACTIVATION_KEY_PATTERN, EMAIL_PATTERN, MESSAGES } from './validation.js'
+import { ACTIVATION_KEY_PATTERN, EMAIL_PATTERN, INT32_MAX, INPUT_MESSAGES, MESSAGES, idParamSchema } from './validation.js'
 import { defineEndpoint } from './endpoint.js'
 import { messageIdResponseSchema } from './users.js'
 
@@ -61,7 +61,7 @@ export const apiTokenListSchema = z.array(apiTokenSchema).meta({ id: 'ApiTokenLi
 
 export const companyIdQuerySchema = z.object({
   company_id: z
-    .preprocess((value) => (value === '' ? undefined : value), z.coerce.number().int().positive().optional())
+    .preprocess((value) => (value === '' ? undefined : value), idParamSchema.optional())
     .describe("the company (default: the caller's); an admin may name only their own company, citrus any"),
 })
 
@@ -76,6 +76,7 @@ export const createApiTokenRequestSchema = z
       .number()
       .int()
       .positive()
+      .max(INT32_MAX, INPUT_MESSAGES.int32TooLarge)
       .nullable()
       .optional()
       .describe("must be the caller's company (the key acts as the caller); default the caller's company"),
@@ -130,7 +131,7 @@ export const productUsageResponseSchema = z.object({ products: z.array(productUs
 
 export const activationKeyResponseSchema = z.object({ activation_key: z.string() }).meta({ id: 'ActivationKey' })
 
-export const userIdParamsSchema = z.object({ user_id: z.coerce.number().int().positive() })
+export const userIdParamsSchema = z.object({ user_id: idParamSchema })
 export const userPermissionSchema = z
   .object({
     user_id: z.number().int(),
@@ -192,12 +193,6 @@ export const onboardingEmailRequestSchema = z
   .meta({ id: 'OnboardingEmailRequest' })
 export type OnboardingEmailRequest = z.infer<typeof onboardingEmailRequestSchema>
 
-/** Which of several validation messages a form or the server reports first. */
-export function firstMessageByPriority(messages: readonly string[], priority: readonly string[]): string | undefined {
-  for (const candidate of priority) if (messages.includes(candidate)) return candidate
-  return messages[0]
-}
-
 export const ONBOARDING_MESSAGE_PRIORITY = [
   ONBOARDING_MESSAGES.allFieldsRequired,
   ONBOARDING_MESSAGES.emailInvalid,
@@ -245,6 +240,7 @@ export const adminEndpoints = {
     body: createApiTokenRequestSchema,
     response: createApiTokenResponseSchema,
     errors: [400, 401, 403, 409],
+    invalidInput: { priority: [API_TOKEN_MESSAGES.nameRequired] },
   }),
   deleteApiToken: defineEndpoint({
     method: 'DELETE',
@@ -306,5 +302,6 @@ export const adminEndpoints = {
     body: onboardingEmailRequestSchema,
     response: messageIdResponseSchema,
     errors: [400, 401, 403, 409],
+    invalidInput: { priority: ONBOARDING_MESSAGE_PRIORITY },
   }),
 } as const

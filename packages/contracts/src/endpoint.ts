@@ -40,6 +40,12 @@ export interface EndpointDefinition {
   errorBodies?: Partial<Record<ErrorStatus, z.ZodType>>
   /** credentials the endpoint accepts: a login JWT or API key (`bearer`), a shareable link token (`shareToken`) */
   security?: readonly EndpointCredential[]
+  /**
+   * The message of the 400 for input the schemas refuse, when a form documents one: `message` always,
+   * else the first field message found in `priority` (else the first field message). The per-field
+   * errors are kept. Without it the message is the generic "Invalid body.x: ..." one.
+   */
+  invalidInput?: { message?: string; priority?: readonly string[] }
 }
 
 /** Declares an endpoint; keeps the literal types so that inputs and outputs can be inferred. */
@@ -74,6 +80,19 @@ export function routerPath(path: string): string {
 /** The path as served: `/api` + the documented path, or the path itself for the probes mounted at the root. */
 export function servedPath(definition: Pick<EndpointDefinition, 'path' | 'mount'>): string {
   return definition.mount === 'root' ? definition.path : `/api${definition.path}`
+}
+
+/** Which of several validation messages a form or the server reports first. */
+export function firstMessageByPriority(messages: readonly string[], priority: readonly string[]): string | undefined {
+  for (const candidate of priority) if (messages.includes(candidate)) return candidate
+  return messages[0]
+}
+
+/** The documented message of a 400 for refused input (see `invalidInput`); undefined = the generic one. */
+export function invalidInputMessage(definition: EndpointDefinition, fieldMessages: readonly string[]): string | undefined {
+  const rule = definition.invalidInput
+  if (!rule) return undefined
+  return rule.message ?? firstMessageByPriority(fieldMessages, rule.priority ?? [])
 }
 
 /** The response map of an endpoint for OpenAPI and serialisation: success plus one envelope per error. */

@@ -1,6 +1,6 @@
 import { z } from 'zod'
 import { ROLES } from './access.js'
-import { EMAIL_PATTERN, MESSAGES, normalizeUsPhone } from './validation.js'
+import { EMAIL_PATTERN, MESSAGES, idSchema, normalizeUsPhone } from './validation.js'
 import { defineEndpoint } from './endpoint.js'
 
 export const SHARE_URL_TYPES = ['public', 'private', 'invite'] as const
@@ -60,7 +60,7 @@ export const createShareableUrlRequestSchema = z
       .union([z.record(z.string().max(100), z.union([queryValue, z.array(queryValue).max(200)])), z.string().max(4000)])
       .nullable()
       .optional(),
-    authorized_user_ids: z.array(z.number().int().positive()).max(500).nullable().optional(),
+    authorized_user_ids: z.array(idSchema).max(500).nullable().optional(),
     invite_email: z.string().trim().max(254).regex(EMAIL_PATTERN, MESSAGES.emailInvalidDot).nullable().optional(),
     invite_phone: z
       .string()

@@ -1,6 +1,7 @@
 import { z } from 'zod'
 import { productGroupSchema } from './access.js'
 import { companyUserSchema } from './admin.js'
+import { INT32_MAX, INPUT_MESSAGES, idParamSchema } from './validation.js'
 import { defineEndpoint } from './endpoint.js'
 
 /** Paths (relative to /api) of the internal company administration (spec 1 §7); role citrus only. */
@@ -32,7 +33,7 @@ export const companyPolicyInputSchema = z.object({
     productGroupSchema.describe('required'),
   ),
   limit: z
-    .preprocess((value) => (value === '' ? null : value), z.number({ error: required }).int(required).min(0, required).nullable().optional())
+    .preprocess((value) => (value === '' ? null : value), z.number({ error: required }).int(required).min(0, required).max(INT32_MAX, INPUT_MESSAGES.int32TooLarge).nullable().optional())
     .describe('credits per renewal cycle; null or absent = unlimited'),
 })
 
@@ -54,7 +55,7 @@ export type CreateCompanyRequest = z.infer<typeof createCompanyRequestSchema>
 /** The record of PUT /super-admin/company; activation_key is informational (use reset_activation_key to change it). */
 export const companyUpdateRecordSchema = z
   .object({
-    id: z.number({ error: required }).int().positive(),
+    id: z.number({ error: required }).int().positive().max(INT32_MAX, INPUT_MESSAGES.int32TooLarge),
     company_name: requiredText,
     industry: requiredText,
     renewal_cycle_days: renewalCycleDays.optional(),
@@ -63,18 +64,37 @@ export const companyUpdateRecordSchema = z
   })
   .meta({ id: 'CompanyUpdateRecord' })
 
-const resetActivationKey = z.boolean().optional().describe('true = issue a new activation key (the old one stops working)')
+const resetActivationKey = z
+  .boolean({ error: 'Expected a boolean' })
+  .optional()
+  .describe('true = issue a new activation key (the old one stops working)')
+
+/** The record's fields at the top level next to reset_activation_key: what the server works with. */
+export const flatUpdateCompanyRequestSchema = companyUpdateRecordSchema.extend({ reset_activation_key: resetActivationKey })
+/** The two forms a client may send. */
+const updateCompanyRequestForms = z.union([
+  z.object({ record: companyUpdateRecordSchema, reset_activation_key: resetActivationKey }),
+  flatUpdateCompanyRequestSchema,
+])
+
+const isPlainObject = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null && !Array.isArray(value)
 
 /**
  * PUT /super-admin/company accepts the documented body { record, reset_activation_key } (spec 1 §7)
- * and, equally, the record's fields at the top level next to reset_activation_key.
+ * and, equally, the record's fields at the top level next to reset_activation_key. The nested form is
+ * flattened before validation, so that refusals name the record's own fields (body.company_name).
  */
 export const updateCompanyRequestSchema = z
-  .union([
-    z.object({ record: companyUpdateRecordSchema, reset_activation_key: resetActivationKey }),
-    companyUpdateRecordSchema.extend({ reset_activation_key: resetActivationKey }),
-  ])
-  .meta({ id: 'UpdateCompanyRequest' })
+  .preprocess(
+    (body) => (isPlainObject(body) && isPlainObject(body.record) ? { ...body.record, reset_activation_key: body.reset_activation_key } : body),
+    flatUpdateCompanyRequestSchema,
+  )
+  .meta({ id: 'UpdateCompanyRequest' }) as unknown as z.ZodType<
+  z.output<typeof flatUpdateCompanyRequestSchema>,
+  z.input<typeof updateCompanyRequestForms>
+>
+export type UpdateCompanyRequest = z.input<typeof updateCompanyRequestForms>
 
 export const companyRecordSchema = z
   .object({
@@ -91,7 +111,7 @@ export type CompanyRecordResponse = z.infer<typeof companyRecordSchema>
 
 export const companyListResponseSchema = z.object({ companies: z.array(companyRecordSchema) }).meta({ id: 'CompanyList' })
 
-export const companyIdParamsSchema = z.object({ id: z.coerce.number().int().positive() })
+export const companyIdParamsSchema = z.object({ id: idParamSchema })
 
 export const companyUsersResponseSchema = z
   .object({ users: z.array(companyUserSchema.extend({ is_active: z.boolean() })) })
@@ -112,7 +132,7 @@ export const AUDIT_ACTIONS = [
 export type AuditAction = (typeof AUDIT_ACTIONS)[number]
 
 export const auditLogQuerySchema = z.object({
-  company_id: z.coerce.number().int().positive().optional(),
+  company_id: idParamSchema.optional(),
   limit: z.coerce.number().int().min(1).max(500).default(100),
 })
 
@@ -167,6 +187,7 @@ export const superAdminEndpoints = {
     body: createCompanyRequestSchema,
     response: companyRecordSchema,
     errors: [400, 401, 403],
+    invalidInput: { message: COMPANY_MESSAGES.fieldsRequired },
   }),
   updateCompany: defineEndpoint({
     method: 'PUT',
@@ -178,6 +199,7 @@ export const superAdminEndpoints = {
     body: updateCompanyRequestSchema,
     response: companyRecordSchema,
     errors: [400, 401, 403, 404],
+    invalidInput: { message: COMPANY_MESSAGES.fieldsRequired },
   }),
   companyUsers: defineEndpoint({
     method: 'GET',

@@ -26,14 +26,14 @@ export const apiRoutes: FastifyPluginAsyncZod = async (app) => {
   registerCredits(app)
 
   await app.register(metaRoutes)
-  await app.register(userRoutes, { prefix: '/users' })
+  await app.register(userRoutes)
   await app.register(companyRoutes)
-  await app.register(shareableUrlRoutes, { prefix: '/shareable-url' })
+  await app.register(shareableUrlRoutes)
   await app.register(feedbackRoutes)
   await app.register(analyticsRoutes)
   await app.register(dataDictionaryRoutes)
   await app.register(typeaheadRoutes)
   await app.register(insurerRoutes)
-  await app.register(adminRoutes, { prefix: '/admin' })
-  await app.register(superAdminRoutes, { prefix: '/super-admin' })
+  await app.register(adminRoutes)
+  await app.register(superAdminRoutes)
 }

@@ -1,23 +1,12 @@
-import {
-  SHARE_MESSAGES,
-  createShareableUrlRequestSchema,
-  createShareableUrlResponseSchema,
-  errorEnvelopeSchema,
-  revokeShareableLinkResponseSchema,
-  shareIdParamsSchema,
-  shareableLinkListSchema,
-  shareableLinkValidationSchema,
-  validateShareableLinkQuerySchema,
-  type Role,
-} from '@citrus/contracts'
+import { SHARE_MESSAGES, shareableUrlEndpoints, type Role } from '@citrus/contracts'
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod'
 import { shareIdOfExpiredToken, verifyShareToken } from '../../auth/tokens.js'
 import type { Prisma } from '../../generated/prisma/client.js'
+import { route } from '../../lib/endpoint.js'
 import { forbidden, notFound, unauthorized } from '../../lib/errors.js'
 import { requireRoles, userOf } from '../../plugins/auth.js'
 import { isLinkExpired, linkUrl, toRecord, urlTypeOf } from './links.js'
 
-const tags = ['shareable-url']
 const DAY_MS = 24 * 60 * 60 * 1000
 /**
  * Staff create and manage links. Members are plan consumers: a link lets anonymous holders call
@@ -29,127 +18,78 @@ export const shareableUrlRoutes: FastifyPluginAsyncZod = async (app) => {
   const { prisma } = app.db
   const secret = app.config.jwtSecret
 
-  app.post(
-    '/',
-    {
-      onRequest: requireRoles(SHARE_MANAGER_ROLES),
-      schema: {
-        tags,
-        summary: 'Create a shareable guest link (revocable; never expires unless expiration_days is given)',
-        security: [{ bearer: [] }],
-        body: createShareableUrlRequestSchema,
-        response: { 200: createShareableUrlResponseSchema, 400: errorEnvelopeSchema, 401: errorEnvelopeSchema, 403: errorEnvelopeSchema },
+  route(app, shareableUrlEndpoints.create, { onRequest: requireRoles(SHARE_MANAGER_ROLES) }, async (request) => {
+    const user = userOf(request)
+    const body = request.body
+    const days = body.expiration_days ?? null
+    const link = await prisma.shareableLink.create({
+      data: {
+        company_id: user.company_id,
+        created_by_user_id: user.user_id,
+        url: body.url ?? null,
+        url_type: body.url_type,
+        expiration_days: days && days > 0 ? days : null,
+        expires_at: days && days > 0 ? new Date(Date.now() + days * DAY_MS) : null,
+        client_routes: body.client_routes,
+        api_endpoints: body.api_endpoints,
+        incoming_url: body.incoming_url ?? null,
+        ...(body.initial_query_params == null ? {} : { initial_query_params: body.initial_query_params as Prisma.InputJsonValue }),
+        authorized_user_ids: body.authorized_user_ids ?? [],
+        invite_email: body.invite_email?.toLowerCase() ?? null,
+        invite_phone: body.invite_phone ?? null,
+        requires_email_verification: body.requires_email_verification,
+        requires_phone_verification: body.requires_phone_verification,
+        requires_account_creation: body.requires_account_creation,
+        role: body.role ?? null,
       },
-    },
-    async (request) => {
-      const user = userOf(request)
-      const body = request.body
-      const days = body.expiration_days ?? null
-      const link = await prisma.shareableLink.create({
-        data: {
-          company_id: user.company_id,
-          created_by_user_id: user.user_id,
-          url: body.url ?? null,
-          url_type: body.url_type,
-          expiration_days: days && days > 0 ? days : null,
-          expires_at: days && days > 0 ? new Date(Date.now() + days * DAY_MS) : null,
-          client_routes: body.client_routes,
-          api_endpoints: body.api_endpoints,
-          incoming_url: body.incoming_url ?? null,
-          ...(body.initial_query_params == null ? {} : { initial_query_params: body.initial_query_params as Prisma.InputJsonValue }),
-          authorized_user_ids: body.authorized_user_ids ?? [],
-          invite_email: body.invite_email?.toLowerCase() ?? null,
-          invite_phone: body.invite_phone ?? null,
-          requires_email_verification: body.requires_email_verification,
-          requires_phone_verification: body.requires_phone_verification,
-          requires_account_creation: body.requires_account_creation,
-          role: body.role ?? null,
-        },
-      })
-      return { id: link.id, url: await linkUrl(secret, app.services.publicUrl, link) }
-    },
-  )
+    })
+    return { id: link.id, url: await linkUrl(secret, app.services.publicUrl, link) }
+  })
 
-  app.get(
-    '/',
-    {
-      onRequest: requireRoles(SHARE_MANAGER_ROLES),
-      schema: {
-        tags,
-        summary: 'The links the caller created, newest first (revoked ones included, with is_expired true)',
-        security: [{ bearer: [] }],
-        response: { 200: shareableLinkListSchema, 401: errorEnvelopeSchema, 403: errorEnvelopeSchema },
-      },
-    },
-    async (request) => {
-      const user = userOf(request)
-      const links = await prisma.shareableLink.findMany({
-        where: { created_by_user_id: user.user_id, company_id: user.company_id },
-        orderBy: { created_at: 'desc' },
-        take: 500,
-      })
-      return Promise.all(links.map((link) => toRecord(secret, app.services.publicUrl, link)))
-    },
-  )
+  route(app, shareableUrlEndpoints.list, { onRequest: requireRoles(SHARE_MANAGER_ROLES) }, async (request) => {
+    const user = userOf(request)
+    const links = await prisma.shareableLink.findMany({
+      where: { created_by_user_id: user.user_id, company_id: user.company_id },
+      orderBy: { created_at: 'desc' },
+      take: 500,
+    })
+    return Promise.all(links.map((link) => toRecord(secret, app.services.publicUrl, link)))
+  })
 
-  app.get(
-    '/validate-shareable-link',
-    {
-      schema: {
-        tags,
-        summary: 'Check a shareable token: its type, role, verification needs, expiry (revoked = expired) and allowed client routes',
-        querystring: validateShareableLinkQuerySchema,
-        response: { 200: shareableLinkValidationSchema, 400: errorEnvelopeSchema, 401: errorEnvelopeSchema, 403: errorEnvelopeSchema },
-      },
-    },
-    async (request) => {
-      const { token } = request.query
-      const verified = await verifyShareToken(token, secret)
-      const id = verified.ok ? verified.claims.id : verified.reason === 'expired' ? await shareIdOfExpiredToken(token, secret) : null
-      const link = id ? await prisma.shareableLink.findUnique({ where: { id } }) : null
-      if (!link) throw unauthorized(SHARE_MESSAGES.invalidToken)
-      const caller = request.auth
-      if (link.authorized_user_ids.length > 0 && caller?.kind === 'user' && caller.role !== 'citrus' && !link.authorized_user_ids.includes(caller.user_id)) {
-        throw forbidden(SHARE_MESSAGES.userNotAuthorized)
-      }
-      return {
-        url_type: urlTypeOf(link.url_type),
-        role: link.role,
-        requires_phone_verification: link.requires_phone_verification,
-        requires_email_verification: link.requires_email_verification,
-        requires_account_creation: link.requires_account_creation,
-        authorized_user_ids: link.authorized_user_ids.length > 0 ? link.authorized_user_ids : null,
-        is_expired: !verified.ok || isLinkExpired(link),
-        client_routes: link.client_routes,
-      }
-    },
-  )
+  route(app, shareableUrlEndpoints.validate, {}, async (request) => {
+    const { token } = request.query
+    const verified = await verifyShareToken(token, secret)
+    const id = verified.ok ? verified.claims.id : verified.reason === 'expired' ? await shareIdOfExpiredToken(token, secret) : null
+    const link = id ? await prisma.shareableLink.findUnique({ where: { id } }) : null
+    if (!link) throw unauthorized(SHARE_MESSAGES.invalidToken)
+    const caller = request.auth
+    if (link.authorized_user_ids.length > 0 && caller?.kind === 'user' && caller.role !== 'citrus' && !link.authorized_user_ids.includes(caller.user_id)) {
+      throw forbidden(SHARE_MESSAGES.userNotAuthorized)
+    }
+    return {
+      url_type: urlTypeOf(link.url_type),
+      role: link.role,
+      requires_phone_verification: link.requires_phone_verification,
+      requires_email_verification: link.requires_email_verification,
+      requires_account_creation: link.requires_account_creation,
+      authorized_user_ids: link.authorized_user_ids.length > 0 ? link.authorized_user_ids : null,
+      is_expired: !verified.ok || isLinkExpired(link),
+      client_routes: link.client_routes,
+    }
+  })
 
-  app.post(
-    '/:share_id/revoke',
-    {
-      onRequest: requireRoles(SHARE_MANAGER_ROLES),
-      schema: {
-        tags,
-        summary: "Revoke a link at once: its creator, an admin of the creator's company, or citrus staff",
-        security: [{ bearer: [] }],
-        params: shareIdParamsSchema,
-        response: { 200: revokeShareableLinkResponseSchema, 400: errorEnvelopeSchema, 401: errorEnvelopeSchema, 403: errorEnvelopeSchema, 404: errorEnvelopeSchema },
-      },
-    },
-    async (request) => {
-      const user = userOf(request)
-      const link = await prisma.shareableLink.findUnique({ where: { id: request.params.share_id } })
-      const sameCompany = link?.company_id === user.company_id
-      const visible = link && (user.role === 'citrus' || sameCompany)
-      // another company's link is indistinguishable from a missing one
-      if (!link || !visible) throw notFound(SHARE_MESSAGES.notFound)
-      const mayRevoke = user.role === 'citrus' || link.created_by_user_id === user.user_id || (user.role === 'admin' && sameCompany)
-      if (!mayRevoke) throw forbidden(SHARE_MESSAGES.revokeDenied)
-      const revoked = link.revoked_at
-        ? link
-        : await prisma.shareableLink.update({ where: { id: link.id }, data: { revoked_at: new Date(), revoked_by_user_id: user.user_id } })
-      return { id: revoked.id, revoked_at: (revoked.revoked_at ?? new Date()).toISOString(), message: SHARE_MESSAGES.revoked }
-    },
-  )
+  route(app, shareableUrlEndpoints.revoke, { onRequest: requireRoles(SHARE_MANAGER_ROLES) }, async (request) => {
+    const user = userOf(request)
+    const link = await prisma.shareableLink.findUnique({ where: { id: request.params.share_id } })
+    const sameCompany = link?.company_id === user.company_id
+    const visible = link && (user.role === 'citrus' || sameCompany)
+    // another company's link is indistinguishable from a missing one
+    if (!link || !visible) throw notFound(SHARE_MESSAGES.notFound)
+    const mayRevoke = user.role === 'citrus' || link.created_by_user_id === user.user_id || (user.role === 'admin' && sameCompany)
+    if (!mayRevoke) throw forbidden(SHARE_MESSAGES.revokeDenied)
+    const revoked = link.revoked_at
+      ? link
+      : await prisma.shareableLink.update({ where: { id: link.id }, data: { revoked_at: new Date(), revoked_by_user_id: user.user_id } })
+    return { id: revoked.id, revoked_at: (revoked.revoked_at ?? new Date()).toISOString(), message: SHARE_MESSAGES.revoked }
+  })
 }
