@@ -32,9 +32,10 @@ describe('accounts in a real browser', () => {
 
   async function signIn(page: Page, email: string, password: string) {
     await page.goto(`${server.baseUrl}/sign-in`)
-    await page.getByLabel(/email/i).fill(email)
-    await page.getByLabel(/^password\s*\*?$/i).fill(password)
-    await page.getByRole('button', { name: 'Sign In' }).click()
+    await page.getByRole('textbox', { name: 'Email', exact: true }).fill(email)
+    // password inputs have no ARIA role: the exact label, with the asterisk of a required field
+    await page.getByLabel('Password *', { exact: true }).fill(password)
+    await page.getByRole('button', { name: 'Sign In', exact: true }).click()
   }
 
   it('signs up with an activation key and lands on /apps', async () => {
@@ -46,10 +47,10 @@ describe('accounts in a real browser', () => {
     })
     const page = await newPage()
     await page.goto(`${server.baseUrl}/sign-up?activation_key=${company.activation_key}`)
-    await expect.poll(() => page.getByLabel(/activation key/i).inputValue()).toBe(company.activation_key)
-    await page.getByLabel(/email/i).fill(uniqueEmail('e2e-signup'))
-    await page.getByLabel(/^password\s*\*?$/i).fill('Fresh#Start9')
-    await page.getByRole('button', { name: /sign up|create/i }).click()
+    await expect.poll(() => page.getByRole('textbox', { name: 'Activation key', exact: true }).inputValue()).toBe(company.activation_key)
+    await page.getByRole('textbox', { name: 'Email', exact: true }).fill(uniqueEmail('e2e-signup'))
+    await page.getByLabel('Password *', { exact: true }).fill('Fresh#Start9')
+    await page.getByRole('button', { name: 'Create Account', exact: true }).click()
     await page.waitForURL(`${server.baseUrl}/apps`, { timeout: 30_000 })
     await page.context().close()
   })
@@ -62,11 +63,25 @@ describe('accounts in a real browser', () => {
     await page.context().close()
   })
 
+  it('a member remembered on /apps signs in and lands on /price-check, not on Access Restricted', async () => {
+    const { users } = await createTenant(db, { roles: ['member'] })
+    const page = await newPage()
+    await page.goto(`${server.baseUrl}/apps`)
+    await page.getByRole('heading', { name: 'Sign In', exact: true }).waitFor({ timeout: 30_000 })
+    await page.getByRole('textbox', { name: 'Email', exact: true }).fill(users[0]!.email)
+    await page.getByLabel('Password *', { exact: true }).fill(TEST_PASSWORD)
+    await page.getByRole('button', { name: 'Sign In', exact: true }).click()
+    await page.waitForURL(`${server.baseUrl}/price-check`, { timeout: 30_000 })
+    await page.getByRole('heading', { name: 'Price Check', exact: true }).waitFor()
+    expect(await page.getByRole('heading', { name: 'Access Restricted', exact: true }).count()).toBe(0)
+    await page.context().close()
+  })
+
   it("shows the server's message for a wrong password", async () => {
     const { users } = await createTenant(db, { roles: ['user'] })
     const page = await newPage()
     await signIn(page, users[0]!.email, 'Wrong#Pass1')
-    await page.getByText('Invalid email or password').waitFor({ timeout: 30_000 })
+    await page.getByText('Invalid email or password', { exact: true }).waitFor({ timeout: 30_000 })
     expect(new URL(page.url()).pathname).toBe('/sign-in')
     await page.context().close()
   })
@@ -76,9 +91,9 @@ describe('accounts in a real browser', () => {
     const email = users[0]!.email
     const page = await newPage()
     await page.goto(`${server.baseUrl}/password-reset-email`)
-    await page.getByLabel(/email/i).fill(email)
-    await page.getByRole('button', { name: /reset|send/i }).click()
-    await page.getByText('Password Reset Email Sent!').waitFor({ timeout: 30_000 })
+    await page.getByRole('textbox', { name: 'Email', exact: true }).fill(email)
+    await page.getByRole('button', { name: 'Send Reset Link', exact: true }).click()
+    await page.getByRole('heading', { name: 'Password Reset Email Sent!', exact: true }).waitFor({ timeout: 30_000 })
 
     const mail = await eventually(() => {
       const found = smtp.messages.find((message) => message.to.includes(email))
@@ -89,10 +104,8 @@ describe('accounts in a real browser', () => {
     expect(link).toBeDefined()
 
     await page.goto(link!)
-    await page.getByLabel(/password/i).first().fill('Brand#New2026')
-    const confirm = page.getByLabel(/confirm/i)
-    if (await confirm.count()) await confirm.fill('Brand#New2026')
-    await page.getByRole('button', { name: /reset|save|update|set/i }).click()
+    await page.getByLabel('New password *', { exact: true }).fill('Brand#New2026')
+    await page.getByRole('button', { name: 'Reset Password', exact: true }).click()
     await page.waitForURL(`${server.baseUrl}/sign-in`, { timeout: 30_000 })
 
     await signIn(page, email, 'Brand#New2026')
@@ -130,6 +143,10 @@ describe('accounts in a real browser', () => {
     await expect.poll(() => new URL(page.url()).pathname, { timeout: 30_000 }).toBe('/member-recommendations')
     await page.waitForTimeout(500)
     expect(new URL(page.url()).pathname).toBe('/member-recommendations')
+    // the guest is offered only what the link allows: no Back to Apps, no Apps breadcrumb
+    await page.getByRole('heading', { name: 'Member Recommendations', exact: true }).waitFor()
+    expect(await page.getByRole('link', { name: 'Back to Apps', exact: true }).count()).toBe(0)
+    expect(await page.getByRole('link', { name: 'Apps', exact: true }).count()).toBe(0)
 
     await page.goto(`${server.baseUrl}/atlas-search`)
     await page.waitForURL(`${server.baseUrl}/not-authorized`, { timeout: 30_000 })

@@ -20,7 +20,7 @@ describe('the built product in a real browser', () => {
     const errors: string[] = []
     page.on('pageerror', (error) => errors.push(error.message))
     await page.goto(server.baseUrl + '/')
-    await page.getByRole('heading', { name: 'Sign In' }).waitFor({ timeout: 30_000 })
+    await page.getByRole('heading', { name: 'Sign In', exact: true }).waitFor({ timeout: 30_000 })
     expect(new URL(page.url()).pathname).toBe('/sign-in')
     expect(errors).toEqual([])
     await page.close()
@@ -29,7 +29,10 @@ describe('the built product in a real browser', () => {
   it('shows the not-found page for an unknown client path', async () => {
     const page = await browser.newPage()
     await page.goto(server.baseUrl + '/no-such-page')
-    await page.getByText("Looks like the page you are looking for can't be found").waitFor({ timeout: 30_000 })
+    await page.getByText("Looks like the page you are looking for can't be found", { exact: true }).waitFor({ timeout: 30_000 })
+    // signed out, Back Home leads to sign-in (a signed-in role goes to its own home)
+    await page.getByRole('link', { name: 'Back Home', exact: true }).click()
+    await page.getByRole('heading', { name: 'Sign In', exact: true }).waitFor({ timeout: 30_000 })
     await page.close()
   })
 })
