@@ -365,10 +365,14 @@ describe('admin endpoints', () => {
 
       // a second e-mail to the same address replaces the pending role rather than adding a row
       await send('aAdmin', { email, company_activation_key: a.company.activation_key, role: 'user', is_trial: false }).expect(200)
-      await send('aAdmin', { email, company_activation_key: a.company.activation_key, role: 'admin', is_trial: true }).expect(200)
+      const latest = await send('aAdmin', { email, company_activation_key: a.company.activation_key, role: 'admin', is_trial: true }).expect(200)
       expect(await ctx.db.prisma.onboardingInvitation.count({ where: { email, company_id: a.company.id, accepted_at: null } })).toBe(1)
+      // the role applies only with the token of the latest link (decision 0012)
+      const latestBody = (await ctx.db.prisma.messageOutbox.findUniqueOrThrow({ where: { id: latest.body.message_id as string } })).body
+      const invitation_token = new URL(/https:\/\/citrus\.example\.com\/sign-up\?\S+/.exec(latestBody)![0]).searchParams.get('invitation')
+      expect(invitation_token).toMatch(/^[A-Za-z0-9_-]{43}$/)
 
-      const signup = await request(ctx.app.server).post('/api/users/user-signup').send({ email, password: TEST_PASSWORD, activation_key: key })
+      const signup = await request(ctx.app.server).post('/api/users/user-signup').send({ email, password: TEST_PASSWORD, activation_key: key, invitation_token })
       expect(signup.status, JSON.stringify(signup.body)).toBe(200)
       const user = await ctx.db.prisma.user.findUniqueOrThrow({ where: { email } })
       expect(user).toMatchObject({ role: 'admin', company_id: a.company.id })
