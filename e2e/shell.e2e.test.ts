@@ -26,6 +26,15 @@ describe('the built product in a real browser', () => {
     await page.close()
   })
 
+  it('serves the favicon that index.html links', async () => {
+    const html = await (await fetch(server.baseUrl + '/')).text()
+    expect(html).toContain('<link rel="icon" type="image/svg+xml" href="/favicon.svg" />')
+    const icon = await fetch(server.baseUrl + '/favicon.svg')
+    expect(icon.status).toBe(200)
+    expect(icon.headers.get('content-type')).toMatch(/^image\/svg\+xml/)
+    expect(await icon.text()).toContain('<title>Citrus</title>')
+  })
+
   it('shows the not-found page for an unknown client path', async () => {
     const page = await browser.newPage()
     await page.goto(server.baseUrl + '/no-such-page')
