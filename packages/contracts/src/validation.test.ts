@@ -76,3 +76,28 @@ describe('client route table', () => {
     for (const role of ['admin', 'citrus', 'user'] as const) expect(homePathFor(role)).toBe('/apps')
   })
 })
+
+describe('shared input bounds (issue 9 §2)', () => {
+  it('ids are positive int32 numbers, in bodies and in paths', async () => {
+    const { idSchema, idParamSchema, int32Schema } = await import('./validation.js')
+    expect(idSchema.parse(2147483647)).toBe(2147483647)
+    expect(idParamSchema.parse('42')).toBe(42)
+    const messages = (result: { success: boolean; error?: { issues: { message: string }[] } }) => result.error?.issues.map((issue) => issue.message)
+    expect(messages(idSchema.safeParse(2147483648))).toEqual(['Must be at most 2147483647'])
+    expect(messages(idParamSchema.safeParse('2147483648'))).toEqual(['Must be at most 2147483647'])
+    expect(messages(idSchema.safeParse(0))).toEqual(['Must be a positive whole number'])
+    expect(messages(idSchema.safeParse(1.5))).toEqual(['Must be a positive whole number'])
+    expect(messages(idParamSchema.safeParse('abc'))).toEqual(['Must be a positive whole number'])
+    expect(messages(int32Schema.safeParse(-2147483649))).toEqual(['Must be at least -2147483648'])
+    expect(int32Schema.parse(-2147483648)).toBe(-2147483648)
+  })
+
+  it('text with NUL or a lone surrogate is bad; paired surrogates are fine', async () => {
+    const { badTextReason } = await import('./validation.js')
+    expect(badTextReason('a\u0000b')).toBe('nul')
+    expect(badTextReason('a\ud800b')).toBe('surrogate')
+    expect(badTextReason('\udfff')).toBe('surrogate')
+    expect(badTextReason('smile \ud83d\ude00')).toBeNull()
+    expect(badTextReason('plain')).toBeNull()
+  })
+})
