@@ -29,4 +29,16 @@ export default tseslint.config(
     files: ['scripts/**', 'seed/**', 'bench/**', 'apps/server/src/cli/**', '**/*.mjs'],
     rules: { 'no-console': 'off' },
   },
+  {
+    // The environment is read once, validated, in apps/server/src/config.ts (loadEnv); everything else gets
+    // the typed Env. Tests, test setup, e2e and the development scripts keep their own documented reads.
+    files: ['apps/**/*.{ts,tsx}', 'packages/**/*.ts', 'bench/**/*.ts'],
+    ignores: ['apps/server/src/config.ts', '**/*.test.{ts,tsx}', '**/test/**'],
+    rules: {
+      'no-restricted-properties': [
+        'error',
+        { object: 'process', property: 'env', message: 'Read the environment through loadEnv() in apps/server/src/config.ts.' },
+      ],
+    },
+  },
 )

@@ -49,6 +49,8 @@ export const envSchema = z.object({
    * database (each test app gets its own); unset in a normal deployment
    */
   OUTBOX_SCOPE: optionalString,
+  /** how `data seed` and `data import` write rows: COPY or batched inserts; unset = COPY on PostgreSQL, inserts embedded */
+  DATA_LOAD_METHOD: optionalString.pipe(z.enum(['copy', 'insert']).optional()),
 })
 
 export type Env = z.infer<typeof envSchema>
@@ -74,6 +76,14 @@ export function parseEnv(source: NodeJS.ProcessEnv | Record<string, string | und
     throw new ConfigError([{ variable: 'JWT_SECRET', message: 'is required in production with DATABASE_URL' }])
   }
   return env
+}
+
+/**
+ * The process environment, validated: the one place that reads process.env (an ESLint rule keeps it so).
+ * `overrides` replace variables for this process only (benchmarks silence the log, for instance).
+ */
+export function loadEnv(overrides: Record<string, string> = {}): Env {
+  return parseEnv({ ...process.env, ...overrides })
 }
 
 /** What buildApp needs: the environment plus what the process resolved from it. */

@@ -1,5 +1,5 @@
 import { buildApp } from './app.js'
-import { ConfigError, parseEnv } from './config.js'
+import { ConfigError, loadEnv } from './config.js'
 import { seedDataOnFirstStart } from './data/first-start.js'
 import { createDatabase } from './db/database.js'
 import { startRuntime } from './runtime.js'
@@ -10,7 +10,7 @@ const say = (message: string) => process.stdout.write(`${message}\n`)
 async function main() {
   let env
   try {
-    env = parseEnv(process.env)
+    env = loadEnv()
   } catch (error) {
     if (error instanceof ConfigError) {
       process.stderr.write(`${error.message}\n`)

@@ -36,7 +36,7 @@ export const dataCommands: Command[] = [
       if (!(SCALE_NAMES as string[]).includes(scale)) throw new UsageError(`--scale must be one of ${SCALE_NAMES.join(', ')}`)
       const seed = parseSeed(values.seed)
       await ensureMigrated(context.db.pool)
-      const summary = await seedDataset(context.db.pool, { scale: scale as ScaleName, seed })
+      const summary = await seedDataset(context.db.pool, { scale: scale as ScaleName, seed, method: context.env.DATA_LOAD_METHOD })
       context.print(summary, () =>
         [
           `Loaded scale ${summary.scale} (seed ${summary.seed}) in ${formatSeconds(summary.seconds * 1000)} (${summary.method === 'copy' ? 'COPY' : 'batched inserts'}):`,
@@ -60,6 +60,7 @@ export const dataCommands: Command[] = [
       const summary = await runImport(context.db.pool, kind as ImportKind, file, {
         ...(typeof values.facility === 'string' ? { facility: values.facility } : {}),
         maxReasons,
+        method: context.env.DATA_LOAD_METHOD,
       })
       context.print(summary, () =>
         [

@@ -5,7 +5,7 @@
 import { parseArgs, type ParseArgsConfig } from 'node:util'
 import { ROLES } from '@citrus/contracts'
 import { ZodError } from 'zod'
-import { ConfigError, parseEnv } from '../config.js'
+import { ConfigError, loadEnv, type Env } from '../config.js'
 import { createDatabase, type Database } from '../db/database.js'
 import { CompanyService, parsePolicySpec, type CompanyRecord } from '../domain/companies.js'
 import { UserService, type UserRecord } from '../domain/users.js'
@@ -22,6 +22,8 @@ export class UsageError extends Error {
 
 export interface CliContext {
   db: Database
+  /** the validated environment (DEMO_PASSWORD, DATA_LOAD_METHOD, ...) */
+  env: Env
   json: boolean
   print(value: unknown, human: () => string): void
 }
@@ -207,7 +209,7 @@ export const COMMANDS: Command[] = [
     usage: 'seed demo [--password <password>]   (default: DEMO_PASSWORD or the README\'s demo password)',
     options: { password: { type: 'string' } },
     async run(context, values) {
-      const password = (values.password as string | undefined) ?? process.env.DEMO_PASSWORD ?? DEFAULT_DEMO_PASSWORD
+      const password = (values.password as string | undefined) ?? context.env.DEMO_PASSWORD ?? DEFAULT_DEMO_PASSWORD
       const demo = await ensureDemoAccounts(context.db.prisma, password)
       context.print(demo, () => `Demo company ${demo.companyId} (activation key ${demo.activationKey}):\n${demo.users.map((u) => `  ${u.role.padEnd(7)} ${u.email}`).join('\n')}`)
     },
@@ -267,8 +269,8 @@ export async function runCli(argv: string[], io: CliIo, database?: Database): Pr
   let db = database
   let stopRuntime: (() => Promise<void>) | null = null
   try {
+    const env = loadEnv()
     if (!db) {
-      const env = parseEnv(process.env)
       const url = env.DATABASE_URL ?? runningEmbeddedUrl(env)
       if (url) {
         // A fresh PostgreSQL database works straight away: the CLI applies pending migrations like the server.
@@ -282,6 +284,7 @@ export async function runCli(argv: string[], io: CliIo, database?: Database): Pr
     }
     const context: CliContext = {
       db,
+      env,
       json,
       print(value, human) {
         io.out(json ? JSON.stringify(value, null, 2) : human())

@@ -20,11 +20,22 @@ export interface BulkWriter {
 }
 
 const engineCache = new WeakMap<object, BulkMethod>()
+const forcedMethod = new WeakMap<object, BulkMethod>()
 
-/** COPY on PostgreSQL, batched inserts on PGlite; DATA_LOAD_METHOD=copy|insert overrides (tests, benchmarks). */
+/**
+ * Makes every bulk write on `client` use `method` (DATA_LOAD_METHOD, read by the caller from the validated
+ * config) until the returned function is called; no method = the engine's default.
+ */
+export function forceBulkMethod(client: pg.ClientBase, method: BulkMethod | undefined): () => void {
+  if (!method) return () => undefined
+  forcedMethod.set(client, method)
+  return () => forcedMethod.delete(client)
+}
+
+/** COPY on PostgreSQL, batched inserts on PGlite, unless forceBulkMethod chose for this client. */
 export async function bulkMethodOf(client: pg.ClientBase): Promise<BulkMethod> {
-  const forced = process.env.DATA_LOAD_METHOD
-  if (forced === 'copy' || forced === 'insert') return forced
+  const forced = forcedMethod.get(client)
+  if (forced) return forced
   const cached = engineCache.get(client)
   if (cached) return cached
   const { rows } = await client.query<{ version: string }>('SELECT version() AS version')

@@ -25,7 +25,7 @@ import {
 } from '@citrus/data-kit'
 import type pg from 'pg'
 import { badRequest } from '../lib/errors.js'
-import { bulkLoad, quoteIdent } from './bulk.js'
+import { bulkLoad, forceBulkMethod, quoteIdent, type BulkMethod } from './bulk.js'
 import { failLoad, finishLoad, startLoad } from './loads.js'
 import { Progress, formatCount, formatSeconds, type ProgressSink } from './progress.js'
 import { createStage } from './reference.js'
@@ -65,6 +65,8 @@ export interface ImportOptions {
   sink?: ProgressSink
   /** rows per database batch (one transaction each) */
   batchSize?: number
+  /** COPY or batched inserts into the staging tables (DATA_LOAD_METHOD); unset = the engine's default */
+  method?: BulkMethod
 }
 
 /** A staged row: the values in stage-column order, and where it came from. */
@@ -422,6 +424,7 @@ export async function runImport(pool: pg.Pool, kind: ImportKind, file: string, o
   const tally = new Tally(options.maxReasons ?? 20)
   const started = Date.now()
   const client = await pool.connect()
+  const unforce = forceBulkMethod(client, options.method)
   let loadId: number | null = null
   try {
     let spec: ImporterSpec<never>
@@ -459,6 +462,7 @@ export async function runImport(pool: pg.Pool, kind: ImportKind, file: string, o
     if (loadId !== null) await failLoad(client, loadId, { read: tally.read, written: tally.written, rejected: tally.rejected }, error).catch(() => undefined)
     throw error
   } finally {
+    unforce()
     client.release()
   }
 }

@@ -5,7 +5,7 @@ import path from 'node:path'
 import { createInterface } from 'node:readline'
 import { SCALES, SyntheticDataset, type CopyValue, type Scale } from '@citrus/data-kit'
 import type pg from 'pg'
-import { bulkMethodOf, openBulkWriter, quoteIdent, type BulkWriter } from './bulk.js'
+import { bulkMethodOf, forceBulkMethod, openBulkWriter, quoteIdent, type BulkMethod, type BulkWriter } from './bulk.js'
 import { finishLoad, startLoad, failLoad } from './loads.js'
 import { Progress, formatCount, formatSeconds, type ProgressSink } from './progress.js'
 import { loadReferenceData } from './reference.js'
@@ -19,6 +19,8 @@ export interface SeedOptions {
   scale: ScaleName
   seed?: number
   sink?: ProgressSink
+  /** COPY or batched inserts (DATA_LOAD_METHOD); unset = the engine's default */
+  method?: BulkMethod
 }
 
 export interface SeedSummary {
@@ -155,6 +157,7 @@ export async function seedDataset(pool: pg.Pool, options: SeedOptions): Promise<
   const scale = options.scale
   const progress = new Progress(options.sink)
   const client = await pool.connect()
+  const unforce = forceBulkMethod(client, options.method)
   const counts: Record<string, number> = {}
   const started = Date.now()
   let loadId: number | null = null
@@ -291,6 +294,7 @@ export async function seedDataset(pool: pg.Pool, options: SeedOptions): Promise<
     if (loadId !== null) await failLoad(client, loadId, counts, error).catch(() => undefined)
     throw error
   } finally {
+    unforce()
     client.release()
     rmSync(spillDir, { recursive: true, force: true })
   }
