@@ -6,21 +6,30 @@
  *       load time and database size per table
  *   npm run bench -- typeahead [--requests 200] [--concurrency 1,8]
  *       p50/p95 latency of every look-up at each concurrency against the loaded database
+ *   npm run bench -- load [--seconds 600] [--concurrency 16]
+ *       a mixed load over HTTP (logins, look-ups, data dictionary, admin reads, bad requests) against a server
+ *       the run starts on 127.0.0.1 (a scratch in-memory embedded database with the test dataset, or
+ *       DATABASE_URL); throughput, p50/p95 per kind, errors (unexpected statuses) and /readyz at the end
  *
  * Database: DATABASE_URL, else the embedded database of a running `npm start` (DATA_DIR), else the embedded
  * database in DATA_DIR started for the run. `generate` on the embedded database uses a scratch in-memory
  * instance unless --data-dir-db is given, so a benchmark never replaces the data of your data folder.
  */
+import { randomUUID } from 'node:crypto'
 import { parseArgs } from 'node:util'
 import { SCALES, SyntheticDataset, type Scale } from '@citrus/data-kit'
 import type pg from 'pg'
-import { parseEnv } from '../apps/server/src/config.ts'
+import { buildApp } from '../apps/server/src/app.ts'
+import { hashPassword } from '../apps/server/src/auth/password.ts'
+import { loadEnv } from '../apps/server/src/config.ts'
+import { ensureTestDataset } from '../apps/server/src/data/test-dataset.ts'
 import { seedDataset } from '../apps/server/src/data/seed.ts'
 import { createDatabase, type Database } from '../apps/server/src/db/database.ts'
 import { startEmbeddedPostgres } from '../apps/server/src/db/embedded.ts'
 import { applyMigrations } from '../apps/server/src/db/migrate.ts'
 import { searchIcd10, searchProcedureCodes, searchProcedures, searchSpecialties } from '../apps/server/src/routes/typeahead/lookups.ts'
 import { MIGRATIONS_DIR, runningEmbeddedUrl, startRuntime } from '../apps/server/src/runtime.ts'
+import { newActivationKey } from '../apps/server/src/seed/demo-accounts.ts'
 
 const fmt = new Intl.NumberFormat('en-US')
 const n = (x: number) => fmt.format(Math.round(x))
@@ -35,7 +44,7 @@ function quantile(sorted: number[], q: number): number {
 
 /** The database to benchmark against, and how to let it go. */
 async function openDatabase(options: { scratch: boolean }): Promise<{ db: Database; mode: string; close(): Promise<void> }> {
-  const env = parseEnv(process.env)
+  const env = loadEnv()
   if (env.DATABASE_URL) {
     await applyMigrations(env.DATABASE_URL, MIGRATIONS_DIR)
     const db = createDatabase(env.DATABASE_URL, { maxConnections: 10 })
@@ -105,7 +114,7 @@ async function benchGenerate(scaleName: Scale['name'], seed: number, load: boole
   const target = await openDatabase({ scratch })
   try {
     console.log(`\nLoad into ${target.mode}`)
-    const [summary, loadMs] = await time(() => seedDataset(target.db.pool, { scale: scaleName, seed }))
+    const [summary, loadMs] = await time(() => seedDataset(target.db.pool, { scale: scaleName, seed, method: loadEnv().DATA_LOAD_METHOD }))
     const loaded = Object.values(summary.counts).reduce((a, b) => a + b, 0)
     console.log(`  loaded ${n(loaded)} rows in ${ms(loadMs / 1000)} s (${n((loaded * 1000) / loadMs)} rows/s end to end, ${summary.method})`)
     console.log(`  generation share of the load: ${((totalMs / loadMs) * 100).toFixed(0)}%`)
@@ -183,6 +192,109 @@ async function benchTypeahead(requests: number, levels: number[]) {
   }
 }
 
+/** One kind of request of the mixed load: what it sends and which statuses are right answers. */
+interface LoadKind {
+  name: string
+  weight: number
+  expect: number[]
+  send(base: string): Promise<Response>
+}
+
+async function benchLoad(seconds: number, concurrency: number) {
+  const env = loadEnv({ LOG_LEVEL: 'silent', OUTBOX_POLL_INTERVAL_MS: '0' })
+  const embedded = env.DATABASE_URL ? null : await startEmbeddedPostgres({})
+  const databaseUrl = env.DATABASE_URL ?? embedded!.url
+  const mode = embedded ? 'embedded PGlite (scratch, in memory)' : 'PostgreSQL (DATABASE_URL)'
+  await applyMigrations(databaseUrl, MIGRATIONS_DIR)
+  const db = createDatabase(databaseUrl, { maxConnections: 4 })
+  await ensureTestDataset(db.pool, databaseUrl)
+  const password = `Load#${randomUUID().slice(0, 8)}`
+  const passwordHash = await hashPassword(password)
+  const company = await db.prisma.company.create({
+    data: {
+      company_name: `Load ${randomUUID().slice(0, 6)}`,
+      industry: 'Healthcare',
+      renewal_cycle_days: 30,
+      activation_key: newActivationKey(),
+      policies: { create: [{ product_group: 'ATLAS', limit: null }, { product_group: 'CARE_SELECT', limit: null }] },
+    },
+  })
+  const accounts = await Promise.all(
+    (['admin', 'user'] as const).map((role) => db.prisma.user.create({ data: { email: `load-${role}-${randomUUID().slice(0, 8)}@bench.citrus`, role, company_id: company.id, password_hash: passwordHash } })),
+  )
+  await db.close()
+  const app = await buildApp(
+    { env, databaseUrl, databaseMode: embedded ? 'embedded' : 'postgres', jwtSecret: randomUUID() + randomUUID(), migrationsDir: MIGRATIONS_DIR, webDistDir: null },
+    { logger: false },
+  )
+  await app.listen({ host: '127.0.0.1', port: 0 })
+  const address = app.server.address()
+  const base = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`
+  const login = (email: string, pass: string) => fetch(`${base}/api/users/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email, password: pass }) })
+  const tokenOf = async (email: string) => ((await (await login(email, password)).json()) as { token: string }).token
+  const [adminToken, userToken] = await Promise.all(accounts.map((a) => tokenOf(a.email)))
+  const get = (path: string, token: string | null) => fetch(`${base}${path}`, token ? { headers: { authorization: `Bearer ${token}` } } : {})
+  const pick = <T>(list: readonly T[]) => list[Math.floor(Math.random() * list.length)]!
+  const lookup = (name: string, path: string, queries: string[]): LoadKind => ({ name, weight: 3, expect: [200], send: () => get(`/api${path}?query=${encodeURIComponent(pick(queries))}&limit=10`, userToken!) })
+  const kinds: LoadKind[] = [
+    { name: 'login', weight: 1, expect: [200], send: () => login(pick(accounts).email, password) },
+    lookup('icd10-fuzzy', '/typeahead/icd10-fuzzy', WORKLOAD['icd10-fuzzy']!.queries),
+    lookup('cpt-fuzzy', '/typeahead/cpt-fuzzy', WORKLOAD['cpt-fuzzy']!.queries),
+    lookup('procedure-typeahead', '/typeahead/procedure-typeahead', WORKLOAD['procedure-typeahead']!.queries),
+    lookup('omni', '/typeahead/omni', WORKLOAD.omni!.queries),
+    { name: 'data dictionary', weight: 1, expect: [200], send: () => get('/api/data-dictionary', userToken!) },
+    { name: 'admin reads', weight: 2, expect: [200], send: () => get(pick(['/api/admin/active-seats', '/api/admin/product-usage']), adminToken!) },
+    // refused requests: a NUL byte in the e-mail (400, or 429 once the address has failed too often),
+    // no token, a body that is not JSON
+    { name: 'bad: NUL e-mail', weight: 1, expect: [400, 401, 429], send: () => login(`load-${randomUUID().slice(0, 8)}\u0000@bench.citrus`, password) },
+    { name: 'bad: no token', weight: 1, expect: [401], send: () => get('/api/typeahead/icd10-fuzzy?query=knee', null) },
+    { name: 'bad: broken JSON', weight: 1, expect: [400], send: () => fetch(`${base}/api/users/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"email":' }) },
+  ]
+  const wheel = kinds.flatMap((kind) => Array.from({ length: kind.weight }, () => kind))
+  const latencies = new Map<string, number[]>(kinds.map((k) => [k.name, []]))
+  const errors = new Map<string, number>()
+  const deadline = performance.now() + seconds * 1000
+  console.log(`Mixed load against ${mode} at concurrency ${concurrency} for ${seconds} s (${base})`)
+  let done = 0
+  const progress = setInterval(() => console.log(`  ... ${n(done)} requests, ${[...errors.values()].reduce((a, b) => a + b, 0)} errors`), 30_000)
+  const started = performance.now()
+  await Promise.all(
+    Array.from({ length: concurrency }, async (_, worker) => {
+      for (let i = worker; performance.now() < deadline; i += concurrency) {
+        const kind = wheel[i % wheel.length]!
+        const t = performance.now()
+        let outcome: string | null
+        try {
+          const response = await kind.send(base)
+          await response.arrayBuffer()
+          outcome = kind.expect.includes(response.status) ? null : `${kind.name}: status ${response.status}`
+        } catch (error) {
+          outcome = `${kind.name}: ${error instanceof Error ? error.message : String(error)}`
+        }
+        latencies.get(kind.name)!.push(performance.now() - t)
+        if (outcome) errors.set(outcome, (errors.get(outcome) ?? 0) + 1)
+        done++
+      }
+    }),
+  )
+  clearInterval(progress)
+  const wall = (performance.now() - started) / 1000
+  console.log(`  ${n(done)} requests in ${wall.toFixed(0)} s: ${n(done / wall)} req/s`)
+  for (const [name, list] of latencies) {
+    list.sort((a, b) => a - b)
+    console.log(`  ${name.padEnd(20)} ${n(list.length).padStart(8)}  p50 ${ms(quantile(list, 0.5)).padStart(6)} ms  p95 ${ms(quantile(list, 0.95)).padStart(6)} ms`)
+  }
+  const errorCount = [...errors.values()].reduce((a, b) => a + b, 0)
+  console.log(`  errors: ${errorCount}`)
+  for (const [what, count] of errors) console.log(`    ${count} × ${what}`)
+  const ready = await fetch(`${base}/readyz`)
+  const health = await fetch(`${base}/healthz`)
+  console.log(`  /readyz ${ready.status} ${JSON.stringify(await ready.json())}; /healthz ${health.status}`)
+  await app.close()
+  await embedded?.stop()
+  if (errorCount > 0 || ready.status !== 200) process.exitCode = 1
+}
+
 async function main() {
   const [command, ...rest] = process.argv.slice(2)
   const { values } = parseArgs({
@@ -193,7 +305,8 @@ async function main() {
       'no-load': { type: 'boolean', default: false },
       'data-dir-db': { type: 'boolean', default: false },
       requests: { type: 'string', default: '200' },
-      concurrency: { type: 'string', default: '1,8' },
+      concurrency: { type: 'string' },
+      seconds: { type: 'string', default: '600' },
     },
     strict: true,
   })
@@ -202,11 +315,17 @@ async function main() {
     if (!(scale in SCALES)) throw new Error(`--scale must be one of ${Object.keys(SCALES).join(', ')}`)
     await benchGenerate(scale, Number(values.seed), !values['no-load'], !values['data-dir-db'])
   } else if (command === 'typeahead') {
-    const levels = values.concurrency.split(',').map(Number)
+    const levels = (values.concurrency ?? '1,8').split(',').map(Number)
     if (levels.some((l) => !Number.isInteger(l) || l < 1)) throw new Error('--concurrency takes whole numbers, e.g. 1,8')
     await benchTypeahead(Number(values.requests), levels)
+  } else if (command === 'load') {
+    const concurrency = Number(values.concurrency ?? '16')
+    const seconds = Number(values.seconds)
+    if (!Number.isInteger(concurrency) || concurrency < 1) throw new Error('--concurrency takes a whole number, e.g. 16')
+    if (!(seconds > 0)) throw new Error('--seconds takes a positive number, e.g. 600')
+    await benchLoad(seconds, concurrency)
   } else {
-    console.log('Usage: npm run bench -- generate [--scale ci|demo|full] [--seed N] [--no-load] | typeahead [--requests 200] [--concurrency 1,8]')
+    console.log('Usage: npm run bench -- generate [--scale ci|demo|full] [--seed N] [--no-load] | typeahead [--requests 200] [--concurrency 1,8] | load [--seconds 600] [--concurrency 16]')
     process.exitCode = command ? 2 : 0
   }
 }

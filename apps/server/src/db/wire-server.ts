@@ -141,10 +141,17 @@ export class PGliteWireServer {
   }
 
   async close(): Promise<void> {
-    for (const connection of this.connections) connection.socket.destroy()
+    const connections = [...this.connections]
+    for (const connection of connections) connection.socket.destroy()
     await new Promise<void>((resolve) => this.server.close(() => resolve()))
-    // Let in-flight messages and clean-ups finish before the caller closes the database.
-    await Promise.allSettled([...this.connections].map((connection) => connection.chain))
+    // Let in-flight messages and clean-ups (queued when each socket's close event fires) finish before the
+    // caller closes the database.
+    for (;;) {
+      const chains = connections.map((connection) => connection.chain)
+      await Promise.allSettled(chains)
+      if (connections.every((connection, i) => connection.closed && connection.chain === chains[i])) return
+      await new Promise((resolve) => setImmediate(resolve))
+    }
   }
 
   private accept(socket: net.Socket) {
