@@ -5,11 +5,12 @@ import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastif
 import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod'
 import type { AppConfig } from './config.js'
 import { createDatabase, type Database } from './db/database.js'
-import { clientErrorHandler, frameworkErrors, registerErrorHandling } from './plugins/error-handler.js'
+import { endpointRegistryPlugin } from './plugins/endpoint-registry.js'
+import { clientErrorHandler, errorHandlingPlugin, frameworkErrors } from './plugins/error-handler.js'
 import { registerInputGuard } from './plugins/input-guard.js'
 import { registerTokens } from './auth/tokens.js'
-import { registerOpenApi } from './plugins/openapi.js'
-import { registerWebClient } from './plugins/web-client.js'
+import { openApiPlugin } from './plugins/openapi.js'
+import { webClientPlugin } from './plugins/web-client.js'
 import { apiRoutes } from './routes/index.js'
 import { healthRoutes } from './routes/health.js'
 import './types.js'
@@ -91,10 +92,12 @@ export async function buildApp(config: AppConfig, options: BuildAppOptions = {})
   // login, shareable-link and reset tokens through @fastify/jwt, HS256 only (auth/tokens.ts)
   await registerTokens(app, config.jwtSecret)
 
-  const spaFallback = await registerWebClient(app, config.webDistDir)
-  registerErrorHandling(app, { spaFallback })
+  await app.register(webClientPlugin, { distDir: config.webDistDir })
+  await app.register(errorHandlingPlugin)
   registerInputGuard(app)
-  await registerOpenApi(app)
+  // before any route: the inventory and the OpenAPI document see every route as it is added
+  await app.register(endpointRegistryPlugin)
+  await app.register(openApiPlugin)
 
   await app.register(healthRoutes)
   await app.register(apiRoutes, { prefix: '/api' })

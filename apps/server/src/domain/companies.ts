@@ -1,9 +1,14 @@
+import { randomBytes } from 'node:crypto'
 import { COMPANY_MESSAGES, PRODUCT_GROUPS, type ProductGroup } from '@citrus/contracts'
 import { z } from 'zod'
 import type { PrismaClient } from '../db/database.js'
 import { AppError, badRequest, notFound } from '../lib/errors.js'
-import { newActivationKey } from '../seed/demo-accounts.js'
 import { CLI_ACTOR, recordAudit, type AuditActor } from './audit.js'
+
+/** A new company activation key: 32 random bytes, base64url, exactly 43 characters of [A-Za-z0-9_-] (spec 4 §5). */
+export function newActivationKey(): string {
+  return randomBytes(32).toString('base64url')
+}
 
 export const policyInputSchema = z.object({
   product_group: z.enum(PRODUCT_GROUPS),

@@ -2,6 +2,7 @@ import { AUTH_MESSAGES, PRODUCT_NAMES, ROLES, SHARE_MESSAGES, API_ENDPOINT_PATTE
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import { userPrincipal, type AccessRule, type GuestPrincipal, type Principal, type UserPrincipal } from '../auth/principal.js'
 import { AppError, forbidden, unauthorized } from '../lib/errors.js'
+import fp from 'fastify-plugin'
 
 /**
  * Authentication for everything under /api (docs: README "Auth").
@@ -212,3 +213,6 @@ export function registerAuth(app: FastifyInstance) {
     }
   })
 }
+
+/** The credential handling as a plugin of the scope it is registered in (the /api scope). */
+export const authPlugin = fp(async (app) => registerAuth(app), { name: 'auth', fastify: '5.x' })

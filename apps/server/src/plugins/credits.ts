@@ -2,6 +2,7 @@ import { AUTH_MESSAGES, type ProductGroup } from '@citrus/contracts'
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import { CreditService, type Charge } from '../domain/credits.js'
 import { unauthorized } from '../lib/errors.js'
+import fp from 'fastify-plugin'
 
 type Hook = (request: FastifyRequest, reply: FastifyReply) => Promise<void>
 
@@ -54,3 +55,6 @@ export function registerCredits(app: FastifyInstance) {
     }
   })
 }
+
+/** Product credits as a plugin of the /api scope; meters the principal the auth plugin resolved. */
+export const creditsPlugin = fp(async (app) => registerCredits(app), { name: 'credits', fastify: '5.x', dependencies: ['auth'] })

@@ -5,6 +5,7 @@ import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest, Fasti
 import { hasZodFastifySchemaValidationErrors, isResponseSerializationError } from 'fastify-type-provider-zod'
 import { RateLimitedError } from '../auth/rate-limits.js'
 import { AppError } from '../lib/errors.js'
+import fp from 'fastify-plugin'
 
 const STATUS_CODES: Record<number, string> = {
   400: ERROR_CODES.BAD_REQUEST,
@@ -131,3 +132,10 @@ export function registerErrorHandling(app: FastifyInstance, options: { spaFallba
     })
   })
 }
+
+/** The error envelope for every error and unknown route of the app; client routes fall back to the web client. */
+export const errorHandlingPlugin = fp(async (app) => registerErrorHandling(app, { spaFallback: app.spaFallback }), {
+  name: 'error-handling',
+  fastify: '5.x',
+  dependencies: ['web-client'],
+})

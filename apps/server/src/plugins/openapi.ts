@@ -3,6 +3,7 @@ import fastifySwagger from '@fastify/swagger'
 import fastifySwaggerUi from '@fastify/swagger-ui'
 import type { FastifyInstance } from 'fastify'
 import { jsonSchemaTransform, jsonSchemaTransformObject } from 'fastify-type-provider-zod'
+import fp from 'fastify-plugin'
 
 /** OpenAPI 3 generated from the routes' zod schemas: JSON at /api/openapi.json, UI at /docs. */
 export async function registerOpenApi(app: FastifyInstance) {
@@ -34,3 +35,6 @@ export async function registerOpenApi(app: FastifyInstance) {
   })
   app.get('/api/openapi.json', { schema: { hide: true } }, async () => app.swagger())
 }
+
+/** OpenAPI document and UI; register before the routes so that every route schema is collected. */
+export const openApiPlugin = fp(registerOpenApi, { name: 'openapi', fastify: '5.x' })

@@ -3,6 +3,7 @@ import path from 'node:path'
 import fastifyStatic from '@fastify/static'
 import { ERROR_CODES } from '@citrus/contracts'
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
+import fp from 'fastify-plugin'
 
 /**
  * Serves the built React client at / and answers client routes with index.html (SPA fallback).
@@ -38,3 +39,18 @@ export async function registerWebClient(app: FastifyInstance, distDir: string | 
     return reply.header('cache-control', 'no-cache').type('text/html; charset=utf-8').sendFile('index.html')
   }
 }
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** answers a client route with the app shell (index.html), or a JSON 404 for a missing file */
+    spaFallback(request: FastifyRequest, reply: FastifyReply): Promise<unknown>
+  }
+}
+
+/** The built client at / and its SPA fallback (`app.spaFallback`, used by the not-found handler). */
+export const webClientPlugin = fp(
+  async (app, options: { distDir: string | null }) => {
+    app.decorate('spaFallback', await registerWebClient(app, options.distDir))
+  },
+  { name: 'web-client', fastify: '5.x' },
+)

@@ -1,8 +1,8 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod'
 import { apiKeyResolver } from '../auth/api-keys.js'
-import { registerAuth } from '../plugins/auth.js'
-import { registerCredits } from '../plugins/credits.js'
-import { registerServices } from '../services/index.js'
+import { authPlugin } from '../plugins/auth.js'
+import { creditsPlugin } from '../plugins/credits.js'
+import { servicesPlugin } from '../services/index.js'
 import { adminRoutes } from './admin/index.js'
 import { analyticsRoutes } from './analytics/index.js'
 import { companyRoutes } from './company/index.js'
@@ -18,12 +18,12 @@ import { userRoutes } from './users/index.js'
 /** Every documented API area, mounted under /api (spec 4 §1). */
 export const apiRoutes: FastifyPluginAsyncZod = async (app) => {
   // Infrastructure of this scope first: credentials (request.auth, guards) and the outbox.
-  registerAuth(app)
-  registerServices(app)
+  await app.register(authPlugin)
+  await app.register(servicesPlugin)
   // `Authorization: Bearer sk-...` API keys act as their owner (issue 4)
   app.credentials.register(apiKeyResolver)
   // product credits: app.meter / app.meterProduct for metered product routes (docs/decisions/0007)
-  registerCredits(app)
+  await app.register(creditsPlugin)
 
   await app.register(metaRoutes)
   await app.register(userRoutes)

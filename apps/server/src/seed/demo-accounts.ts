@@ -1,7 +1,10 @@
-import { randomBytes } from 'node:crypto'
 import { meetsServerPasswordRule, PRODUCT_GROUPS, type Role } from '@citrus/contracts'
 import { hashPassword } from '../auth/password.js'
 import type { PrismaClient } from '../db/database.js'
+import { newActivationKey } from '../domain/companies.js'
+
+/** Re-exported for the seeders and tests that issue keys. */
+export { newActivationKey }
 
 /** Default demo password; it passes the sign-up rules (8+ characters, all five criteria). */
 export const DEFAULT_DEMO_PASSWORD = 'Citrus#Demo2026'
@@ -13,10 +16,6 @@ export const DEMO_USERS: { email: string; role: Role }[] = [
   { email: 'member@citrus.demo', role: 'member' },
 ]
 
-export function newActivationKey(): string {
-  // 32 random bytes, base64url: exactly 43 characters of [A-Za-z0-9_-] (spec 4 §5)
-  return randomBytes(32).toString('base64url')
-}
 
 export interface DemoAccounts {
   companyId: number

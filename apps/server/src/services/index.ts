@@ -3,6 +3,7 @@ import type { FastifyInstance } from 'fastify'
 import type { MessageOutbox } from '../generated/prisma/client.js'
 import { createSmtpMailer, smtpSettingsFrom, type Mailer } from './mail.js'
 import { Outbox, type Deliver } from './outbox.js'
+import fp from 'fastify-plugin'
 
 export interface Services {
   outbox: Outbox
@@ -84,3 +85,6 @@ export function registerServices(app: FastifyInstance) {
     registry.delete(app.server)
   })
 }
+
+/** The outbox, mail and link services as a plugin of the /api scope. */
+export const servicesPlugin = fp(async (app) => registerServices(app), { name: 'services', fastify: '5.x' })

@@ -1,7 +1,7 @@
 import { insurersEndpoints, ROLES } from '@citrus/contracts'
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod'
+import { insurerNames } from '../../domain/insurers.js'
 import { route } from '../../lib/endpoint.js'
-import { insurerNames } from '../typeahead/lookups.js'
 
 /** GET /insurers/: the insurer names searches filter by (spec 3 §7), from the insurers table. */
 export const insurerRoutes: FastifyPluginAsyncZod = async (app) => {

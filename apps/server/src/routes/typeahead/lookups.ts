@@ -175,8 +175,3 @@ export async function searchSpecialties(pool: pg.Pool, query: string, limit: num
   )
   return rows.map((r) => ({ code: r.code.trim(), description: r.description, genre: 'SPECIALTY', score: Math.round(Number(r.score) * 1000) / 1000 }))
 }
-
-export async function insurerNames(pool: pg.Pool): Promise<string[]> {
-  const { rows } = await pool.query<{ name: string }>('SELECT name FROM insurers ORDER BY name COLLATE "C"')
-  return rows.map((r) => r.name)
-}
