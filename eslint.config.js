@@ -1,7 +1,14 @@
+import { readdirSync } from 'node:fs'
 import js from '@eslint/js'
+import { createNodeResolver, importX } from 'eslint-plugin-import-x'
 import reactHooks from 'eslint-plugin-react-hooks'
 import globals from 'globals'
 import tseslint from 'typescript-eslint'
+
+// One folder per documented API area; an area's routes never import another area's (shared code lives in domain/ or lib/).
+const ROUTE_AREAS = readdirSync(new URL('./apps/server/src/routes/', import.meta.url), { withFileTypes: true })
+  .filter((entry) => entry.isDirectory())
+  .map((entry) => entry.name)
 
 export default tseslint.config(
   {
@@ -40,5 +47,56 @@ export default tseslint.config(
         { object: 'process', property: 'env', message: 'Read the environment through loadEnv() in apps/server/src/config.ts.' },
       ],
     },
+  },
+  {
+    // Layer boundaries (issue 9 §3) and no import cycles.
+    files: ['**/*.{ts,tsx}'],
+    plugins: { 'import-x': importX },
+    settings: {
+      'import-x/extensions': ['.ts', '.tsx', '.js', '.mjs'],
+      'import-x/parsers': { '@typescript-eslint/parser': ['.ts', '.tsx'] },
+      // sources import siblings as './x.js' (NodeNext); the files are .ts
+      'import-x/resolver-next': [
+        createNodeResolver({
+          extensions: ['.ts', '.tsx', '.js', '.mjs', '.json'],
+          extensionAlias: { '.js': ['.ts', '.tsx', '.js'] },
+          conditionNames: ['import', 'default'],
+        }),
+      ],
+    },
+    rules: {
+      'import-x/no-cycle': ['error', { ignoreExternal: true }],
+      'import-x/no-restricted-paths': [
+        'error',
+        {
+          zones: [
+            ...ROUTE_AREAS.map((area) => ({
+              target: `./apps/server/src/routes/${area}`,
+              from: './apps/server/src/routes',
+              except: [`./${area}`],
+              message: 'Routes do not import another area: move what both need into domain/ or lib/.',
+            })),
+            {
+              target: './apps/server/src/domain',
+              from: ['./apps/server/src/seed', './apps/server/src/routes', './apps/server/src/plugins', './apps/server/src/cli'],
+              message: 'The domain does not depend on seeding, routes, Fastify plugins or the CLI.',
+            },
+            {
+              target: './apps/server/src/!(routes|app.ts|main.ts)/**/*',
+              from: './apps/server/src/routes',
+              message: 'Only the app composes the routes.',
+            },
+            { target: './packages', from: './apps', message: 'Shared packages do not import the apps.' },
+            { target: './apps/web', from: './apps/server', message: 'The web client talks to the server through @citrus/contracts only.' },
+            { target: './apps/server', from: './apps/web', message: 'The server does not import the web client.' },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    // Tests may reach across layers to set up what they check.
+    files: ['**/*.test.{ts,tsx}', 'test/**', 'e2e/**', 'bench/**'],
+    rules: { 'import-x/no-restricted-paths': 'off' },
   },
 )

@@ -1,4 +1,4 @@
-import { z } from 'zod'
+import type { z } from 'zod'
 import { errorEnvelopeSchema } from './errors.js'
 
 /**
@@ -55,7 +55,7 @@ export function defineEndpoint<const D extends EndpointDefinition>(definition: D
 
 type InputOf<S> = S extends z.ZodType ? z.input<S> : never
 type Part<D, K extends 'params' | 'query' | 'body'> = D extends { [P in K]: z.ZodType }
-  ? {} extends InputOf<D[K]>
+  ? Record<never, never> extends InputOf<D[K]>
     ? { [P in K]?: InputOf<D[K]> }
     : { [P in K]: InputOf<D[K]> }
   : { [P in K]?: never }

@@ -72,10 +72,9 @@ const resetActivationKey = z
 /** The record's fields at the top level next to reset_activation_key: what the server works with. */
 export const flatUpdateCompanyRequestSchema = companyUpdateRecordSchema.extend({ reset_activation_key: resetActivationKey })
 /** The two forms a client may send. */
-const updateCompanyRequestForms = z.union([
-  z.object({ record: companyUpdateRecordSchema, reset_activation_key: resetActivationKey }),
-  flatUpdateCompanyRequestSchema,
-])
+type UpdateCompanyRequestForms =
+  | z.input<typeof flatUpdateCompanyRequestSchema>
+  | { record: z.input<typeof companyUpdateRecordSchema>; reset_activation_key?: boolean | undefined }
 
 const isPlainObject = (value: unknown): value is Record<string, unknown> =>
   typeof value === 'object' && value !== null && !Array.isArray(value)
@@ -92,9 +91,9 @@ export const updateCompanyRequestSchema = z
   )
   .meta({ id: 'UpdateCompanyRequest' }) as unknown as z.ZodType<
   z.output<typeof flatUpdateCompanyRequestSchema>,
-  z.input<typeof updateCompanyRequestForms>
+  UpdateCompanyRequestForms
 >
-export type UpdateCompanyRequest = z.input<typeof updateCompanyRequestForms>
+export type UpdateCompanyRequest = UpdateCompanyRequestForms
 
 export const companyRecordSchema = z
   .object({
