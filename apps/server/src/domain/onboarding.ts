@@ -1,12 +1,13 @@
 import { randomBytes } from 'node:crypto'
-import { ADMIN_INVITABLE_ROLES, INVITATION_TTL_SECONDS, ONBOARDING_MESSAGES, type Role } from '@citrus/contracts'
+import { ADMIN_INVITABLE_ROLES, COMPANY_MESSAGES, EMAIL_PATTERN, INVITATION_TTL_SECONDS, ONBOARDING_MESSAGES, ONBOARDING_ROLES, type Role } from '@citrus/contracts'
 import type { UserPrincipal } from '../auth/principal.js'
 import { hashToken } from '../auth/tokens.js'
 import type { PrismaClient } from '../db/database.js'
-import { badRequest, conflict, forbidden } from '../lib/errors.js'
+import type { Prisma } from '../generated/prisma/client.js'
+import { badRequest, conflict, forbidden, notFound } from '../lib/errors.js'
 import type { Outbox } from '../services/outbox.js'
 import { onboardingEmail } from './account-emails.js'
-import { apiActor, recordAudit } from './audit.js'
+import { CLI_ACTOR, apiActor, recordAudit } from './audit.js'
 import { normalizeEmail } from './users.js'
 
 export interface InvitationInput {
@@ -29,14 +30,41 @@ export function invitationLink(publicUrl: string, activationKey: string, token: 
  * their own company; citrus also citrus, into any company. One pending invitation per address and
  * company: a new e-mail replaces the earlier role and token (the earlier link stops working).
  */
+interface InvitationTarget {
+  email: string
+  company: { id: number; activation_key: string }
+  role: Role
+}
+
 export class OnboardingService {
   constructor(
     private readonly prisma: PrismaClient,
-    private readonly outbox: Outbox,
+    /** null: links are handed over by the caller (the CLI prints them) */
+    private readonly outbox: Outbox | null,
     private readonly publicUrl: string,
     private readonly now: () => Date = () => new Date(),
   ) {}
 
+  /** Creates the pending invitation, or replaces role, token and expiry of the pending one; the link carries the new token. */
+  private async prepare(tx: Prisma.TransactionClient, target: InvitationTarget) {
+    const token = newInvitationToken()
+    const now = this.now()
+    const fields = { role: target.role, created_at: now, token_hash: hashToken(token), expires_at: new Date(now.getTime() + INVITATION_TTL_SECONDS * 1000) }
+    const pending = await tx.onboardingInvitation.findFirst({
+      where: { email: target.email, company_id: target.company.id, accepted_at: null },
+      orderBy: { created_at: 'desc' },
+    })
+    const invitation = pending
+      ? await tx.onboardingInvitation.update({ where: { id: pending.id }, data: fields })
+      : await tx.onboardingInvitation.create({ data: { email: target.email, company_id: target.company.id, ...fields } })
+    return { invitation, link: invitationLink(this.publicUrl, target.company.activation_key, token) }
+  }
+
+  private async refuseMember(email: string) {
+    if (await this.prisma.user.findUnique({ where: { email }, select: { id: true } })) throw conflict(ONBOARDING_MESSAGES.alreadyMember)
+  }
+
+  /** POST /admin/email/onboarding: checks the caller's rights, then e-mails the invitation link. */
   async invite(principal: UserPrincipal, input: InvitationInput): Promise<{ message_id: string }> {
     const isCitrus = principal.role === 'citrus'
     const { company_activation_key: key, role, is_trial } = input
@@ -49,21 +77,12 @@ export class OnboardingService {
     } else if (!company) {
       throw badRequest(ONBOARDING_MESSAGES.unknownKey, [{ path: 'body.company_activation_key', message: ONBOARDING_MESSAGES.unknownKey }])
     }
-    if (await this.prisma.user.findUnique({ where: { email }, select: { id: true } })) throw conflict(ONBOARDING_MESSAGES.alreadyMember)
-
-    const token = newInvitationToken()
-    const now = this.now()
-    const invitationFields = { role, created_at: now, token_hash: hashToken(token), expires_at: new Date(now.getTime() + INVITATION_TTL_SECONDS * 1000) }
-    const link = invitationLink(this.publicUrl, company.activation_key, token)
+    await this.refuseMember(email)
+    const outbox = this.outbox
+    if (!outbox) throw new Error('OnboardingService.invite needs the outbox')
     const message = await this.prisma.$transaction(async (tx) => {
-      const pending = await tx.onboardingInvitation.findFirst({
-        where: { email, company_id: company.id, accepted_at: null },
-        orderBy: { created_at: 'desc' },
-      })
-      const invitation = pending
-        ? await tx.onboardingInvitation.update({ where: { id: pending.id }, data: invitationFields })
-        : await tx.onboardingInvitation.create({ data: { email, company_id: company.id, ...invitationFields } })
-      const queued = await this.outbox.enqueue(
+      const { invitation, link } = await this.prepare(tx, { email, company, role })
+      const queued = await outbox.enqueue(
         onboardingEmail({ to: email, companyName: company.company_name, role, invitedBy: principal.email, link, isTrial: is_trial, validDays: INVITATION_TTL_SECONDS / 86_400 }),
         tx,
       )
@@ -77,5 +96,26 @@ export class OnboardingService {
       return queued
     })
     return { message_id: message.id }
+  }
+
+  /** `user invite` of the operators' CLI: any role into any company; the link is returned to be handed over, not e-mailed. */
+  async issueLink(input: { email: string; company_id: number; role: Role }): Promise<{ invitation_id: number; link: string; expires_at: Date }> {
+    const email = normalizeEmail(input.email)
+    if (!EMAIL_PATTERN.test(email)) throw badRequest(ONBOARDING_MESSAGES.emailInvalid)
+    if (!(ONBOARDING_ROLES as readonly string[]).includes(input.role)) throw badRequest(ONBOARDING_MESSAGES.roleInvalid)
+    const company = await this.prisma.company.findUnique({ where: { id: input.company_id }, select: { id: true, activation_key: true } })
+    if (!company) throw notFound(COMPANY_MESSAGES.notFound(input.company_id))
+    await this.refuseMember(email)
+    return this.prisma.$transaction(async (tx) => {
+      const { invitation, link } = await this.prepare(tx, { email, company, role: input.role })
+      await recordAudit(tx, CLI_ACTOR, {
+        action: 'onboarding_email.send',
+        company_id: company.id,
+        target_type: 'onboarding_invitation',
+        target_id: invitation.id,
+        details: { email, role: input.role, delivery: 'link printed by the CLI' },
+      })
+      return { invitation_id: invitation.id, link, expires_at: invitation.expires_at! }
+    })
   }
 }
