@@ -3,7 +3,7 @@ import type { DataDictionaryRow } from '@citrus/contracts'
 export interface CatalogueTab {
   key: string
   label: string
-  /** the table that holds (or will hold) the data; row counts are read from it when it exists */
+  /** the table, view or materialised view that holds the data (its row count is shown) */
   table: string
   rows: DataDictionaryRow[]
 }
@@ -18,10 +18,11 @@ const row = (column: string, type: string, description: string, example?: string
   example === undefined ? { column, type, description } : { column, type, description, example }
 
 /**
- * The two tab sets of the data dictionary page (spec 1 §2), describing the data platform's real tables
- * (spec 4 §4; prisma/schema.prisma "data platform"). HCP PRESCRIBER DATA is a materialised view and
- * INSURANCE VARIABLES DATA a view over the providers' network map. The clinical (EHR) tabs name tables the
- * platform does not hold yet: their row count is null.
+ * The data dictionary page's tab sets, describing only relations the database holds (spec 4 §4;
+ * prisma/schema.prisma "data platform"; data-dictionary.int.test.ts checks every table and column).
+ * HCP PRESCRIBER DATA is a materialised view and INSURANCE VARIABLES DATA a view over the providers'
+ * network map. Spec 1 §2's second tab set (clinical EHR data: encounters, orders, results, problems,
+ * medications) is not listed: the platform holds no EHR tables yet.
  */
 export const DATA_DICTIONARY: CatalogueSet[] = [
   {
@@ -145,81 +146,6 @@ export const DATA_DICTIONARY: CatalogueSet[] = [
           row('plan_type', 'text', 'commercial, blues, medicare, medicaid or military', 'commercial'),
           row('in_network', 'boolean', 'Whether the provider is in network for the insurer', 'true'),
           row('last_verified_at', 'date', 'When the participation was last confirmed', '2025-05-20'),
-        ],
-      },
-    ],
-  },
-  {
-    key: 'clinical',
-    title: 'Clinical (EHR) data',
-    tabs: [
-      {
-        key: 'encounter_header',
-        label: 'ENCOUNTER HEADER',
-        table: 'ehr_encounters',
-        rows: [
-          row('encounter_id', 'text', 'Identifier of the encounter', 'E0001928374'),
-          row('patient_id', 'text', 'De-identified patient identifier', 'P00098231'),
-          row('encounter_date', 'date', 'Date the encounter started', '2025-02-11'),
-          row('encounter_type', 'text', 'Inpatient, outpatient, emergency or telehealth', 'Outpatient'),
-          row('provider_npi', 'text', 'NPI of the attending clinician', '1316938275'),
-          row('facility_npi', 'text', 'NPI of the facility', '1659372413'),
-          row('discharge_date', 'date', 'Date the encounter ended (inpatient stays)'),
-        ],
-      },
-      {
-        key: 'order',
-        label: 'ORDER',
-        table: 'ehr_orders',
-        rows: [
-          row('order_id', 'text', 'Identifier of the order', 'O0003344'),
-          row('encounter_id', 'text', 'Encounter the order belongs to', 'E0001928374'),
-          row('order_date', 'date', 'Date the order was placed', '2025-02-11'),
-          row('order_code', 'text', 'CPT/HCPCS or LOINC code of what was ordered', '83036'),
-          row('order_description', 'text', 'Plain-language description of the order', 'Hemoglobin A1c test'),
-          row('ordering_npi', 'text', 'NPI of the ordering clinician', '1316938275'),
-        ],
-      },
-      {
-        key: 'result',
-        label: 'RESULT',
-        table: 'ehr_results',
-        rows: [
-          row('result_id', 'text', 'Identifier of the result', 'R0009911'),
-          row('order_id', 'text', 'Order the result answers', 'O0003344'),
-          row('loinc_code', 'text', 'LOINC code of the observation', '4548-4'),
-          row('value', 'text', 'Observed value', '7.2'),
-          row('unit', 'text', 'Unit of the value', '%'),
-          row('reference_range', 'text', 'Normal range for the observation', '4.0-5.6'),
-          row('result_date', 'date', 'Date the result was reported', '2025-02-12'),
-        ],
-      },
-      {
-        key: 'problem',
-        label: 'PROBLEM',
-        table: 'ehr_problems',
-        rows: [
-          row('problem_id', 'text', 'Identifier of the problem list entry', 'PR000123'),
-          row('patient_id', 'text', 'De-identified patient identifier', 'P00098231'),
-          row('icd10_cm_code', 'text', 'ICD-10-CM code of the problem', 'E11.9'),
-          row('description', 'text', 'Plain-language description', 'Type 2 diabetes mellitus without complications'),
-          row('onset_date', 'date', 'When the problem was first recorded', '2019-08-30'),
-          row('status', 'text', 'Active, resolved or inactive', 'Active'),
-        ],
-      },
-      {
-        key: 'medication_data',
-        label: 'MEDICATION DATA',
-        table: 'ehr_medications',
-        rows: [
-          row('medication_id', 'text', 'Identifier of the medication entry', 'M000771'),
-          row('patient_id', 'text', 'De-identified patient identifier', 'P00098231'),
-          row('ndc', 'text', 'National Drug Code', '00002143380'),
-          row('drug_name', 'text', 'Name of the drug', 'Trulicity'),
-          row('dose', 'text', 'Dose and unit', '1.5 mg'),
-          row('route', 'text', 'Route of administration', 'Subcutaneous'),
-          row('start_date', 'date', 'Start of the medication', '2024-01-09'),
-          row('end_date', 'date', 'End of the medication, if stopped'),
         ],
       },
     ],
