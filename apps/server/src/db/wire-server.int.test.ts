@@ -1,6 +1,24 @@
 import pg from 'pg'
+import { from as copyFrom, to as copyTo } from 'pg-copy-streams'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { startEmbeddedPostgres, type EmbeddedPostgres } from './embedded.js'
+import { createPGlite, stackPointer } from './pglite.js'
+
+describe('PGlite with stack recovery (db/pglite.ts)', () => {
+  it('leaves the wasm stack where it was after 3,000 failed statements, and keeps answering', async () => {
+    const db = await createPGlite({})
+    try {
+      const before = stackPointer(db)
+      for (let i = 0; i < 3_000; i++) {
+        await expect(db.query(i % 2 ? 'SELECT 1/0' : 'SELEC 1')).rejects.toThrow(i % 2 ? 'division by zero' : 'syntax error')
+      }
+      expect(stackPointer(db)).toBe(before)
+      expect((await db.query('SELECT 1 AS ok')).rows).toEqual([{ ok: 1 }])
+    } finally {
+      await db.close()
+    }
+  })
+})
 
 /** Many clients on the single PGlite session: exchanges and transactions must never interleave. */
 describe('embedded PostgreSQL wire server', () => {
@@ -62,5 +80,56 @@ describe('embedded PostgreSQL wire server', () => {
     const { rows } = await other.query('SELECT COUNT(*)::int AS n FROM ledger WHERE account = 999')
     expect(rows[0]).toEqual({ n: 0 })
     await other.end()
+  })
+  it('carries COPY FROM STDIN and COPY TO STDOUT, inside and outside a transaction, and a failed COPY', async () => {
+    const client = new pg.Client({ connectionString: embedded.url })
+    await client.connect()
+    const copyIn = async (rows: string) => {
+      const stream = client.query(copyFrom('COPY ledger (account, amount) FROM STDIN'))
+      const done = new Promise<void>((resolve, reject) => {
+        stream.on('finish', resolve)
+        stream.on('error', reject)
+      })
+      stream.end(rows)
+      await done
+    }
+    await copyIn(Array.from({ length: 1_000 }, (_, i) => `5000\t${i}\n`).join(''))
+    await client.query('BEGIN')
+    await copyIn('5001\t7\n5001\t8\n')
+    await client.query('ROLLBACK')
+    await expect(copyIn('5002\tnot a number\n')).rejects.toThrow('invalid input syntax for type integer')
+    const { rows } = await client.query('SELECT account, count(*)::int AS n, sum(amount)::int AS total FROM ledger WHERE account >= 5000 GROUP BY account')
+    expect(rows).toEqual([{ account: 5000, n: 1_000, total: 499_500 }])
+    const out = client.query(copyTo('COPY (SELECT amount FROM ledger WHERE account = 5000 ORDER BY amount LIMIT 3) TO STDOUT'))
+    const chunks: Buffer[] = []
+    out.on('data', (chunk: Buffer) => chunks.push(chunk))
+    await new Promise((resolve, reject) => {
+      out.on('end', resolve)
+      out.on('error', reject)
+    })
+    expect(Buffer.concat(chunks).toString()).toBe('0\n1\n2\n')
+    await client.end()
+  })
+
+  it('rolls back and closes a connection idle in a transaction past the configured timeout', async () => {
+    const strict = await startEmbeddedPostgres({ extensions: false, idleInTransactionTimeoutMs: 300 })
+    try {
+      const idle = new pg.Client({ connectionString: strict.url })
+      const ended = new Promise<Error>((resolve) => idle.on('error', resolve))
+      await idle.connect()
+      await idle.query('CREATE TABLE t (n int)')
+      await idle.query('BEGIN')
+      await idle.query('INSERT INTO t VALUES (1)')
+      // the other connection waits for the session (its start-up included) until the timeout frees it
+      const started = Date.now()
+      const other = new pg.Client({ connectionString: strict.url })
+      await other.connect()
+      expect((await other.query('SELECT count(*)::int AS n FROM t')).rows).toEqual([{ n: 0 }])
+      expect(Date.now() - started).toBeGreaterThanOrEqual(200)
+      expect((await ended).message).toBe('terminating connection due to idle-in-transaction timeout')
+      await other.end()
+    } finally {
+      await strict.stop()
+    }
   })
 })
