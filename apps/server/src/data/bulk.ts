@@ -6,10 +6,10 @@ import { from as copyFrom } from 'pg-copy-streams'
 
 /**
  * Bulk loading into one table. On PostgreSQL: `COPY ... FROM STDIN` (pg-copy-streams). On the embedded
- * database (PGlite through pglite-socket 0.2.11) the socket server cannot carry the COPY sub-protocol (it
- * forwards each wire message separately; upstream electric-sql/pglite PR #1028), so rows go in batches
- * through `INSERT ... SELECT FROM json_populate_recordset(...)`, the fastest path measured there
- * (~80-130k rows/s, versus ~70k for unnest arrays). See docs/decisions/0009-data-platform.md.
+ * database rows go in batches through `INSERT ... SELECT FROM json_populate_recordset(...)`, the fastest
+ * path measured there (~80-130k rows/s, versus ~70k for unnest arrays; docs/decisions/0009). Our wire server
+ * does carry COPY FROM STDIN now, but only by holding a COPY's whole data in memory until CopyDone (PGlite
+ * must read it in one call; docs/decisions/0011), so the loader keeps the batches there.
  */
 export type BulkMethod = 'copy' | 'insert'
 
