@@ -4,16 +4,6 @@ import { ACTIVATION_KEY_PATTERN, EMAIL_PATTERN, INT32_MAX, INPUT_MESSAGES, MESSA
 import { defineEndpoint } from './endpoint.js'
 import { messageIdResponseSchema } from './users.js'
 
-/** Paths (relative to /api) of the company administration endpoints (spec 1 §7). */
-export const ADMIN_PATHS = {
-  apiToken: '/admin/api-token',
-  activeSeats: '/admin/active-seats',
-  productUsage: '/admin/product-usage',
-  activationKey: '/admin/activation-key',
-  permission: '/admin/permission/{user_id}',
-  onboardingEmail: '/admin/email/onboarding',
-} as const
-
 /** Roles that may use /admin/* (spec 1 §2: /api-keys and /team-management are admin and citrus). */
 export const ADMIN_ROLES = ['admin', 'citrus'] as const
 

@@ -4,14 +4,6 @@ import { companyUserSchema } from './admin.js'
 import { INT32_MAX, INPUT_MESSAGES, idParamSchema } from './validation.js'
 import { defineEndpoint } from './endpoint.js'
 
-/** Paths (relative to /api) of the internal company administration (spec 1 §7); role citrus only. */
-export const SUPER_ADMIN_PATHS = {
-  companies: '/super-admin/company',
-  company: '/super-admin/company/{id}',
-  companyUsers: '/super-admin/company/{id}/users',
-  auditLog: '/super-admin/audit-log',
-} as const
-
 export const SUPER_ADMIN_ROLES = ['citrus'] as const
 
 export const COMPANY_MESSAGES = {

@@ -1,23 +1,16 @@
 import type { ApiToken } from '@citrus/contracts'
-import { ApiTokenService } from '../domain/api-tokens.js'
-import { CLI_ACTOR } from '../domain/audit.js'
-import { UserService } from '../domain/users.js'
-import type { Command } from './main.js'
-// main.ts imports this module; UsageError is only used inside run(), after both modules have loaded
-import { UsageError } from './main.js'
+import { ApiTokenService } from '../../domain/api-tokens.js'
+import { CLI_ACTOR } from '../../domain/audit.js'
+import { UserService } from '../../domain/users.js'
+import { requireId, UsageError, type Command } from '../command.js'
 
 function tokenLine(token: ApiToken): string {
   const lastUsed = token.last_used_at ?? 'never used'
   return `${token.id}  sk-${token.masked_token}...  ${(token.name ?? 'Unnamed Token').padEnd(24)} ${token.user_email.padEnd(32)} company ${token.company_id}  created ${token.created_at.slice(0, 10)}  last used ${lastUsed}`
 }
 
-function numericId(value: unknown, what: string): number {
-  if (typeof value !== 'string' || !/^\d+$/.test(value)) throw new UsageError(`${what} must be a numeric id`)
-  return Number(value)
-}
-
-/** Commands of later areas (API keys, data loading) register here. */
-export const extraCommands: Command[] = [
+/** API keys: create (shown once), list (masked), revoke. */
+export const apikeyCommands: Command[] = [
   {
     name: 'apikey create',
     summary: "Create an API key acting as a user (in the user's company); prints the key once",
@@ -49,7 +42,7 @@ export const extraCommands: Command[] = [
     options: { user: { type: 'string' }, company: { type: 'string' } },
     async run(context, values) {
       const userId = typeof values.user === 'string' ? (await new UserService(context.db.prisma).find(values.user.trim())).id : undefined
-      const companyId = values.company === undefined ? undefined : numericId(values.company, '--company')
+      const companyId = values.company === undefined ? undefined : requireId(values.company, '--company')
       const tokens = await new ApiTokenService(context.db.prisma, CLI_ACTOR).list({
         ...(userId !== undefined ? { user_id: userId } : {}),
         ...(companyId !== undefined ? { company_id: companyId } : {}),

@@ -1,13 +1,13 @@
 import { existsSync } from 'node:fs'
 import type pg from 'pg'
-import { applyMigrations } from '../db/migrate.js'
-import { IMPORT_KINDS, runImport, type ImportKind } from '../data/importers.js'
-import { listLoads } from '../data/loads.js'
-import { formatCount, formatSeconds, Progress } from '../data/progress.js'
-import { analyzeAndRefresh } from '../data/refresh.js'
-import { DEFAULT_SEED, SCALE_NAMES, seedDataset, type ScaleName } from '../data/seed.js'
-import { MIGRATIONS_DIR } from '../runtime.js'
-import { type Command, UsageError } from './main.js'
+import { applyMigrations } from '../../db/migrate.js'
+import { IMPORT_KINDS, runImport, type ImportKind } from '../../data/importers.js'
+import { listLoads } from '../../data/loads.js'
+import { formatCount, formatSeconds, Progress } from '../../data/progress.js'
+import { analyzeAndRefresh } from '../../data/refresh.js'
+import { DEFAULT_SEED, SCALE_NAMES, seedDataset, type ScaleName } from '../../data/seed.js'
+import { MIGRATIONS_DIR } from '../../runtime.js'
+import { type Command, UsageError } from '../command.js'
 
 function parseSeed(value: unknown): number {
   if (value === undefined) return DEFAULT_SEED
