@@ -74,12 +74,16 @@ async function time<T>(fn: () => Promise<T> | T): Promise<[T, number]> {
 
 async function benchGenerate(scaleName: Scale['name'], seed: number, load: boolean, scratch: boolean) {
   const scale = SCALES[scaleName]
-  console.log(`Generator, scale ${scaleName} (seed ${seed}): ${n(scale.providers)} providers, ${n(scale.patients)} patients, ${scale.claim_years} claim years`)
+  console.log(
+    `Generator, scale ${scaleName} (seed ${seed}): ${n(scale.providers)} providers, ${n(scale.patients)} patients, ${scale.claim_years} claim years`,
+  )
   const [ds, init] = await time(() => new SyntheticDataset({ seed, scale: scaleName }))
   const rows: [string, number, number][] = []
   const report = (label: string, k: number, took: number) => {
     rows.push([label, k, took])
-    console.log(`  ${label.padEnd(34)} ${n(k).padStart(12)} rows  ${ms(took / 1000).padStart(7)} s  ${n((k * 1000) / Math.max(took, 1)).padStart(10)} rows/s`)
+    console.log(
+      `  ${label.padEnd(34)} ${n(k).padStart(12)} rows  ${ms(took / 1000).padStart(7)} s  ${n((k * 1000) / Math.max(took, 1)).padStart(10)} rows/s`,
+    )
   }
   report('setup (ZIPs, systems, facilities)', ds.facilities.length + ds.healthSystems.length, init)
   const count = async (label: string, it: AsyncIterable<unknown>) => {
@@ -108,7 +112,9 @@ async function benchGenerate(scaleName: Scale['name'], seed: number, load: boole
   report('antivenom purchases', purchases.length, pTime)
   const total = rows.reduce((a, [, k]) => a + k, 0)
   const totalMs = rows.reduce((a, [, , took]) => a + took, 0)
-  console.log(`  ${'generation total'.padEnd(34)} ${n(total).padStart(12)} rows  ${ms(totalMs / 1000).padStart(7)} s  ${n((total * 1000) / totalMs).padStart(10)} rows/s`)
+  console.log(
+    `  ${'generation total'.padEnd(34)} ${n(total).padStart(12)} rows  ${ms(totalMs / 1000).padStart(7)} s  ${n((total * 1000) / totalMs).padStart(10)} rows/s`,
+  )
   if (!load) return
 
   const target = await openDatabase({ scratch })
@@ -116,7 +122,9 @@ async function benchGenerate(scaleName: Scale['name'], seed: number, load: boole
     console.log(`\nLoad into ${target.mode}`)
     const [summary, loadMs] = await time(() => seedDataset(target.db.pool, { scale: scaleName, seed, method: loadEnv().DATA_LOAD_METHOD }))
     const loaded = Object.values(summary.counts).reduce((a, b) => a + b, 0)
-    console.log(`  loaded ${n(loaded)} rows in ${ms(loadMs / 1000)} s (${n((loaded * 1000) / loadMs)} rows/s end to end, ${summary.method})`)
+    console.log(
+      `  loaded ${n(loaded)} rows in ${ms(loadMs / 1000)} s (${n((loaded * 1000) / loadMs)} rows/s end to end, ${summary.method})`,
+    )
     console.log(`  generation share of the load: ${((totalMs / loadMs) * 100).toFixed(0)}%`)
     await printSizes(target.db.pool)
   } finally {
@@ -134,15 +142,82 @@ async function printSizes(pool: pg.Pool) {
   )
   const { rows: db } = await pool.query<{ size: string }>('SELECT pg_database_size(current_database())::text AS size')
   console.log(`  database size ${mib(Number(db[0]!.size))}; largest relations (total, of which indexes):`)
-  for (const r of rows.slice(0, 16)) console.log(`    ${r.name.padEnd(32)} ${n(Number(r.rows)).padStart(12)} rows  ${mib(Number(r.total)).padStart(11)}  ${mib(Number(r.indexes)).padStart(11)}${r.kind === 'm' ? '  (materialised view)' : ''}`)
+  for (const r of rows.slice(0, 16))
+    console.log(
+      `    ${r.name.padEnd(32)} ${n(Number(r.rows)).padStart(12)} rows  ${mib(Number(r.total)).padStart(11)}  ${mib(Number(r.indexes)).padStart(11)}${r.kind === 'm' ? '  (materialised view)' : ''}`,
+    )
 }
 
 /** Realistic typed text: codes, prefixes, words, typos. */
 const WORKLOAD: Record<string, { run: (pool: pg.Pool, q: string) => Promise<unknown[]>; queries: string[] }> = {
-  'icd10-fuzzy': { run: (pool, q) => searchIcd10(pool, q, 10), queries: ['E11.9', 'e11', 'diabtes', 'type 2 diabetes', 'hypertenshun', 'I10', 'asthma', 'copd', 'M17', 'knee osteoarthritis', 'T63.0', 'rattlesnake', 'depresion', 'J45.909', 'heart failure', 'N18'] },
-  'cpt-fuzzy': { run: (pool, q) => searchProcedureCodes(pool, q, 10), queries: ['99213', '9921', 'office visit', 'knee replacment', '27447', 'mri', 'colonoscopy', 'J0840', 'antivenom', 'G04', 'blood test', 'ekg'] },
-  'procedure-typeahead': { run: (pool, q) => searchProcedures(pool, q, 10), queries: ['2744', 'knee', 'colonoscpy', 'mri brain', '45378', 'hip replacement', 'mammogram', 'physical therapy', 'ct scan', 'cataract'] },
-  omni: { run: (pool, q) => searchSpecialties(pool, q, 10), queries: ['', 'famly medicine', 'cardio', '207RE0101X', 'pediatrics', 'orthopedic', 'nurse practitioner', 'psych', 'dermatology', '207Q'] },
+  'icd10-fuzzy': {
+    run: (pool, q) => searchIcd10(pool, q, 10),
+    queries: [
+      'E11.9',
+      'e11',
+      'diabtes',
+      'type 2 diabetes',
+      'hypertenshun',
+      'I10',
+      'asthma',
+      'copd',
+      'M17',
+      'knee osteoarthritis',
+      'T63.0',
+      'rattlesnake',
+      'depresion',
+      'J45.909',
+      'heart failure',
+      'N18',
+    ],
+  },
+  'cpt-fuzzy': {
+    run: (pool, q) => searchProcedureCodes(pool, q, 10),
+    queries: [
+      '99213',
+      '9921',
+      'office visit',
+      'knee replacment',
+      '27447',
+      'mri',
+      'colonoscopy',
+      'J0840',
+      'antivenom',
+      'G04',
+      'blood test',
+      'ekg',
+    ],
+  },
+  'procedure-typeahead': {
+    run: (pool, q) => searchProcedures(pool, q, 10),
+    queries: [
+      '2744',
+      'knee',
+      'colonoscpy',
+      'mri brain',
+      '45378',
+      'hip replacement',
+      'mammogram',
+      'physical therapy',
+      'ct scan',
+      'cataract',
+    ],
+  },
+  omni: {
+    run: (pool, q) => searchSpecialties(pool, q, 10),
+    queries: [
+      '',
+      'famly medicine',
+      'cardio',
+      '207RE0101X',
+      'pediatrics',
+      'orthopedic',
+      'nurse practitioner',
+      'psych',
+      'dermatology',
+      '207Q',
+    ],
+  },
 }
 
 /** Runs task(0 .. count-1) with `concurrency` of them in flight at a time. */
@@ -158,12 +233,17 @@ async function atConcurrency(concurrency: number, count: number, task: (i: numbe
 async function benchTypeahead(requests: number, levels: number[]) {
   const target = await openDatabase({ scratch: false })
   try {
-    const { rows } = await target.db.pool.query<{ providers: string; codes: string }>(`SELECT (SELECT count(*) FROM providers)::text AS providers, (SELECT count(*) FROM icd10_codes)::text AS codes`)
-    console.log(`Typeahead against ${target.mode}: ${n(Number(rows[0]!.providers))} providers, ${n(Number(rows[0]!.codes))} ICD-10-CM codes; ${requests} requests per look-up and concurrency`)
+    const { rows } = await target.db.pool.query<{ providers: string; codes: string }>(
+      `SELECT (SELECT count(*) FROM providers)::text AS providers, (SELECT count(*) FROM icd10_codes)::text AS codes`,
+    )
+    console.log(
+      `Typeahead against ${target.mode}: ${n(Number(rows[0]!.providers))} providers, ${n(Number(rows[0]!.codes))} ICD-10-CM codes; ${requests} requests per look-up and concurrency`,
+    )
     // warm-up at the highest concurrency: caches, and the named statements on every pooled connection (each
     // plans once), as on a server that has been answering for a while
     const width = Math.max(...levels)
-    for (const w of Object.values(WORKLOAD)) await atConcurrency(width, w.queries.length * width * 2, (i) => w.run(target.db.pool, w.queries[i % w.queries.length]!))
+    for (const w of Object.values(WORKLOAD))
+      await atConcurrency(width, w.queries.length * width * 2, (i) => w.run(target.db.pool, w.queries[i % w.queries.length]!))
     const medians: Record<string, Record<number, number>> = {}
     for (const [name, w] of Object.entries(WORKLOAD)) {
       medians[name] = {}
@@ -179,7 +259,9 @@ async function benchTypeahead(requests: number, levels: number[]) {
         latencies.sort((a, b) => a - b)
         const p50 = quantile(latencies, 0.5)
         medians[name]![c] = p50
-        console.log(`  ${name.padEnd(20)} concurrency ${String(c).padStart(2)}: p50 ${ms(p50).padStart(6)} ms  p95 ${ms(quantile(latencies, 0.95)).padStart(6)} ms  ${n((requests * 1000) / wall).padStart(6)} req/s`)
+        console.log(
+          `  ${name.padEnd(20)} concurrency ${String(c).padStart(2)}: p50 ${ms(p50).padStart(6)} ms  p95 ${ms(quantile(latencies, 0.95)).padStart(6)} ms  ${n((requests * 1000) / wall).padStart(6)} req/s`,
+        )
       }
     }
     if (levels.length > 1) {
@@ -216,26 +298,53 @@ async function benchLoad(seconds: number, concurrency: number) {
       industry: 'Healthcare',
       renewal_cycle_days: 30,
       activation_key: newActivationKey(),
-      policies: { create: [{ product_group: 'ATLAS', limit: null }, { product_group: 'CARE_SELECT', limit: null }] },
+      policies: {
+        create: [
+          { product_group: 'ATLAS', limit: null },
+          { product_group: 'CARE_SELECT', limit: null },
+        ],
+      },
     },
   })
   const accounts = await Promise.all(
-    (['admin', 'user'] as const).map((role) => db.prisma.user.create({ data: { email: `load-${role}-${randomUUID().slice(0, 8)}@bench.citrus`, role, company_id: company.id, password_hash: passwordHash } })),
+    (['admin', 'user'] as const).map((role) =>
+      db.prisma.user.create({
+        data: { email: `load-${role}-${randomUUID().slice(0, 8)}@bench.citrus`, role, company_id: company.id, password_hash: passwordHash },
+      }),
+    ),
   )
   await db.close()
   const app = await buildApp(
-    { env, databaseUrl, databaseMode: embedded ? 'embedded' : 'postgres', jwtSecret: randomUUID() + randomUUID(), migrationsDir: MIGRATIONS_DIR, webDistDir: null },
+    {
+      env,
+      databaseUrl,
+      databaseMode: embedded ? 'embedded' : 'postgres',
+      jwtSecret: randomUUID() + randomUUID(),
+      migrationsDir: MIGRATIONS_DIR,
+      webDistDir: null,
+    },
     { logger: false },
   )
   await app.listen({ host: '127.0.0.1', port: 0 })
   const address = app.server.address()
   const base = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`
-  const login = (email: string, pass: string) => fetch(`${base}/api/users/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email, password: pass }) })
+  const login = (email: string, pass: string) =>
+    fetch(`${base}/api/users/login`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ email, password: pass }),
+    })
   const tokenOf = async (email: string) => ((await (await login(email, password)).json()) as { token: string }).token
   const [adminToken, userToken] = await Promise.all(accounts.map((a) => tokenOf(a.email)))
-  const get = (path: string, token: string | null) => fetch(`${base}${path}`, token ? { headers: { authorization: `Bearer ${token}` } } : {})
+  const get = (path: string, token: string | null) =>
+    fetch(`${base}${path}`, token ? { headers: { authorization: `Bearer ${token}` } } : {})
   const pick = <T>(list: readonly T[]) => list[Math.floor(Math.random() * list.length)]!
-  const lookup = (name: string, path: string, queries: string[]): LoadKind => ({ name, weight: 3, expect: [200], send: () => get(`/api${path}?query=${encodeURIComponent(pick(queries))}&limit=10`, userToken!) })
+  const lookup = (name: string, path: string, queries: string[]): LoadKind => ({
+    name,
+    weight: 3,
+    expect: [200],
+    send: () => get(`/api${path}?query=${encodeURIComponent(pick(queries))}&limit=10`, userToken!),
+  })
   const kinds: LoadKind[] = [
     { name: 'login', weight: 1, expect: [200], send: () => login(pick(accounts).email, password) },
     lookup('icd10-fuzzy', '/typeahead/icd10-fuzzy', WORKLOAD['icd10-fuzzy']!.queries),
@@ -243,12 +352,27 @@ async function benchLoad(seconds: number, concurrency: number) {
     lookup('procedure-typeahead', '/typeahead/procedure-typeahead', WORKLOAD['procedure-typeahead']!.queries),
     lookup('omni', '/typeahead/omni', WORKLOAD.omni!.queries),
     { name: 'data dictionary', weight: 1, expect: [200], send: () => get('/api/data-dictionary', userToken!) },
-    { name: 'admin reads', weight: 2, expect: [200], send: () => get(pick(['/api/admin/active-seats', '/api/admin/product-usage']), adminToken!) },
+    {
+      name: 'admin reads',
+      weight: 2,
+      expect: [200],
+      send: () => get(pick(['/api/admin/active-seats', '/api/admin/product-usage']), adminToken!),
+    },
     // refused requests: a NUL byte in the e-mail (400, or 429 once the address has failed too often),
     // no token, a body that is not JSON
-    { name: 'bad: NUL e-mail', weight: 1, expect: [400, 401, 429], send: () => login(`load-${randomUUID().slice(0, 8)}\u0000@bench.citrus`, password) },
+    {
+      name: 'bad: NUL e-mail',
+      weight: 1,
+      expect: [400, 401, 429],
+      send: () => login(`load-${randomUUID().slice(0, 8)}\u0000@bench.citrus`, password),
+    },
     { name: 'bad: no token', weight: 1, expect: [401], send: () => get('/api/typeahead/icd10-fuzzy?query=knee', null) },
-    { name: 'bad: broken JSON', weight: 1, expect: [400], send: () => fetch(`${base}/api/users/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"email":' }) },
+    {
+      name: 'bad: broken JSON',
+      weight: 1,
+      expect: [400],
+      send: () => fetch(`${base}/api/users/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"email":' }),
+    },
   ]
   const wheel = kinds.flatMap((kind) => Array.from({ length: kind.weight }, () => kind))
   const latencies = new Map<string, number[]>(kinds.map((k) => [k.name, []]))
@@ -256,7 +380,10 @@ async function benchLoad(seconds: number, concurrency: number) {
   const deadline = performance.now() + seconds * 1000
   console.log(`Mixed load against ${mode} at concurrency ${concurrency} for ${seconds} s (${base})`)
   let done = 0
-  const progress = setInterval(() => console.log(`  ... ${n(done)} requests, ${[...errors.values()].reduce((a, b) => a + b, 0)} errors`), 30_000)
+  const progress = setInterval(
+    () => console.log(`  ... ${n(done)} requests, ${[...errors.values()].reduce((a, b) => a + b, 0)} errors`),
+    30_000,
+  )
   const started = performance.now()
   await Promise.all(
     Array.from({ length: concurrency }, async (_, worker) => {
@@ -282,7 +409,9 @@ async function benchLoad(seconds: number, concurrency: number) {
   console.log(`  ${n(done)} requests in ${wall.toFixed(0)} s: ${n(done / wall)} req/s`)
   for (const [name, list] of latencies) {
     list.sort((a, b) => a - b)
-    console.log(`  ${name.padEnd(20)} ${n(list.length).padStart(8)}  p50 ${ms(quantile(list, 0.5)).padStart(6)} ms  p95 ${ms(quantile(list, 0.95)).padStart(6)} ms`)
+    console.log(
+      `  ${name.padEnd(20)} ${n(list.length).padStart(8)}  p50 ${ms(quantile(list, 0.5)).padStart(6)} ms  p95 ${ms(quantile(list, 0.95)).padStart(6)} ms`,
+    )
   }
   const errorCount = [...errors.values()].reduce((a, b) => a + b, 0)
   console.log(`  errors: ${errorCount}`)
@@ -325,7 +454,9 @@ async function main() {
     if (!(seconds > 0)) throw new Error('--seconds takes a positive number, e.g. 600')
     await benchLoad(seconds, concurrency)
   } else {
-    console.log('Usage: npm run bench -- generate [--scale ci|demo|full] [--seed N] [--no-load] | typeahead [--requests 200] [--concurrency 1,8] | load [--seconds 600] [--concurrency 16]')
+    console.log(
+      'Usage: npm run bench -- generate [--scale ci|demo|full] [--seed N] [--no-load] | typeahead [--requests 200] [--concurrency 1,8] | load [--seconds 600] [--concurrency 16]',
+    )
     process.exitCode = command ? 2 : 0
   }
 }

@@ -52,7 +52,8 @@ describe('administration in a real browser', () => {
     await page.getByRole('button', { name: 'Copy', exact: true }).click()
     await page.getByText('API Key Copied!', { exact: true }).waitFor()
     // runs in the page, where navigator exists (the root tsconfig has no DOM types)
-    const readClipboard = () => (globalThis as unknown as { navigator: { clipboard: { readText(): Promise<string> } } }).navigator.clipboard.readText()
+    const readClipboard = () =>
+      (globalThis as unknown as { navigator: { clipboard: { readText(): Promise<string> } } }).navigator.clipboard.readText()
     expect(await page.evaluate(readClipboard)).toBe(key)
     await page.getByRole('button', { name: "I've Saved It", exact: true }).click()
 
@@ -99,7 +100,10 @@ describe('administration in a real browser', () => {
       ['NOVA', 250],
     ])
 
-    await page.getByRole('row', { name: `Open the users of ${name}`, exact: true }).getByRole('cell', { name, exact: true }).click()
+    await page
+      .getByRole('row', { name: `Open the users of ${name}`, exact: true })
+      .getByRole('cell', { name, exact: true })
+      .click()
     await page.waitForURL(`${server.baseUrl}/company/${company.id}/users`)
     await page.getByRole('heading', { name: `User Management for Company ${company.id}`, exact: true }).waitFor()
     await page.getByRole('cell', { name: 'No users found for this company.', exact: true }).waitFor()

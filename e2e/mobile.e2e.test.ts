@@ -120,10 +120,14 @@ describe('the tables at 390 px wide in a real browser', () => {
     await expectNoOverflow(page, '/api-keys')
 
     // the probe is not blind: a wide block in the page is reported, the same block in a scroll container is not
-    await page.evaluate(`document.querySelector('main').insertAdjacentHTML('beforeend', '<div id="wide-probe" style="width:600px;height:10px">wide</div>')`)
+    await page.evaluate(
+      `document.querySelector('main').insertAdjacentHTML('beforeend', '<div id="wide-probe" style="width:600px;height:10px">wide</div>')`,
+    )
     const loose = (await page.evaluate(OVERFLOW_PROBE)) as { offenders: string[] }
     expect(loose.offenders).toContain('div:wide')
-    await page.evaluate(`document.getElementById('wide-probe').outerHTML = '<div style="overflow-x:auto;max-width:100%"><div style="width:600px;height:10px">wide</div></div>'`)
+    await page.evaluate(
+      `document.getElementById('wide-probe').outerHTML = '<div style="overflow-x:auto;max-width:100%"><div style="width:600px;height:10px">wide</div></div>'`,
+    )
     expect(((await page.evaluate(OVERFLOW_PROBE)) as { offenders: string[] }).offenders).toEqual([])
     await page.context().close()
   })

@@ -11,7 +11,10 @@ const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..')
 const schema = path.join(root, 'prisma/schema.prisma')
 const outDir = path.join(root, 'apps/server/src/generated/prisma')
 const stampFile = path.join(outDir, '.schema-hash')
-const hash = createHash('sha256').update(readFileSync(schema)).update(readFileSync(path.join(root, 'package-lock.json'))).digest('hex')
+const hash = createHash('sha256')
+  .update(readFileSync(schema))
+  .update(readFileSync(path.join(root, 'package-lock.json')))
+  .digest('hex')
 
 if (existsSync(path.join(outDir, 'client.ts')) && existsSync(stampFile) && readFileSync(stampFile, 'utf8') === hash) {
   process.exit(0)

@@ -23,11 +23,15 @@ function ensureSystemPackages() {
   if (wanted.length === 0) return
   const canInstall = process.getuid?.() === 0 && hasCommand('apt-get')
   if (!canInstall) {
-    console.error(`The tests need ${wanted.join(' and ')}. Install them (Debian: apt-get install -y ${wanted.join(' ')}) or set CHROMIUM_PATH.`)
+    console.error(
+      `The tests need ${wanted.join(' and ')}. Install them (Debian: apt-get install -y ${wanted.join(' ')}) or set CHROMIUM_PATH.`,
+    )
     process.exit(1)
   }
   run('apt-get', ['update', '-qq'], 'apt-get update')
-  run('apt-get', ['install', '-y', '-qq', ...wanted], `Installing ${wanted.join(', ')}`, { env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' } })
+  run('apt-get', ['install', '-y', '-qq', ...wanted], `Installing ${wanted.join(', ')}`, {
+    env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' },
+  })
 }
 
 bootstrap()

@@ -4,12 +4,14 @@ import { describe, expect, it } from 'vitest'
 
 const root = path.resolve(import.meta.dirname, '..')
 const dockerfile = readFileSync(path.join(root, 'Dockerfile'), 'utf8')
-const workspaces = (JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8')) as { workspaces: string[] }).workspaces.flatMap((pattern) => {
-  const base = pattern.replace(/\/\*$/, '')
-  return readdirSync(path.join(root, base))
-    .map((entry) => `${base}/${entry}`)
-    .filter((dir) => statSync(path.join(root, dir, 'package.json'), { throwIfNoEntry: false })?.isFile())
-})
+const workspaces = (JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8')) as { workspaces: string[] }).workspaces.flatMap(
+  (pattern) => {
+    const base = pattern.replace(/\/\*$/, '')
+    return readdirSync(path.join(root, base))
+      .map((entry) => `${base}/${entry}`)
+      .filter((dir) => statSync(path.join(root, dir, 'package.json'), { throwIfNoEntry: false })?.isFile())
+  },
+)
 
 describe('Dockerfile', () => {
   it.each(workspaces)('copies the package.json of %s before each npm ci', (dir) => {

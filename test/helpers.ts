@@ -102,7 +102,10 @@ export const uniqueEmail = (prefix = 'user') => `${prefix}-${randomUUID().slice(
 /** A fresh tenant: a company with the given policies and one user per requested role. */
 export async function createTenant(
   db: Database,
-  options: { roles?: Role[]; products?: { product_group: 'ATLAS' | 'SYNTHESIS' | 'SEARCH' | 'CARE_SELECT' | 'NOVA'; limit?: number | null }[] } = {},
+  options: {
+    roles?: Role[]
+    products?: { product_group: 'ATLAS' | 'SYNTHESIS' | 'SEARCH' | 'CARE_SELECT' | 'NOVA'; limit?: number | null }[]
+  } = {},
 ) {
   const passwordHash = await hashPassword(TEST_PASSWORD)
   const company = await db.prisma.company.create({
@@ -111,7 +114,9 @@ export async function createTenant(
       industry: 'Healthcare',
       renewal_cycle_days: 30,
       activation_key: newActivationKey(),
-      policies: { create: (options.products ?? [{ product_group: 'ATLAS' }]).map((p) => ({ product_group: p.product_group, limit: p.limit ?? null })) },
+      policies: {
+        create: (options.products ?? [{ product_group: 'ATLAS' }]).map((p) => ({ product_group: p.product_group, limit: p.limit ?? null })),
+      },
     },
   })
   const users = await Promise.all(

@@ -100,7 +100,9 @@ describe('workspace dependencies', () => {
 
   it('the root (scripts, tests, benchmarks) declares every package it imports', () => {
     // the root's own files may use the workspaces' packages only through their relative paths
-    expect(undeclaredImports(root, new Set(workspaceDirs.concat(path.join(root, 'apps'), path.join(root, 'packages'))), new Set())).toEqual([])
+    expect(undeclaredImports(root, new Set(workspaceDirs.concat(path.join(root, 'apps'), path.join(root, 'packages'))), new Set())).toEqual(
+      [],
+    )
   })
 
   it('packageOf names the package of a specifier', () => {

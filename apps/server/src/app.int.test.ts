@@ -76,7 +76,9 @@ describe('application foundation', () => {
   })
 
   it('rejects an oversized body with 413', async () => {
-    const response = await request(app.server).post('/api/__probe').send({ email: 'a@b.co', age: 1, pad: 'x'.repeat(4096) })
+    const response = await request(app.server)
+      .post('/api/__probe')
+      .send({ email: 'a@b.co', age: 1, pad: 'x'.repeat(4096) })
     expect(response.status).toBe(413)
     expect(response.body).toEqual({ message: 'Request body is too large', code: 'PAYLOAD_TOO_LARGE', status: 413 })
   })

@@ -6,9 +6,7 @@ const optionalString = z
   .transform((value) => (value === '' ? undefined : value))
   .optional()
 
-const booleanFlag = z
-  .enum(['true', 'false', '1', '0'])
-  .transform((value) => value === 'true' || value === '1')
+const booleanFlag = z.enum(['true', 'false', '1', '0']).transform((value) => value === 'true' || value === '1')
 
 /** Every environment variable the server reads, validated once at start (docs/decisions/0004). */
 export const envSchema = z.object({
@@ -58,18 +56,14 @@ export type Env = z.infer<typeof envSchema>
 export class ConfigError extends Error {
   override name = 'ConfigError'
   constructor(readonly issues: { variable: string; message: string }[]) {
-    super(
-      `Invalid configuration:\n${issues.map((issue) => `  ${issue.variable}: ${issue.message}`).join('\n')}`,
-    )
+    super(`Invalid configuration:\n${issues.map((issue) => `  ${issue.variable}: ${issue.message}`).join('\n')}`)
   }
 }
 
 export function parseEnv(source: NodeJS.ProcessEnv | Record<string, string | undefined>): Env {
   const result = envSchema.safeParse(source)
   if (!result.success) {
-    throw new ConfigError(
-      result.error.issues.map((issue) => ({ variable: String(issue.path[0] ?? '(env)'), message: issue.message })),
-    )
+    throw new ConfigError(result.error.issues.map((issue) => ({ variable: String(issue.path[0] ?? '(env)'), message: issue.message })))
   }
   const env = result.data
   if (env.NODE_ENV === 'production' && env.DATABASE_URL && !env.JWT_SECRET) {

@@ -70,6 +70,6 @@ async function main() {
 }
 
 main().catch((error: unknown) => {
-  process.stderr.write(`Citrus failed to start: ${error instanceof Error ? error.stack ?? error.message : String(error)}\n`)
+  process.stderr.write(`Citrus failed to start: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`)
   process.exit(1)
 })

@@ -57,11 +57,7 @@ export const companyIdQuerySchema = z.object({
 
 export const createApiTokenRequestSchema = z
   .object({
-    name: z
-      .string({ error: API_TOKEN_MESSAGES.nameRequired })
-      .trim()
-      .min(1, API_TOKEN_MESSAGES.nameRequired)
-      .max(API_TOKEN_NAME_MAX),
+    name: z.string({ error: API_TOKEN_MESSAGES.nameRequired }).trim().min(1, API_TOKEN_MESSAGES.nameRequired).max(API_TOKEN_NAME_MAX),
     company_id: z
       .number()
       .int()

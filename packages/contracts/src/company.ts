@@ -2,9 +2,7 @@ import { z } from 'zod'
 import { productGroupSchema } from './access.js'
 import { defineEndpoint } from './endpoint.js'
 
-export const companyProductsResponseSchema = z
-  .object({ product_groups: z.array(productGroupSchema) })
-  .meta({ id: 'CompanyProducts' })
+export const companyProductsResponseSchema = z.object({ product_groups: z.array(productGroupSchema) }).meta({ id: 'CompanyProducts' })
 export type CompanyProductsResponse = z.infer<typeof companyProductsResponseSchema>
 
 export const hasAccessQuerySchema = z.object({

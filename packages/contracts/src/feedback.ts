@@ -21,7 +21,11 @@ export const FEEDBACK_MESSAGES = {
 export const feedbackRequestSchema = z
   .object({
     // the form holds the rating as a string ('3' by default)
-    rating: z.coerce.number({ error: FEEDBACK_MESSAGES.ratingRange }).int(FEEDBACK_MESSAGES.ratingRange).min(1, FEEDBACK_MESSAGES.ratingRange).max(5, FEEDBACK_MESSAGES.ratingRange),
+    rating: z.coerce
+      .number({ error: FEEDBACK_MESSAGES.ratingRange })
+      .int(FEEDBACK_MESSAGES.ratingRange)
+      .min(1, FEEDBACK_MESSAGES.ratingRange)
+      .max(5, FEEDBACK_MESSAGES.ratingRange),
     issues: z.array(z.string().trim().min(1).max(200)).max(20).default([]),
     feedback: z.string().max(5000).default(''),
   })

@@ -12,9 +12,7 @@ export const readinessSchema = z
   .meta({ id: 'Readiness' })
 export type Readiness = z.infer<typeof readinessSchema>
 
-export const versionSchema = z
-  .object({ version: z.string(), database_mode: z.enum(['embedded', 'postgres']) })
-  .meta({ id: 'Version' })
+export const versionSchema = z.object({ version: z.string(), database_mode: z.enum(['embedded', 'postgres']) }).meta({ id: 'Version' })
 
 /** Liveness and readiness probes, served outside /api so that orchestrators need no API knowledge. */
 export const healthEndpoints = {

@@ -2,9 +2,7 @@ import { z } from 'zod'
 import { defineEndpoint } from './endpoint.js'
 
 /** GET /insurers/: the insurance carriers a search can filter by (spec 3 §3, §7). */
-export const insurersResponseSchema = z
-  .object({ insurers: z.array(z.string()).describe('insurer names, sorted') })
-  .meta({ id: 'Insurers' })
+export const insurersResponseSchema = z.object({ insurers: z.array(z.string()).describe('insurer names, sorted') }).meta({ id: 'Insurers' })
 export type InsurersResponse = z.infer<typeof insurersResponseSchema>
 
 /** Client messages when the list fails to load (spec 3 §8). */

@@ -1,15 +1,7 @@
 import type { ProductGroup, SessionRole } from './access.js'
 
 /** The app a client route belongs to (for "coming soon" pages, breadcrumbs and the launcher). */
-export type AppArea =
-  | 'Platform'
-  | 'Accounts'
-  | 'Administration'
-  | 'Care Connect'
-  | 'Price Check'
-  | 'Atlas'
-  | 'Nova'
-  | 'Data Dictionary'
+export type AppArea = 'Platform' | 'Accounts' | 'Administration' | 'Care Connect' | 'Price Check' | 'Atlas' | 'Nova' | 'Data Dictionary'
 
 export interface ClientRoute {
   /** React Router path pattern */

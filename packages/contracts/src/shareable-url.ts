@@ -45,14 +45,7 @@ export const createShareableUrlRequestSchema = z
   .object({
     url: z.string().max(2000).nullable().optional().describe('the page being shared, as the client saw it (informational)'),
     url_type: shareUrlTypeSchema,
-    expiration_days: z
-      .number()
-      .int()
-      .min(0)
-      .max(3650)
-      .nullable()
-      .optional()
-      .describe('null or 0 = never expires'),
+    expiration_days: z.number().int().min(0).max(3650).nullable().optional().describe('null or 0 = never expires'),
     client_routes: z.array(z.string().max(500).regex(/^\//, SHARE_MESSAGES.clientRouteInvalid)).max(50).default([]),
     api_endpoints: z.array(z.string().max(500).regex(API_ENDPOINT_PATTERN, SHARE_MESSAGES.apiEndpointInvalid)).max(50).default([]),
     incoming_url: z.string().max(2000).nullable().optional().describe('path (or URL) the link opens; default the first client route'),
@@ -84,9 +77,7 @@ export const createShareableUrlRequestSchema = z
   .meta({ id: 'CreateShareableUrlRequest' })
 export type CreateShareableUrlRequest = z.input<typeof createShareableUrlRequestSchema>
 
-export const createShareableUrlResponseSchema = z
-  .object({ id: z.string(), url: z.string() })
-  .meta({ id: 'CreateShareableUrlResponse' })
+export const createShareableUrlResponseSchema = z.object({ id: z.string(), url: z.string() }).meta({ id: 'CreateShareableUrlResponse' })
 
 export const shareableLinkSchema = z
   .object({

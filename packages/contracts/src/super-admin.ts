@@ -25,7 +25,10 @@ export const companyPolicyInputSchema = z.object({
     productGroupSchema.describe('required'),
   ),
   limit: z
-    .preprocess((value) => (value === '' ? null : value), z.number({ error: required }).int(required).min(0, required).max(INT32_MAX, INPUT_MESSAGES.int32TooLarge).nullable().optional())
+    .preprocess(
+      (value) => (value === '' ? null : value),
+      z.number({ error: required }).int(required).min(0, required).max(INT32_MAX, INPUT_MESSAGES.int32TooLarge).nullable().optional(),
+    )
     .describe('credits per renewal cycle; null or absent = unlimited'),
 })
 
@@ -78,13 +81,11 @@ const isPlainObject = (value: unknown): value is Record<string, unknown> =>
  */
 export const updateCompanyRequestSchema = z
   .preprocess(
-    (body) => (isPlainObject(body) && isPlainObject(body.record) ? { ...body.record, reset_activation_key: body.reset_activation_key } : body),
+    (body) =>
+      isPlainObject(body) && isPlainObject(body.record) ? { ...body.record, reset_activation_key: body.reset_activation_key } : body,
     flatUpdateCompanyRequestSchema,
   )
-  .meta({ id: 'UpdateCompanyRequest' }) as unknown as z.ZodType<
-  z.output<typeof flatUpdateCompanyRequestSchema>,
-  UpdateCompanyRequestForms
->
+  .meta({ id: 'UpdateCompanyRequest' }) as unknown as z.ZodType<z.output<typeof flatUpdateCompanyRequestSchema>, UpdateCompanyRequestForms>
 export type UpdateCompanyRequest = UpdateCompanyRequestForms
 
 export const companyRecordSchema = z

@@ -20,7 +20,12 @@ const limit = z.coerce
 
 /** Code and procedure look-ups need some text (the clients ignore empty or blank input). */
 export const typeaheadQuerySchema = z.object({
-  query: z.string().trim().min(1, 'query is required').max(TYPEAHEAD_MAX_QUERY_LENGTH).describe('typed text: a code, a code prefix or words (typos tolerated)'),
+  query: z
+    .string()
+    .trim()
+    .min(1, 'query is required')
+    .max(TYPEAHEAD_MAX_QUERY_LENGTH)
+    .describe('typed text: a code, a code prefix or words (typos tolerated)'),
   limit,
 })
 export type TypeaheadQuery = z.infer<typeof typeaheadQuerySchema>

@@ -14,7 +14,8 @@ export const USER_MESSAGES = {
   newPasswordRequired: 'New password is required',
   resetTokenRequired: 'Missing required token parameter',
   /** a sign-up that presents an invitation token which is unknown, used, expired, or for another address or company */
-  invitationInvalid: 'This invitation link is invalid, has expired or was made for another e-mail address. Ask your administrator for a new invitation.',
+  invitationInvalid:
+    'This invitation link is invalid, has expired or was made for another e-mail address. Ask your administrator for a new invitation.',
 } as const
 
 /** Lifetime of the token in an onboarding invitation link (docs/decisions/0012). */

@@ -61,11 +61,30 @@ describe('client route table', () => {
     const paths = CLIENT_ROUTES.map((route) => route.path)
     expect(new Set(paths).size).toBe(paths.length)
     for (const documented of [
-      '/', '/apps', '/sign-in', '/sign-up', '/password-reset-email', '/password-reset', '/data-dictionary',
-      '/price-check', '/price-check/results', '/member-recommendations', '/provider-cost-transparency/:npi',
-      '/atlas-search', '/care-connect-search', '/care-connect-results', '/atlas/generic', '/atlas/generic/results',
-      '/nova-search', '/nova-results', '/user-settings', '/api-keys', '/team-management', '/citrus-admin',
-      '/company/:companyId/users', '/not-authorized',
+      '/',
+      '/apps',
+      '/sign-in',
+      '/sign-up',
+      '/password-reset-email',
+      '/password-reset',
+      '/data-dictionary',
+      '/price-check',
+      '/price-check/results',
+      '/member-recommendations',
+      '/provider-cost-transparency/:npi',
+      '/atlas-search',
+      '/care-connect-search',
+      '/care-connect-results',
+      '/atlas/generic',
+      '/atlas/generic/results',
+      '/nova-search',
+      '/nova-results',
+      '/user-settings',
+      '/api-keys',
+      '/team-management',
+      '/citrus-admin',
+      '/company/:companyId/users',
+      '/not-authorized',
     ]) {
       expect(paths).toContain(documented)
     }
@@ -82,7 +101,8 @@ describe('shared input bounds (issue 9 §2)', () => {
     const { idSchema, idParamSchema, int32Schema } = await import('./validation.js')
     expect(idSchema.parse(2147483647)).toBe(2147483647)
     expect(idParamSchema.parse('42')).toBe(42)
-    const messages = (result: { success: boolean; error?: { issues: { message: string }[] } }) => result.error?.issues.map((issue) => issue.message)
+    const messages = (result: { success: boolean; error?: { issues: { message: string }[] } }) =>
+      result.error?.issues.map((issue) => issue.message)
     expect(messages(idSchema.safeParse(2147483648))).toEqual(['Must be at most 2147483647'])
     expect(messages(idParamSchema.safeParse('2147483648'))).toEqual(['Must be at most 2147483647'])
     expect(messages(idSchema.safeParse(0))).toEqual(['Must be a positive whole number'])

@@ -98,7 +98,11 @@ export const INPUT_MESSAGES = {
 /** A whole number that fits a PostgreSQL integer; other rules (min, max) narrow it further. */
 export const int32Schema = z.number().int().min(INT32_MIN, INPUT_MESSAGES.int32TooSmall).max(INT32_MAX, INPUT_MESSAGES.int32TooLarge)
 /** A database id in a JSON body: a positive int32. */
-export const idSchema = z.number({ error: INPUT_MESSAGES.idInvalid }).int(INPUT_MESSAGES.idInvalid).positive(INPUT_MESSAGES.idInvalid).max(INT32_MAX, INPUT_MESSAGES.int32TooLarge)
+export const idSchema = z
+  .number({ error: INPUT_MESSAGES.idInvalid })
+  .int(INPUT_MESSAGES.idInvalid)
+  .positive(INPUT_MESSAGES.idInvalid)
+  .max(INT32_MAX, INPUT_MESSAGES.int32TooLarge)
 /** A database id in a path or query string ("42"): a positive int32. */
 export const idParamSchema = z.coerce
   .number({ error: INPUT_MESSAGES.idInvalid })

@@ -15,7 +15,13 @@ describe('API keys as credentials', () => {
     const login = { authorization: `Bearer ${await loginTokenFor(tenant.users[0]!, tenant.company.company_name)}` }
     const created = await request(ctx.app.server).post('/api/admin/api-token').set(login).send({ name: 'integration' })
     expect(created.status).toBe(200)
-    return { ...tenant, login, key: created.body.token as string, keyId: created.body.id as string, bearer: { authorization: `Bearer ${created.body.token as string}` } }
+    return {
+      ...tenant,
+      login,
+      key: created.body.token as string,
+      keyId: created.body.id as string,
+      bearer: { authorization: `Bearer ${created.body.token as string}` },
+    }
   }
   const info = (headers: Record<string, string>) => request(ctx.app.server).get('/api/users/info').set(headers)
 
@@ -31,14 +37,22 @@ describe('API keys as credentials', () => {
     const t = await adminWithKey()
     const response = await info(t.bearer)
     expect(response.status).toBe(200)
-    expect(response.body).toMatchObject({ id: t.users[0]!.id, email: t.users[0]!.email, role: 'admin', company_id: t.company.id, product_groups: ['ATLAS'] })
+    expect(response.body).toMatchObject({
+      id: t.users[0]!.id,
+      email: t.users[0]!.email,
+      role: 'admin',
+      company_id: t.company.id,
+      product_groups: ['ATLAS'],
+    })
     const used = await ctx.db.prisma.apiToken.findUniqueOrThrow({ where: { id: t.keyId } })
     expect(used.last_used_at).not.toBeNull()
     // the owner's admin endpoints work with the key too
     const seats = await request(ctx.app.server).get('/api/admin/active-seats').set(t.bearer)
     expect(seats.status).toBe(200)
     const list = await request(ctx.app.server).get('/api/admin/api-token').set(t.login)
-    expect((list.body as { id: string; last_used_at: string | null }[]).find((k) => k.id === t.keyId)?.last_used_at).toBe(used.last_used_at!.toISOString())
+    expect((list.body as { id: string; last_used_at: string | null }[]).find((k) => k.id === t.keyId)?.last_used_at).toBe(
+      used.last_used_at!.toISOString(),
+    )
   })
 
   it('writes last_used_at at most once a minute', async () => {
@@ -50,10 +64,12 @@ describe('API keys as credentials', () => {
     const stale = new Date(Date.now() - LAST_USED_RESOLUTION_MS - 1000)
     await ctx.db.prisma.apiToken.update({ where: { id: t.keyId }, data: { last_used_at: stale } })
     await info(t.bearer).expect(200)
-    expect((await ctx.db.prisma.apiToken.findUniqueOrThrow({ where: { id: t.keyId } })).last_used_at!.getTime()).toBeGreaterThan(stale.getTime())
+    expect((await ctx.db.prisma.apiToken.findUniqueOrThrow({ where: { id: t.keyId } })).last_used_at!.getTime()).toBeGreaterThan(
+      stale.getTime(),
+    )
   })
 
-  it('applies the owner\'s role: a user\'s key is refused on admin endpoints', async () => {
+  it("applies the owner's role: a user's key is refused on admin endpoints", async () => {
     const t = await adminWithKey()
     const userKey = await new ApiTokenService(ctx.db.prisma, CLI_ACTOR).create({ user_id: t.users[1]!.id, name: 'user key' })
     const bearer = { authorization: `Bearer ${userKey.token}` }

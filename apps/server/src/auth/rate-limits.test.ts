@@ -9,7 +9,11 @@ describe('credential limits', () => {
     expect(new RateLimitedError(60).message).toBe('Too many attempts. Please try again in 1 minute.')
     expect(new RateLimitedError(899).message).toBe('Too many attempts. Please try again in 15 minutes.')
     expect(describeWait(61)).toBe('2 minutes')
-    expect(new RateLimitedError(5).toEnvelope()).toEqual({ message: 'Too many attempts. Please try again in 5 seconds.', code: 'RATE_LIMITED', status: 429 })
+    expect(new RateLimitedError(5).toEnvelope()).toEqual({
+      message: 'Too many attempts. Please try again in 5 seconds.',
+      code: 'RATE_LIMITED',
+      status: 429,
+    })
   })
 
   it('counts failures in a fixed window that ends', () => {
@@ -26,7 +30,10 @@ describe('credential limits', () => {
   })
 
   it('counts thrown 4xx errors and reported failures, not successes; a success clears the account', async () => {
-    const limiter = new CredentialLimiter({ perAddress: { max: 3, windowMs: 60_000 }, perAccount: { max: 100, windowMs: 60_000, delayMs: 0, queue: 0 } })
+    const limiter = new CredentialLimiter({
+      perAddress: { max: 3, windowMs: 60_000 },
+      perAccount: { max: 100, windowMs: 60_000, delayMs: 0, queue: 0 },
+    })
     const ok = async () => ({ failed: false, result: 'ok' })
     for (let i = 0; i < 10; i++) expect(await limiter.attempt('ip', 'acc', ok)).toBe('ok')
     await expect(limiter.attempt('ip', 'acc', async () => ({ failed: true, result: 'no' }))).resolves.toBe('no')

@@ -121,7 +121,12 @@ export class CredentialLimiter {
    * answers whether the attempt failed (counted) and its result; an AppError of status 4xx thrown by
    * it is counted as a failure too. Every attempt counts when `countAll` is set.
    */
-  async attempt<T>(address: string, account: string | null, check: () => Promise<{ failed: boolean; result: T }>, options: { countAll?: boolean } = {}): Promise<T> {
+  async attempt<T>(
+    address: string,
+    account: string | null,
+    check: () => Promise<{ failed: boolean; result: T }>,
+    options: { countAll?: boolean } = {},
+  ): Promise<T> {
     const addressWait = this.addresses.blockedFor(address)
     if (addressWait > 0) throw new RateLimitedError(addressWait)
     const perAccount = this.limits.perAccount
@@ -148,7 +153,12 @@ export class CredentialLimiter {
     }
   }
 
-  private async run<T>(address: string, account: string | null, check: () => Promise<{ failed: boolean; result: T }>, options: { countAll?: boolean }): Promise<T> {
+  private async run<T>(
+    address: string,
+    account: string | null,
+    check: () => Promise<{ failed: boolean; result: T }>,
+    options: { countAll?: boolean },
+  ): Promise<T> {
     let outcome: { failed: boolean; result: T }
     try {
       outcome = await check()

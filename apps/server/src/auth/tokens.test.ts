@@ -4,10 +4,16 @@ import { tokensFor } from './tokens.ts'
 
 const SECRET = 'unit-test-secret-that-is-long-enough-for-hs256'
 const b64 = (value: unknown) => Buffer.from(JSON.stringify(value)).toString('base64url')
-const parts = (token: string) => token.split('.').map((part, index) => (index < 2 ? JSON.parse(Buffer.from(part, 'base64url').toString('utf8')) : part))
+const parts = (token: string) =>
+  token.split('.').map((part, index) => (index < 2 ? JSON.parse(Buffer.from(part, 'base64url').toString('utf8')) : part))
 
 /** A token signed by hand: any header, HMAC with the given algorithm (or no signature for alg none). */
-function forge(header: Record<string, unknown>, payload: Record<string, unknown>, hmac: 'sha256' | 'sha384' | 'sha512' | null, secret = SECRET) {
+function forge(
+  header: Record<string, unknown>,
+  payload: Record<string, unknown>,
+  hmac: 'sha256' | 'sha384' | 'sha512' | null,
+  secret = SECRET,
+) {
   const input = `${b64(header)}.${b64(payload)}`
   if (!hmac) return `${input}.`
   return `${input}.${createHmac(hmac, secret).update(input).digest('base64url')}`
@@ -64,12 +70,23 @@ describe('tokens through @fastify/jwt', () => {
 
   it('signs a share token deterministically and finds the id of an expired one', async () => {
     const tokens = await tokensFor(SECRET)
-    const link = { id: 'l1', url_type: 'invite', role: 'user', invite_phone: null, invite_email: 'x@y.co', expires_at: new Date(Date.now() - 60_000) }
+    const link = {
+      id: 'l1',
+      url_type: 'invite',
+      role: 'user',
+      invite_phone: null,
+      invite_email: 'x@y.co',
+      expires_at: new Date(Date.now() - 60_000),
+    }
     expect(tokens.signShare(link)).toBe(tokens.signShare(link))
     const token = tokens.signShare(link)
     expect(tokens.verifyShare(token)).toEqual({ ok: false, reason: 'expired' })
     expect(tokens.shareIdOfExpired(token)).toBe('l1')
     expect(tokens.shareIdOfExpired('garbage')).toBeNull()
-    expect(tokens.shareIdOfExpired(forge({ alg: 'HS256', typ: 'share+jwt' }, { id: 'l1', ut: 'x', exp: 1000 }, 'sha256', 'wrong-secret-wrong-secret-wrong-secret'))).toBeNull()
+    expect(
+      tokens.shareIdOfExpired(
+        forge({ alg: 'HS256', typ: 'share+jwt' }, { id: 'l1', ut: 'x', exp: 1000 }, 'sha256', 'wrong-secret-wrong-secret-wrong-secret'),
+      ),
+    ).toBeNull()
   })
 })

@@ -23,7 +23,9 @@ describe('operators CLI: API keys', () => {
     expect(created.out).toContain('shown once')
 
     // it works as the user
-    const info = await request(ctx.app.server).get('/api/users/info').set({ authorization: `Bearer ${token!}` })
+    const info = await request(ctx.app.server)
+      .get('/api/users/info')
+      .set({ authorization: `Bearer ${token!}` })
     expect(info.status).toBe(200)
     expect(info.body.email).toBe(users[0]!.email)
 
@@ -40,7 +42,13 @@ describe('operators CLI: API keys', () => {
     const revoked = await cli(ctx.db, 'apikey', 'revoke', keys[0]!.id)
     expect(revoked.code).toBe(0)
     expect(revoked.out).toContain('API key revoked.')
-    expect((await request(ctx.app.server).get('/api/users/info').set({ authorization: `Bearer ${token!}` })).status).toBe(401)
+    expect(
+      (
+        await request(ctx.app.server)
+          .get('/api/users/info')
+          .set({ authorization: `Bearer ${token!}` })
+      ).status,
+    ).toBe(401)
     expect((await cli(ctx.db, 'apikey', 'list', '--company', String(company.id))).out).toContain('No API keys found')
 
     const entries = await ctx.db.prisma.auditLog.findMany({ where: { target_id: keys[0]!.id }, orderBy: { id: 'asc' } })
@@ -61,18 +69,33 @@ describe('operators CLI: API keys', () => {
 
   it('revokes the keys of a deactivated user', async () => {
     const { users } = await createTenant(ctx.db, { roles: ['admin'] })
-    const created = JSON.parse((await cli(ctx.db, 'apikey', 'create', '--user', String(users[0]!.id), '--json')).out) as { id: string; token: string }
+    const created = JSON.parse((await cli(ctx.db, 'apikey', 'create', '--user', String(users[0]!.id), '--json')).out) as {
+      id: string
+      token: string
+    }
     const deactivated = await cli(ctx.db, 'user', 'deactivate', users[0]!.email)
     expect(deactivated.code).toBe(0)
     expect((await ctx.db.prisma.apiToken.findUniqueOrThrow({ where: { id: created.id } })).revoked_at).not.toBeNull()
-    expect((await request(ctx.app.server).get('/api/users/info').set({ authorization: `Bearer ${created.token}` })).status).toBe(401)
+    expect(
+      (
+        await request(ctx.app.server)
+          .get('/api/users/info')
+          .set({ authorization: `Bearer ${created.token}` })
+      ).status,
+    ).toBe(401)
   })
 
   it('records role changes from the CLI in the audit log', async () => {
     const { users, company } = await createTenant(ctx.db, { roles: ['user'] })
     expect((await cli(ctx.db, 'user', 'set-role', users[0]!.email, 'admin')).code).toBe(0)
     const entry = await ctx.db.prisma.auditLog.findFirstOrThrow({ where: { action: 'user.role_change', target_id: String(users[0]!.id) } })
-    expect(entry).toMatchObject({ source: 'cli', actor_user_id: null, actor_email: null, company_id: company.id, details: { email: users[0]!.email, from: 'user', to: 'admin' } })
+    expect(entry).toMatchObject({
+      source: 'cli',
+      actor_user_id: null,
+      actor_email: null,
+      company_id: company.id,
+      details: { email: users[0]!.email, from: 'user', to: 'admin' },
+    })
   })
 
   it('answers bad input with exit code 2 and help with 0', async () => {

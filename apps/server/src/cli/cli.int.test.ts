@@ -18,7 +18,20 @@ describe('operators CLI', () => {
   const ctx = useTestDatabase()
 
   it('creates a company with policies and prints its activation key', async () => {
-    const result = await cli(ctx.db, 'company', 'create', '--name', 'Acme Health', '--industry', 'Payer', '--policy', 'ATLAS', '--policy', 'NOVA:250', '--json')
+    const result = await cli(
+      ctx.db,
+      'company',
+      'create',
+      '--name',
+      'Acme Health',
+      '--industry',
+      'Payer',
+      '--policy',
+      'ATLAS',
+      '--policy',
+      'NOVA:250',
+      '--json',
+    )
     expect(result.code).toBe(0)
     const company = JSON.parse(result.out)
     expect(company.activation_key).toMatch(/^[A-Za-z0-9_-]{43}$/)
@@ -48,7 +61,20 @@ describe('operators CLI', () => {
   it('manages users: create, set-role, deactivate, list', async () => {
     const company = JSON.parse((await cli(ctx.db, 'company', 'create', '--name', 'Gamma', '--industry', 'Provider', '--json')).out)
     const email = uniqueEmail('ops')
-    const created = await cli(ctx.db, 'user', 'create', '--email', email, '--password', 'Str0ng#Pass', '--company', String(company.id), '--role', 'admin', '--json')
+    const created = await cli(
+      ctx.db,
+      'user',
+      'create',
+      '--email',
+      email,
+      '--password',
+      'Str0ng#Pass',
+      '--company',
+      String(company.id),
+      '--role',
+      'admin',
+      '--json',
+    )
     expect(created.code).toBe(0)
     expect(JSON.parse(created.out)).toMatchObject({ email, role: 'admin', company_id: company.id, is_active: true })
     expect(created.out).not.toContain('password')
@@ -86,7 +112,18 @@ describe('operators CLI', () => {
   it('documents every command with --help', async () => {
     const help = await cli(ctx.db, '--help')
     expect(help.code).toBe(0)
-    for (const name of ['company create', 'company list', 'company show', 'company update', 'company reset-key', 'user create', 'user list', 'user set-role', 'user deactivate', 'seed demo']) {
+    for (const name of [
+      'company create',
+      'company list',
+      'company show',
+      'company update',
+      'company reset-key',
+      'user create',
+      'user list',
+      'user set-role',
+      'user deactivate',
+      'seed demo',
+    ]) {
       expect(help.out).toContain(name)
       const own = await cli(ctx.db, ...name.split(' '), '--help')
       expect(own.code, name).toBe(0)
@@ -95,23 +132,56 @@ describe('operators CLI', () => {
   })
 
   it('runs as a process through npm run cli against DATABASE_URL', () => {
-    const result = spawnSync(process.execPath, [path.join(REPO_ROOT, 'node_modules/tsx/dist/cli.mjs'), path.join(REPO_ROOT, 'apps/server/src/cli/main.ts'), 'company', 'create', '--name', 'Proc Co', '--industry', 'Payer', '--json'], {
-      env: { PATH: process.env.PATH, DATABASE_URL: inject('databaseUrl') },
-      encoding: 'utf8',
-      timeout: 60_000,
-    })
+    const result = spawnSync(
+      process.execPath,
+      [
+        path.join(REPO_ROOT, 'node_modules/tsx/dist/cli.mjs'),
+        path.join(REPO_ROOT, 'apps/server/src/cli/main.ts'),
+        'company',
+        'create',
+        '--name',
+        'Proc Co',
+        '--industry',
+        'Payer',
+        '--json',
+      ],
+      {
+        env: { PATH: process.env.PATH, DATABASE_URL: inject('databaseUrl') },
+        encoding: 'utf8',
+        timeout: 60_000,
+      },
+    )
     expect(result.stderr).toBe('')
     expect(result.status).toBe(0)
     expect(JSON.parse(result.stdout).company_name).toBe('Proc Co')
   })
 
   it('an operator stands up a company whose users sign up with the printed key and see its products', async () => {
-    const company = JSON.parse((await cli(ctx.db, 'company', 'create', '--name', 'Delta', '--industry', 'Payer', '--policy', 'ATLAS', '--policy', 'CARE_SELECT', '--json')).out)
+    const company = JSON.parse(
+      (
+        await cli(
+          ctx.db,
+          'company',
+          'create',
+          '--name',
+          'Delta',
+          '--industry',
+          'Payer',
+          '--policy',
+          'ATLAS',
+          '--policy',
+          'CARE_SELECT',
+          '--json',
+        )
+      ).out,
+    )
     const app = await createTestApp()
     await app.ready()
     try {
       const email = uniqueEmail('signup')
-      const signup = await request(app.server).post('/api/users/user-signup').send({ email, password: 'Str0ng#Pass', activation_key: company.activation_key })
+      const signup = await request(app.server)
+        .post('/api/users/user-signup')
+        .send({ email, password: 'Str0ng#Pass', activation_key: company.activation_key })
       expect(signup.status).toBe(200)
       const login = await request(app.server).post('/api/users/login').send({ email, password: 'Str0ng#Pass' })
       expect(login.status).toBe(200)

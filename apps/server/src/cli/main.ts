@@ -29,7 +29,7 @@ export const COMMANDS: Command[] = [...companyCommands, ...userCommands, ...apik
 function helpText(): string {
   const width = Math.max(...COMMANDS.map((c) => c.name.length))
   return [
-    'Citrus operators\' CLI',
+    "Citrus operators' CLI",
     '',
     'Usage: npm run cli -- <command> [options] [--json]',
     '',

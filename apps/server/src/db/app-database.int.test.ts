@@ -60,8 +60,16 @@ describe('the application on its database under concurrency and bad input', () =
       statuses.set(response.statusCode, (statuses.get(response.statusCode) ?? 0) + 1)
     })
     // refused as bad input (400) or as an unknown account (401), never a server error
-    expect([...statuses.keys()].every((status) => status === 400 || status === 401), JSON.stringify([...statuses])).toBe(true)
-    const valid = await ctx.app.inject({ method: 'POST', url: '/api/users/login', remoteAddress: '10.255.0.1', payload: { email: users[0]!.email, password: TEST_PASSWORD } })
+    expect(
+      [...statuses.keys()].every((status) => status === 400 || status === 401),
+      JSON.stringify([...statuses]),
+    ).toBe(true)
+    const valid = await ctx.app.inject({
+      method: 'POST',
+      url: '/api/users/login',
+      remoteAddress: '10.255.0.1',
+      payload: { email: users[0]!.email, password: TEST_PASSWORD },
+    })
     expect(valid.statusCode, valid.body).toBe(200)
     expect(valid.json()).toEqual({ token: expect.any(String) })
     const health = await ctx.app.inject({ method: 'GET', url: '/healthz' })

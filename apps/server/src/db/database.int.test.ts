@@ -65,7 +65,9 @@ describe('database sessions under failures and concurrency', () => {
     expect(total()).toBeGreaterThanOrEqual(10_000)
     expect(failures.size).toBe(5)
     // Every connection, fresh or pooled, still answers, with simple and extended queries and transactions.
-    const answers = await Promise.all(Array.from({ length: 64 }, (_, i) => pool.query<{ n: number; s: string }>('SELECT $1::int AS n, $2::text AS s', [i, `v${i}`])))
+    const answers = await Promise.all(
+      Array.from({ length: 64 }, (_, i) => pool.query<{ n: number; s: string }>('SELECT $1::int AS n, $2::text AS s', [i, `v${i}`])),
+    )
     answers.forEach((result, i) => expect(result.rows[0]).toEqual({ n: i, s: `v${i}` }))
     const client = await pool.connect()
     await client.query('BEGIN')
@@ -90,7 +92,11 @@ describe('database sessions under failures and concurrency', () => {
       await Promise.all(
         clients.map(async (client, k) => {
           for (let i = 0; i < 5; i++) {
-            const { rows } = await client.query<{ n: number }>({ name: 'wire_test_statement', text: `SELECT $1::int * ${k + round} AS n`, values: [i] })
+            const { rows } = await client.query<{ n: number }>({
+              name: 'wire_test_statement',
+              text: `SELECT $1::int * ${k + round} AS n`,
+              values: [i],
+            })
             expect(rows[0]!.n).toBe(i * (k + round))
           }
         }),

@@ -66,9 +66,7 @@ export async function applyMigrations(connectionString: string, migrationsDir: s
 
     const failed = rows.find((row) => row.finished_at === null && row.rolled_back_at === null)
     if (failed) {
-      throw new MigrationError(
-        `Migration ${failed.migration_name} failed earlier; fix it and mark it rolled back before starting again.`,
-      )
+      throw new MigrationError(`Migration ${failed.migration_name} failed earlier; fix it and mark it rolled back before starting again.`)
     }
     const done = new Set(rows.filter((row) => row.finished_at !== null).map((row) => row.migration_name))
     const applied: string[] = []
@@ -82,10 +80,7 @@ export async function applyMigrations(connectionString: string, migrationsDir: s
       try {
         await client.query('BEGIN')
         await client.query(migration.sql)
-        await client.query(
-          'UPDATE "_prisma_migrations" SET finished_at = now(), applied_steps_count = 1 WHERE id = $1',
-          [id],
-        )
+        await client.query('UPDATE "_prisma_migrations" SET finished_at = now(), applied_steps_count = 1 WHERE id = $1', [id])
         await client.query('COMMIT')
       } catch (error) {
         await client.query('ROLLBACK')
@@ -109,9 +104,7 @@ export function migrationNames(migrationsDir: string): string[] {
 
 /** Which of the given migrations the database has not finished applying. */
 export async function pendingMigrations(client: pg.ClientBase | pg.Pool, names: readonly string[]): Promise<string[]> {
-  const exists = await client.query<{ present: boolean }>(
-    `SELECT to_regclass('"_prisma_migrations"') IS NOT NULL AS present`,
-  )
+  const exists = await client.query<{ present: boolean }>(`SELECT to_regclass('"_prisma_migrations"') IS NOT NULL AS present`)
   if (!exists.rows[0]?.present) return [...names]
   const { rows } = await client.query<{ migration_name: string }>(
     'SELECT migration_name FROM "_prisma_migrations" WHERE finished_at IS NOT NULL AND rolled_back_at IS NULL',

@@ -63,7 +63,9 @@ describe('embedded PostgreSQL wire server', () => {
       }
     })
     await Promise.all(work)
-    const { rows } = await pool.query<{ accounts: string; total: string }>('SELECT COUNT(DISTINCT account) AS accounts, SUM(amount) AS total FROM ledger')
+    const { rows } = await pool.query<{ accounts: string; total: string }>(
+      'SELECT COUNT(DISTINCT account) AS accounts, SUM(amount) AS total FROM ledger',
+    )
     expect(rows[0]).toEqual({ accounts: '8', total: String(8 * 15) })
     await pool.end()
   })
@@ -98,7 +100,9 @@ describe('embedded PostgreSQL wire server', () => {
     await copyIn('5001\t7\n5001\t8\n')
     await client.query('ROLLBACK')
     await expect(copyIn('5002\tnot a number\n')).rejects.toThrow('invalid input syntax for type integer')
-    const { rows } = await client.query('SELECT account, count(*)::int AS n, sum(amount)::int AS total FROM ledger WHERE account >= 5000 GROUP BY account')
+    const { rows } = await client.query(
+      'SELECT account, count(*)::int AS n, sum(amount)::int AS total FROM ledger WHERE account >= 5000 GROUP BY account',
+    )
     expect(rows).toEqual([{ account: 5000, n: 1_000, total: 499_500 }])
     const out = client.query(copyTo('COPY (SELECT amount FROM ledger WHERE account = 5000 ORDER BY amount LIMIT 3) TO STDOUT'))
     const chunks: Buffer[] = []

@@ -218,7 +218,7 @@ export class PGliteWireServer {
   /** Takes the wire server's own parameter out of the startup packet. */
   private startup(connection: Connection, message: Buffer): Buffer {
     const fields: string[] = []
-    for (let offset = 8; offset < message.length - 1; ) {
+    for (let offset = 8; offset < message.length - 1;) {
       const [value, next] = cString(message, offset)
       fields.push(value)
       offset = next
@@ -325,7 +325,11 @@ export class PGliteWireServer {
         const [name, afterName] = cString(message, 5)
         const [sql] = cString(message, afterName)
         if (isCopyFromStdin(sql)) {
-          this.fail(connection, '0A000', 'COPY FROM STDIN through the extended query protocol is not supported by the embedded database; use a simple query')
+          this.fail(
+            connection,
+            '0A000',
+            'COPY FROM STDIN through the extended query protocol is not supported by the embedded database; use a simple query',
+          )
           return null
         }
         if (this.changesSettings(sql)) connection.settingsTouched = true
@@ -490,7 +494,9 @@ export class PGliteWireServer {
     const answer = await this.internal(
       query(
         "SELECT name, setting FROM pg_settings WHERE source = 'session'" +
-          (custom ? ` UNION ALL SELECT n, current_setting(n, true) FROM unnest(ARRAY[${custom}]::text[]) AS n WHERE current_setting(n, true) <> ''` : ''),
+          (custom
+            ? ` UNION ALL SELECT n, current_setting(n, true) FROM unnest(ARRAY[${custom}]::text[]) AS n WHERE current_setting(n, true) <> ''`
+            : ''),
       ),
     )
     const settings = new Map<string, string>()
@@ -531,7 +537,9 @@ export class PGliteWireServer {
   private async setSettings(values: [string, string][], defaults: string[]) {
     const statements: string[] = []
     if (values.length > 0) {
-      statements.push(`SELECT set_config(n, v, false) FROM (VALUES ${values.map(([name, value]) => `(${literal(name)}, ${literal(value)})`).join(', ')}) AS s(n, v)`)
+      statements.push(
+        `SELECT set_config(n, v, false) FROM (VALUES ${values.map(([name, value]) => `(${literal(name)}, ${literal(value)})`).join(', ')}) AS s(n, v)`,
+      )
     }
     if (defaults.length > 0) {
       statements.push(`SELECT set_config(name, reset_val, false) FROM pg_settings WHERE name IN (${defaults.map(literal).join(', ')})`)
@@ -634,7 +642,7 @@ class BackendScanner {
 
 function splitMessages(data: Buffer): BackendMessage[] {
   const messages: BackendMessage[] = []
-  for (let offset = 0; offset + 5 <= data.length; ) {
+  for (let offset = 0; offset + 5 <= data.length;) {
     const length = data.readInt32BE(offset + 1)
     messages.push({ type: data[offset]!, body: data.subarray(offset + 5, offset + 1 + length) })
     offset += 1 + length
@@ -664,7 +672,7 @@ function dataRows(messages: BackendMessage[]): (string | null)[][] {
 }
 
 function errorText(body: Buffer): string {
-  for (let offset = 0; offset < body.length && body[offset] !== 0; ) {
+  for (let offset = 0; offset < body.length && body[offset] !== 0;) {
     const field = String.fromCharCode(body[offset]!)
     const [value, next] = cString(body, offset + 1)
     if (field === 'M') return value

@@ -132,16 +132,12 @@ export class AccountService {
       if (!normalized.ok) throw badRequest(normalized.message, [{ path: 'body.phone_number', message: normalized.message }])
       phone = normalized.e164
     }
-    return this.ctx.limits.verify.attempt(
-      address,
-      email ?? phone,
-      async () => {
-        const match = await this.ctx.prisma.user.findFirst({
-          where: { is_active: true, OR: [...(email ? [{ email }] : []), ...(phone ? [{ phone_number: phone }] : [])] },
-          select: { id: true },
-        })
-        return { failed: match === null, result: { exists: match !== null } }
-      },
-    )
+    return this.ctx.limits.verify.attempt(address, email ?? phone, async () => {
+      const match = await this.ctx.prisma.user.findFirst({
+        where: { is_active: true, OR: [...(email ? [{ email }] : []), ...(phone ? [{ phone_number: phone }] : [])] },
+        select: { id: true },
+      })
+      return { failed: match === null, result: { exists: match !== null } }
+    })
   }
 }

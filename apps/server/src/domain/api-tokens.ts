@@ -52,13 +52,17 @@ export class ApiTokenService {
   /** Creates a key for a user; the result holds the full key, which is never available again. */
   async create(input: { user_id: number; name?: string | null; company_id?: number | null }): Promise<ApiToken & { token: string }> {
     const name = input.name?.trim() || null
-    if (name !== null && name.length > API_TOKEN_NAME_MAX) throw badRequest(`The key name may have at most ${API_TOKEN_NAME_MAX} characters`)
+    if (name !== null && name.length > API_TOKEN_NAME_MAX)
+      throw badRequest(`The key name may have at most ${API_TOKEN_NAME_MAX} characters`)
     const token = generateApiKey()
     const row = await this.prisma.$transaction(async (tx) => {
       // serialises concurrent creates of one user, so the maximum holds under races
       const locked = await tx.$queryRaw<{ id: number }[]>`SELECT id FROM users WHERE id = ${input.user_id} FOR UPDATE`
       if (locked.length === 0) throw notFound(`User ${input.user_id} not found`)
-      const user = await tx.user.findUniqueOrThrow({ where: { id: input.user_id }, select: { id: true, company_id: true, is_active: true } })
+      const user = await tx.user.findUniqueOrThrow({
+        where: { id: input.user_id },
+        select: { id: true, company_id: true, is_active: true },
+      })
       if (!user.is_active) throw badRequest('API keys cannot be created for a deactivated user')
       if (input.company_id != null && input.company_id !== user.company_id) throw forbidden(API_TOKEN_MESSAGES.ownCompanyOnly)
       const active = await tx.apiToken.count({ where: { user_id: user.id, company_id: user.company_id, revoked_at: null } })

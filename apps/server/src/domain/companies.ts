@@ -116,10 +116,7 @@ export class CompanyService {
   }
 
   /** Updates fields; `policies`, when given, replaces the company's policies as a whole. */
-  async update(
-    id: number,
-    changes: Partial<CompanyInput> & { reset_activation_key?: boolean },
-  ): Promise<CompanyRecord> {
+  async update(id: number, changes: Partial<CompanyInput> & { reset_activation_key?: boolean }): Promise<CompanyRecord> {
     const data = companyInputSchema.partial().parse(changes)
     if (data.policies) assertDistinctGroups(data.policies)
     return this.prisma.$transaction(async (tx) => {
@@ -143,7 +140,11 @@ export class CompanyService {
       })
       const before = toRecord(existing)
       const after = toRecord(company)
-      const fieldsChanged = data.company_name !== undefined || data.industry !== undefined || data.renewal_cycle_days !== undefined || data.policies !== undefined
+      const fieldsChanged =
+        data.company_name !== undefined ||
+        data.industry !== undefined ||
+        data.renewal_cycle_days !== undefined ||
+        data.policies !== undefined
       if (fieldsChanged) {
         await recordAudit(tx, this.actor, {
           action: 'company.update',

@@ -47,7 +47,13 @@ describe('product credits', () => {
   const usage = async (headers: Record<string, string>) => {
     const response = await request(ctx.app.server).get('/api/admin/product-usage').set(headers)
     expect(response.status).toBe(200)
-    return response.body.products as { product_group: string; remaining_count: number | null; is_infinite: boolean; used_count: number; renews_on: string }[]
+    return response.body.products as {
+      product_group: string
+      remaining_count: number | null
+      is_infinite: boolean
+      used_count: number
+      renews_on: string
+    }[]
   }
 
   it('decrements the remaining count per metered call, stops at zero with 402, and renews in a new cycle', async () => {
@@ -88,11 +94,13 @@ describe('product credits', () => {
     expect(none.status).toBe(403)
   })
 
-  it('meters API-key calls against the owner\'s company, and ctx.app.meter directly', async () => {
+  it("meters API-key calls against the owner's company, and ctx.app.meter directly", async () => {
     const t = await tenantWith([{ product_group: 'ATLAS', limit: 5 }])
     const key = await request(ctx.app.server).post('/api/admin/api-token').set(t.admin).send({ name: 'metered' })
     expect(key.status).toBe(200)
-    const viaKey = await request(ctx.app.server).get('/api/__metered/ATLAS').set({ authorization: `Bearer ${key.body.token as string}` })
+    const viaKey = await request(ctx.app.server)
+      .get('/api/__metered/ATLAS')
+      .set({ authorization: `Bearer ${key.body.token as string}` })
     expect(viaKey.status).toBe(200)
     const direct = await request(ctx.app.server).get('/api/__metered/direct').set(t.user)
     expect(direct.body).toEqual({ remaining: 3 })

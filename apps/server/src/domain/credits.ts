@@ -1,4 +1,12 @@
-import { CREDIT_MESSAGES, ERROR_CODES, PRODUCT_GROUPS, PRODUCT_NAMES, AUTH_MESSAGES, type ProductGroup, type ProductUsage } from '@citrus/contracts'
+import {
+  CREDIT_MESSAGES,
+  ERROR_CODES,
+  PRODUCT_GROUPS,
+  PRODUCT_NAMES,
+  AUTH_MESSAGES,
+  type ProductGroup,
+  type ProductUsage,
+} from '@citrus/contracts'
 import type { PrismaClient } from '../db/database.js'
 import { AppError, forbidden, notFound } from '../lib/errors.js'
 

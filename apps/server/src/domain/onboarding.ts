@@ -1,5 +1,13 @@
 import { randomBytes } from 'node:crypto'
-import { ADMIN_INVITABLE_ROLES, COMPANY_MESSAGES, EMAIL_PATTERN, INVITATION_TTL_SECONDS, ONBOARDING_MESSAGES, ONBOARDING_ROLES, type Role } from '@citrus/contracts'
+import {
+  ADMIN_INVITABLE_ROLES,
+  COMPANY_MESSAGES,
+  EMAIL_PATTERN,
+  INVITATION_TTL_SECONDS,
+  ONBOARDING_MESSAGES,
+  ONBOARDING_ROLES,
+  type Role,
+} from '@citrus/contracts'
 import type { UserPrincipal } from '../auth/principal.js'
 import { hashToken } from '../auth/tokens.js'
 import type { PrismaClient } from '../db/database.js'
@@ -49,7 +57,12 @@ export class OnboardingService {
   private async prepare(tx: Prisma.TransactionClient, target: InvitationTarget) {
     const token = newInvitationToken()
     const now = this.now()
-    const fields = { role: target.role, created_at: now, token_hash: hashToken(token), expires_at: new Date(now.getTime() + INVITATION_TTL_SECONDS * 1000) }
+    const fields = {
+      role: target.role,
+      created_at: now,
+      token_hash: hashToken(token),
+      expires_at: new Date(now.getTime() + INVITATION_TTL_SECONDS * 1000),
+    }
     const pending = await tx.onboardingInvitation.findFirst({
       where: { email: target.email, company_id: target.company.id, accepted_at: null },
       orderBy: { created_at: 'desc' },
@@ -70,7 +83,10 @@ export class OnboardingService {
     const { company_activation_key: key, role, is_trial } = input
     const email = normalizeEmail(input.email)
     if (!isCitrus && !(ADMIN_INVITABLE_ROLES as readonly string[]).includes(role)) throw forbidden(ONBOARDING_MESSAGES.roleNotAllowed)
-    const company = await this.prisma.company.findUnique({ where: { activation_key: key }, select: { id: true, company_name: true, activation_key: true } })
+    const company = await this.prisma.company.findUnique({
+      where: { activation_key: key },
+      select: { id: true, company_name: true, activation_key: true },
+    })
     if (!isCitrus) {
       // an admin may onboard into their own company only; whether another key exists is not revealed
       if (!company || company.id !== principal.company_id) throw forbidden(ONBOARDING_MESSAGES.notYourCompany)
@@ -83,7 +99,15 @@ export class OnboardingService {
     const message = await this.prisma.$transaction(async (tx) => {
       const { invitation, link } = await this.prepare(tx, { email, company, role })
       const queued = await outbox.enqueue(
-        onboardingEmail({ to: email, companyName: company.company_name, role, invitedBy: principal.email, link, isTrial: is_trial, validDays: INVITATION_TTL_SECONDS / 86_400 }),
+        onboardingEmail({
+          to: email,
+          companyName: company.company_name,
+          role,
+          invitedBy: principal.email,
+          link,
+          isTrial: is_trial,
+          validDays: INVITATION_TTL_SECONDS / 86_400,
+        }),
         tx,
       )
       await recordAudit(tx, apiActor(principal), {
@@ -99,7 +123,11 @@ export class OnboardingService {
   }
 
   /** `user invite` of the operators' CLI: any role into any company; the link is returned to be handed over, not e-mailed. */
-  async issueLink(input: { email: string; company_id: number; role: Role }): Promise<{ invitation_id: number; link: string; expires_at: Date }> {
+  async issueLink(input: {
+    email: string
+    company_id: number
+    role: Role
+  }): Promise<{ invitation_id: number; link: string; expires_at: Date }> {
     const email = normalizeEmail(input.email)
     if (!EMAIL_PATTERN.test(email)) throw badRequest(ONBOARDING_MESSAGES.emailInvalid)
     if (!(ONBOARDING_ROLES as readonly string[]).includes(input.role)) throw badRequest(ONBOARDING_MESSAGES.roleInvalid)

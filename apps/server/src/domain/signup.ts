@@ -45,19 +45,28 @@ export class SignupService {
       if (invitationToken) {
         const found = await this.prisma.onboardingInvitation.findUnique({ where: { token_hash: hashToken(invitationToken) } })
         const usable =
-          found && found.email === email && found.company_id === company.id && !found.accepted_at && found.expires_at && found.expires_at.getTime() > Date.now()
+          found &&
+          found.email === email &&
+          found.company_id === company.id &&
+          !found.accepted_at &&
+          found.expires_at &&
+          found.expires_at.getTime() > Date.now()
         if (!usable) throw invalidInvitation()
         invitation = { id: found.id, role: found.role }
       }
-      await createAccount(this.prisma, { email, password: input.password, company_id: company.id, role: invitation?.role ?? 'user' }, async (tx) => {
-        if (!invitation) return
-        // single use, also under concurrent sign-ups: only one update can claim the invitation
-        const claimed = await tx.onboardingInvitation.updateMany({
-          where: { id: invitation.id, accepted_at: null, expires_at: { gt: new Date() } },
-          data: { accepted_at: new Date() },
-        })
-        if (claimed.count !== 1) throw invalidInvitation()
-      })
+      await createAccount(
+        this.prisma,
+        { email, password: input.password, company_id: company.id, role: invitation?.role ?? 'user' },
+        async (tx) => {
+          if (!invitation) return
+          // single use, also under concurrent sign-ups: only one update can claim the invitation
+          const claimed = await tx.onboardingInvitation.updateMany({
+            where: { id: invitation.id, accepted_at: null, expires_at: { gt: new Date() } },
+            data: { accepted_at: new Date() },
+          })
+          if (claimed.count !== 1) throw invalidInvitation()
+        },
+      )
       return { failed: false, result: { message: USER_MESSAGES.signupSuccess } }
     })
   }

@@ -89,9 +89,8 @@ export class UserService {
 
   /** Finds a user by numeric id or e-mail. */
   async find(idOrEmail: string | number): Promise<UserRecord> {
-    const where = typeof idOrEmail === 'number' || /^\d+$/.test(idOrEmail)
-      ? { id: Number(idOrEmail) }
-      : { email: normalizeEmail(String(idOrEmail)) }
+    const where =
+      typeof idOrEmail === 'number' || /^\d+$/.test(idOrEmail) ? { id: Number(idOrEmail) } : { email: normalizeEmail(String(idOrEmail)) }
     const user = await this.prisma.user.findUnique({ where, select })
     if (!user) throw notFound(`User ${idOrEmail} not found`)
     return user

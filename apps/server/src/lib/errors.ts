@@ -22,10 +22,8 @@ export class AppError extends Error {
   }
 }
 
-export const badRequest = (message: string, errors?: FieldError[]) =>
-  new AppError(400, ERROR_CODES.BAD_REQUEST, message, errors)
-export const unauthorized = (message = 'Authentication required') =>
-  new AppError(401, ERROR_CODES.UNAUTHORIZED, message)
+export const badRequest = (message: string, errors?: FieldError[]) => new AppError(400, ERROR_CODES.BAD_REQUEST, message, errors)
+export const unauthorized = (message = 'Authentication required') => new AppError(401, ERROR_CODES.UNAUTHORIZED, message)
 export const forbidden = (message = 'You do not have permission to perform this action') =>
   new AppError(403, ERROR_CODES.FORBIDDEN, message)
 export const notFound = (message = 'Not found') => new AppError(404, ERROR_CODES.NOT_FOUND, message)

@@ -47,9 +47,17 @@ describe('auth guards on a probe scope (guests, roles, products)', () => {
       async (api) => {
         registerAuth(api)
         const who = (request: Parameters<typeof userOf>[0]) =>
-          request.auth?.kind === 'guest' ? { kind: 'guest', company_id: request.auth.company_id } : { kind: 'user', role: userOf(request).role }
-        api.get('/care-select/rankings', { onRequest: requireAccess({ roles: ['admin', 'citrus', 'user', 'member', 'guest'], product: 'CARE_SELECT' }) }, async (request) => who(request))
-        api.get('/nova/thing', { onRequest: requireAccess({ roles: ['citrus', 'guest'], product: 'NOVA' }) }, async (request) => who(request))
+          request.auth?.kind === 'guest'
+            ? { kind: 'guest', company_id: request.auth.company_id }
+            : { kind: 'user', role: userOf(request).role }
+        api.get(
+          '/care-select/rankings',
+          { onRequest: requireAccess({ roles: ['admin', 'citrus', 'user', 'member', 'guest'], product: 'CARE_SELECT' }) },
+          async (request) => who(request),
+        )
+        api.get('/nova/thing', { onRequest: requireAccess({ roles: ['citrus', 'guest'], product: 'NOVA' }) }, async (request) =>
+          who(request),
+        )
         api.get('/admin-only', { onRequest: requireRoles(['admin', 'citrus']) }, async (request) => who(request))
         api.get('/atlas-only', { onRequest: [requireRoles(['admin', 'user']), requireProduct('ATLAS')] }, async (request) => who(request))
       },
@@ -62,7 +70,9 @@ describe('auth guards on a probe scope (guests, roles, products)', () => {
     await db.close()
   })
 
-  const bearer = async (index: number) => ({ authorization: `Bearer ${await loginTokenFor(tenant.users[index]!, tenant.company.company_name)}` })
+  const bearer = async (index: number) => ({
+    authorization: `Bearer ${await loginTokenFor(tenant.users[index]!, tenant.company.company_name)}`,
+  })
 
   it('admits a guest whose link lists the endpoint, on the link owner’s company', async () => {
     const token = await shareToken(db, tenant, { api_endpoints: ['GET /care-select/rankings'] })
@@ -101,16 +111,29 @@ describe('auth guards on a probe scope (guests, roles, products)', () => {
 
   it('prefers the login token when both are present', async () => {
     const token = await shareToken(db, tenant, { api_endpoints: [] })
-    const response = await request(app.server).get('/api/care-select/rankings').query({ token }).set(await bearer(1))
+    const response = await request(app.server)
+      .get('/api/care-select/rankings')
+      .query({ token })
+      .set(await bearer(1))
     expect(response.body).toEqual({ kind: 'user', role: 'user' })
   })
 
   it('applies role and product guards to signed-in users', async () => {
-    expect((await request(app.server).get('/api/admin-only').set(await bearer(0))).status).toBe(200)
-    const user = await request(app.server).get('/api/admin-only').set(await bearer(1))
+    expect(
+      (
+        await request(app.server)
+          .get('/api/admin-only')
+          .set(await bearer(0))
+      ).status,
+    ).toBe(200)
+    const user = await request(app.server)
+      .get('/api/admin-only')
+      .set(await bearer(1))
     expect(user.status).toBe(403)
     expect(user.body).toEqual({ message: AUTH_MESSAGES.roleDenied('user'), code: 'FORBIDDEN', status: 403 })
-    const noAtlas = await request(app.server).get('/api/atlas-only').set(await bearer(0))
+    const noAtlas = await request(app.server)
+      .get('/api/atlas-only')
+      .set(await bearer(0))
     expect(noAtlas.status).toBe(403)
     expect(noAtlas.body.message).toBe(AUTH_MESSAGES.productDenied('Atlas'))
     expect((await request(app.server).get('/api/atlas-only')).status).toBe(401)
@@ -135,7 +158,17 @@ describe('API key resolver plug-in', () => {
           async resolve(token) {
             if (token !== 'sk-good') throw new (await import('../lib/errors.ts')).AppError(401, 'UNAUTHORIZED', AUTH_MESSAGES.invalidApiKey)
             const user = tenant.users[0]!
-            return { kind: 'user', credential: 'api_key', credential_id: 'key-1', user_id: user.id, email: user.email, company_id: tenant.company.id, company_name: tenant.company.company_name, role: user.role as Role, phone_number: null }
+            return {
+              kind: 'user',
+              credential: 'api_key',
+              credential_id: 'key-1',
+              user_id: user.id,
+              email: user.email,
+              company_id: tenant.company.id,
+              company_name: tenant.company.company_name,
+              role: user.role as Role,
+              phone_number: null,
+            }
           },
         })
         api.get('/me', { onRequest: api.authenticate }, async (request) => ({ credential: userOf(request).credential }))

@@ -2,7 +2,12 @@ import { describe, expect, it } from 'vitest'
 import { endpointAllowed } from './auth.ts'
 
 describe('endpointAllowed (shareable link api_endpoints)', () => {
-  const endpoints = ['GET /care-select/rankings', '/shareable-url/validate-shareable-link', 'POST /shareable-url/{share_id}/revoke', 'GET /atlas/:id/detail/']
+  const endpoints = [
+    'GET /care-select/rankings',
+    '/shareable-url/validate-shareable-link',
+    'POST /shareable-url/{share_id}/revoke',
+    'GET /atlas/:id/detail/',
+  ]
 
   it.each([
     ['GET', '/care-select/rankings', true],

@@ -51,7 +51,10 @@ describe('every endpoint of the contracts is served, and nothing else under /api
 
   it('answers the documented PUT /super-admin/company body forms through one schema', () => {
     const schema = endpoints.superAdmin.updateCompany.body
-    const nested = schema.safeParse({ record: { id: 1, company_name: 'A', industry: 'B', activation_key: null }, reset_activation_key: true })
+    const nested = schema.safeParse({
+      record: { id: 1, company_name: 'A', industry: 'B', activation_key: null },
+      reset_activation_key: true,
+    })
     expect(nested.success && nested.data).toMatchObject({ id: 1, company_name: 'A', reset_activation_key: true })
     const refused = schema.safeParse({ record: { id: 1, company_name: '', industry: 'B' }, reset_activation_key: 'yes' })
     expect(refused.success).toBe(false)

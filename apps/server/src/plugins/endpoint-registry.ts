@@ -26,7 +26,9 @@ export const endpointRegistryPlugin = fp(
     const undocumented: string[] = []
     app.decorate('routeInventory', { documented, undocumented })
     app.addHook('onRoute', (routeOptions) => {
-      const methods = (Array.isArray(routeOptions.method) ? routeOptions.method : [routeOptions.method]).filter((method) => method !== 'HEAD')
+      const methods = (Array.isArray(routeOptions.method) ? routeOptions.method : [routeOptions.method]).filter(
+        (method) => method !== 'HEAD',
+      )
       if (methods.length === 0) return
       const endpoint = routeOptions.config?.endpoint
       if (endpoint) documented.push(endpoint)

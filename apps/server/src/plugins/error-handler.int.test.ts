@@ -48,14 +48,22 @@ describe('framework errors use the error envelope', () => {
     const response = await rawRequest(port, get(`/api/version?q=${marker}${'a'.repeat(20_000)}`))
     expect(response.status).toBe(431)
     expect(response.headers).toMatch(/content-type: application\/json; charset=utf-8/i)
-    expect(JSON.parse(response.body)).toEqual({ message: 'The request URL or headers are too large', code: 'HEADERS_TOO_LARGE', status: 431 })
+    expect(JSON.parse(response.body)).toEqual({
+      message: 'The request URL or headers are too large',
+      code: 'HEADERS_TOO_LARGE',
+      status: 431,
+    })
     expect(response.body).not.toContain(marker)
   })
 
   it('431 for headers over the limit', async () => {
     const response = await rawRequest(port, get('/api/version', `X-Big: ${'b'.repeat(20_000)}\r\n`))
     expect(response.status).toBe(431)
-    expect(JSON.parse(response.body)).toEqual({ message: 'The request URL or headers are too large', code: 'HEADERS_TOO_LARGE', status: 431 })
+    expect(JSON.parse(response.body)).toEqual({
+      message: 'The request URL or headers are too large',
+      code: 'HEADERS_TOO_LARGE',
+      status: 431,
+    })
   })
 
   it('400 for a request that is not HTTP', async () => {
@@ -66,10 +74,17 @@ describe('framework errors use the error envelope', () => {
 
   it('414 for an over-long path parameter, without echoing the path', async () => {
     const marker = 'PARAMMARKER'
-    for (const request of [get(`/api/admin/permission/${marker}${'x'.repeat(300)}`), post(`/api/shareable-url/${marker}${'x'.repeat(300)}/revoke`, 'application/json', '{}')]) {
+    for (const request of [
+      get(`/api/admin/permission/${marker}${'x'.repeat(300)}`),
+      post(`/api/shareable-url/${marker}${'x'.repeat(300)}/revoke`, 'application/json', '{}'),
+    ]) {
       const response = await rawRequest(port, request)
       expect(response.status).toBe(414)
-      expect(JSON.parse(response.body)).toEqual({ message: 'A path parameter of the request URL is too long', code: 'URI_TOO_LONG', status: 414 })
+      expect(JSON.parse(response.body)).toEqual({
+        message: 'A path parameter of the request URL is too long',
+        code: 'URI_TOO_LONG',
+        status: 414,
+      })
       expect(response.body).not.toContain(marker)
     }
   })
@@ -77,7 +92,11 @@ describe('framework errors use the error envelope', () => {
   it('400 for bad percent-encoding in the path, without echoing it', async () => {
     const response = await rawRequest(port, get('/api/admin/permission/%E0%A4%A'))
     expect(response.status).toBe(400)
-    expect(JSON.parse(response.body)).toEqual({ message: 'The request URL is not valid (bad percent-encoding)', code: 'BAD_REQUEST', status: 400 })
+    expect(JSON.parse(response.body)).toEqual({
+      message: 'The request URL is not valid (bad percent-encoding)',
+      code: 'BAD_REQUEST',
+      status: 400,
+    })
     expect(response.body).not.toContain('%E0')
   })
 

@@ -42,7 +42,12 @@ export function toEnvelope(error: FastifyError | Error, request: FastifyRequest)
     const first = errors[0]
     // a form that documents its own message (e.g. 'All fields are required.') gets it, with the same field errors
     const endpoint = request.routeOptions.config.endpoint
-    const documented = endpoint ? invalidInputMessage(endpoint, errors.map((fieldError) => fieldError.message)) : undefined
+    const documented = endpoint
+      ? invalidInputMessage(
+          endpoint,
+          errors.map((fieldError) => fieldError.message),
+        )
+      : undefined
     return {
       message: documented ?? (errors.length === 1 && first ? `Invalid ${first.path}: ${first.message}` : 'Request validation failed'),
       code: ERROR_CODES.VALIDATION,
@@ -68,7 +73,8 @@ export function toEnvelope(error: FastifyError | Error, request: FastifyRequest)
     return { message: HTTP_MESSAGES.invalidJson, code: ERROR_CODES.BAD_REQUEST, status: 400 }
   }
   if (fastifyCode === 'FST_ERR_BAD_URL') return { message: HTTP_MESSAGES.badUrl, code: ERROR_CODES.BAD_REQUEST, status: 400 }
-  if (fastifyCode === 'FST_ERR_MAX_PARAM_LENGTH') return { message: HTTP_MESSAGES.paramTooLong, code: ERROR_CODES.URI_TOO_LONG, status: 414 }
+  if (fastifyCode === 'FST_ERR_MAX_PARAM_LENGTH')
+    return { message: HTTP_MESSAGES.paramTooLong, code: ERROR_CODES.URI_TOO_LONG, status: 414 }
   // Other framework errors: a fixed text per status, since their messages may quote the request.
   const framework = typeof fastifyCode === 'string' && fastifyCode.startsWith('FST_')
   return {
@@ -115,7 +121,10 @@ export function clientErrorHandler(this: FastifyInstance, error: NodeJS.ErrnoExc
   socket.destroy()
 }
 
-export function registerErrorHandling(app: FastifyInstance, options: { spaFallback: (request: FastifyRequest, reply: FastifyReply) => unknown }) {
+export function registerErrorHandling(
+  app: FastifyInstance,
+  options: { spaFallback: (request: FastifyRequest, reply: FastifyReply) => unknown },
+) {
   app.setErrorHandler((error: FastifyError, request, reply) => {
     if (error instanceof RateLimitedError) reply.header('retry-after', String(error.retryAfterSeconds))
     return send(reply, toEnvelope(error, request))

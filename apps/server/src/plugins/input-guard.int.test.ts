@@ -25,7 +25,16 @@ type JsonSchema = {
   maximum?: number
 }
 interface OpenApiDoc {
-  paths: Record<string, Record<string, { parameters?: { in: string; name: string; schema?: JsonSchema }[]; requestBody?: { content?: Record<string, { schema?: JsonSchema }> } }>>
+  paths: Record<
+    string,
+    Record<
+      string,
+      {
+        parameters?: { in: string; name: string; schema?: JsonSchema }[]
+        requestBody?: { content?: Record<string, { schema?: JsonSchema }> }
+      }
+    >
+  >
   components?: { schemas?: Record<string, JsonSchema> }
 }
 
@@ -38,17 +47,21 @@ const BAD_TEXT = { nul: 'a\u0000b', surrogate: 'a\ud800b' } as const
 /** A sample value of `schema` with every string (text modes) or every integer (int32 mode) replaced by bad input; the paths of those leaves. */
 function sample(doc: OpenApiDoc, schema: JsonSchema | undefined, path: string, mode: Mode, leaves: string[], depth = 0): unknown {
   if (!schema || depth > 8) return null
-  if (schema.$ref) return sample(doc, doc.components?.schemas?.[schema.$ref.replace('#/components/schemas/', '')], path, mode, leaves, depth + 1)
+  if (schema.$ref)
+    return sample(doc, doc.components?.schemas?.[schema.$ref.replace('#/components/schemas/', '')], path, mode, leaves, depth + 1)
   const variants = schema.anyOf ?? schema.oneOf ?? schema.allOf
   if (variants) {
     // the richest variant (PUT /super-admin/company takes the record flat or under `record`)
     const candidates = variants.filter((variant) => variant.type !== 'null')
-    const chosen = candidates.sort((a, b) => Object.keys(b.properties ?? {}).length - Object.keys(a.properties ?? {}).length)[0] ?? variants[0]
+    const chosen =
+      candidates.sort((a, b) => Object.keys(b.properties ?? {}).length - Object.keys(a.properties ?? {}).length)[0] ?? variants[0]
     return sample(doc, chosen, path, mode, leaves, depth + 1)
   }
   const type = Array.isArray(schema.type) ? schema.type.find((t) => t !== 'null') : schema.type
   if (type === 'object' || schema.properties) {
-    return Object.fromEntries(Object.entries(schema.properties ?? {}).map(([key, value]) => [key, sample(doc, value, `${path}.${key}`, mode, leaves, depth + 1)]))
+    return Object.fromEntries(
+      Object.entries(schema.properties ?? {}).map(([key, value]) => [key, sample(doc, value, `${path}.${key}`, mode, leaves, depth + 1)]),
+    )
   }
   if (type === 'array') return [sample(doc, schema.items, `${path}.0`, mode, leaves, depth + 1)]
   if (type === 'string') {
@@ -152,7 +165,13 @@ describe('bad input is refused with 400 and the field named, on every endpoint',
     const doc = (await ctx.app.inject({ url: '/api/openapi.json' })).json<OpenApiDoc>()
     const tenant = await createTenant(ctx.db, {
       roles: ['citrus'],
-      products: [{ product_group: 'ATLAS' }, { product_group: 'SYNTHESIS' }, { product_group: 'SEARCH' }, { product_group: 'CARE_SELECT' }, { product_group: 'NOVA' }],
+      products: [
+        { product_group: 'ATLAS' },
+        { product_group: 'SYNTHESIS' },
+        { product_group: 'SEARCH' },
+        { product_group: 'CARE_SELECT' },
+        { product_group: 'NOVA' },
+      ],
     })
     const token = await loginTokenFor(tenant.users[0]!, tenant.company.company_name)
     const probes = probesFor(doc)
@@ -186,7 +205,9 @@ describe('bad input is refused with 400 and the field named, on every endpoint',
       })
       const body = response.json<{ message: string; code: string; status: number; errors?: { path: string; message: string }[] }>()
       const named = body.errors ?? []
-      const missing = probe.expected.filter((field) => !named.some((error) => error.path === field.path && (field.message === null || error.message === field.message)))
+      const missing = probe.expected.filter(
+        (field) => !named.some((error) => error.path === field.path && (field.message === null || error.message === field.message)),
+      )
       if (response.statusCode !== 400 || body.status !== 400 || missing.length > 0) {
         failures.push(`${probe.name}: ${response.statusCode} ${JSON.stringify(body).slice(0, 400)}; missing ${JSON.stringify(missing)}`)
       }
@@ -236,7 +257,11 @@ describe('bad input is refused with 400 and the field named, on every endpoint',
   })
 
   it('accepts paired surrogates (emoji) and ids up to 2^31-1', async () => {
-    const emoji = await ctx.app.inject({ method: 'POST', url: '/api/users/login', payload: { email: 'smile\ud83d\ude00@b.co', password: 'x' } })
+    const emoji = await ctx.app.inject({
+      method: 'POST',
+      url: '/api/users/login',
+      payload: { email: 'smile\ud83d\ude00@b.co', password: 'x' },
+    })
     expect(emoji.statusCode).toBe(401)
     const tenant = await createTenant(ctx.db, { roles: ['citrus'] })
     const token = await loginTokenFor(tenant.users[0]!, tenant.company.company_name)

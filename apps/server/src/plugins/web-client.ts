@@ -19,10 +19,7 @@ export async function registerWebClient(app: FastifyInstance, distDir: string | 
       index: false,
       setHeaders(res, filePath) {
         // Vite fingerprints everything under assets/; index.html must be revalidated.
-        res.header(
-          'cache-control',
-          filePath.includes(`${path.sep}assets${path.sep}`) ? 'public, max-age=31536000, immutable' : 'no-cache',
-        )
+        res.header('cache-control', filePath.includes(`${path.sep}assets${path.sep}`) ? 'public, max-age=31536000, immutable' : 'no-cache')
       },
     })
   }

@@ -16,7 +16,6 @@ export const DEMO_USERS: { email: string; role: Role }[] = [
   { email: 'member@citrus.demo', role: 'member' },
 ]
 
-
 export interface DemoAccounts {
   companyId: number
   activationKey: string

@@ -48,7 +48,13 @@ export function createSmtpMailer(settings: SmtpSettings): Mailer {
   })
   return {
     async send(email) {
-      await transport.sendMail({ from: settings.from, to: email.to, subject: email.subject, text: email.text, ...(email.html ? { html: email.html } : {}) })
+      await transport.sendMail({
+        from: settings.from,
+        to: email.to,
+        subject: email.subject,
+        text: email.text,
+        ...(email.html ? { html: email.html } : {}),
+      })
     },
     close() {
       transport.close()

@@ -6,16 +6,39 @@ import type { MessageOutbox } from '../generated/prisma/client.ts'
 import { defaultBackoffMs, Outbox } from './outbox.ts'
 import request from 'supertest'
 
-const silentLog = { info() {}, warn() {}, error() {}, debug() {}, trace() {}, fatal() {}, child() { return silentLog }, level: 'silent' } as unknown as FastifyBaseLogger
+const silentLog = {
+  info() {},
+  warn() {},
+  error() {},
+  debug() {},
+  trace() {},
+  fatal() {},
+  child() {
+    return silentLog
+  },
+  level: 'silent',
+} as unknown as FastifyBaseLogger
 
 describe('Outbox', () => {
   const ctx = useTestDatabase()
 
   // The sms channel: no app in the test run has an SMS provider, so no other worker claims these rows.
   function outboxWith(deliver: (message: MessageOutbox) => Promise<void>, clock: { now: number }, maxAttempts = 3) {
-    return new Outbox({ prisma: ctx.db.prisma, log: silentLog, deliverers: { sms: deliver }, logHeldBodies: false, maxAttempts, scope: `outbox-test-${randomUUID()}`, now: () => new Date(clock.now) })
+    return new Outbox({
+      prisma: ctx.db.prisma,
+      log: silentLog,
+      deliverers: { sms: deliver },
+      logHeldBodies: false,
+      maxAttempts,
+      scope: `outbox-test-${randomUUID()}`,
+      now: () => new Date(clock.now),
+    })
   }
-  const sms = (recipient = `+1206555${Math.floor(1000 + Math.random() * 8999)}`) => ({ channel: 'sms' as const, recipient, body: `code ${randomUUID()}` })
+  const sms = (recipient = `+1206555${Math.floor(1000 + Math.random() * 8999)}`) => ({
+    channel: 'sms' as const,
+    recipient,
+    body: `code ${randomUUID()}`,
+  })
 
   it('retries with exponential backoff, then sends', async () => {
     const clock = { now: Date.now() }
@@ -44,9 +67,13 @@ describe('Outbox', () => {
 
   it('gives up after the last attempt with status failed, keeping the message', async () => {
     const clock = { now: Date.now() }
-    const outbox = outboxWith(async () => {
-      throw new Error('rejected')
-    }, clock, 3)
+    const outbox = outboxWith(
+      async () => {
+        throw new Error('rejected')
+      },
+      clock,
+      3,
+    )
     const message = await outbox.enqueue(sms())
     for (let attempt = 1; attempt <= 3; attempt++) {
       await outbox.flush()
@@ -64,7 +91,11 @@ describe('Outbox', () => {
     const message = await outbox.enqueue({ channel: 'email', recipient: 'held@test.citrus', subject: 'Hello', body: 'kept' })
     expect(message.status).toBe('held')
     await outbox.flush()
-    expect(await ctx.db.prisma.messageOutbox.findUniqueOrThrow({ where: { id: message.id } })).toMatchObject({ status: 'held', attempts: 0, body: 'kept' })
+    expect(await ctx.db.prisma.messageOutbox.findUniqueOrThrow({ where: { id: message.id } })).toMatchObject({
+      status: 'held',
+      attempts: 0,
+      body: 'kept',
+    })
   })
 
   it('never delivers a message twice when flushes overlap', async () => {

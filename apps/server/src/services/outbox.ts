@@ -189,7 +189,10 @@ export class Outbox {
           next_attempt_at: new Date(this.now().getTime() + (failed ? 0 : this.backoffMs(attempts))),
         },
       })
-      this.options.log.warn({ message_id: message.id, channel: message.channel, attempts, err: reason }, failed ? 'message delivery failed for good' : 'message delivery failed; will retry')
+      this.options.log.warn(
+        { message_id: message.id, channel: message.channel, attempts, err: reason },
+        failed ? 'message delivery failed for good' : 'message delivery failed; will retry',
+      )
       return failed ? 'failed' : 'retrying'
     }
   }

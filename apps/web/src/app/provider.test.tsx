@@ -20,7 +20,9 @@ describe('server state is scoped to the identity', () => {
     const second = loginToken({ sub: '2', company_id: 2 })
     const groupsFor: Record<string, string[]> = { [first]: ['ATLAS', 'NOVA'], [second]: ['CARE_SELECT'] }
     const api = mockApi({
-      'GET /company/products': ({ headers }: MockCall) => ({ product_groups: groupsFor[headers.get('authorization')?.replace('Bearer ', '') ?? ''] ?? [] }),
+      'GET /company/products': ({ headers }: MockCall) => ({
+        product_groups: groupsFor[headers.get('authorization')?.replace('Bearer ', '') ?? ''] ?? [],
+      }),
     })
     localStorage.setItem(TOKEN_STORAGE_KEY, first)
     const queryClient = createQueryClient({ test: true })

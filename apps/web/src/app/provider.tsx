@@ -25,7 +25,13 @@ function useCacheScopedToIdentity(queryClient: QueryClient): void {
       if (next === current) return
       current = next
       // signed out: nothing may be fetched again for nobody, so the answers are only dropped
-      if (next === '') notifyManager.batch(() => queryClient.getQueryCache().getAll().forEach((query) => query.reset()))
+      if (next === '')
+        notifyManager.batch(() =>
+          queryClient
+            .getQueryCache()
+            .getAll()
+            .forEach((query) => query.reset()),
+        )
       else void queryClient.resetQueries()
     }
     const unsubscribeSession = subscribeSession(check)
@@ -56,7 +62,12 @@ export function AppProvider({
   return (
     <QueryClientProvider client={queryClient}>
       <MantineProvider theme={theme} defaultColorScheme="light" env={env}>
-        <Notifications autoClose={NOTIFICATION_DURATION_MS} transitionDuration={NOTIFICATION_EXIT_MS} position="top-right" withAutoCloseProgress />
+        <Notifications
+          autoClose={NOTIFICATION_DURATION_MS}
+          transitionDuration={NOTIFICATION_EXIT_MS}
+          position="top-right"
+          withAutoCloseProgress
+        />
         {children}
       </MantineProvider>
     </QueryClientProvider>

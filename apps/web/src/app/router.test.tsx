@@ -14,23 +14,26 @@ function concretePath(path: string): string {
 }
 
 describe('route table', () => {
-  it.each(CLIENT_ROUTES.map((route) => [route.path, route] as const))('%s renders its page or a coming-soon page, never an empty screen', async (_, route) => {
-    localStorage.setItem(TOKEN_STORAGE_KEY, loginToken({ role: 'citrus' }))
-    mockApi({ 'GET /company/products': { product_groups: [...PRODUCT_GROUPS] }, 'GET /data-dictionary': { tab_sets: [] } })
-    const { container, router } = renderApp(concretePath(route.path))
-    // A signed-in citrus user is sent home from sign-in/sign-up/password-reset; everything else renders in place.
-    if (('publicOnly' in route && route.publicOnly) || route.path === '/password-reset') {
-      await vi.waitFor(() => expect(router.state.location.pathname).toBe('/apps'))
-    } else {
-      await vi.waitFor(() => {
-        expect(screen.queryByText('Loading...')).toBeNull()
-        expect(container.textContent?.trim().length).toBeGreaterThan(0)
-      })
-      expect(screen.queryByText('Access Restricted')).toBeNull()
-      expect(screen.queryByText('Product Access Required')).toBeNull()
-      expect(router.state.location.pathname).toBe(concretePath(route.path))
-    }
-  })
+  it.each(CLIENT_ROUTES.map((route) => [route.path, route] as const))(
+    '%s renders its page or a coming-soon page, never an empty screen',
+    async (_, route) => {
+      localStorage.setItem(TOKEN_STORAGE_KEY, loginToken({ role: 'citrus' }))
+      mockApi({ 'GET /company/products': { product_groups: [...PRODUCT_GROUPS] }, 'GET /data-dictionary': { tab_sets: [] } })
+      const { container, router } = renderApp(concretePath(route.path))
+      // A signed-in citrus user is sent home from sign-in/sign-up/password-reset; everything else renders in place.
+      if (('publicOnly' in route && route.publicOnly) || route.path === '/password-reset') {
+        await vi.waitFor(() => expect(router.state.location.pathname).toBe('/apps'))
+      } else {
+        await vi.waitFor(() => {
+          expect(screen.queryByText('Loading...')).toBeNull()
+          expect(container.textContent?.trim().length).toBeGreaterThan(0)
+        })
+        expect(screen.queryByText('Access Restricted')).toBeNull()
+        expect(screen.queryByText('Product Access Required')).toBeNull()
+        expect(router.state.location.pathname).toBe(concretePath(route.path))
+      }
+    },
+  )
 
   it.each([
     ['admin', '/apps'],

@@ -28,7 +28,11 @@ function wrapper() {
 
 describe('endpointKey', () => {
   it('is [method, path, input], and [method, path] for every call of the endpoint', () => {
-    expect(endpointKey(endpoints.superAdmin.companyUsers, { params: { id: 3 } })).toEqual(['GET', '/super-admin/company/{id}/users', { params: { id: 3 } }])
+    expect(endpointKey(endpoints.superAdmin.companyUsers, { params: { id: 3 } })).toEqual([
+      'GET',
+      '/super-admin/company/{id}/users',
+      { params: { id: 3 } },
+    ])
     expect(endpointKey(endpoints.superAdmin.companyUsers)).toEqual(['GET', '/super-admin/company/{id}/users'])
   })
 })
@@ -48,7 +52,10 @@ describe('useApiQuery', () => {
     const api = mockApi({ 'GET /admin/api-token': [token('a')] })
     const { wrapper: Wrapper } = wrapper()
     const { result } = renderHook(
-      () => [useApiQuery(endpoints.admin.listApiTokens, { query: { company_id: 7 } }), useApiQuery(endpoints.admin.listApiTokens, { query: { company_id: 7 } })],
+      () => [
+        useApiQuery(endpoints.admin.listApiTokens, { query: { company_id: 7 } }),
+        useApiQuery(endpoints.admin.listApiTokens, { query: { company_id: 7 } }),
+      ],
       { wrapper: Wrapper },
     )
     await waitFor(() => expect(result.current.every((query) => query.isSuccess)).toBe(true))

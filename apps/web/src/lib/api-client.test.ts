@@ -10,7 +10,16 @@ import {
 } from '@citrus/contracts'
 import { describe, expect, expectTypeOf, it, vi } from 'vitest'
 import { resolveApiBaseUrl } from '../config/env'
-import { ApiError, INVALID_RESPONSE, type EndpointArgs, buildPath, createApi, createApiClient, isInvalidResponse, toApiError } from './api-client'
+import {
+  ApiError,
+  INVALID_RESPONSE,
+  type EndpointArgs,
+  buildPath,
+  createApi,
+  createApiClient,
+  isInvalidResponse,
+  toApiError,
+} from './api-client'
 
 // Endpoints built from the contract schemas, so these tests do not depend on the area definitions.
 const login = defineEndpoint({
@@ -143,7 +152,12 @@ describe('error normalisation (spec 1 §8)', () => {
   it('turns the server envelope into an ApiError with message, code, status, errors and status text', async () => {
     const fetchMock = vi.fn<typeof fetch>(async () =>
       jsonResponse(
-        { message: 'Email is not valid', code: 'VALIDATION_ERROR', status: 400, errors: [{ path: 'body.email', message: 'Email is not valid' }] },
+        {
+          message: 'Email is not valid',
+          code: 'VALIDATION_ERROR',
+          status: 400,
+          errors: [{ path: 'body.email', message: 'Email is not valid' }],
+        },
         { status: 400, statusText: 'Bad Request' },
       ),
     )
@@ -213,7 +227,9 @@ describe('path templates', () => {
     await api(companyUsers, { params: { id: 12 } })
     expect(call().url).toBe('/api/super-admin/company/12/users')
     // a caller that bypasses the types still gets the documented error, and nothing is fetched
-    await expect(api(companyUsers, { params: {} } as never)).rejects.toThrow('Missing required path parameters for /super-admin/company/{id}/users: id')
+    await expect(api(companyUsers, { params: {} } as never)).rejects.toThrow(
+      'Missing required path parameters for /super-admin/company/{id}/users: id',
+    )
     expect(fetchMock).toHaveBeenCalledTimes(1)
   })
 })
@@ -261,7 +277,9 @@ describe('api(endpoint, input)', () => {
 
   it('passes error envelopes through as ApiErrors, not as contract mismatches', async () => {
     const { api, fetchMock } = setup()
-    fetchMock.mockResolvedValueOnce(jsonResponse({ message: 'Invalid credentials', code: 'UNAUTHORIZED', status: 401 }, { status: 401, statusText: 'Unauthorized' }))
+    fetchMock.mockResolvedValueOnce(
+      jsonResponse({ message: 'Invalid credentials', code: 'UNAUTHORIZED', status: 401 }, { status: 401, statusText: 'Unauthorized' }),
+    )
     const error = await caught(api(login, { body: { email: 'a@b.co', password: 'x' } }))
     expect(isInvalidResponse(error)).toBe(false)
     expect(error.message).toBe('Invalid credentials')

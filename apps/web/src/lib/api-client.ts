@@ -1,4 +1,11 @@
-import { CLIENT_MESSAGES, type EndpointDefinition, type EndpointInput, type EndpointOutput, type FieldError, type HttpMethod } from '@citrus/contracts'
+import {
+  CLIENT_MESSAGES,
+  type EndpointDefinition,
+  type EndpointInput,
+  type EndpointOutput,
+  type FieldError,
+  type HttpMethod,
+} from '@citrus/contracts'
 import { env } from '../config/env'
 import { getValidLoginToken } from './auth-token'
 import { getActiveShareableToken } from './guest-token-store'
@@ -259,9 +266,10 @@ export interface CallOptions {
 }
 
 /** Input may be left out when the endpoint needs none (every part optional). */
-export type EndpointArgs<D extends EndpointDefinition> = Partial<EndpointInput<D>> extends EndpointInput<D>
-  ? [input?: EndpointInput<D>, options?: CallOptions]
-  : [input: EndpointInput<D>, options?: CallOptions]
+export type EndpointArgs<D extends EndpointDefinition> =
+  Partial<EndpointInput<D>> extends EndpointInput<D>
+    ? [input?: EndpointInput<D>, options?: CallOptions]
+    : [input: EndpointInput<D>, options?: CallOptions]
 
 /** Calls an endpoint of @citrus/contracts: `api(endpoint, { params, query, body })` → its typed response. */
 export type Api = <D extends EndpointDefinition>(endpoint: D, ...args: EndpointArgs<D>) => Promise<EndpointOutput<D>>

@@ -120,7 +120,13 @@ describe('route guard details', () => {
 
   it('checks role before product, and product before the guest route check', () => {
     // a shared link carrying role user: allowed by role on Atlas, but guests hold no products
-    const userLink: AccessContext = { pathname: '/atlas-search', authenticated: false, role: 'user', guest: { status: 'active', clientRoutes: ['/atlas-search'] }, products: [] }
+    const userLink: AccessContext = {
+      pathname: '/atlas-search',
+      authenticated: false,
+      role: 'user',
+      guest: { status: 'active', clientRoutes: ['/atlas-search'] },
+      products: [],
+    }
     expect(code(evaluateAccess(byPath('/atlas-search'), userLink))).toBe('P')
     // a member without products is refused by role first
     expect(code(evaluateAccess(byPath('/atlas-search'), contextFor('member', '/atlas-search', [])))).toBe('R')
@@ -129,24 +135,44 @@ describe('route guard details', () => {
   it('waits while the products call or the link validation is pending', () => {
     expect(evaluateAccess(byPath('/atlas-search'), contextFor('admin', '/atlas-search', 'loading'))).toEqual({ type: 'pending' })
     expect(evaluateAccess(byPath('/api-keys'), contextFor('admin', '/api-keys', 'loading'))).toEqual({ type: 'allow' })
-    const validating: AccessContext = { pathname: '/member-recommendations', authenticated: false, role: 'guest', guest: { status: 'validating' }, products: [] }
+    const validating: AccessContext = {
+      pathname: '/member-recommendations',
+      authenticated: false,
+      role: 'guest',
+      guest: { status: 'validating' },
+      products: [],
+    }
     expect(evaluateAccess(byPath('/member-recommendations'), validating)).toEqual({ type: 'pending' })
   })
 
   it("shows 'Invalid or Expired Link' for a rejected shareable link", () => {
-    const invalid: AccessContext = { pathname: '/member-recommendations', authenticated: false, role: 'guest', guest: { status: 'invalid' }, products: [] }
+    const invalid: AccessContext = {
+      pathname: '/member-recommendations',
+      authenticated: false,
+      role: 'guest',
+      guest: { status: 'invalid' },
+      products: [],
+    }
     expect(evaluateAccess(byPath('/member-recommendations'), invalid)).toEqual({ type: 'invalid-link' })
   })
 
   it('a login token wins over a guest session', () => {
-    const both: AccessContext = { pathname: '/apps', authenticated: true, role: 'admin', guest: { status: 'active', clientRoutes: [] }, products: [] }
+    const both: AccessContext = {
+      pathname: '/apps',
+      authenticated: true,
+      role: 'admin',
+      guest: { status: 'active', clientRoutes: [] },
+      products: [],
+    }
     expect(code(evaluateAccess(byPath('/apps'), both))).toBe('A')
   })
 
   it('sends signed-in users from sign-in/sign-up to their home, or the remembered origin', () => {
     expect(evaluateAccess(byPath('/sign-in'), contextFor('member', '/sign-in'))).toMatchObject({ to: '/price-check' })
     expect(evaluateAccess(byPath('/sign-up'), contextFor('user', '/sign-up'))).toMatchObject({ to: '/apps' })
-    expect(evaluateAccess(byPath('/sign-in'), { ...contextFor('admin', '/sign-in'), origin: '/api-keys' })).toMatchObject({ to: '/api-keys' })
+    expect(evaluateAccess(byPath('/sign-in'), { ...contextFor('admin', '/sign-in'), origin: '/api-keys' })).toMatchObject({
+      to: '/api-keys',
+    })
   })
 
   it('postLoginPath ignores unsafe or account-page origins', () => {
@@ -171,7 +197,9 @@ describe('route guard details', () => {
   })
 
   it('a signed-in visit to /sign-in with a remembered page the role may not open goes home', () => {
-    expect(evaluateAccess(byPath('/sign-in'), { ...contextFor('member', '/sign-in'), origin: '/apps' })).toMatchObject({ to: '/price-check' })
+    expect(evaluateAccess(byPath('/sign-in'), { ...contextFor('member', '/sign-in'), origin: '/apps' })).toMatchObject({
+      to: '/price-check',
+    })
   })
 
   it('canOpenPath agrees with the guard for every route, role and product set', () => {

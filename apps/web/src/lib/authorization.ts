@@ -87,8 +87,7 @@ export function evaluateAccess(route: GuardedRoute, ctx: AccessContext): AccessO
   // A guest outside the link's client_routes is never shown a role or product denial: the only
   // answer for a disallowed path is /not-authorized (spec 1 §4, §6).
   const notAuthorized: AccessOutcome = { type: 'redirect', to: '/not-authorized', reason: 'not-authorized' }
-  const guestOutside =
-    guestActive && ctx.guest.status === 'active' && !isGuestPathAllowed(ctx.pathname, ctx.guest.clientRoutes)
+  const guestOutside = guestActive && ctx.guest.status === 'active' && !isGuestPathAllowed(ctx.pathname, ctx.guest.clientRoutes)
 
   // 3. role check
   if (!roleMayOpen(route, ctx.role)) {

@@ -74,7 +74,8 @@ describe('sidebar items by role and product (spec 1 §6)', () => {
   })
 
   it('never offers a link the route guard would refuse (every role × with and without products)', () => {
-    const links = (items: readonly NavItem[]): NavItem[] => items.flatMap((item) => (item.kind === 'submenu' ? links(item.children ?? []) : [item]))
+    const links = (items: readonly NavItem[]): NavItem[] =>
+      items.flatMap((item) => (item.kind === 'submenu' ? links(item.children ?? []) : [item]))
     const roles: SessionRole[] = ['admin', 'citrus', 'user', 'member']
     for (const role of roles) {
       for (const products of [[...PRODUCT_GROUPS], [], ['ATLAS']] as ProductGroup[][]) {
@@ -154,7 +155,13 @@ describe('home actions', () => {
   it('every signed-in home is a page the role may open', () => {
     for (const role of ['admin', 'citrus', 'user', 'member'] as const) {
       const home = homeFor({ kind: 'signed-in', role }) as string
-      const outcome = evaluateAccess(findClientRoute(home)!, { pathname: home, authenticated: true, role, guest: { status: 'none' }, products: [] })
+      const outcome = evaluateAccess(findClientRoute(home)!, {
+        pathname: home,
+        authenticated: true,
+        role,
+        guest: { status: 'none' },
+        products: [],
+      })
       expect(outcome).toEqual({ type: 'allow' })
     }
   })

@@ -40,7 +40,11 @@ export interface NavFilter {
  * A sidebar link to a documented route: its roles and product are the route's own (CLIENT_ROUTES), so the
  * sidebar cannot offer a page that the guard then refuses.
  */
-export function routeLink(path: ClientRoutePath, label: string, extra: Omit<NavItem, 'kind' | 'label' | 'url' | 'roles' | 'product'> = {}): NavItem {
+export function routeLink(
+  path: ClientRoutePath,
+  label: string,
+  extra: Omit<NavItem, 'kind' | 'label' | 'url' | 'roles' | 'product'> = {},
+): NavItem {
   const route = (CLIENT_ROUTES as readonly ClientRoute[]).find((candidate) => candidate.path === path)
   if (!route) throw new Error(`No client route ${path}`)
   const roles: readonly SessionRole[] = route.roles ?? (route.publicOnly ? ['guest'] : ['admin', 'citrus', 'user', 'member', 'guest'])

@@ -1,6 +1,14 @@
 import { act, renderHook } from '@testing-library/react'
 import { describe, expect, it } from 'vitest'
-import { DEFAULT_PAGE_SIZE, PAGE_SIZE_OPTIONS, clampPage, normalizePageSize, pageAfterSizeChange, pageItems, usePagination } from './pagination'
+import {
+  DEFAULT_PAGE_SIZE,
+  PAGE_SIZE_OPTIONS,
+  clampPage,
+  normalizePageSize,
+  pageAfterSizeChange,
+  pageItems,
+  usePagination,
+} from './pagination'
 
 describe('pagination rules (spec 1 §4, §9)', () => {
   it('offers 10, 25, 50, 100 with default 25', () => {

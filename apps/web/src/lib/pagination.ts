@@ -5,7 +5,11 @@ export const PAGE_SIZE_OPTIONS = [10, 25, 50, 100] as const
 export const DEFAULT_PAGE_SIZE = 25
 
 /** A page size must be one of the allowed sizes; anything else falls back to the default. */
-export function normalizePageSize(size: number, options: readonly number[] = PAGE_SIZE_OPTIONS, fallback: number = DEFAULT_PAGE_SIZE): number {
+export function normalizePageSize(
+  size: number,
+  options: readonly number[] = PAGE_SIZE_OPTIONS,
+  fallback: number = DEFAULT_PAGE_SIZE,
+): number {
   if (options.includes(size)) return size
   return options.includes(fallback) ? fallback : (options[0] ?? fallback)
 }

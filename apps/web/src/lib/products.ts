@@ -2,9 +2,7 @@ import { PRODUCT_GROUPS, endpoints, type ProductGroup } from '@citrus/contracts'
 import { useApiQuery } from '../hooks/use-api'
 import { useSession } from './session'
 
-export type ProductsState =
-  | { status: 'loading'; groups: readonly ProductGroup[] }
-  | { status: 'loaded'; groups: readonly ProductGroup[] }
+export type ProductsState = { status: 'loading'; groups: readonly ProductGroup[] } | { status: 'loaded'; groups: readonly ProductGroup[] }
 
 export const NO_PRODUCTS: ProductsState = { status: 'loaded', groups: [] }
 const LOADING: ProductsState = { status: 'loading', groups: [] }

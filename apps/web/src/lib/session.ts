@@ -1,7 +1,14 @@
 import { TOKEN_STORAGE_KEY, type SessionRole } from '@citrus/contracts'
 import { useEffect, useSyncExternalStore } from 'react'
 import { track } from './analytics'
-import { clearLoginToken, LOGIN_EVENT_STORAGE_KEY, parseLoginClaims, readStoredToken, storeLoginToken, type LoginClaims } from './auth-token'
+import {
+  clearLoginToken,
+  LOGIN_EVENT_STORAGE_KEY,
+  parseLoginClaims,
+  readStoredToken,
+  storeLoginToken,
+  type LoginClaims,
+} from './auth-token'
 import { isExpired } from './jwt'
 import { normalizeRole } from './roles'
 

@@ -21,7 +21,15 @@ describe('tab rules', () => {
     expect(resolveActiveTab(shown, 'insights')).toBe('overview')
     expect(resolveActiveTab(shown, 'hub')).toBe('overview')
     expect(resolveActiveTab(shown, null)).toBe('overview')
-    expect(resolveActiveTab([{ id: 'a', label: 'A', disabled: true }, { id: 'b', label: 'B' }], undefined)).toBe('b')
+    expect(
+      resolveActiveTab(
+        [
+          { id: 'a', label: 'A', disabled: true },
+          { id: 'b', label: 'B' },
+        ],
+        undefined,
+      ),
+    ).toBe('b')
     expect(resolveActiveTab([], 'x')).toBeNull()
   })
 

@@ -2,7 +2,8 @@ import { endpoints } from '@citrus/contracts'
 import { describe, expect, it, vi } from 'vitest'
 import { assertNoContractViolations, findEndpoint, malformed, mockApi, reply } from './mock-api'
 
-const post = (path: string, body: unknown) => fetch(`/api${path}`, { method: 'POST', body: JSON.stringify(body), headers: { 'content-type': 'application/json' } })
+const post = (path: string, body: unknown) =>
+  fetch(`/api${path}`, { method: 'POST', body: JSON.stringify(body), headers: { 'content-type': 'application/json' } })
 
 /** The check's failure message, or null when the test's calls kept to the contract. */
 function violations(): string | null {
@@ -19,7 +20,10 @@ describe('mock API contract checks', () => {
   const quiet = () => vi.spyOn(console, 'error').mockImplementation(() => {})
 
   it('matches a concrete call to its definition; a literal path wins over a template', () => {
-    expect(findEndpoint('GET', '/super-admin/company/3/users')).toEqual({ endpoint: endpoints.superAdmin.companyUsers, params: { id: '3' } })
+    expect(findEndpoint('GET', '/super-admin/company/3/users')).toEqual({
+      endpoint: endpoints.superAdmin.companyUsers,
+      params: { id: '3' },
+    })
     expect(findEndpoint('GET', '/super-admin/company')?.endpoint).toBe(endpoints.superAdmin.listCompanies)
     expect(findEndpoint('PUT', '/super-admin/company')?.endpoint).toBe(endpoints.superAdmin.updateCompany)
     expect(findEndpoint('GET', '/shareable-url/validate-shareable-link')?.endpoint).toBe(endpoints.shareableUrl.validate)

@@ -88,7 +88,13 @@ function queryObject(search: URLSearchParams, endpoint: EndpointDefinition): Rec
   return result
 }
 
-function checkRequest(name: string, endpoint: EndpointDefinition, params: Record<string, string>, query: URLSearchParams, body: unknown): string[] {
+function checkRequest(
+  name: string,
+  endpoint: EndpointDefinition,
+  params: Record<string, string>,
+  query: URLSearchParams,
+  body: unknown,
+): string[] {
   const problems: string[] = []
   if (endpoint.params) {
     const parsed = endpoint.params.safeParse(params)
@@ -113,7 +119,9 @@ function checkRequest(name: string, endpoint: EndpointDefinition, params: Record
 function checkResponse(name: string, endpoint: EndpointDefinition, status: number, body: unknown): string[] {
   if (status < 400) {
     const parsed = endpoint.response.safeParse(body)
-    return parsed.success ? [] : [`mocked response of ${name}: ${describeIssues(parsed.error.issues)} (use malformed() for a deliberate break)`]
+    return parsed.success
+      ? []
+      : [`mocked response of ${name}: ${describeIssues(parsed.error.issues)} (use malformed() for a deliberate break)`]
   }
   const problems: string[] = []
   const envelope = errorEnvelopeSchema.safeParse(body)

@@ -7,7 +7,11 @@ import { createQueryClient } from '../lib/query-client'
 
 /** Renders the real route table at a path, as the browser app does, with a server-state cache of its own. */
 export function renderApp(path: string, options: { state?: unknown } = {}) {
-  const router = createMemoryRouter(appRoutes, { initialEntries: [{ pathname: path.split('?')[0] ?? path, search: path.includes('?') ? `?${path.split('?')[1]}` : '', state: options.state }] })
+  const router = createMemoryRouter(appRoutes, {
+    initialEntries: [
+      { pathname: path.split('?')[0] ?? path, search: path.includes('?') ? `?${path.split('?')[1]}` : '', state: options.state },
+    ],
+  })
   const queryClient = createQueryClient({ test: true })
   const view = render(
     <AppProvider env="test" queryClient={queryClient}>

@@ -2,7 +2,8 @@
  * Encoders for PostgreSQL `COPY ... FROM STDIN`: the default text format (tab-separated, \N for NULL,
  * backslash escapes) and CSV. Arrays become PostgreSQL array literals, objects JSON (for json/jsonb columns).
  */
-export type CopyValue = string | number | boolean | null | undefined | Date | readonly (string | number | boolean | null)[] | { readonly [key: string]: unknown }
+export type CopyValue =
+  string | number | boolean | null | undefined | Date | readonly (string | number | boolean | null)[] | { readonly [key: string]: unknown }
 
 function scalarText(value: Exclude<CopyValue, null | undefined>): string {
   if (typeof value === 'string') return value
@@ -22,7 +23,9 @@ export function arrayLiteral(items: readonly (string | number | boolean | null)[
     .map((item) => {
       if (item === null) return 'NULL'
       if (typeof item !== 'string') return scalarText(item)
-      return item === '' || /[{}",\\\s]/.test(item) || item.toUpperCase() === 'NULL' ? `"${item.replace(/\\/g, '\\\\').replace(/"/g, '\\"')}"` : item
+      return item === '' || /[{}",\\\s]/.test(item) || item.toUpperCase() === 'NULL'
+        ? `"${item.replace(/\\/g, '\\\\').replace(/"/g, '\\"')}"`
+        : item
     })
     .join(',')}}`
 }
@@ -53,7 +56,11 @@ export function csvRow(values: readonly CopyValue[]): string {
  * Turns row objects into COPY chunks of about `chunkSize` characters, columns in the given order, ready to write
  * to a COPY FROM STDIN stream.
  */
-export async function* encodeCopy<T extends object>(rows: AsyncIterable<T> | Iterable<T>, columns: readonly (keyof T & string)[], options: { format?: 'text' | 'csv'; chunkSize?: number } = {}): AsyncGenerator<string> {
+export async function* encodeCopy<T extends object>(
+  rows: AsyncIterable<T> | Iterable<T>,
+  columns: readonly (keyof T & string)[],
+  options: { format?: 'text' | 'csv'; chunkSize?: number } = {},
+): AsyncGenerator<string> {
   const encode = options.format === 'csv' ? csvRow : copyTextRow
   const size = options.chunkSize ?? 1 << 16
   let chunk = ''

@@ -1,13 +1,54 @@
 import { makeNpi } from '../npi.ts'
-import { ANTIVENOM_PRODUCTS, CONDITION_DRUGS, INSURERS, MAINTENANCE_DRUGS, procedureCodes, specialties, type ProcedureCode, type Specialty } from '../reference/index.ts'
+import {
+  ANTIVENOM_PRODUCTS,
+  CONDITION_DRUGS,
+  INSURERS,
+  MAINTENANCE_DRUGS,
+  procedureCodes,
+  specialties,
+  type ProcedureCode,
+  type Specialty,
+} from '../reference/index.ts'
 import { loadCountyGeometries, loadZipRows, type ZipRow } from '../reference/geo.ts'
 import type { ProviderKind } from '../reference/provider-kinds.ts'
 import { STATE_BY_ABBR, STATES } from '../reference/states.ts'
 import {
-  AGE_BANDS, ageBand, ANTIVENOM_TREATED_SHARE, CONDITIONS, CREDENTIALS, CROFAB_SHARE, DO_SHARE, FACILITY_LEVEL_1, FACILITY_MIX_FULL, FACILITY_TAXONOMY, FEMALE_SHARE, NEGOTIATED_RATIO, PATIENT_SHARE, PAYER_MIX, PRIMARY_CARE, PROVIDER_MIX_FULL, SNAKEBITE_CODES, SNAKEBITE_STATE_SHARE, SNAKEBITES_PER_YEAR, SYSTEM_AFFILIATED_SHARE, TAXONOMY_WEIGHTS,
-  type Condition, type FacilityType, type PayerType,
+  AGE_BANDS,
+  ageBand,
+  ANTIVENOM_TREATED_SHARE,
+  CONDITIONS,
+  CREDENTIALS,
+  CROFAB_SHARE,
+  DO_SHARE,
+  FACILITY_LEVEL_1,
+  FACILITY_MIX_FULL,
+  FACILITY_TAXONOMY,
+  FEMALE_SHARE,
+  NEGOTIATED_RATIO,
+  PATIENT_SHARE,
+  PAYER_MIX,
+  PRIMARY_CARE,
+  PROVIDER_MIX_FULL,
+  SNAKEBITE_CODES,
+  SNAKEBITE_STATE_SHARE,
+  SNAKEBITES_PER_YEAR,
+  SYSTEM_AFFILIATED_SHARE,
+  TAXONOMY_WEIGHTS,
+  type Condition,
+  type FacilityType,
+  type PayerType,
 } from './calibration.ts'
-import { FACILITY_SUFFIXES, FEMALE_NAMES, LAST_NAMES, MALE_NAMES, MEDICAL_SCHOOLS, MIDDLE_INITIALS, OSTEOPATHIC_SCHOOL_FROM, SYSTEM_NAME_SUFFIXES, SYSTEM_NAME_WORDS } from './names.ts'
+import {
+  FACILITY_SUFFIXES,
+  FEMALE_NAMES,
+  LAST_NAMES,
+  MALE_NAMES,
+  MEDICAL_SCHOOLS,
+  MIDDLE_INITIALS,
+  OSTEOPATHIC_SCHOOL_FROM,
+  SYSTEM_NAME_SUFFIXES,
+  SYSTEM_NAME_WORDS,
+} from './names.ts'
 import { hash32, rngFor, WeightedTable, type Rng } from './prng.ts'
 import { REFERENCE_DATE, SCALES, type Scale } from './scales.ts'
 
@@ -289,11 +330,11 @@ export class SyntheticDataset {
   // ---------- identifiers ----------
   /** Individual NPIs: a bijection of the index onto 8 digits after a leading 1, then the Luhn check digit. */
   providerNpi(index: number): string {
-    const body = (index * 48_271 + hash32(this.seed, 'npi') % 100_000_000) % 100_000_000
+    const body = (index * 48_271 + (hash32(this.seed, 'npi') % 100_000_000)) % 100_000_000
     return makeNpi(`1${String(body).padStart(8, '0')}`)
   }
   facilityNpi(index: number): string {
-    const body = (index * 69_621 + hash32(this.seed, 'org-npi') % 100_000_000) % 100_000_000
+    const body = (index * 69_621 + (hash32(this.seed, 'org-npi') % 100_000_000)) % 100_000_000
     return makeNpi(`2${String(body).padStart(8, '0')}`)
   }
 
@@ -305,14 +346,38 @@ export class SyntheticDataset {
     // up to ~3 km around the ZCTA internal point
     const r = 0.027 * Math.sqrt(rng.next())
     const t = rng.next() * 2 * Math.PI
-    return [Math.round((z.lat + r * Math.sin(t)) * 1e6) / 1e6, Math.round((z.lng + (r * Math.cos(t)) / Math.cos((z.lat * Math.PI) / 180)) * 1e6) / 1e6]
+    return [
+      Math.round((z.lat + r * Math.sin(t)) * 1e6) / 1e6,
+      Math.round((z.lng + (r * Math.cos(t)) / Math.cos((z.lat * Math.PI) / 180)) * 1e6) / 1e6,
+    ]
   }
   private phone(rng: Rng): string {
     // NANP-valid area code; 555-01xx lines are reserved for fictional use
     return `${rng.int(2, 9)}${rng.int(0, 8)}${rng.int(0, 9)}55501${String(rng.int(0, 99)).padStart(2, '0')}`
   }
   private street(rng: Rng): string {
-    const names = ['Main', 'Oak', 'Maple', 'Cedar', 'Pine', 'Elm', 'Washington', 'Lake', 'Hill', 'Park', 'River', 'Church', 'Center', 'Highland', 'Sunset', 'Madison', 'Jefferson', 'Lincoln', 'Walnut', 'Spring']
+    const names = [
+      'Main',
+      'Oak',
+      'Maple',
+      'Cedar',
+      'Pine',
+      'Elm',
+      'Washington',
+      'Lake',
+      'Hill',
+      'Park',
+      'River',
+      'Church',
+      'Center',
+      'Highland',
+      'Sunset',
+      'Madison',
+      'Jefferson',
+      'Lincoln',
+      'Walnut',
+      'Spring',
+    ]
     const kinds = ['St', 'Ave', 'Blvd', 'Rd', 'Dr', 'Way', 'Pkwy']
     return `${rng.int(1, 9899)} ${rng.pick(names)} ${rng.pick(kinds)}`
   }
@@ -350,9 +415,18 @@ export class SyntheticDataset {
         const [lat, lng] = this.jitter(rng, z)
         const local = systemsByState.get(z.state) ?? []
         const affiliated = isHospital ? rng.chance(SYSTEM_AFFILIATED_SHARE) : rng.chance(0.35)
-        const system = affiliated ? (local.length > 0 && rng.chance(0.85) ? rng.pick(local) : this.healthSystems.length > 0 ? rng.pick(this.healthSystems) : undefined) : undefined
+        const system = affiliated
+          ? local.length > 0 && rng.chance(0.85)
+            ? rng.pick(local)
+            : this.healthSystems.length > 0
+              ? rng.pick(this.healthSystems)
+              : undefined
+          : undefined
         const suffixes = FACILITY_SUFFIXES[type] ?? ['Center']
-        const base = system && rng.chance(0.5) ? system.name.replace(/ (Health System|Health|Healthcare|Medical Group|Health Partners|Regional Health|Health Network)$/, '') : `${z.city}${rng.chance(0.3) ? ' ' + rng.pick(SYSTEM_NAME_WORDS) : ''}`
+        const base =
+          system && rng.chance(0.5)
+            ? system.name.replace(/ (Health System|Health|Healthcare|Medical Group|Health Partners|Regional Health|Health Network)$/, '')
+            : `${z.city}${rng.chance(0.3) ? ' ' + rng.pick(SYSTEM_NAME_WORDS) : ''}`
         rows.push({
           id: index + 1,
           npi: this.facilityNpi(index),
@@ -406,7 +480,8 @@ export class SyntheticDataset {
     const [lat, lng] = this.jitter(rng, z)
     const hospitals = this.hospitalsByState.get(z.state) ?? []
     const sameCounty = hospitals.filter((h) => h.county_fips === z.county_fips)
-    const facility = rng.chance(0.72) && hospitals.length > 0 ? rng.pick(sameCounty.length > 0 && rng.chance(0.7) ? sameCounty : hospitals) : null
+    const facility =
+      rng.chance(0.72) && hospitals.length > 0 ? rng.pick(sameCounty.length > 0 && rng.chance(0.7) ? sameCounty : hospitals) : null
     const networks: Record<string, boolean> = {}
     for (const insurer of INSURERS) {
       if (insurer.states && !insurer.states.includes(z.state)) continue
@@ -506,7 +581,18 @@ export class SyntheticDataset {
     const mix = PAYER_MIX[ageBand(age)]
     const payer = new WeightedTable(Object.entries(mix) as [PayerType, number][]).pick(rng)
     const conditions = CONDITIONS.filter((c) => rng.chance(c.prevalence[ageBand(age)])).map((c) => c.key)
-    return { id: i + 1, age, birth_year: Number(REFERENCE_DATE.slice(0, 4)) - age, gender, zip_code: z.zip, state: z.state, county_fips: z.county_fips, payer_type: payer, insurer_name: this.insurerFor(rng, payer, z.state), conditions }
+    return {
+      id: i + 1,
+      age,
+      birth_year: Number(REFERENCE_DATE.slice(0, 4)) - age,
+      gender,
+      zip_code: z.zip,
+      state: z.state,
+      county_fips: z.county_fips,
+      payer_type: payer,
+      insurer_name: this.insurerFor(rng, payer, z.state),
+      conditions,
+    }
   }
 
   async *patients(from = 0, to = this.scale.patients): AsyncGenerator<PatientRow> {
@@ -515,7 +601,14 @@ export class SyntheticDataset {
 
   private insurerFor(rng: Rng, payer: PayerType, state: string): string | null {
     if (payer === 'other') return rng.chance(0.3) ? 'TRICARE' : null
-    const candidates = INSURERS.filter((i) => (!i.states || i.states.includes(state)) && i.weight > 0 && (payer === 'commercial' ? i.kind === 'commercial' || i.kind === 'blues' : i.kind === payer || (payer === 'medicare' && (i.kind === 'commercial' || i.kind === 'blues') && i.weight >= 3)))
+    const candidates = INSURERS.filter(
+      (i) =>
+        (!i.states || i.states.includes(state)) &&
+        i.weight > 0 &&
+        (payer === 'commercial'
+          ? i.kind === 'commercial' || i.kind === 'blues'
+          : i.kind === payer || (payer === 'medicare' && (i.kind === 'commercial' || i.kind === 'blues') && i.weight >= 3)),
+    )
     if (payer === 'medicare' && rng.chance(0.52)) return 'Medicare'
     if (payer === 'medicaid' && rng.chance(0.3)) return 'Medicaid'
     if (candidates.length === 0) return payer === 'medicare' ? 'Medicare' : payer === 'medicaid' ? 'Medicaid' : null
@@ -550,10 +643,30 @@ export class SyntheticDataset {
       // a 28-day pen pack is a month's supply, as the 30-day packages are
       const months = supply === 28 ? 1 : supply / 30
       const units = drug.units_per_30_days * months
-      for (let day = rng.int(0, supply - 1); day < PHARMACY_WINDOW_DAYS && rows.length < 100; day += supply + (rng.chance(0.3) ? rng.int(1, 10) : 0)) {
+      for (
+        let day = rng.int(0, supply - 1);
+        day < PHARMACY_WINDOW_DAYS && rows.length < 100;
+        day += supply + (rng.chance(0.3) ? rng.int(1, 10) : 0)
+      ) {
         if (!rng.chance(FILL_ADHERENCE)) continue
         const price = splitAmounts(rng, round2(drug.list_price_30_days * months * rng.lognormal(0.05)), p.payer_type)
-        rows.push({ id: p.id * 100 + rows.length, patient_id: p.id, fill_date: isoDay(REF - (PHARMACY_WINDOW_DAYS - 1 - day) * DAY), prescriber_npi: prescriber.npi, facility_npi: null, ndc: drug.ndc, drug_name: drugName(drug), units, days_supply: supply, payer_type: p.payer_type, insurer_name: p.insurer_name, list_amount: price.list, negotiated_amount: price.negotiated, insurer_amount: price.insurer, patient_amount: price.patient })
+        rows.push({
+          id: p.id * 100 + rows.length,
+          patient_id: p.id,
+          fill_date: isoDay(REF - (PHARMACY_WINDOW_DAYS - 1 - day) * DAY),
+          prescriber_npi: prescriber.npi,
+          facility_npi: null,
+          ndc: drug.ndc,
+          drug_name: drugName(drug),
+          units,
+          days_supply: supply,
+          payer_type: p.payer_type,
+          insurer_name: p.insurer_name,
+          list_amount: price.list,
+          negotiated_amount: price.negotiated,
+          insurer_amount: price.insurer,
+          patient_amount: price.patient,
+        })
       }
     }
     return rows
@@ -577,8 +690,13 @@ export class SyntheticDataset {
         const taxonomies = condition ? condition.specialties : p.age < 18 ? ['208000000X', '363LP0200X', '207Q00000X'] : PRIMARY_CARE
         const providerIndex = this.pickProvider(rng, p.state, taxonomies)
         const provider = this.provider(providerIndex)
-        const procedures = condition ? [condition.procedures[0] as string, ...(rng.chance(0.6) ? [rng.pick(condition.procedures.slice(1))] : [])] : [p.age >= 65 && rng.chance(0.3) ? 'G0439' : rng.pick(['99213', '99214', '99396', '85025', '80053'])]
-        const facility = provider.facility_id !== null && procedures.some((c) => (this.procedures.get(c)?.base_price ?? 0) > 1000) ? (this.facilities[provider.facility_id - 1] ?? null) : null
+        const procedures = condition
+          ? [condition.procedures[0] as string, ...(rng.chance(0.6) ? [rng.pick(condition.procedures.slice(1))] : [])]
+          : [p.age >= 65 && rng.chance(0.3) ? 'G0439' : rng.pick(['99213', '99214', '99396', '85025', '80053'])]
+        const facility =
+          provider.facility_id !== null && procedures.some((c) => (this.procedures.get(c)?.base_price ?? 0) > 1000)
+            ? (this.facilities[provider.facility_id - 1] ?? null)
+            : null
         const dx = condition ? [new WeightedTable(condition.icd10).pick(rng)] : [p.age >= 18 ? 'Z00.00' : 'Z00.129']
         const other = p.conditions.filter((c) => c !== condition?.key)
         if (other.length > 0 && rng.chance(0.4)) {
@@ -587,17 +705,41 @@ export class SyntheticDataset {
         }
         const lines = [...new Set(procedures)].map((code, li) => {
           const price = this.priceLine(rng, code, p.payer_type, facility)
-          return { claim_id: id, line_number: li + 1, procedure_code: code, units: 1, list_amount: price.list, negotiated_amount: price.negotiated, insurer_amount: price.insurer, patient_amount: price.patient }
+          return {
+            claim_id: id,
+            line_number: li + 1,
+            procedure_code: code,
+            units: 1,
+            list_amount: price.list,
+            negotiated_amount: price.negotiated,
+            insurer_amount: price.insurer,
+            patient_amount: price.patient,
+          }
         })
         const sum = (f: (l: ClaimProcedureRow) => number) => round2(lines.reduce((s, l) => s + f(l), 0))
         bundles.push({
-          claim: { id, patient_id: p.id, service_date: date, rendering_npi: provider.npi, facility_npi: facility?.npi ?? null, payer_type: p.payer_type, insurer_name: p.insurer_name, place_of_service: facility ? 'outpatient' : 'office', list_amount: sum((l) => l.list_amount), negotiated_amount: sum((l) => l.negotiated_amount), insurer_amount: sum((l) => l.insurer_amount), patient_amount: sum((l) => l.patient_amount) },
+          claim: {
+            id,
+            patient_id: p.id,
+            service_date: date,
+            rendering_npi: provider.npi,
+            facility_npi: facility?.npi ?? null,
+            payer_type: p.payer_type,
+            insurer_name: p.insurer_name,
+            place_of_service: facility ? 'outpatient' : 'office',
+            list_amount: sum((l) => l.list_amount),
+            negotiated_amount: sum((l) => l.negotiated_amount),
+            insurer_amount: sum((l) => l.insurer_amount),
+            patient_amount: sum((l) => l.patient_amount),
+          },
           diagnoses: [...new Set(dx)].map((code, s) => ({ claim_id: id, sequence: s + 1, icd10_code: code })),
           procedures: lines,
         })
       }
     }
-    return bundles.sort((a, b) => (a.claim.service_date < b.claim.service_date ? -1 : a.claim.service_date > b.claim.service_date ? 1 : a.claim.id - b.claim.id))
+    return bundles.sort((a, b) =>
+      a.claim.service_date < b.claim.service_date ? -1 : a.claim.service_date > b.claim.service_date ? 1 : a.claim.id - b.claim.id,
+    )
   }
 
   async *claims(from = 0, to = this.scale.patients): AsyncGenerator<ClaimBundle> {
@@ -623,9 +765,33 @@ export class SyntheticDataset {
     // ~70% of bites happen to men; April-October peak
     const gender: 'M' | 'F' = rng.chance(0.7) ? 'M' : 'F'
     const year = Number(REFERENCE_DATE.slice(0, 4)) - rng.int(0, this.scale.snakebite_years - 1)
-    const month = new WeightedTable([[4, 8], [5, 14], [6, 17], [7, 18], [8, 15], [9, 11], [10, 7], [3, 4], [11, 3], [1, 1], [2, 1], [12, 1]] as const).pick(rng)
+    const month = new WeightedTable([
+      [4, 8],
+      [5, 14],
+      [6, 17],
+      [7, 18],
+      [8, 15],
+      [9, 11],
+      [10, 7],
+      [3, 4],
+      [11, 3],
+      [1, 1],
+      [2, 1],
+      [12, 1],
+    ] as const).pick(rng)
     const date = `${year}-${String(month).padStart(2, '0')}-${String(rng.int(1, 28)).padStart(2, '0')}`
-    const patient: PatientRow = { id: this.snakebitePatientId(i), age, birth_year: year - age, gender, zip_code: z.zip, state: z.state, county_fips: z.county_fips, payer_type: payer, insurer_name: this.insurerFor(rng, payer, z.state), conditions: ['snake_envenomation'] }
+    const patient: PatientRow = {
+      id: this.snakebitePatientId(i),
+      age,
+      birth_year: year - age,
+      gender,
+      zip_code: z.zip,
+      state: z.state,
+      county_fips: z.county_fips,
+      payer_type: payer,
+      insurer_name: this.insurerFor(rng, payer, z.state),
+      conditions: ['snake_envenomation'],
+    }
     const hospitals = (this.hospitalsByState.get(z.state) ?? []).filter((h) => h.emergency_services)
     const pool = hospitals.length > 0 ? hospitals : this.facilities.filter((f) => f.emergency_services)
     const near = pool.filter((h) => h.county_fips === z.county_fips)
@@ -634,18 +800,53 @@ export class SyntheticDataset {
     const provider = this.provider(providerIndex)
     const treated = rng.chance(ANTIVENOM_TREATED_SHARE)
     const product = treated ? (rng.chance(CROFAB_SHARE) ? 'crofab' : 'anavip') : null
-    const units = product === 'crofab' ? rng.int(4, 6) + (rng.chance(0.6) ? 6 : 0) + (rng.chance(0.2) ? rng.int(2, 6) : 0) : product === 'anavip' ? 10 + (rng.chance(0.25) ? 10 : 0) + (rng.chance(0.3) ? 4 : 0) : 0
+    const units =
+      product === 'crofab'
+        ? rng.int(4, 6) + (rng.chance(0.6) ? 6 : 0) + (rng.chance(0.2) ? rng.int(2, 6) : 0)
+        : product === 'anavip'
+          ? 10 + (rng.chance(0.25) ? 10 : 0) + (rng.chance(0.3) ? 4 : 0)
+          : 0
     const code = new WeightedTable(SNAKEBITE_CODES).pick(rng)
     const claimId = -(i + 1) // negative ids keep snakebite claims apart from population claims
-    const codes: [string, number][] = [['99285', 1], ...(product ? ([['96365', 1], [product === 'crofab' ? 'J0840' : 'J0841', units]] as [string, number][]) : [['99283', 1] as [string, number]])]
+    const codes: [string, number][] = [
+      ['99285', 1],
+      ...(product
+        ? ([
+            ['96365', 1],
+            [product === 'crofab' ? 'J0840' : 'J0841', units],
+          ] as [string, number][])
+        : [['99283', 1] as [string, number]]),
+    ]
     const lines = codes.map(([c, u], li) => {
       const price = this.priceLine(rng, c, payer, facility)
       const m = (x: number) => round2(x * u)
-      return { claim_id: claimId, line_number: li + 1, procedure_code: c, units: u, list_amount: m(price.list), negotiated_amount: m(price.negotiated), insurer_amount: m(price.insurer), patient_amount: m(price.patient) }
+      return {
+        claim_id: claimId,
+        line_number: li + 1,
+        procedure_code: c,
+        units: u,
+        list_amount: m(price.list),
+        negotiated_amount: m(price.negotiated),
+        insurer_amount: m(price.insurer),
+        patient_amount: m(price.patient),
+      }
     })
     const sum = (f: (l: ClaimProcedureRow) => number) => round2(lines.reduce((s, l) => s + f(l), 0))
     const claim: ClaimBundle = {
-      claim: { id: claimId, patient_id: patient.id, service_date: date, rendering_npi: provider.npi, facility_npi: facility.npi, payer_type: payer, insurer_name: patient.insurer_name, place_of_service: 'emergency', list_amount: sum((l) => l.list_amount), negotiated_amount: sum((l) => l.negotiated_amount), insurer_amount: sum((l) => l.insurer_amount), patient_amount: sum((l) => l.patient_amount) },
+      claim: {
+        id: claimId,
+        patient_id: patient.id,
+        service_date: date,
+        rendering_npi: provider.npi,
+        facility_npi: facility.npi,
+        payer_type: payer,
+        insurer_name: patient.insurer_name,
+        place_of_service: 'emergency',
+        list_amount: sum((l) => l.list_amount),
+        negotiated_amount: sum((l) => l.negotiated_amount),
+        insurer_amount: sum((l) => l.insurer_amount),
+        patient_amount: sum((l) => l.patient_amount),
+      },
       diagnoses: [{ claim_id: claimId, sequence: 1, icd10_code: code }],
       procedures: lines,
     }
@@ -654,9 +855,41 @@ export class SyntheticDataset {
     return {
       patient,
       claim,
-      case: { id: i + 1, patient_id: patient.id, claim_id: claimId, facility_id: facility.id, provider_npi: provider.npi, event_date: date, state: z.state, county_fips: z.county_fips, zip_code: z.zip, icd10_code: code, antivenom: product, units_used: units },
+      case: {
+        id: i + 1,
+        patient_id: patient.id,
+        claim_id: claimId,
+        facility_id: facility.id,
+        provider_npi: provider.npi,
+        event_date: date,
+        state: z.state,
+        county_fips: z.county_fips,
+        zip_code: z.zip,
+        icd10_code: code,
+        antivenom: product,
+        units_used: units,
+      },
       // negative ids keep antivenom lines apart from the population's fills (patient id × 100 + n)
-      pharmacy: drug && drugLine ? { id: -(i + 1), patient_id: patient.id, fill_date: date, prescriber_npi: provider.npi, facility_npi: facility.npi, ndc: drug.ndcs[0] as string, drug_name: drugName(drug), units, days_supply: null, payer_type: payer, insurer_name: patient.insurer_name, list_amount: drugLine.list_amount, negotiated_amount: drugLine.negotiated_amount, insurer_amount: drugLine.insurer_amount, patient_amount: drugLine.patient_amount } : null,
+      pharmacy:
+        drug && drugLine
+          ? {
+              id: -(i + 1),
+              patient_id: patient.id,
+              fill_date: date,
+              prescriber_npi: provider.npi,
+              facility_npi: facility.npi,
+              ndc: drug.ndcs[0] as string,
+              drug_name: drugName(drug),
+              units,
+              days_supply: null,
+              payer_type: payer,
+              insurer_name: patient.insurer_name,
+              list_amount: drugLine.list_amount,
+              negotiated_amount: drugLine.negotiated_amount,
+              insurer_amount: drugLine.insurer_amount,
+              patient_amount: drugLine.patient_amount,
+            }
+          : null,
     }
   }
 
@@ -691,7 +924,15 @@ export class SyntheticDataset {
           for (let q = 0; q < 4; q++) {
             const units = Math.round(total / 4 + (q === 3 ? total - 4 * Math.round(total / 4) : 0))
             if (units <= 0) continue
-            rows.push({ id: rows.length + 1, facility_id: f.id, product: product.key, ndc: product.ndcs[0] as string, purchase_date: `${y}-${String(q * 3 + 2).padStart(2, '0')}-15`, units, amount: round2(units * product.price_per_vial) })
+            rows.push({
+              id: rows.length + 1,
+              facility_id: f.id,
+              product: product.key,
+              ndc: product.ndcs[0] as string,
+              purchase_date: `${y}-${String(q * 3 + 2).padStart(2, '0')}-15`,
+              units,
+              amount: round2(units * product.price_per_vial),
+            })
           }
         }
       }
@@ -703,11 +944,18 @@ export class SyntheticDataset {
   /** Price list of one facility: per procedure, a cash row and one row per in-state payer (CMS v3 shape). */
   facilityPrices(f: FacilityRow): FacilityPriceRow[] {
     const rng = rngFor(this.seed, 'prices', f.id)
-    const all = [...this.procedures.values()].filter((p) => (f.facility_type === 'imaging' ? p.category === 'imaging' : f.facility_type === 'urgent_care' || f.facility_type === 'clinic' ? ['office_visit', 'lab', 'preventive', 'vaccine'].includes(p.category) : true))
+    const all = [...this.procedures.values()].filter((p) =>
+      f.facility_type === 'imaging'
+        ? p.category === 'imaging'
+        : f.facility_type === 'urgent_care' || f.facility_type === 'clinic'
+          ? ['office_visit', 'lab', 'preventive', 'vaccine'].includes(p.category)
+          : true,
+    )
     const chosen = new Set<string>()
     const want = Math.min(all.length, this.scale.priced_procedures_per_facility)
     while (chosen.size < want) chosen.add(rng.pick(all).code)
-    if ((f.facility_type === 'hospital' || f.facility_type === 'critical_access') && f.emergency_services) ['J0840', 'J0841', '99285'].forEach((c) => chosen.add(c))
+    if ((f.facility_type === 'hospital' || f.facility_type === 'critical_access') && f.emergency_services)
+      ['J0840', 'J0841', '99285'].forEach((c) => chosen.add(c))
     // the three largest national payers plus up to three plans local to the facility's state
     const byWeight = INSURERS.filter((i) => i.weight > 0 && i.kind !== 'military').sort((a, b) => b.weight - a.weight)
     const payers = [...byWeight.filter((i) => !i.states).slice(0, 3), ...byWeight.filter((i) => i.states?.includes(f.state)).slice(0, 3)]
@@ -718,8 +966,26 @@ export class SyntheticDataset {
       const factor = 0.8 + (hash32(this.seed, 'price-factor', f.id) / 4294967296) * 0.9
       const gross = round2(p.base_price * factor * rng.lognormal(0.1))
       const cash = round2(gross * (0.55 + rng.next() * 0.25))
-      const setting = ['surgery', 'hospital', 'maternity'].includes(p.category) ? 'inpatient' : p.category === 'drug' || p.category === 'emergency' ? 'both' : 'outpatient'
-      rows.push({ facility_id: f.id, procedure_code: code, description: p.description, setting, payer_name: null, plan_name: null, gross_charge: gross, discounted_cash: cash, negotiated_dollar: null, methodology: 'fee schedule', median_amount: null, p10_amount: null, p90_amount: null })
+      const setting = ['surgery', 'hospital', 'maternity'].includes(p.category)
+        ? 'inpatient'
+        : p.category === 'drug' || p.category === 'emergency'
+          ? 'both'
+          : 'outpatient'
+      rows.push({
+        facility_id: f.id,
+        procedure_code: code,
+        description: p.description,
+        setting,
+        payer_name: null,
+        plan_name: null,
+        gross_charge: gross,
+        discounted_cash: cash,
+        negotiated_dollar: null,
+        methodology: 'fee schedule',
+        median_amount: null,
+        p10_amount: null,
+        p90_amount: null,
+      })
       for (const payer of payers) {
         const negotiated = round2(gross * NEGOTIATED_RATIO.commercial * rng.lognormal(0.18))
         const percentOfCharges = rng.chance(0.15)
@@ -746,7 +1012,8 @@ export class SyntheticDataset {
 
   async *prices(): AsyncGenerator<FacilityPriceRow> {
     // Price Check compares hospitals, surgery centres and imaging centres; clinics publish no price files.
-    for (const f of this.facilities) if (f.facility_type !== 'urgent_care' && f.facility_type !== 'clinic') for (const row of this.facilityPrices(f)) yield row
+    for (const f of this.facilities)
+      if (f.facility_type !== 'urgent_care' && f.facility_type !== 'clinic') for (const row of this.facilityPrices(f)) yield row
   }
 
   // ---------- sales territories ----------
@@ -761,15 +1028,23 @@ export class SyntheticDataset {
         .map((c) => {
           let sum = 0
           let n = 0
-          for (const poly of c.geometry.coordinates) for (const [x = 0] of poly[0] ?? []) {
-            sum += x
-            n++
-          }
+          for (const poly of c.geometry.coordinates)
+            for (const [x = 0] of poly[0] ?? []) {
+              sum += x
+              n++
+            }
           return { fips: c.fips, x: n ? sum / n : 0 }
         })
         .sort((a, b) => a.x - b.x || (a.fips < b.fips ? -1 : 1))
       const parts = Math.max(1, Math.ceil(st.population_2023 / 8_000_000))
-      const labels = parts === 1 ? [''] : parts === 2 ? [' West', ' East'] : parts === 3 ? [' West', ' Central', ' East'] : Array.from({ length: parts }, (_, k) => ` ${k + 1}`)
+      const labels =
+        parts === 1
+          ? ['']
+          : parts === 2
+            ? [' West', ' East']
+            : parts === 3
+              ? [' West', ' Central', ' East']
+              : Array.from({ length: parts }, (_, k) => ` ${k + 1}`)
       for (let k = 0; k < parts; k++) {
         const slice = list.slice(Math.floor((k * list.length) / parts), Math.floor(((k + 1) * list.length) / parts))
         rows.push({ id: rows.length + 1, name: `${st.name}${labels[k] ?? ''}`, state: st.abbr, county_fips: slice.map((c) => c.fips) })

@@ -31,7 +31,10 @@ describe('PRNG', () => {
     let sum = 0
     for (let i = 0; i < 20_000; i++) sum += r.next()
     expect(sum / 20_000).toBeCloseTo(0.5, 1)
-    const t = new WeightedTable([['a', 1], ['b', 3]] as const)
+    const t = new WeightedTable([
+      ['a', 1],
+      ['b', 3],
+    ] as const)
     let b = 0
     for (let i = 0; i < 20_000; i++) if (t.pick(r) === 'b') b++
     expect(b / 20_000).toBeGreaterThan(0.72)
@@ -72,7 +75,9 @@ describe('SyntheticDataset (ci scale)', () => {
     expect(share('nurse_practitioner')).toBeGreaterThan(385_000 / total - 0.015)
     expect(share('nurse_practitioner')).toBeLessThan(385_000 / total + 0.015)
     const physicians = providers.filter((p) => p.provider_kind === 'physician')
-    expect(physicians.every((p) => (p.title === 'MD' || p.title === 'DO') && p.medical_school !== null && p.years_in_practice >= 1)).toBe(true)
+    expect(physicians.every((p) => (p.title === 'MD' || p.title === 'DO') && p.medical_school !== null && p.years_in_practice >= 1)).toBe(
+      true,
+    )
     // population-weighted: California has ~11.7% of the population, Wyoming ~0.17%
     const ca = providers.filter((p) => p.state === 'CA').length / providers.length
     expect(ca).toBeGreaterThan(0.09)
@@ -105,7 +110,11 @@ describe('SyntheticDataset (ci scale)', () => {
   it('claims reference generated patients, providers, facilities and known codes; amounts add up', async () => {
     const providerNpis = new Set((await take(ds.providers())).map((p) => p.npi))
     const facilityNpis = new Set(ds.facilities.map((f) => f.npi))
-    const icd = new Set(icd10StarterCodes().filter((c) => c.billable).map((c) => c.code))
+    const icd = new Set(
+      icd10StarterCodes()
+        .filter((c) => c.billable)
+        .map((c) => c.code),
+    )
     const cpt = new Set(procedureCodes().map((p) => p.code))
     const bundles: ClaimBundle[] = await take(ds.claims(0, 300))
     expect(bundles.length).toBeGreaterThan(300)
@@ -122,7 +131,10 @@ describe('SyntheticDataset (ci scale)', () => {
         expect(cpt.has(l.procedure_code)).toBe(true)
         expect(l.insurer_amount + l.patient_amount).toBeCloseTo(l.negotiated_amount, 1)
       }
-      expect(b.claim.negotiated_amount).toBeCloseTo(b.procedures.reduce((s, l) => s + l.negotiated_amount, 0), 1)
+      expect(b.claim.negotiated_amount).toBeCloseTo(
+        b.procedures.reduce((s, l) => s + l.negotiated_amount, 0),
+        1,
+      )
     }
   })
 
@@ -154,12 +166,16 @@ describe('SyntheticDataset (ci scale)', () => {
     const bySpecialty = fills.filter(({ p, f }) => {
       const drug = drugByNdc.get(f.ndc)!
       const spec = providers.get(f.prescriber_npi)!.primary_taxonomy_code
-      return p.conditions.some((c) => CONDITION_DRUGS[c]?.drugs.some(([k]) => k === drug.key) && CONDITIONS.find((x) => x.key === c)!.specialties.includes(spec))
+      return p.conditions.some(
+        (c) => CONDITION_DRUGS[c]?.drugs.some(([k]) => k === drug.key) && CONDITIONS.find((x) => x.key === c)!.specialties.includes(spec),
+      )
     })
     expect(bySpecialty.length / fills.length).toBeGreaterThan(0.9)
     // a patient refills a drug about every days_per_fill days: a quarterly drug 2-5 times a year
     const perPatientDrug = new Map<string, number>()
-    for (const { f } of fills) if (drugByNdc.get(f.ndc)!.days_per_fill === 90) perPatientDrug.set(`${f.patient_id} ${f.ndc}`, (perPatientDrug.get(`${f.patient_id} ${f.ndc}`) ?? 0) + 1)
+    for (const { f } of fills)
+      if (drugByNdc.get(f.ndc)!.days_per_fill === 90)
+        perPatientDrug.set(`${f.patient_id} ${f.ndc}`, (perPatientDrug.get(`${f.patient_id} ${f.ndc}`) ?? 0) + 1)
     for (const count of perPatientDrug.values()) expect(count).toBeLessThanOrEqual(5)
     const mean = [...perPatientDrug.values()].reduce((a, b) => a + b, 0) / perPatientDrug.size
     expect(mean).toBeGreaterThan(2.5)
@@ -195,7 +211,12 @@ describe('SyntheticDataset (ci scale)', () => {
       expect(facilityIds.has(c.case.facility_id)).toBe(true)
       expect(c.claim.claim.patient_id).toBe(c.patient.id)
       expect(c.patient.id).toBeGreaterThan(SCALES.ci.patients)
-      if (c.case.antivenom) expect(c.claim.procedures.some((l) => l.procedure_code === (c.case.antivenom === 'crofab' ? 'J0840' : 'J0841') && l.units === c.case.units_used)).toBe(true)
+      if (c.case.antivenom)
+        expect(
+          c.claim.procedures.some(
+            (l) => l.procedure_code === (c.case.antivenom === 'crofab' ? 'J0840' : 'J0841') && l.units === c.case.units_used,
+          ),
+        ).toBe(true)
     }
     const treated = cases.filter((c) => c.case.antivenom)
     expect(treated.filter((c) => c.case.antivenom === 'crofab').length / treated.length).toBeGreaterThan(0.6)
@@ -213,9 +234,15 @@ describe('SyntheticDataset (ci scale)', () => {
     expect(affiliated).toBeGreaterThan(0.45)
     const prices = ds.facilityPrices(hospitals[0] ?? ds.facilities[0]!)
     expect(prices.some((p) => p.payer_name === null && p.discounted_cash > 0)).toBe(true)
-    expect(prices.filter((p) => p.payer_name !== null).every((p) => p.negotiated_dollar !== null || (p.median_amount !== null && p.p10_amount !== null && p.p90_amount !== null))).toBe(true)
+    expect(
+      prices
+        .filter((p) => p.payer_name !== null)
+        .every((p) => p.negotiated_dollar !== null || (p.median_amount !== null && p.p10_amount !== null && p.p90_amount !== null)),
+    ).toBe(true)
     const territories = ds.salesTerritories()
-    expect(territories.map((t) => t.name)).toEqual(expect.arrayContaining(['Alabama', 'Georgia West', 'Georgia East', 'California 1', 'California 5']))
+    expect(territories.map((t) => t.name)).toEqual(
+      expect.arrayContaining(['Alabama', 'Georgia West', 'Georgia East', 'California 1', 'California 5']),
+    )
     const all = territories.flatMap((t) => t.county_fips)
     expect(new Set(all).size).toBe(all.length)
   })
@@ -238,14 +265,19 @@ describe('codes the generator writes', () => {
 
 describe('COPY encoders', () => {
   it('escapes text format correctly', () => {
-    expect(copyTextRow(['a\tb', 'line\nbreak', 'back\\slash', null, 3.5, true, ['x', 'y z'], { a: 1 }])).toBe('a\\tb\tline\\nbreak\tback\\\\slash\t\\N\t3.5\tt\t{x,"y z"}\t{"a":1}\n')
+    expect(copyTextRow(['a\tb', 'line\nbreak', 'back\\slash', null, 3.5, true, ['x', 'y z'], { a: 1 }])).toBe(
+      'a\\tb\tline\\nbreak\tback\\\\slash\t\\N\t3.5\tt\t{x,"y z"}\t{"a":1}\n',
+    )
     expect(arrayLiteral(['', 'NULL', 'q"uote', null])).toBe('{"","NULL","q\\"uote",NULL}')
   })
   it('quotes CSV fields only when needed and tells NULL from empty', () => {
     expect(csvRow(['plain', 'a,b', 'say "hi"', null, '', ' pad'])).toBe('plain,"a,b","say ""hi""",,""," pad"\n')
   })
   it('streams rows in chunks, columns in order', async () => {
-    const rows = [{ id: 1, name: 'x' }, { id: 2, name: null }]
+    const rows = [
+      { id: 1, name: 'x' },
+      { id: 2, name: null },
+    ]
     const chunks = await take(encodeCopy(rows, ['name', 'id'], { chunkSize: 4 }))
     expect(chunks.join('')).toBe('x\t1\n\\N\t2\n')
   })

@@ -16,9 +16,39 @@ export interface Scale {
 }
 
 export const SCALES: Readonly<Record<Scale['name'], Scale>> = {
-  ci: { name: 'ci', providers: 3_000, health_systems: 12, facility_fraction: 0.012, patients: 3_000, claim_years: 1, snakebite_fraction: 0.03, snakebite_years: 5, priced_procedures_per_facility: 12 },
-  demo: { name: 'demo', providers: 60_000, health_systems: 130, facility_fraction: 0.1, patients: 60_000, claim_years: 2, snakebite_fraction: 0.25, snakebite_years: 5, priced_procedures_per_facility: 20 },
-  full: { name: 'full', providers: 6_000_000, health_systems: 650, facility_fraction: 1, patients: 2_000_000, claim_years: 2, snakebite_fraction: 1, snakebite_years: 5, priced_procedures_per_facility: 60 },
+  ci: {
+    name: 'ci',
+    providers: 3_000,
+    health_systems: 12,
+    facility_fraction: 0.012,
+    patients: 3_000,
+    claim_years: 1,
+    snakebite_fraction: 0.03,
+    snakebite_years: 5,
+    priced_procedures_per_facility: 12,
+  },
+  demo: {
+    name: 'demo',
+    providers: 60_000,
+    health_systems: 130,
+    facility_fraction: 0.1,
+    patients: 60_000,
+    claim_years: 2,
+    snakebite_fraction: 0.25,
+    snakebite_years: 5,
+    priced_procedures_per_facility: 20,
+  },
+  full: {
+    name: 'full',
+    providers: 6_000_000,
+    health_systems: 650,
+    facility_fraction: 1,
+    patients: 2_000_000,
+    claim_years: 2,
+    snakebite_fraction: 1,
+    snakebite_years: 5,
+    priced_procedures_per_facility: 60,
+  },
 }
 
 /** Claims and events end on this date, so a seed gives the same data whatever day it runs. */

@@ -29,7 +29,12 @@ describe('readCsv', () => {
       for (let i = 0; i < text.length; i += size) chunks.push(text.slice(i, i + size))
       expect(fieldsOf(await all(chunks))).toEqual(whole)
     }
-    expect(whole).toEqual([['h1', 'h2'], ['a"b', 'c\nd'], ['e', 'f'], ['g', 'h']])
+    expect(whole).toEqual([
+      ['h1', 'h2'],
+      ['a"b', 'c\nd'],
+      ['e', 'f'],
+      ['g', 'h'],
+    ])
   })
 
   it('decodes bytes split inside a multi-byte character', async () => {
@@ -41,13 +46,20 @@ describe('readCsv', () => {
   it('rejects text after a closing quote but keeps the following rows', async () => {
     const items = await all(['a,b\n"x"y,z\nok,1\n'])
     expect(items[1]).toEqual({ error: { line: 2, reason: 'unexpected text after a closing quote in field 1', text: '"x"y,z' } })
-    expect(fieldsOf(items)).toEqual([['a', 'b'], ['ok', '1']])
+    expect(fieldsOf(items)).toEqual([
+      ['a', 'b'],
+      ['ok', '1'],
+    ])
   })
 
   it('rejects the line of an unterminated quote and resumes on the next line', async () => {
     const items = await all(['a,b\n1,"oops\n2,good\n3,fine\n'])
     expect(items.filter((i) => 'error' in i)).toEqual([{ error: { line: 2, reason: 'unterminated quoted field', text: '1,"oops' } }])
-    expect(fieldsOf(items)).toEqual([['a', 'b'], ['2', 'good'], ['3', 'fine']])
+    expect(fieldsOf(items)).toEqual([
+      ['a', 'b'],
+      ['2', 'good'],
+      ['3', 'fine'],
+    ])
   })
 
   it('caps record length so an unbalanced quote cannot swallow a stream', async () => {
@@ -58,6 +70,9 @@ describe('readCsv', () => {
   })
 
   it('supports another delimiter and skips blank lines', async () => {
-    expect(fieldsOf(await all(['x\ty\n\n1\t2\n'], { delimiter: '\t' }))).toEqual([['x', 'y'], ['1', '2']])
+    expect(fieldsOf(await all(['x\ty\n\n1\t2\n'], { delimiter: '\t' }))).toEqual([
+      ['x', 'y'],
+      ['1', '2'],
+    ])
   })
 })

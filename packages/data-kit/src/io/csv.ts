@@ -19,10 +19,7 @@ export interface CsvOptions {
   keepBlankLines?: boolean
 }
 
-type Parsed =
-  | { kind: 'record'; fields: string[]; end: number; error?: string }
-  | { kind: 'incomplete' }
-  | { kind: 'unterminated' }
+type Parsed = { kind: 'record'; fields: string[]; end: number; error?: string } | { kind: 'incomplete' } | { kind: 'unterminated' }
 
 /**
  * Streaming RFC 4180 CSV reader: quoted fields with doubled quotes, embedded newlines, LF or CRLF, a leading
@@ -32,7 +29,8 @@ type Parsed =
  */
 export async function* readCsv(source: TextSource, options: CsvOptions = {}): AsyncGenerator<CsvItem> {
   const delimiter = options.delimiter ?? ','
-  if (delimiter.length !== 1 || delimiter === '"' || delimiter === '\n' || delimiter === '\r') throw new Error('delimiter must be one character other than a quote or newline')
+  if (delimiter.length !== 1 || delimiter === '"' || delimiter === '\n' || delimiter === '\r')
+    throw new Error('delimiter must be one character other than a quote or newline')
   const maxRecordLength = options.maxRecordLength ?? 8 << 20
   let buf = ''
   let line = 1
@@ -59,7 +57,10 @@ export async function* readCsv(source: TextSource, options: CsvOptions = {}): As
       // Unterminated quote at end of input, or a record that grew past the limit: reject its first line, resume.
       const nl = buf.indexOf('\n', pos)
       const end = nl === -1 ? buf.length : nl + 1
-      const reason = parsed.kind === 'unterminated' ? 'unterminated quoted field' : `record longer than ${maxRecordLength} characters (unbalanced quote?)`
+      const reason =
+        parsed.kind === 'unterminated'
+          ? 'unterminated quoted field'
+          : `record longer than ${maxRecordLength} characters (unbalanced quote?)`
       yield { error: { line, reason, text: stripEol(buf.slice(pos, end)) } }
       line += nl === -1 ? 0 : 1
       pos = end

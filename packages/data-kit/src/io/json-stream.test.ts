@@ -9,7 +9,8 @@ async function events(chunks: string[], keys: readonly string[] = ['items']): Pr
 
 describe('streamJsonObject', () => {
   it('assembles ordinary members whole and streams the chosen arrays element by element, with their lines', async () => {
-    const text = '\ufeff{\n  "name": "H",\n  "meta": { "a": [1, 2.5e1, null, true] },\n  "items": [\n    { "x": "a\\"b" },\n    7\n  ],\n  "tail": false\n}\n'
+    const text =
+      '\ufeff{\n  "name": "H",\n  "meta": { "a": [1, 2.5e1, null, true] },\n  "items": [\n    { "x": "a\\"b" },\n    7\n  ],\n  "tail": false\n}\n'
     expect(await events([text])).toEqual([
       { kind: 'field', key: 'name', value: 'H', line: 2 },
       { kind: 'field', key: 'meta', value: { a: [1, 25, null, true] }, line: 3 },

@@ -82,7 +82,8 @@ export async function* streamJsonObject(source: TextSource, streamKeys: readonly
       output = tokenize(text)
     } catch (error) {
       // the tokens of this line before the error are lost with it: in 'array', the element it starts is at fault
-      const where = phase === 'element' || phase === 'array' ? `element ${index} of ${key}` : phase === 'value' ? `the value of ${key}` : 'the document'
+      const where =
+        phase === 'element' || phase === 'array' ? `element ${index} of ${key}` : phase === 'value' ? `the value of ${key}` : 'the document'
       const reason = text === none ? 'unexpected end of the document' : `${where} is not valid JSON: ${(error as Error).message}`
       yield { kind: 'error', line, reason }
       return false

@@ -37,7 +37,8 @@ export function parseCensusCountyPopulation(source: TextSource): AsyncGenerator<
       const state = get('STATE')
       const county = get('COUNTY')
       if (sumlev !== '040' && sumlev !== '050') return `SUMLEV must be 40 (state) or 50 (county), got '${get('SUMLEV')}'`
-      if (!/^\d{1,2}$/.test(state) || !/^\d{1,3}$/.test(county)) return `STATE/COUNTY must be numeric FIPS codes, got '${state}'/'${county}'`
+      if (!/^\d{1,2}$/.test(state) || !/^\d{1,3}$/.test(county))
+        return `STATE/COUNTY must be numeric FIPS codes, got '${state}'/'${county}'`
       const estimates: Record<number, number> = {}
       let bad: string | undefined
       for (const { year, index } of years) {
@@ -83,8 +84,17 @@ export function parseGazetteerCounties(source: TextSource): AsyncGenerator<Parse
       const lat = Number(get('INTPTLAT'))
       const lng = Number(get('INTPTLONG'))
       if (!/^\d{5}$/.test(geoid)) return `GEOID must be a 5-digit county FIPS, got '${get('GEOID')}'`
-      if (!Number.isFinite(lat) || !Number.isFinite(lng) || get('INTPTLAT') === '' || Math.abs(lat) > 90 || Math.abs(lng) > 180) return 'invalid internal point coordinates'
-      return { state: get('USPS'), county_fips: geoid, name: get('NAME'), land_area_sq_mi: Number(get('ALAND_SQMI')), water_area_sq_mi: Number(get('AWATER_SQMI')), latitude: lat, longitude: lng }
+      if (!Number.isFinite(lat) || !Number.isFinite(lng) || get('INTPTLAT') === '' || Math.abs(lat) > 90 || Math.abs(lng) > 180)
+        return 'invalid internal point coordinates'
+      return {
+        state: get('USPS'),
+        county_fips: geoid,
+        name: get('NAME'),
+        land_area_sq_mi: Number(get('ALAND_SQMI')),
+        water_area_sq_mi: Number(get('AWATER_SQMI')),
+        latitude: lat,
+        longitude: lng,
+      }
     },
   })
 }

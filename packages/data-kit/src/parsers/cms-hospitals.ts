@@ -21,7 +21,19 @@ export interface CmsHospital {
   overall_rating: number | null
 }
 
-const COLUMNS = ['Facility ID', 'Facility Name', 'Address', 'City/Town', 'State', 'ZIP Code', 'County/Parish', 'Telephone Number', 'Hospital Type', 'Hospital Ownership', 'Emergency Services'] as const
+const COLUMNS = [
+  'Facility ID',
+  'Facility Name',
+  'Address',
+  'City/Town',
+  'State',
+  'ZIP Code',
+  'County/Parish',
+  'Telephone Number',
+  'Hospital Type',
+  'Hospital Ownership',
+  'Emergency Services',
+] as const
 
 /** CMS Provider Data Catalog "Hospital General Information" CSV (dataset xubh-q36u). */
 export function parseCmsHospitals(source: TextSource): AsyncGenerator<ParseResult<CmsHospital>> {
@@ -38,7 +50,8 @@ export function parseCmsHospitals(source: TextSource): AsyncGenerator<ParseResul
       else if (get('Facility Name') === '') reason = 'missing Facility Name'
       else if (!/^[A-Z]{2}$/.test(get('State'))) reason = `State must be a 2-letter code, got '${get('State')}'`
       else if (!zip) reason = `ZIP Code is not a US ZIP: '${get('ZIP Code')}'`
-      else if (rating !== '' && rating !== 'Not Available' && !/^[1-5]$/.test(rating)) reason = `Hospital overall rating must be 1-5 or Not Available, got '${rating}'`
+      else if (rating !== '' && rating !== 'Not Available' && !/^[1-5]$/.test(rating))
+        reason = `Hospital overall rating must be 1-5 or Not Available, got '${rating}'`
       if (reason || !zip) return reason ?? 'invalid row'
       return {
         ccn,

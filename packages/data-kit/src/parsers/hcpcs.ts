@@ -57,7 +57,11 @@ export async function* parseHcpcs(source: TextSource): AsyncGenerator<ParseResul
     }
     const dates: (string | null)[] = []
     let bad: string | undefined
-    for (const [start, end, label] of [[268, 276, 'add date'], [276, 284, 'action effective date'], [284, 292, 'termination date']] as const) {
+    for (const [start, end, label] of [
+      [268, 276, 'add date'],
+      [276, 284, 'action effective date'],
+      [284, 292, 'termination date'],
+    ] as const) {
       const raw = text.slice(start, end).trim()
       if (raw === '') dates.push(null)
       else {

@@ -11,9 +11,26 @@ describe('parseNppes', () => {
     const { rows, rejected } = await collect(parseNppes(openFile(fixture)))
     expect(rows.map((r) => r.npi)).toEqual(['1000000012', '2000000028', '1000000038', '1000000079'])
     const [md, org, deactivated, np] = rows
-    expect(md).toMatchObject({ entity_type: 'individual', last_name: 'RIVERA', first_name: 'ANA', credential: 'M.D.', gender: 'F', zip_code: '36301', zip4: '1234', phone_number: '3347938701', primary_taxonomy_code: '207RE0101X', enumeration_date: '2005-05-23', is_sole_proprietor: false })
+    expect(md).toMatchObject({
+      entity_type: 'individual',
+      last_name: 'RIVERA',
+      first_name: 'ANA',
+      credential: 'M.D.',
+      gender: 'F',
+      zip_code: '36301',
+      zip4: '1234',
+      phone_number: '3347938701',
+      primary_taxonomy_code: '207RE0101X',
+      enumeration_date: '2005-05-23',
+      is_sole_proprietor: false,
+    })
     expect(md?.taxonomies).toHaveLength(2)
-    expect(org).toMatchObject({ entity_type: 'organization', organization_name: 'SOUTHEAST HEALTH, INC.', primary_taxonomy_code: '282N00000X', gender: null })
+    expect(org).toMatchObject({
+      entity_type: 'organization',
+      organization_name: 'SOUTHEAST HEALTH, INC.',
+      primary_taxonomy_code: '282N00000X',
+      gender: null,
+    })
     expect(deactivated).toMatchObject({ entity_type: null, deactivation_date: '2015-03-10' })
     expect(np).toMatchObject({ address_line_1: '5 "B" BUILDING\nREAR ENTRANCE', gender: 'M', zip_code: '85701' })
     expect(rejected.map((r) => [r.line, r.reason])).toEqual([

@@ -66,7 +66,18 @@ const COL = {
 } as const
 // NPPES renamed the column "Provider Gender Code" to "Provider Sex Code" in 2025; accept either.
 const GENDER_COLUMNS = ['Provider Sex Code', 'Provider Gender Code']
-const REQUIRED = [COL.npi, COL.entityType, COL.last, COL.first, COL.addr1, COL.city, COL.state, COL.postal, 'Healthcare Provider Taxonomy Code_1', 'Healthcare Provider Primary Taxonomy Switch_1']
+const REQUIRED = [
+  COL.npi,
+  COL.entityType,
+  COL.last,
+  COL.first,
+  COL.addr1,
+  COL.city,
+  COL.state,
+  COL.postal,
+  'Healthcare Provider Taxonomy Code_1',
+  'Healthcare Provider Primary Taxonomy Switch_1',
+]
 const TAXONOMY_CODE = /^[0-9]{3}[0-9A-Z]{6}X$/
 
 /**
@@ -83,7 +94,12 @@ export function parseNppes(source: TextSource): AsyncGenerator<ParseResult<Nppes
       for (let n = 1; n <= 15; n++) {
         const code = h.indexOf(`Healthcare Provider Taxonomy Code_${n}`)
         if (code === -1) break
-        taxonomySlots.push({ code, primary: h.indexOf(`Healthcare Provider Primary Taxonomy Switch_${n}`), license: h.indexOf(`Provider License Number_${n}`), licenseState: h.indexOf(`Provider License Number State Code_${n}`) })
+        taxonomySlots.push({
+          code,
+          primary: h.indexOf(`Healthcare Provider Primary Taxonomy Switch_${n}`),
+          license: h.indexOf(`Provider License Number_${n}`),
+          licenseState: h.indexOf(`Provider License Number State Code_${n}`),
+        })
       }
       const genderIndex = GENDER_COLUMNS.map((c) => h.indexOf(c)).find((i) => i !== -1) ?? -1
       return { context: { taxonomySlots, genderIndex } }
@@ -103,7 +119,12 @@ function toProvider(h: CsvHeader, f: string[], slots: TaxonomySlot[], genderInde
   const entityCode = get(COL.entityType)
   const deactivation = get(COL.deactivated)
   const dates: Record<string, string | null> = {}
-  for (const [key, col] of [['enumeration_date', COL.enumerated], ['last_update_date', COL.updated], ['deactivation_date', COL.deactivated], ['reactivation_date', COL.reactivated]] as const) {
+  for (const [key, col] of [
+    ['enumeration_date', COL.enumerated],
+    ['last_update_date', COL.updated],
+    ['deactivation_date', COL.deactivated],
+    ['reactivation_date', COL.reactivated],
+  ] as const) {
     const raw = get(col)
     if (raw === '') dates[key] = null
     else {
@@ -126,7 +147,12 @@ function toProvider(h: CsvHeader, f: string[], slots: TaxonomySlot[], genderInde
     const code = at(slot.code).toUpperCase()
     if (code === '') continue
     if (!TAXONOMY_CODE.test(code)) return `malformed taxonomy code '${code}'`
-    taxonomies.push({ code, primary: at(slot.primary).toUpperCase() === 'Y', license_number: nullIfEmpty(at(slot.license)), license_state: nullIfEmpty(at(slot.licenseState)) })
+    taxonomies.push({
+      code,
+      primary: at(slot.primary).toUpperCase() === 'Y',
+      license_number: nullIfEmpty(at(slot.license)),
+      license_state: nullIfEmpty(at(slot.licenseState)),
+    })
   }
   const primary = taxonomies.find((t) => t.primary) ?? (taxonomies.length === 1 ? taxonomies[0] : undefined)
 

@@ -13,7 +13,16 @@ describe('parsePriceFileCsv', () => {
     const { rows, rejected } = await collect(parsePriceFileCsv(fixture('price_v3_tall_sample.csv')))
     expect(rows[0]).toEqual({
       kind: 'header',
-      header: { hospital_name: 'Sample Valley Hospital', last_updated_on: '2026-01-15', version: '3.0.0', location_names: ['Sample Valley Hospital', 'Sample Valley ASC'], hospital_addresses: ['1 Main St, Austin, TX 78701', '2 Side St, Austin, TX 78702'], license_number: '12345', license_state: 'TX', type_2_npis: ['1234567893'] },
+      header: {
+        hospital_name: 'Sample Valley Hospital',
+        last_updated_on: '2026-01-15',
+        version: '3.0.0',
+        location_names: ['Sample Valley Hospital', 'Sample Valley ASC'],
+        hospital_addresses: ['1 Main St, Austin, TX 78701', '2 Side St, Austin, TX 78702'],
+        license_number: '12345',
+        license_state: 'TX',
+        type_2_npis: ['1234567893'],
+      },
     })
     const c = charges(rows)
     expect(c.map((x) => [x.description, x.payer_name, x.negotiated_dollar, x.negotiated_percentage])).toEqual([
@@ -22,8 +31,25 @@ describe('parsePriceFileCsv', () => {
       ['Office visit established patient', null, null, null],
       ['Bilateral procedure', 'Example Health Plan', null, 150],
     ])
-    expect(c[0]).toMatchObject({ codes: [{ code: '27447', type: 'CPT' }, { code: '470', type: 'MS-DRG' }], gross_charge: 42000, discounted_cash: 30000, minimum: 21000, maximum: 28000, methodology: 'case rate', setting: 'inpatient' })
-    expect(c[1]).toMatchObject({ median_amount: 24500.5, p10_amount: 19000, p90_amount: 31000, count: '57', notes: 'Paid at 75% of\nbilled charges' })
+    expect(c[0]).toMatchObject({
+      codes: [
+        { code: '27447', type: 'CPT' },
+        { code: '470', type: 'MS-DRG' },
+      ],
+      gross_charge: 42000,
+      discounted_cash: 30000,
+      minimum: 21000,
+      maximum: 28000,
+      methodology: 'case rate',
+      setting: 'inpatient',
+    })
+    expect(c[1]).toMatchObject({
+      median_amount: 24500.5,
+      p10_amount: 19000,
+      p90_amount: 31000,
+      count: '57',
+      notes: 'Paid at 75% of\nbilled charges',
+    })
     expect(c[3]).toMatchObject({ codes: [], modifiers: ['50'] })
     expect(rejected.map((r) => [r.line, r.reason])).toEqual([
       [9, 'no code and no modifier'],
@@ -44,7 +70,9 @@ describe('parsePriceFileCsv', () => {
       ['45378', 'Example Health Plan', 'PPO', 1000, null],
     ])
     expect(c[2]).toMatchObject({ drug_unit: 1, drug_unit_type: 'UN' })
-    expect(rejected.map((r) => [r.line, r.reason])).toEqual([[7, "median_amount is not a number: 'n/a'; payer Other Health Plan HMO: no negotiated dollar, percentage or algorithm"]])
+    expect(rejected.map((r) => [r.line, r.reason])).toEqual([
+      [7, "median_amount is not a number: 'n/a'; payer Other Health Plan HMO: no negotiated dollar, percentage or algorithm"],
+    ])
   })
 
   it('stops at once on a file that is not a price file', async () => {
@@ -63,7 +91,9 @@ describe('parsePriceFileCsv', () => {
   for (const [name, expected] of files) {
     const real = sharedFile(dir + name)
     it.skipIf(!real)(`reads the official ${name} without rejections (${expected} charges)`, async () => {
-      const { rows, rejected } = await collect(parsePriceFileCsv(openFile(real as string), name.startsWith('V2.0.0_Wide') ? { encoding: 'windows-1252' } : {}))
+      const { rows, rejected } = await collect(
+        parsePriceFileCsv(openFile(real as string), name.startsWith('V2.0.0_Wide') ? { encoding: 'windows-1252' } : {}),
+      )
       expect(rejected).toEqual([])
       expect(rows[0]).toMatchObject({ kind: 'header', header: { hospital_name: 'West Mercy Hospital' } })
       expect(charges(rows)).toHaveLength(expected)
@@ -74,14 +104,30 @@ describe('parsePriceFileCsv', () => {
 describe('parsePriceFileJson', () => {
   it('streams items, flattens payers, keeps going past invalid items and stops at a syntax error', async () => {
     const { rows, rejected } = await collect(parsePriceFileJson(fixture('price_v3_sample.json')))
-    expect(rows[0]).toMatchObject({ kind: 'header', header: { hospital_name: 'Sample Valley Hospital', license_state: 'TX', license_number: '12345', type_2_npis: ['1234567893'], location_names: ['Sample Valley Hospital'] } })
+    expect(rows[0]).toMatchObject({
+      kind: 'header',
+      header: {
+        hospital_name: 'Sample Valley Hospital',
+        license_state: 'TX',
+        license_number: '12345',
+        type_2_npis: ['1234567893'],
+        location_names: ['Sample Valley Hospital'],
+      },
+    })
     const c = charges(rows)
     expect(c.map((x) => [x.description, x.payer_name])).toEqual([
       ['Knee replacement, total "TKA"', 'Example Health Plan'],
       ['Knee replacement, total "TKA"', 'Other Health Plan'],
       ['Crotalidae antivenom (Anavip) per vial', null],
     ])
-    expect(c[1]).toMatchObject({ negotiated_percentage: 75, median_amount: 24500.5, p10_amount: 19000, p90_amount: 31000, count: '57', methodology: 'percent of total billed charges' })
+    expect(c[1]).toMatchObject({
+      negotiated_percentage: 75,
+      median_amount: 24500.5,
+      p10_amount: 19000,
+      p90_amount: 31000,
+      count: '57',
+      methodology: 'percent of total billed charges',
+    })
     expect(c[2]).toMatchObject({ drug_unit: 1, drug_unit_type: 'UN', gross_charge: 2900, discounted_cash: 2500 })
     expect(rejected.map((r) => [r.line, r.reason.replace(/ is not valid JSON: .*/, ' is not valid JSON')])).toEqual([
       [10, 'standard_charge_information[0]: payer No Rate Plan: no negotiated dollar, percentage or algorithm'],
@@ -92,7 +138,17 @@ describe('parsePriceFileJson', () => {
   })
 
   it('gives the same result when the document arrives one byte at a time', async () => {
-    const text = JSON.stringify({ hospital_name: 'H', version: '3.0.0', standard_charge_information: [{ description: 'a]b{', code_information: [{ code: '1', type: 'CPT' }], standard_charges: [{ setting: 'both', gross_charge: 5 }] }] }, null, 1)
+    const text = JSON.stringify(
+      {
+        hospital_name: 'H',
+        version: '3.0.0',
+        standard_charge_information: [
+          { description: 'a]b{', code_information: [{ code: '1', type: 'CPT' }], standard_charges: [{ setting: 'both', gross_charge: 5 }] },
+        ],
+      },
+      null,
+      1,
+    )
     const bytes = new TextEncoder().encode(text)
     const { rows, rejected } = await collect(parsePriceFileJson(Array.from(bytes, (b) => Uint8Array.of(b))))
     expect(rejected).toEqual([])
@@ -100,12 +156,19 @@ describe('parsePriceFileJson', () => {
   })
 
   it('reports a truncated document', async () => {
-    const { rows, rejected } = await collect(parsePriceFileJson(['{"hospital_name": "H", "standard_charge_information": [{"description": "x", "code_information": [{"code": "1", "type": "CPT"}], "standard_charges": [{"gross_charge": 1}]}, {"descr']))
+    const { rows, rejected } = await collect(
+      parsePriceFileJson([
+        '{"hospital_name": "H", "standard_charge_information": [{"description": "x", "code_information": [{"code": "1", "type": "CPT"}], "standard_charges": [{"gross_charge": 1}]}, {"descr',
+      ]),
+    )
     expect(charges(rows)).toHaveLength(1)
     expect(rejected.map((r) => r.reason)).toEqual(['unexpected end of the document'])
   })
 
-  for (const [name, expected, withStats] of [['v3_json_format_example.json', 39, 9], ['V2.0.0_JSON_Format_Example.json', 25, 0]] as const) {
+  for (const [name, expected, withStats] of [
+    ['v3_json_format_example.json', 39, 9],
+    ['V2.0.0_JSON_Format_Example.json', 25, 0],
+  ] as const) {
     const real = sharedFile(`hospital-price-transparency/${name}`)
     it.skipIf(!real)(`reads the official ${name} without rejections (${expected} charges)`, async () => {
       const { rows, rejected } = await collect(parsePriceFileJson(openFile(real as string)))

@@ -49,7 +49,18 @@ export interface StandardCharge {
 export type PriceFileItem = { kind: 'header'; header: PriceFileHeader } | { kind: 'charge'; charge: StandardCharge }
 
 const SETTINGS = new Set(['inpatient', 'outpatient', 'both'])
-const PAYER_FIELDS = ['negotiated_dollar', 'negotiated_percentage', 'negotiated_algorithm', 'methodology', 'median_amount', '10th_percentile', '90th_percentile', 'count', 'estimated_amount', 'additional_payer_notes'] as const
+const PAYER_FIELDS = [
+  'negotiated_dollar',
+  'negotiated_percentage',
+  'negotiated_algorithm',
+  'methodology',
+  'median_amount',
+  '10th_percentile',
+  '90th_percentile',
+  'count',
+  'estimated_amount',
+  'additional_payer_notes',
+] as const
 type PayerField = (typeof PAYER_FIELDS)[number]
 
 const norm = (name: string) =>
@@ -124,7 +135,20 @@ function layoutOf(names: string[]): Layout {
   return { column, codeSlots, payers }
 }
 
-type Base = Omit<StandardCharge, 'payer_name' | 'plan_name' | 'negotiated_dollar' | 'negotiated_percentage' | 'negotiated_algorithm' | 'methodology' | 'median_amount' | 'p10_amount' | 'p90_amount' | 'count' | 'estimated_amount'>
+type Base = Omit<
+  StandardCharge,
+  | 'payer_name'
+  | 'plan_name'
+  | 'negotiated_dollar'
+  | 'negotiated_percentage'
+  | 'negotiated_algorithm'
+  | 'methodology'
+  | 'median_amount'
+  | 'p10_amount'
+  | 'p90_amount'
+  | 'count'
+  | 'estimated_amount'
+>
 
 function numberField(label: string, raw: string, errors: string[]): number | null {
   const n = decimal(raw)
@@ -135,7 +159,13 @@ function numberField(label: string, raw: string, errors: string[]): number | nul
   return n
 }
 
-function payerCharge(base: Base, payer: string | null, plan: string | null, get: (f: PayerField) => string, errors: string[]): StandardCharge {
+function payerCharge(
+  base: Base,
+  payer: string | null,
+  plan: string | null,
+  get: (f: PayerField) => string,
+  errors: string[],
+): StandardCharge {
   const charge: StandardCharge = {
     ...base,
     payer_name: payer,
@@ -151,7 +181,8 @@ function payerCharge(base: Base, payer: string | null, plan: string | null, get:
     estimated_amount: numberField('estimated_amount', get('estimated_amount'), errors),
     notes: get('additional_payer_notes') || base.notes,
   }
-  if (payer !== null && charge.negotiated_dollar === null && charge.negotiated_percentage === null && charge.negotiated_algorithm === null) errors.push(`payer ${payer} ${plan ?? ''}: no negotiated dollar, percentage or algorithm`.replace(/ +:/, ':'))
+  if (payer !== null && charge.negotiated_dollar === null && charge.negotiated_percentage === null && charge.negotiated_algorithm === null)
+    errors.push(`payer ${payer} ${plan ?? ''}: no negotiated dollar, percentage or algorithm`.replace(/ +:/, ':'))
   return charge
 }
 
@@ -166,7 +197,10 @@ function checkBase(base: Base, errors: string[]): void {
  * data row gives one charge per payer and plan (tall: one; wide: one per payer/plan with values) or one
  * payer-less charge. The v2 wide example is published in cp1252: pass `encoding` for such files.
  */
-export async function* parsePriceFileCsv(source: TextSource, options: { encoding?: TextEncoding } = {}): AsyncGenerator<ParseResult<PriceFileItem>> {
+export async function* parsePriceFileCsv(
+  source: TextSource,
+  options: { encoding?: TextEncoding } = {},
+): AsyncGenerator<ParseResult<PriceFileItem>> {
   let generalNames: string[] | undefined
   let layout: Layout | undefined
   for await (const item of readCsv(source, { encoding: options.encoding ?? 'utf-8' })) {
@@ -240,7 +274,15 @@ export async function* parsePriceFileCsv(source: TextSource, options: { encoding
     if (L.payers.size === 0) {
       const payer = col('payer_name') || null
       const tallField = (f: PayerField) => {
-        const name = f === 'median_amount' || f === '10th_percentile' || f === '90th_percentile' || f === 'count' || f === 'estimated_amount' || f === 'additional_payer_notes' ? f : `standard_charge|${f}`
+        const name =
+          f === 'median_amount' ||
+          f === '10th_percentile' ||
+          f === '90th_percentile' ||
+          f === 'count' ||
+          f === 'estimated_amount' ||
+          f === 'additional_payer_notes'
+            ? f
+            : `standard_charge|${f}`
         return col(name)
       }
       const errs: string[] = []
@@ -286,7 +328,8 @@ export async function* parsePriceFileJson(source: TextSource): AsyncGenerator<Pa
   let headerSent = false
   const header = (): PriceFileHeader => {
     const license = isObject(general.license_information) ? general.license_information : {}
-    const list = (v: unknown) => (Array.isArray(v) ? v.map((x) => str(x)).filter((x): x is string => x !== null) : typeof v === 'string' ? splitList(v) : [])
+    const list = (v: unknown) =>
+      Array.isArray(v) ? v.map((x) => str(x)).filter((x): x is string => x !== null) : typeof v === 'string' ? splitList(v) : []
     const updated = str(general.last_updated_on) ?? ''
     return {
       hospital_name: str(general.hospital_name),
@@ -398,7 +441,8 @@ function* chargesOfItem(item: unknown, line: number, index: number): Generator<P
         estimated_amount: num('estimated_amount', info.estimated_amount, perrs),
         notes: str(info.additional_payer_notes) ?? base.notes,
       }
-      if (charge.negotiated_dollar === null && charge.negotiated_percentage === null && charge.negotiated_algorithm === null) perrs.push(`payer ${payer}: no negotiated dollar, percentage or algorithm`)
+      if (charge.negotiated_dollar === null && charge.negotiated_percentage === null && charge.negotiated_algorithm === null)
+        perrs.push(`payer ${payer}: no negotiated dollar, percentage or algorithm`)
       if (perrs.length > 0) yield reject(line, `${where}: ${perrs.join('; ')}`)
       else yield { ok: { kind: 'charge', charge }, line }
     }

@@ -15,7 +15,12 @@ describe('parseNuccTaxonomy', () => {
   it('parses quoted multi-line definitions and rejects bad codes and missing groupings', async () => {
     const { rows, rejected } = await collect(parseNuccTaxonomy(fixture('nucc_taxonomy_sample.csv')))
     expect(rows.map((r) => r.code)).toEqual(['207R00000X', '207RE0101X', '363LF0000X', '261QR1300X'])
-    expect(rows[1]).toMatchObject({ classification: 'Internal Medicine', specialization: 'Endocrinology, Diabetes & Metabolism', display_name: 'Endocrinology, Diabetes & Metabolism Physician', section: 'Individual' })
+    expect(rows[1]).toMatchObject({
+      classification: 'Internal Medicine',
+      specialization: 'Endocrinology, Diabetes & Metabolism',
+      display_name: 'Endocrinology, Diabetes & Metabolism Physician',
+      section: 'Individual',
+    })
     expect(rows[1]?.definition).toContain('\nsuch as the thyroid')
     expect(rejected.map((r) => [r.line, r.reason])).toEqual([
       [5, "malformed taxonomy code '207R0000'"],
@@ -43,7 +48,12 @@ describe('parseIcd10CmOrder', () => {
       ['I10', null, true],
       ['T63.011A', 'T63.011', true],
     ])
-    expect(rows[5]).toMatchObject({ compact_code: 'T63011A', order_number: 10, short_description: 'Toxic effect of rattlesnake venom, accidental, init', long_description: 'Toxic effect of rattlesnake venom, accidental (unintentional), initial encounter' })
+    expect(rows[5]).toMatchObject({
+      compact_code: 'T63011A',
+      order_number: 10,
+      short_description: 'Toxic effect of rattlesnake venom, accidental, init',
+      long_description: 'Toxic effect of rattlesnake venom, accidental (unintentional), initial encounter',
+    })
     expect(rejected.map((r) => [r.line, r.reason])).toEqual([
       [6, "order number must be 5 digits, got 'XXXXX'"],
       [7, "malformed ICD-10-CM code '1E11'"],
@@ -89,8 +99,16 @@ describe('parseHcpcs', () => {
       ['A1', 'modifier'],
       ['V5364', 'procedure'],
     ])
-    expect(rows[1]?.long_description).toBe('Non-emergency transportation, per mile - vehicle provided by volunteer (individual or organization), with no vested interest')
-    expect(rows[2]).toMatchObject({ long_description: 'Injection, — café test drug, 1 mg', short_description: 'Café test drug', add_date: '2020-01-01', action_code: 'A', betos_code: 'O1E' })
+    expect(rows[1]?.long_description).toBe(
+      'Non-emergency transportation, per mile - vehicle provided by volunteer (individual or organization), with no vested interest',
+    )
+    expect(rows[2]).toMatchObject({
+      long_description: 'Injection, — café test drug, 1 mg',
+      short_description: 'Café test drug',
+      add_date: '2020-01-01',
+      action_code: 'A',
+      betos_code: 'O1E',
+    })
     expect(rows[0]).toMatchObject({ add_date: '1985-01-01', effective_date: '1996-09-10', termination_date: null, action_code: 'N' })
     expect(rows[3]?.long_description).toBe('Dressing for one wound continuation of the modifier description')
     expect(rejected.map((r) => [r.line, r.reason])).toEqual([
@@ -106,7 +124,9 @@ describe('parseHcpcs', () => {
     expect(rejected).toEqual([])
     expect(rows.filter((r) => r.kind === 'procedure')).toHaveLength(6_710)
     expect(rows.filter((r) => r.kind === 'modifier')).toHaveLength(369)
-    expect(rows.find((r) => r.code === 'A0080')?.long_description).toMatch(/volunteer \(individual or organization\), with no vested interest$/)
+    expect(rows.find((r) => r.code === 'A0080')?.long_description).toMatch(
+      /volunteer \(individual or organization\), with no vested interest$/,
+    )
   })
 })
 
@@ -118,7 +138,13 @@ describe('parseCmsHospitals', () => {
       ['050454', '94143', null],
       ['070001', '06510', 2],
     ])
-    expect(rows[0]).toMatchObject({ phone_number: '3347938701', emergency_services: true, birthing_friendly: true, county_name: 'HOUSTON', hospital_type: 'Acute Care Hospitals' })
+    expect(rows[0]).toMatchObject({
+      phone_number: '3347938701',
+      emergency_services: true,
+      birthing_friendly: true,
+      county_name: 'HOUSTON',
+      hospital_type: 'Acute Care Hospitals',
+    })
     expect(rows[1]?.name).toBe('UCSF MEDICAL CENTER, PARNASSUS')
     expect(rejected.map((r) => [r.line, r.reason])).toEqual([
       [4, "Facility ID must be a 6-character CCN, got '22001'"],
@@ -163,7 +189,17 @@ describe('parseCensusCountyPopulation', () => {
 describe('parseGazetteerCounties', () => {
   it('reads tab-delimited rows with padded trailing columns and rejects missing coordinates', async () => {
     const { rows, rejected } = await collect(parseGazetteerCounties(fixture('gazetteer_counties_sample.txt')))
-    expect(rows).toEqual([{ state: 'AL', county_fips: '01001', name: 'Autauga County', land_area_sq_mi: 594.455, water_area_sq_mi: 9.914, latitude: 32.532237, longitude: -86.64644 }])
+    expect(rows).toEqual([
+      {
+        state: 'AL',
+        county_fips: '01001',
+        name: 'Autauga County',
+        land_area_sq_mi: 594.455,
+        water_area_sq_mi: 9.914,
+        latitude: 32.532237,
+        longitude: -86.64644,
+      },
+    ])
     expect(rejected.map((r) => r.line)).toEqual([3])
   })
   const real = sharedFile('census-gazetteer/2024_Gaz_counties_national.txt')

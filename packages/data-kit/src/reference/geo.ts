@@ -63,8 +63,16 @@ function toMulti(g: Polygon | MultiPolygon): MultiPolygon {
   return g.type === 'MultiPolygon' ? g : { type: 'MultiPolygon', coordinates: [g.coordinates] }
 }
 
-function atlas(): Topology<{ counties: GeometryCollection<AtlasProps>; states: GeometryCollection<AtlasProps>; nation: GeometryCollection }> {
-  return require('us-atlas/counties-10m.json') as Topology<{ counties: GeometryCollection<AtlasProps>; states: GeometryCollection<AtlasProps>; nation: GeometryCollection }>
+function atlas(): Topology<{
+  counties: GeometryCollection<AtlasProps>
+  states: GeometryCollection<AtlasProps>
+  nation: GeometryCollection
+}> {
+  return require('us-atlas/counties-10m.json') as Topology<{
+    counties: GeometryCollection<AtlasProps>
+    states: GeometryCollection<AtlasProps>
+    nation: GeometryCollection
+  }>
 }
 
 /** State and territory polygons (Census cartographic boundaries 2017, 1:10m, via us-atlas), as MultiPolygons in WGS84. */
@@ -164,7 +172,17 @@ export function loadZipRows(): ZipRow[] {
       countyFips = located && located.state_fips === state.fips ? located.fips : null
       countyName = located && countyFips ? located.name : null
     }
-    return { zip: c.zip, lat, lng, city: c.name, state: state.abbr, state_fips: state.fips, county_fips: countyFips, county_name: countyName, is_zcta: isZcta }
+    return {
+      zip: c.zip,
+      lat,
+      lng,
+      city: c.name,
+      state: state.abbr,
+      state_fips: state.fips,
+      county_fips: countyFips,
+      county_name: countyName,
+      is_zcta: isZcta,
+    }
   }
   const seen = new Set<string>()
   for (const z of zctas) {
@@ -178,7 +196,17 @@ export function loadZipRows(): ZipRow[] {
     const county = countyAt(z.longitude, z.latitude)
     const state = county ? STATE_BY_FIPS.get(county.state_fips) : undefined
     if (!county || !state) continue
-    rows.push({ zip: z.zipCode, lat: z.latitude, lng: z.longitude, city: county.name, state: state.abbr, state_fips: state.fips, county_fips: county.fips, county_name: county.name, is_zcta: true })
+    rows.push({
+      zip: z.zipCode,
+      lat: z.latitude,
+      lng: z.longitude,
+      city: county.name,
+      state: state.abbr,
+      state_fips: state.fips,
+      county_fips: county.fips,
+      county_name: county.name,
+      is_zcta: true,
+    })
   }
   for (const c of byZip.values()) {
     if (seen.has(c.zip)) continue

@@ -25,7 +25,13 @@ export function icd10StarterCodes(): Icd10Code[] {
   return ICD10_CM_STARTER.map(([code, billable, short, long]) => {
     const compact = code.replace('.', '')
     const parent = compact.length > 3 ? compact.slice(0, -1) : null
-    return { code, description: short, long_description: long || short, parent_code: parent && parent.length > 3 ? `${parent.slice(0, 3)}.${parent.slice(3)}` : parent, billable }
+    return {
+      code,
+      description: short,
+      long_description: long || short,
+      parent_code: parent && parent.length > 3 ? `${parent.slice(0, 3)}.${parent.slice(3)}` : parent,
+      billable,
+    }
   })
 }
 
@@ -39,7 +45,13 @@ export interface ProcedureCode {
 }
 
 export function procedureCodes(): ProcedureCode[] {
-  return PROCEDURE_CODES.map(([code, code_system, description, category, base_price]) => ({ code, code_system, description, category, base_price }))
+  return PROCEDURE_CODES.map(([code, code_system, description, category, base_price]) => ({
+    code,
+    code_system,
+    description,
+    category,
+    base_price,
+  }))
 }
 
 export interface Specialty {
@@ -52,7 +64,14 @@ export interface Specialty {
 }
 
 export function specialties(): Specialty[] {
-  return SPECIALTY_TAXONOMIES.map(([code, grouping, classification, specialization, display_name, provider_kind]) => ({ code, grouping, classification, specialization: specialization || null, display_name, provider_kind }))
+  return SPECIALTY_TAXONOMIES.map(([code, grouping, classification, specialization, display_name, provider_kind]) => ({
+    code,
+    grouping,
+    classification,
+    specialization: specialization || null,
+    display_name,
+    provider_kind,
+  }))
 }
 
 /** The /insurers/ list: insurer names, sorted. */

@@ -4,7 +4,18 @@ import { parseIcd10CmOrder } from '../parsers/icd10cm.ts'
 import { parseNuccTaxonomy } from '../parsers/nucc.ts'
 import { collect } from '../parsers/result.ts'
 import { sharedFile } from '../testing.ts'
-import { ANTIVENOM_PRODUCTS, icd10StarterCodes, insurerNames, loadCountyGeometries, loadStateGeometries, loadZipRows, procedureCodes, SHOPPABLE_PROCEDURES, specialties, STATES } from './index.ts'
+import {
+  ANTIVENOM_PRODUCTS,
+  icd10StarterCodes,
+  insurerNames,
+  loadCountyGeometries,
+  loadStateGeometries,
+  loadZipRows,
+  procedureCodes,
+  SHOPPABLE_PROCEDURES,
+  specialties,
+  STATES,
+} from './index.ts'
 
 describe('authored reference sets', () => {
   it('ICD-10-CM starter set is a closed tree covering the featured conditions', () => {
@@ -12,8 +23,14 @@ describe('authored reference sets', () => {
     const byCode = new Map(codes.map((c) => [c.code, c]))
     expect(byCode.size).toBe(codes.length)
     for (const c of codes) if (c.parent_code) expect(byCode.has(c.parent_code), c.code).toBe(true)
-    for (const prefix of ['E11', 'I10', 'M15', 'M16', 'M17', 'M18', 'M19', 'M05', 'M06', 'J45', 'J44', 'T63.0', 'I50', 'N18', 'F32', 'E66']) expect(codes.some((c) => c.code.startsWith(prefix) && c.billable), prefix).toBe(true)
-    expect(byCode.get('T63.011A')?.long_description).toBe('Toxic effect of rattlesnake venom, accidental (unintentional), initial encounter')
+    for (const prefix of ['E11', 'I10', 'M15', 'M16', 'M17', 'M18', 'M19', 'M05', 'M06', 'J45', 'J44', 'T63.0', 'I50', 'N18', 'F32', 'E66'])
+      expect(
+        codes.some((c) => c.code.startsWith(prefix) && c.billable),
+        prefix,
+      ).toBe(true)
+    expect(byCode.get('T63.011A')?.long_description).toBe(
+      'Toxic effect of rattlesnake venom, accidental (unintentional), initial encounter',
+    )
   })
 
   const order = sharedFile('icd10cm/icd10cm_order_2026.txt')
@@ -23,7 +40,12 @@ describe('authored reference sets', () => {
     for (const c of icd10StarterCodes()) {
       const o = official.get(c.code)
       expect(o, c.code).toBeDefined()
-      expect([c.description, c.long_description, c.billable, c.parent_code]).toEqual([o?.short_description, o?.long_description, o?.billable, o?.parent_code])
+      expect([c.description, c.long_description, c.billable, c.parent_code]).toEqual([
+        o?.short_description,
+        o?.long_description,
+        o?.billable,
+        o?.parent_code,
+      ])
     }
   })
 
@@ -33,7 +55,12 @@ describe('authored reference sets', () => {
     const official = new Map(rows.map((r) => [r.code, r]))
     for (const s of specialties()) {
       const o = official.get(s.code)
-      expect([s.grouping, s.classification, s.specialization, s.display_name]).toEqual([o?.grouping, o?.classification, o?.specialization, o?.display_name])
+      expect([s.grouping, s.classification, s.specialization, s.display_name]).toEqual([
+        o?.grouping,
+        o?.classification,
+        o?.specialization,
+        o?.display_name,
+      ])
     }
   })
 

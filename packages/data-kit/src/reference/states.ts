@@ -11,7 +11,14 @@ export interface StateInfo {
 }
 
 export const STATES: readonly StateInfo[] = [
-  ...STATES_2023.map(([fips, abbr, name, region, division, population]) => ({ fips, abbr, name, region, division, population_2023: population })),
+  ...STATES_2023.map(([fips, abbr, name, region, division, population]) => ({
+    fips,
+    abbr,
+    name,
+    region,
+    division,
+    population_2023: population,
+  })),
   ...TERRITORIES.map(([fips, abbr, name]) => ({ fips, abbr, name, region: null, division: null, population_2023: null })),
 ]
 

@@ -45,7 +45,12 @@ export const companyCommands: Command[] = [
       context.print(companies, () =>
         companies.length === 0
           ? 'No companies found'
-          : companies.map((c) => `${String(c.id).padStart(5)}  ${c.company_name.padEnd(32)} ${c.industry.padEnd(20)} ${c.policies.map((p) => p.product_group).join(',')}`).join('\n'),
+          : companies
+              .map(
+                (c) =>
+                  `${String(c.id).padStart(5)}  ${c.company_name.padEnd(32)} ${c.industry.padEnd(20)} ${c.policies.map((p) => p.product_group).join(',')}`,
+              )
+              .join('\n'),
       )
     },
   },

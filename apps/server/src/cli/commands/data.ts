@@ -11,7 +11,8 @@ import { type Command, UsageError } from '../command.js'
 
 function parseSeed(value: unknown): number {
   if (value === undefined) return DEFAULT_SEED
-  if (typeof value !== 'string' || !/^\d{1,10}$/.test(value) || Number(value) > 0xffffffff) throw new UsageError('--seed must be a whole number between 0 and 4294967295')
+  if (typeof value !== 'string' || !/^\d{1,10}$/.test(value) || Number(value) > 0xffffffff)
+    throw new UsageError('--seed must be a whole number between 0 and 4294967295')
   return Number(value)
 }
 
@@ -51,7 +52,8 @@ export const dataCommands: Command[] = [
     usage: `data import <${IMPORT_KINDS.join('|')}> <file> [--facility <id|npi|ccn>] [--max-reasons 20]`,
     options: { facility: { type: 'string' }, 'max-reasons': { type: 'string' } },
     async run(context, values, [kind, file]) {
-      if (!kind || !(IMPORT_KINDS as readonly string[]).includes(kind)) throw new UsageError(`the kind must be one of ${IMPORT_KINDS.join(', ')}`)
+      if (!kind || !(IMPORT_KINDS as readonly string[]).includes(kind))
+        throw new UsageError(`the kind must be one of ${IMPORT_KINDS.join(', ')}`)
       if (!file) throw new UsageError('data import needs a file')
       if (!existsSync(file)) throw new UsageError(`no such file: ${file}`)
       const maxReasons = values['max-reasons'] === undefined ? 20 : Number(values['max-reasons'])
@@ -67,7 +69,9 @@ export const dataCommands: Command[] = [
           `Imported ${summary.kind} from ${summary.file} in ${formatSeconds(summary.seconds * 1000)}:`,
           `  read ${formatCount(summary.read)}, written ${formatCount(summary.written)}, rejected ${formatCount(summary.rejected)}${summary.skipped ? `, skipped ${formatCount(summary.skipped)}` : ''}`,
           ...summary.reasons.map((r) => `  line ${r.line}: ${r.reason}`),
-          ...(summary.rejected > summary.reasons.length ? [`  ... and ${formatCount(summary.rejected - summary.reasons.length)} more rejected rows`] : []),
+          ...(summary.rejected > summary.reasons.length
+            ? [`  ... and ${formatCount(summary.rejected - summary.reasons.length)} more rejected rows`]
+            : []),
           ...Object.entries(summary.skipped_reasons).map(([reason, n]) => `  skipped ${formatCount(n)}: ${reason}`),
         ].join('\n'),
       )
@@ -85,7 +89,10 @@ export const dataCommands: Command[] = [
       } finally {
         client.release()
       }
-      context.print({ refreshed: true, seconds: (Date.now() - started) / 1000 }, () => `Aggregates refreshed in ${formatSeconds(Date.now() - started)}.`)
+      context.print(
+        { refreshed: true, seconds: (Date.now() - started) / 1000 },
+        () => `Aggregates refreshed in ${formatSeconds(Date.now() - started)}.`,
+      )
     },
   },
   {

@@ -44,7 +44,7 @@ export const userCommands: Command[] = [
   },
   {
     name: 'user set-role',
-    summary: 'Change a user\'s role',
+    summary: "Change a user's role",
     usage: `user set-role <id|email> <${ROLES.join('|')}>`,
     async run(context, _values, [who, role]) {
       if (!who || !role) throw new UsageError('user set-role needs a user and a role')

@@ -35,7 +35,10 @@ describe('admin endpoints', () => {
   const tokens: Record<string, string> = {}
 
   beforeAll(async () => {
-    a = await createTenant(ctx.db, { roles: ['admin', 'user', 'member', 'citrus'], products: [{ product_group: 'ATLAS', limit: 100 }, { product_group: 'NOVA' }] })
+    a = await createTenant(ctx.db, {
+      roles: ['admin', 'user', 'member', 'citrus'],
+      products: [{ product_group: 'ATLAS', limit: 100 }, { product_group: 'NOVA' }],
+    })
     b = await createTenant(ctx.db, { roles: ['admin', 'user'], products: [{ product_group: 'CARE_SELECT', limit: 5 }] })
     for (const [index, name] of (['aAdmin', 'aUser', 'aMember', 'aCitrus'] as const).entries()) {
       tokens[name] = await loginTokenFor(a.users[index]!, a.company.company_name)
@@ -94,7 +97,13 @@ describe('admin endpoints', () => {
       expect(created.status, JSON.stringify(created.body)).toBe(200)
       const token = created.body.token as string
       expect(token).toMatch(/^sk-[A-Za-z0-9_-]{48}$/)
-      expect(created.body).toMatchObject({ name: 'Reporting', masked_token: token.slice(3, 7), last_used_at: null, user_id: a.users[0]!.id, company_id: a.company.id })
+      expect(created.body).toMatchObject({
+        name: 'Reporting',
+        masked_token: token.slice(3, 7),
+        last_used_at: null,
+        user_id: a.users[0]!.id,
+        company_id: a.company.id,
+      })
       expect(new Date(created.body.created_at as string).getTime()).toBeGreaterThan(Date.now() - 60_000)
 
       const stored = await ctx.db.prisma.apiToken.findUniqueOrThrow({ where: { id: created.body.id as string } })
@@ -126,7 +135,7 @@ describe('admin endpoints', () => {
       expect(again.body).toEqual({ message: API_TOKEN_MESSAGES.notFound, code: 'NOT_FOUND', status: 404 })
     })
 
-    it('shows an admin every key of the company, and lets the admin revoke a colleague\'s key', async () => {
+    it("shows an admin every key of the company, and lets the admin revoke a colleague's key", async () => {
       const key = await call('post', '/api/admin/api-token', as('aCitrus'), { name: 'citrus key' })
       expect(key.status).toBe(200)
       const list = await call('get', '/api/admin/api-token', as('aAdmin'))
@@ -175,7 +184,7 @@ describe('admin endpoints', () => {
       expect(await ctx.db.prisma.apiToken.count({ where: { user_id: users[0]!.id, revoked_at: null } })).toBe(MAX_API_TOKENS_PER_USER)
     })
 
-    it('lets citrus list any company\'s keys, and 404s an unknown company', async () => {
+    it("lets citrus list any company's keys, and 404s an unknown company", async () => {
       const bKey = await call('post', '/api/admin/api-token', as('bAdmin'), { name: 'b key' })
       const list = await call('get', `/api/admin/api-token?company_id=${b.company.id}`, as('aCitrus'))
       expect(list.status).toBe(200)
@@ -193,7 +202,7 @@ describe('admin endpoints', () => {
   })
 
   describe('tenant isolation: an admin of company A and company B', () => {
-    it('cannot list, create or delete B\'s keys', async () => {
+    it("cannot list, create or delete B's keys", async () => {
       const bKey = await call('post', '/api/admin/api-token', as('bAdmin'), { name: 'b secret' })
       expect(bKey.status).toBe(200)
 
@@ -217,7 +226,7 @@ describe('admin endpoints', () => {
       expect((own.body as { company_id: number }[]).every((t) => t.company_id === a.company.id)).toBe(true)
     })
 
-    it('cannot see B\'s seats, usage, activation key or users\' permissions', async () => {
+    it("cannot see B's seats, usage, activation key or users' permissions", async () => {
       for (const path of ['/api/admin/active-seats', '/api/admin/product-usage', '/api/admin/activation-key']) {
         const response = await call('get', `${path}?company_id=${b.company.id}`, as('aAdmin'))
         expect(response.status, path).toBe(403)
@@ -245,10 +254,12 @@ describe('admin endpoints', () => {
   })
 
   describe('team', () => {
-    it('lists the active seats of the caller\'s company', async () => {
+    it("lists the active seats of the caller's company", async () => {
       const { company, users } = await createTenant(ctx.db, { roles: ['admin', 'user', 'member'] })
       await ctx.db.prisma.user.update({ where: { id: users[2]!.id }, data: { is_active: false } })
-      const response = await call('get', '/api/admin/active-seats', { authorization: `Bearer ${await loginTokenFor(users[0]!, company.company_name)}` })
+      const response = await call('get', '/api/admin/active-seats', {
+        authorization: `Bearer ${await loginTokenFor(users[0]!, company.company_name)}`,
+      })
       expect(response.status).toBe(200)
       expect(response.body).toEqual({
         users: users
@@ -269,7 +280,9 @@ describe('admin endpoints', () => {
       // citrus may look at another company
       const other = await call('get', `/api/admin/product-usage?company_id=${b.company.id}`, as('aCitrus'))
       expect(other.status).toBe(200)
-      expect(other.body.products).toEqual([expect.objectContaining({ product_group: 'CARE_SELECT', remaining_count: 5, is_infinite: false })])
+      expect(other.body.products).toEqual([
+        expect.objectContaining({ product_group: 'CARE_SELECT', remaining_count: 5, is_infinite: false }),
+      ])
     })
 
     it('returns the activation key of the company', async () => {
@@ -278,7 +291,7 @@ describe('admin endpoints', () => {
       expect(response.body).toEqual({ activation_key: a.company.activation_key })
     })
 
-    it('returns a user\'s role and product groups', async () => {
+    it("returns a user's role and product groups", async () => {
       const response = await call('get', `/api/admin/permission/${a.users[1]!.id}`, as('aAdmin'))
       expect(response.status).toBe(200)
       expect(response.body).toEqual({
@@ -351,7 +364,12 @@ describe('admin endpoints', () => {
 
     it('honours the chosen role end to end: invite as admin, sign up with the link, the new user is admin', async () => {
       const email = uniqueEmail('newadmin')
-      const response = await send('aAdmin', { email: email.toUpperCase(), company_activation_key: a.company.activation_key, role: 'ADMIN', is_trial: true })
+      const response = await send('aAdmin', {
+        email: email.toUpperCase(),
+        company_activation_key: a.company.activation_key,
+        role: 'ADMIN',
+        is_trial: true,
+      })
       expect(response.status).toBe(200)
       const message = await ctx.db.prisma.messageOutbox.findUniqueOrThrow({ where: { id: response.body.message_id as string } })
       expect(message).toMatchObject({ channel: 'email', recipient: email, status: 'held' })
@@ -365,14 +383,21 @@ describe('admin endpoints', () => {
 
       // a second e-mail to the same address replaces the pending role rather than adding a row
       await send('aAdmin', { email, company_activation_key: a.company.activation_key, role: 'user', is_trial: false }).expect(200)
-      const latest = await send('aAdmin', { email, company_activation_key: a.company.activation_key, role: 'admin', is_trial: true }).expect(200)
+      const latest = await send('aAdmin', {
+        email,
+        company_activation_key: a.company.activation_key,
+        role: 'admin',
+        is_trial: true,
+      }).expect(200)
       expect(await ctx.db.prisma.onboardingInvitation.count({ where: { email, company_id: a.company.id, accepted_at: null } })).toBe(1)
       // the role applies only with the token of the latest link (decision 0012)
       const latestBody = (await ctx.db.prisma.messageOutbox.findUniqueOrThrow({ where: { id: latest.body.message_id as string } })).body
       const invitation_token = new URL(/https:\/\/citrus\.example\.com\/sign-up\?\S+/.exec(latestBody)![0]).searchParams.get('invitation')
       expect(invitation_token).toMatch(/^[A-Za-z0-9_-]{43}$/)
 
-      const signup = await request(ctx.app.server).post('/api/users/user-signup').send({ email, password: TEST_PASSWORD, activation_key: key, invitation_token })
+      const signup = await request(ctx.app.server)
+        .post('/api/users/user-signup')
+        .send({ email, password: TEST_PASSWORD, activation_key: key, invitation_token })
       expect(signup.status, JSON.stringify(signup.body)).toBe(200)
       const user = await ctx.db.prisma.user.findUniqueOrThrow({ where: { email } })
       expect(user).toMatchObject({ role: 'admin', company_id: a.company.id })
@@ -386,8 +411,16 @@ describe('admin endpoints', () => {
       const email = uniqueEmail('audited')
       const response = await send('aAdmin', { email, company_activation_key: a.company.activation_key, role: 'user', is_trial: false })
       expect(response.status).toBe(200)
-      const entry = await ctx.db.prisma.auditLog.findFirstOrThrow({ where: { action: 'onboarding_email.send', company_id: a.company.id }, orderBy: { id: 'desc' } })
-      expect(entry).toMatchObject({ source: 'api', actor_user_id: a.users[0]!.id, actor_email: a.users[0]!.email, target_type: 'onboarding_invitation' })
+      const entry = await ctx.db.prisma.auditLog.findFirstOrThrow({
+        where: { action: 'onboarding_email.send', company_id: a.company.id },
+        orderBy: { id: 'desc' },
+      })
+      expect(entry).toMatchObject({
+        source: 'api',
+        actor_user_id: a.users[0]!.id,
+        actor_email: a.users[0]!.email,
+        target_type: 'onboarding_invitation',
+      })
       expect(entry.details).toEqual({ email, role: 'user', is_trial: false, message_id: response.body.message_id })
     })
   })
@@ -395,7 +428,10 @@ describe('admin endpoints', () => {
   it('writes audit entries for API key create and revoke', async () => {
     const created = await call('post', '/api/admin/api-token', as('bAdmin'), { name: 'audit me' })
     await call('delete', '/api/admin/api-token', as('bAdmin'), { id: created.body.id as string }).expect(200)
-    const entries = await ctx.db.prisma.auditLog.findMany({ where: { target_type: 'api_token', target_id: created.body.id as string }, orderBy: { id: 'asc' } })
+    const entries = await ctx.db.prisma.auditLog.findMany({
+      where: { target_type: 'api_token', target_id: created.body.id as string },
+      orderBy: { id: 'asc' },
+    })
     expect(entries.map((e) => e.action)).toEqual(['api_key.create', 'api_key.revoke'])
     for (const entry of entries) {
       expect(entry).toMatchObject({ source: 'api', actor_user_id: b.users[0]!.id, company_id: b.company.id })

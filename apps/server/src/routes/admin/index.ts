@@ -48,7 +48,10 @@ export const adminRoutes: FastifyPluginAsyncZod = async (app) => {
 
   route(app, adminEndpoints.deleteApiToken, { onRequest: guard }, async (request) => {
     const principal = userOf(request)
-    await new ApiTokenService(prisma, apiActor(principal)).revoke(request.body.id, isCitrus(principal) ? {} : { company_id: principal.company_id })
+    await new ApiTokenService(prisma, apiActor(principal)).revoke(
+      request.body.id,
+      isCitrus(principal) ? {} : { company_id: principal.company_id },
+    )
     return { message: API_TOKEN_MESSAGES.deleted }
   })
 

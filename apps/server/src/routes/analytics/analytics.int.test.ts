@@ -13,7 +13,8 @@ describe('POST /api/analytics/events', () => {
   })
 
   const marker = () => `m-${Math.random().toString(36).slice(2)}`
-  const eventsWith = (value: string) => ctx.db.prisma.analyticsEvent.findMany({ where: { properties: { path: ['marker'], equals: value } }, orderBy: { id: 'asc' } })
+  const eventsWith = (value: string) =>
+    ctx.db.prisma.analyticsEvent.findMany({ where: { properties: { path: ['marker'], equals: value } }, orderBy: { id: 'asc' } })
 
   it('stores every documented event with the identity of the signed-in user', async () => {
     const value = marker()
@@ -40,15 +41,29 @@ describe('POST /api/analytics/events', () => {
 
   it('accepts anonymous callers (nulls) and guests (role guest and the link id)', async () => {
     const anonymous = marker()
-    await request(ctx.app.server).post('/api/analytics/events').send({ events: [{ name: 'error_occurred', properties: { marker: anonymous } }] }).expect(202)
+    await request(ctx.app.server)
+      .post('/api/analytics/events')
+      .send({ events: [{ name: 'error_occurred', properties: { marker: anonymous } }] })
+      .expect(202)
     expect((await eventsWith(anonymous))[0]).toMatchObject({ user_id: null, email: null, company_id: null, role: null, company_name: null })
 
     const link = await ctx.db.prisma.shareableLink.create({
-      data: { company_id: tenant.company.id, created_by_user_id: tenant.users[0]!.id, url_type: 'public', client_routes: ['/'], api_endpoints: [], authorized_user_ids: [] },
+      data: {
+        company_id: tenant.company.id,
+        created_by_user_id: tenant.users[0]!.id,
+        url_type: 'public',
+        client_routes: ['/'],
+        api_endpoints: [],
+        authorized_user_ids: [],
+      },
     })
     const token = await signShareToken(testConfig().jwtSecret, link)
     const guest = marker()
-    await request(ctx.app.server).post('/api/analytics/events').query({ token }).send({ events: [{ name: 'product_app_clicked', properties: { marker: guest } }] }).expect(202)
+    await request(ctx.app.server)
+      .post('/api/analytics/events')
+      .query({ token })
+      .send({ events: [{ name: 'product_app_clicked', properties: { marker: guest } }] })
+      .expect(202)
     expect((await eventsWith(guest))[0]).toMatchObject({ user_id: null, role: 'guest', share_id: link.id, company_id: null })
   })
 
@@ -63,7 +78,12 @@ describe('POST /api/analytics/events', () => {
   })
 
   it('validates names and sizes', async () => {
-    for (const body of [{ events: [] }, { events: [{ name: 'Bad Name' }] }, { events: Array.from({ length: 51 }, () => ({ name: 'x' })) }, {}]) {
+    for (const body of [
+      { events: [] },
+      { events: [{ name: 'Bad Name' }] },
+      { events: Array.from({ length: 51 }, () => ({ name: 'x' })) },
+      {},
+    ]) {
       const response = await request(ctx.app.server).post('/api/analytics/events').send(body)
       expect(response.status).toBe(400)
       expect(response.body.code).toBe('VALIDATION_ERROR')

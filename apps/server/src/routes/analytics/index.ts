@@ -27,20 +27,20 @@ function identityOf(principal: Principal | null) {
 
 export const analyticsRoutes: FastifyPluginAsyncZod = async (app) => {
   route(app, analyticsEndpoints.events, { config: { rateLimit: { max: 300, timeWindow: 60_000 } } }, async (request, reply) => {
-      // An invalid or expired credential does not block analytics: the events are stored anonymously.
-      const identity = identityOf(request.auth)
-      const now = Date.now()
-      const data = request.body.events.map((event) => {
-        const stamped = event.occurred_at ? Date.parse(event.occurred_at) : now
-        const occurred = Math.abs(stamped - now) <= MAX_CLOCK_SKEW_MS ? stamped : now
-        return {
-          name: event.name,
-          ...(event.properties ? { properties: event.properties as Prisma.InputJsonValue } : {}),
-          occurred_at: new Date(occurred),
-          ...identity,
-        }
-      })
-      const { count } = await app.db.prisma.analyticsEvent.createMany({ data })
-      return reply.status(202).send({ accepted: count })
+    // An invalid or expired credential does not block analytics: the events are stored anonymously.
+    const identity = identityOf(request.auth)
+    const now = Date.now()
+    const data = request.body.events.map((event) => {
+      const stamped = event.occurred_at ? Date.parse(event.occurred_at) : now
+      const occurred = Math.abs(stamped - now) <= MAX_CLOCK_SKEW_MS ? stamped : now
+      return {
+        name: event.name,
+        ...(event.properties ? { properties: event.properties as Prisma.InputJsonValue } : {}),
+        occurred_at: new Date(occurred),
+        ...identity,
+      }
+    })
+    const { count } = await app.db.prisma.analyticsEvent.createMany({ data })
+    return reply.status(202).send({ accepted: count })
   })
 }

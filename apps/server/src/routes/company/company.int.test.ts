@@ -27,7 +27,10 @@ describe('company product access', () => {
     expect(has.body).toEqual({ has_access: true, product_group: 'NOVA' })
     const lower = await request(ctx.app.server).get('/api/company/product/has-access').query({ product_group: 'care_select' }).set(auth.a!)
     expect(lower.body).toEqual({ has_access: false, product_group: 'CARE_SELECT' })
-    expect((await request(ctx.app.server).get('/api/company/product/has-access').query({ product_group: 'CARE_SELECT' }).set(auth.b!)).body.has_access).toBe(true)
+    expect(
+      (await request(ctx.app.server).get('/api/company/product/has-access').query({ product_group: 'CARE_SELECT' }).set(auth.b!)).body
+        .has_access,
+    ).toBe(true)
   })
 
   it('validates the product group', async () => {

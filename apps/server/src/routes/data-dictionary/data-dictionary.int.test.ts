@@ -10,7 +10,9 @@ describe('GET /api/data-dictionary', () => {
   it('is public and lists the claims and provider tabs of spec 1 §2, each with rows and a row count', async () => {
     const response = await request(ctx.app.server).get('/api/data-dictionary')
     expect(response.status).toBe(200)
-    const sets = response.body.tab_sets as { tabs: { label: string; row_count: number | null; rows: { column: string; type: string; description: string }[] }[] }[]
+    const sets = response.body.tab_sets as {
+      tabs: { label: string; row_count: number | null; rows: { column: string; type: string; description: string }[] }[]
+    }[]
     // the clinical (EHR) tab set of spec 1 §2 is left out until the platform holds those tables
     expect(sets.map((set) => set.tabs.map((tab) => tab.label))).toEqual([
       ['MEDX CLAIMS', 'HCP DATA', 'HCO DATA', 'PHARMX CLAIMS', 'HCP PRESCRIBER DATA', 'INSURANCE VARIABLES DATA'],

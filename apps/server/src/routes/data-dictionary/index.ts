@@ -36,20 +36,27 @@ export const dataDictionaryRoutes: FastifyPluginAsyncZod = async (app) => {
   let cached: { at: number; value: DataDictionaryResponse } | null = null
 
   route(app, dataDictionaryEndpoints.get, {}, async () => {
-      if (cached && Date.now() - cached.at < CACHE_MS) return cached.value
-      const tab_sets = await Promise.all(
-        DATA_DICTIONARY.map(async (set) => ({
-          key: set.key,
-          title: set.title,
-          tabs: await Promise.all(
-            set.tabs.map(async (tab) => {
-              const rows = await rowCountOf(app.db.pool, tab.table)
-              return { key: tab.key, label: tab.label, table: tab.table, row_count: rows.count, row_count_is_estimate: rows.estimate, rows: tab.rows }
-            }),
-          ),
-        })),
-      )
-      cached = { at: Date.now(), value: { tab_sets } }
-      return cached.value
+    if (cached && Date.now() - cached.at < CACHE_MS) return cached.value
+    const tab_sets = await Promise.all(
+      DATA_DICTIONARY.map(async (set) => ({
+        key: set.key,
+        title: set.title,
+        tabs: await Promise.all(
+          set.tabs.map(async (tab) => {
+            const rows = await rowCountOf(app.db.pool, tab.table)
+            return {
+              key: tab.key,
+              label: tab.label,
+              table: tab.table,
+              row_count: rows.count,
+              row_count_is_estimate: rows.estimate,
+              rows: tab.rows,
+            }
+          }),
+        ),
+      })),
+    )
+    cached = { at: Date.now(), value: { tab_sets } }
+    return cached.value
   })
 }

@@ -51,10 +51,22 @@ describe('POST /api/feedback', () => {
     expect(response.status).toBe(200)
     expect(response.body).toEqual({ id: expect.any(Number), message: FEEDBACK_MESSAGES.success, message_id: expect.any(String) })
     const stored = await ctx.db.prisma.feedbackSubmission.findUniqueOrThrow({ where: { id: response.body.id as number } })
-    expect(stored).toMatchObject({ user_id: tenant.users[0]!.id, company_id: tenant.company.id, email: tenant.users[0]!.email, rating: 3, issues: ['slow performance', 'other'], feedback: 'Maps load slowly' })
+    expect(stored).toMatchObject({
+      user_id: tenant.users[0]!.id,
+      company_id: tenant.company.id,
+      email: tenant.users[0]!.email,
+      rating: 3,
+      issues: ['slow performance', 'other'],
+      feedback: 'Maps load slowly',
+    })
 
     await servicesOf(ctx.app).outbox.flush()
-    const text = feedbackText({ email: tenant.users[0]!.email, rating: 3, issues: ['slow performance', 'other'], feedback: 'Maps load slowly' })
+    const text = feedbackText({
+      email: tenant.users[0]!.email,
+      rating: 3,
+      issues: ['slow performance', 'other'],
+      feedback: 'Maps load slowly',
+    })
     expect(text).toBe(
       `New feedback from ${tenant.users[0]!.email}\nRating: 3/5\nIssues: slow performance, other\nAdditional feedback: Maps load slowly`,
     )
@@ -93,7 +105,11 @@ describe('POST /api/feedback', () => {
       const response = await request(plain.server).post('/api/feedback').set(auth).send({ rating: 4 })
       expect(response.status).toBe(200)
       expect(response.body).toEqual({ id: expect.any(Number), message: FEEDBACK_MESSAGES.success, message_id: null })
-      expect(await ctx.db.prisma.feedbackSubmission.findUniqueOrThrow({ where: { id: response.body.id as number } })).toMatchObject({ issues: [], feedback: '', rating: 4 })
+      expect(await ctx.db.prisma.feedbackSubmission.findUniqueOrThrow({ where: { id: response.body.id as number } })).toMatchObject({
+        issues: [],
+        feedback: '',
+        rating: 4,
+      })
     } finally {
       await plain.close()
     }

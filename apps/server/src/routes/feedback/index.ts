@@ -15,20 +15,33 @@ export function feedbackText(input: { email: string; rating: number; issues: str
 
 export const feedbackRoutes: FastifyPluginAsyncZod = async (app) => {
   route(app, feedbackEndpoints.submit, { onRequest: app.authenticate }, async (request) => {
-      const user = userOf(request)
-      const { rating, issues, feedback } = request.body
-      const webhook = app.services.feedbackWebhookUrl
-      const saved = await app.db.prisma.$transaction(async (tx) => {
-        const message = webhook
-          ? await app.services.outbox.enqueue(
-              { channel: 'webhook', recipient: webhook, subject: 'feedback', body: feedbackText({ email: user.email, rating, issues, feedback }) },
-              tx,
-            )
-          : null
-        return tx.feedbackSubmission.create({
-          data: { user_id: user.user_id, company_id: user.company_id, email: user.email, rating, issues, feedback, message_id: message?.id ?? null },
-        })
+    const user = userOf(request)
+    const { rating, issues, feedback } = request.body
+    const webhook = app.services.feedbackWebhookUrl
+    const saved = await app.db.prisma.$transaction(async (tx) => {
+      const message = webhook
+        ? await app.services.outbox.enqueue(
+            {
+              channel: 'webhook',
+              recipient: webhook,
+              subject: 'feedback',
+              body: feedbackText({ email: user.email, rating, issues, feedback }),
+            },
+            tx,
+          )
+        : null
+      return tx.feedbackSubmission.create({
+        data: {
+          user_id: user.user_id,
+          company_id: user.company_id,
+          email: user.email,
+          rating,
+          issues,
+          feedback,
+          message_id: message?.id ?? null,
+        },
       })
-      return { id: saved.id, message: FEEDBACK_MESSAGES.success, message_id: saved.message_id }
+    })
+    return { id: saved.id, message: FEEDBACK_MESSAGES.success, message_id: saved.message_id }
   })
 }

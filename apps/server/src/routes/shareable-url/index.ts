@@ -63,7 +63,12 @@ export const shareableUrlRoutes: FastifyPluginAsyncZod = async (app) => {
     const link = id ? await prisma.shareableLink.findUnique({ where: { id } }) : null
     if (!link) throw unauthorized(SHARE_MESSAGES.invalidToken)
     const caller = request.auth
-    if (link.authorized_user_ids.length > 0 && caller?.kind === 'user' && caller.role !== 'citrus' && !link.authorized_user_ids.includes(caller.user_id)) {
+    if (
+      link.authorized_user_ids.length > 0 &&
+      caller?.kind === 'user' &&
+      caller.role !== 'citrus' &&
+      !link.authorized_user_ids.includes(caller.user_id)
+    ) {
       throw forbidden(SHARE_MESSAGES.userNotAuthorized)
     }
     return {

@@ -40,7 +40,11 @@ function insideClientRoutes(path: string, clientRoutes: readonly string[]): bool
 function targetOf(link: Pick<ShareableLink, 'url' | 'incoming_url' | 'client_routes'>): { path: string; search: URLSearchParams } {
   const page = pathAndQuery(link.url)
   const incoming = pathAndQuery(link.incoming_url)
-  const path = incoming?.path ?? (page && insideClientRoutes(page.path, link.client_routes) ? page.path : null) ?? pathAndQuery(link.client_routes[0])?.path ?? '/'
+  const path =
+    incoming?.path ??
+    (page && insideClientRoutes(page.path, link.client_routes) ? page.path : null) ??
+    pathAndQuery(link.client_routes[0])?.path ??
+    '/'
   const search = new URLSearchParams(page?.search)
   for (const [key] of incoming?.search ?? []) search.delete(key)
   for (const [key, value] of incoming?.search ?? []) search.append(key, value)

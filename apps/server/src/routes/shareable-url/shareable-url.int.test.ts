@@ -60,7 +60,12 @@ describe('shareable links', () => {
     // spec 1 §3 claims plus the link id; never-expiring links carry the far-future exp
     expect(decodeJwt(token)).toEqual({ exp: SHARE_TOKEN_NEVER_EXPIRES_EXP, ut: 'private', r: 'member', ph: '+12065550123', id: link.id })
     const stored = await ctx.db.prisma.shareableLink.findUniqueOrThrow({ where: { id: link.id } })
-    expect(stored).toMatchObject({ company_id: a.company.id, created_by_user_id: a.users[1]!.id, expires_at: null, invite_phone: '+12065550123' })
+    expect(stored).toMatchObject({
+      company_id: a.company.id,
+      created_by_user_id: a.users[1]!.id,
+      expires_at: null,
+      invite_phone: '+12065550123',
+    })
   })
 
   it('takes the origin from PUBLIC_URL, never from a forged Host or X-Forwarded-Host header', async () => {
@@ -70,7 +75,11 @@ describe('shareable links', () => {
       .set('Host', 'evil.example.net')
       .set('X-Forwarded-Host', 'evil.example.net')
       .set('X-Forwarded-Proto', 'http')
-      .send({ ...memberLink, url: 'https://evil.example.net/care-connect-results?zip_code=98101', incoming_url: 'https://evil.example.net/member-recommendations' })
+      .send({
+        ...memberLink,
+        url: 'https://evil.example.net/care-connect-results?zip_code=98101',
+        incoming_url: 'https://evil.example.net/member-recommendations',
+      })
     expect(response.status).toBe(200)
     const url = new URL(response.body.url)
     expect(url.origin).toBe('https://citrus.example.com')
@@ -92,7 +101,11 @@ describe('shareable links', () => {
     expect(url.searchParams.get('filter_npis')).toBe('1234567893')
 
     // the staff page is outside the link's routes: the link opens incoming_url with the page's search
-    const fromResults = await create('aUser', { ...bare, url: 'http://localhost:5173/care-connect-results?zip_code=98101&radius_in_m=50000', incoming_url: '/member-recommendations?omni_code=207RE0101X' })
+    const fromResults = await create('aUser', {
+      ...bare,
+      url: 'http://localhost:5173/care-connect-results?zip_code=98101&radius_in_m=50000',
+      incoming_url: '/member-recommendations?omni_code=207RE0101X',
+    })
     const results = new URL(fromResults.url)
     expect(results.pathname).toBe('/member-recommendations')
     expect(Object.fromEntries(results.searchParams)).toMatchObject({ zip_code: '98101', radius_in_m: '50000', omni_code: '207RE0101X' })
@@ -104,7 +117,13 @@ describe('shareable links', () => {
 
     // initial_query_params override the page's values; a token parameter of the page is replaced by the link's own
     const overridden = new URL(
-      (await create('aUser', { ...bare, url: '/member-recommendations?zip_code=10001&token=stale', initial_query_params: { zip_code: '98101' } })).url,
+      (
+        await create('aUser', {
+          ...bare,
+          url: '/member-recommendations?zip_code=10001&token=stale',
+          initial_query_params: { zip_code: '98101' },
+        })
+      ).url,
     )
     expect(overridden.searchParams.getAll('zip_code')).toEqual(['98101'])
     expect(overridden.searchParams.getAll('token')).toEqual([tokenOf(overridden.href)])
@@ -112,7 +131,11 @@ describe('shareable links', () => {
   })
 
   it('never lets an opaque or foreign URL choose the host of the link', async () => {
-    for (const incoming of ['x:@evil.example.net/member-recommendations', 'javascript:alert(1)', '//evil.example.net/member-recommendations']) {
+    for (const incoming of [
+      'x:@evil.example.net/member-recommendations',
+      'javascript:alert(1)',
+      '//evil.example.net/member-recommendations',
+    ]) {
       const link = await create('aUser', { ...memberLink, incoming_url: incoming })
       const url = new URL(link.url)
       expect(url.origin, incoming).toBe('https://citrus.example.com')
@@ -121,7 +144,14 @@ describe('shareable links', () => {
   })
 
   it('gives a link with expiration_days an exp that many days ahead', async () => {
-    const link = await create('aUser', { ...memberLink, expiration_days: 7, invite_phone: null, invite_email: 'Pat@Example.com', requires_phone_verification: false, requires_email_verification: true })
+    const link = await create('aUser', {
+      ...memberLink,
+      expiration_days: 7,
+      invite_phone: null,
+      invite_email: 'Pat@Example.com',
+      requires_phone_verification: false,
+      requires_email_verification: true,
+    })
     const claims = decodeJwt(tokenOf(link.url))
     expect((claims.exp as number) - Date.now() / 1000).toBeGreaterThan(7 * 86400 - 60)
     expect((claims.exp as number) - Date.now() / 1000).toBeLessThanOrEqual(7 * 86400)
@@ -164,7 +194,14 @@ describe('shareable links', () => {
 
   it('refuses a token it did not sign, a login token, and a missing token', async () => {
     const link = await create('aUser')
-    const forged = await signShareToken('some-other-secret-that-is-long-enough-!!', { id: link.id, url_type: 'private', role: 'member', invite_email: null, invite_phone: null, expires_at: null })
+    const forged = await signShareToken('some-other-secret-that-is-long-enough-!!', {
+      id: link.id,
+      url_type: 'private',
+      role: 'member',
+      invite_email: null,
+      invite_phone: null,
+      expires_at: null,
+    })
     for (const token of [forged, tokens.aUser!, 'garbage']) {
       const response = await validate(token)
       expect(response.status).toBe(401)
@@ -176,7 +213,12 @@ describe('shareable links', () => {
   })
 
   it('restricts a link with authorized_user_ids to those signed-in users', async () => {
-    const link = await create('aUser', { ...memberLink, authorized_user_ids: [a.users[1]!.id], requires_phone_verification: false, invite_phone: null })
+    const link = await create('aUser', {
+      ...memberLink,
+      authorized_user_ids: [a.users[1]!.id],
+      requires_phone_verification: false,
+      invite_phone: null,
+    })
     const token = tokenOf(link.url)
     expect((await validate(token, as('aUser'))).body.authorized_user_ids).toEqual([a.users[1]!.id])
     const other = await validate(token, as('aUser2'))
@@ -197,8 +239,16 @@ describe('shareable links', () => {
       api_endpoints: ['GET /users/info', 'GET /company/products', 'POST /feedback'],
     })
     const token = tokenOf(link.url)
-    for (const [method, path] of [['get', '/api/users/info'], ['get', '/api/company/products'], ['post', '/api/feedback'], ['get', '/api/shareable-url']] as const) {
-      const response = await request(ctx.app.server)[method](path).query({ token }).send(method === 'post' ? { rating: 3, issues: [], feedback: '' } : undefined)
+    for (const [method, path] of [
+      ['get', '/api/users/info'],
+      ['get', '/api/company/products'],
+      ['post', '/api/feedback'],
+      ['get', '/api/shareable-url'],
+    ] as const) {
+      const agent = request(ctx.app.server)
+      const response = await agent[method](path)
+        .query({ token })
+        .send(method === 'post' ? { rating: 3, issues: [], feedback: '' } : undefined)
       expect(response.status, path).toBe(403)
       expect(response.body).toEqual({ message: SHARE_MESSAGES.endpointNotAllowed, code: 'FORBIDDEN', status: 403 })
     }
@@ -209,7 +259,9 @@ describe('shareable links', () => {
   it('stops a revoked link token at once', async () => {
     const link = await create('aUser', { ...memberLink, requires_phone_verification: false, invite_phone: null })
     await request(ctx.app.server).post(`/api/shareable-url/${link.id}/revoke`).set(as('aUser')).expect(200)
-    const response = await request(ctx.app.server).get('/api/company/products').query({ token: tokenOf(link.url) })
+    const response = await request(ctx.app.server)
+      .get('/api/company/products')
+      .query({ token: tokenOf(link.url) })
     expect(response.status).toBe(401)
     expect(response.body).toEqual({ message: SHARE_MESSAGES.invalidToken, code: 'UNAUTHORIZED', status: 401 })
   })
@@ -269,7 +321,14 @@ describe('shareable links', () => {
     const response = await request(ctx.app.server)
       .post('/api/shareable-url')
       .set(as('aUser'))
-      .send({ ...memberLink, url_type: 'secret', api_endpoints: ['rankings please'], client_routes: ['member'], invite_phone: '123', invite_email: 'x' })
+      .send({
+        ...memberLink,
+        url_type: 'secret',
+        api_endpoints: ['rankings please'],
+        client_routes: ['member'],
+        invite_phone: '123',
+        invite_email: 'x',
+      })
     expect(response.status).toBe(400)
     expect(response.body.errors).toEqual(
       expect.arrayContaining([

@@ -15,9 +15,13 @@ export const superAdminRoutes: FastifyPluginAsyncZod = async (app) => {
   const guard = requireRoles(SUPER_ADMIN_ROLES)
   const companies = (request: Parameters<typeof userOf>[0]) => new CompanyService(prisma, apiActor(userOf(request)))
 
-  route(app, superAdminEndpoints.listCompanies, { onRequest: guard }, async (request) => ({ companies: (await companies(request).list()).map(toCompanyResponse) }))
+  route(app, superAdminEndpoints.listCompanies, { onRequest: guard }, async (request) => ({
+    companies: (await companies(request).list()).map(toCompanyResponse),
+  }))
 
-  route(app, superAdminEndpoints.getCompany, { onRequest: guard }, async (request) => toCompanyResponse(await companies(request).get(request.params.id)))
+  route(app, superAdminEndpoints.getCompany, { onRequest: guard }, async (request) =>
+    toCompanyResponse(await companies(request).get(request.params.id)),
+  )
 
   route(app, superAdminEndpoints.createCompany, { onRequest: guard }, async (request) => {
     const { company_name, industry, renewal_cycle_days, policies } = request.body

@@ -10,7 +10,10 @@ const newCompany = () => ({
   company_name: `Acme ${Math.random().toString(36).slice(2, 8)}`,
   industry: 'Payer',
   renewal_cycle_days: 30,
-  policies: [{ product_group: 'ATLAS', limit: null }, { product_group: 'NOVA', limit: 250 }],
+  policies: [
+    { product_group: 'ATLAS', limit: null },
+    { product_group: 'NOVA', limit: 250 },
+  ],
 })
 
 describe('super-admin endpoints', () => {
@@ -81,7 +84,15 @@ describe('super-admin endpoints', () => {
       ],
     })
     expect(created.body.activation_key).toMatch(/^[A-Za-z0-9_-]{43}$/)
-    expect(Object.keys(created.body).sort()).toEqual(['activation_key', 'company_name', 'created_at', 'id', 'industry', 'policies', 'renewal_cycle_days'])
+    expect(Object.keys(created.body).sort()).toEqual([
+      'activation_key',
+      'company_name',
+      'created_at',
+      'id',
+      'industry',
+      'policies',
+      'renewal_cycle_days',
+    ])
 
     const list = await call('get', '/api/super-admin/company', as('citrus'))
     expect(list.status).toBe(200)
@@ -91,13 +102,18 @@ describe('super-admin endpoints', () => {
     expect(one.status).toBe(200)
     expect(one.body).toEqual(created.body)
 
-    const audit = await ctx.db.prisma.auditLog.findFirstOrThrow({ where: { action: 'company.create', company_id: created.body.id as number } })
+    const audit = await ctx.db.prisma.auditLog.findFirstOrThrow({
+      where: { action: 'company.create', company_id: created.body.id as number },
+    })
     expect(audit).toMatchObject({ source: 'api', actor_user_id: a.users[0]!.id, actor_email: a.users[0]!.email, target_type: 'company' })
     expect(JSON.stringify(audit.details)).not.toContain(created.body.activation_key as string)
   })
 
   it('accepts lower-case groups and a policy without limit (unlimited)', async () => {
-    const created = await call('post', '/api/super-admin/company', as('citrus'), { ...newCompany(), policies: [{ product_group: 'care_select' }, { product_group: 'SEARCH', limit: '' }] })
+    const created = await call('post', '/api/super-admin/company', as('citrus'), {
+      ...newCompany(),
+      policies: [{ product_group: 'care_select' }, { product_group: 'SEARCH', limit: '' }],
+    })
     expect(created.status, JSON.stringify(created.body)).toBe(200)
     expect(created.body.policies).toEqual([
       { product_group: 'CARE_SELECT', limit: null },
@@ -126,22 +142,46 @@ describe('super-admin endpoints', () => {
       expect(response.body.message, JSON.stringify(body)).toBe(COMPANY_MESSAGES.fieldsRequired)
       expect(response.body.errors.length).toBeGreaterThan(0)
     }
-    const missingGroup = await call('post', '/api/super-admin/company', as('citrus'), { ...newCompany(), policies: [{ product_group: 'ATLAS' }, { limit: 5 }] })
+    const missingGroup = await call('post', '/api/super-admin/company', as('citrus'), {
+      ...newCompany(),
+      policies: [{ product_group: 'ATLAS' }, { limit: 5 }],
+    })
     expect(missingGroup.body.errors).toEqual([expect.objectContaining({ path: 'body.policies.1.product_group' })])
-    const twice = await call('post', '/api/super-admin/company', as('citrus'), { ...newCompany(), policies: [{ product_group: 'ATLAS' }, { product_group: 'ATLAS' }] })
+    const twice = await call('post', '/api/super-admin/company', as('citrus'), {
+      ...newCompany(),
+      policies: [{ product_group: 'ATLAS' }, { product_group: 'ATLAS' }],
+    })
     expect(twice.status).toBe(400)
     expect(twice.body.message).toBe(COMPANY_MESSAGES.duplicateGroup('ATLAS'))
   })
 
   it('updates with the documented { record, reset_activation_key } body and with the flat body', async () => {
-    const created = (await call('post', '/api/super-admin/company', as('citrus'), newCompany())).body as { id: number; activation_key: string; company_name: string }
+    const created = (await call('post', '/api/super-admin/company', as('citrus'), newCompany())).body as {
+      id: number
+      activation_key: string
+      company_name: string
+    }
 
     const nested = await call('put', '/api/super-admin/company', as('citrus'), {
-      record: { id: created.id, company_name: 'Renamed', industry: 'Pharma', renewal_cycle_days: 90, policies: [{ product_group: 'NOVA', limit: 10 }], activation_key: created.activation_key },
+      record: {
+        id: created.id,
+        company_name: 'Renamed',
+        industry: 'Pharma',
+        renewal_cycle_days: 90,
+        policies: [{ product_group: 'NOVA', limit: 10 }],
+        activation_key: created.activation_key,
+      },
       reset_activation_key: false,
     })
     expect(nested.status, JSON.stringify(nested.body)).toBe(200)
-    expect(nested.body).toMatchObject({ id: created.id, company_name: 'Renamed', industry: 'Pharma', renewal_cycle_days: 90, activation_key: created.activation_key, policies: [{ product_group: 'NOVA', limit: 10 }] })
+    expect(nested.body).toMatchObject({
+      id: created.id,
+      company_name: 'Renamed',
+      industry: 'Pharma',
+      renewal_cycle_days: 90,
+      activation_key: created.activation_key,
+      policies: [{ product_group: 'NOVA', limit: 10 }],
+    })
 
     const flat = await call('put', '/api/super-admin/company', as('citrus'), {
       id: created.id,
@@ -158,14 +198,25 @@ describe('super-admin endpoints', () => {
     expect(flat.body.activation_key).not.toBe(created.activation_key)
 
     // an activation_key in the record never sets the key
-    const ignored = await call('put', '/api/super-admin/company', as('citrus'), { record: { id: created.id, company_name: 'Flat', industry: 'Provider', activation_key: 'x'.repeat(43) } })
+    const ignored = await call('put', '/api/super-admin/company', as('citrus'), {
+      record: { id: created.id, company_name: 'Flat', industry: 'Provider', activation_key: 'x'.repeat(43) },
+    })
     expect(ignored.status).toBe(200)
     expect(ignored.body.activation_key).toBe(flat.body.activation_key)
     expect(ignored.body.policies).toEqual([{ product_group: 'ATLAS', limit: null }])
 
     const entries = await ctx.db.prisma.auditLog.findMany({ where: { company_id: created.id }, orderBy: { id: 'asc' } })
-    expect(entries.map((e) => e.action)).toEqual(['company.create', 'company.update', 'company.update', 'company.reset_activation_key', 'company.update'])
-    expect(entries[1]!.details).toMatchObject({ before: { company_name: created.company_name }, after: { company_name: 'Renamed', renewal_cycle_days: 90 } })
+    expect(entries.map((e) => e.action)).toEqual([
+      'company.create',
+      'company.update',
+      'company.update',
+      'company.reset_activation_key',
+      'company.update',
+    ])
+    expect(entries[1]!.details).toMatchObject({
+      before: { company_name: created.company_name },
+      after: { company_name: 'Renamed', renewal_cycle_days: 90 },
+    })
   })
 
   it('validates the edit form and answers 404 for an unknown company', async () => {
@@ -181,7 +232,9 @@ describe('super-admin endpoints', () => {
       expect(response.status, JSON.stringify(body)).toBe(400)
       expect(response.body.message).toBe(COMPANY_MESSAGES.fieldsRequired)
     }
-    const unknown = await call('put', '/api/super-admin/company', as('citrus'), { record: { id: 999999999, company_name: 'x', industry: 'y' } })
+    const unknown = await call('put', '/api/super-admin/company', as('citrus'), {
+      record: { id: 999999999, company_name: 'x', industry: 'y' },
+    })
     expect(unknown.status).toBe(404)
     expect(unknown.body).toEqual({ message: COMPANY_MESSAGES.notFound(999999999), code: 'NOT_FOUND', status: 404 })
     for (const path of ['/api/super-admin/company/999999999', '/api/super-admin/company/999999999/users']) {
@@ -203,13 +256,32 @@ describe('super-admin endpoints', () => {
   })
 
   it('reads the audit log, newest first, per company and limited', async () => {
-    const created = (await call('post', '/api/super-admin/company', as('citrus'), newCompany())).body as { id: number; company_name: string }
-    await call('put', '/api/super-admin/company', as('citrus'), { id: created.id, company_name: 'Audited', industry: 'x', reset_activation_key: true }).expect(200)
+    const created = (await call('post', '/api/super-admin/company', as('citrus'), newCompany())).body as {
+      id: number
+      company_name: string
+    }
+    await call('put', '/api/super-admin/company', as('citrus'), {
+      id: created.id,
+      company_name: 'Audited',
+      industry: 'x',
+      reset_activation_key: true,
+    }).expect(200)
     const response = await call('get', `/api/super-admin/audit-log?company_id=${created.id}&limit=10`, as('citrus'))
     expect(response.status).toBe(200)
-    const entries = response.body.entries as { action: string; source: string; actor_email: string; company_id: number; target_id: string }[]
+    const entries = response.body.entries as {
+      action: string
+      source: string
+      actor_email: string
+      company_id: number
+      target_id: string
+    }[]
     expect(entries.map((e) => e.action)).toEqual(['company.reset_activation_key', 'company.update', 'company.create'])
-    expect(entries.every((e) => e.source === 'api' && e.actor_email === a.users[0]!.email && e.company_id === created.id && e.target_id === String(created.id))).toBe(true)
+    expect(
+      entries.every(
+        (e) =>
+          e.source === 'api' && e.actor_email === a.users[0]!.email && e.company_id === created.id && e.target_id === String(created.id),
+      ),
+    ).toBe(true)
     const limited = await call('get', '/api/super-admin/audit-log?limit=1', as('citrus'))
     expect(limited.body.entries).toHaveLength(1)
     const bad = await call('get', '/api/super-admin/audit-log?limit=0', as('citrus'))

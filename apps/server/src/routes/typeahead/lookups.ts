@@ -50,8 +50,10 @@ async function indexed<R extends pg.QueryResultRow>(pool: pg.Pool, name: string,
     // mostly pg_trgm estimating its operators' selectivity on the column statistics). The parameters only
     // switch branches on and off (one-time filters) and feed index conditions, so the generic plan is the
     // same plan; code prefixes are therefore ranges (~>=~ / ~<~), which a parameter can bound, not LIKE.
-    await client.query('SET LOCAL enable_seqscan = off; SET LOCAL enable_indexscan = off; SET LOCAL jit = off; SET LOCAL plan_cache_mode = force_generic_plan; ' +
-        `SET LOCAL pg_trgm.similarity_threshold = ${FUZZY_THRESHOLD}`)
+    await client.query(
+      'SET LOCAL enable_seqscan = off; SET LOCAL enable_indexscan = off; SET LOCAL jit = off; SET LOCAL plan_cache_mode = force_generic_plan; ' +
+        `SET LOCAL pg_trgm.similarity_threshold = ${FUZZY_THRESHOLD}`,
+    )
     const { rows } = await client.query<R>({ name, text: sql, values: params })
     await client.query('COMMIT')
     return rows
@@ -80,7 +82,10 @@ function codeSearchParams(domain: SearchDomain, query: string, limit: number): u
  * every code): the code range, the word search (the CTE `search` of word-search.ts) and, for one or two
  * typed characters, descriptions that start with them. `compact` is the table's code without punctuation.
  */
-const codeCandidates = (table: string, compact: string) => `SELECT code FROM ${table} WHERE $1 <> '' AND ${compact} ~>=~ $1 AND ${compact} ~<~ $2
+const codeCandidates = (
+  table: string,
+  compact: string,
+) => `SELECT code FROM ${table} WHERE $1 <> '' AND ${compact} ~>=~ $1 AND ${compact} ~<~ $2
        UNION SELECT t.code FROM ${table} t, search s WHERE t.search_terms @@ s.any_q
        UNION (SELECT code FROM ${table} WHERE NOT $4 AND description ILIKE $5 LIMIT 200)`
 
@@ -92,7 +97,9 @@ const codeTier = (compact: string) => `CASE WHEN ${compact} = $1 THEN 3 WHEN $1 
  * in the claims, the starter set, then the shorter (more general) code and description.
  */
 export async function searchIcd10(pool: pg.Pool, query: string, limit: number): Promise<CodeOption[]> {
-  return indexed<CodeOption>(pool, 'typeahead_icd10',
+  return indexed<CodeOption>(
+    pool,
+    'typeahead_icd10',
     `WITH ${frequencies('claim_diagnoses', 'icd10_code')},
      ${searchQueriesSql('icd10', { tokens: '$7', synonyms: '$8' })},
      candidates AS (${codeCandidates('icd10_codes', "replace(code, '.', '')")})
@@ -107,7 +114,9 @@ export async function searchIcd10(pool: pg.Pool, query: string, limit: number): 
 
 /** CPT and HCPCS codes, ranked as ICD-10-CM codes are (searchIcd10); terminated codes are left out. */
 export async function searchProcedureCodes(pool: pg.Pool, query: string, limit: number): Promise<CodeOption[]> {
-  return indexed<CodeOption>(pool, 'typeahead_procedure_codes',
+  return indexed<CodeOption>(
+    pool,
+    'typeahead_procedure_codes',
     `WITH ${frequencies('claim_procedures', 'procedure_code')},
      ${searchQueriesSql('procedure', { tokens: '$7', synonyms: '$8' })},
      candidates AS (${codeCandidates('procedure_codes', 'code')})
@@ -127,7 +136,9 @@ export async function searchProcedureCodes(pool: pg.Pool, query: string, limit: 
  * small table: they match by trigram word similarity ($9 the query, $10 a contains pattern).
  */
 export async function searchProcedures(pool: pg.Pool, query: string, limit: number): Promise<ProcedureOption[]> {
-  const rows = await indexed<ProcedureOption & Ranked & { kind: number }>(pool, 'typeahead_procedures',
+  const rows = await indexed<ProcedureOption & Ranked & { kind: number }>(
+    pool,
+    'typeahead_procedures',
     `WITH ${searchQueriesSql('procedure', { tokens: '$7', synonyms: '$8' })},
      single AS (${codeCandidates('procedure_codes', 'code')})
      SELECT name, cpt_codes, description, tier, score, kind FROM (
@@ -173,5 +184,10 @@ export async function searchSpecialties(pool: pg.Pool, query: string, limit: num
      LIMIT $5`,
     [query, code, `${code}%`, containsPattern(query), limit],
   )
-  return rows.map((r) => ({ code: r.code.trim(), description: r.description, genre: 'SPECIALTY', score: Math.round(Number(r.score) * 1000) / 1000 }))
+  return rows.map((r) => ({
+    code: r.code.trim(),
+    description: r.description,
+    genre: 'SPECIALTY',
+    score: Math.round(Number(r.score) * 1000) / 1000,
+  }))
 }

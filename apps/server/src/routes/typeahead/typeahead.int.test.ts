@@ -6,7 +6,6 @@ type Code = { code: string; description: string; long_description: string; paren
 type Procedure = { name: string; cpt_codes: string[]; description: string }
 type Specialty = { code: string; description: string; genre: string; score: number }
 
-
 /** A look-up's answer that must hold something: a loop over an empty answer would assert nothing. */
 function nonEmpty<T>(found: T[]): T[] {
   expect(found.length).toBeGreaterThan(0)
@@ -35,7 +34,13 @@ describe('typeahead and insurers', () => {
   }
 
   it('needs a signed-in caller: 401 in the error envelope', async () => {
-    for (const path of ['/typeahead/omni', '/typeahead/icd10-fuzzy', '/typeahead/cpt-fuzzy', '/typeahead/procedure-typeahead', '/insurers/']) {
+    for (const path of [
+      '/typeahead/omni',
+      '/typeahead/icd10-fuzzy',
+      '/typeahead/cpt-fuzzy',
+      '/typeahead/procedure-typeahead',
+      '/insurers/',
+    ]) {
       const response = await get(path, { query: 'knee' }, null)
       expect(response.status, path).toBe(401)
       expect(response.body).toMatchObject({ message: 'Authentication required', code: 'UNAUTHORIZED', status: 401 })
@@ -46,7 +51,12 @@ describe('typeahead and insurers', () => {
     it('puts the exact code first, with or without the dot and in any case, in the documented shape', async () => {
       for (const query of ['E11.9', 'e119', 'E11.9 ']) {
         const found = await codes('/typeahead/icd10-fuzzy', query)
-        expect(found[0], query).toEqual({ code: 'E11.9', description: 'Type 2 diabetes mellitus without complications', long_description: 'Type 2 diabetes mellitus without complications', parent_code: 'E11' })
+        expect(found[0], query).toEqual({
+          code: 'E11.9',
+          description: 'Type 2 diabetes mellitus without complications',
+          long_description: 'Type 2 diabetes mellitus without complications',
+          parent_code: 'E11',
+        })
       }
     })
 
@@ -70,8 +80,10 @@ describe('typeahead and insurers', () => {
 
     it('expands clinical abbreviations and completes the word being typed', async () => {
       expect((await codes('/typeahead/icd10-fuzzy', 'copd', 5))[0]!.code).toMatch(/^J44/)
-      for (const c of nonEmpty(await codes('/typeahead/icd10-fuzzy', 'chf', 5))) expect(c.long_description.toLowerCase()).toContain('heart failure')
-      for (const c of nonEmpty(await codes('/typeahead/icd10-fuzzy', 'osteoarth kn', 5))) expect(c.long_description.toLowerCase()).toMatch(/osteoarthritis.*\bkn|\bkn.*osteoarthritis/)
+      for (const c of nonEmpty(await codes('/typeahead/icd10-fuzzy', 'chf', 5)))
+        expect(c.long_description.toLowerCase()).toContain('heart failure')
+      for (const c of nonEmpty(await codes('/typeahead/icd10-fuzzy', 'osteoarth kn', 5)))
+        expect(c.long_description.toLowerCase()).toMatch(/osteoarthritis.*\bkn|\bkn.*osteoarthritis/)
     })
 
     it('needs every typed word: words as typed rank above corrected ones, and the most claimed code leads', async () => {
@@ -79,10 +91,12 @@ describe('typeahead and insurers', () => {
       expect(found.length).toBe(10)
       for (const c of found) expect(c.long_description.toLowerCase()).toMatch(/type 2 diabet/)
       expect(found[0]!.code).toBe('E11.9')
-      for (const c of nonEmpty(await codes('/typeahead/icd10-fuzzy', 'asthma', 10))) expect(c.long_description.toLowerCase()).toContain('asthma')
+      for (const c of nonEmpty(await codes('/typeahead/icd10-fuzzy', 'asthma', 10)))
+        expect(c.long_description.toLowerCase()).toContain('asthma')
       expect(await codes('/typeahead/icd10-fuzzy', 'diabetes qqqzzx')).toEqual([])
       // a code is not also read as words ('E11.9' is not 'e11' and '9 weeks')
-      for (const c of nonEmpty(await codes('/typeahead/icd10-fuzzy', 'E11.9', 10))) expect(c.code.replace('.', '').startsWith('E119')).toBe(true)
+      for (const c of nonEmpty(await codes('/typeahead/icd10-fuzzy', 'E11.9', 10)))
+        expect(c.code.replace('.', '').startsWith('E119')).toBe(true)
     })
 
     it('respects the limit (default 10)', async () => {
@@ -95,7 +109,12 @@ describe('typeahead and insurers', () => {
   describe('GET /typeahead/cpt-fuzzy', () => {
     it('exact code first, then prefixes, with our plain-language names', async () => {
       const exact = await codes('/typeahead/cpt-fuzzy', '99213')
-      expect(exact[0]).toEqual({ code: '99213', description: 'Returning patient office visit, moderate', long_description: expect.any(String), parent_code: null })
+      expect(exact[0]).toEqual({
+        code: '99213',
+        description: 'Returning patient office visit, moderate',
+        long_description: expect.any(String),
+        parent_code: null,
+      })
       const prefix = await codes('/typeahead/cpt-fuzzy', '9921', 50)
       expect(prefix.length).toBeGreaterThanOrEqual(5)
       for (const c of prefix) expect(c.code.startsWith('9921')).toBe(true)
@@ -165,7 +184,12 @@ describe('typeahead and insurers', () => {
 
     it('ranks an exact taxonomy code first (score 1) and tolerates typos in names', async () => {
       const exact = (await get('/typeahead/omni', { query: '207RE0101X' })).body.suggestions as Specialty[]
-      expect(exact[0]).toEqual({ code: '207RE0101X', description: 'Endocrinology, Diabetes & Metabolism Physician', genre: 'SPECIALTY', score: 1 })
+      expect(exact[0]).toEqual({
+        code: '207RE0101X',
+        description: 'Endocrinology, Diabetes & Metabolism Physician',
+        genre: 'SPECIALTY',
+        score: 1,
+      })
       const typo = (await get('/typeahead/omni', { query: 'famly medicine', limit: 5 })).body.suggestions as Specialty[]
       expect(typo[0]!.code).toBe('207Q00000X')
       expect(typo[0]!.score).toBeLessThan(1)

@@ -85,7 +85,10 @@ export const SYNONYMS: Record<SearchDomain, Record<string, string[][]>> = {
     stroke: [['cerebral', 'infarction']],
     tia: [['transient', 'ischemic']],
     flu: [['influenza']],
-    snakebite: [['snake', 'venom'], ['rattlesnake', 'venom']],
+    snakebite: [
+      ['snake', 'venom'],
+      ['rattlesnake', 'venom'],
+    ],
     envenomation: [['venom']],
   },
   procedure: {

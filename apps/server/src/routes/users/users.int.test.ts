@@ -37,7 +37,9 @@ describe('users: login, sign-up, profile, verify', () => {
 
   describe('POST /api/users/login', () => {
     it('returns a JWT with exactly the documented claims', async () => {
-      const response = await request(ctx.app.server).post('/api/users/login').send({ email: regular().email.toUpperCase(), password: TEST_PASSWORD })
+      const response = await request(ctx.app.server)
+        .post('/api/users/login')
+        .send({ email: regular().email.toUpperCase(), password: TEST_PASSWORD })
       expect(response.status).toBe(200)
       expect(Object.keys(response.body)).toEqual(['token'])
       const claims = decodeJwt(response.body.token as string)
@@ -58,7 +60,9 @@ describe('users: login, sign-up, profile, verify', () => {
 
     it('refuses a wrong password and an unknown e-mail with the same 401', async () => {
       const wrong = await request(ctx.app.server).post('/api/users/login').send({ email: regular().email, password: 'Wrong#Pass1' })
-      const unknown = await request(ctx.app.server).post('/api/users/login').send({ email: uniqueEmail('nobody'), password: TEST_PASSWORD })
+      const unknown = await request(ctx.app.server)
+        .post('/api/users/login')
+        .send({ email: uniqueEmail('nobody'), password: TEST_PASSWORD })
       for (const response of [wrong, unknown]) {
         expect(response.status).toBe(401)
         expect(response.body).toEqual({ message: USER_MESSAGES.invalidCredentials, code: 'UNAUTHORIZED', status: 401 })
@@ -102,7 +106,11 @@ describe('users: login, sign-up, profile, verify', () => {
       expect(statuses.slice(0, 30)).toEqual(Array(30).fill(401))
       expect(statuses.slice(30)).toEqual(Array(10).fill(429))
       const limited = await login(uniqueEmail('spray'), 'Wrong#Pass1', address)
-      expect(limited.json()).toEqual({ message: expect.stringMatching(/^Too many attempts\. Please try again in \d+ minutes?\.$/), code: 'RATE_LIMITED', status: 429 })
+      expect(limited.json()).toEqual({
+        message: expect.stringMatching(/^Too many attempts\. Please try again in \d+ minutes?\.$/),
+        code: 'RATE_LIMITED',
+        status: 429,
+      })
       expect(Number(limited.headers['retry-after'])).toBeGreaterThan(800)
       // even a right password from that address waits; other addresses are not affected
       expect((await login(regular().email, TEST_PASSWORD, address)).statusCode).toBe(429)
@@ -161,7 +169,11 @@ describe('users: login, sign-up, profile, verify', () => {
       expect(login.status).toBe(200)
     })
 
-    async function invitation(company_id: number, email: string, overrides: { role?: 'admin' | 'user'; expires_at?: Date; accepted_at?: Date } = {}) {
+    async function invitation(
+      company_id: number,
+      email: string,
+      overrides: { role?: 'admin' | 'user'; expires_at?: Date; accepted_at?: Date } = {},
+    ) {
       const token = newInvitationToken()
       const record = await ctx.db.prisma.onboardingInvitation.create({
         data: {
@@ -181,14 +193,24 @@ describe('users: login, sign-up, profile, verify', () => {
     it('gives the invited role to a sign-up that presents the invitation token, and uses the token up', async () => {
       const email = uniqueEmail('invited')
       const { token, record } = await invitation(tenant.company.id, email)
-      const response = await signup({ email: email.toUpperCase(), password: TEST_PASSWORD, activation_key: tenant.company.activation_key, invitation_token: token })
+      const response = await signup({
+        email: email.toUpperCase(),
+        password: TEST_PASSWORD,
+        activation_key: tenant.company.activation_key,
+        invitation_token: token,
+      })
       expect(response.status).toBe(200)
       expect((await ctx.db.prisma.user.findUniqueOrThrow({ where: { email } })).role).toBe('admin')
       expect((await ctx.db.prisma.onboardingInvitation.findUniqueOrThrow({ where: { id: record.id } })).accepted_at).not.toBeNull()
       // the token works once
       const again = await signup({ email, password: TEST_PASSWORD, activation_key: tenant.company.activation_key, invitation_token: token })
       expect(again.status).toBe(400)
-      expect(again.body).toEqual({ message: INVITATION_INVALID, code: 'BAD_REQUEST', status: 400, errors: [{ path: 'body.invitation_token', message: INVITATION_INVALID }] })
+      expect(again.body).toEqual({
+        message: INVITATION_INVALID,
+        code: 'BAD_REQUEST',
+        status: 400,
+        errors: [{ path: 'body.invitation_token', message: INVITATION_INVALID }],
+      })
     })
 
     it('gives role user to a sign-up with the key alone, even for an invited address (the key is not proof of the mailbox)', async () => {
@@ -238,7 +260,12 @@ describe('users: login, sign-up, profile, verify', () => {
       expect(stored.token_hash).toBe(hashToken(invitationToken))
       expect(JSON.stringify(stored)).not.toContain(invitationToken)
       expect(stored.expires_at!.getTime() - stored.created_at.getTime()).toBe(7 * 24 * 3600 * 1000)
-      await signup({ email, password: TEST_PASSWORD, activation_key: tenant.company.activation_key, invitation_token: invitationToken }).expect(200)
+      await signup({
+        email,
+        password: TEST_PASSWORD,
+        activation_key: tenant.company.activation_key,
+        invitation_token: invitationToken,
+      }).expect(200)
       expect((await ctx.db.prisma.user.findUniqueOrThrow({ where: { email } })).role).toBe('admin')
     })
 
@@ -318,7 +345,11 @@ describe('users: login, sign-up, profile, verify', () => {
     })
 
     it('refuses a duplicate e-mail (any case) with 409', async () => {
-      const response = await signup({ email: regular().email.toUpperCase(), password: TEST_PASSWORD, activation_key: tenant.company.activation_key })
+      const response = await signup({
+        email: regular().email.toUpperCase(),
+        password: TEST_PASSWORD,
+        activation_key: tenant.company.activation_key,
+      })
       expect(response.status).toBe(409)
       expect(response.body).toEqual({ message: USER_MESSAGES.emailTaken, code: 'CONFLICT', status: 409 })
     })
@@ -355,7 +386,11 @@ describe('users: login, sign-up, profile, verify', () => {
 
     it('answers 401 without, with a malformed, a forged or an expired token', async () => {
       const forged = await loginTokenFor(admin(), tenant.company.company_name, 'another-secret-that-is-long-enough-for-hs256')
-      const expired = await signLoginToken(testConfig().jwtSecret, { ...admin(), company_name: 'x', phone_number: null }, Date.now() - 13 * 3600_000)
+      const expired = await signLoginToken(
+        testConfig().jwtSecret,
+        { ...admin(), company_name: 'x', phone_number: null },
+        Date.now() - 13 * 3600_000,
+      )
       const cases: [Record<string, string>, string][] = [
         [{}, AUTH_MESSAGES.authRequired],
         [{ authorization: 'Token abc' }, AUTH_MESSAGES.malformedHeader],
@@ -411,9 +446,11 @@ describe('users: login, sign-up, profile, verify', () => {
       expect(bad.body.message).toBe(MESSAGES.phoneInvalid)
     })
     it('limits look-ups that find nobody: 20 per address, 10 per contact; found accounts do not count', async () => {
-      const probe = (email: string, address: string) => ctx.app.inject({ method: 'POST', url: '/api/users/verify', payload: { email }, remoteAddress: address })
+      const probe = (email: string, address: string) =>
+        ctx.app.inject({ method: 'POST', url: '/api/users/verify', payload: { email }, remoteAddress: address })
       for (let i = 0; i < 30; i++) expect((await probe(regular().email, '10.9.0.1')).json()).toEqual({ exists: true })
-      for (let i = 0; i < RATE_LIMITS.verify.perAddress.max; i++) expect((await probe(uniqueEmail('probe'), '10.9.0.2')).json()).toEqual({ exists: false })
+      for (let i = 0; i < RATE_LIMITS.verify.perAddress.max; i++)
+        expect((await probe(uniqueEmail('probe'), '10.9.0.2')).json()).toEqual({ exists: false })
       expect((await probe(uniqueEmail('probe'), '10.9.0.2')).statusCode).toBe(429)
       const contact = uniqueEmail('watched')
       for (let i = 0; i < RATE_LIMITS.verify.perAccount.max; i++) expect((await probe(contact, `10.9.1.${i + 1}`)).statusCode).toBe(200)
@@ -549,7 +586,12 @@ describe('password reset through a real SMTP server', () => {
     const { users } = await createTenant(ctx.db, { roles: Array(12).fill('user') })
     const timed = async (email: string, index: number) => {
       const started = process.hrtime.bigint()
-      const response = await ctx.app.inject({ method: 'POST', url: '/api/users/password-reset-email', payload: { email }, remoteAddress: `10.7.${index}.1` })
+      const response = await ctx.app.inject({
+        method: 'POST',
+        url: '/api/users/password-reset-email',
+        payload: { email },
+        remoteAddress: `10.7.${index}.1`,
+      })
       const elapsed = Number(process.hrtime.bigint() - started) / 1e6
       expect(response.statusCode).toBe(200)
       // the work after the answer must not slow the next measurement
@@ -572,7 +614,12 @@ describe('password reset through a real SMTP server', () => {
 
   it('limits invalid reset tokens per address: the 11th failure gets 429', async () => {
     const attempt = () =>
-      ctx.app.inject({ method: 'POST', url: '/api/users/password-reset', remoteAddress: '10.8.0.1', payload: { new_password: NEW_PASSWORD, temp_jwt_token: 'forged' } })
+      ctx.app.inject({
+        method: 'POST',
+        url: '/api/users/password-reset',
+        remoteAddress: '10.8.0.1',
+        payload: { new_password: NEW_PASSWORD, temp_jwt_token: 'forged' },
+      })
     for (let i = 0; i < RATE_LIMITS.passwordReset.perAddress.max; i++) expect((await attempt()).statusCode).toBe(400)
     const limited = await attempt()
     expect(limited.statusCode).toBe(429)

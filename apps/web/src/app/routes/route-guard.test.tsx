@@ -38,7 +38,9 @@ describe('full-screen denials (spec 1 §2, §8)', () => {
     renderApp('/care-connect-search')
     expect(await screen.findByText('Product Access Required')).toBeTruthy()
     expect(
-      screen.getByText("You don't have access to Care Connect. Please contact your administrator to request access or upgrade your subscription."),
+      screen.getByText(
+        "You don't have access to Care Connect. Please contact your administrator to request access or upgrade your subscription.",
+      ),
     ).toBeTruthy()
     expect(screen.getByRole('link', { name: 'Contact Support' }).getAttribute('href')).toMatch(/^mailto:/)
     expect(screen.getByRole('button', { name: 'Go Back' })).toBeTruthy()
@@ -110,7 +112,8 @@ describe('shareable-link guest sessions (spec 1 §4)', () => {
     expect(within(crumbs).getByText('Member Recommendations')).toBeTruthy()
     // every link left on the page stays inside the link's client_routes or is a public account page
     const hrefs = screen.getAllByRole('link').map((link) => link.getAttribute('href') ?? '')
-    for (const href of hrefs) expect(href, href).toMatch(/^(\/member-recommendations|\/provider-cost-transparency|\/sign-in|\/sign-up|mailto:)/)
+    for (const href of hrefs)
+      expect(href, href).toMatch(/^(\/member-recommendations|\/provider-cost-transparency|\/sign-in|\/sign-up|mailto:)/)
   })
 
   it('the not-found page offers a guest Go Back instead of Back Home', async () => {
@@ -140,7 +143,13 @@ describe('shareable-link guest sessions (spec 1 §4)', () => {
 
   it('rejects a link the server does not know', async () => {
     vi.spyOn(console, 'warn').mockImplementation(() => {})
-    mockApi({ 'GET /shareable-url/validate-shareable-link': reply(401, { message: 'This shared link is no longer valid or has expired.', code: 'UNAUTHORIZED', status: 401 }) })
+    mockApi({
+      'GET /shareable-url/validate-shareable-link': reply(401, {
+        message: 'This shared link is no longer valid or has expired.',
+        code: 'UNAUTHORIZED',
+        status: 401,
+      }),
+    })
     renderApp(`/member-recommendations?token=${shareableToken()}`)
     expect(await screen.findByText('Invalid or Expired Link')).toBeTruthy()
   })

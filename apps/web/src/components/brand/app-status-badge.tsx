@@ -13,7 +13,15 @@ export const APP_STATUS: Partial<Record<AppArea, AppStatus>> = {
 const COLORS: Record<AppStatus, string> = { New: 'citrus', Beta: 'orange' }
 
 /** The one rendering of an app's status, on launcher cards and page headers alike. */
-export function AppStatusBadge({ status, size, variant = 'filled' }: { status: AppStatus; size?: BadgeProps['size']; variant?: BadgeProps['variant'] }) {
+export function AppStatusBadge({
+  status,
+  size,
+  variant = 'filled',
+}: {
+  status: AppStatus
+  size?: BadgeProps['size']
+  variant?: BadgeProps['variant']
+}) {
   return (
     <Badge variant={variant} color={COLORS[status]} size={size}>
       {status}

@@ -12,13 +12,16 @@ describe('empty states and loaders', () => {
     expect(screen.getByText('No Providers Found')).toBeTruthy()
   })
 
-  it.each(['no-results', 'no-data', 'unauthorized', 'access-required', 'error', 'info', 'custom'] as const)('renders type %s in every variant', (type) => {
-    for (const variant of ['card', 'inline', 'fullscreen'] as const) {
-      const view = renderWithRouter(<EmptyState type={type} variant={variant} title={`${type} title`} />)
-      expect(view.container.querySelector(`[data-empty-state="${type}"]`)).not.toBeNull()
-      view.unmount()
-    }
-  })
+  it.each(['no-results', 'no-data', 'unauthorized', 'access-required', 'error', 'info', 'custom'] as const)(
+    'renders type %s in every variant',
+    (type) => {
+      for (const variant of ['card', 'inline', 'fullscreen'] as const) {
+        const view = renderWithRouter(<EmptyState type={type} variant={variant} title={`${type} title`} />)
+        expect(view.container.querySelector(`[data-empty-state="${type}"]`)).not.toBeNull()
+        view.unmount()
+      }
+    },
+  )
 
   it("shows 'Loading...' by default", () => {
     renderWithRouter(

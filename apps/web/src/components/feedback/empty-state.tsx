@@ -7,10 +7,12 @@ export type EmptyStateVariant = 'card' | 'inline' | 'fullscreen'
 
 /** 'No {items} Found' / 'There are no {items} to display. ...' (spec 1 §8). */
 export const emptyListTitle = (items: string) => `No ${items} Found`
-export const emptyListMessage = (items: string) =>
-  `There are no ${items} to display. Try adjusting your filters or search criteria.`
+export const emptyListMessage = (items: string) => `There are no ${items} to display. Try adjusting your filters or search criteria.`
 
-const DEFAULTS: Record<Exclude<EmptyStateType, 'custom'>, { title: (items: string) => string; message: (items: string) => string; icon: ReactNode; color: string }> = {
+const DEFAULTS: Record<
+  Exclude<EmptyStateType, 'custom'>,
+  { title: (items: string) => string; message: (items: string) => string; icon: ReactNode; color: string }
+> = {
   'no-results': { title: emptyListTitle, message: emptyListMessage, icon: <IconSearchOff />, color: 'gray' },
   'no-data': { title: emptyListTitle, message: emptyListMessage, icon: <IconDatabaseOff />, color: 'gray' },
   unauthorized: {
@@ -47,7 +49,16 @@ export interface EmptyStateProps {
 }
 
 /** Empty-state card: types no-results, no-data, unauthorized, access-required, error, info, custom (spec 1 §2). */
-export function EmptyState({ type = 'no-results', variant = 'card', items = 'Items', title, message, icon, action, children }: EmptyStateProps) {
+export function EmptyState({
+  type = 'no-results',
+  variant = 'card',
+  items = 'Items',
+  title,
+  message,
+  icon,
+  action,
+  children,
+}: EmptyStateProps) {
   const preset = type === 'custom' ? undefined : DEFAULTS[type]
   const heading = title ?? preset?.title(items) ?? ''
   const body = message ?? preset?.message(items) ?? ''

@@ -1,5 +1,19 @@
 import { APP_VERSION } from '@citrus/contracts'
-import { Avatar, Badge, Box, Divider, Group, HoverCard, Menu, NavLink, ScrollArea, Stack, Text, Tooltip, UnstyledButton } from '@mantine/core'
+import {
+  Avatar,
+  Badge,
+  Box,
+  Divider,
+  Group,
+  HoverCard,
+  Menu,
+  NavLink,
+  ScrollArea,
+  Stack,
+  Text,
+  Tooltip,
+  UnstyledButton,
+} from '@mantine/core'
 import {
   IconApps,
   IconBuildingHospital,
@@ -66,7 +80,17 @@ function ItemBadge({ count }: { count?: number }) {
   )
 }
 
-function LeafItem({ item, pathname, collapsed, onNavigate }: { item: NavItem; pathname: string; collapsed: boolean; onNavigate?: () => void }) {
+function LeafItem({
+  item,
+  pathname,
+  collapsed,
+  onNavigate,
+}: {
+  item: NavItem
+  pathname: string
+  collapsed: boolean
+  onNavigate?: () => void
+}) {
   const signOut = useSignOut()
   const common = {
     label: collapsed ? undefined : item.label,
@@ -91,7 +115,13 @@ function LeafItem({ item, pathname, collapsed, onNavigate }: { item: NavItem; pa
     )
   if (!collapsed) return node
   return (
-    <Tooltip label={item.tooltip ?? item.label} position="right" withArrow openDelay={HOVER_OPEN_DELAY_MS} closeDelay={HOVER_CLOSE_DELAY_MS}>
+    <Tooltip
+      label={item.tooltip ?? item.label}
+      position="right"
+      withArrow
+      openDelay={HOVER_OPEN_DELAY_MS}
+      closeDelay={HOVER_CLOSE_DELAY_MS}
+    >
       <Box>{node}</Box>
     </Tooltip>
   )

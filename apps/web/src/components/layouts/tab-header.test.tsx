@@ -22,7 +22,10 @@ describe('TabHeader', () => {
     renderWithRouter(<TabHeader tabs={TABS} />, { path: '/x?tab=insights' })
     expect(screen.getByRole('tab', { name: /Overview/ }).getAttribute('aria-selected')).toBe('true')
     expect(screen.getByRole('tab', { name: /Overview/ }).textContent).toContain('3')
-    expect(screen.getByRole('tab', { name: 'Insights' }).hasAttribute('disabled') || screen.getByRole('tab', { name: 'Insights' }).getAttribute('data-disabled')).toBeTruthy()
+    expect(
+      screen.getByRole('tab', { name: 'Insights' }).hasAttribute('disabled') ||
+        screen.getByRole('tab', { name: 'Insights' }).getAttribute('data-disabled'),
+    ).toBeTruthy()
   })
 
   it('writes the tab to the URL (custom parameter) and reports changes', () => {
@@ -44,7 +47,13 @@ describe('TabHeader', () => {
 
 describe('TwoPanelLayout', () => {
   it('toggles the left panel with Ctrl+B and Cmd+B and shows the header card', () => {
-    renderWithRouter(<TwoPanelLayout left={<div>Query builder</div>} right={<div>Results</div>} header={{ title: 'Search', status: 'Ready', notice: 'Data as of today' }} />)
+    renderWithRouter(
+      <TwoPanelLayout
+        left={<div>Query builder</div>}
+        right={<div>Results</div>}
+        header={{ title: 'Search', status: 'Ready', notice: 'Data as of today' }}
+      />,
+    )
     expect(screen.getByText('Ready')).toBeTruthy()
     expect(screen.getByText('Data as of today')).toBeTruthy()
     expect(screen.getByText('Query builder')).toBeTruthy()

@@ -38,19 +38,24 @@ export function TopHeader({ collapsed, onToggleCollapsed, mobileOpened, onToggle
       </Tooltip>
       {crumbs.length > 0 && (
         <Box component="nav" aria-label="Breadcrumb" visibleFrom="sm">
-        <Breadcrumbs>
-          {crumbs.map((crumb, index) =>
-            crumb.to && index < crumbs.length - 1 ? (
-              <Anchor key={crumb.label} component={Link} to={crumb.to} size="sm">
-                {crumb.label}
-              </Anchor>
-            ) : (
-              <Text key={crumb.label} size="sm" c={index === crumbs.length - 1 ? undefined : 'dimmed'} fw={index === crumbs.length - 1 ? 600 : undefined}>
-                {crumb.label}
-              </Text>
-            ),
-          )}
-        </Breadcrumbs>
+          <Breadcrumbs>
+            {crumbs.map((crumb, index) =>
+              crumb.to && index < crumbs.length - 1 ? (
+                <Anchor key={crumb.label} component={Link} to={crumb.to} size="sm">
+                  {crumb.label}
+                </Anchor>
+              ) : (
+                <Text
+                  key={crumb.label}
+                  size="sm"
+                  c={index === crumbs.length - 1 ? undefined : 'dimmed'}
+                  fw={index === crumbs.length - 1 ? 600 : undefined}
+                >
+                  {crumb.label}
+                </Text>
+              ),
+            )}
+          </Breadcrumbs>
         </Box>
       )}
     </Group>

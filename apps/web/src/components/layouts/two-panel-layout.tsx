@@ -15,7 +15,15 @@ export interface TwoPanelLayoutProps {
 }
 
 /** Two panels; the left one toggles with Ctrl or Cmd plus B (spec 1 §2). */
-export function TwoPanelLayout({ left, right, header, leftWidth = '33%', defaultCollapsed = false, collapsed, onCollapsedChange }: TwoPanelLayoutProps) {
+export function TwoPanelLayout({
+  left,
+  right,
+  header,
+  leftWidth = '33%',
+  defaultCollapsed = false,
+  collapsed,
+  onCollapsedChange,
+}: TwoPanelLayoutProps) {
   const [internal, setInternal] = useState(defaultCollapsed)
   const isCollapsed = collapsed ?? internal
   const toggle = () => {

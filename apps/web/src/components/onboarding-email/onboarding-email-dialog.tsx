@@ -45,7 +45,11 @@ function OnboardingForm({ roles, activationKey, onClose }: Omit<OnboardingEmailD
       { body: checked.request },
       {
         onSuccess: () => {
-          notify({ severity: 'success', title: ONBOARDING_CLIENT_MESSAGES.sent(checked.request.email), message: ONBOARDING_CLIENT_MESSAGES.sentBody })
+          notify({
+            severity: 'success',
+            title: ONBOARDING_CLIENT_MESSAGES.sent(checked.request.email),
+            message: ONBOARDING_CLIENT_MESSAGES.sentBody,
+          })
           onClose()
         },
         // an answer without message_id is a failure too (spec 1 §5): it arrives as an INVALID_RESPONSE error
@@ -73,7 +77,12 @@ function OnboardingForm({ roles, activationKey, onClose }: Omit<OnboardingEmailD
           {...form.getInputProps('company_activation_key')}
           styles={{ input: { fontFamily: 'var(--mantine-font-family-monospace)' } }}
         />
-        <Radio.Group label="Role" required value={form.values.role ?? ''} onChange={(value) => form.setFieldValue('role', value as OnboardingRole)}>
+        <Radio.Group
+          label="Role"
+          required
+          value={form.values.role ?? ''}
+          onChange={(value) => form.setFieldValue('role', value as OnboardingRole)}
+        >
           <Group mt="xs" gap="lg">
             {roles.map((option) => (
               <Radio key={option} value={option} label={ONBOARDING_ROLE_LABELS[option]} />

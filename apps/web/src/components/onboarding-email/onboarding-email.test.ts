@@ -15,7 +15,10 @@ describe('onboarding e-mail validation (spec 1 §5)', () => {
   })
 
   it.each(['new', 'new@example', 'new @example.com', '@example.com'])("'%s': 'Please enter a valid email address.'", (email) => {
-    expect(validateOnboarding({ email, company_activation_key: 'bad', role: 'user' })).toEqual({ ok: false, message: 'Please enter a valid email address.' })
+    expect(validateOnboarding({ email, company_activation_key: 'bad', role: 'user' })).toEqual({
+      ok: false,
+      message: 'Please enter a valid email address.',
+    })
   })
 
   it.each(['short', 'A'.repeat(42), 'A'.repeat(44), 'A'.repeat(42) + '!', 'A'.repeat(42) + '='])(

@@ -21,33 +21,45 @@ interface CreateKeyDialogProps {
 
 const nameSchema = createApiTokenRequestSchema.pick({ name: true })
 
-function KeyForm({ companyId, onCreated, onCancel }: { companyId: number | null; onCreated: (token: string) => void; onCancel: () => void }) {
+function KeyForm({
+  companyId,
+  onCreated,
+  onCancel,
+}: {
+  companyId: number | null
+  onCreated: (token: string) => void
+  onCancel: () => void
+}) {
   const navigate = useNavigate()
   const form = useForm({ mode: 'controlled', initialValues: { name: '' }, validate: schemaResolver(nameSchema, { sync: true }) })
   const create = useCreateApiToken()
   const [error, setError] = useState<FormError | null>(null)
 
-  const onSubmit = form.onSubmit(({ name }) => {
-    setError(null)
-    if (companyId === null) {
-      // a session without a company cannot own keys: sign in again (spec 1 §8)
-      notify({ severity: 'error', message: API_KEY_MESSAGES.companyIdNotSet })
-      logout()
-      navigate('/sign-in', { replace: true })
-      return
-    }
-    create.mutate(
-      { body: { name: name.trim(), company_id: companyId } },
-      {
-        onSuccess: (created) => (created.token === '' ? setError({ message: API_KEY_MESSAGES.maxTokens }) : onCreated(created.token)),
-        onError: (caught) => {
-          // a key without its token is the max-tokens error (spec 1 §7), as is the server's 409
-          if (isInvalidResponse(caught) || (isApiError(caught) && caught.message === API_KEY_MESSAGES.maxTokens)) setError({ message: API_KEY_MESSAGES.maxTokens })
-          else setError({ message: API_KEY_MESSAGES.createFailed, detail: apiDetailOf(caught) })
+  const onSubmit = form.onSubmit(
+    ({ name }) => {
+      setError(null)
+      if (companyId === null) {
+        // a session without a company cannot own keys: sign in again (spec 1 §8)
+        notify({ severity: 'error', message: API_KEY_MESSAGES.companyIdNotSet })
+        logout()
+        navigate('/sign-in', { replace: true })
+        return
+      }
+      create.mutate(
+        { body: { name: name.trim(), company_id: companyId } },
+        {
+          onSuccess: (created) => (created.token === '' ? setError({ message: API_KEY_MESSAGES.maxTokens }) : onCreated(created.token)),
+          onError: (caught) => {
+            // a key without its token is the max-tokens error (spec 1 §7), as is the server's 409
+            if (isInvalidResponse(caught) || (isApiError(caught) && caught.message === API_KEY_MESSAGES.maxTokens))
+              setError({ message: API_KEY_MESSAGES.maxTokens })
+            else setError({ message: API_KEY_MESSAGES.createFailed, detail: apiDetailOf(caught) })
+          },
         },
-      },
-    )
-  }, () => setError(null))
+      )
+    },
+    () => setError(null),
+  )
 
   return (
     <form onSubmit={onSubmit} noValidate>
@@ -79,8 +91,8 @@ function KeyCreated({ token, onDone }: { token: string; onDone: () => void }) {
   return (
     <Stack gap="md">
       <Text size="sm">
-        Please save this secret key somewhere safe and accessible. For security reasons, <b>you won&apos;t be able to view it again</b> through your
-        account. If you lose this secret key, you&apos;ll need to generate a new one.
+        Please save this secret key somewhere safe and accessible. For security reasons, <b>you won&apos;t be able to view it again</b>{' '}
+        through your account. If you lose this secret key, you&apos;ll need to generate a new one.
       </Text>
       <Group gap="xs" wrap="nowrap" align="stretch">
         <Code block flex={1} data-testid="new-api-key" style={{ wordBreak: 'break-all' }}>
@@ -105,8 +117,16 @@ export function CreateKeyDialog({ opened, onClose, companyId }: CreateKeyDialogP
     onClose()
   }
   return (
-    <Modal opened={opened} onClose={close} title={token ? 'Save Your Key' : 'Create New Secret Key'} centered size="lg" closeOnClickOutside={!token}>
-      {opened && (token ? <KeyCreated token={token} onDone={close} /> : <KeyForm companyId={companyId} onCreated={setToken} onCancel={close} />)}
+    <Modal
+      opened={opened}
+      onClose={close}
+      title={token ? 'Save Your Key' : 'Create New Secret Key'}
+      centered
+      size="lg"
+      closeOnClickOutside={!token}
+    >
+      {opened &&
+        (token ? <KeyCreated token={token} onDone={close} /> : <KeyForm companyId={companyId} onCreated={setToken} onCancel={close} />)}
     </Modal>
   )
 }

@@ -31,8 +31,8 @@ export function RevokeKeyDialog({ token, onClose }: { token: ApiTokenRow | null;
       {token && (
         <Stack gap="md">
           <Text size="sm">
-            This API key will immediately be disabled. API requests made using this key will be rejected, which could cause any systems still
-            depending on it to break. Once revoked, you&apos;ll no longer be able to view or modify this API key.
+            This API key will immediately be disabled. API requests made using this key will be rejected, which could cause any systems
+            still depending on it to break. Once revoked, you&apos;ll no longer be able to view or modify this API key.
           </Text>
           <Group gap="xs">
             <Text size="sm" fw={600}>

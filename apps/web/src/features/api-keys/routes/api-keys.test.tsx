@@ -50,7 +50,8 @@ describe('API Keys page', () => {
     })
     await openPage()
     const table = await screen.findByRole('table')
-    for (const header of ['Name', 'Secret Key', 'Created', 'Last Used']) expect(within(table).getByRole('columnheader', { name: header })).toBeTruthy()
+    for (const header of ['Name', 'Secret Key', 'Created', 'Last Used'])
+      expect(within(table).getByRole('columnheader', { name: header })).toBeTruthy()
     const rows = within(table).getAllByRole('row').slice(1)
     expect(rows).toHaveLength(3)
     expect(rows[0]?.textContent).toContain('CI pipeline')
@@ -163,7 +164,10 @@ describe('API Keys page', () => {
 
   it("reports 'Failed to copy to clipboard' when copying fails", async () => {
     signIn()
-    Object.defineProperty(navigator, 'clipboard', { value: { writeText: vi.fn().mockRejectedValue(new Error('denied')) }, configurable: true })
+    Object.defineProperty(navigator, 'clipboard', {
+      value: { writeText: vi.fn().mockRejectedValue(new Error('denied')) },
+      configurable: true,
+    })
     mockApi({ ...products, 'GET /admin/api-token': [], 'POST /admin/api-token': { ...token(), token: 'sk-secret' } })
     await openPage()
     const form = await openCreate()

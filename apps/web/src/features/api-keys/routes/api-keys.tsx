@@ -69,7 +69,13 @@ export function ApiKeysRoute() {
         <Paper withBorder radius="lg" p="md">
           {(tokens.isPending || (tokens.isError && tokens.isFetching)) && <PageLoader />}
           {tokens.isError && !tokens.isFetching && (
-            <EmptyState type="error" variant="inline" title={API_KEY_MESSAGES.fetchFailed} message="" action={{ label: 'Try Again', onClick: refresh }} />
+            <EmptyState
+              type="error"
+              variant="inline"
+              title={API_KEY_MESSAGES.fetchFailed}
+              message=""
+              action={{ label: 'Try Again', onClick: refresh }}
+            />
           )}
           {tokens.isSuccess && <ApiKeysTable tokens={tokens.data} onRevoke={setRevoking} />}
         </Paper>

@@ -3,7 +3,8 @@ import { formatDate, formatDateTime } from '../../../lib/format'
 import type { ApiTokenRow } from '../api/api-tokens'
 import { API_KEY_MESSAGES } from './messages'
 
-const blank = (value: string | null | undefined): value is null | undefined | '' => value === null || value === undefined || value.trim() === ''
+const blank = (value: string | null | undefined): value is null | undefined | '' =>
+  value === null || value === undefined || value.trim() === ''
 
 /** Name column: 'Unnamed Token' when empty. */
 export const tokenName = (token: Pick<ApiTokenRow, 'name'>) => (blank(token.name) ? API_KEY_MESSAGES.unnamed : token.name)

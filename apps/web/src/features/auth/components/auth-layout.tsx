@@ -4,7 +4,17 @@ import { Logo } from '../../../components/brand/logo'
 import { links } from '../../../config/env'
 
 /** Split layout of Sign In, Sign Up and Reset password (spec 1 §2); the branded panel is hidden on mobile. */
-export function AuthLayout({ title, subtitle, children, footer }: { title: string; subtitle?: string; children: ReactNode; footer?: ReactNode }) {
+export function AuthLayout({
+  title,
+  subtitle,
+  children,
+  footer,
+}: {
+  title: string
+  subtitle?: string
+  children: ReactNode
+  footer?: ReactNode
+}) {
   return (
     <Flex mih="100vh" direction="row">
       <Box
@@ -13,7 +23,8 @@ export function AuthLayout({ title, subtitle, children, footer }: { title: strin
         p={48}
         data-testid="auth-brand-panel"
         style={{
-          background: 'linear-gradient(160deg, var(--mantine-color-citrus-8) 0%, var(--mantine-color-citrus-6) 60%, var(--mantine-color-lime-5) 100%)',
+          background:
+            'linear-gradient(160deg, var(--mantine-color-citrus-8) 0%, var(--mantine-color-citrus-6) 60%, var(--mantine-color-lime-5) 100%)',
           color: 'white',
         }}
       >

@@ -26,7 +26,12 @@ export function PasswordStrengthMeter({ password }: { password: string }) {
           {strength}
         </Text>
       </Group>
-      <Progress value={(passwordScore(password) / 5) * 100} color={COLORS[strength]} size="sm" aria-label={`Password strength: ${strength}`} />
+      <Progress
+        value={(passwordScore(password) / 5) * 100}
+        color={COLORS[strength]}
+        size="sm"
+        aria-label={`Password strength: ${strength}`}
+      />
       <List spacing={2} size="xs" center>
         {(Object.keys(LABELS) as (keyof typeof LABELS)[]).map((key) => (
           <List.Item

@@ -11,7 +11,10 @@ export const SIGN_IN_FAILED = 'Authentication failed'
 
 export function SignInForm() {
   const completeLogin = useCompleteLogin()
-  const { values, field, onSubmit, submitting, setSubmitting, formError, setFormError } = useAuthForm({ email: '', password: '' }, signInFormSchema)
+  const { values, field, onSubmit, submitting, setSubmitting, formError, setFormError } = useAuthForm(
+    { email: '', password: '' },
+    signInFormSchema,
+  )
 
   const signIn = onSubmit(async (values) => {
     try {
@@ -28,21 +31,8 @@ export function SignInForm() {
     <form onSubmit={signIn} noValidate>
       <Stack gap="md">
         {formError && <FormErrorAlert>{formError}</FormErrorAlert>}
-        <TextInput
-          label="Email"
-          placeholder="you@company.com"
-          type="email"
-          autoComplete="email"
-          required
-          {...field('email')}
-        />
-        <PasswordInput
-          label="Password"
-          placeholder="Your password"
-          autoComplete="current-password"
-          required
-          {...field('password')}
-        />
+        <TextInput label="Email" placeholder="you@company.com" type="email" autoComplete="email" required {...field('email')} />
+        <PasswordInput label="Password" placeholder="Your password" autoComplete="current-password" required {...field('password')} />
         <Group justify="flex-end">
           <Anchor component={Link} to="/password-reset-email" size="sm">
             Forget password?

@@ -54,13 +54,7 @@ export function PasswordResetEmailRoute() {
   return (
     <AuthLayout title="Reset Password" subtitle="Enter your e-mail and we will send you a link to set a new password.">
       <ResetForm onSubmit={requestEmail} formError={formError} submitting={submitting} submitLabel="Send Reset Link">
-        <TextInput
-          label="Email"
-          type="email"
-          autoComplete="email"
-          required
-          {...field('email')}
-        />
+        <TextInput label="Email" type="email" autoComplete="email" required {...field('email')} />
       </ResetForm>
     </AuthLayout>
   )

@@ -18,7 +18,10 @@ export function PasswordResetRoute() {
   const session = useSession()
   const navigate = useNavigate()
   const token = searchParams.get('token')
-  const { values, field, onSubmit, submitting, setSubmitting, formError, setFormError } = useAuthForm({ password: '' }, newPasswordFormSchema)
+  const { values, field, onSubmit, submitting, setSubmitting, formError, setFormError } = useAuthForm(
+    { password: '' },
+    newPasswordFormSchema,
+  )
 
   if (session.authenticated) return <Navigate to={homePathFor(session.role)} replace />
   if (!token) return <Navigate to="/password-reset-email" replace state={{ error: ACCOUNT_MESSAGES.noToken }} />

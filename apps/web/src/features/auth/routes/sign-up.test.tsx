@@ -9,7 +9,8 @@ const STRONG = 'Citrus#2024'
 
 function fill(values: { email?: string; password?: string; key?: string }) {
   if (values.email !== undefined) fireEvent.change(screen.getByLabelText(/^Email/), { target: { value: values.email } })
-  if (values.password !== undefined) fireEvent.change(screen.getByLabelText(/^Password/, { selector: 'input' }), { target: { value: values.password } })
+  if (values.password !== undefined)
+    fireEvent.change(screen.getByLabelText(/^Password/, { selector: 'input' }), { target: { value: values.password } })
   if (values.key !== undefined) fireEvent.change(screen.getByLabelText(/^Activation key/), { target: { value: values.key } })
 }
 const submit = () => fireEvent.click(screen.getByRole('button', { name: 'Create Account' }))
@@ -89,7 +90,14 @@ describe('Sign Up page', () => {
   it('shows the server message when the invitation link is no longer valid', async () => {
     const message =
       'This invitation link is invalid, has expired or was made for another e-mail address. Ask your administrator for a new invitation.'
-    mockApi({ 'POST /users/user-signup': reply(400, { message, code: 'BAD_REQUEST', status: 400, errors: [{ path: 'body.invitation_token', message }] }) })
+    mockApi({
+      'POST /users/user-signup': reply(400, {
+        message,
+        code: 'BAD_REQUEST',
+        status: 400,
+        errors: [{ path: 'body.invitation_token', message }],
+      }),
+    })
     renderApp('/sign-up?activation_key=KEY&invitation=used')
     await screen.findByRole('heading', { name: 'Sign Up' })
     fill({ email: 'invited@example.com', password: STRONG })
@@ -107,7 +115,10 @@ describe('Sign Up page', () => {
   })
 
   it("shows 'Signup was not successful. Please try again.' when the login after sign-up fails", async () => {
-    mockApi({ 'POST /users/user-signup': { message: 'ok' }, 'POST /users/login': reply(401, { message: 'Invalid', code: 'UNAUTHORIZED', status: 401 }) })
+    mockApi({
+      'POST /users/user-signup': { message: 'ok' },
+      'POST /users/login': reply(401, { message: 'Invalid', code: 'UNAUTHORIZED', status: 401 }),
+    })
     renderApp('/sign-up?activation_key=KEY')
     await screen.findByRole('heading', { name: 'Sign Up' })
     fill({ email: 'new@example.com', password: STRONG })

@@ -77,12 +77,7 @@ export function SignUpRoute() {
             {...field('password')}
           />
           <PasswordStrengthMeter password={values.password} />
-          <TextInput
-            label="Activation key"
-            autoComplete="off"
-            required
-            {...field('activation_key')}
-          />
+          <TextInput label="Activation key" autoComplete="off" required {...field('activation_key')} />
           <Button type="submit" fullWidth size="md" loading={submitting}>
             Create Account
           </Button>

@@ -1,10 +1,4 @@
-import {
-  MESSAGES,
-  loginRequestSchema,
-  passwordResetEmailRequestSchema,
-  passwordStrength,
-  signupRequestSchema,
-} from '@citrus/contracts'
+import { MESSAGES, loginRequestSchema, passwordResetEmailRequestSchema, passwordStrength, signupRequestSchema } from '@citrus/contracts'
 import type { FormErrors } from '@mantine/form'
 
 /**

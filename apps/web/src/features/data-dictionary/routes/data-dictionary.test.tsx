@@ -30,7 +30,13 @@ const DICTIONARY: DataDictionaryResponse = {
     {
       key: 'ehr',
       title: 'Electronic health records',
-      tabs: [tab('encounter_header', 'ENCOUNTER HEADER'), tab('order', 'ORDER'), tab('result', 'RESULT'), tab('problem', 'PROBLEM'), tab('medication_data', 'MEDICATION DATA', null)],
+      tabs: [
+        tab('encounter_header', 'ENCOUNTER HEADER'),
+        tab('order', 'ORDER'),
+        tab('result', 'RESULT'),
+        tab('problem', 'PROBLEM'),
+        tab('medication_data', 'MEDICATION DATA', null),
+      ],
     },
   ],
 }
@@ -41,7 +47,18 @@ describe('data dictionary page', () => {
     renderApp('/data-dictionary')
     expect(await screen.findByText('Explore our data dictionary and data access for your organization needs')).toBeTruthy()
     await screen.findByRole('tab', { name: 'MEDX CLAIMS' })
-    for (const label of ['HCP DATA', 'HCO DATA', 'PHARMX CLAIMS', 'HCP PRESCRIBER DATA', 'INSURANCE VARIABLES DATA', 'ENCOUNTER HEADER', 'ORDER', 'RESULT', 'PROBLEM', 'MEDICATION DATA']) {
+    for (const label of [
+      'HCP DATA',
+      'HCO DATA',
+      'PHARMX CLAIMS',
+      'HCP PRESCRIBER DATA',
+      'INSURANCE VARIABLES DATA',
+      'ENCOUNTER HEADER',
+      'ORDER',
+      'RESULT',
+      'PROBLEM',
+      'MEDICATION DATA',
+    ]) {
       expect(screen.getByRole('tab', { name: label })).toBeTruthy()
     }
     expect(screen.getAllByRole('columnheader', { name: 'Column' })).toHaveLength(2)

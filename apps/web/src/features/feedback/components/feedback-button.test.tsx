@@ -23,7 +23,15 @@ describe('feedback', () => {
     expect((screen.getByRole('radio', { name: '3' }) as HTMLInputElement).checked).toBe(true)
     for (const value of ['1', '2', '4', '5']) expect(screen.getByRole('radio', { name: value })).toBeTruthy()
     expect(FEEDBACK_ISSUE_OPTIONS).toHaveLength(7)
-    for (const label of ['Search not relevant', 'Difficulty navigating', 'Slow performance', 'Inaccurate results', 'Missing features', 'Crashes or bugs', 'Other']) {
+    for (const label of [
+      'Search not relevant',
+      'Difficulty navigating',
+      'Slow performance',
+      'Inaccurate results',
+      'Missing features',
+      'Crashes or bugs',
+      'Other',
+    ]) {
       expect(screen.getByRole('checkbox', { name: label })).toBeTruthy()
     }
   })

@@ -40,11 +40,24 @@ export function FeedbackButton() {
       <Affix position={{ bottom: 24, right: 24 }} zIndex={150}>
         <Stack align="flex-end" gap="sm">
           {banner && (
-            <Alert color="citrus" variant="filled" icon={<IconCheck size={18} />} role="status" withCloseButton onClose={() => setBanner(false)}>
+            <Alert
+              color="citrus"
+              variant="filled"
+              icon={<IconCheck size={18} />}
+              role="status"
+              withCloseButton
+              onClose={() => setBanner(false)}
+            >
               {FEEDBACK_MESSAGES.success}
             </Alert>
           )}
-          <Button radius="xl" size="md" leftSection={<IconMessageCircle size={18} />} onClick={() => setOpened(true)} style={{ boxShadow: "var(--mantine-shadow-md)" }}>
+          <Button
+            radius="xl"
+            size="md"
+            leftSection={<IconMessageCircle size={18} />}
+            onClick={() => setOpened(true)}
+            style={{ boxShadow: 'var(--mantine-shadow-md)' }}
+          >
             Feedback
           </Button>
         </Stack>

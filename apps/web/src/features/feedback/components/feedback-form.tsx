@@ -14,13 +14,22 @@ export function FeedbackForm({ onSubmit, submitting }: { onSubmit: (value: Feedb
   })
 
   return (
-    <form onSubmit={form.onSubmit((values) => onSubmit({ rating: Number(values.rating), issues: values.issues, feedback: values.feedback.trim() }))}>
+    <form
+      onSubmit={form.onSubmit((values) =>
+        onSubmit({ rating: Number(values.rating), issues: values.issues, feedback: values.feedback.trim() }),
+      )}
+    >
       <Stack gap="md">
         <Stack gap={6}>
           <Text size="sm" fw={600} id="feedback-rating-label">
             How would you rate your experience?
           </Text>
-          <SegmentedControl aria-labelledby="feedback-rating-label" {...form.getInputProps('rating')} data={['1', '2', '3', '4', '5']} fullWidth />
+          <SegmentedControl
+            aria-labelledby="feedback-rating-label"
+            {...form.getInputProps('rating')}
+            data={['1', '2', '3', '4', '5']}
+            fullWidth
+          />
         </Stack>
         <Checkbox.Group label="What issues did you run into?" {...form.getInputProps('issues')}>
           <Stack gap={6} mt={6}>

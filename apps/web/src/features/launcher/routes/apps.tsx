@@ -36,7 +36,13 @@ export function AppsRoute() {
           <Text c="dimmed">{LAUNCHER_SUBTITLE}</Text>
         </Stack>
         {unavailable && (
-          <Alert color="orange" icon={<IconLock size={18} />} title="Product Unavailable" withCloseButton onClose={() => setUnavailable(false)}>
+          <Alert
+            color="orange"
+            icon={<IconLock size={18} />}
+            title="Product Unavailable"
+            withCloseButton
+            onClose={() => setUnavailable(false)}
+          >
             {productUnavailableMessage(env.contactEmail)}
           </Alert>
         )}

@@ -54,7 +54,8 @@ const CARDS: CardText[] = [
     id: 'nova',
     title: 'Nova',
     subtitle: 'Territory intelligence with AI',
-    description: 'Antivenom territory intelligence: envenomation cases, purchases and usage by facility and sales territory, with the AI Hub.',
+    description:
+      'Antivenom territory intelligence: envenomation cases, purchases and usage by facility and sales territory, with the AI Hub.',
     features: ['Territory maps', 'AI Hub', 'Opportunity scores'],
     category: 'Commercial Strategy',
     url: '/nova-search',

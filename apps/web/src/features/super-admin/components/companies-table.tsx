@@ -41,7 +41,11 @@ export function CompaniesTable({ companies, onOpen, onOnboard, onEdit }: Compani
           align: 'center',
           render: (company) => (
             <Tooltip label="Send onboarding email" withArrow>
-              <ActionIcon variant="light" aria-label={`Send onboarding email for ${company.company_name}`} onClick={only(() => onOnboard(company))}>
+              <ActionIcon
+                variant="light"
+                aria-label={`Send onboarding email for ${company.company_name}`}
+                onClick={only(() => onOnboard(company))}
+              >
                 <IconMailForward size={18} />
               </ActionIcon>
             </Tooltip>

@@ -15,7 +15,10 @@ import { CompanyForm } from './company-form'
  * documented title and the server's reason or 'Failed to process the request.'
  */
 function useCompanySave<T>(
-  mutation: { mutate: (input: { body: T }, callbacks: { onSuccess: () => void; onError: (error: Error) => void }) => void; isPending: boolean },
+  mutation: {
+    mutate: (input: { body: T }, callbacks: { onSuccess: () => void; onError: (error: Error) => void }) => void
+    isPending: boolean
+  },
   messages: { success: string; failureTitle: string },
   onClose: () => void,
 ) {
@@ -34,7 +37,8 @@ function useCompanySave<T>(
           notify({ severity: 'success', message: messages.success })
           onClose()
         },
-        onError: (caught) => notify({ severity: 'error', title: messages.failureTitle, message: apiMessageOf(caught, SUPER_ADMIN_MESSAGES.requestFailed) }),
+        onError: (caught) =>
+          notify({ severity: 'error', title: messages.failureTitle, message: apiMessageOf(caught, SUPER_ADMIN_MESSAGES.requestFailed) }),
       },
     )
   }

@@ -85,7 +85,10 @@ export interface CompanyFormProps {
 /** The create and edit company form (spec 1 §4, §5). */
 export function CompanyForm({ mode, initial, activationKey, error, submitting, onSubmit, onCancel }: CompanyFormProps) {
   // the dialog checks the draft with the contract's request schema and shows one message (spec 1 §5)
-  const form = useForm<CompanyDraft & { reset_activation_key: boolean }>({ mode: 'controlled', initialValues: { ...initial, reset_activation_key: false } })
+  const form = useForm<CompanyDraft & { reset_activation_key: boolean }>({
+    mode: 'controlled',
+    initialValues: { ...initial, reset_activation_key: false },
+  })
   const draft = form.values
   const setPolicies = (update: (policies: PolicyDraft[]) => PolicyDraft[]) => form.setFieldValue('policies', update)
   const submit = form.onSubmit(({ reset_activation_key, ...values }) => onSubmit(values, reset_activation_key))

@@ -29,7 +29,13 @@ export function CompanyUsersRoute() {
         <Paper withBorder radius="lg" p="md">
           {(users.isPending || (users.isError && users.isFetching)) && <PageLoader />}
           {users.isError && !users.isFetching && (
-            <EmptyState type="error" variant="inline" title={SUPER_ADMIN_MESSAGES.usersFailed} message="" action={{ label: 'Try Again', onClick: () => void users.refetch() }} />
+            <EmptyState
+              type="error"
+              variant="inline"
+              title={SUPER_ADMIN_MESSAGES.usersFailed}
+              message=""
+              action={{ label: 'Try Again', onClick: () => void users.refetch() }}
+            />
           )}
           {users.isSuccess && (
             <>

@@ -33,7 +33,12 @@ describe('create company form (spec 1 §5)', () => {
   it('accepts a complete form; an empty limit means unlimited (null)', () => {
     expect(validateCreateCompany(valid({ company_name: '  Acme Health ' }))).toEqual({
       ok: true,
-      value: { company_name: 'Acme Health', industry: 'Pharma', renewal_cycle_days: 30, policies: [{ product_group: 'ATLAS', limit: null }] },
+      value: {
+        company_name: 'Acme Health',
+        industry: 'Pharma',
+        renewal_cycle_days: 30,
+        policies: [{ product_group: 'ATLAS', limit: null }],
+      },
     })
   })
 
@@ -56,14 +61,22 @@ describe('create company form (spec 1 §5)', () => {
     draft.policies = updatePolicy(draft.policies, key, { product_group: 'NOVA', limit: 500 })
     expect(validateCreateCompany(draft)).toMatchObject({
       ok: true,
-      value: { policies: [{ product_group: 'ATLAS', limit: null }, { product_group: 'NOVA', limit: 500 }] },
+      value: {
+        policies: [
+          { product_group: 'ATLAS', limit: null },
+          { product_group: 'NOVA', limit: 500 },
+        ],
+      },
     })
   })
 
   it('a limit is optional and must be a whole number', () => {
     const draft = valid()
     const key = draft.policies[0]?.key as string
-    expect(validateCreateCompany({ ...draft, policies: updatePolicy(draft.policies, key, { limit: 2.5 }) })).toEqual({ ok: false, message: REQUIRED })
+    expect(validateCreateCompany({ ...draft, policies: updatePolicy(draft.policies, key, { limit: 2.5 }) })).toEqual({
+      ok: false,
+      message: REQUIRED,
+    })
     expect(validateCreateCompany({ ...draft, policies: updatePolicy(draft.policies, key, { limit: 0 }) })).toMatchObject({ ok: true })
   })
 

@@ -81,7 +81,10 @@ export function validateCreateCompany(draft: CompanyDraft): Checked<CreateCompan
   if (!parsed.success) return { ok: false, message: SUPER_ADMIN_MESSAGES.fieldsRequired }
   return {
     ok: true,
-    value: { ...parsed.data, policies: parsed.data.policies.map((policy) => ({ product_group: policy.product_group, limit: policy.limit ?? null })) },
+    value: {
+      ...parsed.data,
+      policies: parsed.data.policies.map((policy) => ({ product_group: policy.product_group, limit: policy.limit ?? null })),
+    },
   }
 }
 

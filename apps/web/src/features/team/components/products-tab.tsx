@@ -12,7 +12,8 @@ import { TEAM_MESSAGES, seatUpgradeMailto } from '../utils/messages'
 /** Product usage table height (spec 1 §9). */
 export const USAGE_TABLE_MAX_HEIGHT = 300
 
-export const planType = (product: Pick<ProductUsageRow, 'is_infinite'>) => (product.is_infinite ? TEAM_MESSAGES.unlimited : TEAM_MESSAGES.limited)
+export const planType = (product: Pick<ProductUsageRow, 'is_infinite'>) =>
+  product.is_infinite ? TEAM_MESSAGES.unlimited : TEAM_MESSAGES.limited
 export const remainingCredits = (product: Pick<ProductUsageRow, 'is_infinite' | 'remaining_count'>) =>
   product.is_infinite || product.remaining_count === null ? '∞' : product.remaining_count.toLocaleString('en-US')
 

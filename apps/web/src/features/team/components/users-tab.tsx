@@ -20,7 +20,9 @@ export function UsersTab({ seats, onRetry, onInvite }: { seats: UseQueryResult<S
     <Stack gap="md">
       <Group justify="space-between">
         <Text c="dimmed" size="sm">
-          {seats.status === 'success' ? `${users.length} active ${users.length === 1 ? 'seat' : 'seats'}` : 'Active seats of your organization'}
+          {seats.status === 'success'
+            ? `${users.length} active ${users.length === 1 ? 'seat' : 'seats'}`
+            : 'Active seats of your organization'}
         </Text>
         <Button leftSection={<IconMailForward size={18} />} onClick={onInvite}>
           Send Onboarding Email

@@ -17,8 +17,26 @@ const seats = {
 }
 const usage = {
   products: [
-    { id: 11, product_group: 'ATLAS', remaining_count: null, is_infinite: true, limit: null, used_count: 3, cycle_start: '2024-03-01T00:00:00.000Z', renews_on: '2024-03-31' },
-    { id: 12, product_group: 'CARE_SELECT', remaining_count: 1250, is_infinite: false, limit: 1500, used_count: 250, cycle_start: '2024-03-01T00:00:00.000Z', renews_on: '2024-03-31' },
+    {
+      id: 11,
+      product_group: 'ATLAS',
+      remaining_count: null,
+      is_infinite: true,
+      limit: null,
+      used_count: 3,
+      cycle_start: '2024-03-01T00:00:00.000Z',
+      renews_on: '2024-03-31',
+    },
+    {
+      id: 12,
+      product_group: 'CARE_SELECT',
+      remaining_count: 1250,
+      is_infinite: false,
+      limit: 1500,
+      used_count: 250,
+      cycle_start: '2024-03-01T00:00:00.000Z',
+      renews_on: '2024-03-31',
+    },
   ],
 }
 
@@ -80,10 +98,13 @@ describe('Team Management', () => {
     renderApp('/team-management?tab=products')
     expect(await screen.findByText('Business Trial Tier')).toBeTruthy()
     expect(
-      screen.getByText('Your organization is on a trial plan with a limited number of requests and services. Contact us to upgrade your plan.'),
+      screen.getByText(
+        'Your organization is on a trial plan with a limited number of requests and services. Contact us to upgrade your plan.',
+      ),
     ).toBeTruthy()
     const table = await screen.findByRole('table')
-    for (const header of ['Service', 'Remaining Credits', 'Plan Type']) expect(within(table).getByRole('columnheader', { name: header })).toBeTruthy()
+    for (const header of ['Service', 'Remaining Credits', 'Plan Type'])
+      expect(within(table).getByRole('columnheader', { name: header })).toBeTruthy()
     const rows = within(table).getAllByRole('row').slice(1)
     expect(rows.map((row) => Array.from(row.querySelectorAll('td')).map((cell) => cell.textContent))).toEqual([
       ['CITRUS ATLAS', '∞', 'Unlimited'],
@@ -97,9 +118,17 @@ describe('Team Management', () => {
   })
 
   it("products tab: the trial card does not say 'limited' when every service is unlimited", async () => {
-    setup({ 'GET /admin/product-usage': { products: usage.products.map((product) => ({ ...product, is_infinite: true, remaining_count: null, limit: null })) } })
+    setup({
+      'GET /admin/product-usage': {
+        products: usage.products.map((product) => ({ ...product, is_infinite: true, remaining_count: null, limit: null })),
+      },
+    })
     renderApp('/team-management?tab=products')
-    expect(await screen.findByText('Your organization is on a trial plan with unlimited requests for every service it holds. Contact us to upgrade your plan.')).toBeTruthy()
+    expect(
+      await screen.findByText(
+        'Your organization is on a trial plan with unlimited requests for every service it holds. Contact us to upgrade your plan.',
+      ),
+    ).toBeTruthy()
     expect(screen.queryByText(/limited number/)).toBeNull()
     expect(screen.queryByText('Limited')).toBeNull()
   })
@@ -205,7 +234,11 @@ describe('Team Management', () => {
   })
 
   it.each([
-    ['the server refuses', reply(409, { message: 'An account with this email already exists', code: 'CONFLICT', status: 409 }), 'An account with this email already exists'],
+    [
+      'the server refuses',
+      reply(409, { message: 'An account with this email already exists', code: 'CONFLICT', status: 409 }),
+      'An account with this email already exists',
+    ],
     ['the response has no message_id', malformed({}), null],
   ])("shows 'Failed to send the onboarding email. Please try again.' when %s", async (_, response, detail) => {
     setup({ 'POST /admin/email/onboarding': response })
