@@ -4,7 +4,8 @@
  * A code's words are the lexemes of its short and long description ('simple' text-search configuration, in
  * the generated column search_terms with a GIN index). Each typed word is matched, in this order of
  * preference, as:
- *   1. the word itself, or any word it starts (typing 'diab' finds 'diabetes'), or a clinical abbreviation's
+ *   1. the word itself, or any word it starts (typing 'diab' finds 'diabetes'; from 3 letters, or from 2 for
+ *      the last word, which is still being typed: 'osteoarth kn'), or a clinical abbreviation's
  *      expansion (COPD → chronic obstructive pulmonary);
  *   2. when the word is in no description at all, the closest words of the vocabulary (mv_search_words, by
  *      trigram similarity): 'diabtes' → diabetes, 'hypertenshun' → hypertension, hypertensive.
@@ -137,13 +138,15 @@ export function synonymQueries(domain: SearchDomain, tokens: string[]): string[]
 export function searchQueriesSql(domain: SearchDomain, params: { tokens: string; synonyms: string }): string {
   const vocabulary = `mv_search_words w WHERE w.domain = '${domain}'`
   return `tokens AS (
-       SELECT t.token, t.synonyms,
+       SELECT t.token, t.synonyms, t.prefix,
               EXISTS (SELECT 1 FROM ${vocabulary} AND w.word ~>=~ t.token
-                        AND w.word ~<~ CASE WHEN length(t.token) >= 3 THEN t.token || '~' ELSE t.token || chr(1) END) AS known
-       FROM unnest(${params.tokens}::text[], ${params.synonyms}::text[]) AS t(token, synonyms)
+                        AND w.word ~<~ CASE WHEN t.prefix THEN t.token || '~' ELSE t.token || chr(1) END) AS known
+       FROM (SELECT u.token, u.synonyms,
+                    length(u.token) >= 3 OR (u.n = cardinality(${params.tokens}::text[]) AND length(u.token) >= 2) AS prefix
+             FROM unnest(${params.tokens}::text[], ${params.synonyms}::text[]) WITH ORDINALITY AS u(token, synonyms, n)) t
      ),
      alternatives AS (
-       SELECT quote_literal(t.token) || CASE WHEN length(t.token) >= 3 THEN ':*' ELSE '' END
+       SELECT quote_literal(t.token) || CASE WHEN t.prefix THEN ':*' ELSE '' END
                 || CASE WHEN t.synonyms <> '' THEN ' | ' || t.synonyms ELSE '' END AS exact,
               f.words, f.best, t.known, t.synonyms
        FROM tokens t
