@@ -1,43 +1,29 @@
-import type { Browser, Page } from 'playwright-core'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import type { Page } from 'playwright-core'
+import { describe, expect, it } from 'vitest'
 import { API_TOKEN_MASK_LENGTH, API_TOKEN_PREFIX } from '@citrus/contracts'
-import type { Database } from '../apps/server/src/db/database.ts'
-import { createTenant, testDatabase, TEST_PASSWORD } from '../test/helpers.ts'
-import { launchBrowser, startServer, type RunningServer } from './browser.ts'
+import { createTenant, TEST_PASSWORD } from '../test/helpers.ts'
+import { useBrowserSuite } from './browser.ts'
 
 /** Administration end to end in headless Chromium against the real server process. */
 describe('administration in a real browser', () => {
-  let server: RunningServer
-  let browser: Browser
-  let db: Database
-
-  beforeAll(async () => {
-    db = testDatabase()
-    server = await startServer()
-    browser = await launchBrowser()
-  })
-  afterAll(async () => {
-    await browser?.close()
-    await server?.stop()
-    await db?.close()
-  })
+  const suite = useBrowserSuite()
 
   async function signedInPage(email: string): Promise<Page> {
-    const context = await browser.newContext({ permissions: ['clipboard-read', 'clipboard-write'] })
+    const context = await suite.browser.newContext({ permissions: ['clipboard-read', 'clipboard-write'] })
     const page = await context.newPage()
-    await page.goto(`${server.baseUrl}/sign-in`)
+    await page.goto(`${suite.server.baseUrl}/sign-in`)
     await page.getByRole('textbox', { name: 'Email', exact: true }).fill(email)
     // password inputs have no ARIA role: the exact label, with the asterisk of a required field
     await page.getByLabel('Password *', { exact: true }).fill(TEST_PASSWORD)
     await page.getByRole('button', { name: 'Sign In', exact: true }).click()
-    await page.waitForURL(`${server.baseUrl}/apps`, { timeout: 30_000 })
+    await page.waitForURL(`${suite.server.baseUrl}/apps`, { timeout: 30_000 })
     return page
   }
 
   it('an admin creates an API key, copies it, uses it, and revokes it', async () => {
-    const { users } = await createTenant(db, { roles: ['admin'] })
+    const { users } = await createTenant(suite.db, { roles: ['admin'] })
     const page = await signedInPage(users[0]!.email)
-    await page.goto(`${server.baseUrl}/api-keys`)
+    await page.goto(`${suite.server.baseUrl}/api-keys`)
     await page.getByRole('cell', { name: 'No API keys found', exact: true }).waitFor({ timeout: 30_000 })
 
     await page.getByRole('button', { name: 'Create New Secret Key', exact: true }).click()
@@ -65,7 +51,7 @@ describe('administration in a real browser', () => {
     await page.getByRole('cell', { name: 'Unused', exact: true }).waitFor()
 
     // the key works as its owner
-    const info = await fetch(`${server.baseUrl}/api/users/info`, { headers: { authorization: `Bearer ${key}` } })
+    const info = await fetch(`${suite.server.baseUrl}/api/users/info`, { headers: { authorization: `Bearer ${key}` } })
     expect(info.status).toBe(200)
     expect(((await info.json()) as { email: string }).email).toBe(users[0]!.email)
 
@@ -73,15 +59,15 @@ describe('administration in a real browser', () => {
     await page.getByRole('button', { name: 'Revoke Key', exact: true }).click()
     await page.getByText('Token Deleted', { exact: true }).waitFor()
     await page.getByRole('cell', { name: 'No API keys found', exact: true }).waitFor()
-    const after = await fetch(`${server.baseUrl}/api/users/info`, { headers: { authorization: `Bearer ${key}` } })
+    const after = await fetch(`${suite.server.baseUrl}/api/users/info`, { headers: { authorization: `Bearer ${key}` } })
     expect(after.status).toBe(401)
     await page.context().close()
   })
 
   it('a citrus user creates a company with two policies and opens its users page', async () => {
-    const { users } = await createTenant(db, { roles: ['citrus'] })
+    const { users } = await createTenant(suite.db, { roles: ['citrus'] })
     const page = await signedInPage(users[0]!.email)
-    await page.goto(`${server.baseUrl}/citrus-admin`)
+    await page.goto(`${suite.server.baseUrl}/citrus-admin`)
     await page.getByRole('button', { name: 'Create New Company', exact: true }).click()
     const name = `E2E Health ${Date.now()}`
     const dialog = page.getByRole('dialog')
@@ -94,7 +80,7 @@ describe('administration in a real browser', () => {
     await dialog.getByRole('button', { name: 'Create Company', exact: true }).click()
     await page.getByText('Company activated successfully', { exact: true }).waitFor({ timeout: 30_000 })
 
-    const company = await db.prisma.company.findFirstOrThrow({ where: { company_name: name }, include: { policies: true } })
+    const company = await suite.db.prisma.company.findFirstOrThrow({ where: { company_name: name }, include: { policies: true } })
     expect(company.policies.map((p) => [p.product_group, p.limit]).sort()).toEqual([
       ['ATLAS', null],
       ['NOVA', 250],
@@ -104,7 +90,7 @@ describe('administration in a real browser', () => {
       .getByRole('row', { name: `Open the users of ${name}`, exact: true })
       .getByRole('cell', { name, exact: true })
       .click()
-    await page.waitForURL(`${server.baseUrl}/company/${company.id}/users`)
+    await page.waitForURL(`${suite.server.baseUrl}/company/${company.id}/users`)
     await page.getByRole('heading', { name: `User Management for Company ${company.id}`, exact: true }).waitFor()
     await page.getByRole('cell', { name: 'No users found for this company.', exact: true }).waitFor()
     await page.context().close()

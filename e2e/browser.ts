@@ -3,8 +3,10 @@ import { mkdtempSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { chromium, type Browser } from 'playwright-core'
-import { inject } from 'vitest'
+import { afterAll, beforeAll, inject } from 'vitest'
+import type { Database } from '../apps/server/src/db/database.ts'
 import { REPO_ROOT } from '../apps/server/src/runtime.ts'
+import { testDatabase } from '../test/helpers.ts'
 import { freePort, waitForReady } from '../test/server-process.ts'
 
 export const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium'
@@ -75,5 +77,40 @@ export async function startServer(env: Record<string, string> = {}): Promise<Run
         child.once('exit', () => resolve())
         child.kill('SIGTERM')
       }),
+  }
+}
+
+/**
+ * Registers the suite's hooks: before all tests a test database handle, the real server process (with `env`,
+ * read when it starts) and Chromium; after all tests each closed.
+ */
+export function useBrowserSuite(env: () => Record<string, string> = () => ({})) {
+  let server: RunningServer | undefined
+  let browser: Browser | undefined
+  let db: Database | undefined
+  beforeAll(async () => {
+    db = testDatabase()
+    server = await startServer(env())
+    browser = await launchBrowser()
+  })
+  afterAll(async () => {
+    await browser?.close()
+    await server?.stop()
+    await db?.close()
+  })
+  const started = <T>(value: T | undefined): T => {
+    if (value === undefined) throw new Error('the browser suite starts in beforeAll')
+    return value
+  }
+  return {
+    get server(): RunningServer {
+      return started(server)
+    },
+    get browser(): Browser {
+      return started(browser)
+    },
+    get db(): Database {
+      return started(db)
+    },
   }
 }

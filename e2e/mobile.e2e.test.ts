@@ -1,8 +1,7 @@
-import type { Browser, Page } from 'playwright-core'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import type { Database } from '../apps/server/src/db/database.ts'
-import { createTenant, testDatabase, TEST_PASSWORD } from '../test/helpers.ts'
-import { launchBrowser, startServer, type RunningServer } from './browser.ts'
+import type { Page } from 'playwright-core'
+import { describe, expect, it } from 'vitest'
+import { createTenant, TEST_PASSWORD } from '../test/helpers.ts'
+import { useBrowserSuite } from './browser.ts'
 
 /** An iPhone 12-sized viewport: the narrowest screen the tables must work on. */
 const VIEWPORT = { width: 390, height: 844 }
@@ -51,32 +50,19 @@ const ACTIONS_PROBE = `(() => {
 })()`
 
 describe('the tables at 390 px wide in a real browser', () => {
-  let server: RunningServer
-  let browser: Browser
-  let db: Database
-
-  beforeAll(async () => {
-    db = testDatabase()
-    server = await startServer()
-    browser = await launchBrowser()
-  })
-  afterAll(async () => {
-    await browser?.close()
-    await server?.stop()
-    await db?.close()
-  })
+  const suite = useBrowserSuite()
 
   async function phonePage(): Promise<Page> {
-    const context = await browser.newContext({ viewport: VIEWPORT, isMobile: true, hasTouch: true })
+    const context = await suite.browser.newContext({ viewport: VIEWPORT, isMobile: true, hasTouch: true })
     return context.newPage()
   }
 
   async function signIn(page: Page, email: string) {
-    await page.goto(`${server.baseUrl}/sign-in`)
+    await page.goto(`${suite.server.baseUrl}/sign-in`)
     await page.getByRole('textbox', { name: 'Email', exact: true }).fill(email)
     await page.getByLabel('Password *', { exact: true }).fill(TEST_PASSWORD)
     await page.getByRole('button', { name: 'Sign In', exact: true }).click()
-    await page.waitForURL(`${server.baseUrl}/apps`, { timeout: 30_000 })
+    await page.waitForURL(`${suite.server.baseUrl}/apps`, { timeout: 30_000 })
   }
 
   async function expectNoOverflow(page: Page, where: string) {
@@ -88,10 +74,10 @@ describe('the tables at 390 px wide in a real browser', () => {
   }
 
   it('data dictionary, team, super admin and company users fit 390 px; wide tables scroll in their container', async () => {
-    const { company, users } = await createTenant(db, { roles: ['citrus', 'admin', 'user', 'member'] })
+    const { company, users } = await createTenant(suite.db, { roles: ['citrus', 'admin', 'user', 'member'] })
     const page = await phonePage()
 
-    await page.goto(`${server.baseUrl}/data-dictionary`)
+    await page.goto(`${suite.server.baseUrl}/data-dictionary`)
     await page.getByRole('heading', { name: 'Data Dictionary', exact: true }).waitFor({ timeout: 30_000 })
     await page.getByRole('columnheader', { name: 'Description', exact: true }).first().waitFor()
     await expectNoOverflow(page, '/data-dictionary')
@@ -99,23 +85,23 @@ describe('the tables at 390 px wide in a real browser', () => {
     await signIn(page, users[0]!.email)
     await expectNoOverflow(page, '/apps')
 
-    await page.goto(`${server.baseUrl}/team-management`)
+    await page.goto(`${suite.server.baseUrl}/team-management`)
     await page.getByRole('cell', { name: users[1]!.email, exact: true }).waitFor({ timeout: 30_000 })
     await expectNoOverflow(page, '/team-management (users)')
     await page.getByRole('tab', { name: 'Products and Credits', exact: true }).click()
     await page.getByRole('columnheader', { name: 'Plan Type', exact: true }).waitFor()
     await expectNoOverflow(page, '/team-management (products)')
 
-    await page.goto(`${server.baseUrl}/citrus-admin`)
+    await page.goto(`${suite.server.baseUrl}/citrus-admin`)
     await page.getByRole('button', { name: 'Create New Company', exact: true }).waitFor({ timeout: 30_000 })
     await page.getByRole('cell', { name: company.company_name, exact: true }).waitFor()
     await expectNoOverflow(page, '/citrus-admin')
 
-    await page.goto(`${server.baseUrl}/company/${company.id}/users`)
+    await page.goto(`${suite.server.baseUrl}/company/${company.id}/users`)
     await page.getByRole('cell', { name: users[3]!.email, exact: true }).waitFor({ timeout: 30_000 })
     await expectNoOverflow(page, '/company/:id/users')
 
-    await page.goto(`${server.baseUrl}/api-keys`)
+    await page.goto(`${suite.server.baseUrl}/api-keys`)
     await page.getByText('No API keys found', { exact: true }).waitFor({ timeout: 30_000 })
     await expectNoOverflow(page, '/api-keys')
 
