@@ -2,8 +2,7 @@ import { Alert, Button, Container, List, Paper, Stack, Text } from '@mantine/cor
 import { IconInfoCircle, IconPlus } from '@tabler/icons-react'
 import { useEffect, useRef, useState } from 'react'
 import { useNavigate } from 'react-router'
-import { EmptyState } from '../../../components/feedback/empty-state'
-import { PageLoader } from '../../../components/feedback/page-loader'
+import { QueryStatus } from '../../../components/feedback/query-status'
 import { PageHeader } from '../../../components/layouts/page-header'
 import { notify } from '../../../lib/notify'
 import { logout, useSession } from '../../../lib/session'
@@ -67,16 +66,7 @@ export function ApiKeysRoute() {
           </List>
         </Alert>
         <Paper withBorder radius="lg" p="md">
-          {(tokens.isPending || (tokens.isError && tokens.isFetching)) && <PageLoader />}
-          {tokens.isError && !tokens.isFetching && (
-            <EmptyState
-              type="error"
-              variant="inline"
-              title={API_KEY_MESSAGES.fetchFailed}
-              message=""
-              action={{ label: 'Try Again', onClick: refresh }}
-            />
-          )}
+          <QueryStatus query={tokens} errorTitle={API_KEY_MESSAGES.fetchFailed} onRetry={refresh} />
           {tokens.isSuccess && <ApiKeysTable tokens={tokens.data} onRevoke={setRevoking} />}
         </Paper>
         {tokens.isSuccess && tokens.data.length > 0 && (

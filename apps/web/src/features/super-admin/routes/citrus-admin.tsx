@@ -3,8 +3,7 @@ import { Button, Container, Paper, Stack } from '@mantine/core'
 import { IconPlus } from '@tabler/icons-react'
 import { useState } from 'react'
 import { useNavigate } from 'react-router'
-import { EmptyState } from '../../../components/feedback/empty-state'
-import { PageLoader } from '../../../components/feedback/page-loader'
+import { QueryStatus } from '../../../components/feedback/query-status'
 import { PageHeader } from '../../../components/layouts/page-header'
 import { OnboardingEmailDialog } from '../../../components/onboarding-email/onboarding-email-dialog'
 import { isInvalidResponse } from '../../../lib/api-client'
@@ -34,16 +33,10 @@ export function CitrusAdminRoute() {
           }
         />
         <Paper withBorder radius="lg" p="md">
-          {(companies.isPending || (companies.isError && companies.isFetching)) && <PageLoader />}
-          {companies.isError && !companies.isFetching && (
-            <EmptyState
-              type="error"
-              variant="inline"
-              title={isInvalidResponse(companies.error) ? SUPER_ADMIN_MESSAGES.companiesMissing : SUPER_ADMIN_MESSAGES.companiesFailed}
-              message=""
-              action={{ label: 'Try Again', onClick: () => void companies.refetch() }}
-            />
-          )}
+          <QueryStatus
+            query={companies}
+            errorTitle={isInvalidResponse(companies.error) ? SUPER_ADMIN_MESSAGES.companiesMissing : SUPER_ADMIN_MESSAGES.companiesFailed}
+          />
           {companies.isSuccess && (
             <CompaniesTable
               companies={companies.data}

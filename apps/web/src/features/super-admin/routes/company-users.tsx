@@ -4,8 +4,7 @@ import { Link, useParams } from 'react-router'
 import { RoleBadge } from '../../../components/data/role-badge'
 import { DataTable } from '../../../components/data/data-table'
 import { TablePagination } from '../../../components/data/table-pagination'
-import { EmptyState } from '../../../components/feedback/empty-state'
-import { PageLoader } from '../../../components/feedback/page-loader'
+import { QueryStatus } from '../../../components/feedback/query-status'
 import { PageHeader } from '../../../components/layouts/page-header'
 import { formatDateTime } from '../../../lib/format'
 import { pageItems, usePagination } from '../../../lib/pagination'
@@ -27,16 +26,7 @@ export function CompanyUsersRoute() {
         </Anchor>
         <PageHeader title={SUPER_ADMIN_MESSAGES.companyUsersTitle(companyId)} />
         <Paper withBorder radius="lg" p="md">
-          {(users.isPending || (users.isError && users.isFetching)) && <PageLoader />}
-          {users.isError && !users.isFetching && (
-            <EmptyState
-              type="error"
-              variant="inline"
-              title={SUPER_ADMIN_MESSAGES.usersFailed}
-              message=""
-              action={{ label: 'Try Again', onClick: () => void users.refetch() }}
-            />
-          )}
+          <QueryStatus query={users} errorTitle={SUPER_ADMIN_MESSAGES.usersFailed} />
           {users.isSuccess && (
             <>
               <DataTable
