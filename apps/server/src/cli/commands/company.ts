@@ -13,18 +13,21 @@ function companyLines(company: CompanyRecord): string {
   ].join('\n')
 }
 
+/** The company fields that create and update take. */
+const COMPANY_FIELD_OPTIONS = {
+  name: { type: 'string' },
+  industry: { type: 'string' },
+  'renewal-days': { type: 'string' },
+  policy: { type: 'string', multiple: true },
+} as const
+
 /** Companies: create, list, show, update, reset the activation key. */
 export const companyCommands: Command[] = [
   {
     name: 'company create',
     summary: 'Create a company; prints its activation key',
     usage: 'company create --name <name> --industry <industry> [--renewal-days 30] [--policy GROUP[:limit]]...',
-    options: {
-      name: { type: 'string' },
-      industry: { type: 'string' },
-      'renewal-days': { type: 'string' },
-      policy: { type: 'string', multiple: true },
-    },
+    options: COMPANY_FIELD_OPTIONS,
     async run(context, values) {
       const policies = ((values.policy as string[] | undefined) ?? ['ATLAS']).map(parsePolicySpec)
       const company = await new CompanyService(context.db.prisma).create({
@@ -67,12 +70,7 @@ export const companyCommands: Command[] = [
     name: 'company update',
     summary: 'Change a company; --policy replaces all policies',
     usage: 'company update <id> [--name <name>] [--industry <industry>] [--renewal-days N] [--policy GROUP[:limit]]...',
-    options: {
-      name: { type: 'string' },
-      industry: { type: 'string' },
-      'renewal-days': { type: 'string' },
-      policy: { type: 'string', multiple: true },
-    },
+    options: COMPANY_FIELD_OPTIONS,
     async run(context, values, [id]) {
       const policies = values.policy ? (values.policy as string[]).map(parsePolicySpec) : undefined
       const renewal = optionalInt(values, 'renewal-days')
