@@ -218,8 +218,10 @@ export interface Condition {
   label: string
   /** Prevalence by age band (child, 18-44, 45-64, 65+); the adult weighted average is the published target. */
   prevalence: Readonly<Record<AgeBand, number>>
-  /** Published adult prevalence the bands were fitted to. */
+  /** Published adult prevalence the bands were fitted to (total prevalence where diagnosis lags). */
   adult_target: number
+  /** Diagnosed (claims-coded) adult prevalence where it differs from the total (realism.DIAGNOSED_SHARE). */
+  diagnosed_adult_target?: number
   /** Billable ICD-10-CM codes with weights. */
   icd10: readonly (readonly [string, number])[]
   specialties: readonly string[]
@@ -251,6 +253,7 @@ export const CONDITIONS: readonly Condition[] = [
     key: 'hypertension',
     label: 'Hypertension',
     adult_target: 0.47,
+    diagnosed_adult_target: 0.32,
     prevalence: { child: 0.01, young_adult: 0.26, middle_age: 0.56, senior: 0.76 },
     icd10: [
       ['I10', 20],
@@ -345,6 +348,7 @@ export const CONDITIONS: readonly Condition[] = [
     key: 'ckd',
     label: 'Chronic kidney disease',
     adult_target: 0.14,
+    diagnosed_adult_target: 0.05,
     prevalence: { child: 0.001, young_adult: 0.06, middle_age: 0.12, senior: 0.33 },
     icd10: [
       ['N18.30', 3],
@@ -378,6 +382,7 @@ export const CONDITIONS: readonly Condition[] = [
     key: 'obesity',
     label: 'Obesity',
     adult_target: 0.404,
+    diagnosed_adult_target: 0.19,
     prevalence: { child: 0.197, young_adult: 0.38, middle_age: 0.44, senior: 0.4 },
     icd10: [
       ['E66.9', 6],

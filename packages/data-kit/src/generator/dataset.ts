@@ -9,7 +9,8 @@ import {
   type ProcedureCode,
   type Specialty,
 } from '../reference/index.ts'
-import { loadCountyGeometries, loadZipRows, type ZipRow } from '../reference/geo.ts'
+import { COUNTY_POPULATION } from '../reference/data/county-population.ts'
+import { loadCountyGeometries, loadZipRows, multiPolygonContains, type CountyGeoRow, type ZipRow } from '../reference/geo.ts'
 import type { ProviderKind } from '../reference/provider-kinds.ts'
 import { STATE_BY_ABBR, STATES } from '../reference/states.ts'
 import {
@@ -24,8 +25,6 @@ import {
   FACILITY_MIX_FULL,
   FACILITY_TAXONOMY,
   FEMALE_SHARE,
-  NEGOTIATED_RATIO,
-  PATIENT_SHARE,
   PAYER_MIX,
   PRIMARY_CARE,
   PROVIDER_MIX_FULL,
@@ -49,7 +48,53 @@ import {
   SYSTEM_NAME_SUFFIXES,
   SYSTEM_NAME_WORDS,
 } from './names.ts'
+import { isDrugCode, medicareFee, patientShares, priceLine as priceOf, type CostSharingState, type EncounterKind, type ServiceSetting } from './pricing.ts'
 import { hash32, rngFor, WeightedTable, type Rng } from './prng.ts'
+import {
+  AGE_PYRAMID,
+  BIRTHS_PER_1000_WOMEN,
+  CHARGE_MARKUP,
+  COMMERCIAL_MULTIPLE,
+  CESAREAN_SHARE,
+  CKD_DIAGNOSIS_BOOST_DIABETES,
+  CODE_AGE_LIMITS,
+  COMMERCIAL_PLANS,
+  COMMERCIAL_SHARES,
+  CONDITION_MIN_AGE,
+  CONDITION_ORDER,
+  CONDITION_UTILISATION,
+  DIAGNOSED_SHARE,
+  ED_LEVELS,
+  ED_PAYER_RELATIVE,
+  ED_RELATIVE,
+  ED_VISITS_PER_100,
+  EM_ESTABLISHED,
+  EM_NEW,
+  FACILITY_PRICE_SIGMA,
+  HIP_REPLACEMENTS_PER_100K,
+  INPATIENT_RELATIVE,
+  INPATIENT_STAYS_PER_100,
+  JOINT_SETTING,
+  KNEE_REPLACEMENTS_PER_100K,
+  MEDICAID_MANAGED_CARE_SHARE,
+  MEDICAID_MCO_SHARES,
+  MEDICAID_PLAN,
+  MEDICARE_ADVANTAGE_PLAN,
+  MEDICARE_ADVANTAGE_SHARE,
+  MEDICARE_ADVANTAGE_SHARES,
+  MEDICARE_FFS_PLAN,
+  OLDEST_AGE_DECAY,
+  PHYSICIANS_PER_100K,
+  PREVENTIVE_CODES,
+  RISK_FACTORS,
+  SATURDAY_OFFICE_SHARE,
+  SNAKE_CODES_BY_REGION,
+  SNAKE_REGION,
+  TRICARE_PLAN,
+  TRICARE_SHARE_OF_OTHER,
+  UNINSURED_PLAN,
+  type PlanDesign,
+} from './realism.ts'
 import { REFERENCE_DATE, SCALES, type Scale } from './scales.ts'
 
 export type ClinicianKind = Exclude<ProviderKind, 'facility'>
@@ -128,7 +173,14 @@ export interface PatientRow {
   county_fips: string | null
   payer_type: PayerType
   insurer_name: string | null
+  /** Diagnosed (claims-coded) conditions, CONDITIONS keys. */
   conditions: string[]
+  /** Day of birth (not loaded: the patients table keeps the birth year); no claim precedes it. */
+  birth_date: string
+  /** The ICD-10-CM code each diagnosed condition is coded with (one CKD stage, one diabetes code, ...). */
+  condition_codes: Record<string, string>
+  /** Cost-sharing design of the patient's coverage (not loaded). */
+  plan: PlanDesign
 }
 
 export interface ClaimRow {
@@ -220,6 +272,8 @@ export interface FacilityPriceRow {
   gross_charge: number
   discounted_cash: number
   negotiated_dollar: number | null
+  /** Percent of gross charges, for 'percent of total billed charges' rows (negotiated_dollar is then null). */
+  negotiated_percentage: number | null
   methodology: string
   median_amount: number | null
   p10_amount: number | null
@@ -236,7 +290,7 @@ export interface SalesTerritoryRow {
 export interface DatasetOptions {
   seed: number
   scale: Scale | Scale['name']
-  /** County populations (e.g. parsed from the Census county file) to weight ZIPs; otherwise ZIPs of a state weigh the same. */
+  /** County populations to weight ZIPs; defaults to the Census Vintage 2023 table (reference/data/county-population.ts). */
   countyPopulation?: ReadonlyMap<string, number>
 }
 
@@ -247,21 +301,123 @@ interface ProviderCore {
 }
 
 const round2 = (n: number) => Math.round(n * 100) / 100
-/** A list amount split into the negotiated amount and what the insurer and the patient pay. */
-function splitAmounts(rng: Rng, list: number, payer: PayerType) {
-  const negotiated = round2(list * NEGOTIATED_RATIO[payer] * rng.lognormal(0.1))
-  const patient = round2(negotiated * PATIENT_SHARE[payer])
-  return { list, negotiated, insurer: round2(negotiated - patient), patient }
-}
 /** Pharmacy fills cover the last year up to the reference date. */
 export const PHARMACY_WINDOW_DAYS = 365
 /** Share of refills picked up when due. */
 const FILL_ADHERENCE = 0.85
 const DRUG_BY_KEY = new Map(MAINTENANCE_DRUGS.map((d) => [d.key, d]))
-const drugName = (drug: { brand_name: string; generic_name: string }) => `${drug.brand_name} (${drug.generic_name})`
+const drugName = (drug: { brand_name: string; generic_name: string; strength?: string; generic?: boolean }) =>
+  drug.generic ? `${drug.generic_name} ${drug.strength ?? ''} (generic)`.replace('  ', ' ') : `${drug.brand_name} (${drug.generic_name})`
 const DAY = 86_400_000
 const REF = Date.parse(`${REFERENCE_DATE}T00:00:00Z`)
 const isoDay = (ms: number) => new Date(ms).toISOString().slice(0, 10)
+const REF_YEAR = Number(REFERENCE_DATE.slice(0, 4))
+const CONDITION_BY_KEY = new Map(CONDITIONS.map((c) => [c.key, c]))
+const INSURER_BY_NAME = new Map(INSURERS.map((i) => [i.name, i]))
+const AGE_GROUP_TABLE = new WeightedTable(AGE_PYRAMID.map((g) => [g, g[2]] as const))
+const OLDEST_TABLE = new WeightedTable(Array.from({ length: 15 }, (_, k) => [85 + k, OLDEST_AGE_DECAY ** k] as const))
+const COMMERCIAL_PLAN_TABLE = new WeightedTable(COMMERCIAL_PLANS)
+/** A day of the birth year, no later than the reference date. */
+function birthDate(rng: Rng, year: number): string {
+  const first = Date.UTC(year, 0, 1)
+  const last = Math.min(REF, Date.UTC(year, 11, 31))
+  return isoDay(first + rng.int(0, Math.round((last - first) / DAY)) * DAY)
+}
+/**
+ * E[product of relative risks] of each condition per age band under the drawing model (exact enumeration over
+ * the latent states of the risk factors), so that a band's marginal prevalence stays the published one.
+ */
+const RISK_NORM: ReadonlyMap<string, number> = (() => {
+  const norms = new Map<string, number>()
+  const factors = new Set(Object.values(RISK_FACTORS).flatMap((list) => list.map(([f]) => f)))
+  for (const band of ['child', 'young_adult', 'middle_age', 'senior'] as const) {
+    let states = new Map<string, number>([['', 1]])
+    for (const key of CONDITION_ORDER) {
+      const condition = CONDITION_BY_KEY.get(key)
+      if (!condition) continue
+      const rrOf = (state: string) => (RISK_FACTORS[key] ?? []).reduce((r, [f, risk]) => (state.split(',').includes(f) ? r * risk : r), 1)
+      let norm = 0
+      for (const [state, p] of states) norm += p * rrOf(state)
+      norms.set(`${key}|${band}`, norm)
+      if (!factors.has(key)) continue
+      const next = new Map<string, number>()
+      for (const [state, p] of states) {
+        const q = Math.min(0.95, (condition.prevalence[band] * rrOf(state)) / norm)
+        next.set(state ? `${state},${key}` : key, (next.get(state ? `${state},${key}` : key) ?? 0) + p * q)
+        next.set(state, (next.get(state) ?? 0) + p * (1 - q))
+      }
+      states = next
+    }
+  }
+  return norms
+})()
+
+/** One encounter before pricing: date, rendering clinician (index), facility, setting and lines (code, units). */
+interface Visit {
+  ms: number
+  provider: number
+  facility: FacilityRow | null
+  setting: ServiceSetting
+  kind: EncounterKind
+  lines: [string, number][]
+  dx: string[]
+  stayDays?: number
+}
+const PEDIATRIC_CARE = ['208000000X', '363LP0200X', '207Q00000X']
+/** Share of diagnosed patients whose condition a specialist manages (assumption; see seed/CALIBRATION.md). */
+const SPECIALIST_SHARE: Readonly<Record<string, number>> = {
+  depression: 0.55,
+  rheumatoid_arthritis: 0.8,
+  heart_failure: 0.6,
+  ckd: 0.25,
+  type2_diabetes: 0.15,
+  osteoarthritis: 0.35,
+  asthma: 0.2,
+  copd: 0.25,
+  hypertension: 0.1,
+  obesity: 0,
+}
+/** Clinicians who may prescribe: physicians, nurse practitioners, physician assistants. */
+export const PRESCRIBER_KINDS: ReadonlySet<ClinicianKind> = new Set(['physician', 'nurse_practitioner', 'physician_assistant'])
+const BEHAVIORAL_KINDS: ReadonlySet<ClinicianKind> = new Set(['psychologist', 'counselor', 'social_worker'])
+const PSYCHOTHERAPY: readonly (readonly [string, number])[] = [
+  ['90834', 5],
+  ['90837', 3],
+  ['90832', 2],
+]
+/** Codes that are the visit itself, not an add-on test or treatment. */
+const NOT_ANCILLARY = /^(99[0-9]{3}|90[0-9]{3}|97[0-9]{3})$/
+const FACILITY_ANCILLARY: ReadonlySet<string> = new Set(['73721', '71250', '93306', '95810', '70551', '72148', '74177'])
+const LAB_CODES: ReadonlySet<string> = new Set(['80048', '80053', '80061', '83036', '82043', '81003', '85025', '86431', '84443'])
+/** Categories whose fee includes the facility (surgery, deliveries): inpatient copays and deductibles attach to them. */
+const FACILITY_INCLUSIVE: ReadonlySet<string> = new Set(['surgery', 'maternity'])
+const CHILD_ACUTE_DX: readonly (readonly [string, number])[] = [['J06.9', 5], ['J02.9', 3], ['H66.90', 3], ['J20.9', 1.5], ['R50.9', 2], ['K52.9', 1], ['J45.901', 0.3]]
+const ADULT_ACUTE_DX: readonly (readonly [string, number])[] = [
+  ['J06.9', 3], ['J02.9', 1.5], ['J20.9', 2], ['J01.90', 1.5], ['M54.50', 3], ['M25.561', 1], ['M54.2', 1], ['N39.0', 1.5],
+  ['K21.9', 1], ['G43.909', 0.7], ['F41.1', 1], ['R10.9', 1], ['R51.9', 0.7], ['E78.5', 1.5],
+]
+const CHILD_ED_DX: readonly (readonly [string, number])[] = [['R50.9', 4], ['J06.9', 3], ['H66.90', 2], ['S93.401A', 1], ['K52.9', 2], ['R10.9', 1.5], ['J20.9', 1]]
+const ADULT_ED_DX: readonly (readonly [string, number])[] = [
+  ['R07.9', 5], ['R10.9', 5], ['J06.9', 2], ['J02.9', 1], ['S93.401A', 2], ['M54.50', 2], ['N39.0', 2], ['R51.9', 2], ['R55', 1],
+  ['J20.9', 1.5], ['K52.9', 1.5], ['F41.1', 1], ['J18.9', 0.8], ['I48.91', 0.4], ['I21.4', 0.2], ['N17.9', 0.3],
+]
+const ED_ANCILLARIES: readonly (readonly [string, number])[] = [['85025', 0.4], ['80053', 0.3], ['71046', 0.25], ['93000', 0.15], ['74177', 0.08], ['81003', 0.15]]
+const CHILD_IP_DX: readonly (readonly [string, number])[] = [['J18.9', 4], ['J45.901', 2], ['K52.9', 2], ['A41.9', 1], ['N39.0', 1]]
+const ADULT_IP_DX: readonly (readonly [string, number])[] = [['J18.9', 4], ['A41.9', 3], ['I21.4', 1.5], ['I63.9', 1.5], ['I48.91', 1.5], ['N17.9', 1.5], ['N39.0', 1.5], ['R07.9', 1], ['J44.1', 1]]
+/** Pharmacy allowed amounts relative to the list price, by payer (PBM discounts; rounded assumption). */
+const RX_NEGOTIATED: Readonly<Record<PayerType, number>> = { commercial: 0.8, medicare: 0.78, medicaid: 0.7, other: 0.9 }
+/** Chance of a yearly preventive visit at an age (NHIS/NAMCS: most children, about half of adults). */
+function preventiveRate(age: number, payer: PayerType): number {
+  if (age < 18) return 0.65
+  if (age >= 65) return 0.5
+  return payer === 'commercial' ? 0.5 : payer === 'medicaid' ? 0.4 : payer === 'medicare' ? 0.45 : 0.2
+}
+/** Births a year per woman of an age (NVSS 2023 age pattern around 54.5 per 1,000 women 15-44). */
+function birthRate(age: number): number {
+  if (age < 15 || age > 44) return 0
+  const shape = age < 20 ? 0.25 : age < 25 ? 1.05 : age < 30 ? 1.7 : age < 35 ? 1.75 : age < 40 ? 0.95 : 0.22
+  return (BIRTHS_PER_1000_WOMEN / 1000) * shape
+}
 
 /**
  * The synthetic national dataset for one seed and scale. Small reference tables (ZIPs, systems, facilities) are
@@ -273,6 +429,10 @@ export class SyntheticDataset {
   readonly scale: Scale
   readonly zips: readonly ZipRow[]
   private readonly zipTable: WeightedTable<number>
+  /** ZIPs weighted by population × physicians per 100,000 of the state (AAMC), for placing physicians. */
+  private readonly physicianZipTable: WeightedTable<number>
+  private readonly countyGeometry: Map<string, CountyGeoRow>
+  private readonly anchors = new Map<string, [number, number]>()
   private readonly zipTablesByState = new Map<string, WeightedTable<number>>()
   private readonly kindTable: WeightedTable<ClinicianKind>
   private readonly taxonomyTables = new Map<ClinicianKind, WeightedTable<string>>()
@@ -288,8 +448,10 @@ export class SyntheticDataset {
     this.scale = typeof options.scale === 'string' ? SCALES[options.scale] : options.scale
     this.specialtyByCode = new Map(specialties().map((s) => [s.code, s]))
     this.procedures = new Map(procedureCodes().map((p) => [p.code, p]))
-    // Placement: 50 states + DC, population-weighted; within a state by county population when given, else evenly by ZCTA.
+    // Placement: 50 states + DC at their Census population; within a state by county population (Census
+    // Vintage 2023), shared evenly among the county's ZCTAs (no ZCTA population table is available offline).
     this.zips = loadZipRows().filter((z) => z.is_zcta && STATE_BY_ABBR.get(z.state)?.population_2023)
+    const countyPopulation = options.countyPopulation ?? new Map(Object.entries(COUNTY_POPULATION))
     const perState = new Map<string, number[]>()
     this.zips.forEach((z, i) => {
       const list = perState.get(z.state) ?? []
@@ -299,19 +461,37 @@ export class SyntheticDataset {
     const zipsPerCounty = new Map<string, number>()
     for (const z of this.zips) if (z.county_fips) zipsPerCounty.set(z.county_fips, (zipsPerCounty.get(z.county_fips) ?? 0) + 1)
     const entries: [number, number][] = []
+    const physicianEntries: [number, number][] = []
     for (const [state, list] of perState) {
       const pop = STATE_BY_ABBR.get(state)?.population_2023 ?? 0
+      const covered = new Set<string>()
+      let coveredPop = 0
+      for (const i of list) {
+        const fips = (this.zips[i] as ZipRow).county_fips
+        if (fips && !covered.has(fips) && countyPopulation.has(fips)) {
+          covered.add(fips)
+          coveredPop += countyPopulation.get(fips) ?? 0
+        }
+      }
+      // ZIPs whose county has no figure share what the state's counties leave over
+      const uncovered = list.filter((i) => !covered.has((this.zips[i] as ZipRow).county_fips ?? ''))
+      const rest = Math.max(pop - coveredPop, pop * 0.001)
       const weights = list.map((i) => {
         const z = this.zips[i] as ZipRow
-        const countyPop = z.county_fips ? options.countyPopulation?.get(z.county_fips) : undefined
-        return countyPop !== undefined && z.county_fips ? countyPop / (zipsPerCounty.get(z.county_fips) ?? 1) : pop / list.length
+        return z.county_fips && covered.has(z.county_fips)
+          ? (countyPopulation.get(z.county_fips) ?? 0) / (zipsPerCounty.get(z.county_fips) ?? 1)
+          : rest / Math.max(1, uncovered.length)
       })
-      const sum = weights.reduce((a, b) => a + b, 0)
+      const sum = weights.reduce((a, b) => a + b, 0) || 1
       const stateEntries = list.map((i, k) => [i, ((weights[k] ?? 0) / sum) * pop] as [number, number])
       entries.push(...stateEntries)
+      const density = PHYSICIANS_PER_100K[state] ?? 260
+      for (const [i, w] of stateEntries) physicianEntries.push([i, w * density])
       this.zipTablesByState.set(state, new WeightedTable(stateEntries))
     }
     this.zipTable = new WeightedTable(entries)
+    this.physicianZipTable = new WeightedTable(physicianEntries)
+    this.countyGeometry = new Map(loadCountyGeometries().map((c) => [c.fips, c]))
     this.kindTable = new WeightedTable(Object.entries(PROVIDER_MIX_FULL) as [ClinicianKind, number][])
     for (const kind of Object.keys(PROVIDER_MIX_FULL) as ClinicianKind[]) {
       const codes = specialties().filter((s) => s.provider_kind === kind)
@@ -342,14 +522,49 @@ export class SyntheticDataset {
     const table = state ? (this.zipTablesByState.get(state) ?? this.zipTable) : this.zipTable
     return this.zips[table.pick(rng)] as ZipRow
   }
+  /**
+   * A point up to ~3 km around the ZCTA internal point that lies inside the ZIP's county polygon (the same
+   * polygons as counties.geom): a few draws, then smaller radii, then the ZIP's own point or, when that
+   * lies outside its county (ZCTAs cross county lines), a fixed interior point of the county.
+   */
   private jitter(rng: Rng, z: ZipRow): [number, number] {
-    // up to ~3 km around the ZCTA internal point
-    const r = 0.027 * Math.sqrt(rng.next())
-    const t = rng.next() * 2 * Math.PI
-    return [
-      Math.round((z.lat + r * Math.sin(t)) * 1e6) / 1e6,
-      Math.round((z.lng + (r * Math.cos(t)) / Math.cos((z.lat * Math.PI) / 180)) * 1e6) / 1e6,
-    ]
+    const county = z.county_fips ? this.countyGeometry.get(z.county_fips) : undefined
+    for (let attempt = 0; attempt < 8; attempt++) {
+      const r = (attempt < 4 ? 0.027 : 0.027 / (attempt - 2)) * Math.sqrt(rng.next())
+      const t = rng.next() * 2 * Math.PI
+      const lat = Math.round((z.lat + r * Math.sin(t)) * 1e6) / 1e6
+      const lng = Math.round((z.lng + (r * Math.cos(t)) / Math.cos((z.lat * Math.PI) / 180)) * 1e6) / 1e6
+      if (!county || multiPolygonContains(county.geometry, lng, lat)) return [lat, lng]
+    }
+    return this.anchorOf(z, county as CountyGeoRow)
+  }
+  private anchorOf(z: ZipRow, county: CountyGeoRow): [number, number] {
+    const key = `${z.zip}|${county.fips}`
+    let anchor = this.anchors.get(key)
+    if (anchor) return anchor
+    if (multiPolygonContains(county.geometry, z.lng, z.lat)) anchor = [z.lat, z.lng]
+    else {
+      // the grid point of the county's bounding box that lies inside it and nearest to the ZIP's point
+      let box = [Infinity, Infinity, -Infinity, -Infinity]
+      for (const poly of county.geometry.coordinates)
+        for (const [x = 0, y = 0] of poly[0] ?? []) box = [Math.min(box[0]!, x), Math.min(box[1]!, y), Math.max(box[2]!, x), Math.max(box[3]!, y)]
+      let best: [number, number] | undefined
+      let bestD = Infinity
+      for (let gx = 1; gx < 40; gx++)
+        for (let gy = 1; gy < 40; gy++) {
+          const lng = Math.round((box[0]! + ((box[2]! - box[0]!) * gx) / 40) * 1e6) / 1e6
+          const lat = Math.round((box[1]! + ((box[3]! - box[1]!) * gy) / 40) * 1e6) / 1e6
+          if (!multiPolygonContains(county.geometry, lng, lat)) continue
+          const d = (lng - z.lng) ** 2 + (lat - z.lat) ** 2
+          if (d < bestD) {
+            bestD = d
+            best = [lat, lng]
+          }
+        }
+      anchor = best ?? [z.lat, z.lng]
+    }
+    this.anchors.set(key, anchor)
+    return anchor
   }
   private phone(rng: Rng): string {
     // NANP-valid area code; 555-01xx lines are reserved for fictional use
@@ -455,7 +670,7 @@ export class SyntheticDataset {
   private providerCore(i: number, rng: Rng = rngFor(this.seed, 'provider', i)): ProviderCore {
     const kind = this.kindTable.pick(rng)
     const taxonomy = (this.taxonomyTables.get(kind) as WeightedTable<string>).pick(rng)
-    const zipIndex = this.zipTable.pick(rng)
+    const zipIndex = (kind === 'physician' ? this.physicianZipTable : this.zipTable).pick(rng)
     return { kind, taxonomy, zipIndex }
   }
 
@@ -572,26 +787,63 @@ export class SyntheticDataset {
   }
 
   // ---------- patients and claims ----------
+  /** Ages by the Census pyramid: a 5-year group, then a year within it (85-99 thinning with survival). */
+  private age(rng: Rng): { age: number; female: number } {
+    const group = AGE_GROUP_TABLE.pick(rng)
+    const [from, to, , female] = group
+    if (to - from > 4) return { age: OLDEST_TABLE.pick(rng), female }
+    return { age: rng.int(from, to), female }
+  }
+
+  /**
+   * Latent conditions drawn in CONDITION_ORDER with relative risks of their risk factors (normalised so each
+   * age band keeps its total prevalence), then the diagnosed (claims-coded) ones.
+   */
+  private drawConditions(rng: Rng, age: number): string[] {
+    const band = ageBand(age)
+    const latent = new Set<string>()
+    for (const key of CONDITION_ORDER) {
+      const condition = CONDITION_BY_KEY.get(key)
+      if (!condition || age < (CONDITION_MIN_AGE[key] ?? 0)) continue
+      let rr = 1
+      for (const [factor, risk] of RISK_FACTORS[key] ?? []) if (latent.has(factor)) rr *= risk
+      const p = Math.min(0.95, (condition.prevalence[band] * rr) / (RISK_NORM.get(`${key}|${band}`) ?? 1))
+      if (rng.chance(p)) latent.add(key)
+    }
+    const coded: string[] = []
+    for (const key of CONDITION_ORDER) {
+      if (!latent.has(key)) continue
+      let share = DIAGNOSED_SHARE[key]?.[band] ?? 1
+      if (key === 'ckd' && latent.has('type2_diabetes')) share = Math.min(0.95, share * CKD_DIAGNOSIS_BOOST_DIABETES)
+      if (rng.chance(share)) coded.push(key)
+    }
+    return coded
+  }
+
   patient(i: number): PatientRow {
     const rng = rngFor(this.seed, 'patient', i)
-    const band = new WeightedTable(AGE_BANDS.map((b) => [b, b[3]] as const)).pick(rng)
-    const age = rng.int(band[1], band[2])
-    const gender: 'M' | 'F' = rng.chance(0.505) ? 'F' : 'M'
+    const { age, female } = this.age(rng)
+    const gender: 'M' | 'F' = rng.chance(female) ? 'F' : 'M'
     const z = this.placeZip(rng)
     const mix = PAYER_MIX[ageBand(age)]
     const payer = new WeightedTable(Object.entries(mix) as [PayerType, number][]).pick(rng)
-    const conditions = CONDITIONS.filter((c) => rng.chance(c.prevalence[ageBand(age)])).map((c) => c.key)
+    const conditions = this.drawConditions(rng, age)
+    const birthYear = REF_YEAR - age
+    const insurer = this.insurerFor(rng, payer, z.state)
     return {
       id: i + 1,
       age,
-      birth_year: Number(REFERENCE_DATE.slice(0, 4)) - age,
+      birth_year: birthYear,
       gender,
       zip_code: z.zip,
       state: z.state,
       county_fips: z.county_fips,
       payer_type: payer,
-      insurer_name: this.insurerFor(rng, payer, z.state),
+      insurer_name: insurer,
       conditions,
+      birth_date: birthDate(rng, birthYear),
+      condition_codes: Object.fromEntries(conditions.map((key) => [key, new WeightedTable(CONDITION_BY_KEY.get(key)?.icd10 ?? [['Z00.00', 1]]).pick(rng)])),
+      plan: this.planFor(rng, payer, insurer),
     }
   }
 
@@ -599,46 +851,191 @@ export class SyntheticDataset {
     for (let i = from; i < to; i++) yield this.patient(i)
   }
 
-  private insurerFor(rng: Rng, payer: PayerType, state: string): string | null {
-    if (payer === 'other') return rng.chance(0.3) ? 'TRICARE' : null
-    const candidates = INSURERS.filter(
-      (i) =>
-        (!i.states || i.states.includes(state)) &&
-        i.weight > 0 &&
-        (payer === 'commercial'
-          ? i.kind === 'commercial' || i.kind === 'blues'
-          : i.kind === payer || (payer === 'medicare' && (i.kind === 'commercial' || i.kind === 'blues') && i.weight >= 3)),
-    )
-    if (payer === 'medicare' && rng.chance(0.52)) return 'Medicare'
-    if (payer === 'medicaid' && rng.chance(0.3)) return 'Medicaid'
-    if (candidates.length === 0) return payer === 'medicare' ? 'Medicare' : payer === 'medicaid' ? 'Medicaid' : null
-    return new WeightedTable(candidates.map((c) => [c.name, c.weight || 1] as const)).pick(rng)
-  }
-
-  private priceLine(rng: Rng, code: string, payer: PayerType, facility: FacilityRow | null) {
-    const base = this.procedures.get(code)?.base_price ?? 100
-    const facilityFactor = facility ? 0.8 + (hash32(this.seed, 'price-factor', facility.id) / 4294967296) * 0.9 : 0.75
-    return splitAmounts(rng, round2(base * facilityFactor * rng.lognormal(0.12)), payer)
+  private planFor(rng: Rng, payer: PayerType, insurer: string | null): PlanDesign {
+    if (payer === 'commercial') return COMMERCIAL_PLAN_TABLE.pick(rng)
+    if (payer === 'medicare') return insurer === 'Medicare' ? MEDICARE_FFS_PLAN : MEDICARE_ADVANTAGE_PLAN
+    if (payer === 'medicaid') return MEDICAID_PLAN
+    return insurer === 'TRICARE' ? TRICARE_PLAN : UNINSURED_PLAN
   }
 
   /**
-   * Pharmacy fills (PHARMX) of one patient over the last PHARMACY_WINDOW_DAYS: for each of the patient's
-   * conditions, with the condition's treated share, one maintenance drug (CONDITION_DRUGS), prescribed by a
-   * clinician of the condition's specialties in the patient's state and refilled every days_per_fill days,
-   * a little late at times and now and then skipped (adherence).
+   * The carrier by line of business from published market shares (realism.ts): 'blues' goes to the state's
+   * Blue plan(s), 'regional' to the state's regional plans; a share whose carrier does not serve the state
+   * falls to the others. Medicare: fee-for-service unless in a Medicare Advantage plan; Medicaid: the state
+   * programme unless in a managed-care plan.
+   */
+  private insurerFor(rng: Rng, payer: PayerType, state: string): string | null {
+    if (payer === 'other') return rng.chance(TRICARE_SHARE_OF_OTHER) ? 'TRICARE' : null
+    if (payer === 'medicare' && !rng.chance(MEDICARE_ADVANTAGE_SHARE)) return 'Medicare'
+    if (payer === 'medicaid' && !rng.chance(MEDICAID_MANAGED_CARE_SHARE)) return 'Medicaid'
+    const table = this.insurerTable(payer, state)
+    return table ? table.pick(rng) : payer === 'medicare' ? 'Medicare' : payer === 'medicaid' ? 'Medicaid' : null
+  }
+
+  private readonly insurerTables = new Map<string, WeightedTable<string> | null>()
+  private insurerTable(payer: PayerType, state: string): WeightedTable<string> | null {
+    const key = `${payer}|${state}`
+    if (this.insurerTables.has(key)) return this.insurerTables.get(key) ?? null
+    const shares = payer === 'commercial' ? COMMERCIAL_SHARES : payer === 'medicare' ? MEDICARE_ADVANTAGE_SHARES : MEDICAID_MCO_SHARES
+    const kinds = payer === 'commercial' ? ['commercial'] : payer === 'medicare' ? ['medicare', 'commercial'] : ['medicaid']
+    const named = new Set(shares.map(([n]) => n))
+    const regionalIn = (st: string) => INSURERS.filter((i) => i.states?.includes(st) && kinds.includes(i.kind) && !named.has(i.name) && i.weight > 0)
+    const blueIn = (st: string) => INSURERS.filter((i) => i.kind === 'blues' && (!i.states || i.states.includes(st)))
+    // Carriers present in some states only get their national share over their footprint's population; the
+    // national carriers and the Blues share what is left in each state, so every national share holds exactly.
+    const footprint = (present: (st: string) => boolean) => {
+      let inside = 0
+      let total = 0
+      for (const st of STATES) {
+        if (!st.population_2023) continue
+        total += st.population_2023
+        if (present(st.abbr)) inside += st.population_2023
+      }
+      return inside / total || 1
+    }
+    const restricted: [string, number][] = []
+    const national: [string, number][] = []
+    for (const [name, share] of shares) {
+      if (name === 'blues') {
+        const blues = blueIn(state)
+        const total = blues.reduce((a, b) => a + (b.weight || 1), 0)
+        for (const b of blues) national.push([b.name, (share * (b.weight || 1)) / total])
+      } else if (name === 'regional') {
+        const regional = regionalIn(state)
+        const total = regional.reduce((a, b) => a + b.weight, 0)
+        const scale = footprint((st) => regionalIn(st).length > 0)
+        for (const r of regional) restricted.push([r.name, (share * r.weight) / total / scale])
+      } else {
+        const insurer = INSURER_BY_NAME.get(name)
+        if (!insurer) continue
+        if (!insurer.states) national.push([name, share])
+        else if (insurer.states.includes(state)) restricted.push([name, share / footprint((st) => insurer.states?.includes(st) ?? false)])
+      }
+    }
+    const nominal = shares.filter(([n]) => n === 'blues' || (!INSURER_BY_NAME.get(n)?.states && n !== 'regional')).reduce((a, [, v]) => a + v, 0)
+    const left = Math.max(0, shares.reduce((a, [, v]) => a + v, 0) - restricted.reduce((a, [, v]) => a + v, 0))
+    const entries: [string, number][] = [...restricted, ...national.map(([n, v]) => [n, (v * left) / (nominal || 1)] as [string, number])].filter(([, v]) => v > 0)
+    const table = entries.length > 0 ? new WeightedTable(entries) : null
+    this.insurerTables.set(key, table)
+    return table
+  }
+
+  // ---------- utilisation model ----------
+  /** Relative ED / inpatient weight of a patient (age, payer, conditions); rates are normalised on a sample. */
+  private utilisationWeight(p: PatientRow, table: typeof ED_RELATIVE, payerRelative: Readonly<Record<PayerType, number>> | null): number {
+    const age = p.age <= 1 ? table.infant : p.age >= 85 ? table.oldest : table[ageBand(p.age)]
+    let w = age * (payerRelative ? payerRelative[p.payer_type] : 1)
+    for (const c of p.conditions) w *= CONDITION_UTILISATION[c] ?? 1
+    return w
+  }
+
+  /**
+   * Normalisers of the utilisation rates, measured once on (up to 20,000 of) the sampled patients so that the
+   * population reaches the published rates: mean ED and inpatient weights, the share of people eligible for a
+   * joint replacement (coded osteoarthritis, 40+), and expected births per person.
+   */
+  private get norms(): { ed: number; ip: number; jointEligible: number; births: number } {
+    if (this.normCache) return this.normCache
+    const n = Math.min(this.scale.patients, 20_000)
+    let ed = 0
+    let ip = 0
+    let eligible = 0
+    let births = 0
+    for (let i = 0; i < n; i++) {
+      const p = this.patient(i)
+      ed += this.utilisationWeight(p, ED_RELATIVE, ED_PAYER_RELATIVE)
+      ip += this.utilisationWeight(p, INPATIENT_RELATIVE, null)
+      if (p.age >= 40 && p.conditions.includes('osteoarthritis')) eligible++
+      if (p.gender === 'F') births += birthRate(p.age)
+    }
+    this.normCache = { ed: ed / n || 1, ip: ip / n || 1, jointEligible: Math.max(eligible / n, 1e-4), births: births / n }
+    return this.normCache
+  }
+  private normCache: { ed: number; ip: number; jointEligible: number; births: number } | undefined
+
+  /**
+   * The clinicians a patient sees (deterministic per patient, shared by claims and pharmacy): a primary-care
+   * clinician (pediatric for children), and per diagnosed condition the clinician managing it, a specialist
+   * for a published-like share of patients, else the primary-care clinician.
+   */
+  careTeam(p: PatientRow): { pcp: number; pcpNew: boolean; managers: Map<string, number> } {
+    const rng = rngFor(this.seed, 'care-team', p.id)
+    const pcp = this.pickProvider(rng, p.state, p.age < 18 ? PEDIATRIC_CARE : PRIMARY_CARE)
+    const pcpNew = rng.chance(0.08)
+    const managers = new Map<string, number>()
+    for (const key of p.conditions) {
+      const condition = CONDITION_BY_KEY.get(key)
+      const specialists = condition?.specialties.filter((t) => !PRIMARY_CARE.includes(t)) ?? []
+      const share = SPECIALIST_SHARE[key] ?? 0.2
+      managers.set(key, specialists.length > 0 && p.age >= 18 && rng.chance(share) ? this.pickProvider(rng, p.state, specialists) : pcp)
+    }
+    return { pcp, pcpNew, managers }
+  }
+
+  /** A clinician allowed to prescribe (physician, NP, PA): the given one, else the patient's primary-care clinician, else any in the state. */
+  private prescriberFor(rng: Rng, p: PatientRow, preferred: number, pcp: number): number {
+    for (const candidate of [preferred, pcp]) if (PRESCRIBER_KINDS.has(this.providerCore(candidate).kind)) return candidate
+    for (let attempt = 0; attempt < 5; attempt++) {
+      const other = this.pickProvider(rng, p.state, PRIMARY_CARE)
+      if (PRESCRIBER_KINDS.has(this.providerCore(other).kind)) return other
+    }
+    return this.pickProvider(rng, 'CA', ['207Q00000X'])
+  }
+
+  private readonly facilitiesByStateType = new Map<string, FacilityRow[]>()
+  private facilitiesIn(state: string, types: readonly FacilityType[]): FacilityRow[] {
+    const key = `${state}|${types.join(',')}`
+    let list = this.facilitiesByStateType.get(key)
+    if (!list) {
+      list = this.facilities.filter((f) => f.state === state && types.includes(f.facility_type))
+      if (list.length === 0) list = this.facilities.filter((f) => types.includes(f.facility_type))
+      this.facilitiesByStateType.set(key, list)
+    }
+    return list
+  }
+  private hospitalFor(rng: Rng, p: PatientRow, emergency: boolean): FacilityRow {
+    const pool = (this.hospitalsByState.get(p.state) ?? []).filter((h) => !emergency || h.emergency_services)
+    const list = pool.length > 0 ? pool : this.facilities.filter((f) => (f.facility_type === 'hospital' || f.facility_type === 'critical_access') && (!emergency || f.emergency_services))
+    const near = list.filter((h) => h.county_fips === p.county_fips)
+    return rng.pick(near.length > 0 && rng.chance(0.6) ? near : list)
+  }
+
+  /** Commercial price level (log-normal, median 1) and chargemaster level of a facility or practice. */
+  private priceLevel(key: string, index: number): { factor: number; charge: number } {
+    const cacheKey = `${key}${index}`
+    let level = this.priceLevels.get(cacheKey)
+    if (!level) {
+      const rng = rngFor(this.seed, `price-level-${key}`, index)
+      level = { factor: rng.lognormal(key === 'practice' ? 0.2 : FACILITY_PRICE_SIGMA), charge: rng.lognormal(0.3) }
+      if (this.priceLevels.size > 50_000) this.priceLevels.clear()
+      this.priceLevels.set(cacheKey, level)
+    }
+    return level
+  }
+  private readonly priceLevels = new Map<string, { factor: number; charge: number }>()
+
+  /**
+   * Pharmacy fills (PHARMX) of one patient over the last PHARMACY_WINDOW_DAYS: for each diagnosed condition,
+   * with the condition's treated share, one maintenance drug (CONDITION_DRUGS, mostly generics) allowed at the
+   * patient's age, prescribed by the clinician managing the condition when that clinician may prescribe
+   * (else the primary-care clinician), refilled every days_per_fill days, a little late at times and now and
+   * then skipped (adherence). Copays by plan tier (generic or brand).
    */
   pharmacyOfPatient(p: PatientRow): PharmacyClaimRow[] {
     const rng = rngFor(this.seed, 'pharmacy', p.id)
+    const team = this.careTeam(p)
     const rows: PharmacyClaimRow[] = []
     const taking = new Set<string>()
+    const ageAtStart = p.age - 1
     for (const key of p.conditions) {
       const plan = CONDITION_DRUGS[key]
-      const condition = CONDITIONS.find((c) => c.key === key)
-      if (!plan || !condition || !rng.chance(plan.treated_share)) continue
-      const drug = DRUG_BY_KEY.get(new WeightedTable(plan.drugs).pick(rng))
+      if (!plan || !rng.chance(plan.treated_share)) continue
+      const allowed = plan.drugs.filter(([k]) => (DRUG_BY_KEY.get(k)?.min_age ?? 0) <= ageAtStart)
+      if (allowed.length === 0) continue
+      const drug = DRUG_BY_KEY.get(new WeightedTable(allowed).pick(rng))
       if (!drug || taking.has(drug.key)) continue
       taking.add(drug.key)
-      const prescriber = this.provider(this.pickProvider(rng, p.state, condition.specialties))
+      const prescriber = this.provider(this.prescriberFor(rng, p, team.managers.get(key) ?? team.pcp, team.pcp))
       const supply = drug.days_per_fill
       // a 28-day pen pack is a month's supply, as the 30-day packages are
       const months = supply === 28 ? 1 : supply / 30
@@ -649,11 +1046,16 @@ export class SyntheticDataset {
         day += supply + (rng.chance(0.3) ? rng.int(1, 10) : 0)
       ) {
         if (!rng.chance(FILL_ADHERENCE)) continue
-        const price = splitAmounts(rng, round2(drug.list_price_30_days * months * rng.lognormal(0.05)), p.payer_type)
+        const fill = REF - (PHARMACY_WINDOW_DAYS - 1 - day) * DAY
+        if (fill < Date.parse(`${p.birth_date}T00:00:00Z`)) continue
+        const list = round2(drug.list_price_30_days * months * rng.lognormal(0.05))
+        const negotiated = round2(list * RX_NEGOTIATED[p.payer_type] * rng.lognormal(0.05))
+        const copay = drug.generic ? p.plan.rx_generic_copay : p.plan.rx_brand_copay
+        const patient = round2(p.plan.kind === 'uninsured' ? negotiated : Math.min(negotiated, copay * (supply === 90 ? 2.5 : 1)))
         rows.push({
           id: p.id * 100 + rows.length,
           patient_id: p.id,
-          fill_date: isoDay(REF - (PHARMACY_WINDOW_DAYS - 1 - day) * DAY),
+          fill_date: isoDay(fill),
           prescriber_npi: prescriber.npi,
           facility_npi: null,
           ndc: drug.ndc,
@@ -662,84 +1064,257 @@ export class SyntheticDataset {
           days_supply: supply,
           payer_type: p.payer_type,
           insurer_name: p.insurer_name,
-          list_amount: price.list,
-          negotiated_amount: price.negotiated,
-          insurer_amount: price.insurer,
-          patient_amount: price.patient,
+          list_amount: list,
+          negotiated_amount: negotiated,
+          insurer_amount: round2(negotiated - patient),
+          patient_amount: patient,
         })
       }
     }
     return rows
   }
 
-  /** Medical claims of one patient (MEDX): visits for each condition plus routine care, over claim_years. */
+  /**
+   * Medical claims of one patient (MEDX) over claim_years, none before the day of birth: preventive visits by
+   * age (the age-specific preventive code, Medicare wellness visits at 65+), problem visits, visits for each
+   * diagnosed condition with its managing clinician (E/M levels at the published mix, new-patient codes on a
+   * first visit, psychotherapy or physical therapy by the clinician's kind), emergency visits and inpatient
+   * stays at published rates, deliveries and joint replacements. Office visits fall on weekdays (a few on
+   * Saturdays). Allowed amounts follow Medicare fee levels and payer multiples; the patient's share follows
+   * the plan (deductible, copays, coinsurance, $0 preventive care), in date order.
+   */
   claimsOfPatient(p: PatientRow): ClaimBundle[] {
     const rng = rngFor(this.seed, 'claims', p.id)
-    const bundles: ClaimBundle[] = []
-    const days = this.scale.claim_years * 365
-    const visits: { condition: Condition | null; count: number }[] = [{ condition: null, count: rng.poisson(1.2 * this.scale.claim_years) }]
-    for (const key of p.conditions) {
-      const c = CONDITIONS.find((x) => x.key === key)
-      if (c) visits.push({ condition: c, count: Math.max(1, rng.poisson(c.visits_per_year * this.scale.claim_years)) })
+    const team = this.careTeam(p)
+    const windowStart = REF - (this.scale.claim_years * 365 - 1) * DAY
+    const born = Date.parse(`${p.birth_date}T00:00:00Z`)
+    const from = Math.max(windowStart, born)
+    const span = Math.floor((REF - from) / DAY) + 1
+    const exposure = span / 365
+    const ageAt = (ms: number) => new Date(ms).getUTCFullYear() - p.birth_year
+    const anyDay = () => from + rng.int(0, span - 1) * DAY
+    const weekday = (ms: number) => {
+      const dow = new Date(ms).getUTCDay()
+      let out = ms
+      if (dow === 0) out = ms + DAY
+      else if (dow === 6 && !rng.chance(SATURDAY_OFFICE_SHARE * 7)) out = ms - DAY
+      if (out > REF) out -= 2 * DAY
+      if (out < from) out = ms
+      return out
     }
-    let n = 0
-    for (const { condition, count } of visits) {
+    const officeDay = () => weekday(anyDay())
+    const visits: Visit[] = []
+    const seen = new Set<number>()
+    const kindOf = (index: number) => this.providerCore(index).kind
+    const em = (provider: number, newChance: number) => {
+      const first = !seen.has(provider)
+      seen.add(provider)
+      return new WeightedTable(first && rng.chance(newChance) ? EM_NEW : EM_ESTABLISHED).pick(rng)
+    }
+    const other = (key: string) => {
+      const rest = p.conditions.filter((c) => c !== key)
+      return rest.length > 0 && rng.chance(0.4) ? [p.condition_codes[rng.pick(rest)] as string] : []
+    }
+
+    // preventive care: well-child schedule, yearly check-ups, Medicare wellness visits
+    for (let year = new Date(from).getUTCFullYear(); year <= REF_YEAR; year++) {
+      const age = year - p.birth_year
+      const count = age <= 0 ? 3 : age <= 2 ? 2 : rng.chance(preventiveRate(age, p.payer_type)) ? 1 : 0
       for (let k = 0; k < count; k++) {
-        const id = p.id * 1000 + n++
-        const date = isoDay(REF - rng.int(0, days - 1) * DAY)
-        const taxonomies = condition ? condition.specialties : p.age < 18 ? ['208000000X', '363LP0200X', '207Q00000X'] : PRIMARY_CARE
-        const providerIndex = this.pickProvider(rng, p.state, taxonomies)
-        const provider = this.provider(providerIndex)
-        const procedures = condition
-          ? [condition.procedures[0] as string, ...(rng.chance(0.6) ? [rng.pick(condition.procedures.slice(1))] : [])]
-          : [p.age >= 65 && rng.chance(0.3) ? 'G0439' : rng.pick(['99213', '99214', '99396', '85025', '80053'])]
-        const facility =
-          provider.facility_id !== null && procedures.some((c) => (this.procedures.get(c)?.base_price ?? 0) > 1000)
-            ? (this.facilities[provider.facility_id - 1] ?? null)
-            : null
-        const dx = condition ? [new WeightedTable(condition.icd10).pick(rng)] : [p.age >= 18 ? 'Z00.00' : 'Z00.129']
-        const other = p.conditions.filter((c) => c !== condition?.key)
-        if (other.length > 0 && rng.chance(0.4)) {
-          const c2 = CONDITIONS.find((x) => x.key === rng.pick(other))
-          if (c2) dx.push(new WeightedTable(c2.icd10).pick(rng))
-        }
-        const lines = [...new Set(procedures)].map((code, li) => {
-          const price = this.priceLine(rng, code, p.payer_type, facility)
-          return {
-            claim_id: id,
-            line_number: li + 1,
-            procedure_code: code,
-            units: 1,
-            list_amount: price.list,
-            negotiated_amount: price.negotiated,
-            insurer_amount: price.insurer,
-            patient_amount: price.patient,
+        const yearStart = Math.max(from, Date.UTC(year, 0, 1))
+        const yearEnd = Math.min(REF, Date.UTC(year, 11, 31))
+        if (yearEnd < yearStart) continue
+        const ms = weekday(yearStart + rng.int(0, Math.round((yearEnd - yearStart) / DAY)) * DAY)
+        const a = ageAt(ms)
+        const first = !seen.has(team.pcp)
+        seen.add(team.pcp)
+        const codes = PREVENTIVE_CODES.find(([lo, hi]) => a >= lo && a <= hi) ?? PREVENTIVE_CODES[PREVENTIVE_CODES.length - 1]!
+        const code = p.payer_type === 'medicare' && a >= 65 ? (rng.chance(0.12) ? 'G0438' : 'G0439') : first && team.pcpNew ? codes[2] : codes[3]
+        const lines: [string, number][] = [[code, 1]]
+        if (a >= 18 && rng.chance(0.6)) lines.push(['36415', 1], ['80061', 1], ...(rng.chance(0.6) ? ([['80053', 1]] as [string, number][]) : []), ...(rng.chance(0.4) ? ([['85025', 1]] as [string, number][]) : []))
+        if (rng.chance(a < 18 ? 0.5 : 0.35)) lines.push(['90686', 1], [p.payer_type === 'medicare' ? 'G0008' : '90471', 1])
+        visits.push({ ms, provider: team.pcp, facility: null, setting: 'office', kind: 'preventive', lines, dx: [a >= 18 ? (rng.chance(0.2) ? 'Z00.01' : 'Z00.00') : rng.chance(0.15) ? 'Z00.121' : 'Z00.129'] })
+      }
+    }
+
+    // problem visits (acute illness, injuries, symptoms)
+    const acute = rng.poisson((p.age < 18 ? 1.3 : p.age < 65 ? 1.0 : 1.6) * exposure)
+    for (let k = 0; k < acute; k++) {
+      const provider = rng.chance(0.85) ? team.pcp : this.pickProvider(rng, p.state, p.age < 18 ? PEDIATRIC_CARE : PRIMARY_CARE)
+      const dx = new WeightedTable(p.age < 18 ? CHILD_ACUTE_DX : ADULT_ACUTE_DX).pick(rng)
+      const lines: [string, number][] = [[em(provider, 0.5), 1]]
+      if (dx === 'N39.0') lines.push(['81003', 1])
+      else if (p.age >= 18 && rng.chance(0.2)) lines.push(['36415', 1], [rng.pick(['85025', '80053', '80048', '84443']), 1])
+      visits.push({ ms: officeDay(), provider, facility: null, setting: 'office', kind: provider === team.pcp ? 'primary_care' : 'specialist', lines, dx: [dx] })
+    }
+
+    // visits for each diagnosed condition
+    for (const key of p.conditions) {
+      const condition = CONDITION_BY_KEY.get(key)
+      const manager = team.managers.get(key) ?? team.pcp
+      if (!condition) continue
+      const managerKind = kindOf(manager)
+      const count = Math.max(1, rng.poisson(condition.visits_per_year * exposure))
+      const code = p.condition_codes[key] as string
+      const ancillaries = condition.procedures.filter((c) => !NOT_ANCILLARY.test(c) && !['27447', '27130', '99223'].includes(c))
+      for (let k = 0; k < count; k++) {
+        const ms = officeDay()
+        let lines: [string, number][]
+        if (BEHAVIORAL_KINDS.has(managerKind)) {
+          const first = !seen.has(manager)
+          seen.add(manager)
+          lines = [[first && rng.chance(0.5) ? '90791' : new WeightedTable(PSYCHOTHERAPY).pick(rng), 1]]
+        } else if (managerKind === 'physical_therapist') {
+          const first = !seen.has(manager)
+          seen.add(manager)
+          lines = first ? [[rng.chance(0.6) ? '97161' : '97162', 1]] : [['97110', rng.int(2, 3)], ...(rng.chance(0.6) ? ([['97140', 1]] as [string, number][]) : [])]
+        } else {
+          lines = [[em(manager, manager === team.pcp ? (team.pcpNew ? 1 : 0) : 0.5), 1]]
+          if (ancillaries.length > 0 && rng.chance(0.45)) {
+            const extra = rng.pick(ancillaries)
+            if (FACILITY_ANCILLARY.has(extra)) {
+              // imaging, echocardiograms and sleep studies on their own claim at a hospital or imaging centre
+              const provider = this.provider(manager)
+              const facility =
+                provider.facility_id !== null && rng.chance(0.6)
+                  ? (this.facilities[provider.facility_id - 1] ?? null)
+                  : rng.pick(this.facilitiesIn(p.state, extra.startsWith('7') ? ['imaging', 'hospital'] : ['hospital']))
+              visits.push({ ms, provider: manager, facility, setting: 'outpatient', kind: 'outpatient', lines: [[extra, 1]], dx: [code] })
+            } else if (extra === 'J1745') lines.push(['96365', 1], ['J1745', rng.int(30, 50)])
+            else if (extra === 'J0135') lines.push(['J0135', 2])
+            else if (extra === 'J7613') lines.push(['J7613', rng.int(2, 3)])
+            else lines.push(...(LAB_CODES.has(extra) ? ([['36415', 1]] as [string, number][]) : []), [extra, 1])
           }
-        })
-        const sum = (f: (l: ClaimProcedureRow) => number) => round2(lines.reduce((s, l) => s + f(l), 0))
-        bundles.push({
-          claim: {
-            id,
-            patient_id: p.id,
-            service_date: date,
-            rendering_npi: provider.npi,
-            facility_npi: facility?.npi ?? null,
-            payer_type: p.payer_type,
-            insurer_name: p.insurer_name,
-            place_of_service: facility ? 'outpatient' : 'office',
-            list_amount: sum((l) => l.list_amount),
-            negotiated_amount: sum((l) => l.negotiated_amount),
-            insurer_amount: sum((l) => l.insurer_amount),
-            patient_amount: sum((l) => l.patient_amount),
-          },
-          diagnoses: [...new Set(dx)].map((code, s) => ({ claim_id: id, sequence: s + 1, icd10_code: code })),
-          procedures: lines,
+        }
+        visits.push({ ms, provider: manager, facility: null, setting: 'office', kind: manager === team.pcp ? 'primary_care' : 'specialist', lines, dx: [code, ...other(key)] })
+      }
+    }
+
+    // emergency department visits (NHAMCS rate, by age, payer and conditions)
+    const norms = this.norms
+    const edRate = (ED_VISITS_PER_100 / 100) * (this.utilisationWeight(p, ED_RELATIVE, ED_PAYER_RELATIVE) / norms.ed)
+    const edVisits = Math.min(8, rng.poisson(edRate * exposure))
+    for (let k = 0; k < edVisits; k++) {
+      const facility = this.hospitalFor(rng, p, true)
+      const provider = this.pickProvider(rng, p.state, ['207P00000X'])
+      const exacerbation = (['copd', 'asthma', 'heart_failure'] as const).find((c) => p.conditions.includes(c) && rng.chance(0.25))
+      const dx = exacerbation ? (exacerbation === 'copd' ? 'J44.1' : exacerbation === 'asthma' ? 'J45.901' : (p.condition_codes[exacerbation] as string)) : new WeightedTable(p.age < 18 ? CHILD_ED_DX : ADULT_ED_DX).pick(rng)
+      const lines: [string, number][] = [[new WeightedTable(ED_LEVELS).pick(rng), 1]]
+      for (const [extra, chance] of ED_ANCILLARIES) if (rng.chance(p.age < 18 ? chance / 2 : chance)) lines.push([extra, 1])
+      visits.push({ ms: anyDay(), provider, facility, setting: 'emergency', kind: 'emergency', lines, dx: [dx, ...other(exacerbation ?? '')] })
+    }
+
+    // inpatient medical stays (the stays left after deliveries and joint replacements)
+    const medicalStays = Math.max(0, INPATIENT_STAYS_PER_100 / 100 - norms.births - (0.45 * (KNEE_REPLACEMENTS_PER_100K + HIP_REPLACEMENTS_PER_100K)) / 100_000)
+    const ipRate = medicalStays * (this.utilisationWeight(p, INPATIENT_RELATIVE, null) / norms.ip)
+    const stays = Math.min(5, rng.poisson(ipRate * exposure))
+    for (let k = 0; k < stays; k++) {
+      const facility = this.hospitalFor(rng, p, false)
+      const provider = this.pickProvider(rng, p.state, p.age < 18 ? ['208000000X'] : ['207R00000X'])
+      const los = 1 + rng.poisson(3.2)
+      const cause = (['heart_failure', 'copd', 'type2_diabetes', 'ckd'] as const).find((c) => p.conditions.includes(c) && rng.chance(0.3))
+      const dx = cause ? (cause === 'copd' ? 'J44.1' : (p.condition_codes[cause] as string)) : new WeightedTable(p.age < 18 ? CHILD_IP_DX : ADULT_IP_DX).pick(rng)
+      const lines: [string, number][] = [[rng.chance(0.6) ? '99223' : '99222', 1], ['80053', 1], ['85025', 1]]
+      if (los > 1) lines.push([rng.chance(0.7) ? '99232' : '99233', los - 1])
+      visits.push({ ms: anyDay(), provider, facility, setting: 'inpatient', kind: 'inpatient', lines, dx: [dx, ...other(cause ?? '')], stayDays: los })
+    }
+
+    // deliveries (NVSS birth rate by age; a third by caesarean)
+    if (p.gender === 'F') {
+      for (let year = new Date(from).getUTCFullYear(); year <= REF_YEAR; year++) {
+        const a = year - p.birth_year
+        const yearStart = Math.max(from, Date.UTC(year, 0, 1))
+        const days = Math.round((Math.min(REF, Date.UTC(year, 11, 31)) - yearStart) / DAY) + 1
+        if (days <= 0 || !rng.chance(birthRate(a) * (days / 365))) continue
+        const cesarean = rng.chance(CESAREAN_SHARE)
+        visits.push({
+          ms: yearStart + rng.int(0, days - 1) * DAY,
+          provider: this.pickProvider(rng, p.state, ['207V00000X']),
+          facility: this.hospitalFor(rng, p, false),
+          setting: 'inpatient',
+          kind: 'inpatient',
+          lines: [[cesarean ? '59510' : '59400', 1]],
+          dx: [cesarean ? 'O82' : 'O80'],
+          stayDays: cesarean ? 3 : 2,
         })
       }
     }
-    return bundles.sort((a, b) =>
-      a.claim.service_date < b.claim.service_date ? -1 : a.claim.service_date > b.claim.service_date ? 1 : a.claim.id - b.claim.id,
-    )
+
+    // joint replacements: at most one knee and one hip per patient (AJRR rates, coded osteoarthritis at 40+)
+    if (p.age >= 40 && p.conditions.includes('osteoarthritis')) {
+      for (const [code, per100k, dxs] of [
+        ['27447', KNEE_REPLACEMENTS_PER_100K, ['M17.11', 'M17.12', 'M17.0']],
+        ['27130', HIP_REPLACEMENTS_PER_100K, ['M16.11', 'M16.12']],
+      ] as const) {
+        const yearly = per100k / 100_000 / norms.jointEligible
+        if (!rng.chance(Math.min(0.9, yearly * exposure))) continue
+        const where = new WeightedTable(JOINT_SETTING).pick(rng)
+        const asc = where === 'asc' ? this.facilitiesIn(p.state, ['ambulatory_surgery']) : []
+        const facility = asc.length > 0 ? rng.pick(asc) : this.hospitalFor(rng, p, false)
+        const own = p.condition_codes.osteoarthritis as string
+        const los = where === 'inpatient' ? 1 + rng.int(0, 2) : 1
+        visits.push({
+          ms: officeDay(),
+          provider: this.pickProvider(rng, p.state, ['207X00000X', '207XX0005X']),
+          facility,
+          setting: where === 'asc' && asc.length > 0 ? 'asc' : where === 'inpatient' ? 'inpatient' : 'outpatient',
+          kind: where === 'inpatient' ? 'inpatient' : 'outpatient',
+          lines: [[code, 1], ...(los > 1 ? ([['99232', los - 1]] as [string, number][]) : [])],
+          dx: [(dxs as readonly string[]).some((d) => d.slice(0, 3) === own.slice(0, 3)) ? own : rng.pick(dxs)],
+          stayDays: los,
+        })
+      }
+    }
+
+    // price and share in date order (deductibles accumulate over the calendar year)
+    visits.sort((a, b) => a.ms - b.ms)
+    const bundles: ClaimBundle[] = []
+    const providers = new Map<number, ProviderRow>()
+    let sharing: CostSharingState = { year: 0, deductible_met: 0, out_of_pocket: 0 }
+    for (const [n, v] of visits.slice(0, 999).entries()) {
+      const id = p.id * 1000 + n
+      let provider = providers.get(v.provider)
+      if (!provider) providers.set(v.provider, (provider = this.provider(v.provider)))
+      const year = new Date(v.ms).getUTCFullYear()
+      if (sharing.year !== year) sharing = { year, deductible_met: 0, out_of_pocket: 0 }
+      const level = v.facility ? this.priceLevel('facility', v.facility.id) : this.priceLevel('practice', v.provider)
+      const priced = v.lines.map(([code, units]) => {
+        const proc = this.procedures.get(code)
+        const one = priceOf(rng, code, proc?.base_price ?? 100, p.payer_type, p.insurer_name, v.setting, level.factor, level.charge)
+        return { code, units, list: round2(one.list * units), allowed: round2(one.allowed * units), facilityInclusive: FACILITY_INCLUSIVE.has(proc?.category ?? '') }
+      })
+      const shares = patientShares(p.plan, sharing, v.kind, priced, v.stayDays)
+      const lines: ClaimProcedureRow[] = priced.map((l, li) => ({
+        claim_id: id,
+        line_number: li + 1,
+        procedure_code: l.code,
+        units: l.units,
+        list_amount: l.list,
+        negotiated_amount: l.allowed,
+        insurer_amount: round2(l.allowed - (shares[li] ?? 0)),
+        patient_amount: shares[li] ?? 0,
+      }))
+      const sum = (f: (l: ClaimProcedureRow) => number) => round2(lines.reduce((s, l) => s + f(l), 0))
+      bundles.push({
+        claim: {
+          id,
+          patient_id: p.id,
+          service_date: isoDay(v.ms),
+          rendering_npi: provider.npi,
+          facility_npi: v.facility?.npi ?? null,
+          payer_type: p.payer_type,
+          insurer_name: p.insurer_name,
+          place_of_service: v.setting === 'asc' ? 'outpatient' : v.setting,
+          list_amount: sum((l) => l.list_amount),
+          negotiated_amount: sum((l) => l.negotiated_amount),
+          insurer_amount: sum((l) => l.insurer_amount),
+          patient_amount: sum((l) => l.patient_amount),
+        },
+        diagnoses: [...new Set(v.dx)].map((code, s) => ({ claim_id: id, sequence: s + 1, icd10_code: code })),
+        procedures: lines,
+      })
+    }
+    return bundles
   }
 
   async *claims(from = 0, to = this.scale.patients): AsyncGenerator<ClaimBundle> {
@@ -762,6 +1337,7 @@ export class SyntheticDataset {
     const z = this.placeZip(rng, state)
     const age = Math.min(90, Math.max(2, Math.round(rng.normal(40, 18))))
     const payer = new WeightedTable(Object.entries(PAYER_MIX[ageBand(age)]) as [PayerType, number][]).pick(rng)
+    const region = SNAKE_REGION[state] ?? 'midwest'
     // ~70% of bites happen to men; April-October peak
     const gender: 'M' | 'F' = rng.chance(0.7) ? 'M' : 'F'
     const year = Number(REFERENCE_DATE.slice(0, 4)) - rng.int(0, this.scale.snakebite_years - 1)
@@ -780,17 +1356,23 @@ export class SyntheticDataset {
       [12, 1],
     ] as const).pick(rng)
     const date = `${year}-${String(month).padStart(2, '0')}-${String(rng.int(1, 28)).padStart(2, '0')}`
+    const insurer = this.insurerFor(rng, payer, z.state)
+    // age is the age at the reference date, as for every patient; born at least a year before the bite
+    const birthYear = year - age
     const patient: PatientRow = {
       id: this.snakebitePatientId(i),
-      age,
-      birth_year: year - age,
+      age: REF_YEAR - birthYear,
+      birth_year: birthYear,
       gender,
       zip_code: z.zip,
       state: z.state,
       county_fips: z.county_fips,
       payer_type: payer,
-      insurer_name: this.insurerFor(rng, payer, z.state),
+      insurer_name: insurer,
       conditions: ['snake_envenomation'],
+      birth_date: birthDate(rng, birthYear),
+      condition_codes: {},
+      plan: this.planFor(rng, payer, insurer),
     }
     const hospitals = (this.hospitalsByState.get(z.state) ?? []).filter((h) => h.emergency_services)
     const pool = hospitals.length > 0 ? hospitals : this.facilities.filter((f) => f.emergency_services)
@@ -806,7 +1388,9 @@ export class SyntheticDataset {
         : product === 'anavip'
           ? 10 + (rng.chance(0.25) ? 10 : 0) + (rng.chance(0.3) ? 4 : 0)
           : 0
-    const code = new WeightedTable(SNAKEBITE_CODES).pick(rng)
+    // the species by the state's snakes (no coral snakes outside their range): T63.01 rattlesnake, T63.02 coral
+    // snake, T63.06 copperhead/cottonmouth, T63.00 unspecified, T63.09 other (captive exotics)
+    const code = new WeightedTable(SNAKE_CODES_BY_REGION[region] ?? SNAKEBITE_CODES).pick(rng)
     const claimId = -(i + 1) // negative ids keep snakebite claims apart from population claims
     const codes: [string, number][] = [
       ['99285', 1],
@@ -817,20 +1401,22 @@ export class SyntheticDataset {
           ] as [string, number][])
         : [['99283', 1] as [string, number]]),
     ]
-    const lines = codes.map(([c, u], li) => {
-      const price = this.priceLine(rng, c, payer, facility)
-      const m = (x: number) => round2(x * u)
-      return {
-        claim_id: claimId,
-        line_number: li + 1,
-        procedure_code: c,
-        units: u,
-        list_amount: m(price.list),
-        negotiated_amount: m(price.negotiated),
-        insurer_amount: m(price.insurer),
-        patient_amount: m(price.patient),
-      }
+    const level = this.priceLevel('facility', facility.id)
+    const priced = codes.map(([c, u]) => {
+      const one = priceOf(rng, c, this.procedures.get(c)?.base_price ?? 100, payer, insurer, 'emergency', level.factor, level.charge)
+      return { code: c, units: u, list: round2(one.list * u), allowed: round2(one.allowed * u), facilityInclusive: false }
     })
+    const shares = patientShares(patient.plan, { year, deductible_met: 0, out_of_pocket: 0 }, 'emergency', priced)
+    const lines: ClaimProcedureRow[] = priced.map((l, li) => ({
+      claim_id: claimId,
+      line_number: li + 1,
+      procedure_code: l.code,
+      units: l.units,
+      list_amount: l.list,
+      negotiated_amount: l.allowed,
+      insurer_amount: round2(l.allowed - (shares[li] ?? 0)),
+      patient_amount: shares[li] ?? 0,
+    }))
     const sum = (f: (l: ClaimProcedureRow) => number) => round2(lines.reduce((s, l) => s + f(l), 0))
     const claim: ClaimBundle = {
       claim: {
@@ -869,7 +1455,9 @@ export class SyntheticDataset {
         antivenom: product,
         units_used: units,
       },
-      // negative ids keep antivenom lines apart from the population's fills (patient id × 100 + n)
+      // negative ids keep antivenom lines apart from the population's fills (patient id × 100 + n). The line
+      // records the product's NDC and vials given; the antivenom is paid on the medical claim (J0840/J0841), so
+      // its amounts are zero here and spend counts once.
       pharmacy:
         drug && drugLine
           ? {
@@ -884,10 +1472,10 @@ export class SyntheticDataset {
               days_supply: null,
               payer_type: payer,
               insurer_name: patient.insurer_name,
-              list_amount: drugLine.list_amount,
-              negotiated_amount: drugLine.negotiated_amount,
-              insurer_amount: drugLine.insurer_amount,
-              patient_amount: drugLine.patient_amount,
+              list_amount: 0,
+              negotiated_amount: 0,
+              insurer_amount: 0,
+              patient_amount: 0,
             }
           : null,
     }
@@ -941,15 +1529,23 @@ export class SyntheticDataset {
   }
 
   // ---------- facility price lists ----------
-  /** Price list of one facility: per procedure, a cash row and one row per in-state payer (CMS v3 shape). */
+  /**
+   * Price list of one facility: per procedure, a cash row and one row per payer (CMS v3 shape). Gross charges
+   * are chargemaster markups of the Medicare fee; negotiated rates are Medicare × the facility type's
+   * commercial multiple × the facility's price level × a per-payer factor, so every payer and code differs and
+   * prices spread across facilities as published (Cooper et al. 2019). Surgery centres and imaging centres list
+   * outpatient services only; percent-of-charges rows carry their percentage.
+   */
   facilityPrices(f: FacilityRow): FacilityPriceRow[] {
     const rng = rngFor(this.seed, 'prices', f.id)
     const all = [...this.procedures.values()].filter((p) =>
       f.facility_type === 'imaging'
         ? p.category === 'imaging'
-        : f.facility_type === 'urgent_care' || f.facility_type === 'clinic'
-          ? ['office_visit', 'lab', 'preventive', 'vaccine'].includes(p.category)
-          : true,
+        : f.facility_type === 'ambulatory_surgery'
+          ? p.category === 'surgery' || p.category === 'endoscopy'
+          : f.facility_type === 'urgent_care' || f.facility_type === 'clinic'
+            ? ['office_visit', 'lab', 'preventive', 'vaccine'].includes(p.category)
+            : true,
     )
     const chosen = new Set<string>()
     const want = Math.min(all.length, this.scale.priced_procedures_per_facility)
@@ -959,18 +1555,25 @@ export class SyntheticDataset {
     // the three largest national payers plus up to three plans local to the facility's state
     const byWeight = INSURERS.filter((i) => i.weight > 0 && i.kind !== 'military').sort((a, b) => b.weight - a.weight)
     const payers = [...byWeight.filter((i) => !i.states).slice(0, 3), ...byWeight.filter((i) => i.states?.includes(f.state)).slice(0, 3)]
+    const payerFactors = payers.map(() => rng.lognormal(0.25))
+    const level = this.priceLevel('facility', f.id)
+    const hospital = f.facility_type === 'hospital' || f.facility_type === 'critical_access'
+    const multiple = f.facility_type === 'ambulatory_surgery' ? COMMERCIAL_MULTIPLE.asc : f.facility_type === 'imaging' ? COMMERCIAL_MULTIPLE.professional : COMMERCIAL_MULTIPLE.hospital
     const rows: FacilityPriceRow[] = []
     for (const code of [...chosen].sort()) {
       const p = this.procedures.get(code)
       if (!p) continue
-      const factor = 0.8 + (hash32(this.seed, 'price-factor', f.id) / 4294967296) * 0.9
-      const gross = round2(p.base_price * factor * rng.lognormal(0.1))
-      const cash = round2(gross * (0.55 + rng.next() * 0.25))
-      const setting = ['surgery', 'hospital', 'maternity'].includes(p.category)
-        ? 'inpatient'
-        : p.category === 'drug' || p.category === 'emergency'
-          ? 'both'
-          : 'outpatient'
+      const fee = medicareFee(code, p.base_price)
+      const drug = isDrugCode(code)
+      const gross = round2(fee * (hospital ? CHARGE_MARKUP.hospital : 2.5) * level.charge * rng.lognormal(0.1))
+      const cash = round2(gross * (0.35 + rng.next() * 0.25))
+      const setting: FacilityPriceRow['setting'] = !hospital
+        ? 'outpatient'
+        : p.category === 'hospital' || p.category === 'maternity'
+          ? 'inpatient'
+          : code === '27447' || code === '27130' || p.category === 'drug' || p.category === 'emergency'
+            ? 'both'
+            : 'outpatient'
       rows.push({
         facility_id: f.id,
         procedure_code: code,
@@ -981,14 +1584,17 @@ export class SyntheticDataset {
         gross_charge: gross,
         discounted_cash: cash,
         negotiated_dollar: null,
+        negotiated_percentage: null,
         methodology: 'fee schedule',
         median_amount: null,
         p10_amount: null,
         p90_amount: null,
       })
-      for (const payer of payers) {
-        const negotiated = round2(gross * NEGOTIATED_RATIO.commercial * rng.lognormal(0.18))
-        const percentOfCharges = rng.chance(0.15)
+      payers.forEach((payer, k) => {
+        let negotiated = fee * (drug ? COMMERCIAL_MULTIPLE.drug : multiple * level.factor * (payerFactors[k] ?? 1)) * rng.lognormal(0.05)
+        if (drug) negotiated = Math.max(negotiated, fee)
+        negotiated = round2(Math.min(negotiated, gross))
+        const percentOfCharges = !drug && rng.chance(0.15)
         rows.push({
           facility_id: f.id,
           procedure_code: code,
@@ -999,13 +1605,14 @@ export class SyntheticDataset {
           gross_charge: gross,
           discounted_cash: cash,
           negotiated_dollar: percentOfCharges ? null : negotiated,
-          methodology: percentOfCharges ? 'percent of total billed charges' : p.category === 'surgery' ? 'case rate' : 'fee schedule',
+          negotiated_percentage: percentOfCharges ? Math.round((negotiated / gross) * 100_000) / 1000 : null,
+          methodology: percentOfCharges ? 'percent of total billed charges' : p.category === 'surgery' || p.category === 'maternity' ? 'case rate' : 'fee schedule',
           // v3: allowed-amount statistics are reported when the rate is not a dollar amount
           median_amount: percentOfCharges ? negotiated : null,
-          p10_amount: percentOfCharges ? round2(negotiated * 0.72) : null,
-          p90_amount: percentOfCharges ? round2(negotiated * 1.35) : null,
+          p10_amount: percentOfCharges ? round2(negotiated * (0.6 + rng.next() * 0.2)) : null,
+          p90_amount: percentOfCharges ? round2(negotiated * (1.25 + rng.next() * 0.35)) : null,
         })
-      }
+      })
     }
     return rows
   }

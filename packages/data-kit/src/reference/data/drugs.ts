@@ -22,21 +22,30 @@ export interface MaintenanceDrug {
   days_per_fill: 28 | 30 | 90
   /** Synthetic list price of a 30-day supply, US dollars. */
   list_price_30_days: number
+  /** A generic (ANDA) product rather than the brand. */
+  generic?: boolean
+  /** Youngest labelled (or customary) patient age; no fills below it. */
+  min_age: number
 }
 
 export const MAINTENANCE_DRUGS: readonly MaintenanceDrug[] = [
-  { key: 'januvia', brand_name: 'Januvia', generic_name: 'sitagliptin', strength: '100 mg tablet', manufacturer: 'Merck Sharp & Dohme', ndc: '00006-0277-31', package: '30 tablets', units_per_30_days: 30, days_per_fill: 90, list_price_30_days: 550 },
-  { key: 'jardiance', brand_name: 'Jardiance', generic_name: 'empagliflozin', strength: '10 mg tablet', manufacturer: 'Boehringer Ingelheim', ndc: '00597-0152-30', package: '30 tablets', units_per_30_days: 30, days_per_fill: 90, list_price_30_days: 600 },
-  { key: 'lantus', brand_name: 'Lantus', generic_name: 'insulin glargine', strength: '100 units/mL, 10 mL vial', manufacturer: 'Sanofi-Aventis', ndc: '00088-2220-33', package: '1 vial (10 mL)', units_per_30_days: 1, days_per_fill: 30, list_price_30_days: 290 },
-  { key: 'farxiga', brand_name: 'Farxiga', generic_name: 'dapagliflozin', strength: '10 mg tablet', manufacturer: 'AstraZeneca', ndc: '00310-6210-30', package: '30 tablets', units_per_30_days: 30, days_per_fill: 90, list_price_30_days: 560 },
-  { key: 'norvasc', brand_name: 'Norvasc', generic_name: 'amlodipine besylate', strength: '5 mg tablet', manufacturer: 'Pfizer', ndc: '00069-1530-68', package: '90 tablets', units_per_30_days: 30, days_per_fill: 90, list_price_30_days: 120 },
-  { key: 'entresto', brand_name: 'Entresto', generic_name: 'sacubitril and valsartan', strength: '49 mg/51 mg tablet', manufacturer: 'Novartis', ndc: '00078-0777-20', package: '60 tablets', units_per_30_days: 60, days_per_fill: 90, list_price_30_days: 650 },
-  { key: 'celebrex', brand_name: 'Celebrex', generic_name: 'celecoxib', strength: '200 mg capsule', manufacturer: 'Pfizer', ndc: '00025-1525-31', package: '100 capsules', units_per_30_days: 30, days_per_fill: 90, list_price_30_days: 400 },
-  { key: 'humira', brand_name: 'Humira', generic_name: 'adalimumab', strength: '40 mg/0.8 mL pen', manufacturer: 'AbbVie', ndc: '00074-4339-02', package: '2 pens', units_per_30_days: 2, days_per_fill: 28, list_price_30_days: 6900 },
-  { key: 'ventolin', brand_name: 'Ventolin HFA', generic_name: 'albuterol sulfate', strength: '90 mcg/actuation inhaler, 200 actuations', manufacturer: 'GlaxoSmithKline', ndc: '00173-0682-20', package: '1 inhaler', units_per_30_days: 1, days_per_fill: 30, list_price_30_days: 60 },
-  { key: 'symbicort', brand_name: 'Symbicort', generic_name: 'budesonide and formoterol fumarate', strength: '160 mcg/4.5 mcg inhaler, 120 actuations', manufacturer: 'AstraZeneca', ndc: '00186-0370-20', package: '1 inhaler', units_per_30_days: 1, days_per_fill: 90, list_price_30_days: 340 },
-  { key: 'spiriva', brand_name: 'Spiriva HandiHaler', generic_name: 'tiotropium bromide', strength: '18 mcg inhalation capsule', manufacturer: 'Boehringer Ingelheim', ndc: '00597-0075-41', package: '30 capsules with HandiHaler device', units_per_30_days: 30, days_per_fill: 90, list_price_30_days: 560 },
-  { key: 'zoloft', brand_name: 'Zoloft', generic_name: 'sertraline hydrochloride', strength: '50 mg tablet', manufacturer: 'Pfizer', ndc: '00049-4900-66', package: '30 tablets', units_per_30_days: 30, days_per_fill: 90, list_price_30_days: 110 },
+  { key: 'januvia', brand_name: 'Januvia', generic_name: 'sitagliptin', strength: '100 mg tablet', manufacturer: 'Merck Sharp & Dohme', ndc: '00006-0277-31', package: '30 tablets', units_per_30_days: 30, days_per_fill: 90, list_price_30_days: 550, min_age: 18 },
+  { key: 'jardiance', brand_name: 'Jardiance', generic_name: 'empagliflozin', strength: '10 mg tablet', manufacturer: 'Boehringer Ingelheim', ndc: '00597-0152-30', package: '30 tablets', units_per_30_days: 30, days_per_fill: 90, list_price_30_days: 600, min_age: 10 },
+  { key: 'lantus', brand_name: 'Lantus', generic_name: 'insulin glargine', strength: '100 units/mL, 10 mL vial', manufacturer: 'Sanofi-Aventis', ndc: '00088-2220-33', package: '1 vial (10 mL)', units_per_30_days: 1, days_per_fill: 30, list_price_30_days: 290, min_age: 6 },
+  { key: 'farxiga', brand_name: 'Farxiga', generic_name: 'dapagliflozin', strength: '10 mg tablet', manufacturer: 'AstraZeneca', ndc: '00310-6210-30', package: '30 tablets', units_per_30_days: 30, days_per_fill: 90, list_price_30_days: 560, min_age: 10 },
+  { key: 'norvasc', brand_name: 'Norvasc', generic_name: 'amlodipine besylate', strength: '5 mg tablet', manufacturer: 'Pfizer', ndc: '00069-1530-68', package: '90 tablets', units_per_30_days: 30, days_per_fill: 90, list_price_30_days: 120, min_age: 6 },
+  { key: 'entresto', brand_name: 'Entresto', generic_name: 'sacubitril and valsartan', strength: '49 mg/51 mg tablet', manufacturer: 'Novartis', ndc: '00078-0777-20', package: '60 tablets', units_per_30_days: 60, days_per_fill: 90, list_price_30_days: 650, min_age: 1 },
+  { key: 'celebrex', brand_name: 'Celebrex', generic_name: 'celecoxib', strength: '200 mg capsule', manufacturer: 'Pfizer', ndc: '00025-1525-31', package: '100 capsules', units_per_30_days: 30, days_per_fill: 90, list_price_30_days: 400, min_age: 18 },
+  { key: 'humira', brand_name: 'Humira', generic_name: 'adalimumab', strength: '40 mg/0.8 mL pen', manufacturer: 'AbbVie', ndc: '00074-4339-02', package: '2 pens', units_per_30_days: 2, days_per_fill: 28, list_price_30_days: 6900, min_age: 2 },
+  { key: 'ventolin', brand_name: 'Ventolin HFA', generic_name: 'albuterol sulfate', strength: '90 mcg/actuation inhaler, 200 actuations', manufacturer: 'GlaxoSmithKline', ndc: '00173-0682-20', package: '1 inhaler', units_per_30_days: 1, days_per_fill: 30, list_price_30_days: 60, min_age: 4 },
+  { key: 'symbicort', brand_name: 'Symbicort', generic_name: 'budesonide and formoterol fumarate', strength: '160 mcg/4.5 mcg inhaler, 120 actuations', manufacturer: 'AstraZeneca', ndc: '00186-0370-20', package: '1 inhaler', units_per_30_days: 1, days_per_fill: 90, list_price_30_days: 340, min_age: 6 },
+  { key: 'spiriva', brand_name: 'Spiriva HandiHaler', generic_name: 'tiotropium bromide', strength: '18 mcg inhalation capsule', manufacturer: 'Boehringer Ingelheim', ndc: '00597-0075-41', package: '30 capsules with HandiHaler device', units_per_30_days: 30, days_per_fill: 90, list_price_30_days: 560, min_age: 18 },
+  { key: 'zoloft', brand_name: 'Zoloft', generic_name: 'sertraline hydrochloride', strength: '50 mg tablet', manufacturer: 'Pfizer', ndc: '00049-4900-66', package: '30 tablets', units_per_30_days: 30, days_per_fill: 90, list_price_30_days: 110, min_age: 12 },
+  // Generics (ANDA packages as listed on DailyMed): about 90 % of US prescriptions are filled with generics.
+  { key: 'metformin', brand_name: 'Metformin', generic_name: 'metformin hydrochloride', strength: '500 mg tablet', manufacturer: 'Zydus Lifesciences', ndc: '65841-0809-01', package: '100 tablets', units_per_30_days: 60, days_per_fill: 90, list_price_30_days: 12, generic: true, min_age: 10 },
+  { key: 'lisinopril', brand_name: 'Lisinopril', generic_name: 'lisinopril', strength: '10 mg tablet', manufacturer: 'Lupin Pharmaceuticals', ndc: '68180-0513-01', package: '90 tablets', units_per_30_days: 30, days_per_fill: 90, list_price_30_days: 9, generic: true, min_age: 6 },
+  { key: 'amlodipine', brand_name: 'Amlodipine', generic_name: 'amlodipine besylate', strength: '5 mg tablet', manufacturer: 'GSMS, Incorporated', ndc: '51407-0950-90', package: '90 tablets', units_per_30_days: 30, days_per_fill: 90, list_price_30_days: 10, generic: true, min_age: 6 },
+  { key: 'sertraline', brand_name: 'Sertraline', generic_name: 'sertraline hydrochloride', strength: '50 mg tablet', manufacturer: 'Generic labeler 68533', ndc: '68533-0056-12', package: '30 tablets', units_per_30_days: 30, days_per_fill: 90, list_price_30_days: 11, generic: true, min_age: 12 },
 ]
 
 /**
@@ -45,13 +54,13 @@ export const MAINTENANCE_DRUGS: readonly MaintenanceDrug[] = [
  * CONDITIONS keys; a patient takes at most one listed drug per condition.
  */
 export const CONDITION_DRUGS: Readonly<Record<string, { treated_share: number; drugs: readonly (readonly [string, number])[] }>> = {
-  type2_diabetes: { treated_share: 0.6, drugs: [['januvia', 3], ['jardiance', 3], ['farxiga', 1], ['lantus', 3]] },
-  hypertension: { treated_share: 0.35, drugs: [['norvasc', 1]] },
+  type2_diabetes: { treated_share: 0.8, drugs: [['metformin', 26], ['januvia', 1], ['jardiance', 1.2], ['farxiga', 0.5], ['lantus', 1.3]] },
+  hypertension: { treated_share: 0.75, drugs: [['lisinopril', 55], ['amlodipine', 43], ['norvasc', 2]] },
   heart_failure: { treated_share: 0.5, drugs: [['entresto', 3], ['farxiga', 1]] },
   ckd: { treated_share: 0.15, drugs: [['farxiga', 1]] },
   osteoarthritis: { treated_share: 0.25, drugs: [['celebrex', 1]] },
   rheumatoid_arthritis: { treated_share: 0.35, drugs: [['humira', 1]] },
   asthma: { treated_share: 0.6, drugs: [['ventolin', 3], ['symbicort', 2]] },
   copd: { treated_share: 0.6, drugs: [['spiriva', 3], ['symbicort', 1], ['ventolin', 1]] },
-  depression: { treated_share: 0.4, drugs: [['zoloft', 1]] },
+  depression: { treated_share: 0.45, drugs: [['sertraline', 19], ['zoloft', 1]] },
 }
