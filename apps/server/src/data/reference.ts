@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto'
 import {
+  COUNTY_POPULATION,
   icd10StarterCodes,
   INSURERS,
   loadCountyGeometries,
@@ -94,13 +95,15 @@ export async function loadReferenceData(client: pg.ClientBase, progress: Progres
   const counties = await stagedUpsert(
     client,
     'counties',
-    'fips text, state_fips text, name text, geom text',
-    ['fips', 'state_fips', 'name', 'geom'],
-    countyRows.map((c) => [c.fips, c.state_fips, c.name, multiPolygonEwkt(c.geometry)]),
-    `INSERT INTO counties (fips, state_fips, name, geom, latitude, longitude)
-     SELECT fips, state_fips, name, g, ST_Y(ST_PointOnSurface(g)), ST_X(ST_PointOnSurface(g))
-     FROM (SELECT fips, state_fips, name, geom::geometry AS g FROM {stage}) x
+    'fips text, state_fips text, name text, population int, geom text',
+    ['fips', 'state_fips', 'name', 'population', 'geom'],
+    // population: Census Vintage 2023 (data-kit COUNTY_POPULATION); a Census import keeps its own figures
+    countyRows.map((c) => [c.fips, c.state_fips, c.name, COUNTY_POPULATION[c.fips] ?? null, multiPolygonEwkt(c.geometry)]),
+    `INSERT INTO counties (fips, state_fips, name, population, geom, latitude, longitude)
+     SELECT fips, state_fips, name, population, g, ST_Y(ST_PointOnSurface(g)), ST_X(ST_PointOnSurface(g))
+     FROM (SELECT fips, state_fips, name, population, geom::geometry AS g FROM {stage}) x
      ON CONFLICT (fips) DO UPDATE SET state_fips = EXCLUDED.state_fips, name = EXCLUDED.name, geom = EXCLUDED.geom,
+       population = COALESCE(counties.population, EXCLUDED.population),
        latitude = COALESCE(counties.latitude, EXCLUDED.latitude), longitude = COALESCE(counties.longitude, EXCLUDED.longitude)`,
   )
   s.finish(counties)

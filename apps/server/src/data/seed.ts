@@ -269,7 +269,7 @@ export async function seedDataset(pool: pg.Pool, options: SeedOptions): Promise<
     counts.antivenom_purchases = await loadTable(client, progress, 'antivenom_purchases', purchaseColumns, purchases.map((a) => pick(a, purchaseColumns)), purchases.length)
 
     const pricedFacilities = ds.facilities.filter((f) => f.facility_type !== 'urgent_care' && f.facility_type !== 'clinic').length
-    const priceColumns = ['facility_id', 'procedure_code', 'code_type', 'description', 'setting', 'payer_name', 'plan_name', 'gross_charge', 'discounted_cash', 'negotiated_dollar', 'methodology', 'median_amount', 'p10_amount', 'p90_amount', 'source']
+    const priceColumns = ['facility_id', 'procedure_code', 'code_type', 'description', 'setting', 'payer_name', 'plan_name', 'gross_charge', 'discounted_cash', 'negotiated_dollar', 'negotiated_percentage', 'methodology', 'median_amount', 'p10_amount', 'p90_amount', 'source']
     counts.facility_prices = await loadTable(
       client,
       progress,
@@ -277,7 +277,7 @@ export async function seedDataset(pool: pg.Pool, options: SeedOptions): Promise<
       priceColumns,
       (async function* () {
         for await (const r of ds.prices()) {
-          yield [r.facility_id, r.procedure_code, /^\d/.test(r.procedure_code) ? 'CPT' : 'HCPCS', r.description, r.setting, r.payer_name ?? '', r.plan_name ?? '', r.gross_charge, r.discounted_cash, r.negotiated_dollar, r.methodology, r.median_amount, r.p10_amount, r.p90_amount, 'synthetic']
+          yield [r.facility_id, r.procedure_code, /^\d/.test(r.procedure_code) ? 'CPT' : 'HCPCS', r.description, r.setting, r.payer_name ?? '', r.plan_name ?? '', r.gross_charge, r.discounted_cash, r.negotiated_dollar, r.negotiated_percentage, r.methodology, r.median_amount, r.p10_amount, r.p90_amount, 'synthetic']
         }
       })(),
       // about (priced procedures + 1) × (1 + payers) rows per priced facility; only for the percentage

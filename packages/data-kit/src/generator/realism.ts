@@ -339,7 +339,8 @@ export const MEDICARE_ADVANTAGE_SHARES: readonly (readonly [string, number])[] =
 ]
 export const MEDICAID_MANAGED_CARE_SHARE = 0.74
 export const MEDICAID_MCO_SHARES: readonly (readonly [string, number])[] = [
-  ['Centene Medicaid health plans', 22],
+  ['Centene Medicaid health plans', 20.5],
+  ['Fidelis Care', 1.5],
   ['Anthem Blue Cross Blue Shield', 12],
   ['UnitedHealthcare', 11],
   ['Molina Healthcare', 8],

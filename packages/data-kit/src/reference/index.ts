@@ -1,4 +1,5 @@
 import { ANTIVENOM_PRODUCTS, type AntivenomProduct } from './data/antivenom.ts'
+import { COUNTY_POPULATION, COUNTY_POPULATION_YEAR } from './data/county-population.ts'
 import { CONDITION_DRUGS, MAINTENANCE_DRUGS, type MaintenanceDrug } from './data/drugs.ts'
 import { ICD10_CM_STARTER } from './data/icd10cm-starter.ts'
 import { INSURERS, type InsurerSeed } from './data/insurers.ts'
@@ -6,7 +7,7 @@ import { PROCEDURE_CODES, SHOPPABLE_PROCEDURES, type ProcedureCategory } from '.
 import { SPECIALTY_TAXONOMIES } from './data/specialties.ts'
 import type { ProviderKind } from './provider-kinds.ts'
 
-export { ANTIVENOM_PRODUCTS, CONDITION_DRUGS, INSURERS, MAINTENANCE_DRUGS, SHOPPABLE_PROCEDURES }
+export { ANTIVENOM_PRODUCTS, CONDITION_DRUGS, COUNTY_POPULATION, COUNTY_POPULATION_YEAR, INSURERS, MAINTENANCE_DRUGS, SHOPPABLE_PROCEDURES }
 export type { AntivenomProduct, InsurerSeed, MaintenanceDrug, ProcedureCategory }
 export * from './geo.ts'
 export * from './provider-kinds.ts'

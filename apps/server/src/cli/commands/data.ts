@@ -1,6 +1,7 @@
 import { existsSync } from 'node:fs'
 import type pg from 'pg'
 import { applyMigrations } from '../../db/migrate.js'
+import { calibrationReport, formatCalibrationReport } from '../../data/calibration.js'
 import { IMPORT_KINDS, runImport, type ImportKind } from '../../data/importers.js'
 import { listLoads } from '../../data/loads.js'
 import { formatCount, formatSeconds, Progress } from '../../data/progress.js'
@@ -93,6 +94,21 @@ export const dataCommands: Command[] = [
         { refreshed: true, seconds: (Date.now() - started) / 1000 },
         () => `Aggregates refreshed in ${formatSeconds(Date.now() - started)}.`,
       )
+    },
+  },
+  {
+    name: 'data calibration',
+    summary: 'Measure every calibration target (seed/CALIBRATION.md) on the loaded data: target, measured, deviation, pass/fail',
+    usage: `data calibration [--scale ${SCALE_NAMES.join('|')}]   (default: the scale of the latest seed; exit code 1 when a target fails)`,
+    options: { scale: { type: 'string' } },
+    async run(context, values) {
+      const scale = values.scale as string | undefined
+      if (scale !== undefined && !(SCALE_NAMES as string[]).includes(scale)) throw new UsageError(`--scale must be one of ${SCALE_NAMES.join(', ')}`)
+      await ensureMigrated(context.db.pool)
+      const report = await calibrationReport(context.db.pool, scale as ScaleName | undefined)
+      context.print(report, () => formatCalibrationReport(report))
+      const failed = report.results.filter((r) => r.status === 'fail')
+      if (failed.length > 0) throw new Error(`${failed.length} calibration target(s) out of tolerance: ${failed.map((r) => r.key).join(', ')}`)
     },
   },
   {
