@@ -125,7 +125,8 @@ describe('data seed (ci scale) on the test database', () => {
     const adults = await scalar(ctx.db, `SELECT count(*) AS v FROM patients WHERE age >= 18 AND id <= $1`, [SCALES.ci.patients])
     const withHypertension = await scalar(ctx.db, `SELECT count(DISTINCT patient_id) AS v FROM mv_patient_diagnoses WHERE age >= 18 AND patient_id <= $1 AND icd10_code ~ '^I1[0-3]'`, [SCALES.ci.patients])
     // diagnosed in the claim window: most of the prevalent cases (visits are Poisson, at least one per condition)
-    const target = CONDITIONS.find((c) => c.key === 'hypertension')!.adult_target
+    const hypertension = CONDITIONS.find((c) => c.key === 'hypertension')!
+    const target = hypertension.diagnosed_adult_target ?? hypertension.adult_target
     expect(withHypertension / adults).toBeGreaterThan(target * 0.75)
     expect(withHypertension / adults).toBeLessThan(target * 1.15)
     const seniors = await scalar(ctx.db, `SELECT avg((payer_type = 'medicare')::int) AS v FROM patients WHERE age >= 65`)
