@@ -14,7 +14,6 @@ import { loadCountyGeometries, loadZipRows, multiPolygonContains, type CountyGeo
 import type { ProviderKind } from '../reference/provider-kinds.ts'
 import { STATE_BY_ABBR, STATES } from '../reference/states.ts'
 import {
-  AGE_BANDS,
   ageBand,
   ANTIVENOM_TREATED_SHARE,
   CONDITIONS,
@@ -33,7 +32,6 @@ import {
   SNAKEBITES_PER_YEAR,
   SYSTEM_AFFILIATED_SHARE,
   TAXONOMY_WEIGHTS,
-  type Condition,
   type FacilityType,
   type PayerType,
 } from './calibration.ts'
@@ -48,7 +46,15 @@ import {
   SYSTEM_NAME_SUFFIXES,
   SYSTEM_NAME_WORDS,
 } from './names.ts'
-import { isDrugCode, medicareFee, patientShares, priceLine as priceOf, type CostSharingState, type EncounterKind, type ServiceSetting } from './pricing.ts'
+import {
+  isDrugCode,
+  medicareFee,
+  patientShares,
+  priceLine as priceOf,
+  type CostSharingState,
+  type EncounterKind,
+  type ServiceSetting,
+} from './pricing.ts'
 import { hash32, rngFor, WeightedTable, type Rng } from './prng.ts'
 import {
   AGE_PYRAMID,
@@ -57,7 +63,6 @@ import {
   COMMERCIAL_MULTIPLE,
   CESAREAN_SHARE,
   CKD_DIAGNOSIS_BOOST_DIABETES,
-  CODE_AGE_LIMITS,
   COMMERCIAL_PLANS,
   COMMERCIAL_SHARES,
   CONDITION_MIN_AGE,
@@ -317,6 +322,17 @@ const INSURER_BY_NAME = new Map(INSURERS.map((i) => [i.name, i]))
 const AGE_GROUP_TABLE = new WeightedTable(AGE_PYRAMID.map((g) => [g, g[2]] as const))
 const OLDEST_TABLE = new WeightedTable(Array.from({ length: 15 }, (_, k) => [85 + k, OLDEST_AGE_DECAY ** k] as const))
 const COMMERCIAL_PLAN_TABLE = new WeightedTable(COMMERCIAL_PLANS)
+const SNAKEBITE_STATE_TABLE = new WeightedTable(Object.entries(SNAKEBITE_STATE_SHARE))
+const TABLES = new WeakMap<object, WeightedTable<unknown>>()
+/** The weighted table of a constant list, built once. */
+function tableOf<T>(entries: readonly (readonly [T, number])[]): WeightedTable<T> {
+  let t = TABLES.get(entries) as WeightedTable<T> | undefined
+  if (!t) TABLES.set(entries, (t = new WeightedTable(entries)))
+  return t
+}
+const PAYER_TABLES = new Map(
+  Object.entries(PAYER_MIX).map(([band, mix]) => [band, new WeightedTable(Object.entries(mix) as [PayerType, number][])]),
+)
 /** A day of the birth year, no later than the reference date. */
 function birthDate(rng: Rng, year: number): string {
   const first = Date.UTC(year, 0, 1)
@@ -364,6 +380,15 @@ interface Visit {
   stayDays?: number
 }
 const PEDIATRIC_CARE = ['208000000X', '363LP0200X', '207Q00000X']
+const EMERGENCY_MEDICINE = ['207P00000X']
+const EMERGENCY_AND_TOXICOLOGY = ['207P00000X', '207PT0002X']
+const OBSTETRICS = ['207V00000X']
+const ORTHOPAEDICS = ['207X00000X', '207XX0005X']
+const PEDIATRICS = ['208000000X']
+const INTERNAL_MEDICINE = ['207R00000X']
+const KIND_CODES = Object.keys(PROVIDER_MIX_FULL) as ClinicianKind[]
+/** Each condition's specialists (its specialties other than primary care). */
+const SPECIALISTS_OF = new Map(CONDITIONS.map((c) => [c.key, c.specialties.filter((t) => !PRIMARY_CARE.includes(t))]))
 /** Share of diagnosed patients whose condition a specialist manages (assumption; see seed/CALIBRATION.md). */
 const SPECIALIST_SHARE: Readonly<Record<string, number>> = {
   depression: 0.55,
@@ -391,19 +416,84 @@ const FACILITY_ANCILLARY: ReadonlySet<string> = new Set(['73721', '71250', '9330
 const LAB_CODES: ReadonlySet<string> = new Set(['80048', '80053', '80061', '83036', '82043', '81003', '85025', '86431', '84443'])
 /** Categories whose fee includes the facility (surgery, deliveries): inpatient copays and deductibles attach to them. */
 const FACILITY_INCLUSIVE: ReadonlySet<string> = new Set(['surgery', 'maternity'])
-const CHILD_ACUTE_DX: readonly (readonly [string, number])[] = [['J06.9', 5], ['J02.9', 3], ['H66.90', 3], ['J20.9', 1.5], ['R50.9', 2], ['K52.9', 1], ['J45.901', 0.3]]
+const CHILD_ACUTE_DX: readonly (readonly [string, number])[] = [
+  ['J06.9', 5],
+  ['J02.9', 3],
+  ['H66.90', 3],
+  ['J20.9', 1.5],
+  ['R50.9', 2],
+  ['K52.9', 1],
+  ['J45.901', 0.3],
+]
 const ADULT_ACUTE_DX: readonly (readonly [string, number])[] = [
-  ['J06.9', 3], ['J02.9', 1.5], ['J20.9', 2], ['J01.90', 1.5], ['M54.50', 3], ['M25.561', 1], ['M54.2', 1], ['N39.0', 1.5],
-  ['K21.9', 1], ['G43.909', 0.7], ['F41.1', 1], ['R10.9', 1], ['R51.9', 0.7], ['E78.5', 1.5],
+  ['J06.9', 3],
+  ['J02.9', 1.5],
+  ['J20.9', 2],
+  ['J01.90', 1.5],
+  ['M54.50', 3],
+  ['M25.561', 1],
+  ['M54.2', 1],
+  ['N39.0', 1.5],
+  ['K21.9', 1],
+  ['G43.909', 0.7],
+  ['F41.1', 1],
+  ['R10.9', 1],
+  ['R51.9', 0.7],
+  ['E78.5', 1.5],
 ]
-const CHILD_ED_DX: readonly (readonly [string, number])[] = [['R50.9', 4], ['J06.9', 3], ['H66.90', 2], ['S93.401A', 1], ['K52.9', 2], ['R10.9', 1.5], ['J20.9', 1]]
+const CHILD_ED_DX: readonly (readonly [string, number])[] = [
+  ['R50.9', 4],
+  ['J06.9', 3],
+  ['H66.90', 2],
+  ['S93.401A', 1],
+  ['K52.9', 2],
+  ['R10.9', 1.5],
+  ['J20.9', 1],
+]
 const ADULT_ED_DX: readonly (readonly [string, number])[] = [
-  ['R07.9', 5], ['R10.9', 5], ['J06.9', 2], ['J02.9', 1], ['S93.401A', 2], ['M54.50', 2], ['N39.0', 2], ['R51.9', 2], ['R55', 1],
-  ['J20.9', 1.5], ['K52.9', 1.5], ['F41.1', 1], ['J18.9', 0.8], ['I48.91', 0.4], ['I21.4', 0.2], ['N17.9', 0.3],
+  ['R07.9', 5],
+  ['R10.9', 5],
+  ['J06.9', 2],
+  ['J02.9', 1],
+  ['S93.401A', 2],
+  ['M54.50', 2],
+  ['N39.0', 2],
+  ['R51.9', 2],
+  ['R55', 1],
+  ['J20.9', 1.5],
+  ['K52.9', 1.5],
+  ['F41.1', 1],
+  ['J18.9', 0.8],
+  ['I48.91', 0.4],
+  ['I21.4', 0.2],
+  ['N17.9', 0.3],
 ]
-const ED_ANCILLARIES: readonly (readonly [string, number])[] = [['85025', 0.4], ['80053', 0.3], ['71046', 0.25], ['93000', 0.15], ['74177', 0.08], ['81003', 0.15]]
-const CHILD_IP_DX: readonly (readonly [string, number])[] = [['J18.9', 4], ['J45.901', 2], ['K52.9', 2], ['A41.9', 1], ['N39.0', 1]]
-const ADULT_IP_DX: readonly (readonly [string, number])[] = [['J18.9', 4], ['A41.9', 3], ['I21.4', 1.5], ['I63.9', 1.5], ['I48.91', 1.5], ['N17.9', 1.5], ['N39.0', 1.5], ['R07.9', 1], ['J44.1', 1]]
+const ED_ANCILLARIES: readonly (readonly [string, number])[] = [
+  ['85025', 0.4],
+  ['80053', 0.3],
+  ['71046', 0.25],
+  ['93000', 0.15],
+  ['74177', 0.08],
+  ['81003', 0.15],
+]
+const CHILD_IP_DX: readonly (readonly [string, number])[] = [
+  ['J18.9', 4],
+  ['J45.901', 2],
+  ['K52.9', 2],
+  ['A41.9', 1],
+  ['N39.0', 1],
+]
+const ADULT_IP_DX: readonly (readonly [string, number])[] = [
+  ['J18.9', 4],
+  ['A41.9', 3],
+  ['I21.4', 1.5],
+  ['I63.9', 1.5],
+  ['I48.91', 1.5],
+  ['N17.9', 1.5],
+  ['N39.0', 1.5],
+  ['R07.9', 1],
+  ['J44.1', 1],
+]
 /** Pharmacy allowed amounts relative to the list price, by payer (PBM discounts; rounded assumption). */
 const RX_NEGOTIATED: Readonly<Record<PayerType, number>> = { commercial: 0.8, medicare: 0.78, medicaid: 0.7, other: 0.9 }
 /** Chance of a yearly preventive visit at an age (NHIS/NAMCS: most children, about half of adults). */
@@ -432,7 +522,6 @@ export class SyntheticDataset {
   /** ZIPs weighted by population × physicians per 100,000 of the state (AAMC), for placing physicians. */
   private readonly physicianZipTable: WeightedTable<number>
   private readonly countyGeometry: Map<string, CountyGeoRow>
-  private readonly anchors = new Map<string, [number, number]>()
   private readonly zipTablesByState = new Map<string, WeightedTable<number>>()
   private readonly kindTable: WeightedTable<ClinicianKind>
   private readonly taxonomyTables = new Map<ClinicianKind, WeightedTable<string>>()
@@ -450,7 +539,14 @@ export class SyntheticDataset {
     this.procedures = new Map(procedureCodes().map((p) => [p.code, p]))
     // Placement: 50 states + DC at their Census population; within a state by county population (Census
     // Vintage 2023), shared evenly among the county's ZCTAs (no ZCTA population table is available offline).
-    this.zips = loadZipRows().filter((z) => z.is_zcta && STATE_BY_ABBR.get(z.state)?.population_2023)
+    // A ZCTA whose internal point lies outside its own county (ZCTAs cross county lines) is left out, so that
+    // every placed point can lie inside the county it is recorded in.
+    this.countyGeometry = new Map(loadCountyGeometries().map((c) => [c.fips, c]))
+    this.zips = loadZipRows().filter((z) => {
+      if (!z.is_zcta || !STATE_BY_ABBR.get(z.state)?.population_2023) return false
+      const county = z.county_fips ? this.countyGeometry.get(z.county_fips) : undefined
+      return !county || multiPolygonContains(county.geometry, z.lng, z.lat)
+    })
     const countyPopulation = options.countyPopulation ?? new Map(Object.entries(COUNTY_POPULATION))
     const perState = new Map<string, number[]>()
     this.zips.forEach((z, i) => {
@@ -491,7 +587,6 @@ export class SyntheticDataset {
     }
     this.zipTable = new WeightedTable(entries)
     this.physicianZipTable = new WeightedTable(physicianEntries)
-    this.countyGeometry = new Map(loadCountyGeometries().map((c) => [c.fips, c]))
     this.kindTable = new WeightedTable(Object.entries(PROVIDER_MIX_FULL) as [ClinicianKind, number][])
     for (const kind of Object.keys(PROVIDER_MIX_FULL) as ClinicianKind[]) {
       const codes = specialties().filter((s) => s.provider_kind === kind)
@@ -509,8 +604,10 @@ export class SyntheticDataset {
 
   // ---------- identifiers ----------
   /** Individual NPIs: a bijection of the index onto 8 digits after a leading 1, then the Luhn check digit. */
+  private npiOffset: number | undefined
   providerNpi(index: number): string {
-    const body = (index * 48_271 + (hash32(this.seed, 'npi') % 100_000_000)) % 100_000_000
+    this.npiOffset ??= hash32(this.seed, 'npi') % 100_000_000
+    const body = (index * 48_271 + this.npiOffset) % 100_000_000
     return makeNpi(`1${String(body).padStart(8, '0')}`)
   }
   facilityNpi(index: number): string {
@@ -524,8 +621,7 @@ export class SyntheticDataset {
   }
   /**
    * A point up to ~3 km around the ZCTA internal point that lies inside the ZIP's county polygon (the same
-   * polygons as counties.geom): a few draws, then smaller radii, then the ZIP's own point or, when that
-   * lies outside its county (ZCTAs cross county lines), a fixed interior point of the county.
+   * polygons as counties.geom): a few draws, then smaller radii, then the ZIP's own point.
    */
   private jitter(rng: Rng, z: ZipRow): [number, number] {
     const county = z.county_fips ? this.countyGeometry.get(z.county_fips) : undefined
@@ -536,35 +632,8 @@ export class SyntheticDataset {
       const lng = Math.round((z.lng + (r * Math.cos(t)) / Math.cos((z.lat * Math.PI) / 180)) * 1e6) / 1e6
       if (!county || multiPolygonContains(county.geometry, lng, lat)) return [lat, lng]
     }
-    return this.anchorOf(z, county as CountyGeoRow)
-  }
-  private anchorOf(z: ZipRow, county: CountyGeoRow): [number, number] {
-    const key = `${z.zip}|${county.fips}`
-    let anchor = this.anchors.get(key)
-    if (anchor) return anchor
-    if (multiPolygonContains(county.geometry, z.lng, z.lat)) anchor = [z.lat, z.lng]
-    else {
-      // the grid point of the county's bounding box that lies inside it and nearest to the ZIP's point
-      let box = [Infinity, Infinity, -Infinity, -Infinity]
-      for (const poly of county.geometry.coordinates)
-        for (const [x = 0, y = 0] of poly[0] ?? []) box = [Math.min(box[0]!, x), Math.min(box[1]!, y), Math.max(box[2]!, x), Math.max(box[3]!, y)]
-      let best: [number, number] | undefined
-      let bestD = Infinity
-      for (let gx = 1; gx < 40; gx++)
-        for (let gy = 1; gy < 40; gy++) {
-          const lng = Math.round((box[0]! + ((box[2]! - box[0]!) * gx) / 40) * 1e6) / 1e6
-          const lat = Math.round((box[1]! + ((box[3]! - box[1]!) * gy) / 40) * 1e6) / 1e6
-          if (!multiPolygonContains(county.geometry, lng, lat)) continue
-          const d = (lng - z.lng) ** 2 + (lat - z.lat) ** 2
-          if (d < bestD) {
-            bestD = d
-            best = [lat, lng]
-          }
-        }
-      anchor = best ?? [z.lat, z.lng]
-    }
-    this.anchors.set(key, anchor)
-    return anchor
+    // the ZIP's own point lies inside its county (ZIPs are filtered so)
+    return [z.lat, z.lng]
   }
   private phone(rng: Rng): string {
     // NANP-valid area code; 555-01xx lines are reserved for fictional use
@@ -688,7 +757,7 @@ export class SyntheticDataset {
     if (core.kind === 'physician') {
       title = isDo ? 'DO' : 'MD'
       school = isDo ? rng.pick(MEDICAL_SCHOOLS.slice(OSTEOPATHIC_SCHOOL_FROM)) : rng.pick(MEDICAL_SCHOOLS.slice(0, OSTEOPATHIC_SCHOOL_FROM))
-    } else title = new WeightedTable(CREDENTIALS[core.kind]).pick(rng)
+    } else title = tableOf(CREDENTIALS[core.kind]).pick(rng)
     const trainingEnd = core.kind === 'physician' ? 31 + rng.int(0, 4) : 24 + rng.int(0, 6)
     const age = Math.min(78, Math.max(trainingEnd + 1, Math.round(rng.normal(core.kind === 'physician' ? 51 : 44, 10.5))))
     const years = age - trainingEnd
@@ -748,8 +817,10 @@ export class SyntheticDataset {
   private providersIn(state: string, taxonomies: readonly string[]): Int32Array[] {
     if (!this.providerIndex) {
       const lists = new Map<string, Map<string, number[]>>()
+      this.providerKinds = new Uint8Array(this.scale.providers)
       for (let i = 0; i < this.scale.providers; i++) {
         const core = this.providerCore(i)
+        this.providerKinds[i] = KIND_CODES.indexOf(core.kind)
         const st = (this.zips[core.zipIndex] as ZipRow).state
         let byTax = lists.get(st)
         if (!byTax) lists.set(st, (byTax = new Map()))
@@ -759,11 +830,25 @@ export class SyntheticDataset {
       }
       this.providerIndex = new Map([...lists].map(([st, m]) => [st, new Map([...m].map(([t, l]) => [t, Int32Array.from(l)]))]))
     }
+    let byList = this.providersInCache.get(taxonomies)
+    if (!byList) this.providersInCache.set(taxonomies, (byList = new Map()))
+    const cached = byList.get(state)
+    if (cached) return cached
     const byTax = this.providerIndex.get(state)
-    return taxonomies.flatMap((t) => {
+    const found = taxonomies.flatMap((t) => {
       const list = byTax?.get(t)
       return list && list.length > 0 ? [list] : []
     })
+    byList.set(state, found)
+    return found
+  }
+
+  private readonly providersInCache = new WeakMap<readonly string[], Map<string, Int32Array[]>>()
+  private providerKinds: Uint8Array | undefined
+  /** A clinician's kind (from the provider index, without generating the row). */
+  kindOfProvider(index: number): ClinicianKind {
+    if (!this.providerKinds) this.providersIn('CA', PRIMARY_CARE)
+    return KIND_CODES[this.providerKinds?.[index] ?? 0] as ClinicianKind
   }
 
   private pickProvider(rng: Rng, state: string, taxonomies: readonly string[]): number {
@@ -826,7 +911,7 @@ export class SyntheticDataset {
     const gender: 'M' | 'F' = rng.chance(female) ? 'F' : 'M'
     const z = this.placeZip(rng)
     const mix = PAYER_MIX[ageBand(age)]
-    const payer = new WeightedTable(Object.entries(mix) as [PayerType, number][]).pick(rng)
+    const payer = (PAYER_TABLES.get(ageBand(age)) ?? new WeightedTable(Object.entries(mix) as [PayerType, number][])).pick(rng)
     const conditions = this.drawConditions(rng, age)
     const birthYear = REF_YEAR - age
     const insurer = this.insurerFor(rng, payer, z.state)
@@ -842,7 +927,9 @@ export class SyntheticDataset {
       insurer_name: insurer,
       conditions,
       birth_date: birthDate(rng, birthYear),
-      condition_codes: Object.fromEntries(conditions.map((key) => [key, new WeightedTable(CONDITION_BY_KEY.get(key)?.icd10 ?? [['Z00.00', 1]]).pick(rng)])),
+      condition_codes: Object.fromEntries(
+        conditions.map((key) => [key, tableOf(CONDITION_BY_KEY.get(key)?.icd10 ?? [['Z00.00', 1]]).pick(rng)]),
+      ),
       plan: this.planFor(rng, payer, insurer),
     }
   }
@@ -879,7 +966,8 @@ export class SyntheticDataset {
     const shares = payer === 'commercial' ? COMMERCIAL_SHARES : payer === 'medicare' ? MEDICARE_ADVANTAGE_SHARES : MEDICAID_MCO_SHARES
     const kinds = payer === 'commercial' ? ['commercial'] : payer === 'medicare' ? ['medicare', 'commercial'] : ['medicaid']
     const named = new Set(shares.map(([n]) => n))
-    const regionalIn = (st: string) => INSURERS.filter((i) => i.states?.includes(st) && kinds.includes(i.kind) && !named.has(i.name) && i.weight > 0)
+    const regionalIn = (st: string) =>
+      INSURERS.filter((i) => i.states?.includes(st) && kinds.includes(i.kind) && !named.has(i.name) && i.weight > 0)
     const blueIn = (st: string) => INSURERS.filter((i) => i.kind === 'blues' && (!i.states || i.states.includes(st)))
     // Carriers present in some states only get their national share over their footprint's population; the
     // national carriers and the Blues share what is left in each state, so every national share holds exactly.
@@ -912,9 +1000,14 @@ export class SyntheticDataset {
         else if (insurer.states.includes(state)) restricted.push([name, share / footprint((st) => insurer.states?.includes(st) ?? false)])
       }
     }
-    const nominal = shares.filter(([n]) => n === 'blues' || (!INSURER_BY_NAME.get(n)?.states && n !== 'regional')).reduce((a, [, v]) => a + v, 0)
+    const nominal = shares
+      .filter(([n]) => n === 'blues' || (!INSURER_BY_NAME.get(n)?.states && n !== 'regional'))
+      .reduce((a, [, v]) => a + v, 0)
     const left = Math.max(0, shares.reduce((a, [, v]) => a + v, 0) - restricted.reduce((a, [, v]) => a + v, 0))
-    const entries: [string, number][] = [...restricted, ...national.map(([n, v]) => [n, (v * left) / (nominal || 1)] as [string, number])].filter(([, v]) => v > 0)
+    const entries: [string, number][] = [
+      ...restricted,
+      ...national.map(([n, v]) => [n, (v * left) / (nominal || 1)] as [string, number]),
+    ].filter(([, v]) => v > 0)
     const table = entries.length > 0 ? new WeightedTable(entries) : null
     this.insurerTables.set(key, table)
     return table
@@ -959,13 +1052,19 @@ export class SyntheticDataset {
    * for a published-like share of patients, else the primary-care clinician.
    */
   careTeam(p: PatientRow): { pcp: number; pcpNew: boolean; managers: Map<string, number> } {
+    if (this.lastTeam?.id === p.id) return this.lastTeam.team
+    const team = this.buildCareTeam(p)
+    this.lastTeam = { id: p.id, team }
+    return team
+  }
+  private lastTeam: { id: number; team: { pcp: number; pcpNew: boolean; managers: Map<string, number> } } | undefined
+  private buildCareTeam(p: PatientRow): { pcp: number; pcpNew: boolean; managers: Map<string, number> } {
     const rng = rngFor(this.seed, 'care-team', p.id)
     const pcp = this.pickProvider(rng, p.state, p.age < 18 ? PEDIATRIC_CARE : PRIMARY_CARE)
     const pcpNew = rng.chance(0.08)
     const managers = new Map<string, number>()
     for (const key of p.conditions) {
-      const condition = CONDITION_BY_KEY.get(key)
-      const specialists = condition?.specialties.filter((t) => !PRIMARY_CARE.includes(t)) ?? []
+      const specialists = SPECIALISTS_OF.get(key) ?? []
       const share = SPECIALIST_SHARE[key] ?? 0.2
       managers.set(key, specialists.length > 0 && p.age >= 18 && rng.chance(share) ? this.pickProvider(rng, p.state, specialists) : pcp)
     }
@@ -974,10 +1073,10 @@ export class SyntheticDataset {
 
   /** A clinician allowed to prescribe (physician, NP, PA): the given one, else the patient's primary-care clinician, else any in the state. */
   private prescriberFor(rng: Rng, p: PatientRow, preferred: number, pcp: number): number {
-    for (const candidate of [preferred, pcp]) if (PRESCRIBER_KINDS.has(this.providerCore(candidate).kind)) return candidate
+    for (const candidate of [preferred, pcp]) if (PRESCRIBER_KINDS.has(this.kindOfProvider(candidate))) return candidate
     for (let attempt = 0; attempt < 5; attempt++) {
       const other = this.pickProvider(rng, p.state, PRIMARY_CARE)
-      if (PRESCRIBER_KINDS.has(this.providerCore(other).kind)) return other
+      if (PRESCRIBER_KINDS.has(this.kindOfProvider(other))) return other
     }
     return this.pickProvider(rng, 'CA', ['207Q00000X'])
   }
@@ -993,11 +1092,24 @@ export class SyntheticDataset {
     }
     return list
   }
+  private readonly hospitalLists = new Map<string, { list: FacilityRow[]; byCounty: Map<string, FacilityRow[]> }>()
   private hospitalFor(rng: Rng, p: PatientRow, emergency: boolean): FacilityRow {
-    const pool = (this.hospitalsByState.get(p.state) ?? []).filter((h) => !emergency || h.emergency_services)
-    const list = pool.length > 0 ? pool : this.facilities.filter((f) => (f.facility_type === 'hospital' || f.facility_type === 'critical_access') && (!emergency || f.emergency_services))
-    const near = list.filter((h) => h.county_fips === p.county_fips)
-    return rng.pick(near.length > 0 && rng.chance(0.6) ? near : list)
+    const key = `${p.state}|${emergency}`
+    let entry = this.hospitalLists.get(key)
+    if (!entry) {
+      const pool = (this.hospitalsByState.get(p.state) ?? []).filter((h) => !emergency || h.emergency_services)
+      const list =
+        pool.length > 0
+          ? pool
+          : this.facilities.filter(
+              (f) => (f.facility_type === 'hospital' || f.facility_type === 'critical_access') && (!emergency || f.emergency_services),
+            )
+      const byCounty = new Map<string, FacilityRow[]>()
+      for (const h of list) if (h.county_fips) byCounty.set(h.county_fips, [...(byCounty.get(h.county_fips) ?? []), h])
+      this.hospitalLists.set(key, (entry = { list, byCounty }))
+    }
+    const near = p.county_fips ? entry.byCounty.get(p.county_fips) : undefined
+    return rng.pick(near && near.length > 0 && rng.chance(0.6) ? near : entry.list)
   }
 
   /** Commercial price level (log-normal, median 1) and chargemaster level of a facility or practice. */
@@ -1035,7 +1147,7 @@ export class SyntheticDataset {
       const drug = DRUG_BY_KEY.get(new WeightedTable(allowed).pick(rng))
       if (!drug || taking.has(drug.key)) continue
       taking.add(drug.key)
-      const prescriber = this.provider(this.prescriberFor(rng, p, team.managers.get(key) ?? team.pcp, team.pcp))
+      const prescriberNpi = this.providerNpi(this.prescriberFor(rng, p, team.managers.get(key) ?? team.pcp, team.pcp))
       const supply = drug.days_per_fill
       // a 28-day pen pack is a month's supply, as the 30-day packages are
       const months = supply === 28 ? 1 : supply / 30
@@ -1056,7 +1168,7 @@ export class SyntheticDataset {
           id: p.id * 100 + rows.length,
           patient_id: p.id,
           fill_date: isoDay(fill),
-          prescriber_npi: prescriber.npi,
+          prescriber_npi: prescriberNpi,
           facility_npi: null,
           ndc: drug.ndc,
           drug_name: drugName(drug),
@@ -1105,11 +1217,11 @@ export class SyntheticDataset {
     const officeDay = () => weekday(anyDay())
     const visits: Visit[] = []
     const seen = new Set<number>()
-    const kindOf = (index: number) => this.providerCore(index).kind
+    const kindOf = (index: number) => this.kindOfProvider(index)
     const em = (provider: number, newChance: number) => {
       const first = !seen.has(provider)
       seen.add(provider)
-      return new WeightedTable(first && rng.chance(newChance) ? EM_NEW : EM_ESTABLISHED).pick(rng)
+      return tableOf(first && rng.chance(newChance) ? EM_NEW : EM_ESTABLISHED).pick(rng)
     }
     const other = (key: string) => {
       const rest = p.conditions.filter((c) => c !== key)
@@ -1129,11 +1241,26 @@ export class SyntheticDataset {
         const first = !seen.has(team.pcp)
         seen.add(team.pcp)
         const codes = PREVENTIVE_CODES.find(([lo, hi]) => a >= lo && a <= hi) ?? PREVENTIVE_CODES[PREVENTIVE_CODES.length - 1]!
-        const code = p.payer_type === 'medicare' && a >= 65 ? (rng.chance(0.12) ? 'G0438' : 'G0439') : first && team.pcpNew ? codes[2] : codes[3]
+        const code =
+          p.payer_type === 'medicare' && a >= 65 ? (rng.chance(0.12) ? 'G0438' : 'G0439') : first && team.pcpNew ? codes[2] : codes[3]
         const lines: [string, number][] = [[code, 1]]
-        if (a >= 18 && rng.chance(0.6)) lines.push(['36415', 1], ['80061', 1], ...(rng.chance(0.6) ? ([['80053', 1]] as [string, number][]) : []), ...(rng.chance(0.4) ? ([['85025', 1]] as [string, number][]) : []))
+        if (a >= 18 && rng.chance(0.6))
+          lines.push(
+            ['36415', 1],
+            ['80061', 1],
+            ...(rng.chance(0.6) ? ([['80053', 1]] as [string, number][]) : []),
+            ...(rng.chance(0.4) ? ([['85025', 1]] as [string, number][]) : []),
+          )
         if (rng.chance(a < 18 ? 0.5 : 0.35)) lines.push(['90686', 1], [p.payer_type === 'medicare' ? 'G0008' : '90471', 1])
-        visits.push({ ms, provider: team.pcp, facility: null, setting: 'office', kind: 'preventive', lines, dx: [a >= 18 ? (rng.chance(0.2) ? 'Z00.01' : 'Z00.00') : rng.chance(0.15) ? 'Z00.121' : 'Z00.129'] })
+        visits.push({
+          ms,
+          provider: team.pcp,
+          facility: null,
+          setting: 'office',
+          kind: 'preventive',
+          lines,
+          dx: [a >= 18 ? (rng.chance(0.2) ? 'Z00.01' : 'Z00.00') : rng.chance(0.15) ? 'Z00.121' : 'Z00.129'],
+        })
       }
     }
 
@@ -1141,11 +1268,19 @@ export class SyntheticDataset {
     const acute = rng.poisson((p.age < 18 ? 1.3 : p.age < 65 ? 1.0 : 1.6) * exposure)
     for (let k = 0; k < acute; k++) {
       const provider = rng.chance(0.85) ? team.pcp : this.pickProvider(rng, p.state, p.age < 18 ? PEDIATRIC_CARE : PRIMARY_CARE)
-      const dx = new WeightedTable(p.age < 18 ? CHILD_ACUTE_DX : ADULT_ACUTE_DX).pick(rng)
+      const dx = tableOf(p.age < 18 ? CHILD_ACUTE_DX : ADULT_ACUTE_DX).pick(rng)
       const lines: [string, number][] = [[em(provider, 0.5), 1]]
       if (dx === 'N39.0') lines.push(['81003', 1])
       else if (p.age >= 18 && rng.chance(0.2)) lines.push(['36415', 1], [rng.pick(['85025', '80053', '80048', '84443']), 1])
-      visits.push({ ms: officeDay(), provider, facility: null, setting: 'office', kind: provider === team.pcp ? 'primary_care' : 'specialist', lines, dx: [dx] })
+      visits.push({
+        ms: officeDay(),
+        provider,
+        facility: null,
+        setting: 'office',
+        kind: provider === team.pcp ? 'primary_care' : 'specialist',
+        lines,
+        dx: [dx],
+      })
     }
 
     // visits for each diagnosed condition
@@ -1163,22 +1298,22 @@ export class SyntheticDataset {
         if (BEHAVIORAL_KINDS.has(managerKind)) {
           const first = !seen.has(manager)
           seen.add(manager)
-          lines = [[first && rng.chance(0.5) ? '90791' : new WeightedTable(PSYCHOTHERAPY).pick(rng), 1]]
+          lines = [[first && rng.chance(0.5) ? '90791' : tableOf(PSYCHOTHERAPY).pick(rng), 1]]
         } else if (managerKind === 'physical_therapist') {
           const first = !seen.has(manager)
           seen.add(manager)
-          lines = first ? [[rng.chance(0.6) ? '97161' : '97162', 1]] : [['97110', rng.int(2, 3)], ...(rng.chance(0.6) ? ([['97140', 1]] as [string, number][]) : [])]
+          lines = first
+            ? [[rng.chance(0.6) ? '97161' : '97162', 1]]
+            : [['97110', rng.int(2, 3)], ...(rng.chance(0.6) ? ([['97140', 1]] as [string, number][]) : [])]
         } else {
           lines = [[em(manager, manager === team.pcp ? (team.pcpNew ? 1 : 0) : 0.5), 1]]
           if (ancillaries.length > 0 && rng.chance(0.45)) {
             const extra = rng.pick(ancillaries)
             if (FACILITY_ANCILLARY.has(extra)) {
               // imaging, echocardiograms and sleep studies on their own claim at a hospital or imaging centre
-              const provider = this.provider(manager)
-              const facility =
-                provider.facility_id !== null && rng.chance(0.6)
-                  ? (this.facilities[provider.facility_id - 1] ?? null)
-                  : rng.pick(this.facilitiesIn(p.state, extra.startsWith('7') ? ['imaging', 'hospital'] : ['hospital']))
+              const facility = rng.chance(0.6)
+                ? this.hospitalFor(rng, p, false)
+                : rng.pick(this.facilitiesIn(p.state, extra.startsWith('7') ? ['imaging', 'hospital'] : ['hospital']))
               visits.push({ ms, provider: manager, facility, setting: 'outpatient', kind: 'outpatient', lines: [[extra, 1]], dx: [code] })
             } else if (extra === 'J1745') lines.push(['96365', 1], ['J1745', rng.int(30, 50)])
             else if (extra === 'J0135') lines.push(['J0135', 2])
@@ -1186,7 +1321,15 @@ export class SyntheticDataset {
             else lines.push(...(LAB_CODES.has(extra) ? ([['36415', 1]] as [string, number][]) : []), [extra, 1])
           }
         }
-        visits.push({ ms, provider: manager, facility: null, setting: 'office', kind: manager === team.pcp ? 'primary_care' : 'specialist', lines, dx: [code, ...other(key)] })
+        visits.push({
+          ms,
+          provider: manager,
+          facility: null,
+          setting: 'office',
+          kind: manager === team.pcp ? 'primary_care' : 'specialist',
+          lines,
+          dx: [code, ...other(key)],
+        })
       }
     }
 
@@ -1196,27 +1339,61 @@ export class SyntheticDataset {
     const edVisits = Math.min(8, rng.poisson(edRate * exposure))
     for (let k = 0; k < edVisits; k++) {
       const facility = this.hospitalFor(rng, p, true)
-      const provider = this.pickProvider(rng, p.state, ['207P00000X'])
+      const provider = this.pickProvider(rng, p.state, EMERGENCY_MEDICINE)
       const exacerbation = (['copd', 'asthma', 'heart_failure'] as const).find((c) => p.conditions.includes(c) && rng.chance(0.25))
-      const dx = exacerbation ? (exacerbation === 'copd' ? 'J44.1' : exacerbation === 'asthma' ? 'J45.901' : (p.condition_codes[exacerbation] as string)) : new WeightedTable(p.age < 18 ? CHILD_ED_DX : ADULT_ED_DX).pick(rng)
-      const lines: [string, number][] = [[new WeightedTable(ED_LEVELS).pick(rng), 1]]
+      const dx = exacerbation
+        ? exacerbation === 'copd'
+          ? 'J44.1'
+          : exacerbation === 'asthma'
+            ? 'J45.901'
+            : (p.condition_codes[exacerbation] as string)
+        : tableOf(p.age < 18 ? CHILD_ED_DX : ADULT_ED_DX).pick(rng)
+      const lines: [string, number][] = [[tableOf(ED_LEVELS).pick(rng), 1]]
       for (const [extra, chance] of ED_ANCILLARIES) if (rng.chance(p.age < 18 ? chance / 2 : chance)) lines.push([extra, 1])
-      visits.push({ ms: anyDay(), provider, facility, setting: 'emergency', kind: 'emergency', lines, dx: [dx, ...other(exacerbation ?? '')] })
+      visits.push({
+        ms: anyDay(),
+        provider,
+        facility,
+        setting: 'emergency',
+        kind: 'emergency',
+        lines,
+        dx: [dx, ...other(exacerbation ?? '')],
+      })
     }
 
     // inpatient medical stays (the stays left after deliveries and joint replacements)
-    const medicalStays = Math.max(0, INPATIENT_STAYS_PER_100 / 100 - norms.births - (0.45 * (KNEE_REPLACEMENTS_PER_100K + HIP_REPLACEMENTS_PER_100K)) / 100_000)
+    const medicalStays = Math.max(
+      0,
+      INPATIENT_STAYS_PER_100 / 100 - norms.births - (0.45 * (KNEE_REPLACEMENTS_PER_100K + HIP_REPLACEMENTS_PER_100K)) / 100_000,
+    )
     const ipRate = medicalStays * (this.utilisationWeight(p, INPATIENT_RELATIVE, null) / norms.ip)
     const stays = Math.min(5, rng.poisson(ipRate * exposure))
     for (let k = 0; k < stays; k++) {
       const facility = this.hospitalFor(rng, p, false)
-      const provider = this.pickProvider(rng, p.state, p.age < 18 ? ['208000000X'] : ['207R00000X'])
+      const provider = this.pickProvider(rng, p.state, p.age < 18 ? PEDIATRICS : INTERNAL_MEDICINE)
       const los = 1 + rng.poisson(3.2)
       const cause = (['heart_failure', 'copd', 'type2_diabetes', 'ckd'] as const).find((c) => p.conditions.includes(c) && rng.chance(0.3))
-      const dx = cause ? (cause === 'copd' ? 'J44.1' : (p.condition_codes[cause] as string)) : new WeightedTable(p.age < 18 ? CHILD_IP_DX : ADULT_IP_DX).pick(rng)
-      const lines: [string, number][] = [[rng.chance(0.6) ? '99223' : '99222', 1], ['80053', 1], ['85025', 1]]
+      const dx = cause
+        ? cause === 'copd'
+          ? 'J44.1'
+          : (p.condition_codes[cause] as string)
+        : tableOf(p.age < 18 ? CHILD_IP_DX : ADULT_IP_DX).pick(rng)
+      const lines: [string, number][] = [
+        [rng.chance(0.6) ? '99223' : '99222', 1],
+        ['80053', 1],
+        ['85025', 1],
+      ]
       if (los > 1) lines.push([rng.chance(0.7) ? '99232' : '99233', los - 1])
-      visits.push({ ms: anyDay(), provider, facility, setting: 'inpatient', kind: 'inpatient', lines, dx: [dx, ...other(cause ?? '')], stayDays: los })
+      visits.push({
+        ms: anyDay(),
+        provider,
+        facility,
+        setting: 'inpatient',
+        kind: 'inpatient',
+        lines,
+        dx: [dx, ...other(cause ?? '')],
+        stayDays: los,
+      })
     }
 
     // deliveries (NVSS birth rate by age; a third by caesarean)
@@ -1229,7 +1406,7 @@ export class SyntheticDataset {
         const cesarean = rng.chance(CESAREAN_SHARE)
         visits.push({
           ms: yearStart + rng.int(0, days - 1) * DAY,
-          provider: this.pickProvider(rng, p.state, ['207V00000X']),
+          provider: this.pickProvider(rng, p.state, OBSTETRICS),
           facility: this.hospitalFor(rng, p, false),
           setting: 'inpatient',
           kind: 'inpatient',
@@ -1248,14 +1425,14 @@ export class SyntheticDataset {
       ] as const) {
         const yearly = per100k / 100_000 / norms.jointEligible
         if (!rng.chance(Math.min(0.9, yearly * exposure))) continue
-        const where = new WeightedTable(JOINT_SETTING).pick(rng)
+        const where = tableOf(JOINT_SETTING).pick(rng)
         const asc = where === 'asc' ? this.facilitiesIn(p.state, ['ambulatory_surgery']) : []
         const facility = asc.length > 0 ? rng.pick(asc) : this.hospitalFor(rng, p, false)
         const own = p.condition_codes.osteoarthritis as string
         const los = where === 'inpatient' ? 1 + rng.int(0, 2) : 1
         visits.push({
           ms: officeDay(),
-          provider: this.pickProvider(rng, p.state, ['207X00000X', '207XX0005X']),
+          provider: this.pickProvider(rng, p.state, ORTHOPAEDICS),
           facility,
           setting: where === 'asc' && asc.length > 0 ? 'asc' : where === 'inpatient' ? 'inpatient' : 'outpatient',
           kind: where === 'inpatient' ? 'inpatient' : 'outpatient',
@@ -1269,19 +1446,23 @@ export class SyntheticDataset {
     // price and share in date order (deductibles accumulate over the calendar year)
     visits.sort((a, b) => a.ms - b.ms)
     const bundles: ClaimBundle[] = []
-    const providers = new Map<number, ProviderRow>()
     let sharing: CostSharingState = { year: 0, deductible_met: 0, out_of_pocket: 0 }
     for (const [n, v] of visits.slice(0, 999).entries()) {
       const id = p.id * 1000 + n
-      let provider = providers.get(v.provider)
-      if (!provider) providers.set(v.provider, (provider = this.provider(v.provider)))
+      const renderingNpi = this.providerNpi(v.provider)
       const year = new Date(v.ms).getUTCFullYear()
       if (sharing.year !== year) sharing = { year, deductible_met: 0, out_of_pocket: 0 }
       const level = v.facility ? this.priceLevel('facility', v.facility.id) : this.priceLevel('practice', v.provider)
       const priced = v.lines.map(([code, units]) => {
         const proc = this.procedures.get(code)
         const one = priceOf(rng, code, proc?.base_price ?? 100, p.payer_type, p.insurer_name, v.setting, level.factor, level.charge)
-        return { code, units, list: round2(one.list * units), allowed: round2(one.allowed * units), facilityInclusive: FACILITY_INCLUSIVE.has(proc?.category ?? '') }
+        return {
+          code,
+          units,
+          list: round2(one.list * units),
+          allowed: round2(one.allowed * units),
+          facilityInclusive: FACILITY_INCLUSIVE.has(proc?.category ?? ''),
+        }
       })
       const shares = patientShares(p.plan, sharing, v.kind, priced, v.stayDays)
       const lines: ClaimProcedureRow[] = priced.map((l, li) => ({
@@ -1300,7 +1481,7 @@ export class SyntheticDataset {
           id,
           patient_id: p.id,
           service_date: isoDay(v.ms),
-          rendering_npi: provider.npi,
+          rendering_npi: renderingNpi,
           facility_npi: v.facility?.npi ?? null,
           payer_type: p.payer_type,
           insurer_name: p.insurer_name,
@@ -1333,7 +1514,7 @@ export class SyntheticDataset {
   /** One envenomation: its patient, the emergency claim (with antivenom lines) and the case row. */
   snakebite(i: number): { patient: PatientRow; claim: ClaimBundle; case: SnakebiteCaseRow; pharmacy: PharmacyClaimRow | null } {
     const rng = rngFor(this.seed, 'snakebite', i)
-    const state = new WeightedTable(Object.entries(SNAKEBITE_STATE_SHARE)).pick(rng)
+    const state = SNAKEBITE_STATE_TABLE.pick(rng)
     const z = this.placeZip(rng, state)
     const age = Math.min(90, Math.max(2, Math.round(rng.normal(40, 18))))
     const payer = new WeightedTable(Object.entries(PAYER_MIX[ageBand(age)]) as [PayerType, number][]).pick(rng)
@@ -1378,7 +1559,7 @@ export class SyntheticDataset {
     const pool = hospitals.length > 0 ? hospitals : this.facilities.filter((f) => f.emergency_services)
     const near = pool.filter((h) => h.county_fips === z.county_fips)
     const facility = rng.pick(near.length > 0 && rng.chance(0.6) ? near : pool)
-    const providerIndex = this.pickProvider(rng, z.state, ['207P00000X', '207PT0002X'])
+    const providerIndex = this.pickProvider(rng, z.state, EMERGENCY_AND_TOXICOLOGY)
     const provider = this.provider(providerIndex)
     const treated = rng.chance(ANTIVENOM_TREATED_SHARE)
     const product = treated ? (rng.chance(CROFAB_SHARE) ? 'crofab' : 'anavip') : null
@@ -1390,7 +1571,7 @@ export class SyntheticDataset {
           : 0
     // the species by the state's snakes (no coral snakes outside their range): T63.01 rattlesnake, T63.02 coral
     // snake, T63.06 copperhead/cottonmouth, T63.00 unspecified, T63.09 other (captive exotics)
-    const code = new WeightedTable(SNAKE_CODES_BY_REGION[region] ?? SNAKEBITE_CODES).pick(rng)
+    const code = tableOf(SNAKE_CODES_BY_REGION[region] ?? SNAKEBITE_CODES).pick(rng)
     const claimId = -(i + 1) // negative ids keep snakebite claims apart from population claims
     const codes: [string, number][] = [
       ['99285', 1],
@@ -1558,7 +1739,12 @@ export class SyntheticDataset {
     const payerFactors = payers.map(() => rng.lognormal(0.25))
     const level = this.priceLevel('facility', f.id)
     const hospital = f.facility_type === 'hospital' || f.facility_type === 'critical_access'
-    const multiple = f.facility_type === 'ambulatory_surgery' ? COMMERCIAL_MULTIPLE.asc : f.facility_type === 'imaging' ? COMMERCIAL_MULTIPLE.professional : COMMERCIAL_MULTIPLE.hospital
+    const multiple =
+      f.facility_type === 'ambulatory_surgery'
+        ? COMMERCIAL_MULTIPLE.asc
+        : f.facility_type === 'imaging'
+          ? COMMERCIAL_MULTIPLE.professional
+          : COMMERCIAL_MULTIPLE.hospital
     const rows: FacilityPriceRow[] = []
     for (const code of [...chosen].sort()) {
       const p = this.procedures.get(code)
@@ -1606,7 +1792,11 @@ export class SyntheticDataset {
           discounted_cash: cash,
           negotiated_dollar: percentOfCharges ? null : negotiated,
           negotiated_percentage: percentOfCharges ? Math.round((negotiated / gross) * 100_000) / 1000 : null,
-          methodology: percentOfCharges ? 'percent of total billed charges' : p.category === 'surgery' || p.category === 'maternity' ? 'case rate' : 'fee schedule',
+          methodology: percentOfCharges
+            ? 'percent of total billed charges'
+            : p.category === 'surgery' || p.category === 'maternity'
+              ? 'case rate'
+              : 'fee schedule',
           // v3: allowed-amount statistics are reported when the rate is not a dollar amount
           median_amount: percentOfCharges ? negotiated : null,
           p10_amount: percentOfCharges ? round2(negotiated * (0.6 + rng.next() * 0.2)) : null,

@@ -150,7 +150,9 @@ describe('SyntheticDataset (ci scale)', () => {
     for (const { p, f } of fills) {
       const drug = drugByNdc.get(f.ndc)!
       expect(drug, f.ndc).toBeDefined()
-      expect(f.drug_name).toBe(drug.generic ? `${drug.generic_name} ${drug.strength} (generic)` : `${drug.brand_name} (${drug.generic_name})`)
+      expect(f.drug_name).toBe(
+        drug.generic ? `${drug.generic_name} ${drug.strength} (generic)` : `${drug.brand_name} (${drug.generic_name})`,
+      )
       // the drug treats one of the patient's conditions, and a clinician of that condition prescribed it
       const treats = p.conditions.filter((c) => CONDITION_DRUGS[c]?.drugs.some(([k]) => k === drug.key))
       expect(treats.length, `${p.id} ${drug.key}`).toBeGreaterThan(0)

@@ -51,11 +51,19 @@ export function priceLine(
   const list = round2(fee * (hospital ? CHARGE_MARKUP.hospital : CHARGE_MARKUP.professional) * chargeFactor * rng.lognormal(0.05))
   let allowed: number
   if (payer === 'medicare') allowed = fee * rng.lognormal(0.03)
-  else if (payer === 'medicaid') allowed = fee * (drug ? MEDICAID_MULTIPLE.drug : hospital ? MEDICAID_MULTIPLE.hospital : MEDICAID_MULTIPLE.professional) * rng.lognormal(0.05)
+  else if (payer === 'medicaid')
+    allowed =
+      fee * (drug ? MEDICAID_MULTIPLE.drug : hospital ? MEDICAID_MULTIPLE.hospital : MEDICAID_MULTIPLE.professional) * rng.lognormal(0.05)
   else if (payer === 'commercial')
     allowed =
       fee *
-      (drug ? COMMERCIAL_MULTIPLE.drug : setting === 'asc' ? COMMERCIAL_MULTIPLE.asc : hospital ? COMMERCIAL_MULTIPLE.hospital : COMMERCIAL_MULTIPLE.professional) *
+      (drug
+        ? COMMERCIAL_MULTIPLE.drug
+        : setting === 'asc'
+          ? COMMERCIAL_MULTIPLE.asc
+          : hospital
+            ? COMMERCIAL_MULTIPLE.hospital
+            : COMMERCIAL_MULTIPLE.professional) *
       (drug ? 1 : facilityFactor) *
       rng.lognormal(PAYER_PRICE_SIGMA)
   else allowed = insurer === 'TRICARE' ? fee : list * 0.55

@@ -103,12 +103,14 @@ export const dataCommands: Command[] = [
     options: { scale: { type: 'string' } },
     async run(context, values) {
       const scale = values.scale as string | undefined
-      if (scale !== undefined && !(SCALE_NAMES as string[]).includes(scale)) throw new UsageError(`--scale must be one of ${SCALE_NAMES.join(', ')}`)
+      if (scale !== undefined && !(SCALE_NAMES as string[]).includes(scale))
+        throw new UsageError(`--scale must be one of ${SCALE_NAMES.join(', ')}`)
       await ensureMigrated(context.db.pool)
       const report = await calibrationReport(context.db.pool, scale as ScaleName | undefined)
       context.print(report, () => formatCalibrationReport(report))
       const failed = report.results.filter((r) => r.status === 'fail')
-      if (failed.length > 0) throw new Error(`${failed.length} calibration target(s) out of tolerance: ${failed.map((r) => r.key).join(', ')}`)
+      if (failed.length > 0)
+        throw new Error(`${failed.length} calibration target(s) out of tolerance: ${failed.map((r) => r.key).join(', ')}`)
     },
   },
   {

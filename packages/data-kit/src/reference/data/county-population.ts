@@ -2,7 +2,6 @@
 // estimates (co-est2023-alldata.csv, Vintage 2023, public domain): county FIPS -> resident population, July 1, 2023.
 // 3142 counties and equivalents, in the county codes of the us-atlas boundaries (Connecticut's
 // former counties: 2020 Census counts scaled to the 2023 state total; Valdez-Cordova AK: Chugach + Copper River). Do not edit by hand; re-run the script on a newer vintage.
-/* eslint-disable */
 // prettier-ignore
 export const COUNTY_POPULATION_YEAR = 2023
 // prettier-ignore
