@@ -1,4 +1,5 @@
 import { CODE_AGE_LIMITS, SCALES } from '@citrus/data-kit'
+import { readFileSync } from 'node:fs'
 import { describe, expect, it } from 'vitest'
 import { useTestDatabase } from '../../../../test/helpers.ts'
 import { calibrationReport, calibrationTargets, formatCalibrationReport, judge, type CalibrationTarget } from './calibration.ts'
@@ -16,6 +17,11 @@ const target = (kind: CalibrationTarget['kind'], value: number, bound?: Calibrat
 })
 
 describe('calibration judging', () => {
+  it('documents every target in seed/CALIBRATION.md', () => {
+    const doc = readFileSync(new URL('../../../../seed/CALIBRATION.md', import.meta.url), 'utf8')
+    for (const t of calibrationTargets(SCALES.demo)) expect(doc.includes(t.key), t.key).toBe(true)
+  })
+
   it('fails a share outside ±10 % and a rate outside ±20 % when the sample is large enough', () => {
     expect(judge(target('share', 0.4), 0.43, 10_000).status).toBe('pass')
     expect(judge(target('share', 0.4), 0.45, 10_000).status).toBe('fail')
