@@ -17,7 +17,8 @@ describe('operators CLI: data commands', () => {
 
   it('lists the data commands in the help', async () => {
     const help = await cli(ctx.db, '--help')
-    for (const command of ['data seed', 'data import', 'data refresh', 'data status']) expect(help.out).toContain(command)
+    for (const command of ['data seed', 'data import', 'data refresh', 'data status', 'data calibration'])
+      expect(help.out).toContain(command)
   })
 
   it('exits 2 on bad input, naming the problem', async () => {
@@ -29,6 +30,7 @@ describe('operators CLI: data commands', () => {
       [['data', 'import', 'nucc'], /needs a file/],
       [['data', 'import', 'nucc', '/no/such/file.csv'], /no such file/],
       [['data', 'status', '--limit', '0'], /--limit must be a positive whole number/],
+      [['data', 'calibration', '--scale', 'huge'], /--scale must be one of ci, demo, full/],
     ]
     for (const [argv, message] of cases) {
       const result = await cli(ctx.db, ...argv)
@@ -48,6 +50,19 @@ describe('operators CLI: data commands', () => {
     const summary = JSON.parse(json.out)
     expect(summary).toMatchObject({ kind: 'icd10cm', read: 10, written: 6, rejected: 4 })
     expect(summary.reasons).toHaveLength(1)
+  })
+
+  it('prints the calibration report of the loaded scale: target, measured, deviation, tolerance and status', async () => {
+    const text = await cli(ctx.db, 'data', 'calibration')
+    expect(text.code, text.err).toBe(0)
+    expect(text.out).toContain('Calibration report: scale ci')
+    expect(text.out).toMatch(/Emergency department visits per 100 people a year +43\.0 +\d+\.\d +[+-]\d+\.\d % +±20 % +PASS/)
+    expect(text.out).toContain('source: CDC NCHS, NHAMCS 2021')
+    expect(text.out).toMatch(/\d+ pass, 0 fail/)
+    const json = await cli(ctx.db, 'data', 'calibration', '--json')
+    const report = JSON.parse(json.out) as { scale: string; results: { key: string; status: string; measured: number }[] }
+    expect(report.scale).toBe('ci')
+    expect(report.results.find((r) => r.key === 'coding.before_birth')).toMatchObject({ status: 'pass', measured: 0 })
   })
 
   it('shows what was loaded', async () => {
