@@ -378,8 +378,26 @@ interface Visit {
   lines: [string, number][]
   dx: string[]
   stayDays?: number
+  /** Chance that a first visit with a clinician outside the care team is a new-patient visit. */
+  newChance?: number
 }
+/** Placeholders of the visit's own code, set in date order (new or established, intake or session, age at service). */
+const PREVENTIVE_VISIT = '@preventive'
+const OFFICE_VISIT = '@office'
+const BEHAVIORAL_VISIT = '@behavioral'
+const THERAPY_VISIT = '@therapy'
 const PEDIATRIC_CARE = ['208000000X', '363LP0200X', '207Q00000X']
+/** The clinicians of one patient by claim year (index 0 = the first year of the window). */
+interface CareTeam {
+  pcp: number[]
+  managers: Map<string, number[]>
+  /** Clinicians whose first visit in the window is a new-patient visit. */
+  newAtFirstVisit: Set<number>
+}
+/** Share of patients who start with (or change to) a new primary-care clinician in a year (assumption). */
+const NEW_PCP_SHARE = 0.2
+/** Share of specialist-managed conditions referred to a new specialist in a later year (assumption). */
+const SPECIALIST_REFERRAL_SHARE = 0.35
 const EMERGENCY_MEDICINE = ['207P00000X']
 const EMERGENCY_AND_TOXICOLOGY = ['207P00000X', '207PT0002X']
 const OBSTETRICS = ['207V00000X']
@@ -423,7 +441,6 @@ const CHILD_ACUTE_DX: readonly (readonly [string, number])[] = [
   ['J20.9', 1.5],
   ['R50.9', 2],
   ['K52.9', 1],
-  ['J45.901', 0.3],
 ]
 const ADULT_ACUTE_DX: readonly (readonly [string, number])[] = [
   ['J06.9', 3],
@@ -478,7 +495,6 @@ const ED_ANCILLARIES: readonly (readonly [string, number])[] = [
 ]
 const CHILD_IP_DX: readonly (readonly [string, number])[] = [
   ['J18.9', 4],
-  ['J45.901', 2],
   ['K52.9', 2],
   ['A41.9', 1],
   ['N39.0', 1],
@@ -492,7 +508,6 @@ const ADULT_IP_DX: readonly (readonly [string, number])[] = [
   ['N17.9', 1.5],
   ['N39.0', 1.5],
   ['R07.9', 1],
-  ['J44.1', 1],
 ]
 /** Pharmacy allowed amounts relative to the list price, by payer (PBM discounts; rounded assumption). */
 const RX_NEGOTIATED: Readonly<Record<PayerType, number>> = { commercial: 0.8, medicare: 0.78, medicaid: 0.7, other: 0.9 }
@@ -960,54 +975,69 @@ export class SyntheticDataset {
   }
 
   private readonly insurerTables = new Map<string, WeightedTable<string> | null>()
-  private insurerTable(payer: PayerType, state: string): WeightedTable<string> | null {
-    const key = `${payer}|${state}`
-    if (this.insurerTables.has(key)) return this.insurerTables.get(key) ?? null
+  private readonly insurerFactors = new Map<PayerType, Map<string, number>>()
+
+  /**
+   * A state's carriers by line of business before calibration: [carrier, group, weight]. 'blues' is the state's
+   * Blue plan(s) and 'regional' its regional plans (split by their weights); a named carrier absent from the
+   * state is left out.
+   */
+  private insurerBase(payer: PayerType, state: string): [string, string, number][] {
     const shares = payer === 'commercial' ? COMMERCIAL_SHARES : payer === 'medicare' ? MEDICARE_ADVANTAGE_SHARES : MEDICAID_MCO_SHARES
     const kinds = payer === 'commercial' ? ['commercial'] : payer === 'medicare' ? ['medicare', 'commercial'] : ['medicaid']
     const named = new Set(shares.map(([n]) => n))
-    const regionalIn = (st: string) =>
-      INSURERS.filter((i) => i.states?.includes(st) && kinds.includes(i.kind) && !named.has(i.name) && i.weight > 0)
-    const blueIn = (st: string) => INSURERS.filter((i) => i.kind === 'blues' && (!i.states || i.states.includes(st)))
-    // Carriers present in some states only get their national share over their footprint's population; the
-    // national carriers and the Blues share what is left in each state, so every national share holds exactly.
-    const footprint = (present: (st: string) => boolean) => {
-      let inside = 0
-      let total = 0
-      for (const st of STATES) {
-        if (!st.population_2023) continue
-        total += st.population_2023
-        if (present(st.abbr)) inside += st.population_2023
-      }
-      return inside / total || 1
-    }
-    const restricted: [string, number][] = []
-    const national: [string, number][] = []
+    const out: [string, string, number][] = []
     for (const [name, share] of shares) {
-      if (name === 'blues') {
-        const blues = blueIn(state)
-        const total = blues.reduce((a, b) => a + (b.weight || 1), 0)
-        for (const b of blues) national.push([b.name, (share * (b.weight || 1)) / total])
-      } else if (name === 'regional') {
-        const regional = regionalIn(state)
-        const total = regional.reduce((a, b) => a + b.weight, 0)
-        const scale = footprint((st) => regionalIn(st).length > 0)
-        for (const r of regional) restricted.push([r.name, (share * r.weight) / total / scale])
-      } else {
-        const insurer = INSURER_BY_NAME.get(name)
-        if (!insurer) continue
-        if (!insurer.states) national.push([name, share])
-        else if (insurer.states.includes(state)) restricted.push([name, share / footprint((st) => insurer.states?.includes(st) ?? false)])
+      const members =
+        name === 'blues'
+          ? INSURERS.filter((i) => i.kind === 'blues' && (!i.states || i.states.includes(state)))
+          : name === 'regional'
+            ? INSURERS.filter((i) => i.states?.includes(state) && kinds.includes(i.kind) && !named.has(i.name) && i.weight > 0)
+            : INSURERS.filter((i) => i.name === name && (!i.states || i.states.includes(state)))
+      const total = members.reduce((a, b) => a + (b.weight || 1), 0)
+      for (const m of members) out.push([m.name, name, (share * (m.weight || 1)) / total])
+    }
+    return out
+  }
+
+  /**
+   * Per-group factors that make the national shares (population-weighted over the states) equal the published
+   * ones although carriers serve different states: iterative proportional fitting over the 50 states + DC.
+   */
+  private insurerFactorsFor(payer: PayerType): Map<string, number> {
+    let factors = this.insurerFactors.get(payer)
+    if (factors) return factors
+    const shares = payer === 'commercial' ? COMMERCIAL_SHARES : payer === 'medicare' ? MEDICARE_ADVANTAGE_SHARES : MEDICAID_MCO_SHARES
+    const total = shares.reduce((a, [, v]) => a + v, 0)
+    const states = STATES.filter((st) => st.population_2023).map((st) => ({
+      pop: st.population_2023 ?? 0,
+      base: this.insurerBase(payer, st.abbr),
+    }))
+    const popTotal = states.reduce((a, st) => a + st.pop, 0)
+    factors = new Map(shares.map(([n]) => [n, 1]))
+    for (let iteration = 0; iteration < 60; iteration++) {
+      const achieved = new Map<string, number>()
+      for (const st of states) {
+        const sum = st.base.reduce((a, [, g, w]) => a + w * (factors.get(g) ?? 1), 0)
+        if (sum <= 0) continue
+        for (const [, g, w] of st.base) achieved.set(g, (achieved.get(g) ?? 0) + (st.pop / popTotal) * ((w * (factors.get(g) ?? 1)) / sum))
+      }
+      for (const [group, share] of shares) {
+        const got = achieved.get(group)
+        if (got) factors.set(group, (factors.get(group) ?? 1) * (share / total / got))
       }
     }
-    const nominal = shares
-      .filter(([n]) => n === 'blues' || (!INSURER_BY_NAME.get(n)?.states && n !== 'regional'))
-      .reduce((a, [, v]) => a + v, 0)
-    const left = Math.max(0, shares.reduce((a, [, v]) => a + v, 0) - restricted.reduce((a, [, v]) => a + v, 0))
-    const entries: [string, number][] = [
-      ...restricted,
-      ...national.map(([n, v]) => [n, (v * left) / (nominal || 1)] as [string, number]),
-    ].filter(([, v]) => v > 0)
+    this.insurerFactors.set(payer, factors)
+    return factors
+  }
+
+  private insurerTable(payer: PayerType, state: string): WeightedTable<string> | null {
+    const key = `${payer}|${state}`
+    if (this.insurerTables.has(key)) return this.insurerTables.get(key) ?? null
+    const factors = this.insurerFactorsFor(payer)
+    const entries = this.insurerBase(payer, state)
+      .map(([name, group, w]) => [name, w * (factors.get(group) ?? 1)] as [string, number])
+      .filter(([, w]) => w > 0)
     const table = entries.length > 0 ? new WeightedTable(entries) : null
     this.insurerTables.set(key, table)
     return table
@@ -1051,24 +1081,44 @@ export class SyntheticDataset {
    * clinician (pediatric for children), and per diagnosed condition the clinician managing it, a specialist
    * for a published-like share of patients, else the primary-care clinician.
    */
-  careTeam(p: PatientRow): { pcp: number; pcpNew: boolean; managers: Map<string, number> } {
+  careTeam(p: PatientRow): CareTeam {
     if (this.lastTeam?.id === p.id) return this.lastTeam.team
     const team = this.buildCareTeam(p)
     this.lastTeam = { id: p.id, team }
     return team
   }
-  private lastTeam: { id: number; team: { pcp: number; pcpNew: boolean; managers: Map<string, number> } } | undefined
-  private buildCareTeam(p: PatientRow): { pcp: number; pcpNew: boolean; managers: Map<string, number> } {
+  private lastTeam: { id: number; team: CareTeam } | undefined
+  private buildCareTeam(p: PatientRow): CareTeam {
     const rng = rngFor(this.seed, 'care-team', p.id)
-    const pcp = this.pickProvider(rng, p.state, p.age < 18 ? PEDIATRIC_CARE : PRIMARY_CARE)
-    const pcpNew = rng.chance(0.08)
-    const managers = new Map<string, number>()
+    const years = this.scale.claim_years
+    const newAtFirstVisit = new Set<number>()
+    const pcp: number[] = [this.pickProvider(rng, p.state, p.age < 18 ? PEDIATRIC_CARE : PRIMARY_CARE)]
+    if (rng.chance(NEW_PCP_SHARE)) newAtFirstVisit.add(pcp[0]!)
+    // each later year a patient may change primary-care clinician (a new-patient visit with the new one)
+    for (let y = 1; y < years; y++) {
+      if (rng.chance(NEW_PCP_SHARE)) {
+        const next = this.pickProvider(rng, p.state, p.age < 18 ? PEDIATRIC_CARE : PRIMARY_CARE)
+        if (next !== pcp[y - 1]) newAtFirstVisit.add(next)
+        pcp.push(next)
+      } else pcp.push(pcp[y - 1]!)
+    }
+    const managers = new Map<string, number[]>()
     for (const key of p.conditions) {
       const specialists = SPECIALISTS_OF.get(key) ?? []
-      const share = SPECIALIST_SHARE[key] ?? 0.2
-      managers.set(key, specialists.length > 0 && p.age >= 18 && rng.chance(share) ? this.pickProvider(rng, p.state, specialists) : pcp)
+      const bySpecialist = specialists.length > 0 && p.age >= 18 && rng.chance(SPECIALIST_SHARE[key] ?? 0.2)
+      const list: number[] = []
+      for (let y = 0; y < years; y++) {
+        if (!bySpecialist) list.push(pcp[y]!)
+        else if (y === 0 || rng.chance(SPECIALIST_REFERRAL_SHARE)) {
+          // a referral: the first visit is a new-patient visit (for the first year, 30 % predate the window)
+          const s = this.pickProvider(rng, p.state, specialists)
+          if (s !== list[y - 1] && (y > 0 || rng.chance(0.7))) newAtFirstVisit.add(s)
+          list.push(s)
+        } else list.push(list[y - 1]!)
+      }
+      managers.set(key, list)
     }
-    return { pcp, pcpNew, managers }
+    return { pcp, managers, newAtFirstVisit }
   }
 
   /** A clinician allowed to prescribe (physician, NP, PA): the given one, else the patient's primary-care clinician, else any in the state. */
@@ -1147,7 +1197,8 @@ export class SyntheticDataset {
       const drug = DRUG_BY_KEY.get(new WeightedTable(allowed).pick(rng))
       if (!drug || taking.has(drug.key)) continue
       taking.add(drug.key)
-      const prescriberNpi = this.providerNpi(this.prescriberFor(rng, p, team.managers.get(key) ?? team.pcp, team.pcp))
+      const pcpNow = team.pcp[team.pcp.length - 1]!
+      const prescriberNpi = this.providerNpi(this.prescriberFor(rng, p, team.managers.get(key)?.at(-1) ?? pcpNow, pcpNow))
       const supply = drug.days_per_fill
       // a 28-day pen pack is a month's supply, as the 30-day packages are
       const months = supply === 28 ? 1 : supply / 30
@@ -1204,31 +1255,30 @@ export class SyntheticDataset {
     const span = Math.floor((REF - from) / DAY) + 1
     const exposure = span / 365
     const ageAt = (ms: number) => new Date(ms).getUTCFullYear() - p.birth_year
+    const firstYear = new Date(windowStart).getUTCFullYear()
+    const yearIndex = (ms: number) => Math.min(this.scale.claim_years - 1, Math.max(0, new Date(ms).getUTCFullYear() - firstYear))
+    const pcpAt = (ms: number) => team.pcp[yearIndex(ms)] ?? team.pcp[0]!
     const anyDay = () => from + rng.int(0, span - 1) * DAY
-    const weekday = (ms: number) => {
+    const weekday = (ms: number, floor = from) => {
       const dow = new Date(ms).getUTCDay()
       let out = ms
       if (dow === 0) out = ms + DAY
       else if (dow === 6 && !rng.chance(SATURDAY_OFFICE_SHARE * 7)) out = ms - DAY
       if (out > REF) out -= 2 * DAY
-      if (out < from) out = ms
+      if (out < floor) out = ms
       return out
     }
     const officeDay = () => weekday(anyDay())
     const visits: Visit[] = []
-    const seen = new Set<number>()
     const kindOf = (index: number) => this.kindOfProvider(index)
-    const em = (provider: number, newChance: number) => {
-      const first = !seen.has(provider)
-      seen.add(provider)
-      return tableOf(first && rng.chance(newChance) ? EM_NEW : EM_ESTABLISHED).pick(rng)
-    }
-    const other = (key: string) => {
-      const rest = p.conditions.filter((c) => c !== key)
+    /** A condition may be coded at a date only from its minimum age on. */
+    const allowedAt = (key: string, ms: number) => ageAt(ms) >= (CONDITION_MIN_AGE[key] ?? 0)
+    const other = (key: string, ms: number) => {
+      const rest = p.conditions.filter((c) => c !== key && allowedAt(c, ms))
       return rest.length > 0 && rng.chance(0.4) ? [p.condition_codes[rng.pick(rest)] as string] : []
     }
 
-    // preventive care: well-child schedule, yearly check-ups, Medicare wellness visits
+    // preventive care: well-child schedule, yearly check-ups, Medicare wellness visits (codes set in date order below)
     for (let year = new Date(from).getUTCFullYear(); year <= REF_YEAR; year++) {
       const age = year - p.birth_year
       const count = age <= 0 ? 3 : age <= 2 ? 2 : rng.chance(preventiveRate(age, p.payer_type)) ? 1 : 0
@@ -1236,14 +1286,9 @@ export class SyntheticDataset {
         const yearStart = Math.max(from, Date.UTC(year, 0, 1))
         const yearEnd = Math.min(REF, Date.UTC(year, 11, 31))
         if (yearEnd < yearStart) continue
-        const ms = weekday(yearStart + rng.int(0, Math.round((yearEnd - yearStart) / DAY)) * DAY)
+        const ms = weekday(yearStart + rng.int(0, Math.round((yearEnd - yearStart) / DAY)) * DAY, yearStart)
         const a = ageAt(ms)
-        const first = !seen.has(team.pcp)
-        seen.add(team.pcp)
-        const codes = PREVENTIVE_CODES.find(([lo, hi]) => a >= lo && a <= hi) ?? PREVENTIVE_CODES[PREVENTIVE_CODES.length - 1]!
-        const code =
-          p.payer_type === 'medicare' && a >= 65 ? (rng.chance(0.12) ? 'G0438' : 'G0439') : first && team.pcpNew ? codes[2] : codes[3]
-        const lines: [string, number][] = [[code, 1]]
+        const lines: [string, number][] = [[PREVENTIVE_VISIT, 1]]
         if (a >= 18 && rng.chance(0.6))
           lines.push(
             ['36415', 1],
@@ -1254,7 +1299,7 @@ export class SyntheticDataset {
         if (rng.chance(a < 18 ? 0.5 : 0.35)) lines.push(['90686', 1], [p.payer_type === 'medicare' ? 'G0008' : '90471', 1])
         visits.push({
           ms,
-          provider: team.pcp,
+          provider: pcpAt(ms),
           facility: null,
           setting: 'office',
           kind: 'preventive',
@@ -1264,49 +1309,47 @@ export class SyntheticDataset {
       }
     }
 
-    // problem visits (acute illness, injuries, symptoms)
+    // problem visits (acute illness, injuries, symptoms), mostly with the primary-care clinician
     const acute = rng.poisson((p.age < 18 ? 1.3 : p.age < 65 ? 1.0 : 1.6) * exposure)
     for (let k = 0; k < acute; k++) {
-      const provider = rng.chance(0.85) ? team.pcp : this.pickProvider(rng, p.state, p.age < 18 ? PEDIATRIC_CARE : PRIMARY_CARE)
+      const ms = officeDay()
+      const own = rng.chance(0.85)
+      const provider = own ? pcpAt(ms) : this.pickProvider(rng, p.state, p.age < 18 ? PEDIATRIC_CARE : PRIMARY_CARE)
       const dx = tableOf(p.age < 18 ? CHILD_ACUTE_DX : ADULT_ACUTE_DX).pick(rng)
-      const lines: [string, number][] = [[em(provider, 0.5), 1]]
+      const lines: [string, number][] = [[OFFICE_VISIT, 1]]
       if (dx === 'N39.0') lines.push(['81003', 1])
       else if (p.age >= 18 && rng.chance(0.2)) lines.push(['36415', 1], [rng.pick(['85025', '80053', '80048', '84443']), 1])
       visits.push({
-        ms: officeDay(),
+        ms,
         provider,
         facility: null,
         setting: 'office',
-        kind: provider === team.pcp ? 'primary_care' : 'specialist',
+        kind: own ? 'primary_care' : 'specialist',
         lines,
         dx: [dx],
+        ...(own ? {} : { newChance: 0.7 }),
       })
     }
 
-    // visits for each diagnosed condition
+    // visits for each diagnosed condition, from the age the condition may start
     for (const key of p.conditions) {
       const condition = CONDITION_BY_KEY.get(key)
-      const manager = team.managers.get(key) ?? team.pcp
       if (!condition) continue
-      const managerKind = kindOf(manager)
-      const count = Math.max(1, rng.poisson(condition.visits_per_year * exposure))
+      const condFrom = Math.max(from, Date.UTC(p.birth_year + (CONDITION_MIN_AGE[key] ?? 0), 0, 1))
+      const condSpan = Math.floor((REF - condFrom) / DAY) + 1
+      if (condSpan <= 0) continue
+      const count = Math.max(1, rng.poisson((condition.visits_per_year * condSpan) / 365))
       const code = p.condition_codes[key] as string
       const ancillaries = condition.procedures.filter((c) => !NOT_ANCILLARY.test(c) && !['27447', '27130', '99223'].includes(c))
       for (let k = 0; k < count; k++) {
-        const ms = officeDay()
+        const ms = weekday(condFrom + rng.int(0, condSpan - 1) * DAY, condFrom)
+        const manager = team.managers.get(key)?.[yearIndex(ms)] ?? pcpAt(ms)
+        const managerKind = kindOf(manager)
         let lines: [string, number][]
-        if (BEHAVIORAL_KINDS.has(managerKind)) {
-          const first = !seen.has(manager)
-          seen.add(manager)
-          lines = [[first && rng.chance(0.5) ? '90791' : tableOf(PSYCHOTHERAPY).pick(rng), 1]]
-        } else if (managerKind === 'physical_therapist') {
-          const first = !seen.has(manager)
-          seen.add(manager)
-          lines = first
-            ? [[rng.chance(0.6) ? '97161' : '97162', 1]]
-            : [['97110', rng.int(2, 3)], ...(rng.chance(0.6) ? ([['97140', 1]] as [string, number][]) : [])]
-        } else {
-          lines = [[em(manager, manager === team.pcp ? (team.pcpNew ? 1 : 0) : 0.5), 1]]
+        if (BEHAVIORAL_KINDS.has(managerKind)) lines = [[BEHAVIORAL_VISIT, 1]]
+        else if (managerKind === 'physical_therapist') lines = [[THERAPY_VISIT, 1]]
+        else {
+          lines = [[OFFICE_VISIT, 1]]
           if (ancillaries.length > 0 && rng.chance(0.45)) {
             const extra = rng.pick(ancillaries)
             if (FACILITY_ANCILLARY.has(extra)) {
@@ -1326,9 +1369,9 @@ export class SyntheticDataset {
           provider: manager,
           facility: null,
           setting: 'office',
-          kind: manager === team.pcp ? 'primary_care' : 'specialist',
+          kind: manager === pcpAt(ms) ? 'primary_care' : 'specialist',
           lines,
-          dx: [code, ...other(key)],
+          dx: [code, ...other(key, ms)],
         })
       }
     }
@@ -1338,9 +1381,12 @@ export class SyntheticDataset {
     const edRate = (ED_VISITS_PER_100 / 100) * (this.utilisationWeight(p, ED_RELATIVE, ED_PAYER_RELATIVE) / norms.ed)
     const edVisits = Math.min(8, rng.poisson(edRate * exposure))
     for (let k = 0; k < edVisits; k++) {
+      const ms = anyDay()
       const facility = this.hospitalFor(rng, p, true)
       const provider = this.pickProvider(rng, p.state, EMERGENCY_MEDICINE)
-      const exacerbation = (['copd', 'asthma', 'heart_failure'] as const).find((c) => p.conditions.includes(c) && rng.chance(0.25))
+      const exacerbation = (['copd', 'asthma', 'heart_failure'] as const).find(
+        (c) => p.conditions.includes(c) && allowedAt(c, ms) && rng.chance(0.25),
+      )
       const dx = exacerbation
         ? exacerbation === 'copd'
           ? 'J44.1'
@@ -1350,15 +1396,7 @@ export class SyntheticDataset {
         : tableOf(p.age < 18 ? CHILD_ED_DX : ADULT_ED_DX).pick(rng)
       const lines: [string, number][] = [[tableOf(ED_LEVELS).pick(rng), 1]]
       for (const [extra, chance] of ED_ANCILLARIES) if (rng.chance(p.age < 18 ? chance / 2 : chance)) lines.push([extra, 1])
-      visits.push({
-        ms: anyDay(),
-        provider,
-        facility,
-        setting: 'emergency',
-        kind: 'emergency',
-        lines,
-        dx: [dx, ...other(exacerbation ?? '')],
-      })
+      visits.push({ ms, provider, facility, setting: 'emergency', kind: 'emergency', lines, dx: [dx, ...other(exacerbation ?? '', ms)] })
     }
 
     // inpatient medical stays (the stays left after deliveries and joint replacements)
@@ -1369,10 +1407,13 @@ export class SyntheticDataset {
     const ipRate = medicalStays * (this.utilisationWeight(p, INPATIENT_RELATIVE, null) / norms.ip)
     const stays = Math.min(5, rng.poisson(ipRate * exposure))
     for (let k = 0; k < stays; k++) {
+      const ms = anyDay()
       const facility = this.hospitalFor(rng, p, false)
-      const provider = this.pickProvider(rng, p.state, p.age < 18 ? PEDIATRICS : INTERNAL_MEDICINE)
+      const provider = this.pickProvider(rng, p.state, ageAt(ms) < 18 ? PEDIATRICS : INTERNAL_MEDICINE)
       const los = 1 + rng.poisson(3.2)
-      const cause = (['heart_failure', 'copd', 'type2_diabetes', 'ckd'] as const).find((c) => p.conditions.includes(c) && rng.chance(0.3))
+      const cause = (['heart_failure', 'copd', 'type2_diabetes', 'ckd'] as const).find(
+        (c) => p.conditions.includes(c) && allowedAt(c, ms) && rng.chance(0.3),
+      )
       const dx = cause
         ? cause === 'copd'
           ? 'J44.1'
@@ -1385,13 +1426,13 @@ export class SyntheticDataset {
       ]
       if (los > 1) lines.push([rng.chance(0.7) ? '99232' : '99233', los - 1])
       visits.push({
-        ms: anyDay(),
+        ms,
         provider,
         facility,
         setting: 'inpatient',
         kind: 'inpatient',
         lines,
-        dx: [dx, ...other(cause ?? '')],
+        dx: [dx, ...other(cause ?? '', ms)],
         stayDays: los,
       })
     }
@@ -1443,8 +1484,36 @@ export class SyntheticDataset {
       }
     }
 
-    // price and share in date order (deductibles accumulate over the calendar year)
+    // visit codes in date order: the first visit with a clinician may be a new-patient visit (an intake, an
+    // evaluation); preventive codes by age at service, one Medicare welcome-type wellness visit at most
     visits.sort((a, b) => a.ms - b.ms)
+    const seen = new Set<number>()
+    let wellness = false
+    for (const v of visits) {
+      const head = v.lines[0]?.[0]
+      if (!head?.startsWith('@')) continue
+      const first = !seen.has(v.provider)
+      seen.add(v.provider)
+      const isNew = first && (team.newAtFirstVisit.has(v.provider) || (v.newChance !== undefined && rng.chance(v.newChance)))
+      let replacement: [string, number][]
+      if (head === PREVENTIVE_VISIT) {
+        const a = ageAt(v.ms)
+        const codes = PREVENTIVE_CODES.find(([lo, hi]) => a >= lo && a <= hi) ?? PREVENTIVE_CODES[PREVENTIVE_CODES.length - 1]!
+        replacement = [
+          [p.payer_type === 'medicare' && a >= 65 ? (!wellness && rng.chance(0.12) ? 'G0438' : 'G0439') : isNew ? codes[2] : codes[3], 1],
+        ]
+        if (p.payer_type === 'medicare' && a >= 65) wellness = true
+      } else if (head === BEHAVIORAL_VISIT)
+        replacement = [[first && (isNew || rng.chance(0.5)) ? '90791' : tableOf(PSYCHOTHERAPY).pick(rng), 1]]
+      else if (head === THERAPY_VISIT)
+        replacement = first
+          ? [[rng.chance(0.6) ? '97161' : '97162', 1]]
+          : [['97110', rng.int(2, 3)], ...(rng.chance(0.6) ? ([['97140', 1]] as [string, number][]) : [])]
+      else replacement = [[tableOf(isNew ? EM_NEW : EM_ESTABLISHED).pick(rng), 1]]
+      v.lines.splice(0, 1, ...replacement)
+    }
+
+    // price and share in date order (deductibles accumulate over the calendar year)
     const bundles: ClaimBundle[] = []
     let sharing: CostSharingState = { year: 0, deductible_met: 0, out_of_pocket: 0 }
     for (const [n, v] of visits.slice(0, 999).entries()) {

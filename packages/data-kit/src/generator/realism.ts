@@ -581,7 +581,7 @@ export const ZERO_COST_SHARING_CODES: ReadonlySet<string> = new Set([
 /**
  * Market shares by line of business, percent. Commercial: the Blue plans cover about a third of Americans
  * (BCBSA) and ~36 % of commercial members; UnitedHealthcare ~15 %, Aetna ~11 %, Cigna ~9 % (AMA Competition
- * in Health Insurance 2023, national shares rounded). Medicare: 54 % of beneficiaries in Medicare Advantage
+ * in Health Insurance 2023, national shares rounded); regional and other plans the remaining 18 %. Medicare: 54 % of beneficiaries in Medicare Advantage
  * (KFF 2024), MA shares UnitedHealthcare 29 %, Humana 18 %, Aetna 12 %, Blue plans 14 %, Kaiser 5 %,
  * WellCare (Centene) 4 %. Medicaid: 74 % in comprehensive managed care; MCO shares Centene 22 %, Elevance
  * 12 %, UnitedHealthcare 11 %, Molina 8 %, Aetna 5 % (KFF 2023). 'blues' stands for the state's Blue plans.
@@ -595,7 +595,7 @@ export const COMMERCIAL_SHARES: readonly (readonly [string, number])[] = [
   ['Centene (Ambetter)', 3],
   ['Humana', 1],
   ['Oscar Health', 1],
-  ['regional', 8],
+  ['regional', 18],
 ]
 export const MEDICARE_ADVANTAGE_SHARE = 0.54
 export const MEDICARE_ADVANTAGE_SHARES: readonly (readonly [string, number])[] = [
