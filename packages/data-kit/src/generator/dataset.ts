@@ -47,6 +47,7 @@ import {
   SYSTEM_NAME_WORDS,
 } from './names.ts'
 import {
+  dispersed,
   isDrugCode,
   medicareFee,
   patientShares,
@@ -1523,7 +1524,16 @@ export class SyntheticDataset {
       const level = v.facility ? this.priceLevel('facility', v.facility.id) : this.priceLevel('practice', v.provider)
       const priced = v.lines.map(([code, units]) => {
         const proc = this.procedures.get(code)
-        const one = priceOf(rng, code, proc?.base_price ?? 100, p.payer_type, p.insurer_name, v.setting, level.factor, level.charge)
+        const one = priceOf(
+          rng,
+          code,
+          proc?.base_price ?? 100,
+          p.payer_type,
+          p.insurer_name,
+          v.setting,
+          dispersed(level.factor, proc?.category),
+          level.charge,
+        )
         return {
           code,
           units,
@@ -1652,7 +1662,16 @@ export class SyntheticDataset {
     ]
     const level = this.priceLevel('facility', facility.id)
     const priced = codes.map(([c, u]) => {
-      const one = priceOf(rng, c, this.procedures.get(c)?.base_price ?? 100, payer, insurer, 'emergency', level.factor, level.charge)
+      const one = priceOf(
+        rng,
+        c,
+        this.procedures.get(c)?.base_price ?? 100,
+        payer,
+        insurer,
+        'emergency',
+        dispersed(level.factor, this.procedures.get(c)?.category),
+        level.charge,
+      )
       return { code: c, units: u, list: round2(one.list * u), allowed: round2(one.allowed * u), facilityInclusive: false }
     })
     const shares = patientShares(patient.plan, { year, deductible_met: 0, out_of_pocket: 0 }, 'emergency', priced)
@@ -1845,7 +1864,10 @@ export class SyntheticDataset {
         p90_amount: null,
       })
       payers.forEach((payer, k) => {
-        let negotiated = fee * (drug ? COMMERCIAL_MULTIPLE.drug : multiple * level.factor * (payerFactors[k] ?? 1)) * rng.lognormal(0.05)
+        let negotiated =
+          fee *
+          (drug ? COMMERCIAL_MULTIPLE.drug : multiple * dispersed(level.factor, p.category) * (payerFactors[k] ?? 1)) *
+          rng.lognormal(0.05)
         if (drug) negotiated = Math.max(negotiated, fee)
         negotiated = round2(Math.min(negotiated, gross))
         const percentOfCharges = !drug && rng.chance(0.15)

@@ -15,6 +15,24 @@ import {
  * multiples and per-facility dispersion, gross charges as chargemaster markups, and the patient's share from
  * the plan design (deductible, copay, coinsurance, out-of-pocket maximum; preventive services at $0).
  */
+/**
+ * How strongly a facility's price level shows in a service's price: shoppable imaging and procedures vary most
+ * across facilities (Cooper et al. 2019), labs and visits least. The exponent applies to the log-normal level.
+ */
+export const PRICE_DISPERSION: Readonly<Record<string, number>> = {
+  imaging: 1.35,
+  surgery: 1.1,
+  endoscopy: 1.1,
+  cardiology: 1.1,
+  maternity: 0.9,
+  emergency: 0.9,
+  hospital: 0.8,
+  lab: 0.6,
+  office_visit: 0.5,
+  preventive: 0.5,
+}
+export const dispersed = (factor: number, category: string | undefined) => factor ** (PRICE_DISPERSION[category ?? ''] ?? 0.8)
+
 export type ServiceSetting = 'office' | 'outpatient' | 'asc' | 'inpatient' | 'emergency'
 
 const round2 = (n: number) => Math.round(n * 100) / 100
