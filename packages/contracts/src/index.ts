@@ -4,6 +4,7 @@ import { analyticsEndpoints } from './analytics.js'
 import { companyEndpoints } from './company.js'
 import { dataDictionaryEndpoints } from './data-dictionary.js'
 import { feedbackEndpoints } from './feedback.js'
+import { geoEndpoints } from './geo.js'
 import { healthEndpoints, metaEndpoints } from './health.js'
 import { insurersEndpoints } from './insurers.js'
 import { shareableUrlEndpoints } from './shareable-url.js'
@@ -27,6 +28,7 @@ export * from './super-admin.js'
 export * from './typeahead.js'
 export * from './insurers.js'
 export * from './endpoint.js'
+export * from './geo.js'
 
 /** Every endpoint of the API, by area: `endpoints.users.login`, `endpoints.admin.createApiToken`, ... */
 export const endpoints = {
@@ -42,6 +44,7 @@ export const endpoints = {
   insurers: insurersEndpoints,
   admin: adminEndpoints,
   superAdmin: superAdminEndpoints,
+  geo: geoEndpoints,
 } as const
 
 /** The same definitions as one list (registration checks, OpenAPI, tests). */

@@ -8,6 +8,7 @@ import { analyticsRoutes } from './analytics/index.js'
 import { companyRoutes } from './company/index.js'
 import { dataDictionaryRoutes } from './data-dictionary/index.js'
 import { feedbackRoutes } from './feedback/index.js'
+import { geoRoutes } from './geo/index.js'
 import { insurerRoutes } from './insurers/index.js'
 import { metaRoutes } from './meta.js'
 import { shareableUrlRoutes } from './shareable-url/index.js'
@@ -36,4 +37,5 @@ export const apiRoutes: FastifyPluginAsyncZod = async (app) => {
   await app.register(insurerRoutes)
   await app.register(adminRoutes)
   await app.register(superAdminRoutes)
+  await app.register(geoRoutes)
 }
