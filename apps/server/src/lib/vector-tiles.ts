@@ -52,33 +52,39 @@ export function simplifyTolerance(z: number): number {
   return 360 / (TILE_EXTENT * 2 ** z)
 }
 
-/** The longitude/latitude bounds of a tile (web mercator), [west, south, east, north]. */
-export function tileBounds({ z, x, y }: TileCoordinates): [number, number, number, number] {
-  const n = 2 ** z
-  const lng = (value: number) => (value / n) * 360 - 180
-  const lat = (value: number) => (Math.atan(Math.sinh(Math.PI * (1 - (2 * value) / n))) * 180) / Math.PI
-  return [lng(x), lat(y + 1), lng(x + 1), lat(y)]
+/**
+ * The longitude/latitude box of a tile with its buffer, clamped to the world (ST_TileEnvelope's margin
+ * wraps around the antimeridian at the edges of the pyramid, which would select the wrong side).
+ */
+export function bufferedTileBounds(tile: TileCoordinates): [number, number, number, number] {
+  const n = 2 ** tile.z
+  const margin = TILE_BUFFER / TILE_EXTENT
+  const lng = (value: number) => Math.min(180, Math.max(-180, (value / n) * 360 - 180))
+  const lat = (value: number) => {
+    const clamped = Math.min(n, Math.max(0, value))
+    return (Math.atan(Math.sinh(Math.PI * (1 - (2 * clamped) / n))) * 180) / Math.PI
+  }
+  return [lng(tile.x - margin), lat(tile.y + 1 + margin), lng(tile.x + 1 + margin), lat(tile.y - margin)]
 }
 
 /**
  * The rows of a layer inside the tile (with the buffer), simplified: the common part of both encoders.
- * `$n+1..$n+3` are z, x, y; `$n+4` the simplification tolerance.
+ * `$n+1..$n+4` are west, south, east, north of the buffered tile; `$n+5` the simplification tolerance.
  */
 function layerSource(layer: TileLayer): { sql: string; n: number } {
   const n = layer.params?.length ?? 0
   const simplify = layer.simplify ?? true
-  const margin = TILE_BUFFER / TILE_EXTENT
-  const geom = simplify ? `ST_SimplifyPreserveTopology(src.geom, $${n + 4}::float8)` : 'src.geom'
+  const geom = simplify ? `ST_SimplifyPreserveTopology(src.geom, $${n + 5}::float8)` : 'src.geom'
   const sql = `
     SELECT src.id::bigint AS id, src.properties::jsonb AS properties, ${geom} AS geom
     FROM (${layer.sql}) src
     WHERE src.geom IS NOT NULL
-      AND src.geom && ST_Transform(ST_TileEnvelope($${n + 1}::int, $${n + 2}::int, $${n + 3}::int, margin => ${margin}), 4326)`
+      AND src.geom && ST_MakeEnvelope($${n + 1}::float8, $${n + 2}::float8, $${n + 3}::float8, $${n + 4}::float8, 4326)`
   return { sql, n }
 }
 
 function sourceParams(layer: TileLayer, tile: TileCoordinates): unknown[] {
-  return [...(layer.params ?? []), tile.z, tile.x, tile.y, simplifyTolerance(tile.z)]
+  return [...(layer.params ?? []), ...bufferedTileBounds(tile), simplifyTolerance(tile.z)]
 }
 
 function activeLayers(layers: readonly TileLayer[], z: number): TileLayer[] {
@@ -91,12 +97,12 @@ async function postgisLayer(pool: pg.Pool, layer: TileLayer, tile: TileCoordinat
     WITH rows AS (${sql}),
     mvt AS (
       SELECT rows.id, rows.properties,
-             ST_AsMVTGeom(ST_Transform(rows.geom, 3857), ST_TileEnvelope($${n + 1}::int, $${n + 2}::int, $${n + 3}::int),
+             ST_AsMVTGeom(ST_Transform(rows.geom, 3857), ST_TileEnvelope($${n + 6}::int, $${n + 7}::int, $${n + 8}::int),
                           ${TILE_EXTENT}, ${TILE_BUFFER}, true) AS geom
       FROM rows
     )
-    SELECT ST_AsMVT(mvt.*, $${n + 5}::text, ${TILE_EXTENT}, 'geom', 'id') AS tile FROM mvt WHERE mvt.geom IS NOT NULL`
-  const result = await pool.query<{ tile: Buffer | null }>(query, [...sourceParams(layer, tile), layer.name])
+    SELECT ST_AsMVT(mvt.*, $${n + 9}::text, ${TILE_EXTENT}, 'geom', 'id') AS tile FROM mvt WHERE mvt.geom IS NOT NULL`
+  const result = await pool.query<{ tile: Buffer | null }>(query, [...sourceParams(layer, tile), tile.z, tile.x, tile.y, layer.name])
   return result.rows[0]?.tile ?? Buffer.alloc(0)
 }
 
@@ -132,11 +138,12 @@ async function nodeTile(pool: pg.Pool, layers: readonly TileLayer[], tile: TileC
   for (const layer of layers) {
     const collection = await nodeLayerFeatures(pool, layer, tile)
     if (collection.features.length === 0) continue
-    // no further simplification (tolerance 0): the SQL already simplified, as for ST_AsMVTGeom
+    // The SQL already simplified; a tolerance of one tile unit drops what collapses on the integer grid,
+    // as ST_AsMVTGeom does when it snaps (small county equivalents at low zoom).
     const built = geoJSONToTile(collection, tile.z, tile.x, tile.y, {
       extent: TILE_EXTENT,
       buffer: TILE_BUFFER,
-      tolerance: 0,
+      tolerance: 1,
       clip: true,
       wrap: false,
     })

@@ -17,9 +17,7 @@ export interface CachedBody {
 
 /** Changes whenever a seed or an import finishes (they may rewrite the states and counties rows). */
 export async function boundaryDataVersion(pool: pg.Pool): Promise<number> {
-  const result = await pool.query<{ version: number }>(
-    `SELECT coalesce(max(id), 0)::int AS version FROM data_loads WHERE status = 'done'`,
-  )
+  const result = await pool.query<{ version: number }>(`SELECT coalesce(max(id), 0)::int AS version FROM data_loads WHERE status = 'done'`)
   return result.rows[0]?.version ?? 0
 }
 

@@ -4,14 +4,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod'
 import { route } from '../../lib/endpoint.js'
 import { notFound, unauthorized } from '../../lib/errors.js'
 import { buildVectorTile, encoderFor } from '../../lib/vector-tiles.js'
-import {
-  BASEMAP_LAYERS,
-  boundaryCollectionJson,
-  boundaryDataVersion,
-  etagMatches,
-  etagOf,
-  type CachedBody,
-} from './boundaries.js'
+import { BASEMAP_LAYERS, boundaryCollectionJson, boundaryDataVersion, etagMatches, etagOf, type CachedBody } from './boundaries.js'
 
 /** Tiles kept in memory (a national view at zoom 3-6 is a few hundred). */
 const TILE_CACHE_SIZE = 2_000
