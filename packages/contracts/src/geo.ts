@@ -42,6 +42,7 @@ export const boundaryPropertiesSchema = z.object({
   level: z.enum(GEO_LEVELS),
   state_fips: z.string().describe('the state of a county; the state itself for a state'),
   abbr: z.string().nullable().describe('state abbreviation (states and counties)'),
+  population: z.number().int().nullable().describe('Census population of the state or county, when loaded'),
 })
 export type BoundaryProperties = z.infer<typeof boundaryPropertiesSchema>
 

@@ -50,9 +50,9 @@ export async function boundaryCollectionJson(pool: pg.Pool, level: GeoLevel, sta
   if (state) params.push(state)
   const rows =
     level === 'state'
-      ? `SELECT s.fips AS id, s.fips, s.name, 'state' AS level, s.fips AS state_fips, s.abbr, s.geom
+      ? `SELECT s.fips AS id, s.fips, s.name, 'state' AS level, s.fips AS state_fips, s.abbr, s.population, s.geom
          FROM states s WHERE s.geom IS NOT NULL AND ${stateFilter(state, 's.fips', 's.abbr', 2)}`
-      : `SELECT c.fips AS id, c.fips, c.name, 'county' AS level, c.state_fips, s.abbr, c.geom
+      : `SELECT c.fips AS id, c.fips, c.name, 'county' AS level, c.state_fips, s.abbr, c.population, c.geom
          FROM counties c JOIN states s ON s.fips = c.state_fips
          WHERE c.geom IS NOT NULL AND ${stateFilter(state, 'c.state_fips', 's.abbr', 2)}`
   const result = await pool.query<{ json: string }>(
@@ -63,7 +63,9 @@ export async function boundaryCollectionJson(pool: pg.Pool, level: GeoLevel, sta
        'features', coalesce(json_agg(json_build_object(
          'type', 'Feature',
          'id', b.id,
-         'properties', json_build_object('fips', b.fips, 'name', b.name, 'level', b.level, 'state_fips', b.state_fips, 'abbr', b.abbr),
+         'properties', json_build_object('fips', b.fips, 'name', b.name, 'level', b.level, 'state_fips', b.state_fips, 'abbr', b.abbr,
+           'population', b.population
+         ),
          'geometry', ST_AsGeoJSON(ST_SimplifyPreserveTopology(b.geom, $1::float8), ${COORDINATE_DIGITS})::json
        ) ORDER BY b.id), '[]'::json)
      )::text AS json

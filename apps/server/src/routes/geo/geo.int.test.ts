@@ -83,7 +83,18 @@ describe('geo: the offline basemap', () => {
       expect(expected.length).toBeGreaterThanOrEqual(50)
       expect(body.features.map((f) => f.id)).toEqual(expected.map((s) => s.fips))
       const california = body.features.find((f) => f.id === '06')!
-      expect(california.properties).toEqual({ fips: '06', name: 'California', level: 'state', state_fips: '06', abbr: 'CA' })
+      const populations = await sql<{ fips: string; population: number | null }>('SELECT fips, population FROM states ORDER BY fips')
+      for (const { fips, population } of populations) {
+        expect(body.features.find((f) => f.id === fips)?.properties.population ?? null, fips).toBe(population)
+      }
+      expect(california.properties).toEqual({
+        fips: '06',
+        name: 'California',
+        level: 'state',
+        state_fips: '06',
+        abbr: 'CA',
+        population: populations.find((p) => p.fips === '06')!.population,
+      })
       expect(['MultiPolygon', 'Polygon']).toContain(california.geometry.type)
       // simplified: fewer vertices than the stored polygon, but still a real outline
       const { stored, simplified } = await one<{ stored: number; simplified: number }>(
@@ -106,7 +117,7 @@ describe('geo: the offline basemap', () => {
         const body = response.body as Collection
         expect(body.features.length).toBe(count)
         expect(body.features.every((f) => f.properties.state_fips === '20' && f.properties.abbr === 'KS')).toBe(true)
-        expect(body.features.find((f) => f.id === '20173')?.properties).toEqual({
+        expect(body.features.find((f) => f.id === '20173')?.properties).toMatchObject({
           fips: '20173',
           name: 'Sedgwick',
           level: 'county',
