@@ -9,3 +9,4 @@ export const CitrusMap = lazy(() => import('./citrus-map'))
 
 export { MAP_DEFAULTS } from './types'
 export type { ChoroplethStop, CitrusMapProps, MapChoropleth, MapPoint, RadiusCircle } from './types'
+export { useBoundaries } from './use-boundaries'
