@@ -42,9 +42,27 @@ export interface TileLayer {
   simplify?: boolean
 }
 
-/** The encoder of a database mode: ST_AsMVT on PostgreSQL, Node on the embedded database. */
-export function encoderFor(databaseMode: 'embedded' | 'postgres'): TileEncoder {
-  return databaseMode === 'postgres' ? 'postgis' : 'node'
+const probed = new WeakMap<pg.Pool, Promise<TileEncoder>>()
+
+/**
+ * The encoder the database supports: ST_AsMVT where PostGIS has protobuf-c, else Node. Probed once per
+ * pool, not taken from the database mode: the embedded database is also reached through a DATABASE_URL
+ * (its socket server), and a PostgreSQL build may lack protobuf-c too.
+ */
+export function tileEncoderOf(pool: pg.Pool): Promise<TileEncoder> {
+  let encoder = probed.get(pool)
+  if (!encoder) {
+    encoder = pool
+      .query(
+        `SELECT ST_AsMVT(t, 'probe') FROM (SELECT ST_AsMVTGeom(ST_MakePoint(0, 0)::geometry, ST_MakeEnvelope(-1, -1, 1, 1)) AS geom) t`,
+      )
+      .then(
+        (): TileEncoder => 'postgis',
+        (): TileEncoder => 'node',
+      )
+    probed.set(pool, encoder)
+  }
+  return encoder
 }
 
 /** Simplification tolerance in degrees at zoom z: one tile unit (the extent's resolution). */

@@ -5,7 +5,7 @@ import request from 'supertest'
 import { beforeAll, describe, expect, inject, it } from 'vitest'
 import { createTenant, loginTokenFor, testConfig, useTestApp } from '../../../../../test/helpers.ts'
 import { signShareToken } from '../../auth/tokens.ts'
-import { bufferedTileBounds, buildVectorTile, TILE_EXTENT } from '../../lib/vector-tiles.ts'
+import { bufferedTileBounds, buildVectorTile, TILE_EXTENT, tileEncoderOf } from '../../lib/vector-tiles.ts'
 import { BASEMAP_LAYERS } from './boundaries.ts'
 
 type Feature = { type: 'Feature'; id: string; properties: Record<string, unknown>; geometry: { type: string; coordinates: unknown[] } }
@@ -231,6 +231,10 @@ describe('geo: the offline basemap', () => {
     it('a shareable-link guest may read tiles', async () => {
       const response = await request(ctx.app.server).get('/api/geo/tiles/3/1/3.mvt').query({ token: guestToken })
       expect(response.status).toBe(200)
+    })
+
+    it('encodes with ST_AsMVT where PostGIS has protobuf-c (PostgreSQL), in Node where it has not (embedded)', async () => {
+      expect(await tileEncoderOf(ctx.db.pool)).toBe(inject('databaseMode') === 'postgres' ? 'postgis' : 'node')
     })
 
     it.runIf(inject('databaseMode') === 'postgres')('ST_AsMVT and the Node encoder give the same tile on PostgreSQL', async () => {

@@ -3,7 +3,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify'
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod'
 import { route } from '../../lib/endpoint.js'
 import { notFound, unauthorized } from '../../lib/errors.js'
-import { buildVectorTile, encoderFor } from '../../lib/vector-tiles.js'
+import { buildVectorTile, tileEncoderOf } from '../../lib/vector-tiles.js'
 import { BASEMAP_LAYERS, boundaryCollectionJson, boundaryDataVersion, etagMatches, etagOf, type CachedBody } from './boundaries.js'
 
 /** Tiles kept in memory (a national view at zoom 3-6 is a few hundred). */
@@ -47,7 +47,6 @@ export const geoRoutes: FastifyPluginAsyncZod = async (app) => {
     return sendCached(request, reply, cached, 'application/json; charset=utf-8')
   })
 
-  const encoder = encoderFor(app.config.databaseMode)
   route(app, geoEndpoints.tile, guard, async (request, reply) => {
     const { z, x, y } = request.params
     if (!tileInRange(z, x, y)) throw notFound(GEO_MESSAGES.tileOutOfRange(z, x, y))
@@ -55,7 +54,7 @@ export const geoRoutes: FastifyPluginAsyncZod = async (app) => {
     const key = `${z}/${x}/${y}`
     let cached = tileCache.get(key)
     if (!cached || cached.version !== version) {
-      const body = await buildVectorTile(app.db.pool, encoder, { z, x, y }, BASEMAP_LAYERS)
+      const body = await buildVectorTile(app.db.pool, await tileEncoderOf(app.db.pool), { z, x, y }, BASEMAP_LAYERS)
       cached = { body, etag: etagOf(body), version }
       if (tileCache.size >= TILE_CACHE_SIZE) tileCache.delete(tileCache.keys().next().value as string)
     } else {

@@ -212,12 +212,7 @@ export default function CitrusMapImpl({
       center: [view.lng, view.lat],
       zoom: view.zoom,
       transformRequest: (url, resourceType) =>
-        authorizeMapRequest(
-          url,
-          apiBase,
-          { loginToken: getValidLoginToken(), shareableToken: getActiveShareableToken() },
-          resourceType,
-        ),
+        authorizeMapRequest(url, apiBase, { loginToken: getValidLoginToken(), shareableToken: getActiveShareableToken() }, resourceType),
     })
     mapRef.current = map
     map.addControl(new maplibregl.NavigationControl({ showCompass: false }), 'top-right')
@@ -255,7 +250,10 @@ export default function CitrusMapImpl({
       const feature = event.features?.[0]
       if (!feature) return
       const [lng, lat] = (feature.geometry as GeoJSON.Point).coordinates as [number, number]
-      popup.setLngLat([lng, lat]).setText(String(feature.properties?.label ?? '')).addTo(map)
+      popup
+        .setLngLat([lng, lat])
+        .setText(String(feature.properties?.label ?? ''))
+        .addTo(map)
     })
     map.on('mouseleave', LAYERS.points, () => {
       map.getCanvas().style.cursor = ''
@@ -312,11 +310,7 @@ export default function CitrusMapImpl({
     const map = mapRef.current
     if (!ready || !map) return
     map.setPaintProperty(LAYERS.points, 'circle-stroke-width', selectedId ? ['case', ['==', ['get', 'id'], selectedId], 4, 2] : 2)
-    map.setPaintProperty(
-      LAYERS.points,
-      'circle-radius',
-      selectedId ? ['case', ['==', ['get', 'id'], selectedId], 10, 7] : 7,
-    )
+    map.setPaintProperty(LAYERS.points, 'circle-radius', selectedId ? ['case', ['==', ['get', 'id'], selectedId], 10, 7] : 7)
     if (!selectedId) return
     const point = visiblePoints.find((candidate) => candidate.id === selectedId)
     if (!point) {

@@ -14,15 +14,22 @@ import {
 } from './map-utils'
 import { MAP_DEFAULTS, type MapPoint } from './types'
 
-const point = (id: string, lat: number, lng: number, extra: Partial<MapPoint> = {}): MapPoint => ({ id, lat, lng, label: `P ${id}`, ...extra })
+const point = (id: string, lat: number, lng: number, extra: Partial<MapPoint> = {}): MapPoint => ({
+  id,
+  lat,
+  lng,
+  label: `P ${id}`,
+  ...extra,
+})
 
 /** Great-circle distance in miles (haversine, mean Earth radius as turf uses). */
 function miles(a: [number, number], b: [number, number]): number {
   const rad = Math.PI / 180
   const [lng1, lat1] = a
   const [lng2, lat2] = b
-  const h = Math.sin(((lat2 - lat1) * rad) / 2) ** 2 + Math.cos(lat1 * rad) * Math.cos(lat2 * rad) * Math.sin(((lng2 - lng1) * rad) / 2) ** 2
-  return 2 * 6371008.8 * Math.asin(Math.sqrt(h)) / 1609.344
+  const h =
+    Math.sin(((lat2 - lat1) * rad) / 2) ** 2 + Math.cos(lat1 * rad) * Math.cos(lat2 * rad) * Math.sin(((lng2 - lng1) * rad) / 2) ** 2
+  return (2 * 6371008.8 * Math.asin(Math.sqrt(h))) / 1609.344
 }
 
 describe('map coordinates', () => {
