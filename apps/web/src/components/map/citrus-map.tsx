@@ -197,7 +197,9 @@ export default function CitrusMapImpl({
 
   // the latest callbacks, read by the map's listeners without re-creating the map
   const handlers = useRef({ onPointClick, onFeatureClick, onLoad })
-  handlers.current = { onPointClick, onFeatureClick, onLoad }
+  useEffect(() => {
+    handlers.current = { onPointClick, onFeatureClick, onLoad }
+  }, [onPointClick, onFeatureClick, onLoad])
 
   const visiblePoints = useMemo(() => validPoints(points), [points])
 
