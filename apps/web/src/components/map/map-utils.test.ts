@@ -173,5 +173,8 @@ describe('offline basemap', () => {
   it('makes origin-relative URLs absolute and keeps absolute ones', () => {
     expect(absoluteUrl('/api', 'http://localhost:3000')).toBe('http://localhost:3000/api')
     expect(absoluteUrl('https://x.example/api', 'http://localhost:3000')).toBe('https://x.example/api')
+    expect(absoluteUrl('/api/atlas/tiles/{z}/{x}/{y}.mvt?q=1', 'http://localhost:3000/')).toBe(
+      'http://localhost:3000/api/atlas/tiles/{z}/{x}/{y}.mvt?q=1',
+    )
   })
 })

@@ -133,5 +133,7 @@ export function legendItems(stops: readonly ChoroplethStop[]): LegendItem[] {
 
 /** A same-origin absolute URL for a path ('/api/...'); MapLibre's workers need absolute tile URLs. */
 export function absoluteUrl(path: string, origin: string): string {
-  return /^https?:\/\//.test(path) ? path : new URL(path, origin).href
+  if (/^https?:\/\//.test(path)) return path
+  // concatenated, not resolved with URL: a tile template's {z}/{x}/{y} must stay unencoded
+  return `${origin.replace(/\/+$/, '')}/${path.replace(/^\/+/, '')}`
 }
