@@ -178,6 +178,12 @@ describe('CitrusMap', () => {
     expect(onPointClick).toHaveBeenCalledWith('a')
   })
 
+  it('takes another fly-to zoom and cluster max zoom (Nova facilities: 10; Atlas regions: 7)', async () => {
+    const { map } = await renderMap({ points: points.slice(0, 2), selectedId: 'a', flyToZoom: 10, cluster: true, clusterMaxZoom: 7 })
+    expect(map.getSource('citrus-points')!.spec).toMatchObject({ cluster: true, clusterRadius: 50, clusterMaxZoom: 7 })
+    await waitFor(() => expect(map.flyTo).toHaveBeenCalledWith({ center: [-74.006, 40.7128], zoom: 10, duration: 1500 }))
+  })
+
   it('draws the radius circle in miles and a choropleth with its legend; region clicks report properties', async () => {
     const onFeatureClick = vi.fn()
     const data: GeoJSON.FeatureCollection = { type: 'FeatureCollection', features: [] }

@@ -77,14 +77,14 @@ function setChoropleth(map: maplibregl.Map, choropleth: MapChoropleth | undefine
 }
 
 /** The points source (clustered or not) and its layers, on top. */
-function setPointLayers(map: maplibregl.Map, cluster: boolean) {
+function setPointLayers(map: maplibregl.Map, cluster: boolean, clusterMaxZoom: number) {
   removeLayers(map, [LAYERS.clusters, LAYERS.points], SOURCES.points)
   map.addSource(SOURCES.points, {
     type: 'geojson',
     data: EMPTY,
     cluster,
     clusterRadius: MAP_DEFAULTS.clusterRadius,
-    clusterMaxZoom: MAP_DEFAULTS.clusterMaxZoom,
+    clusterMaxZoom,
   })
   map.addLayer({
     id: LAYERS.clusters,
@@ -176,7 +176,9 @@ function Legend({ choropleth }: { choropleth: MapChoropleth }) {
 export default function CitrusMapImpl({
   points = [],
   cluster = false,
+  clusterMaxZoom = MAP_DEFAULTS.clusterMaxZoom,
   selectedId,
+  flyToZoom = MAP_DEFAULTS.flyToZoom,
   onPointClick,
   radiusCircle,
   choropleth,
@@ -222,7 +224,7 @@ export default function CitrusMapImpl({
     const popup = new maplibregl.Popup({ closeButton: false, closeOnClick: false, offset: 10 })
     map.on('load', () => {
       setCircleLayers(map)
-      setPointLayers(map, cluster)
+      setPointLayers(map, cluster, clusterMaxZoom)
       setReady(true)
       handlers.current.onLoad?.()
     })
@@ -276,14 +278,15 @@ export default function CitrusMapImpl({
   }, [styleKnown, hostedStyle])
 
   // clustering is an option of the source: rebuild the points source when it changes
-  const builtCluster = useRef(cluster)
+  const builtCluster = useRef(`${cluster}:${clusterMaxZoom}`)
   useEffect(() => {
     const map = mapRef.current
-    if (!ready || !map || builtCluster.current === cluster) return
-    builtCluster.current = cluster
-    setPointLayers(map, cluster)
-    map.getSource<GeoJSONSource>(SOURCES.points)?.setData(pointsCollection(visiblePoints))
-  }, [ready, cluster, visiblePoints])
+    const key = `${cluster}:${clusterMaxZoom}`
+    if (!ready || !map || builtCluster.current === key) return
+    builtCluster.current = key
+    setPointLayers(map, cluster, clusterMaxZoom)
+    void map.getSource<GeoJSONSource>(SOURCES.points)?.setData(pointsCollection(visiblePoints))
+  }, [ready, cluster, clusterMaxZoom, visiblePoints])
 
   useEffect(() => {
     const map = mapRef.current
@@ -291,9 +294,9 @@ export default function CitrusMapImpl({
     void map.getSource<GeoJSONSource>(SOURCES.points)?.setData(pointsCollection(visiblePoints))
     if (fitToPoints) {
       const bounds = pointsBounds(visiblePoints)
-      if (bounds) map.fitBounds(bounds, { padding: MAP_DEFAULTS.fitPadding, maxZoom: MAP_DEFAULTS.flyToZoom, duration: 0 })
+      if (bounds) map.fitBounds(bounds, { padding: MAP_DEFAULTS.fitPadding, maxZoom: flyToZoom, duration: 0 })
     }
-  }, [ready, visiblePoints, fitToPoints])
+  }, [ready, visiblePoints, fitToPoints, flyToZoom])
 
   useEffect(() => {
     const map = mapRef.current
@@ -319,8 +322,8 @@ export default function CitrusMapImpl({
       console.warn(`Map: selected point ${selectedId} has no valid coordinates; not moving the map`)
       return
     }
-    map.flyTo({ center: [point.lng, point.lat], zoom: MAP_DEFAULTS.flyToZoom, duration: MAP_DEFAULTS.flyToDurationMs })
-  }, [ready, selectedId, visiblePoints])
+    map.flyTo({ center: [point.lng, point.lat], zoom: flyToZoom, duration: MAP_DEFAULTS.flyToDurationMs })
+  }, [ready, selectedId, visiblePoints, flyToZoom])
 
   return (
     <Box pos="relative" h={height} style={{ borderRadius: 8, overflow: 'hidden' }}>

@@ -47,8 +47,12 @@ export interface CitrusMapProps {
   points?: MapPoint[]
   /** cluster nearby points (radius 50 px) */
   cluster?: boolean
-  /** the highlighted point; the map flies to it (zoom 14, 1500 ms) */
+  /** clusters break up above this zoom (14 unless given; Atlas regions use 7) */
+  clusterMaxZoom?: number
+  /** the highlighted point; the map flies to it (zoom `flyToZoom`, 1500 ms) */
   selectedId?: string
+  /** zoom of the fly-to on selection: 14 unless given (Nova facilities: 10) */
+  flyToZoom?: number
   onPointClick?(id: string): void
   /** a circle of the given radius in miles (@turf/turf circle, 64 steps) */
   radiusCircle?: RadiusCircle
