@@ -1,5 +1,5 @@
 import { VectorTile } from '@mapbox/vector-tile'
-import { GEO_COUNTY_MIN_ZOOM, GEO_MESSAGES, MVT_CONTENT_TYPE } from '@citrus/contracts'
+import { boundaryCollectionSchema, GEO_COUNTY_MIN_ZOOM, GEO_MESSAGES, MVT_CONTENT_TYPE } from '@citrus/contracts'
 import { PbfReader } from 'pbf'
 import request from 'supertest'
 import { beforeAll, describe, expect, inject, it } from 'vitest'
@@ -76,6 +76,8 @@ describe('geo: the offline basemap', () => {
       expect(response.status).toBe(200)
       expect(response.headers['content-type']).toMatch(/^application\/json/)
       const body = response.body as Collection
+      // the body is pre-serialised by the database: it must still be exactly the contract's shape
+      expect(boundaryCollectionSchema.safeParse(body).error).toBeUndefined()
       expect(body).toMatchObject({ type: 'FeatureCollection', level: 'state', tolerance: 0.01 })
       const expected = await sql<{ fips: string; name: string; abbr: string }>(
         'SELECT fips, name, abbr FROM states WHERE geom IS NOT NULL ORDER BY fips',
@@ -135,6 +137,7 @@ describe('geo: the offline basemap', () => {
       )
       expect(count).toBeGreaterThan(3000)
       expect((response.body as Collection).features.length).toBe(count)
+      expect(boundaryCollectionSchema.safeParse(response.body).error).toBeUndefined()
     })
 
     it('answers with an ETag and 304 Not Modified for a matching If-None-Match', async () => {
