@@ -1,3 +1,5 @@
+import { writeFileSync } from 'node:fs'
+import path from 'node:path'
 import type { Page, Request, Response } from 'playwright-core'
 import { beforeAll, describe, expect, inject, it } from 'vitest'
 import { ensureTestDataset } from '../apps/server/src/data/test-dataset.ts'
@@ -61,6 +63,7 @@ describe('the shared map in a real browser', () => {
     await page.waitForTimeout(1_000)
     const screenshot = await map.screenshot()
     expect(screenshot.length).toBeGreaterThan(10_000)
+    if (process.env.E2E_SCREENSHOT_DIR) writeFileSync(path.join(process.env.E2E_SCREENSHOT_DIR, 'coverage-map.png'), screenshot)
 
     // a click in the middle of Kansas reports the state's properties
     const box = (await map.boundingBox())!

@@ -36,10 +36,18 @@ describe('geo: the offline basemap', () => {
   const ctx = useTestApp({}, { dataset: true })
   let staff: string
   let guestToken: string
+  let apiKey: string
 
   beforeAll(async () => {
-    const tenant = await createTenant(ctx.db, { roles: ['member'], products: [{ product_group: 'CARE_SELECT' }] })
+    const tenant = await createTenant(ctx.db, { roles: ['member', 'admin'], products: [{ product_group: 'CARE_SELECT' }] })
     staff = await loginTokenFor(tenant.users[0]!, tenant.company.company_name)
+    const admin = await loginTokenFor(tenant.users[1]!, tenant.company.company_name)
+    const created = await request(ctx.app.server)
+      .post('/api/admin/api-token')
+      .set('Authorization', `Bearer ${admin}`)
+      .send({ name: 'maps' })
+    expect(created.status).toBe(200)
+    apiKey = created.body.token as string
     // a link whose api_endpoints do not list the geo endpoints: boundaries are not customer data
     const link = await ctx.db.prisma.shareableLink.create({
       data: {
@@ -151,6 +159,13 @@ describe('geo: the offline basemap', () => {
       const other = await get('/geo/boundaries?level=state').set('If-None-Match', '"stale"')
       expect(other.status).toBe(200)
       expect(other.headers.etag).toBe(etag)
+    })
+
+    it('an API key works like a login', async () => {
+      const response = await get('/geo/boundaries?level=state', apiKey)
+      expect(response.status).toBe(200)
+      expect((response.body as Collection).features.length).toBeGreaterThanOrEqual(50)
+      expect((await get('/geo/tiles/3/1/3.mvt', apiKey)).status).toBe(200)
     })
 
     it('refuses a bad level or state with a 400 envelope', async () => {
