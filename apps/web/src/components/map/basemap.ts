@@ -8,6 +8,8 @@ import type { RequestParameters, ResourceType, StyleSpecification } from 'maplib
 
 export const BASEMAP_SOURCE = 'citrus-boundaries'
 export const BASEMAP_ATTRIBUTION = 'Boundaries: U.S. Census Bureau'
+/** The lowest outline layer: overlays (choropleths) go below it so that borders stay visible. */
+export const BASEMAP_FIRST_LINE_LAYER = 'county-line'
 
 export const BASEMAP_COLORS = {
   background: '#f4f6f8',
@@ -40,7 +42,7 @@ export function offlineStyle(apiBaseUrl: string): StyleSpecification {
         paint: { 'fill-color': BASEMAP_COLORS.land },
       },
       {
-        id: 'county-line',
+        id: BASEMAP_FIRST_LINE_LAYER,
         type: 'line',
         source: BASEMAP_SOURCE,
         'source-layer': GEO_TILE_LAYERS.counties,

@@ -10,7 +10,7 @@ import { env } from '../../config/env'
 import { useApiQuery } from '../../hooks/use-api'
 import { getValidLoginToken } from '../../lib/auth-token'
 import { getActiveShareableToken } from '../../lib/guest-token-store'
-import { authorizeMapRequest, offlineStyle } from './basemap'
+import { authorizeMapRequest, BASEMAP_FIRST_LINE_LAYER, offlineStyle } from './basemap'
 import {
   absoluteUrl,
   choroplethColorExpression,
@@ -50,7 +50,8 @@ function setChoropleth(map: maplibregl.Map, choropleth: MapChoropleth | undefine
   } else {
     map.addSource(SOURCES.choropleth, { type: 'geojson', data: choropleth.data })
   }
-  const before = map.getLayer(LAYERS.circleFill) ? LAYERS.circleFill : undefined
+  // under the offline basemap's outlines (so borders stay visible), else under the circle and points
+  const before = [BASEMAP_FIRST_LINE_LAYER, LAYERS.circleFill].find((id) => map.getLayer(id))
   map.addLayer(
     {
       id: LAYERS.choroplethFill,

@@ -14,6 +14,9 @@ import {
 } from './map-utils'
 import { MAP_DEFAULTS, type MapPoint } from './types'
 
+// the first test pays for loading turf; on a busy machine that exceeds the default 5 s
+vi.setConfig({ testTimeout: 30_000 })
+
 const point = (id: string, lat: number, lng: number, extra: Partial<MapPoint> = {}): MapPoint => ({
   id,
   lat,
