@@ -2,6 +2,7 @@ import type { EndpointDefinition } from './endpoint.js'
 import { adminEndpoints } from './admin.js'
 import { analyticsEndpoints } from './analytics.js'
 import { companyEndpoints } from './company.js'
+import { costTransparencyEndpoints } from './cost-transparency.js'
 import { dataDictionaryEndpoints } from './data-dictionary.js'
 import { feedbackEndpoints } from './feedback.js'
 import { healthEndpoints, metaEndpoints } from './health.js'
@@ -26,6 +27,7 @@ export * from './admin.js'
 export * from './super-admin.js'
 export * from './typeahead.js'
 export * from './insurers.js'
+export * from './cost-transparency.js'
 export * from './endpoint.js'
 
 /** Every endpoint of the API, by area: `endpoints.users.login`, `endpoints.admin.createApiToken`, ... */
@@ -40,6 +42,7 @@ export const endpoints = {
   dataDictionary: dataDictionaryEndpoints,
   typeahead: typeaheadEndpoints,
   insurers: insurersEndpoints,
+  costTransparency: costTransparencyEndpoints,
   admin: adminEndpoints,
   superAdmin: superAdminEndpoints,
 } as const
