@@ -229,6 +229,17 @@ export const providerCostResponseSchema = z
   .meta({ id: 'ProviderCost' })
 export type ProviderCostResponse = z.infer<typeof providerCostResponseSchema>
 
+export const shareProviderCostResponseSchema = z
+  .object({
+    id: z.string().describe('the shareable link id'),
+    url: z.string().describe('the link: this page with a token'),
+    expires_at: z.string(),
+  })
+  .meta({ id: 'ProviderCostShare' })
+export type ShareProviderCostResponse = z.infer<typeof shareProviderCostResponseSchema>
+/** Days a provider cost page link works. */
+export const PROVIDER_SHARE_DAYS = 30
+
 /** Peers: same primary taxonomy within this distance of the provider's practice (the "metro"). */
 export const PROVIDER_PEER_RADIUS_M = 50_000
 /** At most this many visit types on the provider page. */
@@ -262,5 +273,16 @@ export const costTransparencyEndpoints = {
     query: providerCostQuerySchema,
     response: providerCostResponseSchema,
     errors: [400, 401, 402, 403, 404],
+  }),
+  shareProvider: defineEndpoint({
+    method: 'POST',
+    path: '/cost-transparency/provider/{npi}/share',
+    summary: 'A public link to one provider cost page, limited to that page and its endpoint',
+    description: `A public shareable link (${PROVIDER_SHARE_DAYS} days) whose client_routes are only /provider-cost-transparency/{npi} and whose api_endpoints are only GET /cost-transparency/provider/{npi} for this NPI. Members may create it (the scope is fixed by the server).`,
+    tags,
+    security: ['bearer'],
+    params: providerCostParamsSchema,
+    response: shareProviderCostResponseSchema,
+    errors: [400, 401, 403, 404],
   }),
 } as const

@@ -1,7 +1,17 @@
-import { costTransparencyEndpoints, ROLES, type ProcedureCostResponse, type ProviderCostResponse } from '@citrus/contracts'
+import {
+  costTransparencyEndpoints,
+  PRICE_CHECK_MESSAGES,
+  PROVIDER_SHARE_DAYS,
+  ROLES,
+  type ProcedureCostResponse,
+  type ProviderCostResponse,
+} from '@citrus/contracts'
 import type { FastifyReply, FastifyRequest } from 'fastify'
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod'
+import { userOf } from '../../plugins/auth.js'
+import { notFound } from '../../lib/errors.js'
 import { route } from '../../lib/endpoint.js'
+import { signShareToken } from '../../auth/tokens.js'
 import { CREDITS_REMAINING_HEADER } from '../../plugins/credits.js'
 import { dataVersion, VersionedLruCache } from './cache.js'
 import { checkInput, loadPricingReference, procedureCosts, type PricingReference } from './pricing.js'
@@ -84,4 +94,31 @@ export const costTransparencyRoutes: FastifyPluginAsyncZod = async (app) => {
       return providerCosts(app.db.pool, request.params.npi, request.query.payment_perspective)
     },
   )
+
+  // A member may share a provider cost page: the server fixes the scope (this page, this endpoint, public, 30 days).
+  route(app, costTransparencyEndpoints.shareProvider, { onRequest: app.requireAccess({ roles: [...ROLES] }) }, async (request) => {
+    const user = userOf(request)
+    const { npi } = request.params
+    const provider = await app.db.prisma.provider.findUnique({ where: { npi }, select: { id: true } })
+    if (!provider) throw notFound(PRICE_CHECK_MESSAGES.providerNotFound(npi))
+    const page = `/provider-cost-transparency/${npi}`
+    const expires = new Date(Date.now() + PROVIDER_SHARE_DAYS * 24 * 60 * 60 * 1000)
+    const link = await app.db.prisma.shareableLink.create({
+      data: {
+        company_id: user.company_id,
+        created_by_user_id: user.user_id,
+        url: page,
+        url_type: 'public',
+        expiration_days: PROVIDER_SHARE_DAYS,
+        expires_at: expires,
+        client_routes: [page],
+        api_endpoints: [`GET /cost-transparency/provider/${npi}`],
+        incoming_url: page,
+        authorized_user_ids: [],
+        role: 'guest',
+      },
+    })
+    const token = await signShareToken(app.config.jwtSecret, link)
+    return { id: link.id, url: `${app.services.publicUrl}${page}?token=${encodeURIComponent(token)}`, expires_at: expires.toISOString() }
+  })
 }

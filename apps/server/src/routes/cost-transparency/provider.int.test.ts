@@ -125,4 +125,31 @@ describe('GET /api/cost-transparency/provider/{npi}', () => {
     expect((await get(npi, {}, { token: await link([`GET /cost-transparency/provider/${npi}`]) })).status).toBe(200)
     expect((await get(npi, {}, { token: await link(['GET /cost-transparency/procedure']) })).status).toBe(403)
   })
+
+  it('lets a member share the page: a public link limited to this page and its endpoint', async () => {
+    const created = await request(ctx.app.server)
+      .post(`/api/cost-transparency/provider/${npi}/share`)
+      .set('Authorization', `Bearer ${member}`)
+    expect(created.status, JSON.stringify(created.body)).toBe(200)
+    const url = new URL(created.body.url as string)
+    expect(url.pathname).toBe(`/provider-cost-transparency/${npi}`)
+    const token = url.searchParams.get('token')!
+    const link = await ctx.db.prisma.shareableLink.findUniqueOrThrow({ where: { id: created.body.id as string } })
+    expect(link).toMatchObject({
+      url_type: 'public',
+      client_routes: [`/provider-cost-transparency/${npi}`],
+      api_endpoints: [`GET /cost-transparency/provider/${npi}`],
+    })
+    expect((await get(npi, {}, { token })).status).toBe(200)
+    const other = await ctx.db.pool.query<{ npi: string }>('SELECT npi FROM providers WHERE npi <> $1 ORDER BY id LIMIT 1', [npi])
+    expect((await get(other.rows[0]!.npi, {}, { token })).status).toBe(403)
+    const procedure = await request(ctx.app.server)
+      .get('/api/cost-transparency/procedure')
+      .query({ zip_code: '10001', procedure_codes_csv: '99213', token })
+    expect(procedure.status).toBe(403)
+    const missing = await request(ctx.app.server)
+      .post('/api/cost-transparency/provider/0000000000/share')
+      .set('Authorization', `Bearer ${member}`)
+    expect(missing.status).toBe(404)
+  })
 })
