@@ -1,7 +1,7 @@
 import { TOKEN_STORAGE_KEY, type ProcedureCostResponse } from '@citrus/contracts'
 import { fireEvent, screen, waitFor, within } from '@testing-library/react'
 import { describe, expect, it, vi } from 'vitest'
-import { mockApi, reply } from '../../../test/mock-api'
+import { mockApi, reply, type MockCall } from '../../../test/mock-api'
 import { renderApp } from '../../../test/render'
 import { loginToken } from '../../../test/tokens'
 
@@ -95,7 +95,7 @@ describe('/price-check/results', () => {
   it('shows the empty state with Remove Insurance Filter, which refetches in cash', async () => {
     localStorage.setItem(TOKEN_STORAGE_KEY, loginToken({ role: 'member' }))
     const api = mockApi({
-      'GET /cost-transparency/procedure': (call) =>
+      'GET /cost-transparency/procedure': (call: MockCall) =>
         call.query.get('payment_perspective') ? answer('Aetna', []) : answer(null, [facility('Cash Place', 90, 300, 500, null)]),
     })
     const { router } = renderApp('/price-check/results?zip_code=77004&insurance=Aetna&procedure_codes_csv=70551', {
