@@ -115,7 +115,7 @@ export const costTransparencyRoutes: FastifyPluginAsyncZod = async (app) => {
         api_endpoints: [`GET /cost-transparency/provider/${npi}`],
         incoming_url: page,
         authorized_user_ids: [],
-        role: 'guest',
+        role: 'member',
       },
     })
     const token = await signShareToken(app.config.jwtSecret, link)

@@ -56,7 +56,9 @@ export function FacilityCostCard({ hco, affordability }: { hco: HcoCost; afforda
             <Text size="xs" c="dimmed">
               List Price
             </Text>
-            <Text size="sm">{formatCurrency(bundle.avg_list_rate)}</Text>
+            <Text size="sm" data-testid="list-rate">
+              {formatCurrency(bundle.avg_list_rate)}
+            </Text>
           </div>
           {bundle.avg_insurer_rate !== null && (
             <div>
