@@ -56,13 +56,13 @@ describe('Price Check in Chromium as the demo member', () => {
     await page.waitForURL((url) => url.pathname === '/price-check', { timeout: 30_000 })
 
     await page.getByRole('textbox', { name: 'ZIP code' }).fill(scenario.zip)
-    await page.getByRole('combobox').first().fill(scenario.procedure)
+    await page.getByRole('combobox', { name: 'Procedure' }).fill(scenario.procedure)
     await page
       .getByRole('option', { name: new RegExp(scenario.procedure) })
       .first()
       .click()
     await page.getByRole('button', { name: /Add insurance/ }).click()
-    await page.getByRole('textbox', { name: 'Insurance' }).fill(scenario.payer)
+    await page.getByRole('combobox', { name: 'Insurance' }).fill(scenario.payer)
     await page.getByRole('option', { name: scenario.payer, exact: true }).click()
     await page.getByRole('button', { name: 'Search', exact: true }).click()
 
@@ -73,7 +73,7 @@ describe('Price Check in Chromium as the demo member', () => {
     await expect(page.getByTestId('estimate-range').first().textContent()).resolves.toMatch(/^\$[\d,]+\.\d\d – \$[\d,]+\.\d\d$/)
 
     // sort by list price: ascending
-    await page.getByRole('textbox', { name: 'Sort by' }).click()
+    await page.getByRole('combobox', { name: 'Sort by' }).click()
     await page.getByRole('option', { name: 'List Price', exact: true }).click()
     const rates = await listRates(page)
     expect(rates.length).toBeGreaterThan(0)
