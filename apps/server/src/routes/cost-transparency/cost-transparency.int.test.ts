@@ -369,13 +369,16 @@ describe('GET /api/cost-transparency/procedure', () => {
       cents(near(after, name)!.cost_bundle.avg_patient_rate, reExpected.patient, 're-imported patient')
     })
 
-    it('an official v3 JSON file shows up too, in cash and for each payer of the file', async () => {
-      const name = `West Mercy JSON ${Date.now()}`
+    it.each([
+      ['v3 JSON', 'v3_json_format_example.json', 'price_v3_sample.json'],
+      ['v3 wide CSV', 'V3.0.0_Wide_CSV_Format_Example.csv', 'price_v3_wide_sample.csv'],
+      ['v2 JSON', 'V2.0.0_JSON_Format_Example.json', 'price_v3_sample.json'],
+      ['v2 tall CSV', 'V2.0.0_Tall_CSV_Format_Example.csv', 'price_v3_tall_sample.csv'],
+      ['v2 wide CSV', 'V2.0.0_Wide_CSV_Format_Example.csv', 'price_v3_wide_sample.csv'],
+    ])('an official %s file shows up too, for each payer of the file', async (label, official, fixture) => {
+      const name = `West Mercy ${label} ${Date.now()}`
       const id = await freshFacility(name)
-      await runImport(ctx.db.pool, 'prices', officialOr('v3_json_format_example.json', 'price_v3_sample.json'), {
-        sink: silentSink,
-        facility: String(id),
-      })
+      await runImport(ctx.db.pool, 'prices', officialOr(official, fixture), { sink: silentSink, facility: String(id) })
       const { rows } = await ctx.db.pool.query<{ code: string; payer: string }>(
         `SELECT DISTINCT procedure_code AS code, payer_name AS payer FROM facility_prices
          WHERE facility_id = $1 AND code_type IN ('CPT', 'HCPCS') AND payer_name <> '' AND gross_charge IS NOT NULL
