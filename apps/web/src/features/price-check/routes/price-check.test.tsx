@@ -69,6 +69,46 @@ describe('/price-check', () => {
   }, 30_000)
 })
 
+describe('procedure type-ahead', () => {
+  it('asks nothing for blank text, closes on a click outside and empties with the clear button', async () => {
+    localStorage.setItem(TOKEN_STORAGE_KEY, loginToken({ role: 'member' }))
+    const api = mockApi({
+      'GET /typeahead/procedure-typeahead': { procedures: [{ name: 'Brain MRI', cpt_codes: ['70551'], description: 'MRI of the brain' }] },
+    })
+    renderApp('/price-check')
+    const input = (await screen.findByRole('combobox', { name: 'Procedure' }, { timeout: 8000 })) as HTMLInputElement
+    fireEvent.change(input, { target: { value: '   ' } })
+    await new Promise((resolve) => setTimeout(resolve, 450))
+    expect(api.callsTo('GET /typeahead/procedure-typeahead')).toHaveLength(0)
+    fireEvent.change(input, { target: { value: 'brain' } })
+    await screen.findByRole('listbox', {}, { timeout: 2000 })
+    expect(api.callsTo('GET /typeahead/procedure-typeahead')[0]!.query.get('limit')).toBe('10')
+    fireEvent.mouseDown(document.body)
+    await waitFor(() => expect(screen.queryByRole('listbox')).toBeNull())
+    fireEvent.click(screen.getByRole('button', { name: 'Clear procedure' }))
+    expect(input.value).toBe('')
+  }, 30_000)
+})
+
+describe('/price-check on a compact screen', () => {
+  it('shows the form in a dialog opened by a floating search button; Cancel closes it', async () => {
+    localStorage.setItem(TOKEN_STORAGE_KEY, loginToken({ role: 'member' }))
+    const original = window.matchMedia
+    window.matchMedia = ((query: string) => ({ ...original(query), matches: true })) as typeof window.matchMedia
+    try {
+      mockApi({})
+      renderApp('/price-check')
+      fireEvent.click(await screen.findByRole('button', { name: 'Open search' }, { timeout: 8000 }))
+      const dialog = await screen.findByRole('dialog')
+      expect(within(dialog).getByRole('button', { name: 'Search' })).toBeTruthy()
+      fireEvent.click(within(dialog).getByRole('button', { name: 'Cancel' }))
+      await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull())
+    } finally {
+      window.matchMedia = original
+    }
+  }, 30_000)
+})
+
 describe('/price-check/results', () => {
   it('shows the bundle in whole dollars, cards with two decimals, FREE, % of list, Insurance Pays and sorts', async () => {
     localStorage.setItem(TOKEN_STORAGE_KEY, loginToken({ role: 'member' }))
