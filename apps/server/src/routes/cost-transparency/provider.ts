@@ -21,31 +21,28 @@ export const PROVIDER_MAX_PEERS = 200
  * this provider's, in whole percent.
  */
 export async function providerCosts(pool: pg.Pool, npi: string, payer: string | undefined): Promise<ProviderCostResponse> {
-  const found = await pool.query<{
-    npi: string
-    full_name: string
-    title: string | null
-    cms_specialization: string
-    primary_taxonomy_code: string
-    address: string
-    city: string
-    state: string
-    zip_code: string
-    phone_number: string | null
-    facility_id: number | null
-    facility_name: string | null
-    facility_npi: string | null
-  }>(
-    `SELECT p.npi, p.full_name, p.title, p.cms_specialization, p.primary_taxonomy_code, p.address, p.city, p.state, p.zip_code, p.phone_number,
-       p.facility_id, f.name AS facility_name, f.npi AS facility_npi
-     FROM providers p LEFT JOIN facilities f ON f.id = p.facility_id WHERE p.npi = $1`,
-    [npi],
-  )
-  const provider = found.rows[0]
-  if (!provider) throw notFound(PRICE_CHECK_MESSAGES.providerNotFound(npi))
   const payerParam = payer ?? null
-
-  const [ranges, visits, peers] = await Promise.all([
+  const [found, ranges, visits, peers] = await Promise.all([
+    pool.query<{
+      npi: string
+      full_name: string
+      title: string | null
+      cms_specialization: string
+      primary_taxonomy_code: string
+      address: string
+      city: string
+      state: string
+      zip_code: string
+      phone_number: string | null
+      facility_id: number | null
+      facility_name: string | null
+      facility_npi: string | null
+    }>(
+      `SELECT p.npi, p.full_name, p.title, p.cms_specialization, p.primary_taxonomy_code, p.address, p.city, p.state, p.zip_code, p.phone_number,
+         p.facility_id, f.name AS facility_name, f.npi AS facility_npi
+       FROM providers p LEFT JOIN facilities f ON f.id = p.facility_id WHERE p.npi = $1`,
+      [npi],
+    ),
     pool.query<{
       n: number
       lo: number | null
@@ -89,37 +86,45 @@ export async function providerCosts(pool: pg.Pool, npi: string, payer: string | 
        SELECT v.*, pc.description,
          (SELECT avg(coalesce(fp.negotiated_dollar, fp.median_amount, round(fp.negotiated_percentage / 100 * fp.gross_charge, 2)))::float8
           FROM facility_prices fp
-          WHERE fp.facility_id = $3 AND fp.procedure_code = v.code AND fp.payer_name <> ''
+          WHERE fp.facility_id = (SELECT facility_id FROM providers WHERE npi = $1) AND fp.procedure_code = v.code AND fp.payer_name <> ''
             AND ($2::text IS NULL OR lower(fp.payer_name) = lower($2::text))) AS facility_rate
        FROM visit v LEFT JOIN procedure_codes pc ON pc.code = v.code
        ORDER BY v.claim_count DESC, v.code`,
-      [npi, payerParam, provider.facility_id],
+      [npi, payerParam],
     ),
-    pool.query<{ npi: string }>(
-      `SELECT p.npi FROM providers p, (SELECT geog, primary_taxonomy_code FROM providers WHERE npi = $1) me
-       WHERE p.primary_taxonomy_code = me.primary_taxonomy_code AND p.npi <> $1 AND ST_DWithin(p.geog, me.geog, $2)
-       ORDER BY ST_Distance(p.geog, me.geog), p.npi LIMIT ${PROVIDER_MAX_PEERS}`,
-      [npi, PROVIDER_PEER_RADIUS_M],
+    // the peers, and each peer's mean negotiated amount of each of the provider's visit codes, in one statement
+    pool.query<{ peers: number; means: { code: string; mean: number }[] }>(
+      `WITH me AS (SELECT geog, primary_taxonomy_code FROM providers WHERE npi = $1),
+       codes AS (
+         SELECT cp.procedure_code FROM claims c JOIN claim_procedures cp ON cp.claim_id = c.id
+         WHERE c.rendering_npi = $1 AND ($3::text IS NULL OR lower(c.insurer_name) = lower($3::text))
+         GROUP BY cp.procedure_code ORDER BY count(DISTINCT c.id) DESC, cp.procedure_code LIMIT ${PROVIDER_VISIT_TYPES}
+       ),
+       peers AS (
+         SELECT p.npi FROM providers p, me
+         WHERE p.primary_taxonomy_code = me.primary_taxonomy_code AND p.npi <> $1 AND ST_DWithin(p.geog, me.geog, $2)
+         ORDER BY ST_Distance(p.geog, me.geog), p.npi LIMIT ${PROVIDER_MAX_PEERS}
+       ),
+       means AS (
+         SELECT cp.procedure_code AS code, avg(cp.negotiated_amount)::float8 AS mean
+         FROM claims c JOIN claim_procedures cp ON cp.claim_id = c.id
+         WHERE c.rendering_npi IN (SELECT npi FROM peers) AND cp.procedure_code IN (SELECT procedure_code FROM codes)
+           AND ($3::text IS NULL OR lower(c.insurer_name) = lower($3::text))
+         GROUP BY c.rendering_npi, cp.procedure_code
+       )
+       SELECT (SELECT count(*) FROM peers)::int AS peers, coalesce((SELECT json_agg(means) FROM means), '[]'::json) AS means`,
+      [npi, PROVIDER_PEER_RADIUS_M, payerParam],
     ),
   ])
 
-  const codes = visits.rows.map((v) => v.code)
-  const peerNpis = peers.rows.map((p) => p.npi)
+  const provider = found.rows[0]
+  if (!provider) throw notFound(PRICE_CHECK_MESSAGES.providerNotFound(npi))
+  const peerRow = peers.rows[0]
   const peerMeans = new Map<string, number[]>()
-  if (codes.length > 0 && peerNpis.length > 0) {
-    const { rows } = await pool.query<{ code: string; mean: number }>(
-      `SELECT cp.procedure_code AS code, avg(cp.negotiated_amount)::float8 AS mean
-       FROM claims c JOIN claim_procedures cp ON cp.claim_id = c.id
-       WHERE c.rendering_npi = ANY($1::text[]) AND cp.procedure_code = ANY($2::text[])
-         AND ($3::text IS NULL OR lower(c.insurer_name) = lower($3::text))
-       GROUP BY c.rendering_npi, cp.procedure_code`,
-      [peerNpis, codes, payerParam],
-    )
-    for (const row of rows) {
-      const list = peerMeans.get(row.code)
-      if (list) list.push(row.mean)
-      else peerMeans.set(row.code, [row.mean])
-    }
+  for (const row of peerRow?.means ?? []) {
+    const list = peerMeans.get(row.code)
+    if (list) list.push(row.mean)
+    else peerMeans.set(row.code, [row.mean])
   }
 
   const visitTypes: VisitType[] = visits.rows.map((v) => {
@@ -156,7 +161,7 @@ export async function providerCosts(pool: pg.Pool, npi: string, payer: string | 
     patient_cost_range: r ? range(r.plo, r.pmid, r.phi) : null,
     visit_types: visitTypes,
     affordability,
-    peers: { count: peerNpis.length, radius_in_m: PROVIDER_PEER_RADIUS_M, specialty: provider.cms_specialization },
+    peers: { count: peerRow?.peers ?? 0, radius_in_m: PROVIDER_PEER_RADIUS_M, specialty: provider.cms_specialization },
     payment_perspective: payerParam,
   }
 }
