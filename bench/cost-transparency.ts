@@ -109,6 +109,8 @@ export async function benchCostTransparency(requests: number, concurrency: numbe
     )
     // warm-up: plans, pool connections, and the cache for the cached run
     for (let i = 0; i < Math.max(searches.length, requests); i++) await get(procedure(i, false))
+    // the floor every signed-in call pays here (credential check, one small query): GET /insurers/
+    await run('baseline GET /insurers/', () => '/api/insurers/')
     await run('procedure (uncached)', (i) => procedure(i, true))
     await run('procedure (cached)', (i) => procedure(i, false))
     if (npis.length > 0) {
