@@ -4,7 +4,7 @@ import { useMemo, useState } from 'react'
 import { useLocation, useNavigate, useSearchParams } from 'react-router'
 import { PRICE_CHECK_SKELETONS, priceCheckEmptyMessage } from '@citrus/contracts'
 import { EmptyState } from '../../../components/feedback/empty-state'
-import { useProcedureCosts } from '../api/price-check'
+import { useProcedureCosts, useProcedureSuggestions } from '../api/price-check'
 import { FacilityCostCard } from '../components/facility-cost-card'
 import {
   DEFAULT_RESULT_PAGE_SIZE,
@@ -32,7 +32,10 @@ export function PriceCheckResultsRoute() {
   const zip = params.get('zip_code') ?? ''
   const codes = params.get('procedure_codes_csv') ?? ''
   const insurance = params.get('insurance') || null
-  const chosen = (location.state as { procedure?: ChosenProcedure } | null)?.procedure
+  const fromState = (location.state as { procedure?: ChosenProcedure } | null)?.procedure
+  // opened from a bookmark or a link: the procedure whose codes are exactly these, by the type-ahead
+  const lookup = useProcedureSuggestions(fromState ? '' : (codes.split(',')[0] ?? ''))
+  const chosen = fromState ?? lookup.data?.procedures.find((p) => p.cpt_codes.join(',') === codes)
   const procedureName = chosen?.name ?? (codes ? `procedure ${codes.split(',').join(', ')}` : 'the procedure')
 
   const [sort, setSort] = useState<PriceCheckSort>('patient_cost')

@@ -151,6 +151,21 @@ describe('/price-check/results', () => {
     expect(api.callsTo('GET /cost-transparency/procedure')).toHaveLength(2)
   })
 
+  it('names the procedure of a bookmarked results URL from its codes', async () => {
+    localStorage.setItem(TOKEN_STORAGE_KEY, loginToken({ role: 'member' }))
+    mockApi({
+      'GET /cost-transparency/procedure': answer(null, [facility('Cash Place', 90, 300, 500, null)]),
+      'GET /typeahead/procedure-typeahead': {
+        procedures: [
+          { name: 'Brain MRI with contrast', cpt_codes: ['70551', '70552'], description: 'x' },
+          { name: 'Brain MRI', cpt_codes: ['70551'], description: 'MRI of the brain' },
+        ],
+      },
+    })
+    renderApp('/price-check/results?zip_code=77004&procedure_codes_csv=70551')
+    expect(await screen.findByRole('heading', { name: 'Brain MRI' }, { timeout: 8000 })).toBeTruthy()
+  }, 30_000)
+
   it('shows the error alert and no list when the fetch fails', async () => {
     localStorage.setItem(TOKEN_STORAGE_KEY, loginToken({ role: 'member' }))
     vi.spyOn(console, 'error').mockImplementation(() => undefined)
