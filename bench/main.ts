@@ -6,6 +6,8 @@
  *       load time and database size per table
  *   npm run bench -- typeahead [--requests 200] [--concurrency 1,8]
  *       p50/p95 latency of every look-up at each concurrency against the loaded database
+ *   npm run bench -- cost-transparency [--requests 200] [--concurrency 8]
+ *       p50/p95 over HTTP of Price Check (uncached with _bypass_cache, cached) and of the provider cost page
  *   npm run bench -- load [--seconds 600] [--concurrency 16]
  *       a mixed load over HTTP (logins, look-ups, data dictionary, admin reads, bad requests) against a server
  *       the run starts on 127.0.0.1 (a scratch in-memory embedded database with the test dataset, or
@@ -30,6 +32,7 @@ import { applyMigrations } from '../apps/server/src/db/migrate.ts'
 import { searchIcd10, searchProcedureCodes, searchProcedures, searchSpecialties } from '../apps/server/src/routes/typeahead/lookups.ts'
 import { MIGRATIONS_DIR, runningEmbeddedUrl, startRuntime } from '../apps/server/src/runtime.ts'
 import { newActivationKey } from '../apps/server/src/seed/demo-accounts.ts'
+import { benchCostTransparency } from './cost-transparency.ts'
 
 const fmt = new Intl.NumberFormat('en-US')
 const n = (x: number) => fmt.format(Math.round(x))
@@ -447,6 +450,10 @@ async function main() {
     const levels = (values.concurrency ?? '1,8').split(',').map(Number)
     if (levels.some((l) => !Number.isInteger(l) || l < 1)) throw new Error('--concurrency takes whole numbers, e.g. 1,8')
     await benchTypeahead(Number(values.requests), levels)
+  } else if (command === 'cost-transparency') {
+    const concurrency = Number(values.concurrency ?? '8')
+    if (!Number.isInteger(concurrency) || concurrency < 1) throw new Error('--concurrency takes a whole number, e.g. 8')
+    await benchCostTransparency(Number(values.requests), concurrency)
   } else if (command === 'load') {
     const concurrency = Number(values.concurrency ?? '16')
     const seconds = Number(values.seconds)
@@ -455,7 +462,7 @@ async function main() {
     await benchLoad(seconds, concurrency)
   } else {
     console.log(
-      'Usage: npm run bench -- generate [--scale ci|demo|full] [--seed N] [--no-load] | typeahead [--requests 200] [--concurrency 1,8] | load [--seconds 600] [--concurrency 16]',
+      'Usage: npm run bench -- generate [--scale ci|demo|full] [--seed N] [--no-load] | typeahead [--requests 200] [--concurrency 1,8] | cost-transparency [--requests 200] [--concurrency 8] | load [--seconds 600] [--concurrency 16]',
     )
     process.exitCode = command ? 2 : 0
   }

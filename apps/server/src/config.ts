@@ -49,6 +49,8 @@ export const envSchema = z.object({
   OUTBOX_SCOPE: optionalString,
   /** how `data seed` and `data import` write rows: COPY or batched inserts; unset = COPY on PostgreSQL, inserts embedded */
   DATA_LOAD_METHOD: optionalString.pipe(z.enum(['copy', 'insert']).optional()),
+  /** a hosted MapLibre style (https) for the maps; unset = the offline basemap of state and county outlines */
+  MAP_STYLE_URL: optionalString.pipe(z.url({ protocol: /^https?$/ }).optional()),
 })
 
 export type Env = z.infer<typeof envSchema>

@@ -12,7 +12,14 @@ export const readinessSchema = z
   .meta({ id: 'Readiness' })
 export type Readiness = z.infer<typeof readinessSchema>
 
-export const versionSchema = z.object({ version: z.string(), database_mode: z.enum(['embedded', 'postgres']) }).meta({ id: 'Version' })
+export const versionSchema = z
+  .object({
+    version: z.string(),
+    database_mode: z.enum(['embedded', 'postgres']),
+    /** MAP_STYLE_URL: a hosted MapLibre style for the maps; null = the offline basemap (state and county outlines) */
+    map_style_url: z.string().nullable(),
+  })
+  .meta({ id: 'Version' })
 
 /** Liveness and readiness probes, served outside /api so that orchestrators need no API knowledge. */
 export const healthEndpoints = {

@@ -2,8 +2,10 @@ import type { EndpointDefinition } from './endpoint.js'
 import { adminEndpoints } from './admin.js'
 import { analyticsEndpoints } from './analytics.js'
 import { companyEndpoints } from './company.js'
+import { costTransparencyEndpoints } from './cost-transparency.js'
 import { dataDictionaryEndpoints } from './data-dictionary.js'
 import { feedbackEndpoints } from './feedback.js'
+import { geoEndpoints } from './geo.js'
 import { healthEndpoints, metaEndpoints } from './health.js'
 import { insurersEndpoints } from './insurers.js'
 import { shareableUrlEndpoints } from './shareable-url.js'
@@ -26,7 +28,9 @@ export * from './admin.js'
 export * from './super-admin.js'
 export * from './typeahead.js'
 export * from './insurers.js'
+export * from './cost-transparency.js'
 export * from './endpoint.js'
+export * from './geo.js'
 
 /** Every endpoint of the API, by area: `endpoints.users.login`, `endpoints.admin.createApiToken`, ... */
 export const endpoints = {
@@ -40,8 +44,10 @@ export const endpoints = {
   dataDictionary: dataDictionaryEndpoints,
   typeahead: typeaheadEndpoints,
   insurers: insurersEndpoints,
+  costTransparency: costTransparencyEndpoints,
   admin: adminEndpoints,
   superAdmin: superAdminEndpoints,
+  geo: geoEndpoints,
 } as const
 
 /** The same definitions as one list (registration checks, OpenAPI, tests). */

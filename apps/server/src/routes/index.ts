@@ -6,8 +6,10 @@ import { servicesPlugin } from '../services/index.js'
 import { adminRoutes } from './admin/index.js'
 import { analyticsRoutes } from './analytics/index.js'
 import { companyRoutes } from './company/index.js'
+import { costTransparencyRoutes } from './cost-transparency/index.js'
 import { dataDictionaryRoutes } from './data-dictionary/index.js'
 import { feedbackRoutes } from './feedback/index.js'
+import { geoRoutes } from './geo/index.js'
 import { insurerRoutes } from './insurers/index.js'
 import { metaRoutes } from './meta.js'
 import { shareableUrlRoutes } from './shareable-url/index.js'
@@ -34,6 +36,8 @@ export const apiRoutes: FastifyPluginAsyncZod = async (app) => {
   await app.register(dataDictionaryRoutes)
   await app.register(typeaheadRoutes)
   await app.register(insurerRoutes)
+  await app.register(costTransparencyRoutes)
   await app.register(adminRoutes)
   await app.register(superAdminRoutes)
+  await app.register(geoRoutes)
 }

@@ -27,6 +27,12 @@ export const PAGES: Partial<Record<ClientRoutePath, ComponentType>> = {
   '/team-management': lazyPage(() => import('../../features/team/routes/team-management'), 'TeamManagementRoute'),
   '/citrus-admin': lazyPage(() => import('../../features/super-admin/routes/citrus-admin'), 'CitrusAdminRoute'),
   '/company/:companyId/users': lazyPage(() => import('../../features/super-admin/routes/company-users'), 'CompanyUsersRoute'),
+  '/price-check': lazyPage(() => import('../../features/price-check/routes/price-check'), 'PriceCheckRoute'),
+  '/price-check/results': lazyPage(() => import('../../features/price-check/routes/price-check-results'), 'PriceCheckResultsRoute'),
+  '/provider-cost-transparency/:npi': lazyPage(
+    () => import('../../features/provider-cost-transparency/routes/provider-cost-transparency'),
+    'ProviderCostTransparencyRoute',
+  ),
 }
 
 /** Paths rendered without the app shell (sidebar, header). */

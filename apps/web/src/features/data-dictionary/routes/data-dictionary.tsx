@@ -4,13 +4,16 @@ import { InlineLoader } from '../../../components/feedback/loading'
 import { track } from '../../../lib/analytics'
 import { apiMessageOf } from '../../../lib/api-client'
 import { useDataDictionary } from '../api/get-data-dictionary'
+import { CoverageMap } from '../components/coverage-map'
 import { DictionaryTabs } from '../components/dictionary-tabs'
+import { useSession } from '../../../lib/session'
 
 export const DATA_DICTIONARY_SUBTITLE = 'Explore our data dictionary and data access for your organization needs'
 
 /** The public data dictionary page (spec 1 §1, §2). */
 export function DataDictionaryRoute() {
   const dictionary = useDataDictionary()
+  const session = useSession()
   return (
     <Container size="xl" py="lg">
       <Stack gap="lg">
@@ -35,6 +38,7 @@ export function DataDictionaryRoute() {
               onTabChange={(tab) => track('data_dictionary_tab_changed', { tab_set: set.key, tab: tab.key, label: tab.label })}
             />
           ))}
+        {session.authenticated && <CoverageMap />}
       </Stack>
     </Container>
   )

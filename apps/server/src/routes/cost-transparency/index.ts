@@ -1,0 +1,124 @@
+import {
+  costTransparencyEndpoints,
+  PRICE_CHECK_MESSAGES,
+  PROVIDER_SHARE_DAYS,
+  ROLES,
+  type ProcedureCostResponse,
+  type ProviderCostResponse,
+} from '@citrus/contracts'
+import type { FastifyReply, FastifyRequest } from 'fastify'
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod'
+import { userOf } from '../../plugins/auth.js'
+import { notFound } from '../../lib/errors.js'
+import { route } from '../../lib/endpoint.js'
+import { signShareToken } from '../../auth/tokens.js'
+import { CREDITS_REMAINING_HEADER } from '../../plugins/credits.js'
+import { dataVersion, VersionedLruCache } from './cache.js'
+import { checkInput, loadPricingReference, procedureCosts, type PricingReference } from './pricing.js'
+import { providerCosts } from './provider.js'
+
+/** Bounds of the Price Check cache (docs/decisions/0028): entries, and how long one lives at most. */
+export const PRICE_CACHE_MAX_ENTRIES = 1_000
+export const PRICE_CACHE_TTL_MS = 10 * 60 * 1000
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    priceCache: VersionedLruCache<Omit<ProcedureCostResponse, 'cached'>>
+  }
+}
+
+/**
+ * Price Check and provider cost transparency (spec 3 §2.6, §2.7, §7; spec 4 §5). Every signed-in role
+ * (members land on /price-check; staff may use it too) and link guests whose link lists the endpoint.
+ * Not product-gated (spec 1); metered against the company's SEARCH policy when it has one.
+ */
+export const costTransparencyRoutes: FastifyPluginAsyncZod = async (app) => {
+  const guard = app.requireAccess({ roles: [...ROLES, 'guest'] })
+
+  async function meterSearch(request: FastifyRequest, reply: FastifyReply) {
+    const principal = request.auth
+    if (!principal) return
+    const policy = await app.db.prisma.companyPolicy.findUnique({
+      where: { company_id_product_group: { company_id: principal.company_id, product_group: 'SEARCH' } },
+      select: { id: true },
+    })
+    if (!policy) return
+    const charge = await app.meter(request, 'SEARCH')
+    if (charge.remaining !== null) reply.header(CREDITS_REMAINING_HEADER, String(charge.remaining))
+  }
+
+  const cache = new VersionedLruCache<Omit<ProcedureCostResponse, 'cached'>>(PRICE_CACHE_MAX_ENTRIES, PRICE_CACHE_TTL_MS)
+  app.decorate('priceCache', cache)
+  // cost sharing and insurer kinds, per data version
+  let reference: { version: string; value: Promise<PricingReference> } | null = null
+  const referenceFor = (version: string) => {
+    if (reference?.version !== version) {
+      const value = loadPricingReference(app.db.pool)
+      value.catch(() => (reference = null))
+      reference = { version, value }
+    }
+    return reference.value
+  }
+
+  route(app, costTransparencyEndpoints.procedure, { onRequest: guard, preHandler: meterSearch }, async (request) => {
+    const query = request.query
+    const input = {
+      zip_code: query.zip_code,
+      procedure_codes: query.procedure_codes_csv,
+      radius_in_m: query.radius_in_m,
+      payment_perspective: query.payment_perspective,
+    }
+    const key = JSON.stringify([
+      input.zip_code,
+      [...input.procedure_codes].sort(),
+      input.radius_in_m,
+      input.payment_perspective?.toLowerCase() ?? null,
+    ])
+    const version = await dataVersion(app.db.pool)
+    if (!query._bypass_cache) {
+      const hit = cache.get(key, version)
+      if (hit)
+        return { ...hit, procedure_codes: input.procedure_codes, payment_perspective: input.payment_perspective ?? null, cached: true }
+    }
+    await checkInput(app.db.pool, input)
+    const result = await procedureCosts(app.db.pool, await referenceFor(version), input)
+    cache.set(key, version, result)
+    return { ...result, cached: false }
+  })
+
+  route(
+    app,
+    costTransparencyEndpoints.provider,
+    { onRequest: guard, preHandler: meterSearch },
+    async (request): Promise<ProviderCostResponse> => {
+      return providerCosts(app.db.pool, request.params.npi, request.query.payment_perspective)
+    },
+  )
+
+  // A member may share a provider cost page: the server fixes the scope (this page, this endpoint, public, 30 days).
+  route(app, costTransparencyEndpoints.shareProvider, { onRequest: app.requireAccess({ roles: [...ROLES] }) }, async (request) => {
+    const user = userOf(request)
+    const { npi } = request.params
+    const provider = await app.db.prisma.provider.findUnique({ where: { npi }, select: { id: true } })
+    if (!provider) throw notFound(PRICE_CHECK_MESSAGES.providerNotFound(npi))
+    const page = `/provider-cost-transparency/${npi}`
+    const expires = new Date(Date.now() + PROVIDER_SHARE_DAYS * 24 * 60 * 60 * 1000)
+    const link = await app.db.prisma.shareableLink.create({
+      data: {
+        company_id: user.company_id,
+        created_by_user_id: user.user_id,
+        url: page,
+        url_type: 'public',
+        expiration_days: PROVIDER_SHARE_DAYS,
+        expires_at: expires,
+        client_routes: [page],
+        api_endpoints: [`GET /cost-transparency/provider/${npi}`],
+        incoming_url: page,
+        authorized_user_ids: [],
+        role: 'member',
+      },
+    })
+    const token = await signShareToken(app.config.jwtSecret, link)
+    return { id: link.id, url: `${app.services.publicUrl}${page}?token=${encodeURIComponent(token)}`, expires_at: expires.toISOString() }
+  })
+}

@@ -1,0 +1,309 @@
+import {
+  PRICE_CHECK_MAX_FACILITIES,
+  PRICE_CHECK_MESSAGES,
+  type CostBundle,
+  type HcoCost,
+  type ProcedureCostResponse,
+} from '@citrus/contracts'
+import type pg from 'pg'
+import { badRequest } from '../../lib/errors.js'
+
+/**
+ * Price Check arithmetic (docs/decisions/0028-price-check.md).
+ *
+ * Per facility within the radius and per requested code, from its price list rows (facility_prices):
+ *  - list rate: the mean gross charge of the code's rows;
+ *  - cash: the mean discounted cash price; the patient pays it all, the insurer share is null;
+ *  - carrier: each of that payer's plan rows gives a negotiated rate (the dollar amount, else the v3
+ *    median allowed amount, else the percentage of the gross charge), split by the plan's cost sharing
+ *    (plan_cost_sharing) into patient = min(rate, copay + coinsurance × max(rate − copay, 0)) and
+ *    insurer = rate − patient; the code's figures are the means over the plan rows;
+ *  - estimate statistics: the v3 median / 10th / 90th percentile allowed amounts the file reports for the
+ *    perspective's rows (their mean), else the percentiles (continuous) of the rates it lists.
+ * A facility is listed only when every code has a list rate and a price in the perspective; its bundle is the
+ * sum over the codes. The average bundle is the mean of the listed facilities' bundles.
+ */
+
+export interface CostSharingRule {
+  payer_name: string
+  payer_kind: string
+  plan_name: string
+  coinsurance: number
+  copay: number
+}
+
+/** The fallback when the table holds no matching row (the migration inserts a catch-all row). */
+const FALLBACK_RULE: CostSharingRule = { payer_name: '', payer_kind: '', plan_name: '', coinsurance: 0.2, copay: 0 }
+
+export interface PricingReference {
+  rules: CostSharingRule[]
+  /** lower-cased insurer name → insurers.kind */
+  kinds: Map<string, string>
+}
+
+export async function loadPricingReference(pool: pg.Pool): Promise<PricingReference> {
+  const [rules, kinds] = await Promise.all([
+    pool.query<{ payer_name: string; payer_kind: string; plan_name: string; coinsurance: string; copay: string }>(
+      'SELECT payer_name, payer_kind, plan_name, coinsurance, copay FROM plan_cost_sharing',
+    ),
+    pool.query<{ name: string; kind: string }>('SELECT name, kind FROM insurers'),
+  ])
+  return {
+    rules: rules.rows.map((r) => ({ ...r, coinsurance: Number(r.coinsurance), copay: Number(r.copay) })),
+    kinds: new Map(kinds.rows.map((r) => [r.name.toLowerCase(), r.kind])),
+  }
+}
+
+/** The most specific cost-sharing rule of a payer's plan: payer name (4) > plan name (2) > payer kind (1). */
+export function costSharingFor(reference: PricingReference, payer: string, plan: string): CostSharingRule {
+  const payerLower = payer.toLowerCase()
+  const planLower = plan.toLowerCase()
+  const kind = reference.kinds.get(payerLower) ?? ''
+  let best: CostSharingRule | null = null
+  let bestScore = -1
+  for (const rule of reference.rules) {
+    if (rule.payer_name !== '' && rule.payer_name.toLowerCase() !== payerLower) continue
+    if (rule.plan_name !== '' && rule.plan_name.toLowerCase() !== planLower) continue
+    if (rule.payer_kind !== '' && rule.payer_kind !== kind) continue
+    const score = (rule.payer_name ? 4 : 0) + (rule.plan_name ? 2 : 0) + (rule.payer_kind ? 1 : 0)
+    if (score > bestScore) {
+      best = rule
+      bestScore = score
+    }
+  }
+  return best ?? FALLBACK_RULE
+}
+
+export const round2 = (value: number) => Math.round((value + Number.EPSILON) * 100) / 100
+
+/** The patient's share of a negotiated rate under a rule (rounded to cents). */
+export function patientShare(rate: number, rule: Pick<CostSharingRule, 'coinsurance' | 'copay'>): number {
+  return round2(Math.min(rate, rule.copay + rule.coinsurance * Math.max(rate - rule.copay, 0)))
+}
+
+/** Continuous percentile (PostgreSQL percentile_cont) of sorted-or-not values. */
+export function percentileCont(values: readonly number[], fraction: number): number {
+  const sorted = [...values].sort((a, b) => a - b)
+  if (sorted.length === 0) return NaN
+  const position = fraction * (sorted.length - 1)
+  const lower = Math.floor(position)
+  const upper = Math.ceil(position)
+  const low = sorted[lower] as number
+  const high = sorted[upper] as number
+  return low + (high - low) * (position - lower)
+}
+
+const mean = (values: readonly number[]) => values.reduce((sum, v) => sum + v, 0) / values.length
+const num = (value: string | null) => (value === null ? null : Number(value))
+
+interface PriceRow {
+  facility_id: number
+  hco_name: string
+  hco_npi: string | null
+  addr_line_1: string
+  city: string
+  state: string
+  zip_code: string
+  phone_number: string | null
+  dist: number
+  procedure_code: string
+  payer_name: string
+  plan_name: string
+  gross_charge: string | null
+  discounted_cash: string | null
+  negotiated: string | null
+  median_amount: string | null
+  p10_amount: string | null
+  p90_amount: string | null
+  methodology: string | null
+}
+
+interface CodeFigures {
+  list: number
+  patient: number
+  insurer: number | null
+  negotiated: number | null
+  median: number
+  p10: number
+  p90: number
+  methodologies: string[]
+}
+
+function statistics(rows: readonly PriceRow[], rates: readonly number[]) {
+  const reported = (pick: (row: PriceRow) => string | null) => rows.map((row) => num(pick(row))).filter((v): v is number => v !== null)
+  const medians = reported((r) => r.median_amount)
+  const p10s = reported((r) => r.p10_amount)
+  const p90s = reported((r) => r.p90_amount)
+  return {
+    median: medians.length > 0 ? mean(medians) : percentileCont(rates, 0.5),
+    p10: p10s.length > 0 ? mean(p10s) : percentileCont(rates, 0.1),
+    p90: p90s.length > 0 ? mean(p90s) : percentileCont(rates, 0.9),
+  }
+}
+
+/** One code at one facility in the perspective; null when the facility does not price it so. */
+function codeFigures(rows: readonly PriceRow[], payer: string | undefined, reference: PricingReference): CodeFigures | null {
+  const gross = rows.map((r) => num(r.gross_charge)).filter((v): v is number => v !== null)
+  if (gross.length === 0) return null
+  const list = mean(gross)
+  const methodologiesOf = (used: readonly PriceRow[]) => [...new Set(used.map((r) => r.methodology).filter((m): m is string => !!m))]
+  if (payer === undefined) {
+    const cashRows = rows.filter((r) => r.discounted_cash !== null)
+    if (cashRows.length === 0) return null
+    const cash = cashRows.map((r) => Number(r.discounted_cash))
+    // cash has no allowed-amount statistics: the percentiles of the cash prices listed
+    return {
+      list,
+      patient: mean(cash),
+      insurer: null,
+      negotiated: null,
+      median: percentileCont(cash, 0.5),
+      p10: percentileCont(cash, 0.1),
+      p90: percentileCont(cash, 0.9),
+      methodologies: methodologiesOf(cashRows.filter((r) => r.payer_name === '')),
+    }
+  }
+  const payerLower = payer.toLowerCase()
+  const planRows = rows.filter((r) => r.payer_name.toLowerCase() === payerLower && r.negotiated !== null)
+  if (planRows.length === 0) return null
+  const rates = planRows.map((r) => Number(r.negotiated))
+  const patients = planRows.map((r, i) => patientShare(rates[i] as number, costSharingFor(reference, r.payer_name, r.plan_name)))
+  const insurers = rates.map((rate, i) => round2(rate - (patients[i] as number)))
+  return {
+    list,
+    patient: mean(patients),
+    insurer: mean(insurers),
+    negotiated: mean(rates),
+    ...statistics(planRows, rates),
+    methodologies: methodologiesOf(planRows),
+  }
+}
+
+function sumBundle(figures: readonly CodeFigures[], cash: boolean): CostBundle {
+  const total = (pick: (f: CodeFigures) => number) => round2(figures.reduce((sum, f) => sum + pick(f), 0))
+  const methodologies = [...new Set(figures.flatMap((f) => f.methodologies))].sort()
+  return {
+    avg_list_rate: total((f) => f.list),
+    avg_patient_rate: total((f) => f.patient),
+    avg_insurer_rate: cash ? null : total((f) => f.insurer ?? 0),
+    avg_negotiated_rate: cash ? null : total((f) => f.negotiated ?? 0),
+    median_amount: total((f) => f.median),
+    p10_amount: total((f) => f.p10),
+    p90_amount: total((f) => f.p90),
+    methodology: methodologies.length > 0 ? methodologies.join('; ') : null,
+  }
+}
+
+/** The mean of the facilities' bundles (null without facilities). */
+export function averageBundle(bundles: readonly CostBundle[], cash: boolean): CostBundle | null {
+  if (bundles.length === 0) return null
+  const avg = (pick: (b: CostBundle) => number | null) => round2(mean(bundles.map((b) => pick(b) ?? 0)))
+  return {
+    avg_list_rate: avg((b) => b.avg_list_rate),
+    avg_patient_rate: avg((b) => b.avg_patient_rate),
+    avg_insurer_rate: cash ? null : avg((b) => b.avg_insurer_rate),
+    avg_negotiated_rate: cash ? null : avg((b) => b.avg_negotiated_rate),
+    median_amount: avg((b) => b.median_amount),
+    p10_amount: avg((b) => b.p10_amount),
+    p90_amount: avg((b) => b.p90_amount),
+    methodology: null,
+  }
+}
+
+export interface ProcedureCostInput {
+  zip_code: string
+  procedure_codes: string[]
+  radius_in_m: number
+  payment_perspective: string | undefined
+}
+
+/** 400 naming the field for a ZIP without coordinates or codes nobody knows. */
+export async function checkInput(pool: pg.Pool, input: ProcedureCostInput): Promise<void> {
+  const { rows } = await pool.query<{ zip_known: boolean; unknown: string[] }>(
+    `SELECT EXISTS (SELECT 1 FROM zips WHERE zip = $1) AS zip_known,
+       coalesce((SELECT array_agg(c ORDER BY ord) FROM unnest($2::text[]) WITH ORDINALITY AS u(c, ord)
+         WHERE NOT EXISTS (SELECT 1 FROM procedure_codes p WHERE p.code = c)
+           AND NOT EXISTS (SELECT 1 FROM facility_prices fp WHERE fp.procedure_code = c)), '{}') AS unknown`,
+    [input.zip_code, input.procedure_codes],
+  )
+  const row = rows[0]
+  if (!row?.zip_known) {
+    const message = PRICE_CHECK_MESSAGES.unknownZip(input.zip_code)
+    throw badRequest(message, [{ path: 'query.zip_code', message }])
+  }
+  if (row.unknown.length > 0) {
+    const message = PRICE_CHECK_MESSAGES.unknownCodes(row.unknown)
+    throw badRequest(message, [{ path: 'query.procedure_codes_csv', message }])
+  }
+}
+
+/** Prices a procedure near a ZIP (see the module comment); cost_by_hco nearest first. */
+export async function procedureCosts(
+  pool: pg.Pool,
+  reference: PricingReference,
+  input: ProcedureCostInput,
+): Promise<Omit<ProcedureCostResponse, 'cached'>> {
+  const payer = input.payment_perspective
+  const { rows } = await pool.query<PriceRow>(
+    `WITH origin AS (SELECT geog FROM zips WHERE zip = $1),
+     near AS (
+       SELECT f.id, f.name, f.npi, f.address_line_1, f.city, f.state, f.zip_code, f.phone_number, ST_Distance(f.geog, o.geog) AS dist
+       FROM facilities f, origin o
+       WHERE ST_DWithin(f.geog, o.geog, $3)
+         AND EXISTS (SELECT 1 FROM facility_prices x WHERE x.facility_id = f.id AND x.procedure_code = ($2::text[])[1])
+       ORDER BY dist, f.id
+       LIMIT ${PRICE_CHECK_MAX_FACILITIES}
+     )
+     SELECT n.id AS facility_id, n.name AS hco_name, n.npi AS hco_npi, n.address_line_1 AS addr_line_1, n.city, n.state, n.zip_code,
+       n.phone_number, n.dist, fp.procedure_code, fp.payer_name, fp.plan_name, fp.gross_charge::text, fp.discounted_cash::text,
+       coalesce(fp.negotiated_dollar, fp.median_amount, round(fp.negotiated_percentage / 100 * fp.gross_charge, 2))::text AS negotiated,
+       fp.median_amount::text, fp.p10_amount::text, fp.p90_amount::text, fp.methodology
+     FROM near n JOIN facility_prices fp ON fp.facility_id = n.id
+     WHERE fp.procedure_code = ANY($2::text[]) AND (fp.payer_name = '' OR ($4::text IS NOT NULL AND lower(fp.payer_name) = lower($4::text)))
+     ORDER BY n.dist, n.id`,
+    [input.zip_code, input.procedure_codes, input.radius_in_m, payer ?? null],
+  )
+  const byFacility = new Map<number, PriceRow[]>()
+  for (const row of rows) {
+    const list = byFacility.get(row.facility_id)
+    if (list) list.push(row)
+    else byFacility.set(row.facility_id, [row])
+  }
+  const cash = payer === undefined
+  const costByHco: HcoCost[] = []
+  for (const facilityRows of byFacility.values()) {
+    const figures: CodeFigures[] = []
+    for (const code of input.procedure_codes) {
+      const f = codeFigures(
+        facilityRows.filter((r) => r.procedure_code === code),
+        payer,
+        reference,
+      )
+      if (!f) break
+      figures.push(f)
+    }
+    if (figures.length !== input.procedure_codes.length) continue
+    const first = facilityRows[0] as PriceRow
+    costByHco.push({
+      hco_name: first.hco_name,
+      hco_npi: first.hco_npi,
+      hco_dist_in_m: Math.round(Number(first.dist) * 10) / 10,
+      addr_line_1: first.addr_line_1,
+      city: first.city,
+      state: first.state,
+      zip_code: first.zip_code,
+      phone_number: first.phone_number,
+      cost_bundle: sumBundle(figures, cash),
+    })
+  }
+  return {
+    cost_by_hco: costByHco,
+    avg_cost_bundle: averageBundle(
+      costByHco.map((h) => h.cost_bundle),
+      cash,
+    ),
+    payment_perspective: payer ?? null,
+    procedure_codes: input.procedure_codes,
+    radius_in_m: input.radius_in_m,
+  }
+}

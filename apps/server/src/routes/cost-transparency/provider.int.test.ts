@@ -1,0 +1,155 @@
+import { PRICE_CHECK_MESSAGES, type ProviderCostResponse } from '@citrus/contracts'
+import request from 'supertest'
+import { beforeAll, describe, expect, it } from 'vitest'
+import { createTenant, loginTokenFor, testConfig, useTestApp } from '../../../../../test/helpers.ts'
+import { signShareToken } from '../../auth/tokens.ts'
+
+const cents = (actual: number | null, expected: number | null, label: string) => {
+  if (expected === null) return expect(actual, label).toBeNull()
+  expect(Math.abs((actual as number) - expected), `${label}: ${actual} vs ${expected}`).toBeLessThanOrEqual(0.011)
+}
+
+describe('GET /api/cost-transparency/provider/{npi}', () => {
+  const ctx = useTestApp({}, { dataset: true })
+  let member: string
+  let npi: string
+
+  beforeAll(async () => {
+    const { company, users } = await createTenant(ctx.db, { roles: ['member', 'admin'], products: [{ product_group: 'CARE_SELECT' }] })
+    member = await loginTokenFor(users[0]!, company.company_name)
+    // the provider with the most claims among those who have peers in the metro
+    const { rows } = await ctx.db.pool.query<{ npi: string }>(
+      `SELECT c.rendering_npi AS npi FROM claims c JOIN providers p ON p.npi = c.rendering_npi
+       WHERE EXISTS (SELECT 1 FROM providers q WHERE q.primary_taxonomy_code = p.primary_taxonomy_code AND q.npi <> p.npi AND ST_DWithin(q.geog, p.geog, 50000)
+                     AND EXISTS (SELECT 1 FROM claims qc WHERE qc.rendering_npi = q.npi))
+       GROUP BY c.rendering_npi ORDER BY count(*) DESC, 1 LIMIT 1`,
+    )
+    npi = rows[0]!.npi
+  })
+
+  const get = (path: string, query: Record<string, string> = {}, auth: { bearer?: string; token?: string } | null = { bearer: member }) => {
+    const call = request(ctx.app.server)
+      .get(`/api/cost-transparency/provider/${path}`)
+      .query(auth?.token ? { ...query, token: auth.token } : query)
+    return auth?.bearer ? call.set('Authorization', `Bearer ${auth.bearer}`) : call
+  }
+
+  it("returns the provider's cost range, visit types and affordability against peers, recounted in SQL", async () => {
+    const response = await get(npi)
+    expect(response.status, JSON.stringify(response.body)).toBe(200)
+    const body = response.body as ProviderCostResponse
+    expect(body.provider.npi).toBe(npi)
+
+    const range = await ctx.db.pool.query<{ n: number; lo: number; mid: number; hi: number }>(
+      `SELECT count(*)::int AS n, percentile_cont(0.1) WITHIN GROUP (ORDER BY negotiated_amount) AS lo,
+         percentile_cont(0.5) WITHIN GROUP (ORDER BY negotiated_amount) AS mid, percentile_cont(0.9) WITHIN GROUP (ORDER BY negotiated_amount) AS hi
+       FROM claims WHERE rendering_npi = $1`,
+      [npi],
+    )
+    const r = range.rows[0]!
+    expect(body.claim_count).toBe(r.n)
+    cents(body.estimated_cost_range!.low, r.lo, 'range low')
+    cents(body.estimated_cost_range!.median, r.mid, 'range median')
+    cents(body.estimated_cost_range!.high, r.hi, 'range high')
+
+    // visit types: most billed first, with the mean amounts of their lines
+    const visits = await ctx.db.pool.query<{ code: string; n: number; list: number; neg: number; ins: number; pat: number }>(
+      `SELECT cp.procedure_code AS code, count(DISTINCT c.id)::int AS n, avg(cp.list_amount)::float8 AS list, avg(cp.negotiated_amount)::float8 AS neg,
+         avg(cp.insurer_amount)::float8 AS ins, avg(cp.patient_amount)::float8 AS pat
+       FROM claims c JOIN claim_procedures cp ON cp.claim_id = c.id WHERE c.rendering_npi = $1
+       GROUP BY 1 ORDER BY 2 DESC, 1 LIMIT 12`,
+      [npi],
+    )
+    expect(body.visit_types.map((v) => v.code)).toEqual(visits.rows.map((v) => v.code))
+    expect(body.visit_types.length).toBeGreaterThan(0)
+
+    // peers: same taxonomy within 50 km, the nearest 200; each peer's mean negotiated amount per code
+    const peers = await ctx.db.pool.query<{ code: string; mean: number }>(
+      `WITH me AS (SELECT geog, primary_taxonomy_code FROM providers WHERE npi = $1),
+       peers AS (SELECT p.npi FROM providers p, me WHERE p.primary_taxonomy_code = me.primary_taxonomy_code AND p.npi <> $1
+                 AND ST_DWithin(p.geog, me.geog, 50000) ORDER BY ST_Distance(p.geog, me.geog), p.npi LIMIT 200)
+       SELECT cp.procedure_code AS code, avg(cp.negotiated_amount)::float8 AS mean
+       FROM peers JOIN claims c ON c.rendering_npi = peers.npi JOIN claim_procedures cp ON cp.claim_id = c.id
+       GROUP BY c.rendering_npi, cp.procedure_code`,
+      [npi],
+    )
+    let scored = 0
+    for (const [i, v] of body.visit_types.entries()) {
+      const e = visits.rows[i]!
+      expect(v.claim_count).toBe(e.n)
+      cents(v.avg_list_rate, e.list, `${v.code} list`)
+      cents(v.avg_negotiated_rate, e.neg, `${v.code} negotiated`)
+      cents(v.avg_insurer_rate, e.ins, `${v.code} insurer`)
+      cents(v.avg_patient_rate, e.pat, `${v.code} patient`)
+      const means = peers.rows.filter((p) => p.code === v.code).map((p) => p.mean)
+      expect(v.peer_count).toBe(means.length)
+      if (means.length === 0) {
+        expect(v.affordability).toBeNull()
+        continue
+      }
+      scored++
+      cents(v.peer_avg_negotiated_rate, means.reduce((s, m) => s + m, 0) / means.length, `${v.code} peer mean`)
+      const round2 = (x: number) => Math.round(x * 100) / 100
+      const atOrAbove = means.filter((m) => round2(m) >= round2(e.neg)).length
+      expect(v.affordability, v.code).toBe(Math.floor((100 * atOrAbove) / means.length))
+    }
+    expect(scored).toBeGreaterThan(0)
+    expect(body.affordability).toEqual(expect.any(Number))
+  })
+
+  it('404 for an unknown NPI, 400 for a malformed one', async () => {
+    const unknown = await get('0000000000')
+    expect(unknown.status).toBe(404)
+    expect(unknown.body).toMatchObject({ status: 404, message: PRICE_CHECK_MESSAGES.providerNotFound('0000000000') })
+    const malformed = await get('12ab')
+    expect(malformed.status).toBe(400)
+  })
+
+  it('needs a credential; a link token only when its api_endpoints list the page', async () => {
+    expect((await get(npi, {}, null)).status).toBe(401)
+    const { company, users } = await createTenant(ctx.db, { roles: ['admin'], products: [{ product_group: 'CARE_SELECT' }] })
+    const link = async (api_endpoints: string[]) =>
+      signShareToken(
+        testConfig().jwtSecret,
+        await ctx.db.prisma.shareableLink.create({
+          data: {
+            company_id: company.id,
+            created_by_user_id: users[0]!.id,
+            url_type: 'public',
+            client_routes: [`/provider-cost-transparency/${npi}`],
+            api_endpoints,
+            authorized_user_ids: [],
+          },
+        }),
+      )
+    expect((await get(npi, {}, { token: await link([`GET /cost-transparency/provider/${npi}`]) })).status).toBe(200)
+    expect((await get(npi, {}, { token: await link(['GET /cost-transparency/procedure']) })).status).toBe(403)
+  })
+
+  it('lets a member share the page: a public link limited to this page and its endpoint', async () => {
+    const created = await request(ctx.app.server)
+      .post(`/api/cost-transparency/provider/${npi}/share`)
+      .set('Authorization', `Bearer ${member}`)
+    expect(created.status, JSON.stringify(created.body)).toBe(200)
+    const url = new URL(created.body.url as string)
+    expect(url.pathname).toBe(`/provider-cost-transparency/${npi}`)
+    const token = url.searchParams.get('token')!
+    const link = await ctx.db.prisma.shareableLink.findUniqueOrThrow({ where: { id: created.body.id as string } })
+    expect(link).toMatchObject({
+      url_type: 'public',
+      client_routes: [`/provider-cost-transparency/${npi}`],
+      api_endpoints: [`GET /cost-transparency/provider/${npi}`],
+    })
+    expect((await get(npi, {}, { token })).status).toBe(200)
+    const other = await ctx.db.pool.query<{ npi: string }>('SELECT npi FROM providers WHERE npi <> $1 ORDER BY id LIMIT 1', [npi])
+    expect((await get(other.rows[0]!.npi, {}, { token })).status).toBe(403)
+    const procedure = await request(ctx.app.server)
+      .get('/api/cost-transparency/procedure')
+      .query({ zip_code: '10001', procedure_codes_csv: '99213', token })
+    expect(procedure.status).toBe(403)
+    const missing = await request(ctx.app.server)
+      .post('/api/cost-transparency/provider/0000000000/share')
+      .set('Authorization', `Bearer ${member}`)
+    expect(missing.status).toBe(404)
+  })
+})

@@ -1,0 +1,38 @@
+import { endpoints, PRICE_CHECK_TYPEAHEAD_LIMIT, type EndpointOutput } from '@citrus/contracts'
+import { useApiQuery } from '../../../hooks/use-api'
+
+export type ProcedureCosts = EndpointOutput<typeof endpoints.costTransparency.procedure>
+export type ProcedureOption = EndpointOutput<typeof endpoints.typeahead.procedures>['procedures'][number]
+
+/** GET /insurers/ for the optional insurance selector (spec 3 §7). */
+export function useInsurers(enabled = true) {
+  return useApiQuery(endpoints.insurers.list, {}, { enabled, staleTime: 10 * 60 * 1000 })
+}
+
+/** GET /typeahead/procedure-typeahead; blank text asks nothing (spec 3 §5). */
+export function useProcedureSuggestions(query: string) {
+  const text = query.trim()
+  return useApiQuery(
+    endpoints.typeahead.procedures,
+    { query: { query: text, limit: PRICE_CHECK_TYPEAHEAD_LIMIT } },
+    { enabled: text !== '', staleTime: 60_000 },
+  )
+}
+
+/**
+ * GET /cost-transparency/procedure: fetched when ZIP and codes exist, again whenever ZIP, insurance or codes
+ * change (spec 3 §4.8).
+ */
+export function useProcedureCosts(search: { zip: string; codes: string; insurance: string | null }) {
+  return useApiQuery(
+    endpoints.costTransparency.procedure,
+    {
+      query: {
+        zip_code: search.zip,
+        procedure_codes_csv: search.codes,
+        ...(search.insurance ? { payment_perspective: search.insurance } : {}),
+      },
+    },
+    { enabled: search.zip !== '' && search.codes !== '', retry: false },
+  )
+}

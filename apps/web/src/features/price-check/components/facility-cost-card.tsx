@@ -1,0 +1,106 @@
+import { Badge, Group, Paper, Progress, SimpleGrid, Stack, Text, Title } from '@mantine/core'
+import { IconMapPin, IconPhone } from '@tabler/icons-react'
+import type { HcoCost } from '@citrus/contracts'
+import {
+  PRICE_CHECK_MESSAGES,
+  affordabilityBarColor,
+  formatCurrency,
+  formatDistance,
+  formatPatientRate,
+  percentOfList,
+} from '../utils/price-check'
+
+/**
+ * One facility of the results (spec 3 §9): currency with two decimals, FREE at a patient rate of 0, the
+ * patient rate as a rounded percentage of the list price, Insurance Pays only when the insurer rate is not
+ * null, the estimate range (10th-90th percentile) and an affordability bar coloured by spec 3 §9.
+ */
+export function FacilityCostCard({ hco, affordability }: { hco: HcoCost; affordability: number }) {
+  const bundle = hco.cost_bundle
+  const percent = percentOfList(bundle.avg_patient_rate, bundle.avg_list_rate)
+  return (
+    <Paper withBorder radius="lg" p="md" data-testid="facility-cost-card">
+      <Stack gap="sm">
+        <Group justify="space-between" align="flex-start" wrap="nowrap">
+          <div>
+            <Title order={4}>{hco.hco_name}</Title>
+            <Group gap={6} c="dimmed">
+              <IconMapPin size={14} />
+              <Text size="sm">
+                {hco.addr_line_1}, {hco.city}, {hco.state} {hco.zip_code} · {formatDistance(hco.hco_dist_in_m)}
+              </Text>
+            </Group>
+            {hco.phone_number && (
+              <Group gap={6} c="dimmed">
+                <IconPhone size={14} />
+                <Text size="sm">{hco.phone_number}</Text>
+              </Group>
+            )}
+          </div>
+          <Stack gap={0} align="flex-end">
+            <Text size="xs" c="dimmed">
+              You pay
+            </Text>
+            <Text fw={700} size="xl" data-testid="patient-rate">
+              {formatPatientRate(bundle.avg_patient_rate)}
+            </Text>
+            {percent !== null && (
+              <Text size="xs" c="dimmed">
+                {percent}% of list price
+              </Text>
+            )}
+          </Stack>
+        </Group>
+        <SimpleGrid cols={{ base: 1, xs: 3 }} spacing="xs">
+          <div>
+            <Text size="xs" c="dimmed">
+              List Price
+            </Text>
+            <Text size="sm" data-testid="list-rate">
+              {formatCurrency(bundle.avg_list_rate)}
+            </Text>
+          </div>
+          {bundle.avg_insurer_rate !== null && (
+            <div>
+              <Text size="xs" c="dimmed">
+                {PRICE_CHECK_MESSAGES.insurancePays}
+              </Text>
+              <Text size="sm">{formatCurrency(bundle.avg_insurer_rate)}</Text>
+            </div>
+          )}
+          {bundle.p10_amount !== null && bundle.p90_amount !== null && (
+            <div>
+              <Text size="xs" c="dimmed">
+                Estimate range
+              </Text>
+              <Text size="sm" data-testid="estimate-range">
+                {formatCurrency(bundle.p10_amount)} – {formatCurrency(bundle.p90_amount)}
+              </Text>
+            </div>
+          )}
+        </SimpleGrid>
+        <div>
+          <Group justify="space-between">
+            <Text size="xs" c="dimmed">
+              Affordability
+            </Text>
+            <Text size="xs" fw={600}>
+              {affordability}
+            </Text>
+          </Group>
+          <Progress value={affordability} color={affordabilityBarColor(affordability)} aria-label={`Affordability ${affordability}`} />
+        </div>
+        {bundle.methodology && (
+          <Group gap={4}>
+            <Text size="xs" c="dimmed">
+              Priced by
+            </Text>
+            <Badge size="xs" variant="light" color="gray">
+              {bundle.methodology}
+            </Badge>
+          </Group>
+        )}
+      </Stack>
+    </Paper>
+  )
+}

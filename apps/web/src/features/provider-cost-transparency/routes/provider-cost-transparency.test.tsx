@@ -1,0 +1,89 @@
+import { TOKEN_STORAGE_KEY, type ProviderCostResponse } from '@citrus/contracts'
+import { fireEvent, screen, within } from '@testing-library/react'
+import { describe, expect, it, vi } from 'vitest'
+import { mockApi, reply } from '../../../test/mock-api'
+import { renderApp } from '../../../test/render'
+import { loginToken } from '../../../test/tokens'
+
+const NPI = '1234567893'
+const body: ProviderCostResponse = {
+  provider: {
+    npi: NPI,
+    full_name: 'Ada Lovelace, MD',
+    title: 'MD',
+    cms_specialization: 'Family Medicine Physician',
+    primary_taxonomy_code: '207Q00000X',
+    address: '1 Main St',
+    city: 'Houston',
+    state: 'TX',
+    zip_code: '77004',
+    phone_number: null,
+    facility_name: 'Houston General Hospital',
+    facility_npi: null,
+  },
+  claim_count: 40,
+  estimated_cost_range: { low: 20, median: 55.5, high: 120 },
+  patient_cost_range: { low: 1, median: 10, high: 25 },
+  visit_types: [
+    {
+      code: '99213',
+      description: 'Returning patient office visit, moderate',
+      claim_count: 30,
+      avg_list_rate: 120,
+      avg_negotiated_rate: 53,
+      avg_insurer_rate: 40,
+      avg_patient_rate: 13,
+      facility_negotiated_rate: 60,
+      peer_avg_negotiated_rate: 58.84,
+      peer_count: 4,
+      affordability: 100,
+    },
+  ],
+  affordability: 100,
+  peers: { count: 12, radius_in_m: 50000, specialty: 'Family Medicine Physician' },
+  payment_perspective: null,
+}
+
+describe('/provider-cost-transparency/{npi}', () => {
+  it('shows the cost range, visit types with codes and affordability, compares with peers, shares and prints', async () => {
+    localStorage.setItem(TOKEN_STORAGE_KEY, loginToken({ role: 'member' }))
+    const api = mockApi({
+      [`GET /cost-transparency/provider/${NPI}`]: body,
+      [`POST /cost-transparency/provider/${NPI}/share`]: {
+        id: 'b3f1c6a2-0000-4000-8000-000000000000',
+        url: `http://localhost/provider-cost-transparency/${NPI}?token=abc`,
+        expires_at: '2026-12-25T00:00:00.000Z',
+      },
+    })
+    renderApp(`/provider-cost-transparency/${NPI}`)
+    expect(await screen.findByText('Ada Lovelace, MD', {}, { timeout: 8000 })).toBeTruthy()
+    expect(screen.getByTestId('cost-range').textContent).toBe('$20.00 – $120.00')
+    expect(screen.getByText('99213')).toBeTruthy()
+    expect(screen.getAllByLabelText('Affordability 100').length).toBeGreaterThan(0)
+
+    fireEvent.click(screen.getByRole('button', { name: 'Compare' }))
+    const compare = await screen.findByRole('dialog', { name: 'Compared with peers' })
+    expect(within(compare).getByText('$58.84')).toBeTruthy()
+    fireEvent.keyDown(compare, { key: 'Escape' })
+
+    fireEvent.click(screen.getByRole('button', { name: 'Share' }))
+    expect(((await screen.findByLabelText('Shareable link')) as HTMLInputElement).value).toBe(
+      `http://localhost/provider-cost-transparency/${NPI}?token=abc`,
+    )
+    expect(api.callsTo(`POST /cost-transparency/provider/${NPI}/share`)).toHaveLength(1)
+
+    const print = vi.spyOn(window, 'print').mockImplementation(() => undefined)
+    fireEvent.click(screen.getByRole('button', { name: 'Print' }))
+    expect(print).toHaveBeenCalled()
+  }, 30_000)
+
+  it('shows the server message for an unknown NPI', async () => {
+    localStorage.setItem(TOKEN_STORAGE_KEY, loginToken({ role: 'member' }))
+    vi.spyOn(console, 'error').mockImplementation(() => undefined)
+    mockApi({
+      [`GET /cost-transparency/provider/${NPI}`]: reply(404, { message: `No provider with NPI ${NPI}`, code: 'NOT_FOUND', status: 404 }),
+    })
+    renderApp(`/provider-cost-transparency/${NPI}`)
+    expect(await screen.findByText(`No provider with NPI ${NPI}`, {}, { timeout: 8000 })).toBeTruthy()
+  }, 30_000)
+})

@@ -1,0 +1,288 @@
+import {
+  ActionIcon,
+  Alert,
+  Badge,
+  Button,
+  Container,
+  CopyButton,
+  Group,
+  Modal,
+  Paper,
+  Progress,
+  SimpleGrid,
+  Skeleton,
+  Stack,
+  Table,
+  Text,
+  TextInput,
+  Title,
+  Tooltip,
+} from '@mantine/core'
+import { IconAlertCircle, IconArrowLeft, IconCheck, IconCopy, IconPrinter, IconScale, IconShare } from '@tabler/icons-react'
+import { useState } from 'react'
+import { useNavigate, useParams } from 'react-router'
+import { apiMessageOf } from '../../../lib/api-client'
+import { useSession } from '../../../lib/session'
+import { affordabilityBarColor, formatCurrency } from '../../price-check/utils/price-check'
+import { useProviderCost, useShareProviderCost, type ProviderCost } from '../api/provider-cost'
+
+/** Print: the page without the app chrome and the action buttons. */
+const PRINT_CSS = `@media print {
+  nav, header, aside, [data-no-print] { display: none !important; }
+  body { background: #fff !important; }
+  [data-print-root] { max-width: none !important; padding: 0 !important; }
+}`
+
+export const PROVIDER_COST_TEXT = {
+  back: 'Back',
+  range: 'Estimated cost range',
+  visitTypes: 'Visit types',
+  compare: 'Compare',
+  share: 'Share',
+  print: 'Print',
+  noClaims: 'No claims on record for this provider.',
+  loadFailed: 'Failed to load provider cost details. Please try again later.',
+  shareTitle: 'Share this page',
+  shareHelp: 'Anyone with this link can view this provider cost page (and nothing else) for 30 days.',
+  shareFailed: 'Failed to create the shareable link. Please try again.',
+} as const
+
+/**
+ * /provider-cost-transparency/{npi} (member, admin, citrus; spec 3 §2.7 with real figures,
+ * docs/decisions/0029): back button, estimated cost range, visit types with billing codes, costs and
+ * affordability bars; Compare (against peers), Share (a link limited to this page) and Print.
+ */
+export function ProviderCostTransparencyRoute() {
+  const { npi = '' } = useParams()
+  const navigate = useNavigate()
+  const session = useSession()
+  const cost = useProviderCost(npi)
+  const share = useShareProviderCost()
+  const [comparing, setComparing] = useState(false)
+  const [shareOpen, setShareOpen] = useState(false)
+
+  const back = () => {
+    if (window.history.length > 1) void navigate(-1)
+    else void navigate('/price-check')
+  }
+
+  return (
+    <Container size="lg" py="lg" data-print-root>
+      <style>{PRINT_CSS}</style>
+      <Stack gap="lg">
+        <Group justify="space-between" data-no-print>
+          <Button variant="subtle" leftSection={<IconArrowLeft size={16} />} onClick={back}>
+            {PROVIDER_COST_TEXT.back}
+          </Button>
+          <Group gap="xs">
+            <Button variant="default" leftSection={<IconScale size={16} />} disabled={!cost.isSuccess} onClick={() => setComparing(true)}>
+              {PROVIDER_COST_TEXT.compare}
+            </Button>
+            {session.authenticated && (
+              <Button
+                variant="default"
+                leftSection={<IconShare size={16} />}
+                loading={share.isPending}
+                disabled={!cost.isSuccess}
+                onClick={() => {
+                  setShareOpen(true)
+                  if (!share.data) share.mutate({ params: { npi } })
+                }}
+              >
+                {PROVIDER_COST_TEXT.share}
+              </Button>
+            )}
+            <Button variant="default" leftSection={<IconPrinter size={16} />} onClick={() => window.print()}>
+              {PROVIDER_COST_TEXT.print}
+            </Button>
+          </Group>
+        </Group>
+
+        {cost.isPending && cost.fetchStatus !== 'idle' && <Skeleton height={320} radius="lg" />}
+        {cost.isError && (
+          <Alert color="red" icon={<IconAlertCircle size={18} />} title="Error">
+            {apiMessageOf(cost.error, PROVIDER_COST_TEXT.loadFailed)}
+          </Alert>
+        )}
+        {cost.isSuccess && <ProviderCostBody cost={cost.data} />}
+      </Stack>
+
+      <Modal opened={comparing} onClose={() => setComparing(false)} title="Compared with peers" size="xl">
+        {cost.isSuccess && <PeerComparison cost={cost.data} />}
+      </Modal>
+      <Modal opened={shareOpen} onClose={() => setShareOpen(false)} title={PROVIDER_COST_TEXT.shareTitle}>
+        <Stack>
+          <Text size="sm" c="dimmed">
+            {PROVIDER_COST_TEXT.shareHelp}
+          </Text>
+          {share.isError && <Alert color="red">{PROVIDER_COST_TEXT.shareFailed}</Alert>}
+          {share.isPending && <Skeleton height={36} />}
+          {share.data && (
+            <Group gap="xs" wrap="nowrap">
+              <TextInput
+                style={{ flex: 1 }}
+                readOnly
+                value={share.data.url}
+                aria-label="Shareable link"
+                onFocus={(e) => e.currentTarget.select()}
+              />
+              <CopyButton value={share.data.url} timeout={2000}>
+                {({ copied, copy }) => (
+                  <Tooltip label={copied ? 'Copied' : 'Copy'}>
+                    <ActionIcon variant="light" size="lg" onClick={copy} aria-label="Copy link">
+                      {copied ? <IconCheck size={16} /> : <IconCopy size={16} />}
+                    </ActionIcon>
+                  </Tooltip>
+                )}
+              </CopyButton>
+            </Group>
+          )}
+        </Stack>
+      </Modal>
+    </Container>
+  )
+}
+
+function AffordabilityBar({ value }: { value: number | null }) {
+  if (value === null)
+    return (
+      <Text size="xs" c="dimmed">
+        No peer data
+      </Text>
+    )
+  return (
+    <Group gap="xs" wrap="nowrap">
+      <Progress style={{ flex: 1 }} value={value} color={affordabilityBarColor(value)} aria-label={`Affordability ${value}`} />
+      <Text size="xs" fw={600} w={28} ta="right">
+        {value}
+      </Text>
+    </Group>
+  )
+}
+
+function ProviderCostBody({ cost }: { cost: ProviderCost }) {
+  const p = cost.provider
+  return (
+    <Stack gap="lg">
+      <div>
+        <Title order={2}>{p.full_name}</Title>
+        <Text c="dimmed">
+          {p.cms_specialization} · NPI {p.npi}
+        </Text>
+        <Text size="sm" c="dimmed">
+          {p.address}, {p.city}, {p.state} {p.zip_code}
+          {p.facility_name ? ` · ${p.facility_name}` : ''}
+        </Text>
+      </div>
+      <SimpleGrid cols={{ base: 1, sm: 3 }}>
+        <Paper withBorder radius="lg" p="md">
+          <Text size="xs" c="dimmed">
+            {PROVIDER_COST_TEXT.range}
+          </Text>
+          {cost.estimated_cost_range ? (
+            <>
+              <Text fw={700} size="xl" data-testid="cost-range">
+                {formatCurrency(cost.estimated_cost_range.low)} – {formatCurrency(cost.estimated_cost_range.high)}
+              </Text>
+              <Text size="xs" c="dimmed">
+                median {formatCurrency(cost.estimated_cost_range.median)} per visit, from {cost.claim_count} claims
+              </Text>
+            </>
+          ) : (
+            <Text>{PROVIDER_COST_TEXT.noClaims}</Text>
+          )}
+        </Paper>
+        <Paper withBorder radius="lg" p="md">
+          <Text size="xs" c="dimmed">
+            Patient pays
+          </Text>
+          {cost.patient_cost_range ? (
+            <Text fw={700} size="xl">
+              {formatCurrency(cost.patient_cost_range.low)} – {formatCurrency(cost.patient_cost_range.high)}
+            </Text>
+          ) : (
+            <Text>—</Text>
+          )}
+        </Paper>
+        <Paper withBorder radius="lg" p="md">
+          <Text size="xs" c="dimmed">
+            Affordability vs {cost.peers.count} peers ({cost.peers.specialty}, within {Math.round(cost.peers.radius_in_m / 1000)} km)
+          </Text>
+          <AffordabilityBar value={cost.affordability} />
+        </Paper>
+      </SimpleGrid>
+      <Paper withBorder radius="lg" p="md">
+        <Title order={4} mb="sm">
+          {PROVIDER_COST_TEXT.visitTypes}
+        </Title>
+        <Table.ScrollContainer minWidth={640}>
+          <Table verticalSpacing="sm">
+            <Table.Thead>
+              <Table.Tr>
+                <Table.Th>Visit type</Table.Th>
+                <Table.Th>Code</Table.Th>
+                <Table.Th ta="right">Cost</Table.Th>
+                <Table.Th ta="right">Patient pays</Table.Th>
+                <Table.Th w={180}>Affordability</Table.Th>
+              </Table.Tr>
+            </Table.Thead>
+            <Table.Tbody>
+              {cost.visit_types.map((v) => (
+                <Table.Tr key={v.code}>
+                  <Table.Td>
+                    <Text size="sm">{v.description}</Text>
+                    <Text size="xs" c="dimmed">
+                      {v.claim_count} claims
+                    </Text>
+                  </Table.Td>
+                  <Table.Td>
+                    <Badge variant="light">{v.code}</Badge>
+                  </Table.Td>
+                  <Table.Td ta="right">{formatCurrency(v.avg_negotiated_rate)}</Table.Td>
+                  <Table.Td ta="right">{formatCurrency(v.avg_patient_rate)}</Table.Td>
+                  <Table.Td>
+                    <AffordabilityBar value={v.affordability} />
+                  </Table.Td>
+                </Table.Tr>
+              ))}
+            </Table.Tbody>
+          </Table>
+        </Table.ScrollContainer>
+      </Paper>
+    </Stack>
+  )
+}
+
+function PeerComparison({ cost }: { cost: ProviderCost }) {
+  return (
+    <Table.ScrollContainer minWidth={560}>
+      <Table verticalSpacing="xs">
+        <Table.Thead>
+          <Table.Tr>
+            <Table.Th>Code</Table.Th>
+            <Table.Th ta="right">This provider</Table.Th>
+            <Table.Th ta="right">Peer average</Table.Th>
+            <Table.Th ta="right">Facility list rate</Table.Th>
+            <Table.Th ta="right">Peers</Table.Th>
+          </Table.Tr>
+        </Table.Thead>
+        <Table.Tbody>
+          {cost.visit_types.map((v) => (
+            <Table.Tr key={v.code}>
+              <Table.Td>
+                {v.code}{' '}
+                <Text span size="xs" c="dimmed">
+                  {v.description}
+                </Text>
+              </Table.Td>
+              <Table.Td ta="right">{formatCurrency(v.avg_negotiated_rate)}</Table.Td>
+              <Table.Td ta="right">{v.peer_avg_negotiated_rate === null ? '—' : formatCurrency(v.peer_avg_negotiated_rate)}</Table.Td>
+              <Table.Td ta="right">{v.facility_negotiated_rate === null ? '—' : formatCurrency(v.facility_negotiated_rate)}</Table.Td>
+              <Table.Td ta="right">{v.peer_count}</Table.Td>
+            </Table.Tr>
+          ))}
+        </Table.Tbody>
+      </Table>
+    </Table.ScrollContainer>
+  )
+}

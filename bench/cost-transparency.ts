@@ -1,0 +1,124 @@
+/**
+ * Price Check benchmark (issue 12): p50/p95 over HTTP of GET /api/cost-transparency/procedure uncached
+ * (_bypass_cache=true) and cached, and of GET /api/cost-transparency/provider/{npi}, at a concurrency.
+ * Database: DATABASE_URL (the loaded scale), else a scratch embedded database with the test dataset.
+ */
+import { randomUUID } from 'node:crypto'
+import { buildApp } from '../apps/server/src/app.ts'
+import { signLoginToken } from '../apps/server/src/auth/tokens.ts'
+import { loadEnv } from '../apps/server/src/config.ts'
+import { ensureTestDataset } from '../apps/server/src/data/test-dataset.ts'
+import { createDatabase } from '../apps/server/src/db/database.ts'
+import { startEmbeddedPostgres } from '../apps/server/src/db/embedded.ts'
+import { applyMigrations } from '../apps/server/src/db/migrate.ts'
+import { MIGRATIONS_DIR } from '../apps/server/src/runtime.ts'
+import { newActivationKey } from '../apps/server/src/seed/demo-accounts.ts'
+
+const ms = (x: number) => (x < 10 ? x.toFixed(2) : x < 100 ? x.toFixed(1) : x.toFixed(0))
+const quantile = (sorted: number[], q: number) => sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil(q * sorted.length) - 1))] ?? NaN
+
+export async function benchCostTransparency(requests: number, concurrency: number) {
+  const env = loadEnv({ LOG_LEVEL: 'silent', OUTBOX_POLL_INTERVAL_MS: '0' })
+  const embedded = env.DATABASE_URL ? null : await startEmbeddedPostgres({})
+  const databaseUrl = env.DATABASE_URL ?? embedded!.url
+  const mode = embedded ? 'embedded PGlite (scratch, in memory, test dataset)' : 'PostgreSQL (DATABASE_URL)'
+  await applyMigrations(databaseUrl, MIGRATIONS_DIR)
+  const db = createDatabase(databaseUrl, { maxConnections: 4 })
+  if (embedded) await ensureTestDataset(db.pool, databaseUrl)
+  const company = await db.prisma.company.create({
+    data: {
+      company_name: `Bench ${randomUUID().slice(0, 6)}`,
+      industry: 'Healthcare',
+      renewal_cycle_days: 30,
+      activation_key: newActivationKey(),
+    },
+  })
+  const user = await db.prisma.user.create({
+    data: { email: `bench-${randomUUID().slice(0, 8)}@bench.citrus`, role: 'member', company_id: company.id, password_hash: 'x' },
+  })
+  // searches people make: a facility's ZIP, one of its priced codes, and (every other one) one of its payers
+  const { rows: searches } = await db.pool.query<{ zip: string; code: string; payer: string }>(
+    `SELECT DISTINCT ON (f.id) f.zip_code AS zip, fp.procedure_code AS code, fp.payer_name AS payer
+     FROM facilities f TABLESAMPLE SYSTEM (5) JOIN facility_prices fp ON fp.facility_id = f.id AND fp.payer_name <> ''
+     ORDER BY f.id, fp.procedure_code LIMIT 200`,
+  )
+  const { rows: npis } = await db.pool.query<{ npi: string }>(
+    `SELECT DISTINCT rendering_npi AS npi FROM claims TABLESAMPLE SYSTEM (1) LIMIT 200`,
+  )
+  const counts = await db.pool.query<{ prices: string; facilities: string }>(
+    `SELECT (SELECT count(*) FROM facility_prices)::text AS prices, (SELECT count(*) FROM facilities)::text AS facilities`,
+  )
+  await db.close()
+  if (searches.length === 0) throw new Error('no priced facilities: load a dataset first (npm run cli -- data seed)')
+
+  const secret = randomUUID() + randomUUID()
+  const app = await buildApp(
+    {
+      env,
+      databaseUrl,
+      databaseMode: embedded ? 'embedded' : 'postgres',
+      jwtSecret: secret,
+      migrationsDir: MIGRATIONS_DIR,
+      webDistDir: null,
+    },
+    { logger: false },
+  )
+  await app.listen({ host: '127.0.0.1', port: 0 })
+  const address = app.server.address()
+  const base = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`
+  const token = await signLoginToken(secret, {
+    id: user.id,
+    email: user.email,
+    company_id: company.id,
+    company_name: company.company_name,
+    role: 'member',
+    phone_number: null,
+  })
+  const get = async (path: string) => {
+    const response = await fetch(`${base}${path}`, { headers: { authorization: `Bearer ${token}` } })
+    await response.arrayBuffer()
+    if (response.status !== 200) throw new Error(`${path}: ${response.status}`)
+  }
+  const procedure = (i: number, bypass: boolean) => {
+    const s = searches[i % searches.length]!
+    const payer = i % 2 === 0 ? `&payment_perspective=${encodeURIComponent(s.payer)}` : ''
+    return `/api/cost-transparency/procedure?zip_code=${s.zip}&procedure_codes_csv=${s.code}${payer}${bypass ? '&_bypass_cache=true' : ''}`
+  }
+  async function run(name: string, path: (i: number) => string) {
+    const latencies: number[] = []
+    let next = 0
+    const started = performance.now()
+    await Promise.all(
+      Array.from({ length: concurrency }, async () => {
+        for (let i = next++; i < requests; i = next++) {
+          const t = performance.now()
+          await get(path(i))
+          latencies.push(performance.now() - t)
+        }
+      }),
+    )
+    const wall = performance.now() - started
+    latencies.sort((a, b) => a - b)
+    console.log(
+      `  ${name.padEnd(26)} concurrency ${concurrency}: p50 ${ms(quantile(latencies, 0.5)).padStart(6)} ms  p95 ${ms(quantile(latencies, 0.95)).padStart(6)} ms  ${Math.round((requests * 1000) / wall)} req/s`,
+    )
+  }
+  try {
+    console.log(
+      `Price Check against ${mode}: ${Number(counts.rows[0]!.facilities).toLocaleString('en-US')} facilities, ${Number(counts.rows[0]!.prices).toLocaleString('en-US')} price rows; ${requests} requests each`,
+    )
+    // warm-up: plans, pool connections, and the cache for the cached run
+    for (let i = 0; i < Math.max(searches.length, requests); i++) await get(procedure(i, false))
+    // the floor every signed-in call pays here (credential check, one small query): GET /insurers/
+    await run('baseline GET /insurers/', () => '/api/insurers/')
+    await run('procedure (uncached)', (i) => procedure(i, true))
+    await run('procedure (cached)', (i) => procedure(i, false))
+    if (npis.length > 0) {
+      for (let i = 0; i < Math.min(npis.length, 20); i++) await get(`/api/cost-transparency/provider/${npis[i]!.npi}`)
+      await run('provider cost page', (i) => `/api/cost-transparency/provider/${npis[i % npis.length]!.npi}`)
+    }
+  } finally {
+    await app.close()
+    await embedded?.stop()
+  }
+}

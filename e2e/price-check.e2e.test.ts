@@ -1,0 +1,109 @@
+import type { Page } from 'playwright-core'
+import { beforeAll, describe, expect, inject, it } from 'vitest'
+import { ensureTestDataset } from '../apps/server/src/data/test-dataset.ts'
+import { DEFAULT_DEMO_PASSWORD } from '../apps/server/src/seed/demo-accounts.ts'
+import { testDatabase } from '../test/helpers.ts'
+import { useBrowserSuite } from './browser.ts'
+
+interface Scenario {
+  zip: string
+  procedure: string
+  payer: string
+  npi: string
+  provider: string
+}
+
+describe('Price Check in Chromium as the demo member', () => {
+  let scenario: Scenario
+  // the synthetic dataset first, so that the server starts on it
+  beforeAll(async () => {
+    const db = testDatabase()
+    try {
+      await ensureTestDataset(db.pool, inject('databaseUrl'))
+      // a shoppable procedure of one code, a payer with rates for it and the ZIP with the most such facilities
+      const { rows } = await db.pool.query<{ zip: string; procedure: string; payer: string }>(
+        `SELECT f.zip_code AS zip, s.name AS procedure, fp.payer_name AS payer
+         FROM shoppable_procedures s JOIN facility_prices fp ON fp.procedure_code = s.cpt_codes[1] AND fp.payer_name <> ''
+         JOIN facilities f ON f.id = fp.facility_id
+         WHERE cardinality(s.cpt_codes) = 1
+         GROUP BY 1, 2, 3 ORDER BY count(*) DESC, 1, 2, 3 LIMIT 1`,
+      )
+      const provider = await db.pool.query<{ npi: string; full_name: string }>(
+        `SELECT p.npi, p.full_name FROM claims c JOIN providers p ON p.npi = c.rendering_npi GROUP BY p.npi, p.full_name ORDER BY count(*) DESC, p.npi LIMIT 1`,
+      )
+      scenario = { ...rows[0]!, npi: provider.rows[0]!.npi, provider: provider.rows[0]!.full_name }
+    } finally {
+      await db.close()
+    }
+  })
+  const suite = useBrowserSuite()
+
+  async function listRates(page: Page): Promise<number[]> {
+    const texts = await page.getByTestId('list-rate').allTextContents()
+    return texts.map((t) => Number(t.replace(/[$,]/g, '')))
+  }
+
+  it('searches with a carrier, sorts, removes the carrier, opens a provider cost page and shares it with a guest', async () => {
+    const context = await suite.browser.newContext()
+    const page = await context.newPage()
+    const errors: string[] = []
+    page.on('pageerror', (error) => errors.push(error.message))
+
+    await page.goto(`${suite.server.baseUrl}/sign-in`)
+    await page.getByRole('textbox', { name: 'Email', exact: true }).fill('member@citrus.demo')
+    await page.getByLabel('Password *', { exact: true }).fill(DEFAULT_DEMO_PASSWORD)
+    await page.getByRole('button', { name: 'Sign In', exact: true }).click()
+    await page.waitForURL((url) => url.pathname === '/price-check', { timeout: 30_000 })
+
+    await page.getByRole('textbox', { name: 'ZIP code' }).fill(scenario.zip)
+    await page.getByRole('combobox', { name: 'Procedure' }).fill(scenario.procedure)
+    await page
+      .getByRole('option', { name: new RegExp(scenario.procedure) })
+      .first()
+      .click()
+    await page.getByRole('button', { name: /Add insurance/ }).click()
+    await page.getByRole('combobox', { name: 'Insurance' }).fill(scenario.payer)
+    await page.getByRole('option', { name: scenario.payer, exact: true }).click()
+    await page.getByRole('button', { name: 'Search', exact: true }).click()
+
+    await page.waitForURL((url) => url.pathname === '/price-check/results', { timeout: 30_000 })
+    expect(new URL(page.url()).searchParams.get('insurance')).toBe(scenario.payer)
+    await page.getByTestId('facility-cost-card').first().waitFor({ timeout: 30_000 })
+    expect(await page.getByText('Insurance Pays', { exact: true }).count()).toBeGreaterThan(0)
+    await expect(page.getByTestId('estimate-range').first().textContent()).resolves.toMatch(/^\$[\d,]+\.\d\d – \$[\d,]+\.\d\d$/)
+
+    // sort by list price: ascending
+    await page.getByRole('combobox', { name: 'Sort by' }).click()
+    await page.getByRole('option', { name: 'List Price', exact: true }).click()
+    const rates = await listRates(page)
+    expect(rates.length).toBeGreaterThan(0)
+    expect(rates).toEqual([...rates].sort((a, b) => a - b))
+
+    // remove the carrier: a new search in cash
+    await page.getByRole('button', { name: 'New Search', exact: true }).click()
+    await page.waitForURL((url) => url.pathname === '/price-check', { timeout: 30_000 })
+    await page.getByRole('button', { name: 'Remove', exact: true }).click()
+    await page.getByRole('button', { name: 'Search', exact: true }).click()
+    await page.waitForURL((url) => url.pathname === '/price-check/results' && !url.searchParams.has('insurance'), { timeout: 30_000 })
+    await page.getByTestId('facility-cost-card').first().waitFor({ timeout: 30_000 })
+    expect(await page.getByText('Insurance Pays', { exact: true }).count()).toBe(0)
+
+    // a provider's cost page, shared with a guest
+    await page.goto(`${suite.server.baseUrl}/provider-cost-transparency/${scenario.npi}`)
+    await page.getByRole('heading', { name: scenario.provider }).waitFor({ timeout: 30_000 })
+    await page.getByRole('button', { name: 'Share', exact: true }).click()
+    const linkInput = page.getByRole('textbox', { name: 'Shareable link' })
+    await linkInput.waitFor({ timeout: 30_000 })
+    const link = await linkInput.inputValue()
+    expect(new URL(link).pathname).toBe(`/provider-cost-transparency/${scenario.npi}`)
+
+    const guest = await (await suite.browser.newContext()).newPage()
+    await guest.goto(link)
+    await guest.getByRole('heading', { name: scenario.provider }).waitFor({ timeout: 30_000 })
+    expect(await guest.getByRole('button', { name: 'Share', exact: true }).count()).toBe(0)
+    // the link opens nothing else
+    await guest.goto(`${suite.server.baseUrl}/price-check`)
+    await guest.waitForURL((url) => url.pathname !== '/price-check', { timeout: 30_000 })
+    expect(errors).toEqual([])
+  })
+})
