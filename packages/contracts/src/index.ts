@@ -6,6 +6,7 @@ import { dataDictionaryEndpoints } from './data-dictionary.js'
 import { feedbackEndpoints } from './feedback.js'
 import { healthEndpoints, metaEndpoints } from './health.js'
 import { insurersEndpoints } from './insurers.js'
+import { novaEndpoints } from './nova.js'
 import { shareableUrlEndpoints } from './shareable-url.js'
 import { superAdminEndpoints } from './super-admin.js'
 import { typeaheadEndpoints } from './typeahead.js'
@@ -26,6 +27,7 @@ export * from './admin.js'
 export * from './super-admin.js'
 export * from './typeahead.js'
 export * from './insurers.js'
+export * from './nova.js'
 export * from './endpoint.js'
 
 /** Every endpoint of the API, by area: `endpoints.users.login`, `endpoints.admin.createApiToken`, ... */
@@ -42,6 +44,7 @@ export const endpoints = {
   insurers: insurersEndpoints,
   admin: adminEndpoints,
   superAdmin: superAdminEndpoints,
+  nova: novaEndpoints,
 } as const
 
 /** The same definitions as one list (registration checks, OpenAPI, tests). */

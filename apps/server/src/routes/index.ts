@@ -10,6 +10,7 @@ import { dataDictionaryRoutes } from './data-dictionary/index.js'
 import { feedbackRoutes } from './feedback/index.js'
 import { insurerRoutes } from './insurers/index.js'
 import { metaRoutes } from './meta.js'
+import { novaRoutes } from './nova/index.js'
 import { shareableUrlRoutes } from './shareable-url/index.js'
 import { typeaheadRoutes } from './typeahead/index.js'
 import { superAdminRoutes } from './super-admin/index.js'
@@ -36,4 +37,5 @@ export const apiRoutes: FastifyPluginAsyncZod = async (app) => {
   await app.register(insurerRoutes)
   await app.register(adminRoutes)
   await app.register(superAdminRoutes)
+  await app.register(novaRoutes)
 }
