@@ -248,23 +248,28 @@ export const atlasSummaryRequestSchema = z
   .superRefine(scopeRefinement(NOVA_MESSAGES.stateRequiredScope))
   .meta({ id: 'NovaAtlasSummaryRequest' })
 
+/** The tiles call's scope: the granularity is required too (spec 2 §5). */
+const tilesGeoFilterInputSchema = z.object(
+  {
+    code: z.literal('region').default('region'),
+    filter_value: geoFilterValueSchema.extend({
+      granularity: z.enum(NOVA_GRANULARITIES, {
+        error: (issue) =>
+          issue.input === undefined || issue.input === null || issue.input === '' ? NOVA_MESSAGES.granularityRequired : undefined,
+      }),
+    }),
+  },
+  { error: required(NOVA_MESSAGES.scopeRequired) },
+)
+
 export const atlasTilesRequestSchema = z
   .object({
-    geo_filter_input: geoFilterInputSchema,
+    geo_filter_input: tilesGeoFilterInputSchema,
     map_selection: mapSelectionSchema,
     nova_use_case: useCase,
     point_selection: pointSelectionSchema,
   })
-  .superRefine((value, ctx) => {
-    if (value.geo_filter_input?.filter_value && !value.geo_filter_input.filter_value.granularity) {
-      ctx.addIssue({
-        code: 'custom',
-        message: NOVA_MESSAGES.granularityRequired,
-        path: ['geo_filter_input', 'filter_value', 'granularity'],
-      })
-    }
-    scopeRefinement(NOVA_MESSAGES.stateRequiredScope)(value, ctx)
-  })
+  .superRefine(scopeRefinement(NOVA_MESSAGES.stateRequiredScope))
   .meta({ id: 'NovaAtlasTilesRequest' })
 export type AtlasTilesRequest = z.input<typeof atlasTilesRequestSchema>
 

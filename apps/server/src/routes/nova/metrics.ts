@@ -73,9 +73,14 @@ export const CROFAB_LOYAL_SHARE = 0.8
 /** National prescriber rank (by antivenom patients over five years) that earns TOP_PRESCRIBER. */
 export const TOP_PRESCRIBER_RANK = 25
 
-const round = (value: number, digits: number) => {
-  const f = 10 ** digits
-  return Math.round((value + Number.EPSILON * Math.sign(value)) * f) / f
+/**
+ * Rounds half away from zero on the decimal value (as PostgreSQL's numeric round does): the float is first
+ * read back at 12 significant digits, so 59.04999999999 (float noise for 59.05) rounds to 59.1.
+ */
+export function round(value: number, digits: number): number {
+  if (value === 0 || !Number.isFinite(value)) return value
+  const magnitude = Number(`${Math.round(Number(`${Math.abs(value).toPrecision(12)}e${digits}`))}e-${digits}`)
+  return value < 0 ? -magnitude : magnitude
 }
 
 /** num / den, or null when there is no denominator. */

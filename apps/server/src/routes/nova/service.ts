@@ -44,6 +44,7 @@ import {
   metricDef,
   metricValues,
   opportunityScore,
+  round,
   PROVIDER_METRIC_CODES,
   sortRows,
   sumCounts,
@@ -121,7 +122,7 @@ export function regionOpportunityScore(facilities: readonly NovaCounts[]): numbe
     cases += f.cases_5y
     weighted += f.cases_5y * opportunityScore(f)
   }
-  return cases > 0 ? Math.round((weighted / cases) * 10) / 10 : 0
+  return cases > 0 ? round(weighted / cases, 1) : 0
 }
 
 export function payerMix(counts: Map<string, number>): PayerShare[] {
@@ -130,7 +131,7 @@ export function payerMix(counts: Map<string, number>): PayerShare[] {
   return [...counts.entries()]
     .map(([payer, n]) => {
       const known = PAYER_LABELS[payer] ?? PAYER_LABELS.other!
-      return { payer_type: known.type, label: known.label, count: n, share: Math.round((n / total) * 1000) / 10 }
+      return { payer_type: known.type, label: known.label, count: n, share: round((n / total) * 100, 1) }
     })
     .sort((a, b) => b.share - a.share || a.label.localeCompare(b.label))
 }
