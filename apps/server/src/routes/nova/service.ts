@@ -281,7 +281,7 @@ export class NovaService {
       throw notFound(NOVA_MESSAGES.healthSystemNotFound(healthSystemId))
     }
     const rows = year === null ? [] : await facilityCounts(this.pool, year, scope, { healthSystemId })
-    const accounts = this.buildAccounts(rows, healthSystemId !== undefined ? 'FACILITY' : input.account_query_type).filter((a) =>
+    const accounts = this.buildAccounts(rows, input.account_query_type).filter((a) =>
       passesQuickFilters(a, input.filter_inputs),
     )
     sortRows(accounts, input.sort_input.code, input.sort_input.sort_direction)
