@@ -27,6 +27,8 @@ export const PAGES: Partial<Record<ClientRoutePath, ComponentType>> = {
   '/team-management': lazyPage(() => import('../../features/team/routes/team-management'), 'TeamManagementRoute'),
   '/citrus-admin': lazyPage(() => import('../../features/super-admin/routes/citrus-admin'), 'CitrusAdminRoute'),
   '/company/:companyId/users': lazyPage(() => import('../../features/super-admin/routes/company-users'), 'CompanyUsersRoute'),
+  '/nova-search': lazyPage(() => import('../../features/nova/routes/nova-search'), 'NovaSearchRoute'),
+  '/nova-results': lazyPage(() => import('../../features/nova/routes/nova-results'), 'NovaResultsRoute'),
 }
 
 /** Paths rendered without the app shell (sidebar, header). */

@@ -1,4 +1,4 @@
-import { endpoints, type AccountsRequest, type AtlasTilesRequest, type HcpsRequest } from '@citrus/contracts'
+import { endpoints, type AccountsRequest, type AtlasTilesRequest, type EndpointInput, type HcpsRequest } from '@citrus/contracts'
 import { keepPreviousData } from '@tanstack/react-query'
 import { useApiQuery } from '../../../hooks/use-api'
 
@@ -11,7 +11,11 @@ export function useNovaMetadata(useCase: string, enabled = true) {
 
 /** GET /nova/v1/territories/names. */
 export function useTerritoryNames(useCase: string) {
-  return useApiQuery(nova.territoryNames, { query: { nova_use_case: useCase as 'serb_crofab' } }, { staleTime: 10 * 60_000, select: (r) => r.territory_names })
+  return useApiQuery(
+    nova.territoryNames,
+    { query: { nova_use_case: useCase as 'serb_crofab' } },
+    { staleTime: 10 * 60_000, select: (r) => r.territory_names },
+  )
 }
 
 /** POST /nova/v1/atlas/tiles (only for a country scope, or a chosen sales territory). */
@@ -36,4 +40,9 @@ export function useFacilityInsight(npi: string, useCase: string) {
     { params: { npi }, body: { nova_use_case: useCase as 'serb_crofab' } },
     { enabled: /^\d{10}$/.test(npi), select: (r) => r.facility_insight },
   )
+}
+
+/** POST /nova/v1/atlas/summary: the scope as one insight. */
+export function useNovaSummary(body: EndpointInput<typeof nova.atlasSummary>['body'] | null) {
+  return useApiQuery(nova.atlasSummary, { body: body! }, { enabled: body !== null, select: (r) => r.summary })
 }

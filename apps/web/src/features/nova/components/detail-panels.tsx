@@ -54,7 +54,13 @@ export function HealthSystemPanel({ insight }: { insight: NovaInsight }) {
           <Field label="Phone Numbers" value={(e.phone_numbers ?? []).join(', ')} />
           <Field
             label="Website"
-            value={e.website_domain ? <Anchor href={`https://${e.website_domain}`} target="_blank" rel="noreferrer">{e.website_domain}</Anchor> : null}
+            value={
+              e.website_domain ? (
+                <Anchor href={`https://${e.website_domain}`} target="_blank" rel="noreferrer">
+                  {e.website_domain}
+                </Anchor>
+              ) : null
+            }
           />
         </SimpleGrid>
       ) : (
@@ -88,7 +94,13 @@ export function FacilityPanel({ npi, useCase }: { npi: string; useCase: string }
   if (query.isPending) return <PageLoader />
   if (query.isError) {
     return (
-      <EmptyState type="error" variant="card" title={NOVA_CLIENT_MESSAGES.facilityFailed} message={query.error.message} action={{ label: 'Try Again', onClick: () => void query.refetch() }} />
+      <EmptyState
+        type="error"
+        variant="card"
+        title={NOVA_CLIENT_MESSAGES.facilityFailed}
+        message={query.error.message}
+        action={{ label: 'Try Again', onClick: () => void query.refetch() }}
+      />
     )
   }
   const insight = query.data
@@ -148,7 +160,9 @@ export function DetailArea({
   const [chosen, setChosen] = useState<DetailLevel | null>(null)
   const level = chosen ?? deepest
   if (!system && !hospitalNpi) {
-    return <EmptyState type="info" title={NOVA_CLIENT_MESSAGES.exploreHealthSystems} message={NOVA_CLIENT_MESSAGES.exploreHealthSystemsHint} />
+    return (
+      <EmptyState type="info" title={NOVA_CLIENT_MESSAGES.exploreHealthSystems} message={NOVA_CLIENT_MESSAGES.exploreHealthSystemsHint} />
+    )
   }
   return (
     <Stack gap="md">
@@ -162,10 +176,23 @@ export function DetailArea({
         ]}
       />
       {level === 'health_system' &&
-        (system ? <HealthSystemPanel insight={system} /> : <EmptyState type="info" title={NOVA_CLIENT_MESSAGES.noHealthSystemSelected} message="" />)}
+        (system ? (
+          <HealthSystemPanel insight={system} />
+        ) : (
+          <EmptyState type="info" title={NOVA_CLIENT_MESSAGES.noHealthSystemSelected} message="" />
+        ))}
       {level === 'hospital' &&
-        (hospitalNpi ? <FacilityPanel npi={hospitalNpi} useCase={useCase} /> : <EmptyState type="info" title={NOVA_CLIENT_MESSAGES.noHospitalSelected} message="" />)}
-      {level === 'provider' && (provider ? <ProviderPanel insight={provider} /> : <EmptyState type="info" title={NOVA_CLIENT_MESSAGES.noProviderSelected} message="" />)}
+        (hospitalNpi ? (
+          <FacilityPanel npi={hospitalNpi} useCase={useCase} />
+        ) : (
+          <EmptyState type="info" title={NOVA_CLIENT_MESSAGES.noHospitalSelected} message="" />
+        ))}
+      {level === 'provider' &&
+        (provider ? (
+          <ProviderPanel insight={provider} />
+        ) : (
+          <EmptyState type="info" title={NOVA_CLIENT_MESSAGES.noProviderSelected} message="" />
+        ))}
     </Stack>
   )
 }

@@ -28,7 +28,11 @@ export interface CitrusMapProps {
 }
 
 type MapModule = { CitrusMap?: ComponentType<CitrusMapProps> }
-const candidates = import.meta.glob<MapModule>(['../../../components/map/index.ts', '../../../components/map/index.tsx', '../../../components/map/citrus-map.tsx'])
+const candidates = import.meta.glob<MapModule>([
+  '../../../components/map/index.ts',
+  '../../../components/map/index.tsx',
+  '../../../components/map/citrus-map.tsx',
+])
 const loader = Object.values(candidates)[0]
 
 const SharedMap = loader

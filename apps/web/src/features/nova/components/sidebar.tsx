@@ -22,7 +22,6 @@ import { EmptyState } from '../../../components/feedback/empty-state'
 import { PageLoader } from '../../../components/feedback/page-loader'
 import { usePinnedInsights } from '../hooks/use-ai-hub-pins'
 import { QUICK_FILTERS, type NovaFilters, type QuickFilterKey } from '../utils/filters'
-import { NOVA_CLIENT_MESSAGES } from '../utils/messages'
 import { BadgeRow, KeyMetrics, MetricTabs } from './insight-parts'
 
 export type SidebarTab = 'list' | 'insights' | 'pinned'
@@ -41,7 +40,11 @@ export function InsightCard({ insight, selected, onSelect }: { insight: NovaInsi
               {insight.display_name}
             </Text>
             <Text size="xs" c="dimmed">
-              {insight.entity_type === 'HEALTH_SYSTEM' ? 'System' : insight.entity_type === 'PROVIDER' ? (insight.entity.cms_specialization ?? 'HCP') : insight.entity.state}
+              {insight.entity_type === 'HEALTH_SYSTEM'
+                ? 'System'
+                : insight.entity_type === 'PROVIDER'
+                  ? (insight.entity.cms_specialization ?? 'HCP')
+                  : insight.entity.state}
             </Text>
           </Group>
           <BadgeRow badges={insight.badges} />
@@ -73,7 +76,12 @@ export function DrillBreadcrumb({ crumbs, onBackToAtlas }: { crumbs: Crumb[]; on
               {c.label}
             </Anchor>
           ) : (
-            <Text key={`${c.label}-${i}`} size="sm" fw={i === crumbs.length - 1 ? 600 : 400} aria-current={i === crumbs.length - 1 ? 'page' : undefined}>
+            <Text
+              key={`${c.label}-${i}`}
+              size="sm"
+              fw={i === crumbs.length - 1 ? 600 : 400}
+              aria-current={i === crumbs.length - 1 ? 'page' : undefined}
+            >
               {c.label}
             </Text>
           ),
@@ -109,10 +117,19 @@ export function FilterBar({
           { value: 'SALES_TERRITORY', label: 'Sales Territory' },
           { value: 'STATE', label: 'State' },
         ]}
-        onChange={(v) => v && onChange({ selectedRegionLevel: v as NovaFilters['selectedRegionLevel'], selectedState: '', selectedSalesTerritory: '' })}
+        onChange={(v) =>
+          v && onChange({ selectedRegionLevel: v as NovaFilters['selectedRegionLevel'], selectedState: '', selectedSalesTerritory: '' })
+        }
       />
       {filters.selectedRegionLevel === 'STATE' && (
-        <Select label="State" size="xs" searchable data={states} value={filters.selectedState || null} onChange={(v) => onChange({ selectedState: v ?? '' })} />
+        <Select
+          label="State"
+          size="xs"
+          searchable
+          data={states}
+          value={filters.selectedState || null}
+          onChange={(v) => onChange({ selectedState: v ?? '' })}
+        />
       )}
       {filters.selectedRegionLevel === 'SALES_TERRITORY' ? (
         <Select
@@ -164,7 +181,13 @@ export function InsightsFilterPanel({
   return (
     <Stack gap={4}>
       <Group justify="space-between">
-        <Button size="compact-xs" variant="subtle" leftSection={<IconFilter size={14} />} onClick={() => setOpen((o) => !o)} aria-expanded={open}>
+        <Button
+          size="compact-xs"
+          variant="subtle"
+          leftSection={<IconFilter size={14} />}
+          onClick={() => setOpen((o) => !o)}
+          aria-expanded={open}
+        >
           Filter and sort{quick.length > 0 ? ` (${quick.length})` : ''}
         </Button>
         {quick.length > 0 && (
@@ -220,7 +243,14 @@ export function InsightList({
   onPage,
   emptyText,
 }: {
-  query: { data?: NovaPageResults | undefined; isPending: boolean; isError: boolean; error: Error | null; refetch: () => unknown; fetchStatus?: string }
+  query: {
+    data?: NovaPageResults | undefined
+    isPending: boolean
+    isError: boolean
+    error: Error | null
+    refetch: () => unknown
+    fetchStatus?: string
+  }
   selectedId?: string
   onSelect: (insight: NovaInsight) => void
   page: number
@@ -229,7 +259,13 @@ export function InsightList({
 }) {
   if (query.isError) {
     return (
-      <EmptyState type="error" variant="inline" title="Something Went Wrong" message={query.error?.message ?? ''} action={{ label: 'Try Again', onClick: () => void query.refetch() }} />
+      <EmptyState
+        type="error"
+        variant="inline"
+        title="Something Went Wrong"
+        message={query.error?.message ?? ''}
+        action={{ label: 'Try Again', onClick: () => void query.refetch() }}
+      />
     )
   }
   if (query.isPending || !query.data) return <PageLoader />

@@ -24,7 +24,7 @@ let cache: { raw: string | null; pins: PinnedInsight[] } = { raw: null, pins: []
 function read(): PinnedInsight[] {
   const raw = typeof localStorage === 'undefined' ? null : localStorage.getItem(PINS_STORAGE_KEY)
   if (raw === cache.raw) return cache.pins
-  let pins: PinnedInsight[] = []
+  let pins: PinnedInsight[]
   try {
     const parsed: unknown = raw ? JSON.parse(raw) : []
     pins = Array.isArray(parsed) ? (parsed as PinnedInsight[]) : []
@@ -64,7 +64,10 @@ export const pinKey = (insight: Pick<NovaInsight, 'entity_type' | 'citrus_id'>) 
 
 export function usePinnedInsights() {
   const pins = useSyncExternalStore(subscribe, read, () => [])
-  const isPinned = useCallback((insight: Pick<NovaInsight, 'entity_type' | 'citrus_id'>) => pins.some((p) => p.id.startsWith(`${pinKey(insight)}:`)), [pins])
+  const isPinned = useCallback(
+    (insight: Pick<NovaInsight, 'entity_type' | 'citrus_id'>) => pins.some((p) => p.id.startsWith(`${pinKey(insight)}:`)),
+    [pins],
+  )
   /** Not saved → saved (success toast); saved → not saved (info toast). */
   const toggle = useCallback((insight: NovaInsight) => {
     const current = read()
@@ -80,7 +83,11 @@ export function usePinnedInsights() {
     const pin: PinnedInsight = {
       id: `${key}${Date.now()}`,
       type: TYPE_OF[insight.entity_type],
-      data: { entity: { name: insight.entity.name, full_name: insight.entity.full_name ?? null }, display_name: insight.display_name, metrics },
+      data: {
+        entity: { name: insight.entity.name, full_name: insight.entity.full_name ?? null },
+        display_name: insight.display_name,
+        metrics,
+      },
       pinnedAt: new Date().toISOString(),
       order: current.length,
     }

@@ -97,11 +97,15 @@ export function filtersFromSearchParams(params: URLSearchParams): NovaFilters {
     ...DEFAULT_NOVA_FILTERS,
     selectedRegionLevel: regionLevel,
     selectedState: params.get('state') ?? '',
-    selectedGranularity: normalizeGranularity(params.get('granularity')) || (regionLevel === 'SALES_TERRITORY' ? 'SALES_TERRITORY' : 'STATE'),
+    selectedGranularity:
+      normalizeGranularity(params.get('granularity')) || (regionLevel === 'SALES_TERRITORY' ? 'SALES_TERRITORY' : 'STATE'),
     selectedSalesTerritory: params.get('sales_territory') ?? '',
     selectedMapType: normalizeMapType(params.get('map_type')) || DEFAULT_NOVA_FILTERS.selectedMapType,
     selectedPointType: oneOf(['ALL', 'NONE'] as const, (params.get('point_type') ?? '').toUpperCase(), NOVA_DEFAULT_POINT_TYPE),
-    selectedInsightsAccountQueryType: accountType === null ? DEFAULT_NOVA_FILTERS.selectedInsightsAccountQueryType : oneOf(NOVA_ACCOUNT_QUERY_TYPES, accountType, 'HEALTH_SYSTEM_OR_INDEPENDENT_FACILITY'),
+    selectedInsightsAccountQueryType:
+      accountType === null
+        ? DEFAULT_NOVA_FILTERS.selectedInsightsAccountQueryType
+        : oneOf(NOVA_ACCOUNT_QUERY_TYPES, accountType, 'HEALTH_SYSTEM_OR_INDEPENDENT_FACILITY'),
     selectedInsightsSort: oneOf(NOVA_SORT_KEYS, params.get('insights_sort'), NOVA_DEFAULT_SORT),
     insightsSortDirection: oneOf(['ASC', 'DESC'] as const, (params.get('sort_direction') ?? '').toUpperCase(), NOVA_DEFAULT_SORT_DIRECTION),
     selectedCitrusSystemId: params.get('system_id') ?? '',
@@ -178,7 +182,10 @@ export function buildTilesRequest(filters: NovaFilters): AtlasTilesRequest {
   return {
     geo_filter_input: {
       ...geoFilterInput(filters),
-      filter_value: { ...geoFilterInput(filters).filter_value, granularity: filters.selectedGranularity as 'COUNTRY' | 'STATE' | 'SALES_TERRITORY' },
+      filter_value: {
+        ...geoFilterInput(filters).filter_value,
+        granularity: filters.selectedGranularity as 'COUNTRY' | 'STATE' | 'SALES_TERRITORY',
+      },
     },
     map_selection: { code: 'map_selection', filter_value: filters.selectedMapType as AtlasTilesRequest['map_selection']['filter_value'] },
     nova_use_case: filters.novaUseCase as 'serb_crofab',
@@ -198,7 +205,12 @@ export function buildAccountsRequest(
     geo_filter_input: geoFilterInput(filters),
     nova_use_case: filters.novaUseCase as 'serb_crofab',
     account_query_type: type,
-    filter_inputs: [...(filters.selectedCitrusSystemId && type === 'FACILITY' ? [{ code: 'health_system_id' as const, filter_value: filters.selectedCitrusSystemId }] : []), ...quick],
+    filter_inputs: [
+      ...(filters.selectedCitrusSystemId && type === 'FACILITY'
+        ? [{ code: 'health_system_id' as const, filter_value: filters.selectedCitrusSystemId }]
+        : []),
+      ...quick,
+    ],
     page: filters.selectedPage,
     page_size: overrides.pageSize ?? filters.selectedPageSize,
     sort_input: { code: filters.selectedInsightsSort, sort_direction: filters.insightsSortDirection },
@@ -213,7 +225,10 @@ export function buildHcpsRequest(filters: NovaFilters, quick: FilterInput[] = []
   return {
     geo_filter_input: geoFilterInput(filters),
     nova_use_case: filters.novaUseCase as 'serb_crofab',
-    filter_inputs: [{ code: 'facility_npi', filter_value: filters.selectedHcoNpi }, ...quick.filter((f) => f.code === 'min_snake_envenominations' || f.code === 'min_crofab_units_used')],
+    filter_inputs: [
+      { code: 'facility_npi', filter_value: filters.selectedHcoNpi },
+      ...quick.filter((f) => f.code === 'min_snake_envenominations' || f.code === 'min_crofab_units_used'),
+    ],
     page: filters.selectedPage,
     page_size: filters.selectedPageSize,
     sort_input: { code: filters.selectedInsightsSort, sort_direction: filters.insightsSortDirection },
@@ -224,7 +239,11 @@ export function buildHcpsRequest(filters: NovaFilters, quick: FilterInput[] = []
 export type DrillLevel = 'none' | 'health_system' | 'hospital' | 'provider'
 
 /** Selecting a health system: hospital and provider cleared, page 0, the system set, query type FACILITY. */
-export function selectHealthSystem(filters: NovaFilters, systemId: string, territory?: { state?: string; salesTerritory?: string }): NovaFilters {
+export function selectHealthSystem(
+  filters: NovaFilters,
+  systemId: string,
+  territory?: { state?: string; salesTerritory?: string },
+): NovaFilters {
   return {
     ...filters,
     selectedCitrusSystemId: systemId,
@@ -286,7 +305,10 @@ export function drillLevel(filters: NovaFilters, providerNpi: string | null): Dr
 
 /** Tiles are fetched only for the country, or a sales territory once one is chosen (spec 2 §4). */
 export function shouldFetchTiles(filters: NovaFilters): boolean {
-  return filters.selectedRegionLevel === 'COUNTRY' || (filters.selectedRegionLevel === 'SALES_TERRITORY' && filters.selectedSalesTerritory !== '')
+  return (
+    filters.selectedRegionLevel === 'COUNTRY' ||
+    (filters.selectedRegionLevel === 'SALES_TERRITORY' && filters.selectedSalesTerritory !== '')
+  )
 }
 
 /** Quick filters (spec 2 §2, §9) as server filter inputs. */

@@ -1,4 +1,12 @@
-import { BADGE_PRIORITY, NOVA_METRIC_TABS, type Badge, type Metric, type MetricGroup, type NovaInsight, type PayerShare } from '@citrus/contracts'
+import {
+  BADGE_PRIORITY,
+  NOVA_METRIC_TABS,
+  type Badge,
+  type Metric,
+  type MetricGroup,
+  type NovaInsight,
+  type PayerShare,
+} from '@citrus/contracts'
 
 /** Metric display (spec 2 §9): percentages as value × 100 with 1 decimal, DECIMAL with 2, scores with 1. */
 export function formatMetricValue(metric: Pick<Metric, 'value' | 'value_format' | 'value_suffix'>): string {

@@ -4,7 +4,8 @@ export const NOVA_CLIENT_MESSAGES = {
   expandSidebar: 'Expand sidebar',
   collapseSidebar: 'Collapse sidebar',
   exploreHealthSystems: 'Explore Health Systems',
-  exploreHealthSystemsHint: 'Pick a health system or an independent facility in the list to see its hospitals, prescribers and antivenom metrics.',
+  exploreHealthSystemsHint:
+    'Pick a health system or an independent facility in the list to see its hospitals, prescribers and antivenom metrics.',
   noHealthSystemSelected: 'No Health System Selected',
   noHospitalSelected: 'No Hospital Selected',
   noProviderSelected: 'No Provider Selected',
@@ -20,6 +21,7 @@ export const NOVA_CLIENT_MESSAGES = {
   removedFromHub: (name: string) => `${name} removed from AI Hub`,
   moreEntries: (n: number) => `+${n} more`,
   searchTitle: 'Nova Territory Intelligence',
-  searchDescription: 'Antivenom market intelligence: envenomation cases, CroFab and Anavip usage and buying, and top prescribers by territory.',
+  searchDescription:
+    'Antivenom market intelligence: envenomation cases, CroFab and Anavip usage and buying, and top prescribers by territory.',
   strategyHubHint: 'Pinned insights from the detail panels are the context of the AI Hub.',
 } as const
