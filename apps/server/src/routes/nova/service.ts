@@ -281,9 +281,7 @@ export class NovaService {
       throw notFound(NOVA_MESSAGES.healthSystemNotFound(healthSystemId))
     }
     const rows = year === null ? [] : await facilityCounts(this.pool, year, scope, { healthSystemId })
-    const accounts = this.buildAccounts(rows, input.account_query_type).filter((a) =>
-      passesQuickFilters(a, input.filter_inputs),
-    )
+    const accounts = this.buildAccounts(rows, input.account_query_type).filter((a) => passesQuickFilters(a, input.filter_inputs))
     sortRows(accounts, input.sort_input.code, input.sort_input.sort_direction)
     const pageItems = accounts.slice(input.page * input.page_size, (input.page + 1) * input.page_size)
     const results = year === null ? [] : await this.enrichAccounts(pageItems, year, scope.level)
@@ -841,7 +839,8 @@ function facilityEntity(f: FacilityRecord): NovaEntity {
   }
 }
 
-const providerDisplayName = (p: ProviderRecord) => (p.title ? `${p.full_name}, ${p.title}` : p.full_name)
+/** The clinician's name with the credential once (full_name may already end with it). */
+const providerDisplayName = (p: ProviderRecord) => (p.title && !p.full_name.endsWith(p.title) ? `${p.full_name}, ${p.title}` : p.full_name)
 
 function providerEntity(npi: string, p: ProviderRecord | undefined, facility: FacilityRecord): NovaEntity {
   return {

@@ -39,14 +39,22 @@ export function BadgeRow({ badges }: { badges: readonly BadgeData[] }) {
 }
 
 /** The metric values of an insight for some codes, as a compact grid. */
-export function KeyMetrics({ insight, codes }: { insight: NovaInsight; codes: readonly string[] }) {
+export function KeyMetrics({
+  insight,
+  codes,
+  labels = {},
+}: {
+  insight: NovaInsight
+  codes: readonly string[]
+  labels?: Record<string, string>
+}) {
   const metrics = codes.map((code) => metricOf(insight, code)).filter((m) => m !== undefined)
   return (
     <SimpleGrid cols={metrics.length > 2 ? 3 : metrics.length || 1} spacing="xs">
       {metrics.map((m) => (
         <Stack key={m.code} gap={0}>
           <Text size="xs" c="dimmed" lineClamp={1}>
-            {m.name}
+            {labels[m.code] ?? m.name}
           </Text>
           <Text size="sm" fw={600} data-metric={m.code}>
             {formatMetricValue(m)}
@@ -159,7 +167,7 @@ export function TopPrescribers({ insight, max = 8 }: { insight: NovaInsight; max
                           </Text>
                         </Stack>
                         <Text size="sm" fw={600}>
-                          {t.value(e)} pts
+                          {t.value(e)} patients
                         </Text>
                       </Group>
                     ))}

@@ -28,6 +28,13 @@ export type SidebarTab = 'list' | 'insights' | 'pinned'
 
 const CARD_METRICS = ['snake_envenomination_cases_5y', 'crofab_units_used_5y', 'serb_crofab_opportunity_score'] as const
 const HCP_METRICS = ['snake_envenomination_cases_5y', 'crofab_patients_5y', 'anavip_patients_5y'] as const
+const CARD_LABELS: Record<string, string> = {
+  snake_envenomination_cases_5y: 'Cases (5 yr)',
+  crofab_units_used_5y: 'CroFab Units',
+  serb_crofab_opportunity_score: 'Opportunity',
+  crofab_patients_5y: 'CroFab Pts',
+  anavip_patients_5y: 'Anavip Pts',
+}
 
 /** One account or provider of the list. */
 export function InsightCard({ insight, selected, onSelect }: { insight: NovaInsight; selected?: boolean; onSelect: () => void }) {
@@ -48,7 +55,7 @@ export function InsightCard({ insight, selected, onSelect }: { insight: NovaInsi
             </Text>
           </Group>
           <BadgeRow badges={insight.badges} />
-          <KeyMetrics insight={insight} codes={insight.entity_type === 'PROVIDER' ? HCP_METRICS : CARD_METRICS} />
+          <KeyMetrics insight={insight} codes={insight.entity_type === 'PROVIDER' ? HCP_METRICS : CARD_METRICS} labels={CARD_LABELS} />
         </Stack>
       </Paper>
     </UnstyledButton>
@@ -66,7 +73,7 @@ export function DrillBreadcrumb({ crumbs, onBackToAtlas }: { crumbs: Crumb[]; on
     <Group gap="xs" wrap="wrap" data-testid="nova-breadcrumb">
       {onBackToAtlas && (
         <Chip size="xs" checked={false} onChange={onBackToAtlas} icon={<IconArrowLeft size={12} />}>
-          Atlas
+          Back to Atlas
         </Chip>
       )}
       <Breadcrumbs separator="›">
@@ -294,8 +301,8 @@ export function InsightList({
 /** Sidebar tabs: hospital list, insights, pinned insights. */
 export function SidebarTabs({ value, onChange }: { value: SidebarTab; onChange: (tab: SidebarTab) => void }) {
   return (
-    <Tabs value={value} onChange={(v) => v && onChange(v as SidebarTab)}>
-      <Tabs.List grow>
+    <Tabs value={value} onChange={(v) => v && onChange(v as SidebarTab)} fz="xs">
+      <Tabs.List>
         <Tabs.Tab value="list" leftSection={<IconList size={14} />}>
           Hospital List
         </Tabs.Tab>
