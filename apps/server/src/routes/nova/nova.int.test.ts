@@ -508,6 +508,27 @@ describe('Nova (/api/nova/v1)', () => {
         expect(feature.properties.value, t.name).toBe((await recount(ids)).snake_envenomination_cases_5y)
         expect(feature.properties.entity_type).toBe('TERRITORY')
       }
+      const allTerritories = await ok(
+        post('/atlas/tiles', {
+          geo_filter_input: country('SALES_TERRITORY'),
+          map_selection: { filter_value: 'snake_envenomination_count' },
+          nova_use_case: 'serb_crofab',
+        }),
+      )
+      const territoryCount = await one<{ n: number }>(
+        ctx.db,
+        "SELECT count(*)::int AS n FROM sales_territories WHERE nova_use_case = 'serb_crofab'",
+      )
+      expect(allTerritories.geojson.features.length).toBe(territoryCount.n)
+      const total = (allTerritories.geojson.features as { properties: { value: number } }[]).reduce((sum, f) => sum + f.properties.value, 0)
+      const inTerritories = (
+        await ctx.db.pool.query<{ id: number }>(
+          'SELECT DISTINCT f.id FROM facilities f JOIN sales_territory_counties tc ON tc.county_fips = f.county_fips WHERE f.id = ANY($1)',
+          [active],
+        )
+      ).rows.map((r) => r.id)
+      expect(total).toBe((await recount(inTerritories)).snake_envenomination_cases_5y)
+      expect((allTerritories.geojson.features as { geometry: unknown }[]).every((f) => f.geometry !== null)).toBe(true)
       const nation = await ok(
         post('/atlas/tiles', {
           geo_filter_input: country('COUNTRY'),

@@ -6,7 +6,7 @@ import type pg from 'pg'
  * which keeps a national map near 1 MB. Outlines change only when a load replaces the reference data, so they
  * are kept in memory for SHAPE_TTL_MS.
  */
-export const SHAPE_TTL_MS = 10 * 60_000
+export const SHAPE_TTL_MS = 60 * 60_000
 const SIMPLIFY = 0.01
 
 type Geometry = { type: string; coordinates: unknown }
@@ -62,14 +62,17 @@ export class ShapeCache {
     return new Map(abbrs.map((a) => [a, byKey.get(`state:${a}`) ?? null]))
   }
 
-  /** Territory outlines (union of the counties) by territory id. */
+  /**
+   * Territory outlines (union of the counties) by territory id. Snapping to 1e-4° can leave a county invalid,
+   * so each is made valid before the union, and only the polygons of the result are kept.
+   */
   async territories(ids: number[]): Promise<Map<number, Geometry | null>> {
     const byKey = await this.load(
       ids.map((id) => `territory:${id}`),
       async (missing) => {
         const { rows } = await this.pool.query<{ id: number; g: string | null }>(
           `SELECT tc.territory_id AS id,
-                  ST_AsGeoJSON(ST_SimplifyPreserveTopology(ST_Union(ST_SnapToGrid(c.geom, 0.0001)), ${SIMPLIFY}), 4) AS g
+                  ST_AsGeoJSON(ST_CollectionExtract(ST_SimplifyPreserveTopology(ST_Union(ST_MakeValid(ST_SnapToGrid(c.geom, 0.0001))), ${SIMPLIFY}), 3), 4) AS g
            FROM sales_territory_counties tc JOIN counties c ON c.fips = tc.county_fips
            WHERE tc.territory_id = ANY($1) AND c.geom IS NOT NULL
            GROUP BY tc.territory_id`,
