@@ -8,6 +8,7 @@ import { feedbackEndpoints } from './feedback.js'
 import { geoEndpoints } from './geo.js'
 import { healthEndpoints, metaEndpoints } from './health.js'
 import { insurersEndpoints } from './insurers.js'
+import { novaEndpoints } from './nova.js'
 import { shareableUrlEndpoints } from './shareable-url.js'
 import { superAdminEndpoints } from './super-admin.js'
 import { typeaheadEndpoints } from './typeahead.js'
@@ -29,6 +30,7 @@ export * from './super-admin.js'
 export * from './typeahead.js'
 export * from './insurers.js'
 export * from './cost-transparency.js'
+export * from './nova.js'
 export * from './endpoint.js'
 export * from './geo.js'
 
@@ -48,6 +50,7 @@ export const endpoints = {
   admin: adminEndpoints,
   superAdmin: superAdminEndpoints,
   geo: geoEndpoints,
+  nova: novaEndpoints,
 } as const
 
 /** The same definitions as one list (registration checks, OpenAPI, tests). */

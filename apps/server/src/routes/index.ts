@@ -12,6 +12,7 @@ import { feedbackRoutes } from './feedback/index.js'
 import { geoRoutes } from './geo/index.js'
 import { insurerRoutes } from './insurers/index.js'
 import { metaRoutes } from './meta.js'
+import { novaRoutes } from './nova/index.js'
 import { shareableUrlRoutes } from './shareable-url/index.js'
 import { typeaheadRoutes } from './typeahead/index.js'
 import { superAdminRoutes } from './super-admin/index.js'
@@ -40,4 +41,5 @@ export const apiRoutes: FastifyPluginAsyncZod = async (app) => {
   await app.register(adminRoutes)
   await app.register(superAdminRoutes)
   await app.register(geoRoutes)
+  await app.register(novaRoutes)
 }

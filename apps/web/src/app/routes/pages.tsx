@@ -33,6 +33,8 @@ export const PAGES: Partial<Record<ClientRoutePath, ComponentType>> = {
     () => import('../../features/provider-cost-transparency/routes/provider-cost-transparency'),
     'ProviderCostTransparencyRoute',
   ),
+  '/nova-search': lazyPage(() => import('../../features/nova/routes/nova-search'), 'NovaSearchRoute'),
+  '/nova-results': lazyPage(() => import('../../features/nova/routes/nova-results'), 'NovaResultsRoute'),
 }
 
 /** Paths rendered without the app shell (sidebar, header). */

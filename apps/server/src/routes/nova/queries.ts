@@ -1,0 +1,435 @@
+import type pg from 'pg'
+import { COUNT_KEYS, type NovaCounts } from './metrics.js'
+
+/**
+ * Nova's SQL: counting only (docs/decisions/0038). Windows are calendar years: the 5-year window is the five
+ * years ending with the latest year that holds Nova data (cases or purchases), the 1-year window that year.
+ * Facility-year counts come from the materialised views mv_facility_snakebite and
+ * mv_facility_antivenom_purchases; initial encounters, clinicians and payer mix from snakebite_cases and its
+ * claims; national prescribing from mv_prescriber_summaries (pharmacy claims); patient panels from
+ * mv_provider_panel (claims).
+ */
+
+/** NDCs of the antivenoms (packages/data-kit reference: CroFab 50633-0110-11/-12, Anavip 66621-0790-02). */
+export const ANTIVENOM_NDC_PREFIXES = ['50633-0110-', '66621-0790-'] as const
+
+export interface NovaYears {
+  first_year: number | null
+  latest_year: number | null
+}
+
+export async function novaYears(pool: pg.Pool): Promise<NovaYears> {
+  const { rows } = await pool.query<{ latest: number | null; first: number | null }>(
+    `SELECT greatest((SELECT max(year) FROM mv_facility_snakebite), (SELECT max(year) FROM mv_facility_antivenom_purchases)) AS latest,
+            least((SELECT min(year) FROM mv_facility_snakebite), (SELECT min(year) FROM mv_facility_antivenom_purchases)) AS first`,
+  )
+  const row = rows[0]
+  const latest = row?.latest ?? null
+  return { latest_year: latest, first_year: latest === null ? null : Math.max(row?.first ?? latest, latest - 4) }
+}
+
+/** A resolved scope: the whole country, a state, or a sales territory. */
+export type Scope =
+  | { level: 'COUNTRY' }
+  | { level: 'STATE'; state: string; stateName: string }
+  | { level: 'SALES_TERRITORY'; territory: { id: number; name: string; state: string } }
+
+export interface FacilityRow extends NovaCounts {
+  id: number
+  npi: string | null
+  name: string
+  facility_type: string
+  hco_compile_level_1: string
+  city: string
+  state: string
+  zip_code: string
+  county_fips: string | null
+  address_line_1: string
+  latitude: number
+  longitude: number
+  phone_number: string | null
+  health_system_id: number | null
+  healthsystem_id: string | null
+  health_system_name: string | null
+}
+
+export interface FacilityFilter {
+  healthSystemId?: string
+  facilityNpi?: string
+  facilityIds?: number[]
+}
+
+const COUNT_SOURCE: Record<(typeof COUNT_KEYS)[number], string> = {
+  cases_5y: 'sb.cases_5y',
+  cases_1y: 'sb.cases_1y',
+  initials_5y: 'ini.initials_5y',
+  initials_1y: 'ini.initials_1y',
+  crofab_patients_5y: 'sb.crofab_patients_5y',
+  crofab_patients_1y: 'sb.crofab_patients_1y',
+  anavip_patients_5y: 'sb.anavip_patients_5y',
+  anavip_patients_1y: 'sb.anavip_patients_1y',
+  crofab_used_5y: 'sb.crofab_used_5y',
+  crofab_used_1y: 'sb.crofab_used_1y',
+  anavip_used_5y: 'sb.anavip_used_5y',
+  anavip_used_1y: 'sb.anavip_used_1y',
+  crofab_bought_5y: 'pu.crofab_bought_5y',
+  crofab_bought_1y: 'pu.crofab_bought_1y',
+  anavip_bought_5y: 'pu.anavip_bought_5y',
+  anavip_bought_1y: 'pu.anavip_bought_1y',
+}
+
+const countColumns = COUNT_KEYS.map((k) => `coalesce(${COUNT_SOURCE[k]}, 0)::int AS "${k}"`).join(',\n       ')
+
+/** ICD-10-CM initial encounter: the 7th character of the code is A (T63.011A). */
+export const INITIAL_ENCOUNTER_SQL = `length(replace(s.icd10_code, '.', '')) = 7 AND right(s.icd10_code, 1) = 'A'`
+
+function facilityCountsSql(): string {
+  return `
+WITH sb AS (
+  SELECT m.facility_id,
+         sum(m.cases) AS cases_5y, sum(m.cases) FILTER (WHERE m.year = $1) AS cases_1y,
+         sum(m.crofab_cases) AS crofab_patients_5y, sum(m.crofab_cases) FILTER (WHERE m.year = $1) AS crofab_patients_1y,
+         sum(m.anavip_cases) AS anavip_patients_5y, sum(m.anavip_cases) FILTER (WHERE m.year = $1) AS anavip_patients_1y,
+         sum(m.crofab_units_used) AS crofab_used_5y, sum(m.crofab_units_used) FILTER (WHERE m.year = $1) AS crofab_used_1y,
+         sum(m.anavip_units_used) AS anavip_used_5y, sum(m.anavip_units_used) FILTER (WHERE m.year = $1) AS anavip_used_1y
+  FROM mv_facility_snakebite m
+  WHERE m.year BETWEEN $1 - 4 AND $1
+  GROUP BY m.facility_id
+), pu AS (
+  SELECT a.facility_id,
+         sum(a.units) FILTER (WHERE a.product = 'crofab') AS crofab_bought_5y,
+         sum(a.units) FILTER (WHERE a.product = 'crofab' AND a.year = $1) AS crofab_bought_1y,
+         sum(a.units) FILTER (WHERE a.product = 'anavip') AS anavip_bought_5y,
+         sum(a.units) FILTER (WHERE a.product = 'anavip' AND a.year = $1) AS anavip_bought_1y
+  FROM mv_facility_antivenom_purchases a
+  WHERE a.year BETWEEN $1 - 4 AND $1
+  GROUP BY a.facility_id
+), act AS (
+  SELECT facility_id FROM sb UNION SELECT facility_id FROM pu
+), scoped AS (
+  SELECT f.id, f.npi, f.name, f.facility_type, f.hco_compile_level_1, f.city, f.state, f.zip_code, f.county_fips, f.address_line_1,
+         f.latitude, f.longitude, f.phone_number, f.health_system_id
+  FROM act JOIN facilities f ON f.id = act.facility_id
+  LEFT JOIN health_systems h ON h.id = f.health_system_id
+  WHERE ($2::text IS NULL OR f.state = $2)
+    AND ($3::int IS NULL OR f.county_fips IN (SELECT tc.county_fips FROM sales_territory_counties tc WHERE tc.territory_id = $3))
+    AND ($4::text IS NULL OR h.healthsystem_id = $4)
+    AND ($5::text IS NULL OR f.npi = $5)
+    AND ($6::int[] IS NULL OR f.id = ANY($6))
+), ini AS (
+  SELECT s.facility_id,
+         count(*) AS initials_5y,
+         count(*) FILTER (WHERE s.event_date >= make_date($1, 1, 1)) AS initials_1y
+  FROM snakebite_cases s
+  WHERE s.facility_id IN (SELECT id FROM scoped)
+    AND s.event_date >= make_date($1 - 4, 1, 1) AND s.event_date < make_date($1 + 1, 1, 1)
+    AND ${INITIAL_ENCOUNTER_SQL}
+  GROUP BY s.facility_id
+)
+SELECT f.id, f.npi, f.name, f.facility_type, f.hco_compile_level_1, f.city, f.state, f.zip_code, f.county_fips,
+       f.address_line_1, f.latitude, f.longitude, f.phone_number, f.health_system_id,
+       h.healthsystem_id, h.name AS health_system_name,
+       ${countColumns}
+FROM scoped f
+LEFT JOIN health_systems h ON h.id = f.health_system_id
+LEFT JOIN sb ON sb.facility_id = f.id
+LEFT JOIN pu ON pu.facility_id = f.id
+LEFT JOIN ini ON ini.facility_id = f.id
+ORDER BY f.id`
+}
+
+/** Facilities with envenomations or antivenom purchases in the 5-year window, in the scope, with their counts. */
+export async function facilityCounts(pool: pg.Pool, latestYear: number, scope: Scope, filter: FacilityFilter = {}): Promise<FacilityRow[]> {
+  const { rows } = await pool.query<FacilityRow>({
+    name: 'nova_facility_counts',
+    text: facilityCountsSql(),
+    values: [
+      latestYear,
+      scope.level === 'STATE' ? scope.state : null,
+      scope.level === 'SALES_TERRITORY' ? scope.territory.id : null,
+      filter.healthSystemId ?? null,
+      filter.facilityNpi ?? null,
+      filter.facilityIds ?? null,
+    ],
+  })
+  return rows
+}
+
+export interface FacilityRecord {
+  id: number
+  npi: string | null
+  name: string
+  facility_type: string
+  hco_compile_level_1: string
+  city: string
+  state: string
+  zip_code: string
+  county_fips: string | null
+  address_line_1: string
+  latitude: number
+  longitude: number
+  phone_number: string | null
+  health_system_id: number | null
+  healthsystem_id: string | null
+  health_system_name: string | null
+}
+
+export async function facilityByNpi(pool: pg.Pool, npi: string): Promise<FacilityRecord | null> {
+  const { rows } = await pool.query<FacilityRecord>(
+    `SELECT f.id, f.npi, f.name, f.facility_type, f.hco_compile_level_1, f.city, f.state, f.zip_code, f.county_fips, f.address_line_1,
+            f.latitude, f.longitude, f.phone_number, f.health_system_id, h.healthsystem_id, h.name AS health_system_name
+     FROM facilities f LEFT JOIN health_systems h ON h.id = f.health_system_id WHERE f.npi = $1`,
+    [npi],
+  )
+  return rows[0] ?? null
+}
+
+export interface HealthSystemRecord {
+  id: number
+  healthsystem_id: string
+  name: string
+  control_type: string
+  state: string | null
+  city: string | null
+  website_domain: string | null
+  phone_number: string | null
+  number_of_hospitals_owned: number
+  number_of_facilities_owned: number
+  number_of_affiliated_hcps: number
+  phone_numbers: string[]
+}
+
+export async function healthSystems(pool: pg.Pool, where: { ids?: number[]; healthsystemId?: string }): Promise<HealthSystemRecord[]> {
+  const { rows } = await pool.query<HealthSystemRecord>(
+    `SELECT h.id, h.healthsystem_id, h.name, h.control_type, h.state, h.city, h.website_domain, h.phone_number,
+            (SELECT count(*) FROM facilities f WHERE f.health_system_id = h.id AND f.facility_type IN ('hospital', 'critical_access'))::int AS number_of_hospitals_owned,
+            (SELECT count(*) FROM facilities f WHERE f.health_system_id = h.id)::int AS number_of_facilities_owned,
+            (SELECT count(*) FROM providers p JOIN facilities f ON f.id = p.facility_id WHERE f.health_system_id = h.id)::int AS number_of_affiliated_hcps,
+            array_remove(ARRAY[h.phone_number] || ARRAY(SELECT DISTINCT f.phone_number FROM facilities f
+               WHERE f.health_system_id = h.id AND f.phone_number IS NOT NULL AND f.phone_number IS DISTINCT FROM h.phone_number
+               ORDER BY f.phone_number LIMIT 4), NULL) AS phone_numbers
+     FROM health_systems h
+     WHERE ($1::int[] IS NULL OR h.id = ANY($1)) AND ($2::text IS NULL OR h.healthsystem_id = $2)`,
+    [where.ids ?? null, where.healthsystemId ?? null],
+  )
+  return rows
+}
+
+/** Clinicians affiliated with each facility (providers.facility_id). */
+export async function affiliatedCounts(pool: pg.Pool, facilityIds: number[]): Promise<Map<number, number>> {
+  if (facilityIds.length === 0) return new Map()
+  const { rows } = await pool.query<{ facility_id: number; n: number }>(
+    'SELECT facility_id, count(*)::int AS n FROM providers WHERE facility_id = ANY($1) GROUP BY facility_id',
+    [facilityIds],
+  )
+  return new Map(rows.map((r) => [r.facility_id, r.n]))
+}
+
+/** Per facility and clinician: envenomations, initial encounters and antivenom patients over 5 years. */
+export interface PrescriberCountRow {
+  facility_id: number
+  npi: string
+  initials_5y: number
+  cases_5y: number
+  crofab_patients_5y: number
+  anavip_patients_5y: number
+}
+
+export async function prescriberCounts(pool: pg.Pool, latestYear: number, facilityIds: number[]): Promise<PrescriberCountRow[]> {
+  if (facilityIds.length === 0) return []
+  const { rows } = await pool.query<PrescriberCountRow>(
+    `SELECT s.facility_id, s.provider_npi AS npi,
+            count(*) FILTER (WHERE ${INITIAL_ENCOUNTER_SQL})::int AS initials_5y,
+            count(*)::int AS cases_5y,
+            count(*) FILTER (WHERE s.antivenom = 'crofab')::int AS crofab_patients_5y,
+            count(*) FILTER (WHERE s.antivenom = 'anavip')::int AS anavip_patients_5y
+     FROM snakebite_cases s
+     WHERE s.facility_id = ANY($2) AND s.event_date >= make_date($1 - 4, 1, 1) AND s.event_date < make_date($1 + 1, 1, 1)
+     GROUP BY s.facility_id, s.provider_npi`,
+    [latestYear, facilityIds],
+  )
+  return rows
+}
+
+export interface ProviderRecord {
+  id: number
+  npi: string
+  full_name: string
+  first_name: string
+  last_name: string
+  title: string | null
+  cms_specialization: string
+  phone_number: string | null
+  years_in_practice: number | null
+  age: number | null
+  gender: string | null
+  address: string
+  city: string
+  state: string
+  zip_code: string
+  latitude: number
+  longitude: number
+  facility_name: string | null
+  last_year_patient_count: number | null
+  last_month_new_patient_count: number | null
+  antivenom_patients_all_sites_5y: number | null
+}
+
+export async function providersByNpi(pool: pg.Pool, npis: string[]): Promise<Map<string, ProviderRecord>> {
+  if (npis.length === 0) return new Map()
+  const { rows } = await pool.query<ProviderRecord>(
+    `SELECT p.id, p.npi, p.full_name, p.first_name, p.last_name, p.title, p.cms_specialization, p.phone_number, p.years_in_practice,
+            p.age, p.gender, p.address, p.city, p.state, p.zip_code, p.latitude, p.longitude, f.name AS facility_name,
+            pp.last_year_patient_count, pp.last_month_new_patient_count,
+            (SELECT sum(ps.patients_5yr)::int FROM mv_prescriber_summaries ps
+              WHERE ps.npi = p.npi AND (ps.ndc LIKE $2 OR ps.ndc LIKE $3)) AS antivenom_patients_all_sites_5y
+     FROM providers p
+     LEFT JOIN facilities f ON f.id = p.facility_id
+     LEFT JOIN mv_provider_panel pp ON pp.npi = p.npi
+     WHERE p.npi = ANY($1)`,
+    [npis, `${ANTIVENOM_NDC_PREFIXES[0]}%`, `${ANTIVENOM_NDC_PREFIXES[1]}%`],
+  )
+  return new Map(rows.map((r) => [r.npi, r]))
+}
+
+/** The national top antivenom prescribers (pharmacy claims, 5 years): npi → rank (1-based). */
+export async function topPrescriberRanks(pool: pg.Pool, limit: number): Promise<Map<string, number>> {
+  const { rows } = await pool.query<{ npi: string }>(
+    `SELECT ps.npi FROM mv_prescriber_summaries ps
+     WHERE ps.ndc LIKE $1 OR ps.ndc LIKE $2
+     GROUP BY ps.npi ORDER BY sum(ps.patients_5yr) DESC, ps.npi LIMIT $3`,
+    [`${ANTIVENOM_NDC_PREFIXES[0]}%`, `${ANTIVENOM_NDC_PREFIXES[1]}%`, limit],
+  )
+  return new Map(rows.map((r, i) => [r.npi, i + 1]))
+}
+
+/** Facilities (of the given ones) where one of the clinicians treated an envenomation in the 5-year window. */
+export async function facilitiesTreatedBy(
+  pool: pg.Pool,
+  latestYear: number,
+  npis: string[],
+  facilityIds: number[],
+): Promise<Map<number, string[]>> {
+  if (npis.length === 0 || facilityIds.length === 0) return new Map()
+  const { rows } = await pool.query<{ facility_id: number; npis: string[] }>(
+    `SELECT s.facility_id, array_agg(DISTINCT s.provider_npi) AS npis FROM snakebite_cases s
+     WHERE s.provider_npi = ANY($2) AND s.facility_id = ANY($3)
+       AND s.event_date >= make_date($1 - 4, 1, 1) AND s.event_date < make_date($1 + 1, 1, 1)
+     GROUP BY s.facility_id`,
+    [latestYear, npis, facilityIds],
+  )
+  return new Map(rows.map((r) => [r.facility_id, r.npis]))
+}
+
+/** Payer types of the envenomation claims per facility over 5 years. */
+export async function payerCounts(
+  pool: pg.Pool,
+  latestYear: number,
+  facilityIds: number[],
+): Promise<{ facility_id: number; payer_type: string; n: number }[]> {
+  if (facilityIds.length === 0) return []
+  const { rows } = await pool.query<{ facility_id: number; payer_type: string; n: number }>(
+    `SELECT s.facility_id, c.payer_type, count(*)::int AS n
+     FROM snakebite_cases s JOIN claims c ON c.id = s.claim_id
+     WHERE s.facility_id = ANY($2) AND s.event_date >= make_date($1 - 4, 1, 1) AND s.event_date < make_date($1 + 1, 1, 1)
+     GROUP BY s.facility_id, c.payer_type`,
+    [latestYear, facilityIds],
+  )
+  return rows
+}
+
+/** Affiliated clinicians per facility and specialty. */
+export async function specialtyCounts(
+  pool: pg.Pool,
+  facilityIds: number[],
+): Promise<{ facility_id: number; specialty: string; n: number }[]> {
+  if (facilityIds.length === 0) return []
+  const { rows } = await pool.query<{ facility_id: number; specialty: string; n: number }>(
+    `SELECT p.facility_id, p.cms_specialization AS specialty, count(*)::int AS n
+     FROM providers p WHERE p.facility_id = ANY($1) GROUP BY p.facility_id, p.cms_specialization`,
+    [facilityIds],
+  )
+  return rows
+}
+
+/** Counts of each clinician who treated envenomations at a facility (the HCP list). */
+export async function hcpCounts(pool: pg.Pool, latestYear: number, facilityId: number): Promise<(NovaCounts & { npi: string })[]> {
+  const { rows } = await pool.query<NovaCounts & { npi: string }>(
+    `SELECT s.provider_npi AS npi,
+            count(*)::int AS cases_5y,
+            count(*) FILTER (WHERE s.event_date >= make_date($1, 1, 1))::int AS cases_1y,
+            count(*) FILTER (WHERE ${INITIAL_ENCOUNTER_SQL})::int AS initials_5y,
+            count(*) FILTER (WHERE ${INITIAL_ENCOUNTER_SQL} AND s.event_date >= make_date($1, 1, 1))::int AS initials_1y,
+            count(*) FILTER (WHERE s.antivenom = 'crofab')::int AS crofab_patients_5y,
+            count(*) FILTER (WHERE s.antivenom = 'crofab' AND s.event_date >= make_date($1, 1, 1))::int AS crofab_patients_1y,
+            count(*) FILTER (WHERE s.antivenom = 'anavip')::int AS anavip_patients_5y,
+            count(*) FILTER (WHERE s.antivenom = 'anavip' AND s.event_date >= make_date($1, 1, 1))::int AS anavip_patients_1y,
+            coalesce(sum(s.units_used) FILTER (WHERE s.antivenom = 'crofab'), 0)::int AS crofab_used_5y,
+            coalesce(sum(s.units_used) FILTER (WHERE s.antivenom = 'crofab' AND s.event_date >= make_date($1, 1, 1)), 0)::int AS crofab_used_1y,
+            coalesce(sum(s.units_used) FILTER (WHERE s.antivenom = 'anavip'), 0)::int AS anavip_used_5y,
+            coalesce(sum(s.units_used) FILTER (WHERE s.antivenom = 'anavip' AND s.event_date >= make_date($1, 1, 1)), 0)::int AS anavip_used_1y,
+            0 AS crofab_bought_5y, 0 AS crofab_bought_1y, 0 AS anavip_bought_5y, 0 AS anavip_bought_1y
+     FROM snakebite_cases s
+     WHERE s.facility_id = $2 AND s.event_date >= make_date($1 - 4, 1, 1) AND s.event_date < make_date($1 + 1, 1, 1)
+     GROUP BY s.provider_npi`,
+    [latestYear, facilityId],
+  )
+  return rows
+}
+
+/** Clinicians who treated envenomations in the 5-year window at the facilities. */
+export async function treatingProviderCount(pool: pg.Pool, latestYear: number, facilityIds: number[] | null): Promise<number> {
+  const { rows } = await pool.query<{ n: number }>(
+    `SELECT count(DISTINCT s.provider_npi)::int AS n FROM snakebite_cases s
+     WHERE ($2::int[] IS NULL OR s.facility_id = ANY($2)) AND s.event_date >= make_date($1 - 4, 1, 1) AND s.event_date < make_date($1 + 1, 1, 1)`,
+    [latestYear, facilityIds],
+  )
+  return rows[0]?.n ?? 0
+}
+
+// ---------------------------------------------------------------- scopes and shapes
+
+export async function stateByCode(pool: pg.Pool, value: string): Promise<{ abbr: string; name: string } | null> {
+  const { rows } = await pool.query<{ abbr: string; name: string }>(
+    'SELECT abbr, name FROM states WHERE upper(abbr) = upper($1) OR lower(name) = lower($1)',
+    [value],
+  )
+  return rows[0] ?? null
+}
+
+export interface TerritoryRecord {
+  id: number
+  name: string
+  state: string
+}
+
+/** Territories of a use case ('general' reads the serb_crofab territories: there is one antivenom dataset). */
+export async function territories(pool: pg.Pool, useCase: string): Promise<TerritoryRecord[]> {
+  const { rows } = await pool.query<TerritoryRecord>(
+    'SELECT id, name, state FROM sales_territories WHERE nova_use_case = $1 ORDER BY state, name',
+    [territoryUseCase(useCase)],
+  )
+  return rows
+}
+
+export const territoryUseCase = (useCase: string) => (useCase === 'general' ? 'serb_crofab' : useCase)
+
+export async function territoryByName(pool: pg.Pool, useCase: string, value: string): Promise<TerritoryRecord | null> {
+  const { rows } = await pool.query<TerritoryRecord>(
+    `SELECT id, name, state FROM sales_territories WHERE nova_use_case = $1 AND (lower(name) = lower($2) OR id::text = $2) ORDER BY id LIMIT 1`,
+    [territoryUseCase(useCase), value],
+  )
+  return rows[0] ?? null
+}
+
+/** County → territory of the use case. */
+export async function territoryOfCounties(pool: pg.Pool, useCase: string): Promise<Map<string, TerritoryRecord>> {
+  const { rows } = await pool.query<TerritoryRecord & { county_fips: string }>(
+    `SELECT tc.county_fips, t.id, t.name, t.state FROM sales_territory_counties tc JOIN sales_territories t ON t.id = tc.territory_id
+     WHERE t.nova_use_case = $1 ORDER BY t.id`,
+    [territoryUseCase(useCase)],
+  )
+  const out = new Map<string, TerritoryRecord>()
+  for (const r of rows) if (!out.has(r.county_fips)) out.set(r.county_fips, { id: r.id, name: r.name, state: r.state })
+  return out
+}

@@ -1,0 +1,112 @@
+import type { Page } from 'playwright-core'
+import { beforeAll, describe, expect, inject, it } from 'vitest'
+import { ensureTestDataset } from '../apps/server/src/data/test-dataset.ts'
+import { testDatabase } from '../test/helpers.ts'
+import { useBrowserSuite } from './browser.ts'
+
+/**
+ * Nova end to end in Chromium as the demo citrus user: search, the results map, health system → hospital →
+ * HCPs and the breadcrumb back, map type and sort changes, and pinning a hospital to the AI Hub.
+ */
+describe('Nova in a real browser', () => {
+  beforeAll(async () => {
+    const db = testDatabase()
+    try {
+      await ensureTestDataset(db.pool, inject('databaseUrl'))
+    } finally {
+      await db.close()
+    }
+  })
+  const suite = useBrowserSuite()
+
+  async function signIn(page: Page) {
+    await page.goto(`${suite.server.baseUrl}/sign-in`)
+    await page.getByRole('textbox', { name: 'Email', exact: true }).fill('citrus@citrus.demo')
+    await page.getByLabel('Password *', { exact: true }).fill('Citrus#Demo2026')
+    await page.getByRole('button', { name: 'Sign In', exact: true }).click()
+    await page.waitForURL(`${suite.server.baseUrl}/apps`, { timeout: 30_000 })
+  }
+  const param = (page: Page, name: string) => new URL(page.url()).searchParams.get(name)
+
+  it('explores the antivenom market from the national map down to prescribers', async () => {
+    const context = await suite.browser.newContext({ viewport: { width: 1400, height: 1000 } })
+    const page = await context.newPage()
+    const errors: string[] = []
+    page.on('pageerror', (error) => errors.push(error.message))
+    await signIn(page)
+
+    // search form → results with the documented parameters
+    await page.goto(`${suite.server.baseUrl}/nova-search`)
+    const search = page.getByRole('button', { name: 'Search', exact: true })
+    await expect.poll(() => search.isEnabled(), { timeout: 30_000 }).toBe(true)
+    await search.click()
+    await page.waitForURL(/\/nova-results\?/, { timeout: 30_000 })
+    expect(Object.fromEntries(new URL(page.url()).searchParams)).toMatchObject({
+      region_level: 'COUNTRY',
+      granularity: 'STATE',
+      map_type: 'serb_crofab_opportunity_score',
+      nova_use_case: 'serb_crofab',
+      point_type: 'ALL',
+      tab: 'atlas',
+      account_query_type: 'FACILITY',
+    })
+    const legend = page.getByTestId('nova-legend')
+    await legend.getByText('SERB CroFab Opportunity Score', { exact: true }).waitFor({ timeout: 30_000 })
+
+    // change the map type
+    await page.getByRole('combobox', { name: 'Map visualization', exact: true }).click()
+    await page.getByRole('option', { name: 'Snake Envenomation Cases', exact: true }).click()
+    await legend.getByText('Snake Envenomation Cases', { exact: true }).waitFor({ timeout: 30_000 })
+    expect(param(page, 'map_type')).toBe('snake_envenomination_count')
+
+    // Market Analytics: health systems → a system's hospitals → a hospital's HCPs
+    await page.getByRole('tab', { name: 'Market Analytics', exact: true }).click()
+    await page.getByText('Explore Health Systems', { exact: true }).waitFor({ timeout: 30_000 })
+    const system = page.locator('[data-insight^="HS"]').first()
+    await system.waitFor({ timeout: 30_000 })
+    const systemId = await system.getAttribute('data-insight')
+    await system.click()
+    await expect.poll(() => param(page, 'system_id')).toBe(systemId)
+    await page.getByText('Health System ID', { exact: true }).waitFor({ timeout: 30_000 })
+
+    const hospital = page.locator('[data-insight]:not([data-insight^="HS"])').first()
+    await hospital.waitFor({ timeout: 30_000 })
+    const npi = await hospital.getAttribute('data-insight')
+    await hospital.click()
+    await expect.poll(() => param(page, 'hco_npi')).toBe(npi)
+    await page.getByText('HOSPITAL', { exact: false }).first().waitFor({ timeout: 30_000 })
+
+    // pin the hospital to the AI Hub
+    await page.getByRole('button', { name: 'Save to AI Hub', exact: true }).click()
+    await page.getByText(/saved to AI Hub!$/).waitFor({ timeout: 10_000 })
+    await page.getByRole('button', { name: 'Saved to AI Hub', exact: true }).waitFor()
+
+    // sort the HCPs by CroFab units used, ascending
+    await page.getByRole('button', { name: /^Filter and sort/ }).click()
+    await page.getByRole('combobox', { name: 'Sort by', exact: true }).click()
+    await page.getByRole('option', { name: 'CroFab Units Used', exact: true }).click()
+    await expect.poll(() => param(page, 'insights_sort')).toBe('crofab_units_used')
+    await page.getByRole('button', { name: 'Sort direction', exact: true }).click()
+    await expect.poll(() => param(page, 'sort_direction')).toBe('ASC')
+
+    const provider = page.locator('[data-insight]').first()
+    await provider.waitFor({ timeout: 30_000 })
+    await provider.click()
+    await page.getByText('Years in Practice', { exact: true }).waitFor({ timeout: 30_000 })
+    const crumbs = page.getByTestId('nova-breadcrumb')
+    await expect.poll(async () => (await crumbs.innerText()).split(/\s*›\s*|\n/).filter(Boolean).length).toBeGreaterThanOrEqual(4)
+
+    // breadcrumb back to the health system: the hospital is cleared
+    await crumbs.getByRole('button').nth(1).click()
+    await expect.poll(() => param(page, 'hco_npi')).toBeNull()
+    expect(param(page, 'system_id')).toBe(systemId)
+
+    // the pinned tab lists the hospital
+    await page.getByRole('tab', { name: 'Pinned', exact: true }).click()
+    await page.locator('[data-testid="nova-breadcrumb"]').waitFor()
+    await expect.poll(async () => page.getByText('facility', { exact: true }).count()).toBeGreaterThan(0)
+
+    expect(errors).toEqual([])
+    await context.close()
+  })
+})
