@@ -34,6 +34,7 @@ export function documentTypeOf(filename: string): AiDocumentType | null {
 export function cleanText(text: string): string {
   return text
     .replace(/\r\n?/g, '\n')
+    // eslint-disable-next-line no-control-regex -- removing control characters is the point
     .replace(/[\u0000-\u0008\u000B-\u001F\u007F]/g, ' ')
     .replace(/[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g, '')
     .replace(/[ \u00A0]+/g, ' ')

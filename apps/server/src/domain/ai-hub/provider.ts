@@ -34,7 +34,7 @@ interface ChunkShape {
 
 async function providerErrorOf(response: Response): Promise<ProviderError> {
   const body = await response.text().catch(() => '')
-  let detail = ''
+  let detail: string
   try {
     const parsed = JSON.parse(body) as { error?: { message?: string } | string; message?: string }
     detail = typeof parsed.error === 'string' ? parsed.error : (parsed.error?.message ?? parsed.message ?? '')
