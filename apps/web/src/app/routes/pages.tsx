@@ -27,6 +27,7 @@ export const PAGES: Partial<Record<ClientRoutePath, ComponentType>> = {
   '/team-management': lazyPage(() => import('../../features/team/routes/team-management'), 'TeamManagementRoute'),
   '/citrus-admin': lazyPage(() => import('../../features/super-admin/routes/citrus-admin'), 'CitrusAdminRoute'),
   '/company/:companyId/users': lazyPage(() => import('../../features/super-admin/routes/company-users'), 'CompanyUsersRoute'),
+  '/ai-hub': lazyPage(() => import('../../features/ai-hub/routes/ai-hub'), 'AiHubRoute'),
 }
 
 /** Paths rendered without the app shell (sidebar, header). */
