@@ -11,7 +11,9 @@ import {
 import request from 'supertest'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { docxOf, pdfOf, pptxOf, xlsxOf } from '../../../../../test/ai-hub-fixtures.ts'
-import { createTenant, loginTokenFor, useTestApp } from '../../../../../test/helpers.ts'
+import { createTenant, loginTokenFor, testConfig, useTestApp } from '../../../../../test/helpers.ts'
+import { generateApiKey, hashApiKey, maskOf } from '../../auth/api-keys.ts'
+import { signShareToken } from '../../auth/tokens.ts'
 import { OFFLINE_MODEL, UNVERIFIED_NUMBER } from '../../domain/ai-hub/generate.ts'
 import { numbersIn } from '../../domain/ai-hub/numbers.ts'
 
@@ -230,13 +232,10 @@ describe('AI Hub (offline analyst)', () => {
   })
 
   it('answers from the context with verbatim citations and only numbers the context holds', async () => {
-    const response = await request(ctx.app.server)
-      .post('/api/ai-hub/generate')
-      .set(auth)
-      .send({
-        prompt: 'How many CroFab vials were used in Texas, and how many envenomation cases did Dallas General Hospital treat?',
-        productGroup: 'ATLAS',
-      })
+    const response = await request(ctx.app.server).post('/api/ai-hub/generate').set(auth).send({
+      prompt: 'How many CroFab vials were used in Texas, and how many envenomation cases did Dallas General Hospital treat?',
+      productGroup: 'ATLAS',
+    })
     expect(response.status).toBe(200)
     const answer = response.body as AiResponse
     expect(answer.model).toBe(OFFLINE_MODEL)
@@ -379,6 +378,35 @@ describe('AI Hub (offline analyst)', () => {
       .set(await authFor(noProduct))
     expect(denied.status).toBe(403)
     expect((await request(ctx.app.server).get('/api/ai-hub/context')).status).toBe(401)
+  })
+
+  it("works with the owner's API key and refuses a link token whose api_endpoints lack it", async () => {
+    const key = generateApiKey()
+    await ctx.db.prisma.apiToken.create({
+      data: { user_id: tenant.users[0]!.id, company_id: tenant.company.id, name: 'ai', token_hash: hashApiKey(key), prefix: maskOf(key) },
+    })
+    const viaKey = await request(ctx.app.server)
+      .get('/api/ai-hub/pins')
+      .set({ authorization: `Bearer ${key}` })
+    expect(viaKey.status).toBe(200)
+    expect(viaKey.body.pinnedInsights.map((pin: { entityKey: string }) => pin.entityKey)).toEqual(['1234567890', 'TX'])
+    for (const endpoints of [[], ['GET /ai-hub/context']]) {
+      const link = await ctx.db.prisma.shareableLink.create({
+        data: {
+          company_id: tenant.company.id,
+          created_by_user_id: tenant.users[0]!.id,
+          url_type: 'public',
+          client_routes: ['/atlas/generic/results'],
+          api_endpoints: endpoints,
+          authorized_user_ids: [],
+          role: 'user',
+        },
+      })
+      const token = await signShareToken(testConfig().jwtSecret, link)
+      const response = await request(ctx.app.server).get(`/api/ai-hub/context?token=${token}`)
+      // a context is a signed-in user's own: a link grants none of it, listed or not
+      expect(response.status).toBe(403)
+    }
   })
 
   it('enforces the 32,000-token budget, naming the budget and the overflow', async () => {
