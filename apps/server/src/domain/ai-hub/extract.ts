@@ -32,18 +32,20 @@ export function documentTypeOf(filename: string): AiDocumentType | null {
 
 /** Text PostgreSQL can store and people can read: no NUL or other control characters, single spaces and tabs, trimmed lines. */
 export function cleanText(text: string): string {
-  return text
-    .replace(/\r\n?/g, '\n')
-    // eslint-disable-next-line no-control-regex -- removing control characters is the point
-    .replace(/[\u0000-\u0008\u000B-\u001F\u007F]/g, ' ')
-    .replace(/[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g, '')
-    .replace(/[ \u00A0]+/g, ' ')
-    .replace(/ *\t[\t ]*/g, '\t')
-    .split('\n')
-    .map((line) => line.trim())
-    .join('\n')
-    .replace(/\n{3,}/g, '\n\n')
-    .trim()
+  return (
+    text
+      .replace(/\r\n?/g, '\n')
+      // eslint-disable-next-line no-control-regex -- removing control characters is the point
+      .replace(/[\u0000-\u0008\u000B-\u001F\u007F]/g, ' ')
+      .replace(/[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g, '')
+      .replace(/[ \u00A0]+/g, ' ')
+      .replace(/ *\t[\t ]*/g, '\t')
+      .split('\n')
+      .map((line) => line.trim())
+      .join('\n')
+      .replace(/\n{3,}/g, '\n\n')
+      .trim()
+  )
 }
 
 const startsWith = (bytes: Buffer, signature: number[]) => signature.every((byte, index) => bytes[index] === byte)
