@@ -196,6 +196,7 @@ export const aiCitationSchema = z
     documentId: z.uuid(),
     documentTitle: z.string(),
     page: z.number().int().describe('1-based page (slide, sheet) of the document'),
+    pageUnit: z.enum(['page', 'slide', 'sheet']).describe('what a page of the document is'),
     text: z.string().describe('quoted verbatim from that page'),
     marker: z.string().describe('the marker that refers to it in the content, e.g. [S1]'),
   })

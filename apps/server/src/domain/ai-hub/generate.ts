@@ -163,6 +163,7 @@ export class AiAnalyst {
       documentId: quote.page.document_id,
       documentTitle: quote.page.title,
       page: quote.page.page_number,
+      pageUnit: AI_PAGE_UNIT[quote.page.type as AiDocumentType] ?? 'page',
       text: quote.text,
       marker: `[S${index + 1}]`,
     }))
@@ -248,6 +249,7 @@ export class AiAnalyst {
         documentId: source.page.document_id,
         documentTitle: source.page.title,
         page: source.page.page_number,
+        pageUnit: AI_PAGE_UNIT[source.page.type as AiDocumentType] ?? 'page',
         text: best.sentence.text,
         marker,
       })

@@ -1,5 +1,5 @@
 import { AI_HUB_MESSAGES, type AiHubProduct, type AiResponse, type AiTemplate } from '@citrus/contracts'
-import { Alert, Box, Card, Group, LoadingOverlay, SimpleGrid, Stack, Text, Title } from '@mantine/core'
+import { Alert, Box, Button, Card, Group, LoadingOverlay, SimpleGrid, Stack, Text, Title } from '@mantine/core'
 import { IconChartBar, IconMap, IconSparkles } from '@tabler/icons-react'
 import { useRef, useState } from 'react'
 import { apiMessageOf } from '../../../lib/api-client'
@@ -142,6 +142,20 @@ export function AiAssistant({
         </Alert>
       )}
       {showResponse && <ResponseView response={response} streamed={streamed} generating={generating} templateName={usedTemplate} />}
+      {response && !generating && (
+        <Group justify="flex-end">
+          <Button
+            size="xs"
+            variant="subtle"
+            onClick={() => {
+              setResponse(null)
+              setStreamed('')
+            }}
+          >
+            New Analysis
+          </Button>
+        </Group>
+      )}
       <Box style={{ flex: 1 }} />
       <Composer
         value={prompt}

@@ -51,6 +51,7 @@ const ANSWER: AiResponse = {
       documentId: DOCUMENT.id,
       documentTitle: 'Market Report',
       page: 2,
+      pageUnit: 'page',
       text: 'CroFab usage in Texas reached 1,234 vials.',
       marker: '[S1]',
     },

@@ -15,7 +15,7 @@ function download(name: string, type: string, text: string) {
 }
 
 function asMarkdown(response: AiResponse): string {
-  const sources = response.citations.map((c) => `- ${c.marker} ${c.documentTitle}, page ${c.page}: "${c.text}"`).join('\n')
+  const sources = response.citations.map((c) => `- ${c.marker} ${c.documentTitle}, ${c.pageUnit} ${c.page}: "${c.text}"`).join('\n')
   return `# ${AI_HUB_MESSAGES.responseHeading}\n\n**Prompt:** ${response.prompt}\n\n${response.content}\n\n## ${AI_HUB_MESSAGES.sources}\n\n${sources}\n\n_Model: ${response.model}; ${response.tokensUsed} tokens; ${response.generatedAt}_\n`
 }
 
@@ -120,7 +120,7 @@ export function ResponseView({
                 {response.citations.map((citation) => (
                   <div key={citation.marker} id={`citation-${citation.marker.slice(1, -1)}`} data-testid="ai-citation">
                     <Text size="xs" fw={600}>
-                      {citation.marker} {citation.documentTitle}, page {citation.page}
+                      {citation.marker} {citation.documentTitle}, {citation.pageUnit} {citation.page}
                     </Text>
                     <Blockquote p="xs" mt={2} fz="sm">
                       {citation.text}
