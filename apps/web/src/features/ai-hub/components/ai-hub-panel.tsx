@@ -1,5 +1,5 @@
 import { AI_HUB_MESSAGES, type AiHubProduct } from '@citrus/contracts'
-import { Box, Group, Stack, Tabs } from '@mantine/core'
+import { Box, Flex, Stack, Tabs } from '@mantine/core'
 import { QueryStatus } from '../../../components/feedback/query-status'
 import { useAiContext } from '../api/ai-hub'
 import { AiAssistant } from './ai-assistant'
@@ -46,13 +46,19 @@ export function AiHubPanel({ productGroup }: { productGroup: AiHubProduct }) {
   const context = useAiContext()
   const hasContext = (context.data?.documents.length ?? 0) + (context.data?.pinnedInsights.length ?? 0) > 0
   return (
-    <Group align="flex-start" gap="md" wrap="nowrap" data-testid="ai-hub" aria-label={AI_HUB_MESSAGES.responseHeading}>
-      <Box w={AI_CONTEXT_PANEL_WIDTH} style={{ flexShrink: 0 }}>
+    <Flex
+      direction={{ base: 'column', md: 'row' }}
+      align={{ base: 'stretch', md: 'flex-start' }}
+      gap="md"
+      data-testid="ai-hub"
+      aria-label={AI_HUB_MESSAGES.responseHeading}
+    >
+      <Box w={{ base: '100%', md: AI_CONTEXT_PANEL_WIDTH }} style={{ flexShrink: 0 }}>
         <AiContextPanel />
       </Box>
       <Box style={{ flex: 1, minWidth: 0 }}>
         <AiAssistant productGroup={productGroup} hasContext={hasContext} />
       </Box>
-    </Group>
+    </Flex>
   )
 }
