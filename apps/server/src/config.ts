@@ -51,6 +51,17 @@ export const envSchema = z.object({
   DATA_LOAD_METHOD: optionalString.pipe(z.enum(['copy', 'insert']).optional()),
   /** a hosted MapLibre style (https) for the maps; unset = the offline basemap of state and county outlines */
   MAP_STYLE_URL: optionalString.pipe(z.url({ protocol: /^https?$/ }).optional()),
+  /**
+   * AI Hub generation (docs/decisions/0042-ai-hub.md): an OpenAI-compatible chat completions API, e.g.
+   * https://api.openai.com/v1 or http://localhost:11434/v1; unset = the built-in offline analyst
+   */
+  AI_BASE_URL: optionalString.pipe(z.url({ protocol: /^https?$/ }).optional()),
+  /** sent as `Authorization: Bearer`; local servers may need none */
+  AI_API_KEY: optionalString,
+  /** the model to ask, e.g. gpt-4o-mini; required with AI_BASE_URL */
+  AI_MODEL: optionalString,
+  /** how long one generation may take before the provider counts as failed */
+  AI_TIMEOUT_MS: z.coerce.number().int().min(1_000).max(600_000).default(120_000),
 })
 
 export type Env = z.infer<typeof envSchema>
@@ -70,6 +81,10 @@ export function parseEnv(source: NodeJS.ProcessEnv | Record<string, string | und
   const env = result.data
   if (env.NODE_ENV === 'production' && env.DATABASE_URL && !env.JWT_SECRET) {
     throw new ConfigError([{ variable: 'JWT_SECRET', message: 'is required in production with DATABASE_URL' }])
+  }
+  if (env.AI_BASE_URL && !env.AI_MODEL) throw new ConfigError([{ variable: 'AI_MODEL', message: 'is required with AI_BASE_URL' }])
+  if (!env.AI_BASE_URL && (env.AI_MODEL || env.AI_API_KEY)) {
+    throw new ConfigError([{ variable: 'AI_BASE_URL', message: 'is required with AI_MODEL and AI_API_KEY' }])
   }
   return env
 }

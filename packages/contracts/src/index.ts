@@ -1,5 +1,6 @@
 import type { EndpointDefinition } from './endpoint.js'
 import { adminEndpoints } from './admin.js'
+import { aiHubEndpoints } from './ai-hub.js'
 import { analyticsEndpoints } from './analytics.js'
 import { companyEndpoints } from './company.js'
 import { costTransparencyEndpoints } from './cost-transparency.js'
@@ -33,6 +34,7 @@ export * from './cost-transparency.js'
 export * from './nova.js'
 export * from './endpoint.js'
 export * from './geo.js'
+export * from './ai-hub.js'
 
 /** Every endpoint of the API, by area: `endpoints.users.login`, `endpoints.admin.createApiToken`, ... */
 export const endpoints = {
@@ -51,6 +53,7 @@ export const endpoints = {
   superAdmin: superAdminEndpoints,
   geo: geoEndpoints,
   nova: novaEndpoints,
+  aiHub: aiHubEndpoints,
 } as const
 
 /** The same definitions as one list (registration checks, OpenAPI, tests). */

@@ -46,6 +46,8 @@ export const CLIENT_ROUTES = [
   { path: '/citrus-admin', title: 'Super Admin Dashboard', area: 'Administration', roles: ['citrus'] },
   { path: '/company/:companyId/users', title: 'Company Users', area: 'Administration', roles: ['citrus'] },
   { path: '/not-authorized', title: 'Not Authorized', area: 'Platform', roles: null },
+  /** the AI Hub on its own page (?app=nova for Nova's credits); also the ai-hub tab of Atlas and Nova's Strategy Hub */
+  { path: '/ai-hub', title: 'AI Hub', area: 'Atlas', roles: STAFF },
 ] as const satisfies readonly ClientRoute[]
 
 export type ClientRoutePath = (typeof CLIENT_ROUTES)[number]['path']

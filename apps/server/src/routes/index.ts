@@ -4,6 +4,7 @@ import { authPlugin } from '../plugins/auth.js'
 import { creditsPlugin } from '../plugins/credits.js'
 import { servicesPlugin } from '../services/index.js'
 import { adminRoutes } from './admin/index.js'
+import { aiHubRoutes } from './ai-hub/index.js'
 import { analyticsRoutes } from './analytics/index.js'
 import { companyRoutes } from './company/index.js'
 import { costTransparencyRoutes } from './cost-transparency/index.js'
@@ -42,4 +43,5 @@ export const apiRoutes: FastifyPluginAsyncZod = async (app) => {
   await app.register(superAdminRoutes)
   await app.register(geoRoutes)
   await app.register(novaRoutes)
+  await app.register(aiHubRoutes)
 }

@@ -38,6 +38,7 @@ const MATRIX: Record<ClientRoutePath, string> = {
   '/team-management': '           A A R R S N',
   '/citrus-admin': '              R A R R S N',
   '/company/:companyId/users': '  R A R R S N',
+  '/ai-hub': '                    A A A R S N',
   '/not-authorized': '            A A A A A A',
 }
 

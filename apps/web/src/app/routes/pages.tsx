@@ -35,6 +35,7 @@ export const PAGES: Partial<Record<ClientRoutePath, ComponentType>> = {
   ),
   '/nova-search': lazyPage(() => import('../../features/nova/routes/nova-search'), 'NovaSearchRoute'),
   '/nova-results': lazyPage(() => import('../../features/nova/routes/nova-results'), 'NovaResultsRoute'),
+  '/ai-hub': lazyPage(() => import('../../features/ai-hub/routes/ai-hub'), 'AiHubRoute'),
 }
 
 /** Paths rendered without the app shell (sidebar, header). */

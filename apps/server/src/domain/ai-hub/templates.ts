@@ -1,0 +1,110 @@
+import type { AiTemplate } from '@citrus/contracts'
+
+/**
+ * The AI Hub's templates (spec 2 §3): four categories, with the dashboard's two quick starts (Market Analysis,
+ * Territory Overview). They are product content, versioned with the code; only their use is stored per user.
+ */
+export type TemplateDefinition = Omit<AiTemplate, 'usageCount'>
+
+export const AI_TEMPLATES: readonly TemplateDefinition[] = [
+  {
+    id: 'market-analysis',
+    name: 'Market Analysis',
+    description: 'Market size, demand and opportunity from your documents and pinned insights',
+    category: 'analysis',
+    prompt:
+      'Provide a market analysis from my context: market size and demand, patient volumes, product usage and market share, and the main opportunities and risks.',
+    requiredMetadata: [],
+    suggestedDocuments: ['market research', 'sales reports'],
+    suggestedInsights: ['state', 'health-system'],
+    icon: 'chart-bar',
+    quickStart: true,
+  },
+  {
+    id: 'territory-overview',
+    name: 'Territory Overview',
+    description: 'The accounts, volumes and gaps of your territory',
+    category: 'strategy',
+    prompt:
+      'Give a territory overview from my context: the key accounts and health systems, patient and case volumes, product usage versus buying, and where the opportunity is largest.',
+    requiredMetadata: [],
+    suggestedDocuments: ['territory plans', 'account lists'],
+    suggestedInsights: ['health-system', 'facility', 'provider'],
+    icon: 'map',
+    quickStart: true,
+  },
+  {
+    id: 'competitive-landscape',
+    name: 'Competitive Landscape',
+    description: 'Products, market share and competitive position',
+    category: 'analysis',
+    prompt: 'Summarize the competitive landscape in my context: competing products, market share, usage trends and competitive risks.',
+    requiredMetadata: [],
+    suggestedDocuments: ['competitive intelligence'],
+    suggestedInsights: ['facility', 'health-system'],
+    icon: 'swords',
+    quickStart: false,
+  },
+  {
+    id: 'account-prioritization',
+    name: 'Account Prioritization',
+    description: 'Which accounts to focus on, and why',
+    category: 'strategy',
+    prompt: 'Prioritize the accounts in my context by opportunity: cases, usage, purchases and gaps, and say why each matters.',
+    requiredMetadata: [],
+    suggestedDocuments: ['account lists'],
+    suggestedInsights: ['health-system', 'facility'],
+    icon: 'target',
+    quickStart: false,
+  },
+  {
+    id: 'executive-summary',
+    name: 'Executive Summary',
+    description: 'A short summary for leadership',
+    category: 'communication',
+    prompt: 'Write an executive summary of my context for leadership: the key findings, figures and recommended next steps.',
+    requiredMetadata: [],
+    suggestedDocuments: ['reports', 'presentations'],
+    suggestedInsights: [],
+    icon: 'file-text',
+    quickStart: false,
+  },
+  {
+    id: 'stakeholder-email',
+    name: 'Stakeholder Email',
+    description: 'An e-mail to an account or a colleague',
+    category: 'communication',
+    prompt: 'Draft a concise e-mail to a stakeholder about the findings in my context, citing the key figures.',
+    requiredMetadata: [],
+    suggestedDocuments: [],
+    suggestedInsights: ['health-system', 'provider'],
+    icon: 'mail',
+    quickStart: false,
+  },
+  {
+    id: 'action-plan',
+    name: 'Action Plan',
+    description: 'Next steps with owners and priorities',
+    category: 'planning',
+    prompt: 'Build an action plan from my context: the priorities, the accounts to visit, and the steps to close the gaps.',
+    requiredMetadata: [],
+    suggestedDocuments: ['territory plans'],
+    suggestedInsights: ['facility', 'provider'],
+    icon: 'list-check',
+    quickStart: false,
+  },
+  {
+    id: 'business-review',
+    name: 'Quarterly Business Review',
+    description: 'Results, trends and goals for a business review',
+    category: 'planning',
+    prompt: 'Prepare a quarterly business review from my context: results, trends, wins, risks and goals for the next quarter.',
+    requiredMetadata: [],
+    suggestedDocuments: ['sales reports'],
+    suggestedInsights: ['state', 'health-system'],
+    icon: 'calendar',
+    quickStart: false,
+  },
+]
+
+export const templateById = (id: string) => AI_TEMPLATES.find((template) => template.id === id) ?? null

@@ -1,0 +1,569 @@
+import { createServer, type IncomingMessage, type Server } from 'node:http'
+import {
+  AI_HUB_ERROR_CODES,
+  AI_HUB_MESSAGES,
+  AI_MAX_CONTEXT_TOKENS,
+  AI_MAX_FILE_BYTES,
+  AI_TOKENS_PER_PIN,
+  AUTH_MESSAGES,
+  type AiResponse,
+} from '@citrus/contracts'
+import request from 'supertest'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { docxOf, pdfOf, pptxOf, xlsxOf } from '../../../../../test/ai-hub-fixtures.ts'
+import { createTenant, loginTokenFor, testConfig, useTestApp } from '../../../../../test/helpers.ts'
+import { generateApiKey, hashApiKey, maskOf } from '../../auth/api-keys.ts'
+import { signShareToken } from '../../auth/tokens.ts'
+import { OFFLINE_MODEL, UNVERIFIED_NUMBER } from '../../domain/ai-hub/generate.ts'
+import { numbersIn } from '../../domain/ai-hub/numbers.ts'
+
+type Tenant = Awaited<ReturnType<typeof createTenant>>
+type Db = ReturnType<typeof useTestApp>['db']
+
+const PDF_PAGES = [
+  ['Snakebite Market Report 2025'],
+  ['CroFab usage in Texas reached 1,234 vials last year.', 'Dallas General Hospital treated 87 envenomation cases.'],
+  ['Anavip gained share in Arizona, where purchases rose to 455 vials.'],
+]
+
+async function authFor(tenant: Tenant, index = 0) {
+  return { authorization: `Bearer ${await loginTokenFor(tenant.users[index]!, tenant.company.company_name)}` }
+}
+
+/** Server-sent events of a response body: [{ event, data }]. */
+function eventsOf(text: string): { event: string; data: unknown }[] {
+  return text
+    .split('\n\n')
+    .filter((block) => block.trim() !== '')
+    .map((block) => {
+      const event = /^event: (.*)$/m.exec(block)?.[1] ?? ''
+      const data = JSON.parse(/^data: (.*)$/m.exec(block)?.[1] ?? 'null') as unknown
+      return { event, data }
+    })
+}
+
+/** Independent recount of a user's context from the tables. */
+async function recount(db: Db, userId: number) {
+  const [row] = await db.pool
+    .query<{ documents: number; tokens: number; page_tokens: number; pins: number }>(
+      `SELECT (SELECT count(*)::int FROM ai_documents WHERE user_id = $1) AS documents,
+              (SELECT coalesce(sum(tokens), 0)::int FROM ai_documents WHERE user_id = $1) AS tokens,
+              (SELECT coalesce(sum(p.tokens), 0)::int FROM ai_document_pages p JOIN ai_documents d ON d.id = p.document_id WHERE d.user_id = $1) AS page_tokens,
+              (SELECT count(*)::int FROM ai_pins WHERE user_id = $1) AS pins`,
+      [userId],
+    )
+    .then((result) => result.rows)
+  return row!
+}
+
+const statePin = (key = 'TX', name = 'Texas') => ({
+  type: 'state' as const,
+  entityKey: key,
+  source: 'ATLAS' as const,
+  data: { entity: { name }, display_name: name, metrics: { 'Total Patients': 5120, 'Payer Mix Commercial': '41.2%' } },
+})
+
+describe('AI Hub (offline analyst)', () => {
+  const ctx = useTestApp()
+  let tenant: Tenant
+  let other: Tenant
+  let auth: Record<string, string>
+  let pdf: Buffer
+
+  beforeAll(async () => {
+    tenant = await createTenant(ctx.db, {
+      roles: ['user', 'citrus', 'member'],
+      products: [{ product_group: 'ATLAS', limit: 100 }, { product_group: 'NOVA' }],
+    })
+    other = await createTenant(ctx.db, { roles: ['user'] })
+    auth = await authFor(tenant)
+    pdf = await pdfOf(PDF_PAGES)
+  })
+
+  const upload = (headers: Record<string, string>, files: [string, Buffer][]) => {
+    const call = request(ctx.app.server).post('/api/ai-hub/documents').set(headers)
+    for (const [name, bytes] of files) call.attach('files', bytes, name)
+    return call
+  }
+
+  it('uploads every format at once, page by page, counted in tokens and full-text indexed', async () => {
+    const files: [string, Buffer][] = [
+      ['Market Report.pdf', pdf],
+      ['Territory Plan.docx', await docxOf([['Visit Dallas General Hospital in May.'], ['Budget for Arizona is flat.']])],
+      ['Review.pptx', await pptxOf([['Quarterly review'], ['Hire two reps in Oklahoma.']])],
+      [
+        'Accounts.xlsx',
+        await xlsxOf([
+          {
+            name: 'Top accounts',
+            rows: [
+              ['Account', 'Cases'],
+              ['Tucson Medical Center', 31],
+            ],
+          },
+        ]),
+      ],
+      ['notes.txt', Buffer.from('Call the pharmacy director at Tucson Medical Center.')],
+    ]
+    const response = await upload(auth, files)
+    expect(response.status).toBe(201)
+    const documents = response.body.documents as {
+      id: string
+      title: string
+      type: string
+      pages: number
+      pageUnit: string
+      tokens: number
+      size: number
+    }[]
+    expect(documents.map((d) => [d.title, d.type, d.pages, d.pageUnit])).toEqual([
+      ['Market Report', 'pdf', 3, 'page'],
+      ['Territory Plan', 'docx', 2, 'page'],
+      ['Review', 'pptx', 2, 'slide'],
+      ['Accounts', 'xlsx', 1, 'sheet'],
+      ['notes', 'txt', 1, 'page'],
+    ])
+    expect(documents.map((d) => d.size)).toEqual(files.map(([, bytes]) => bytes.length))
+
+    const counts = await recount(ctx.db, tenant.users[0]!.id)
+    expect(counts.documents).toBe(5)
+    expect(counts.tokens).toBe(documents.reduce((sum, d) => sum + d.tokens, 0))
+    expect(counts.page_tokens).toBe(counts.tokens)
+    const page = await ctx.db.pool.query<{ text: string }>(
+      `SELECT p.text FROM ai_document_pages p JOIN ai_documents d ON d.id = p.document_id
+       WHERE d.user_id = $1 AND d.title = 'Market Report' AND p.page_number = 2`,
+      [tenant.users[0]!.id],
+    )
+    expect(page.rows[0]!.text).toContain('CroFab usage in Texas reached 1,234 vials last year.')
+    const indexed = await ctx.db.pool.query<{ n: number }>(
+      `SELECT count(*)::int AS n FROM ai_document_pages p JOIN ai_documents d ON d.id = p.document_id
+       WHERE d.user_id = $1 AND p.search @@ to_tsquery('english', 'hospitals')`,
+      [tenant.users[0]!.id],
+    )
+    expect(indexed.rows[0]!.n).toBe(2) // 'Hospital' on PDF page 2 and on the Word document's first page (stemmed)
+
+    const context = await request(ctx.app.server).get('/api/ai-hub/context').set(auth)
+    expect(context.status).toBe(200)
+    expect(context.body.totalTokens).toBe(counts.tokens)
+    expect(context.body.maxTokens).toBe(AI_MAX_CONTEXT_TOKENS)
+    expect(context.body.documents).toHaveLength(5)
+  })
+
+  it('refuses a mislabelled, an empty or an unsupported file, and stores nothing of that upload', async () => {
+    const before = await recount(ctx.db, tenant.users[0]!.id)
+    const mislabelled = await upload(auth, [
+      ['fine.txt', Buffer.from('A fine text file.')],
+      ['slides.pptx', pdf],
+    ])
+    expect(mislabelled.status).toBe(422)
+    expect(mislabelled.body).toEqual({
+      message: AI_HUB_MESSAGES.mislabelled('slides.pptx', 'pptx'),
+      code: AI_HUB_ERROR_CODES.mislabelled,
+      status: 422,
+    })
+    const empty = await upload(auth, [['empty.txt', Buffer.alloc(0)]])
+    expect([empty.status, empty.body.message]).toEqual([422, AI_HUB_MESSAGES.emptyDocument('empty.txt')])
+    const unsupported = await upload(auth, [['virus.exe', Buffer.from('MZ')]])
+    expect([unsupported.status, unsupported.body.message]).toEqual([415, AI_HUB_MESSAGES.unsupportedType('virus.exe')])
+    const none = await request(ctx.app.server).post('/api/ai-hub/documents').set(auth).field('note', 'no file')
+    expect([none.status, none.body.message]).toEqual([400, AI_HUB_MESSAGES.noFiles])
+    expect(await recount(ctx.db, tenant.users[0]!.id)).toEqual(before)
+  })
+
+  it('answers 413 for a file over the size limit', async () => {
+    const response = await upload(auth, [['huge.txt', Buffer.alloc(AI_MAX_FILE_BYTES + 1, 'a')]])
+    expect(response.status).toBe(413)
+    expect(response.body).toEqual({ message: AI_HUB_MESSAGES.fileTooLarge('huge.txt'), code: 'PAYLOAD_TOO_LARGE', status: 413 })
+  })
+
+  it('pins, refuses a duplicate, reorders, unpins and clears, per user', async () => {
+    const texas = await request(ctx.app.server).post('/api/ai-hub/pins').set(auth).send(statePin())
+    expect(texas.status).toBe(201)
+    expect(texas.body).toMatchObject({ type: 'state', entityKey: 'TX', source: 'ATLAS', order: 0, tokens: AI_TOKENS_PER_PIN })
+    const duplicate = await request(ctx.app.server).post('/api/ai-hub/pins').set(auth).send(statePin())
+    expect([duplicate.status, duplicate.body.message]).toEqual([409, AI_HUB_MESSAGES.alreadyPinned])
+    const hospital = await request(ctx.app.server)
+      .post('/api/ai-hub/pins')
+      .set(auth)
+      .send({
+        type: 'facility',
+        entityKey: '1234567890',
+        source: 'NOVA',
+        data: {
+          entity: { name: 'Dallas General Hospital' },
+          display_name: 'Dallas General Hospital',
+          metrics: { 'Snakebite Cases': 87, 'CroFab Units': 310 },
+        },
+      })
+    expect(hospital.status).toBe(201)
+    expect(hospital.body.order).toBe(1)
+
+    const reordered = await request(ctx.app.server)
+      .put('/api/ai-hub/pins/order')
+      .set(auth)
+      .send({ ids: [hospital.body.id, texas.body.id] })
+    expect(reordered.status).toBe(200)
+    expect(reordered.body.pinnedInsights.map((pin: { entityKey: string }) => pin.entityKey)).toEqual(['1234567890', 'TX'])
+    const partial = await request(ctx.app.server)
+      .put('/api/ai-hub/pins/order')
+      .set(auth)
+      .send({ ids: [texas.body.id] })
+    expect([partial.status, partial.body.message]).toEqual([400, AI_HUB_MESSAGES.reorderMismatch])
+
+    // another company's user sees none of it and cannot remove it
+    const stranger = await authFor(other)
+    expect((await request(ctx.app.server).get('/api/ai-hub/pins').set(stranger)).body.pinnedInsights).toEqual([])
+    const foreign = await request(ctx.app.server).delete(`/api/ai-hub/pins/${texas.body.id}`).set(stranger)
+    expect([foreign.status, foreign.body.message]).toEqual([404, AI_HUB_MESSAGES.pinNotFound])
+
+    const counts = await recount(ctx.db, tenant.users[0]!.id)
+    expect(counts.pins).toBe(2)
+    const context = await request(ctx.app.server).get('/api/ai-hub/context').set(auth)
+    expect(context.body.totalTokens).toBe(counts.tokens + 2 * AI_TOKENS_PER_PIN)
+
+    // unpin and clear (on a second user of the tenant, so the first keeps its pins for the analyst)
+    const citrus = await authFor(tenant, 1)
+    const first = await request(ctx.app.server).post('/api/ai-hub/pins').set(citrus).send(statePin('AZ', 'Arizona'))
+    await request(ctx.app.server).post('/api/ai-hub/pins').set(citrus).send(statePin('OK', 'Oklahoma'))
+    expect((await request(ctx.app.server).delete(`/api/ai-hub/pins/${first.body.id}`).set(citrus)).status).toBe(204)
+    expect((await recount(ctx.db, tenant.users[1]!.id)).pins).toBe(1)
+    expect((await request(ctx.app.server).delete('/api/ai-hub/pins').set(citrus)).status).toBe(204)
+    expect((await recount(ctx.db, tenant.users[1]!.id)).pins).toBe(0)
+  })
+
+  it('answers from the context with verbatim citations and only numbers the context holds', async () => {
+    const response = await request(ctx.app.server).post('/api/ai-hub/generate').set(auth).send({
+      prompt: 'How many CroFab vials were used in Texas, and how many envenomation cases did Dallas General Hospital treat?',
+      productGroup: 'ATLAS',
+    })
+    expect(response.status).toBe(200)
+    const answer = response.body as AiResponse
+    expect(answer.model).toBe(OFFLINE_MODEL)
+    expect(answer.answered).toBe(true)
+    expect(answer.tokensUsed).toBeGreaterThan(0)
+    expect(answer.citations.length).toBeGreaterThan(0)
+    expect(answer.citations).toContainEqual(
+      expect.objectContaining({ documentTitle: 'Market Report', page: 2, text: 'CroFab usage in Texas reached 1,234 vials last year.' }),
+    )
+    for (const citation of answer.citations) {
+      const { rows } = await ctx.db.pool.query<{ text: string; title: string }>(
+        'SELECT p.text, d.title FROM ai_document_pages p JOIN ai_documents d ON d.id = p.document_id WHERE d.id = $1 AND p.page_number = $2',
+        [citation.documentId, citation.page],
+      )
+      expect(rows[0]!.title).toBe(citation.documentTitle)
+      expect(rows[0]!.text).toContain(citation.text)
+      expect(answer.content).toContain(citation.marker)
+    }
+    expect(answer.content).toContain('1,234')
+    expect(answer.content).toContain('Dallas General Hospital') // the pinned hospital matches the question
+    expect(answer.insightsUsed).toContain('Dallas General Hospital')
+    // every number of the answer is in the context (pages with their page labels, pinned metrics)
+    const { rows } = await ctx.db.pool.query<{ text: string }>(
+      `SELECT d.title || ' page ' || p.page_number || ' slide ' || p.page_number || ' sheet ' || p.page_number || E'\n' || p.text AS text
+       FROM ai_document_pages p JOIN ai_documents d ON d.id = p.document_id WHERE d.user_id = $1`,
+      [tenant.users[0]!.id],
+    )
+    const pins = await ctx.db.pool.query<{ data: unknown }>('SELECT data FROM ai_pins WHERE user_id = $1', [tenant.users[0]!.id])
+    const known = numbersIn(rows.map((row) => row.text).join('\n') + JSON.stringify(pins.rows))
+    for (const number of numbersIn(answer.content)) expect(known, `number ${number}`).toContain(number)
+    expect(answer.unverifiedNumbers).toEqual([])
+  })
+
+  it('says so when the context does not answer', async () => {
+    const response = await request(ctx.app.server)
+      .post('/api/ai-hub/generate')
+      .set(auth)
+      .send({ prompt: 'What is the capital of France?', productGroup: 'ATLAS' })
+    expect(response.status).toBe(200)
+    expect(response.body).toMatchObject({ answered: false, content: AI_HUB_MESSAGES.cannotAnswer, citations: [] })
+  })
+
+  it('streams the answer as server-sent events', async () => {
+    const response = await request(ctx.app.server)
+      .post('/api/ai-hub/generate/stream')
+      .set(auth)
+      .send({ prompt: 'Anavip purchases in Arizona', productGroup: 'ATLAS' })
+      .buffer(true)
+      .parse((res, callback) => {
+        let text = ''
+        res.on('data', (chunk: Buffer) => (text += chunk.toString()))
+        res.on('end', () => callback(null, text))
+      })
+    expect(response.status).toBe(200)
+    expect(response.headers['content-type']).toContain('text/event-stream')
+    const events = eventsOf(response.body as string)
+    const done = events.at(-1)!
+    expect(done.event).toBe('done')
+    const answer = done.data as AiResponse
+    expect(
+      events
+        .filter((e) => e.event === 'delta')
+        .map((e) => (e.data as { text: string }).text)
+        .join(''),
+    ).toBe(answer.content)
+    expect(answer.citations[0]).toMatchObject({
+      documentTitle: 'Market Report',
+      page: 3,
+      text: 'Anavip gained share in Arizona, where purchases rose to 455 vials.',
+    })
+  })
+
+  it('counts template uses and meters the app the AI Hub is used from', async () => {
+    const usage = async (product: string) =>
+      (
+        await ctx.db.pool.query<{ used: number }>(
+          'SELECT coalesce(sum(used), 0)::int AS used FROM credit_usage WHERE company_id = $1 AND product_group = $2',
+          [tenant.company.id, product],
+        )
+      ).rows[0]!.used
+    const atlasBefore = await usage('ATLAS')
+    const templates = await request(ctx.app.server).get('/api/ai-hub/templates').set(auth)
+    const market = templates.body.templates.find((t: { id: string }) => t.id === 'market-analysis')
+    expect(market).toMatchObject({ name: 'Market Analysis', category: 'analysis', quickStart: true, usageCount: 0 })
+    expect(new Set(templates.body.templates.map((t: { category: string }) => t.category))).toEqual(
+      new Set(['analysis', 'strategy', 'communication', 'planning']),
+    )
+    expect(templates.body.templates.filter((t: { quickStart: boolean }) => t.quickStart).map((t: { name: string }) => t.name)).toEqual([
+      'Market Analysis',
+      'Territory Overview',
+    ])
+    const answer = await request(ctx.app.server)
+      .post('/api/ai-hub/generate')
+      .set(auth)
+      .send({ prompt: market.prompt, templateId: 'market-analysis', productGroup: 'ATLAS' })
+    expect(answer.status).toBe(200)
+    expect(answer.body.insightsUsed).toEqual(['Dallas General Hospital', 'Texas']) // a template takes in every pinned insight
+    const after = await request(ctx.app.server).get('/api/ai-hub/templates').set(auth)
+    expect(after.body.templates.find((t: { id: string }) => t.id === 'market-analysis').usageCount).toBe(1)
+    const { rows } = await ctx.db.pool.query<{ uses: number }>(
+      'SELECT uses FROM ai_template_uses WHERE user_id = $1 AND template_id = $2',
+      [tenant.users[0]!.id, 'market-analysis'],
+    )
+    expect(rows[0]!.uses).toBe(1)
+    expect(await usage('ATLAS')).toBe(atlasBefore + 1)
+
+    // Nova is for the citrus role: a user is refused, a citrus user is metered against NOVA
+    const refused = await request(ctx.app.server).post('/api/ai-hub/generate').set(auth).send({ prompt: 'Texas', productGroup: 'NOVA' })
+    expect([refused.status, refused.body.message]).toEqual([403, AUTH_MESSAGES.roleDenied('user')])
+    const novaBefore = await usage('NOVA')
+    const citrus = await authFor(tenant, 1)
+    await request(ctx.app.server).post('/api/ai-hub/pins').set(citrus).send(statePin())
+    const nova = await request(ctx.app.server)
+      .post('/api/ai-hub/generate')
+      .set(citrus)
+      .send({ prompt: 'Texas patients', productGroup: 'NOVA' })
+    expect(nova.status).toBe(200)
+    expect(await usage('NOVA')).toBe(novaBefore + 1)
+    const unknown = await request(ctx.app.server)
+      .post('/api/ai-hub/generate')
+      .set(auth)
+      .send({ prompt: 'x', templateId: 'nope', productGroup: 'ATLAS' })
+    expect([unknown.status, unknown.body.message]).toEqual([404, AI_HUB_MESSAGES.templateNotFound])
+  })
+
+  it('refuses generation without context, members and companies without Atlas or Nova', async () => {
+    const stranger = await authFor(other)
+    const empty = await request(ctx.app.server)
+      .post('/api/ai-hub/generate')
+      .set(stranger)
+      .send({ prompt: 'Anything?', productGroup: 'ATLAS' })
+    expect(empty.body).toEqual({ message: AI_HUB_MESSAGES.noContext, code: AI_HUB_ERROR_CODES.noContext, status: 422 })
+    const member = await request(ctx.app.server)
+      .get('/api/ai-hub/context')
+      .set(await authFor(tenant, 2))
+    expect([member.status, member.body.message]).toEqual([403, AUTH_MESSAGES.roleDenied('member')])
+    const noProduct = await createTenant(ctx.db, { roles: ['user'], products: [{ product_group: 'CARE_SELECT' }] })
+    const denied = await request(ctx.app.server)
+      .get('/api/ai-hub/context')
+      .set(await authFor(noProduct))
+    expect(denied.status).toBe(403)
+    expect((await request(ctx.app.server).get('/api/ai-hub/context')).status).toBe(401)
+  })
+
+  it("works with the owner's API key and refuses a link token whose api_endpoints lack it", async () => {
+    const key = generateApiKey()
+    await ctx.db.prisma.apiToken.create({
+      data: { user_id: tenant.users[0]!.id, company_id: tenant.company.id, name: 'ai', token_hash: hashApiKey(key), prefix: maskOf(key) },
+    })
+    const viaKey = await request(ctx.app.server)
+      .get('/api/ai-hub/pins')
+      .set({ authorization: `Bearer ${key}` })
+    expect(viaKey.status).toBe(200)
+    expect(viaKey.body.pinnedInsights.map((pin: { entityKey: string }) => pin.entityKey)).toEqual(['1234567890', 'TX'])
+    for (const endpoints of [[], ['GET /ai-hub/context']]) {
+      const link = await ctx.db.prisma.shareableLink.create({
+        data: {
+          company_id: tenant.company.id,
+          created_by_user_id: tenant.users[0]!.id,
+          url_type: 'public',
+          client_routes: ['/atlas/generic/results'],
+          api_endpoints: endpoints,
+          authorized_user_ids: [],
+          role: 'user',
+        },
+      })
+      const token = await signShareToken(testConfig().jwtSecret, link)
+      const response = await request(ctx.app.server).get(`/api/ai-hub/context?token=${token}`)
+      // a context is a signed-in user's own: a link grants none of it, listed or not
+      expect(response.status).toBe(403)
+    }
+  })
+
+  it('enforces the 32,000-token budget, naming the budget and the overflow', async () => {
+    const budget = await createTenant(ctx.db, { roles: ['user'] })
+    const headers = await authFor(budget)
+    // 31,950 tokens: ' word' is one cl100k token
+    const big = Buffer.from('word'.concat(' word'.repeat(31_949)))
+    const first = await upload(headers, [['big.txt', big]])
+    expect(first.status).toBe(201)
+    expect(first.body.documents[0].tokens).toBe(31_950)
+    const over = await upload(headers, [['more.txt', Buffer.from('word'.concat(' word'.repeat(99)))]])
+    expect(over.body).toEqual({ message: AI_HUB_MESSAGES.budgetExceeded(32_050, 50), code: AI_HUB_ERROR_CODES.budgetExceeded, status: 422 })
+    expect(over.body.message).toBe(
+      'The AI context would hold 32,050 tokens, 50 over the 32,000-token budget. Remove documents or pinned insights first.',
+    )
+    const pin = await request(ctx.app.server).post('/api/ai-hub/pins').set(headers).send(statePin())
+    expect(pin.body).toEqual({ message: AI_HUB_MESSAGES.budgetExceeded(32_050, 50), code: AI_HUB_ERROR_CODES.budgetExceeded, status: 422 })
+    expect(await recount(ctx.db, budget.users[0]!.id)).toMatchObject({ documents: 1, tokens: 31_950, pins: 0 })
+    // removing the document gives the tokens back
+    const removed = await request(ctx.app.server).delete(`/api/ai-hub/documents/${first.body.documents[0].id}`).set(headers)
+    expect(removed.status).toBe(204)
+    expect(await recount(ctx.db, budget.users[0]!.id)).toMatchObject({ documents: 0, tokens: 0, page_tokens: 0 })
+    const again = await request(ctx.app.server).delete(`/api/ai-hub/documents/${first.body.documents[0].id}`).set(headers)
+    expect([again.status, again.body.message]).toEqual([404, AI_HUB_MESSAGES.documentNotFound])
+  })
+})
+
+// ---- the OpenAI-compatible path ------------------------------------------------------------------
+
+describe('AI Hub (OpenAI-compatible endpoint)', () => {
+  let server: Server
+  const requests: {
+    url: string
+    authorization: string | undefined
+    body: { model: string; stream: boolean; messages: { role: string; content: string }[] }
+  }[] = []
+  let mode: 'ok' | 'fail' = 'ok'
+
+  beforeAll(async () => {
+    server = createServer((req: IncomingMessage, res) => {
+      let raw = ''
+      req.on('data', (chunk: Buffer) => (raw += chunk.toString()))
+      req.on('end', () => {
+        requests.push({ url: req.url ?? '', authorization: req.headers.authorization, body: JSON.parse(raw) })
+        if (mode === 'fail') {
+          res.writeHead(429, { 'content-type': 'application/json' })
+          res.end(JSON.stringify({ error: { message: 'Rate limit reached for requests' } }))
+          return
+        }
+        // cite the page that holds the sentence about Texas
+        const system = JSON.parse(raw).messages[0].content as string
+        const marker = /(\[S\d+\]) Market Report, page 2/.exec(system)?.[1] ?? '[S1]'
+        res.writeHead(200, { 'content-type': 'text/event-stream' })
+        const pieces = ['Texas used ', '1,234 CroFab vials ', marker, ', about 99 more than planned.']
+        for (const piece of pieces) {
+          res.write(`data: ${JSON.stringify({ model: 'test-model-2', choices: [{ index: 0, delta: { content: piece } }] })}\n\n`)
+        }
+        res.write(
+          `data: ${JSON.stringify({ model: 'test-model-2', choices: [], usage: { prompt_tokens: 300, completion_tokens: 20, total_tokens: 320 } })}\n\n`,
+        )
+        res.end('data: [DONE]\n\n')
+      })
+    })
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', () => resolve()))
+  })
+  afterAll(async () => {
+    await new Promise((resolve) => server.close(resolve))
+  })
+  const ctx = useTestApp(() => {
+    const address = server.address()
+    const port = typeof address === 'object' && address ? address.port : 0
+    return { AI_BASE_URL: `http://127.0.0.1:${port}/v1`, AI_API_KEY: 'sk-test-key', AI_MODEL: 'test-model' }
+  })
+  let auth: Record<string, string>
+  let tenant: Tenant
+
+  beforeAll(async () => {
+    tenant = await createTenant(ctx.db, { roles: ['user'] })
+    auth = await authFor(tenant)
+    const response = await request(ctx.app.server)
+      .post('/api/ai-hub/documents')
+      .set(auth)
+      .attach('files', await pdfOf(PDF_PAGES), 'Market Report.pdf')
+    expect(response.status).toBe(201)
+  })
+
+  it('streams the model answer with citations, the model and its token count', async () => {
+    mode = 'ok'
+    const response = await request(ctx.app.server)
+      .post('/api/ai-hub/generate/stream')
+      .set(auth)
+      .send({ prompt: 'CroFab in Texas?', productGroup: 'ATLAS' })
+      .buffer(true)
+      .parse((res, callback) => {
+        let text = ''
+        res.on('data', (chunk: Buffer) => (text += chunk.toString()))
+        res.on('end', () => callback(null, text))
+      })
+    expect(response.status).toBe(200)
+    const events = eventsOf(response.body as string)
+    expect(events.filter((e) => e.event === 'delta').map((e) => (e.data as { text: string }).text)).toEqual([
+      'Texas used ',
+      '1,234 CroFab vials ',
+      '[S2]',
+      ', about 99 more than planned.',
+    ])
+    const answer = events.at(-1)!.data as AiResponse
+    expect(events.at(-1)!.event).toBe('done')
+    expect(answer.model).toBe('test-model-2')
+    expect(answer.tokensUsed).toBe(320)
+    expect(answer.citations).toEqual([
+      expect.objectContaining({
+        documentTitle: 'Market Report',
+        page: 2,
+        text: 'CroFab usage in Texas reached 1,234 vials last year.',
+        marker: '[S2]',
+      }),
+    ])
+    // 99 is not in the context: it is flagged and replaced
+    expect(answer.unverifiedNumbers).toEqual(['99'])
+    expect(answer.content).toBe(`Texas used 1,234 CroFab vials [S2], about ${UNVERIFIED_NUMBER} more than planned.`)
+
+    const sent = requests.at(-1)!
+    expect(sent.url).toBe('/v1/chat/completions')
+    expect(sent.authorization).toBe('Bearer sk-test-key')
+    expect(sent.body).toMatchObject({ model: 'test-model', stream: true })
+    expect(sent.body.messages[0]!.content).toContain('CroFab usage in Texas reached 1,234 vials last year.')
+    expect(sent.body.messages[1]).toEqual({ role: 'user', content: 'CroFab in Texas?' })
+  })
+
+  it('gives a clear message when the provider fails, keeps the context and refunds the credit', async () => {
+    mode = 'fail'
+    const detail = 'HTTP 429: Rate limit reached for requests'
+    const plain = await request(ctx.app.server)
+      .post('/api/ai-hub/generate')
+      .set(auth)
+      .send({ prompt: 'CroFab in Texas?', productGroup: 'ATLAS' })
+    expect(plain.body).toEqual({ message: AI_HUB_MESSAGES.providerError(detail), code: AI_HUB_ERROR_CODES.providerError, status: 503 })
+    const streamed = await request(ctx.app.server)
+      .post('/api/ai-hub/generate/stream')
+      .set(auth)
+      .send({ prompt: 'CroFab in Texas?', productGroup: 'ATLAS' })
+      .buffer(true)
+      .parse((res, callback) => {
+        let text = ''
+        res.on('data', (chunk: Buffer) => (text += chunk.toString()))
+        res.on('end', () => callback(null, text))
+      })
+    expect(eventsOf(streamed.body as string)).toEqual([
+      { event: 'error', data: { message: AI_HUB_MESSAGES.providerError(detail), code: AI_HUB_ERROR_CODES.providerError, status: 503 } },
+    ])
+    const context = await request(ctx.app.server).get('/api/ai-hub/context').set(auth)
+    expect(context.body.documents).toHaveLength(1)
+    const { rows } = await ctx.db.pool.query<{ used: number }>(
+      "SELECT coalesce(sum(used), 0)::int AS used FROM credit_usage WHERE company_id = $1 AND product_group = 'ATLAS'",
+      [tenant.company.id],
+    )
+    expect(rows[0]!.used).toBe(1) // the successful answer only
+  })
+})

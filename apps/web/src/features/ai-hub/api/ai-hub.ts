@@ -1,0 +1,139 @@
+import {
+  aiResponseSchema,
+  endpoints,
+  errorEnvelopeSchema,
+  type AiGenerateRequest,
+  type AiPinCreate,
+  type AiResponse,
+  type EndpointOutput,
+} from '@citrus/contracts'
+import { useMutation, useQueryClient } from '@tanstack/react-query'
+import { env } from '../../../config/env'
+import { endpointKey, useApiMutation, useApiQuery } from '../../../hooks/use-api'
+import { apiClient, ApiError, buildPath, networkError, toApiError } from '../../../lib/api-client'
+import { getValidLoginToken } from '../../../lib/auth-token'
+
+const hub = endpoints.aiHub
+
+/** The endpoints whose answers change with the context (documents, pins). */
+const CONTEXT_QUERIES = [hub.context, hub.listDocuments, hub.listPins] as const
+
+/** GET /ai-hub/context: documents, pinned insights, totalTokens, maxTokens. */
+export function useAiContext() {
+  return useApiQuery(hub.context, {})
+}
+
+export function useAiTemplates() {
+  return useApiQuery(hub.templates, {})
+}
+
+/** GET /ai-hub/pins, for the Save to Hub toggles of Atlas and Nova panels. */
+export function useAiPins() {
+  return useApiQuery(hub.listPins, {})
+}
+
+export type UploadResult = EndpointOutput<typeof hub.uploadDocuments>
+
+/** POST /ai-hub/documents (multipart): one file per call, so that each file succeeds or fails on its own. */
+export async function uploadDocument(file: File): Promise<UploadResult> {
+  const form = new FormData()
+  form.append('files', file, file.name)
+  const body = await apiClient.request(hub.uploadDocuments.method, buildPath(hub.uploadDocuments.path), { body: form })
+  return hub.uploadDocuments.response.parse(body)
+}
+
+export function useUploadDocument() {
+  const queryClient = useQueryClient()
+  return useMutation({
+    mutationFn: uploadDocument,
+    onSuccess: () => Promise.all(CONTEXT_QUERIES.map((query) => queryClient.invalidateQueries({ queryKey: endpointKey(query) }))),
+  })
+}
+
+export function useDeleteDocument() {
+  return useApiMutation(hub.deleteDocument, { invalidates: CONTEXT_QUERIES })
+}
+
+export function usePinInsight() {
+  return useApiMutation(hub.pin, { invalidates: CONTEXT_QUERIES })
+}
+
+export function useUnpinInsight() {
+  return useApiMutation(hub.unpin, { invalidates: CONTEXT_QUERIES })
+}
+
+export function useClearPins() {
+  return useApiMutation(hub.clearPins, { invalidates: CONTEXT_QUERIES })
+}
+
+export function useReorderPins() {
+  return useApiMutation(hub.reorderPins, { invalidates: CONTEXT_QUERIES })
+}
+
+export function useRecordTemplateUse() {
+  const queryClient = useQueryClient()
+  return () => queryClient.invalidateQueries({ queryKey: endpointKey(hub.templates) })
+}
+
+export type { AiPinCreate }
+
+/**
+ * POST /ai-hub/generate/stream: calls `onDelta` with each piece of the answer as it arrives and resolves with
+ * the final response (citations, model, tokens). Refusals (status ≠ 200) and `error` events reject with an
+ * ApiError carrying the server's message.
+ */
+export async function streamGenerate(
+  request: AiGenerateRequest,
+  onDelta: (text: string) => void,
+  signal?: AbortSignal,
+  fetcher: typeof fetch = globalThis.fetch.bind(globalThis),
+): Promise<AiResponse> {
+  const token = getValidLoginToken()
+  const url = `${env.apiBaseUrl.replace(/\/$/, '')}${hub.generateStream.path}`
+  let response: Response
+  try {
+    response = await fetcher(url, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json', Accept: 'text/event-stream', ...(token ? { Authorization: `Bearer ${token}` } : {}) },
+      body: JSON.stringify(request),
+      signal,
+    })
+  } catch (error) {
+    if (error instanceof DOMException && error.name === 'AbortError') throw error
+    throw networkError(error)
+  }
+  if (!response.ok || !response.body) {
+    const text = await response.text().catch(() => '')
+    let body: unknown = text
+    try {
+      body = JSON.parse(text)
+    } catch {
+      // not JSON: toApiError falls back to the generic message
+    }
+    throw toApiError(body, response)
+  }
+  const reader = response.body.getReader()
+  const decoder = new TextDecoder()
+  let buffer = ''
+  for (;;) {
+    const { value, done } = await reader.read()
+    if (value) buffer += decoder.decode(value, { stream: !done })
+    let boundary: number
+    while ((boundary = buffer.indexOf('\n\n')) >= 0) {
+      const block = buffer.slice(0, boundary)
+      buffer = buffer.slice(boundary + 2)
+      const event = /^event: (.*)$/m.exec(block)?.[1]
+      const data = /^data: (.*)$/m.exec(block)?.[1]
+      if (!event || data === undefined) continue
+      const parsed = JSON.parse(data) as unknown
+      if (event === 'delta') onDelta((parsed as { text: string }).text)
+      else if (event === 'done') return aiResponseSchema.parse(parsed)
+      else if (event === 'error') {
+        const envelope = errorEnvelopeSchema.parse(parsed)
+        throw new ApiError({ message: envelope.message, code: envelope.code, status: envelope.status, fromServer: true })
+      }
+    }
+    if (done) break
+  }
+  throw networkError(new Error('the answer stream ended early'))
+}

@@ -1,0 +1,174 @@
+import { AI_HUB_MESSAGES, type AiHubProduct, type AiResponse, type AiTemplate } from '@citrus/contracts'
+import { Alert, Box, Button, Card, Group, LoadingOverlay, SimpleGrid, Stack, Text, Title } from '@mantine/core'
+import { IconChartBar, IconMap, IconSparkles } from '@tabler/icons-react'
+import { useRef, useState } from 'react'
+import { apiMessageOf } from '../../../lib/api-client'
+import { useSession } from '../../../lib/session'
+import { streamGenerate, useAiTemplates, useRecordTemplateUse } from '../api/ai-hub'
+import { greetingName } from '../utils/format'
+import { Composer } from './composer'
+import { ResponseView } from './response-view'
+
+const QUICK_STARTS = [
+  { id: 'market-analysis', name: AI_HUB_MESSAGES.quickStartMarket, icon: IconChartBar },
+  { id: 'territory-overview', name: AI_HUB_MESSAGES.quickStartTerritory, icon: IconMap },
+] as const
+
+/**
+ * The assistant side of the AI Hub (spec 2 §2, §4): greeting and context banner, the two quick starts (only with
+ * context), the composer with templates, and the response view, streamed; while nothing has arrived yet, the
+ * 'Analyzing Your Data' overlay. Generation is metered against `productGroup`.
+ */
+export function AiAssistant({
+  productGroup,
+  hasContext,
+  stickyComposer = true,
+}: {
+  productGroup: AiHubProduct
+  hasContext: boolean
+  stickyComposer?: boolean
+}) {
+  const session = useSession()
+  const templates = useAiTemplates()
+  const refreshTemplates = useRecordTemplateUse()
+  const [prompt, setPrompt] = useState('')
+  const [template, setTemplate] = useState<AiTemplate | null>(null)
+  const [templatesOpen, setTemplatesOpen] = useState(false)
+  const [generating, setGenerating] = useState(false)
+  const [streamed, setStreamed] = useState('')
+  const [response, setResponse] = useState<AiResponse | null>(null)
+  const [usedTemplate, setUsedTemplate] = useState<string | null>(null)
+  const [error, setError] = useState<string | null>(null)
+  const abort = useRef<AbortController | null>(null)
+
+  async function generate(text: string, chosen: AiTemplate | null) {
+    if (text.trim() === '' || generating) return
+    abort.current?.abort()
+    const controller = new AbortController()
+    abort.current = controller
+    setGenerating(true)
+    setError(null)
+    setResponse(null)
+    setStreamed('')
+    setTemplatesOpen(false)
+    setUsedTemplate(chosen?.name ?? null)
+    try {
+      const answer = await streamGenerate(
+        { prompt: text.trim(), templateId: chosen?.id ?? null, productGroup },
+        (delta) => setStreamed((current) => current + delta),
+        controller.signal,
+      )
+      setResponse(answer)
+      setPrompt('')
+      setTemplate(null)
+      if (chosen) void refreshTemplates()
+    } catch (caught) {
+      if (caught instanceof DOMException && caught.name === 'AbortError') return
+      setStreamed('')
+      setError(apiMessageOf(caught, 'The answer could not be generated. Try again.'))
+    } finally {
+      setGenerating(false)
+    }
+  }
+
+  const templateList = templates.data?.templates ?? []
+  const showResponse = generating || response !== null
+  return (
+    <Stack gap="md" pos="relative" style={{ minHeight: 320 }}>
+      <LoadingOverlay
+        visible={generating && streamed === ''}
+        zIndex={3}
+        overlayProps={{ blur: 1 }}
+        loaderProps={{
+          children: (
+            <Stack align="center" gap="xs">
+              <IconSparkles size={28} />
+              <Text fw={700}>{AI_HUB_MESSAGES.overlay}</Text>
+            </Stack>
+          ),
+        }}
+      />
+      {!showResponse && (
+        <Stack gap="md">
+          <div>
+            <Title order={3}>{AI_HUB_MESSAGES.greeting(greetingName(session.user?.email))}</Title>
+            <Text c="dimmed">{AI_HUB_MESSAGES.greetingPrompt}</Text>
+          </div>
+          <Alert color={hasContext ? 'citrus' : 'gray'} variant="light" data-testid="ai-context-banner">
+            {hasContext ? AI_HUB_MESSAGES.contextLoaded : AI_HUB_MESSAGES.contextEmpty}
+          </Alert>
+          <SimpleGrid cols={{ base: 1, sm: 2 }}>
+            {QUICK_STARTS.map((quick) => {
+              const definition = templateList.find((item) => item.id === quick.id) ?? null
+              const enabled = hasContext && definition !== null && !generating
+              return (
+                <Card
+                  key={quick.id}
+                  withBorder
+                  radius="md"
+                  component="button"
+                  type="button"
+                  disabled={!enabled}
+                  aria-disabled={!enabled}
+                  onClick={() => enabled && void generate(definition.prompt, definition)}
+                  style={{ cursor: enabled ? 'pointer' : 'not-allowed', opacity: enabled ? 1 : 0.55, textAlign: 'left' }}
+                  data-testid={`ai-quick-${quick.id}`}
+                >
+                  <Group gap="sm" wrap="nowrap">
+                    <quick.icon size={22} />
+                    <div>
+                      <Text fw={700}>{quick.name}</Text>
+                      <Text size="xs" c="dimmed">
+                        {definition?.description ?? ''}
+                      </Text>
+                    </div>
+                  </Group>
+                </Card>
+              )
+            })}
+          </SimpleGrid>
+        </Stack>
+      )}
+      {error && (
+        <Alert
+          color="red"
+          variant="light"
+          title="The answer could not be generated"
+          data-testid="ai-error"
+          withCloseButton
+          onClose={() => setError(null)}
+        >
+          {error}
+        </Alert>
+      )}
+      {showResponse && <ResponseView response={response} streamed={streamed} generating={generating} templateName={usedTemplate} />}
+      {response && !generating && (
+        <Group justify="flex-end">
+          <Button
+            size="xs"
+            variant="subtle"
+            onClick={() => {
+              setResponse(null)
+              setStreamed('')
+            }}
+          >
+            New Analysis
+          </Button>
+        </Group>
+      )}
+      <Box style={{ flex: 1 }} />
+      <Composer
+        value={prompt}
+        onChange={setPrompt}
+        template={template}
+        onTemplate={setTemplate}
+        templates={templateList}
+        templatesOpen={templatesOpen}
+        onTemplatesOpen={setTemplatesOpen}
+        onSend={() => void generate(prompt, template)}
+        generating={generating}
+        sticky={stickyComposer}
+      />
+    </Stack>
+  )
+}
