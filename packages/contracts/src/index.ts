@@ -10,6 +10,7 @@ import { shareableUrlEndpoints } from './shareable-url.js'
 import { superAdminEndpoints } from './super-admin.js'
 import { typeaheadEndpoints } from './typeahead.js'
 import { usersEndpoints } from './users.js'
+import { careSelectEndpoints } from './care-select.js'
 
 export * from './access.js'
 export * from './errors.js'
@@ -27,6 +28,7 @@ export * from './super-admin.js'
 export * from './typeahead.js'
 export * from './insurers.js'
 export * from './endpoint.js'
+export * from './care-select.js'
 
 /** Every endpoint of the API, by area: `endpoints.users.login`, `endpoints.admin.createApiToken`, ... */
 export const endpoints = {
@@ -42,6 +44,7 @@ export const endpoints = {
   insurers: insurersEndpoints,
   admin: adminEndpoints,
   superAdmin: superAdminEndpoints,
+  careSelect: careSelectEndpoints,
 } as const
 
 /** The same definitions as one list (registration checks, OpenAPI, tests). */
