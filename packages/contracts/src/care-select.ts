@@ -370,7 +370,7 @@ export const MEMBER_LINK_MESSAGES = {
   sent: 'Successfully sent provider link!',
   createFailed: 'Failed to create shareable URL',
   linkUnknown: 'Shareable link not found',
-  urlMismatch: 'shareable_url does not belong to share_id',
+  urlMismatch: 'shareable_url must be the link of share_id on this server',
 } as const
 
 export const sendMemberLinkRequestSchema = z
