@@ -11,6 +11,7 @@ import { superAdminEndpoints } from './super-admin.js'
 import { typeaheadEndpoints } from './typeahead.js'
 import { usersEndpoints } from './users.js'
 import { careSelectEndpoints } from './care-select.js'
+import { memberAccessEndpoints } from './member-access.js'
 
 export * from './access.js'
 export * from './errors.js'
@@ -29,6 +30,7 @@ export * from './typeahead.js'
 export * from './insurers.js'
 export * from './endpoint.js'
 export * from './care-select.js'
+export * from './member-access.js'
 
 /** Every endpoint of the API, by area: `endpoints.users.login`, `endpoints.admin.createApiToken`, ... */
 export const endpoints = {
@@ -45,6 +47,7 @@ export const endpoints = {
   admin: adminEndpoints,
   superAdmin: superAdminEndpoints,
   careSelect: careSelectEndpoints,
+  memberAccess: memberAccessEndpoints,
 } as const
 
 /** The same definitions as one list (registration checks, OpenAPI, tests). */
