@@ -27,6 +27,12 @@ export const PAGES: Partial<Record<ClientRoutePath, ComponentType>> = {
   '/team-management': lazyPage(() => import('../../features/team/routes/team-management'), 'TeamManagementRoute'),
   '/citrus-admin': lazyPage(() => import('../../features/super-admin/routes/citrus-admin'), 'CitrusAdminRoute'),
   '/company/:companyId/users': lazyPage(() => import('../../features/super-admin/routes/company-users'), 'CompanyUsersRoute'),
+  '/care-connect-search': lazyPage(() => import('../../features/care-connect/routes/care-connect-search'), 'CareConnectSearchRoute'),
+  '/care-connect-results': lazyPage(() => import('../../features/care-connect/routes/care-connect-results'), 'CareConnectResultsRoute'),
+  '/member-recommendations': lazyPage(
+    () => import('../../features/care-connect/routes/member-recommendations'),
+    'MemberRecommendationsRoute',
+  ),
 }
 
 /** Paths rendered without the app shell (sidebar, header). */

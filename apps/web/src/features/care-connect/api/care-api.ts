@@ -11,11 +11,15 @@ export type HcoRow = Rankings['hco_rankings'][number]
 
 /** GET /care-select/rankings; runs only once `enabled` (member screens: after access is granted). */
 export function useRankings(query: RankingsQuery | null, enabled = true) {
-  return useApiQuery(endpoints.careSelect.rankings, { query: query ?? { zip_code: '', omni_code: '' } }, {
-    enabled: enabled && query !== null,
-    staleTime: 5 * 60_000,
-    retry: false,
-  })
+  return useApiQuery(
+    endpoints.careSelect.rankings,
+    { query: query ?? { zip_code: '', omni_code: '' } },
+    {
+      enabled: enabled && query !== null,
+      staleTime: 5 * 60_000,
+      retry: false,
+    },
+  )
 }
 
 export function useInsurers() {
@@ -29,7 +33,11 @@ export function useCptOptions(query: string) {
   return useApiQuery(endpoints.typeahead.cpt, { query: { query, limit: 10 } }, { enabled: query.trim().length > 0, staleTime: 10 * 60_000 })
 }
 export function useIcdOptions(query: string) {
-  return useApiQuery(endpoints.typeahead.icd10, { query: { query, limit: 10 } }, { enabled: query.trim().length > 0, staleTime: 10 * 60_000 })
+  return useApiQuery(
+    endpoints.typeahead.icd10,
+    { query: { query, limit: 10 } },
+    { enabled: query.trim().length > 0, staleTime: 10 * 60_000 },
+  )
 }
 
 export const useCreateShareableUrl = () => useApiMutation(endpoints.shareableUrl.create)
@@ -49,7 +57,11 @@ export function useReferralLetter() {
       try {
         response = await fetch(`${env.apiBaseUrl}/care-select/referral-letter`, {
           method: 'POST',
-          headers: { 'Content-Type': 'application/json', Accept: 'application/pdf', ...(token ? { Authorization: `Bearer ${token}` } : {}) },
+          headers: {
+            'Content-Type': 'application/json',
+            Accept: 'application/pdf',
+            ...(token ? { Authorization: `Bearer ${token}` } : {}),
+          },
           body: JSON.stringify(body),
         })
       } catch (error) {
@@ -57,12 +69,13 @@ export function useReferralLetter() {
       }
       if (!response.ok) {
         const text = await response.text()
-        let parsed: unknown = undefined
-        try {
-          parsed = JSON.parse(text)
-        } catch {
-          parsed = undefined
-        }
+        const parsed: unknown = (() => {
+          try {
+            return JSON.parse(text) as unknown
+          } catch {
+            return undefined
+          }
+        })()
         throw toApiError(parsed, response)
       }
       return response.blob()

@@ -52,8 +52,14 @@ const PRICE_TABS = [
 /** The experience section behind Details (spec 3 §2.2, §9): procedures and conditions (12 rows), costs (15 rows). */
 function Experience({ row, descriptions }: { row: HcpRow; descriptions: Record<string, string> }) {
   const f = row.features
-  const hasAny = f.top_procedure_percentiles.length + f.top_diagnosis_percentiles.length + Object.keys(f.avg_initial_price_by_procedure).length > 0
-  if (!hasAny) return <Text size="sm" c="dimmed">{CARE_MESSAGES_UI.noDetailed}</Text>
+  const hasAny =
+    f.top_procedure_percentiles.length + f.top_diagnosis_percentiles.length + Object.keys(f.avg_initial_price_by_procedure).length > 0
+  if (!hasAny)
+    return (
+      <Text size="sm" c="dimmed">
+        {CARE_MESSAGES_UI.noDetailed}
+      </Text>
+    )
   const table = (title: string, list: typeof f.top_procedure_percentiles, category: string) => (
     <Stack gap={4}>
       <Text fw={600} size="sm">
@@ -111,7 +117,8 @@ function Experience({ row, descriptions }: { row: HcpRow; descriptions: Record<s
                 <Table fz="sm" withRowBorders={false}>
                   <Table.Tbody>
                     {prices.map(([code, price]) => {
-                      const percentile = tab.value === 'patient' ? f.patient_affordability_percentiles[code] : f.negotiated_affordability_percentiles[code]
+                      const percentile =
+                        tab.value === 'patient' ? f.patient_affordability_percentiles[code] : f.negotiated_affordability_percentiles[code]
                       return (
                         <Table.Tr key={code}>
                           <Table.Td>{code}</Table.Td>
@@ -151,7 +158,13 @@ export function providerDetailsText(row: HcpRow): string {
     .join('\n')
 }
 export function facilityDetailsText(row: HcoRow): string {
-  return [`${row.hco_name}${row.hco_npi ? ` (NPI ${row.hco_npi})` : ''}`, row.hco_compile_level_1, `${row.hco_address}, ${row.city}, ${row.state} ${row.zip_code}`, row.hco_phone_number ? `Phone ${formatPhone(row.hco_phone_number)}` : null, `Score ${scoreOf(row.final_score)} (${row.final_grade})`]
+  return [
+    `${row.hco_name}${row.hco_npi ? ` (NPI ${row.hco_npi})` : ''}`,
+    row.hco_compile_level_1,
+    `${row.hco_address}, ${row.city}, ${row.state} ${row.zip_code}`,
+    row.hco_phone_number ? `Phone ${formatPhone(row.hco_phone_number)}` : null,
+    `Score ${scoreOf(row.final_score)} (${row.final_grade})`,
+  ]
     .filter(Boolean)
     .join('\n')
 }
@@ -170,10 +183,23 @@ export function ProviderCard({
   const [open, setOpen] = useState(false)
   const e = row.hcp_entity
   return (
-    <Card withBorder radius="md" p="md" data-testid="provider-card" data-npi={e.npi} style={{ cursor: 'pointer', borderColor: selected ? 'var(--mantine-color-blue-5)' : undefined }} onClick={onToggle}>
+    <Card
+      withBorder
+      radius="md"
+      p="md"
+      data-testid="provider-card"
+      data-npi={e.npi}
+      style={{ cursor: 'pointer', borderColor: selected ? 'var(--mantine-color-blue-5)' : undefined }}
+      onClick={onToggle}
+    >
       <Group justify="space-between" align="flex-start" wrap="nowrap">
         <Group align="flex-start" wrap="nowrap">
-          <Checkbox checked={selected} onChange={onToggle} onClick={(event) => event.stopPropagation()} aria-label={`Select ${e.full_name}`} />
+          <Checkbox
+            checked={selected}
+            onChange={onToggle}
+            onClick={(event) => event.stopPropagation()}
+            aria-label={`Select ${e.full_name}`}
+          />
           <Stack gap={2}>
             <Text fw={700}>{e.full_name}</Text>
             <Text size="sm" c="dimmed">
@@ -200,8 +226,16 @@ export function ProviderCard({
         <GradeBadge label="Quality" grade={row.task_scores.quality_of_care_grade} />
         <GradeBadge label="Cost" grade={row.task_scores.cost_grade} />
         <GradeBadge label="Distance" grade={row.task_scores.distance_grade} />
-        {row.in_network === true && <Badge color="teal" variant="outline">In network</Badge>}
-        {row.in_network === false && <Badge color="gray" variant="outline">Out of network</Badge>}
+        {row.in_network === true && (
+          <Badge color="teal" variant="outline">
+            In network
+          </Badge>
+        )}
+        {row.in_network === false && (
+          <Badge color="gray" variant="outline">
+            Out of network
+          </Badge>
+        )}
         {row.badges.map((badge) => (
           <Badge key={badge} color="grape" variant="dot">
             {badgeLabel(badge)}
@@ -230,10 +264,22 @@ export function ProviderCard({
 
 export function FacilityCard({ row, selected, onToggle }: { row: HcoRow; selected: boolean; onToggle: () => void }) {
   return (
-    <Card withBorder radius="md" p="md" data-testid="facility-card" style={{ cursor: 'pointer', borderColor: selected ? 'var(--mantine-color-blue-5)' : undefined }} onClick={onToggle}>
+    <Card
+      withBorder
+      radius="md"
+      p="md"
+      data-testid="facility-card"
+      style={{ cursor: 'pointer', borderColor: selected ? 'var(--mantine-color-blue-5)' : undefined }}
+      onClick={onToggle}
+    >
       <Group justify="space-between" align="flex-start" wrap="nowrap">
         <Group align="flex-start" wrap="nowrap">
-          <Checkbox checked={selected} onChange={onToggle} onClick={(event) => event.stopPropagation()} aria-label={`Select ${row.hco_name}`} />
+          <Checkbox
+            checked={selected}
+            onChange={onToggle}
+            onClick={(event) => event.stopPropagation()}
+            aria-label={`Select ${row.hco_name}`}
+          />
           <Stack gap={2}>
             <Text fw={700}>{row.hco_name}</Text>
             <Text size="sm" c="dimmed">

@@ -58,8 +58,23 @@ export function ReferralLetterDialog({
         {errors.form && <Alert color="red">{errors.form}</Alert>}
         {done && <Alert color="green">{CARE_MESSAGES_UI.succeeded}</Alert>}
         <TextInput label="Patient name" value={name} onChange={(e) => setName(e.currentTarget.value)} error={errors.name} required />
-        <TextInput label="Date of birth" type="date" value={dob} onChange={(e) => setDob(e.currentTarget.value)} error={errors.dob} required max={new Date().toISOString().slice(0, 10)} />
-        <Textarea label="Notes" description="Condition and anything the receiving provider should know (optional)" value={notes} onChange={(e) => setNotes(e.currentTarget.value)} autosize minRows={3} />
+        <TextInput
+          label="Date of birth"
+          type="date"
+          value={dob}
+          onChange={(e) => setDob(e.currentTarget.value)}
+          error={errors.dob}
+          required
+          max={new Date().toISOString().slice(0, 10)}
+        />
+        <Textarea
+          label="Notes"
+          description="Condition and anything the receiving provider should know (optional)"
+          value={notes}
+          onChange={(e) => setNotes(e.currentTarget.value)}
+          autosize
+          minRows={3}
+        />
         <Group justify="flex-end">
           <Button variant="default" onClick={onClose}>
             Cancel

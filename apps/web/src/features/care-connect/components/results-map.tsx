@@ -33,7 +33,15 @@ export function resultsMapPoints(providers: HcpRow[], facilities: HcoRow[]): Res
     else console.warn(`Invalid coordinates for provider ${npi}`)
   }
   for (const f of facilities) {
-    if (valid(f.latitude, f.longitude)) points.push({ id: f.hco_npi ?? `hco-${f.hco_id}`, lat: f.latitude, lng: f.longitude, label: f.hco_name, color: '#2f9e44', group: 'facilities' })
+    if (valid(f.latitude, f.longitude))
+      points.push({
+        id: f.hco_npi ?? `hco-${f.hco_id}`,
+        lat: f.latitude,
+        lng: f.longitude,
+        label: f.hco_name,
+        color: '#2f9e44',
+        group: 'facilities',
+      })
     else console.warn(`Invalid coordinates for facility ${f.hco_name}`)
   }
   return points

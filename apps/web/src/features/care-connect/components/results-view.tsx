@@ -1,7 +1,22 @@
 import { PROVIDER_TYPES, type RankingsQuery } from '@citrus/contracts'
-import { ActionIcon, Alert, Box, Button, Chip, Group, Pagination, Paper, Popover, Select, SimpleGrid, Stack, Tabs, Text } from '@mantine/core'
+import {
+  ActionIcon,
+  Alert,
+  Box,
+  Button,
+  Chip,
+  Group,
+  Pagination,
+  Paper,
+  Popover,
+  Select,
+  SimpleGrid,
+  Stack,
+  Tabs,
+  Text,
+} from '@mantine/core'
 import { IconChevronLeft, IconChevronRight, IconFilter } from '@tabler/icons-react'
-import { useEffect, useMemo, useState, type ReactNode } from 'react'
+import { useMemo, useState, type ReactNode } from 'react'
 import type { HcoRow, HcpRow, Rankings } from '../api/care-api'
 import { metersToMiles } from '../utils/format'
 import { CARE_MESSAGES_UI, CARE_TEXT } from '../utils/messages'
@@ -52,7 +67,7 @@ export function ResultsView({
   actions?: (selection: Selection) => ReactNode
   onSend?: (selection: Selection) => void
 }) {
-  const [tab, setTab] = useState<'providers' | 'hcos'>('providers')
+  const [chosenTab, setTab] = useState<'providers' | 'hcos'>('providers')
   const [sort, setSort] = useState<Sort>('final_score')
   const [pageSize, setPageSize] = useState(DEFAULT_PAGE_SIZE)
   const [page, setPage] = useState(0)
@@ -61,14 +76,7 @@ export function ResultsView({
   const [selection, setSelection] = useState<Selection>(EMPTY_SELECTION)
   const [comparing, setComparing] = useState(false)
 
-  // a new search resets sort, page size, page and selection (spec 3 §4.1)
-  useEffect(() => {
-    setSort('final_score')
-    setPageSize(DEFAULT_PAGE_SIZE)
-    setPage(0)
-    setSelection(EMPTY_SELECTION)
-    setTypes([])
-  }, [data])
+  // a new search resets sort, page size, page and selection (spec 3 §4.1): the parent keys this view by the answer
 
   const providers = useMemo(() => {
     const filtered = types.length === 0 ? data.hcp_rankings : data.hcp_rankings.filter((r) => types.includes(r.hcp_entity.provider_type))
@@ -77,20 +85,26 @@ export function ResultsView({
   const facilities = useMemo(() => sortFacilities(data.hco_rankings, sort), [data, sort])
 
   // an empty active tab gives way to the other (spec 3 §4.1)
-  useEffect(() => {
-    if (tab === 'providers' && providers.length === 0 && facilities.length > 0) setTab('hcos')
-    if (tab === 'hcos' && facilities.length === 0 && providers.length > 0) setTab('providers')
-  }, [tab, providers.length, facilities.length])
+  const tab: 'providers' | 'hcos' =
+    chosenTab === 'providers' && providers.length === 0 && facilities.length > 0
+      ? 'hcos'
+      : chosenTab === 'hcos' && facilities.length === 0 && providers.length > 0
+        ? 'providers'
+        : chosenTab
 
   const rows = tab === 'providers' ? providers : facilities
   const pages = Math.max(1, Math.ceil(rows.length / pageSize))
   const visible = rows.slice(page * pageSize, page * pageSize + pageSize)
   const count = rows.length
-  const descriptions = { ...data.common_ranking_metadata.procedure_code_descriptions, ...data.common_ranking_metadata.diagnosis_code_descriptions }
+  const descriptions = {
+    ...data.common_ranking_metadata.procedure_code_descriptions,
+    ...data.common_ranking_metadata.diagnosis_code_descriptions,
+  }
 
   function toggleType(type: string) {
     const next = types.includes(type) ? types.filter((t) => t !== type) : [...types, type]
-    const hits = next.length === 0 ? data.hcp_rankings.length : data.hcp_rankings.filter((r) => next.includes(r.hcp_entity.provider_type)).length
+    const hits =
+      next.length === 0 ? data.hcp_rankings.length : data.hcp_rankings.filter((r) => next.includes(r.hcp_entity.provider_type)).length
     // a filter with zero hits leaves the list unchanged and warns (spec 3 §4.4)
     if (hits === 0) {
       setFilterWarning(true)
@@ -115,7 +129,12 @@ export function ResultsView({
         <ActionIcon variant="default" aria-label="Previous page" disabled={page === 0} onClick={() => setPage((p) => Math.max(0, p - 1))}>
           <IconChevronLeft size={16} />
         </ActionIcon>
-        <ActionIcon variant="default" aria-label="Next page" disabled={page >= pages - 1} onClick={() => setPage((p) => Math.min(pages - 1, p + 1))}>
+        <ActionIcon
+          variant="default"
+          aria-label="Next page"
+          disabled={page >= pages - 1}
+          onClick={() => setPage((p) => Math.min(pages - 1, p + 1))}
+        >
           <IconChevronRight size={16} />
         </ActionIcon>
       </Group>

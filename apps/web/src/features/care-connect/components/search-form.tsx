@@ -53,10 +53,9 @@ export function CareSearchForm({
   useEffect(() => {
     if (insurers.isError) notify({ severity: 'error', message: CARE_MESSAGES_UI.insurersFailed })
   }, [insurers.isError])
-  useEffect(() => {
-    const found = [...(cptOptions.data?.codes ?? []), ...(icdOptions.data?.codes ?? [])]
-    if (found.length > 0) setKnown((current) => ({ ...current, ...Object.fromEntries(found.map((c) => [c.code, c])) }))
-  }, [cptOptions.data, icdOptions.data])
+  const remember = (options: CodeOption[] | undefined) => {
+    if (options?.length) setKnown((current) => ({ ...current, ...Object.fromEntries(options.map((c) => [c.code, c])) }))
+  }
 
   // the chosen specialty stays an option while the list is filtered
   const specialtyData = useMemo(() => {
@@ -160,7 +159,10 @@ export function CareSearchForm({
               searchable
               data={codeData(cptOptions.data?.codes, cpt)}
               value={cpt}
-              onChange={setCpt}
+              onChange={(values) => {
+                remember(cptOptions.data?.codes)
+                setCpt(values)
+              }}
               searchValue={cptQuery}
               onSearchChange={setCptQuery}
               filter={({ options }) => options}
@@ -171,7 +173,10 @@ export function CareSearchForm({
               searchable
               data={codeData(icdOptions.data?.codes, icd)}
               value={icd}
-              onChange={setIcd}
+              onChange={(values) => {
+                remember(icdOptions.data?.codes)
+                setIcd(values)
+              }}
               searchValue={icdQuery}
               onSearchChange={setIcdQuery}
               filter={({ options }) => options}

@@ -16,7 +16,10 @@ export const COMPARE_MINIMUM = 2
 /** Toggles an item, never twice by NPI (spec 3 §4.3). */
 export function toggleProvider(selection: Selection, row: HcpRow): Selection {
   const has = selection.providers.some((p) => p.hcp_entity.npi === row.hcp_entity.npi)
-  return { ...selection, providers: has ? selection.providers.filter((p) => p.hcp_entity.npi !== row.hcp_entity.npi) : [...selection.providers, row] }
+  return {
+    ...selection,
+    providers: has ? selection.providers.filter((p) => p.hcp_entity.npi !== row.hcp_entity.npi) : [...selection.providers, row],
+  }
 }
 export function toggleFacility(selection: Selection, row: HcoRow): Selection {
   const key = (r: HcoRow) => r.hco_npi ?? `hco-${r.hco_id}`
@@ -75,7 +78,17 @@ export function SelectionBar({
 }
 
 /** The comparison modal (2 or more in the current tab). */
-export function ComparisonModal({ opened, onClose, selection, tab }: { opened: boolean; onClose: () => void; selection: Selection; tab: 'providers' | 'hcos' }) {
+export function ComparisonModal({
+  opened,
+  onClose,
+  selection,
+  tab,
+}: {
+  opened: boolean
+  onClose: () => void
+  selection: Selection
+  tab: 'providers' | 'hcos'
+}) {
   const rows =
     tab === 'providers'
       ? selection.providers.map((r) => ({

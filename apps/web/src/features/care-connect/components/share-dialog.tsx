@@ -9,7 +9,17 @@ import { CARE_MESSAGES_UI, CARE_TEXT } from '../utils/messages'
  * Share Hospitals & Providers (spec 3 §4.9, §5; spec 1 §6): a link is created first (member role, private, never
  * expires, phone or e-mail verification, rankings + validate endpoints), then sent to the member.
  */
-export function ShareDialog({ opened, onClose, search, npis }: { opened: boolean; onClose: () => void; search: RankingsQuery; npis: string[] }) {
+export function ShareDialog({
+  opened,
+  onClose,
+  search,
+  npis,
+}: {
+  opened: boolean
+  onClose: () => void
+  search: RankingsQuery
+  npis: string[]
+}) {
   const [tab, setTab] = useState<'phone' | 'email'>('phone')
   const [phone, setPhone] = useState('')
   const [email, setEmail] = useState('')
@@ -22,7 +32,8 @@ export function ShareDialog({ opened, onClose, search, npis }: { opened: boolean
     let contact = value.trim()
     if (tab === 'phone') {
       const result = normalizeUsPhone(contact)
-      if (!result.ok) return setError(result.message === CARE_MESSAGES_UI.phoneRequired ? CARE_MESSAGES_UI.phoneRequiredField : result.message)
+      if (!result.ok)
+        return setError(result.message === CARE_MESSAGES_UI.phoneRequired ? CARE_MESSAGES_UI.phoneRequiredField : result.message)
       contact = result.e164
     } else if (!EMAIL_PATTERN.test(contact)) {
       return setError(CARE_MESSAGES_UI.emailInvalidDot)
@@ -50,7 +61,9 @@ export function ShareDialog({ opened, onClose, search, npis }: { opened: boolean
         },
       })
       if (!link?.url) throw new Error(CARE_MESSAGES_UI.createFailed)
-      const sent = await send.mutateAsync({ body: { member_contact: contact, contact_type: tab, share_id: link.id, shareable_url: link.url } })
+      const sent = await send.mutateAsync({
+        body: { member_contact: contact, contact_type: tab, share_id: link.id, shareable_url: link.url },
+      })
       if (!sent.message_id) throw new Error(CARE_MESSAGES_UI.sendFailed)
       notify({ severity: 'success', message: CARE_MESSAGES_UI.sent })
       setPhone('')
@@ -78,9 +91,21 @@ export function ShareDialog({ opened, onClose, search, npis }: { opened: boolean
         </Tabs.List>
         <Stack gap="sm" pt="md">
           {tab === 'phone' ? (
-            <TextInput label={CARE_TEXT.phoneTab} placeholder="(206) 555-0100" value={phone} onChange={(e) => setPhone(e.currentTarget.value)} error={error} />
+            <TextInput
+              label={CARE_TEXT.phoneTab}
+              placeholder="(206) 555-0100"
+              value={phone}
+              onChange={(e) => setPhone(e.currentTarget.value)}
+              error={error}
+            />
           ) : (
-            <TextInput label={CARE_TEXT.emailTab} placeholder="member@example.com" value={email} onChange={(e) => setEmail(e.currentTarget.value)} error={error} />
+            <TextInput
+              label={CARE_TEXT.emailTab}
+              placeholder="member@example.com"
+              value={email}
+              onChange={(e) => setEmail(e.currentTarget.value)}
+              error={error}
+            />
           )}
           <Group justify="flex-end">
             <Button onClick={() => void submit()} disabled={value.trim() === ''} loading={create.isPending || send.isPending}>

@@ -58,7 +58,12 @@ export function useTour(flow: string, steps: readonly TourStep[]) {
           p="md"
           maw={320}
           data-testid="tour-step"
-          style={{ position: 'fixed', zIndex: 400, top: Math.min((rect?.bottom ?? 80) + 8, window.innerHeight - 180), left: Math.max(8, Math.min(rect?.left ?? 80, window.innerWidth - 340)) }}
+          style={{
+            position: 'fixed',
+            zIndex: 400,
+            top: Math.min((rect?.bottom ?? 80) + 8, window.innerHeight - 180),
+            left: Math.max(8, Math.min(rect?.left ?? 80, window.innerWidth - 340)),
+          }}
         >
           <Stack gap="xs">
             <Text fw={700}>{current.title}</Text>
@@ -92,7 +97,19 @@ export function useTour(flow: string, steps: readonly TourStep[]) {
   return { start, end, completed, active: step !== null, view }
 }
 
-export function WelcomeModal({ opened, title, message, onStart, onSkip }: { opened: boolean; title: string; message: string; onStart: () => void; onSkip: () => void }) {
+export function WelcomeModal({
+  opened,
+  title,
+  message,
+  onStart,
+  onSkip,
+}: {
+  opened: boolean
+  title: string
+  message: string
+  onStart: () => void
+  onSkip: () => void
+}) {
   return (
     <Modal opened={opened} onClose={onSkip} title={title} centered>
       <Stack>

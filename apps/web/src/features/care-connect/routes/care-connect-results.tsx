@@ -19,7 +19,11 @@ export const RESULTS_TOUR: readonly TourStep[] = [
   { target: 'edit', title: 'Edit search', body: 'Change the ZIP, specialty, carrier or codes.' },
   { target: 'filter', title: CARE_TEXT.filter, body: 'Narrow the providers by type; filters apply at once.' },
   { target: 'sort', title: 'Sort', body: 'Order by overall score, affordability, quality or distance.' },
-  { target: 'cards', title: 'Providers', body: 'Select cards to compare, copy, send to a member or put in a referral letter. Details shows the experience.' },
+  {
+    target: 'cards',
+    title: 'Providers',
+    body: 'Select cards to compare, copy, send to a member or put in a referral letter. Details shows the experience.',
+  },
   { target: 'map', title: 'Map', body: 'Where the providers are, within the search radius.' },
   { target: 'referral', title: CARE_TEXT.referralLetter, body: 'Generate a PDF referral letter with the selected providers.' },
 ]
@@ -104,6 +108,7 @@ export function CareConnectResultsRoute() {
         {rankings.isSuccess && rankings.data.hcp_rankings.length + rankings.data.hco_rankings.length === 0 && empty}
         {rankings.isSuccess && rankings.data.hcp_rankings.length + rankings.data.hco_rankings.length > 0 && query && (
           <ResultsView
+            key={rankings.dataUpdatedAt}
             data={rankings.data}
             mode="referral"
             search={query}
@@ -121,11 +126,20 @@ export function CareConnectResultsRoute() {
           initial={{ ...search, taxonomy }}
           onSubmit={(next) => {
             setEditing(false)
-            navigate(`/care-connect-results?${searchToParams(next.search).toString()}`, { state: { taxonomy: next.taxonomy, procedures: next.procedures, diagnoses: next.diagnoses } })
+            navigate(`/care-connect-results?${searchToParams(next.search).toString()}`, {
+              state: { taxonomy: next.taxonomy, procedures: next.procedures, diagnoses: next.diagnoses },
+            })
           }}
         />
       </Modal>
-      {query && <ReferralLetterDialog opened={letterFor !== null} onClose={() => setLetterFor(null)} selectedNpis={letterFor ?? []} search={query} />}
+      {query && (
+        <ReferralLetterDialog
+          opened={letterFor !== null}
+          onClose={() => setLetterFor(null)}
+          selectedNpis={letterFor ?? []}
+          search={query}
+        />
+      )}
       {query && <ShareDialog opened={shareFor !== null} onClose={() => setShareFor(null)} search={query} npis={shareFor ?? []} />}
       {tour.view}
     </Container>

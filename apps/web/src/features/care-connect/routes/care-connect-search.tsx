@@ -10,7 +10,11 @@ export const SEARCH_TOUR: readonly TourStep[] = [
   { target: 'zip', title: CARE_TEXT.zipLabel, body: "Enter the patient's 5-digit ZIP code: the search looks for care around it." },
   { target: 'taxonomy', title: CARE_TEXT.specialtyLabel, body: 'Choose the kind of provider the patient needs.' },
   { target: 'insurance', title: CARE_TEXT.insuranceLabel, body: 'Optional: in-network providers of this carrier are ranked first.' },
-  { target: 'advanced', title: CARE_TEXT.advancedFilters, body: 'Optional: procedures and diagnoses focus quality on the care the patient needs.' },
+  {
+    target: 'advanced',
+    title: CARE_TEXT.advancedFilters,
+    body: 'Optional: procedures and diagnoses focus quality on the care the patient needs.',
+  },
 ]
 
 /** /care-connect-search (spec 3 §2.1). */

@@ -43,5 +43,12 @@ export const metersToMiles = (meters: number) => meters / METERS_PER_MILE
 
 /** Map coordinates are valid within ±180 longitude and ±90 latitude (spec 3 §5). */
 export function validCoordinates(lat: unknown, lng: unknown): boolean {
-  return typeof lat === 'number' && typeof lng === 'number' && Number.isFinite(lat) && Number.isFinite(lng) && Math.abs(lat) <= 90 && Math.abs(lng) <= 180
+  return (
+    typeof lat === 'number' &&
+    typeof lng === 'number' &&
+    Number.isFinite(lat) &&
+    Number.isFinite(lng) &&
+    Math.abs(lat) <= 90 &&
+    Math.abs(lng) <= 180
+  )
 }

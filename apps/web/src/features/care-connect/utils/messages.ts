@@ -70,7 +70,8 @@ export const CARE_MESSAGES_UI = {
   somethingWrong: 'Something Went Wrong',
   somethingWrongMessage: 'We encountered an error while loading recommendations. Please try again or contact your care coordinator.',
   noRecommendationsTitle: 'No Recommendations Found',
-  noRecommendations: "We couldn't find any providers or hospitals matching your needs. Please contact your care coordinator for assistance.",
+  noRecommendations:
+    "We couldn't find any providers or hospitals matching your needs. Please contact your care coordinator for assistance.",
   filterZero: 'No providers found for the selected filters. Please adjust your filter criteria.',
   copyFailed: 'Failed to copy to clipboard',
   detailsCopied: 'Provider details copied!',

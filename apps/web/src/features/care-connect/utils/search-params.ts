@@ -49,7 +49,12 @@ export function searchToParams(search: CareSearch, extra: Record<string, string>
 
 /** The rankings query of a search (empty optional parameters left out). */
 export function rankingsQueryOf(search: CareSearch): RankingsQuery {
-  const query: RankingsQuery = { zip_code: search.zip_code, omni_code: search.omni_code, omni_genre: search.omni_genre, radius_in_m: search.radius_in_m }
+  const query: RankingsQuery = {
+    zip_code: search.zip_code,
+    omni_code: search.omni_code,
+    omni_genre: search.omni_genre,
+    radius_in_m: search.radius_in_m,
+  }
   if (search.cpt_union_csv) query.cpt_union_csv = search.cpt_union_csv
   if (search.icd10_cm_union_csv) query.icd10_cm_union_csv = search.icd10_cm_union_csv
   if (search.insurance_names_csv) query.insurance_names_csv = search.insurance_names_csv
