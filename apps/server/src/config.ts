@@ -38,6 +38,13 @@ export const envSchema = z.object({
   SMTP_FROM: optionalString,
   /** true = TLS from the first byte (port 465); false = STARTTLS when the server offers it */
   SMTP_SECURE: booleanFlag.optional(),
+  /** Twilio for outgoing SMS (member links, verification codes); unset = SMS are kept in the outbox with status held */
+  TWILIO_ACCOUNT_SID: optionalString,
+  TWILIO_AUTH_TOKEN: optionalString,
+  /** sender: an E.164 number, or a Messaging Service SID (MG...) */
+  TWILIO_FROM: optionalString,
+  /** another base URL for the Messages API (a regional gateway or a local test server); default https://api.twilio.com */
+  TWILIO_API_URL: optionalString.pipe(z.url().optional()),
   /** chat webhook that receives feedback (JSON { text }); unset = feedback is only stored */
   FEEDBACK_WEBHOOK_URL: optionalString.pipe(z.url().optional()),
   /** how often the outbox worker looks for due messages; 0 = only when flushed explicitly (tests) */

@@ -14,6 +14,8 @@ import { shareableUrlEndpoints } from './shareable-url.js'
 import { superAdminEndpoints } from './super-admin.js'
 import { typeaheadEndpoints } from './typeahead.js'
 import { usersEndpoints } from './users.js'
+import { careSelectEndpoints } from './care-select.js'
+import { memberAccessEndpoints } from './member-access.js'
 
 export * from './access.js'
 export * from './errors.js'
@@ -35,6 +37,8 @@ export * from './nova.js'
 export * from './endpoint.js'
 export * from './geo.js'
 export * from './ai-hub.js'
+export * from './care-select.js'
+export * from './member-access.js'
 
 /** Every endpoint of the API, by area: `endpoints.users.login`, `endpoints.admin.createApiToken`, ... */
 export const endpoints = {
@@ -54,6 +58,8 @@ export const endpoints = {
   geo: geoEndpoints,
   nova: novaEndpoints,
   aiHub: aiHubEndpoints,
+  careSelect: careSelectEndpoints,
+  memberAccess: memberAccessEndpoints,
 } as const
 
 /** The same definitions as one list (registration checks, OpenAPI, tests). */

@@ -43,6 +43,8 @@ export interface GuestLink {
   requires_email_verification: boolean
   requires_phone_verification: boolean
   requires_account_creation: boolean
+  /** contacts of the link the holder proved with a verification code (docs/decisions/0023) */
+  verified_channels: ('email' | 'phone')[]
 }
 
 /** A visitor holding only a shareable-link token (`?token=`). */

@@ -59,6 +59,8 @@ export const shareTokenClaimsSchema = z.object({
   r: z.string().optional(),
   ph: z.string().optional(),
   em: z.string().optional(),
+  /** verifications of the link's contact that succeeded (docs/decisions/0023) */
+  vf: z.array(z.string()).max(4).optional(),
 })
 export type ShareTokenClaims = z.infer<typeof shareTokenClaimsSchema>
 
@@ -117,6 +119,21 @@ export class Tokens {
     if (link.invite_phone) claims.ph = link.invite_phone
     if (link.invite_email) claims.em = link.invite_email
     claims.exp = link.expires_at ? nowSeconds(link.expires_at.getTime()) : SHARE_TOKEN_NEVER_EXPIRES_EXP
+    return this.jwt.share.sign(claims)
+  }
+
+  /**
+   * The link's token plus the ids of the verifications the holder passed (`vf`), valid until `expiresAt`
+   * (or the link's own expiry when earlier): what a member gets back after entering a verification code.
+   */
+  signVerifiedShare(link: ShareTokenSubject, verificationIds: readonly string[], expiresAt: Date): string {
+    const claims: Record<string, string | number | string[]> = { ut: link.url_type, id: link.id }
+    if (link.role) claims.r = link.role
+    if (link.invite_phone) claims.ph = link.invite_phone
+    if (link.invite_email) claims.em = link.invite_email
+    claims.vf = [...verificationIds]
+    const linkExp = link.expires_at ? nowSeconds(link.expires_at.getTime()) : SHARE_TOKEN_NEVER_EXPIRES_EXP
+    claims.exp = Math.min(linkExp, nowSeconds(expiresAt.getTime()))
     return this.jwt.share.sign(claims)
   }
 

@@ -99,8 +99,12 @@ export function requireAccess(rule: AccessRule = {}): Guard {
         throw forbidden(SHARE_MESSAGES.endpointNotAllowed)
       }
       // A link that needs verification or an account grants no data to an anonymous holder (spec 4 §5):
-      // the holder verifies / signs up and then calls as a signed-in user.
-      if (link.requires_email_verification || link.requires_phone_verification || link.requires_account_creation) {
+      // the holder verifies (a token whose verifications the server recorded, docs/decisions/0023) or
+      // signs up and then calls as a signed-in user.
+      const unverified =
+        (link.requires_email_verification && !link.verified_channels.includes('email')) ||
+        (link.requires_phone_verification && !link.verified_channels.includes('phone'))
+      if (unverified || link.requires_account_creation) {
         throw forbidden(SHARE_MESSAGES.verificationRequired)
       }
     } else if (!(roles as readonly string[]).includes(principal.role)) {
@@ -147,6 +151,13 @@ async function principalFromShareToken(request: FastifyRequest, token: string): 
   if (!link || link.revoked_at || (link.expires_at && link.expires_at.getTime() <= Date.now())) {
     throw unauthorized(SHARE_MESSAGES.invalidToken)
   }
+  // verifications the token names count only when the server recorded them as passed for this link
+  const verifications = verified.claims.vf?.length
+    ? await request.server.db.prisma.shareVerification.findMany({
+        where: { id: { in: verified.claims.vf }, link_id: link.id, verified_at: { not: null } },
+        select: { channel: true },
+      })
+    : []
   return {
     kind: 'guest',
     credential: 'share_link',
@@ -163,6 +174,7 @@ async function principalFromShareToken(request: FastifyRequest, token: string): 
       requires_email_verification: link.requires_email_verification,
       requires_phone_verification: link.requires_phone_verification,
       requires_account_creation: link.requires_account_creation,
+      verified_channels: verifications.map((v) => v.channel as 'email' | 'phone'),
     },
   }
 }

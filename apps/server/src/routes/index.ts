@@ -18,6 +18,7 @@ import { shareableUrlRoutes } from './shareable-url/index.js'
 import { typeaheadRoutes } from './typeahead/index.js'
 import { superAdminRoutes } from './super-admin/index.js'
 import { userRoutes } from './users/index.js'
+import { careSelectRoutes } from './care-select/index.js'
 
 /** Every documented API area, mounted under /api (spec 4 §1). */
 export const apiRoutes: FastifyPluginAsyncZod = async (app) => {
@@ -44,4 +45,5 @@ export const apiRoutes: FastifyPluginAsyncZod = async (app) => {
   await app.register(geoRoutes)
   await app.register(novaRoutes)
   await app.register(aiHubRoutes)
+  await app.register(careSelectRoutes)
 }

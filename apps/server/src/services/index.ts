@@ -3,6 +3,7 @@ import type { FastifyInstance } from 'fastify'
 import type { MessageOutbox } from '../generated/prisma/client.js'
 import { createSmtpMailer, smtpSettingsFrom, type Mailer } from './mail.js'
 import { Outbox, type Deliver } from './outbox.js'
+import { createTwilioSender, smsSettingsFrom, type SmsSender } from './sms.js'
 import fp from 'fastify-plugin'
 
 export interface Services {
@@ -54,15 +55,26 @@ function emailDeliverer(mailer: Mailer): Deliver {
   }
 }
 
+function smsDeliverer(sender: SmsSender): Deliver {
+  return async (message: MessageOutbox) => {
+    await sender.send(message.recipient, message.body)
+  }
+}
+
 /** Outbox, mail and links for the routes; the worker runs from onReady to onClose. */
 export function registerServices(app: FastifyInstance) {
   const env = app.config.env
   const smtp = smtpSettingsFrom(env)
   const mailer = smtp ? createSmtpMailer(smtp) : null
+  const sms = smsSettingsFrom(env)
   const outbox = new Outbox({
     prisma: app.db.prisma,
     log: app.log,
-    deliverers: { webhook: webhookDeliverer(), ...(mailer ? { email: emailDeliverer(mailer) } : {}) },
+    deliverers: {
+      webhook: webhookDeliverer(),
+      ...(mailer ? { email: emailDeliverer(mailer) } : {}),
+      ...(sms ? { sms: smsDeliverer(createTwilioSender(sms)) } : {}),
+    },
     logHeldBodies: env.NODE_ENV !== 'production',
     // test apps share one database but each has its own SMTP capture: keep their messages apart
     scope: env.OUTBOX_SCOPE ?? (env.NODE_ENV === 'test' ? `test-${randomUUID()}` : null),
@@ -75,6 +87,8 @@ export function registerServices(app: FastifyInstance) {
   app.decorate('services', services)
   registry.set(app.server, services)
   if (!smtp) app.log.info('SMTP_HOST is not set: e-mails are kept in the outbox with status held')
+  if (!sms)
+    app.log.info('TWILIO_ACCOUNT_SID, TWILIO_AUTH_TOKEN and TWILIO_FROM are not all set: SMS are kept in the outbox with status held')
 
   app.addHook('onReady', async () => {
     outbox.start(env.OUTBOX_POLL_INTERVAL_MS)

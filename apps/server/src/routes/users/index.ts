@@ -7,6 +7,7 @@ import { sortProductGroups } from '../../domain/product-groups.js'
 import { SignupService } from '../../domain/signup.js'
 import { route } from '../../lib/endpoint.js'
 import { userOf } from '../../plugins/auth.js'
+import { memberAccessRoutes } from './member-access.js'
 
 // Keyed by the HTTP server (as servicesOf): tests wait for the reset e-mails prepared after the answer.
 const accountServices = new WeakMap<object, AccountService>()
@@ -63,4 +64,7 @@ export const userRoutes: FastifyPluginAsyncZod = async (app) => {
   })
 
   route(app, usersEndpoints.verify, {}, async (request) => accounts.verifyContact(request.ip, request.body))
+
+  // member sign-up and verification codes of shareable links (issue 11)
+  await app.register(memberAccessRoutes)
 }

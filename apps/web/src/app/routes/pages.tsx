@@ -36,6 +36,12 @@ export const PAGES: Partial<Record<ClientRoutePath, ComponentType>> = {
   '/nova-search': lazyPage(() => import('../../features/nova/routes/nova-search'), 'NovaSearchRoute'),
   '/nova-results': lazyPage(() => import('../../features/nova/routes/nova-results'), 'NovaResultsRoute'),
   '/ai-hub': lazyPage(() => import('../../features/ai-hub/routes/ai-hub'), 'AiHubRoute'),
+  '/care-connect-search': lazyPage(() => import('../../features/care-connect/routes/care-connect-search'), 'CareConnectSearchRoute'),
+  '/care-connect-results': lazyPage(() => import('../../features/care-connect/routes/care-connect-results'), 'CareConnectResultsRoute'),
+  '/member-recommendations': lazyPage(
+    () => import('../../features/care-connect/routes/member-recommendations'),
+    'MemberRecommendationsRoute',
+  ),
 }
 
 /** Paths rendered without the app shell (sidebar, header). */

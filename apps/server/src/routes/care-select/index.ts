@@ -1,0 +1,179 @@
+import {
+  MEMBER_LINK_MESSAGES,
+  REFERRAL_LETTER_FILENAME,
+  ROLES,
+  careSelectEndpoints,
+  normalizeUsPhone,
+  rankingsQuerySchema,
+  type HcoRanking,
+  type HcpRanking,
+} from '@citrus/contracts'
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod'
+import { badRequest, notFound } from '../../lib/errors.js'
+import { route } from '../../lib/endpoint.js'
+import { userOf } from '../../plugins/auth.js'
+import { CREDITS_REMAINING_HEADER } from '../../plugins/credits.js'
+import { rankProviders, resolveSearch, type ResolvedSearch } from './rankings.js'
+import { renderReferralLetter, type LetterProvider } from './referral-letter.js'
+
+const STAFF = ['admin', 'citrus', 'user'] as const
+
+/**
+ * Care Select (spec 3 §7, spec 4 §5). Rankings: staff (Care Connect), members (recommendations) and link
+ * guests whose link lists the endpoint, all for a company with CARE_SELECT; one credit per answered search
+ * (taken after the inputs are known to be valid, so a 400 costs nothing). The referral letter and the member
+ * link belong to the clinician view (staff roles).
+ */
+export const careSelectRoutes: FastifyPluginAsyncZod = async (app) => {
+  const { pool, prisma } = app.db
+
+  route(
+    app,
+    careSelectEndpoints.rankings,
+    { onRequest: app.requireAccess({ roles: [...ROLES, 'guest'], product: 'CARE_SELECT' }) },
+    async (request, reply) => {
+      const search = await resolveSearch(pool, request.query)
+      const charge = await app.meter(request, 'CARE_SELECT')
+      if (charge.remaining !== null) reply.header(CREDITS_REMAINING_HEADER, String(charge.remaining))
+      return rankProviders(pool, search)
+    },
+  )
+
+  route(
+    app,
+    careSelectEndpoints.referralLetter,
+    { onRequest: app.requireAccess({ roles: [...STAFF], product: 'CARE_SELECT' }) },
+    async (request, reply) => {
+      const user = userOf(request)
+      const body = request.body
+      const npis = [...new Set(body.selected_npis)]
+      const [clinicians, facilities] = await Promise.all([
+        prisma.provider.findMany({ where: { npi: { in: npis } }, include: { facility: { select: { name: true } } } }),
+        prisma.facility.findMany({ where: { npi: { in: npis } } }),
+      ])
+      const unknown = npis.find((npi) => !clinicians.some((c) => c.npi === npi) && !facilities.some((f) => f.npi === npi))
+      if (unknown)
+        throw badRequest(`Unknown NPI ${unknown} in selected_npis`, [{ path: 'body.selected_npis', message: `Unknown NPI ${unknown}` }])
+
+      // Scores of the search the selection came from, when it is given in full.
+      let search: ResolvedSearch | null = null
+      let rankings: { hcp: HcpRanking[]; hco: HcoRanking[] } = { hcp: [], hco: [] }
+      if (body.search?.zip_code && body.search.omni_code && npis.length > 0) {
+        const parsed = rankingsQuerySchema.safeParse({ ...body.search, filter_npis: npis.join(',') })
+        if (!parsed.success)
+          throw badRequest('The search of the selection is not valid', [
+            { path: 'body.search', message: parsed.error.issues[0]?.message ?? '' },
+          ])
+        search = await resolveSearch(pool, parsed.data)
+        const ranked = await rankProviders(pool, search)
+        rankings = { hcp: ranked.hcp_rankings, hco: ranked.hco_rankings }
+      }
+      const charge = await app.meter(request, 'CARE_SELECT')
+      if (charge.remaining !== null) reply.header(CREDITS_REMAINING_HEADER, String(charge.remaining))
+
+      const providers: LetterProvider[] = npis.map((npi) => {
+        const clinician = clinicians.find((c) => c.npi === npi)
+        if (clinician) {
+          return {
+            kind: 'HCP',
+            npi,
+            name: clinician.full_name,
+            specialty: clinician.cms_specialization,
+            address: `${clinician.address}, ${clinician.city}, ${clinician.state} ${clinician.zip_code}`,
+            phone_number: clinician.phone_number,
+            affiliation: clinician.facility?.name ?? null,
+            ranking: rankings.hcp.find((r) => r.hcp_entity.npi === npi) ?? null,
+          }
+        }
+        const facility = facilities.find((f) => f.npi === npi)!
+        return {
+          kind: 'HCO',
+          npi,
+          name: facility.name,
+          specialty: facility.hco_compile_level_1,
+          address: `${facility.address_line_1}, ${facility.city}, ${facility.state} ${facility.zip_code}`,
+          phone_number: facility.phone_number,
+          affiliation: null,
+          ranking: rankings.hco.find((r) => r.hco_npi === npi) ?? null,
+        }
+      })
+      const pdf = await renderReferralLetter({
+        patient_name: body.patient_name,
+        dob: body.dob,
+        condition: body.condition,
+        destination_fax: body.destination_fax,
+        referring: { email: user.email, company_name: user.company_name, role: user.role },
+        search: search ? { city: search.city, state: search.state, zip: search.zip, specialty: search.specialty } : null,
+        providers,
+        generated_at: new Date(),
+      })
+      return reply
+        .type('application/pdf')
+        .header('content-disposition', `attachment; filename="${REFERRAL_LETTER_FILENAME}"`)
+        .header('cache-control', 'no-store')
+        .send(pdf)
+    },
+  )
+
+  route(
+    app,
+    careSelectEndpoints.sendMemberLink,
+    { onRequest: app.requireAccess({ roles: [...STAFF], product: 'CARE_SELECT' }) },
+    async (request) => {
+      const user = userOf(request)
+      const body = request.body
+      const link = await prisma.shareableLink.findUnique({ where: { id: body.share_id } })
+      if (
+        !link ||
+        link.company_id !== user.company_id ||
+        link.revoked_at !== null ||
+        (link.expires_at !== null && link.expires_at <= new Date())
+      )
+        throw notFound(MEMBER_LINK_MESSAGES.linkUnknown)
+      // The URL sent must be this link's (its token names the link) on this server's public origin.
+      const url = parseUrl(body.shareable_url)
+      const token = url?.searchParams.get('token')
+      const verified = token ? app.tokens.verifyShare(token) : null
+      if (!url || url.origin !== new URL(app.services.publicUrl).origin || !verified?.ok || verified.claims.id !== link.id) {
+        throw badRequest(MEMBER_LINK_MESSAGES.urlMismatch, [{ path: 'body.shareable_url', message: MEMBER_LINK_MESSAGES.urlMismatch }])
+      }
+      const intro = `${user.company_name} shared provider recommendations with you.`
+      if (body.contact_type === 'phone') {
+        const phone = normalizeUsPhone(body.member_contact)
+        if (!phone.ok) throw badRequest(phone.message, [{ path: 'body.member_contact', message: phone.message }])
+        const message = await app.services.outbox.enqueue({
+          channel: 'sms',
+          recipient: phone.e164,
+          body: `${intro} Open: ${url.href}`,
+          payload: { kind: 'member_link', share_id: link.id },
+        })
+        return { message_id: message.id }
+      }
+      const email = body.member_contact.trim().toLowerCase()
+      const message = await app.services.outbox.enqueue({
+        channel: 'email',
+        recipient: email,
+        subject: 'Your provider recommendations',
+        body: `${intro}\n\nOpen your recommendations: ${url.href}\n\nYou will be asked to confirm this e-mail address before they are shown.`,
+        payload: {
+          kind: 'member_link',
+          share_id: link.id,
+          html: `<p>${escapeHtml(intro)}</p><p><a href="${escapeHtml(url.href)}">Open your recommendations</a></p><p>You will be asked to confirm this e-mail address before they are shown.</p>`,
+        },
+      })
+      return { message_id: message.id }
+    },
+  )
+}
+
+function parseUrl(text: string): URL | null {
+  try {
+    return new URL(text)
+  } catch {
+    return null
+  }
+}
+
+function escapeHtml(text: string): string {
+  return text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`)
+}

@@ -1,0 +1,605 @@
+import {
+  CARE_AFFORDABLE_MIN_COST,
+  CARE_MAX_HCO_RESULTS,
+  CARE_MAX_HCP_RESULTS,
+  CARE_MESSAGES,
+  CARE_MIN_PRICE_PEERS,
+  CARE_SCORE_WEIGHTS,
+  CARE_TYPICAL_CODES_PER_KIND,
+  METERS_PER_MILE,
+  gradeOf,
+  institutionTypeOf,
+  providerTypeOf,
+  type CareBadge,
+  type HcoRanking,
+  type HcpRanking,
+  type ParsedRankingsQuery,
+  type RankingsResponse,
+} from '@citrus/contracts'
+import type pg from 'pg'
+import { badRequest } from '../../lib/errors.js'
+
+/**
+ * Care Select rankings (spec 4 §5; the method and its constants: docs/decisions/0022-care-select-ranking.md).
+ * Three round trips: (1) resolve and check the inputs, (2) the candidates with every number the scores need
+ * (volumes of the relevant codes, prices, facilities) from the materialised aggregates, (3) the details of
+ * the clinicians and facilities listed. Percentiles and scores are computed here over all candidates.
+ */
+
+export interface ResolvedSearch {
+  zip: string
+  latitude: number
+  longitude: number
+  city: string
+  state: string
+  omniCode: string
+  specialty: string
+  insurers: string[]
+  cpt: string[]
+  icd10: string[]
+  radiusM: number
+  filterNpis: string[]
+}
+
+/** ICD-10-CM as typed: upper case; an undotted code longer than a category gets its dot (E119 → E11.9). */
+export function normalizeIcd10(code: string): string {
+  const upper = code.toUpperCase().replace(/\s/g, '')
+  if (upper.includes('.') || upper.length <= 3) return upper
+  return `${upper.slice(0, 3)}.${upper.slice(3)}`
+}
+
+const RESOLVE_SQL = `
+SELECT
+  (SELECT json_build_object('latitude', z.latitude, 'longitude', z.longitude, 'city', z.city, 'state', z.state)
+     FROM zips z WHERE z.zip = $1) AS zip,
+  (SELECT s.display_name FROM specialties s WHERE s.code = $2) AS specialty,
+  (SELECT coalesce(json_agg(json_build_array(n.name, i.name) ORDER BY n.ord), '[]')
+     FROM unnest($3::text[]) WITH ORDINALITY AS n(name, ord)
+     LEFT JOIN LATERAL (SELECT i.name FROM insurers i WHERE lower(i.name) = lower(n.name) ORDER BY i.name = n.name DESC LIMIT 1) i ON true) AS insurers,
+  (SELECT coalesce(json_agg(c.code ORDER BY c.ord), '[]') FROM unnest($4::text[]) WITH ORDINALITY AS c(code, ord)
+     WHERE NOT EXISTS (SELECT 1 FROM procedure_codes p WHERE p.code = c.code)) AS unknown_cpt,
+  (SELECT coalesce(json_agg(c.code ORDER BY c.ord), '[]') FROM unnest($5::text[]) WITH ORDINALITY AS c(code, ord)
+     WHERE NOT EXISTS (SELECT 1 FROM icd10_codes i WHERE i.code = c.code)) AS unknown_icd10`
+
+/** Checks the search's ZIP, specialty, carriers and codes; 400 naming the field when one is unknown. */
+export async function resolveSearch(pool: pg.Pool, query: ParsedRankingsQuery): Promise<ResolvedSearch> {
+  const cpt = query.cpt_union_csv.map((code) => code.toUpperCase())
+  const icd10 = [...new Set(query.icd10_cm_union_csv.map(normalizeIcd10))]
+  const omniCode = query.omni_code.toUpperCase()
+  const { rows } = await pool.query<{
+    zip: { latitude: number; longitude: number; city: string; state: string } | null
+    specialty: string | null
+    insurers: [string, string | null][]
+    unknown_cpt: string[]
+    unknown_icd10: string[]
+  }>(RESOLVE_SQL, [query.zip_code, omniCode, query.insurance_names_csv, cpt, icd10])
+  const row = rows[0]
+  if (!row) throw new Error('resolve query returned no row')
+  const errors: { path: string; message: string }[] = []
+  if (!row.zip) errors.push({ path: 'querystring.zip_code', message: CARE_MESSAGES.zipUnknown(query.zip_code) })
+  if (row.specialty === null) errors.push({ path: 'querystring.omni_code', message: CARE_MESSAGES.specialtyUnknown(query.omni_code) })
+  const unknownInsurer = row.insurers.find(([, canonical]) => canonical === null)
+  if (unknownInsurer) errors.push({ path: 'querystring.insurance_names_csv', message: CARE_MESSAGES.insurerUnknown(unknownInsurer[0]) })
+  if (row.unknown_cpt[0])
+    errors.push({ path: 'querystring.cpt_union_csv', message: CARE_MESSAGES.codeUnknown('cpt_union_csv', row.unknown_cpt[0]) })
+  if (row.unknown_icd10[0]) {
+    errors.push({ path: 'querystring.icd10_cm_union_csv', message: CARE_MESSAGES.codeUnknown('icd10_cm_union_csv', row.unknown_icd10[0]) })
+  }
+  const first = errors[0]
+  if (first || !row.zip || row.specialty === null) throw badRequest(first?.message ?? 'Invalid search', errors)
+  return {
+    zip: query.zip_code,
+    ...row.zip,
+    omniCode,
+    specialty: row.specialty,
+    insurers: [...new Set(row.insurers.map(([, canonical]) => canonical as string))],
+    cpt,
+    icd10,
+    radiusM: query.radius_in_m,
+    filterNpis: query.filter_npis,
+  }
+}
+
+/** A latitude/longitude box that contains the radius circle (a generous metres-per-degree keeps it outside the circle). */
+export function boundingBox(latitude: number, longitude: number, radiusM: number) {
+  const latDelta = radiusM / 110_000
+  const maxLat = Math.min(89.9, Math.abs(latitude) + latDelta)
+  const lngDelta = Math.min(180, radiusM / (110_000 * Math.cos((maxLat * Math.PI) / 180)))
+  return { minLat: latitude - latDelta, maxLat: latitude + latDelta, minLng: longitude - lngDelta, maxLng: longitude + lngDelta }
+}
+
+/**
+ * Candidates and the numbers behind their scores. The candidates come from the providers' taxonomy +
+ * coordinates index (the box) and ST_DWithin on the geography (exact radius; GiST-indexed); the volumes and
+ * prices from the materialised views, looked up per candidate NPI.
+ */
+export const CANDIDATES_SQL = `
+WITH z AS (SELECT geog FROM zips WHERE zip = $1),
+cand AS MATERIALIZED (
+  SELECT p.npi, p.facility_id, p.provider_kind, p.accepting_new_patients,
+         ST_Distance(p.geog, z.geog) AS distance_m,
+         CASE WHEN cardinality($8::text[]) = 0 THEN NULL
+              ELSE coalesce((SELECT bool_or((p.aggregated_insurance_networks_v1 ->> n)::boolean) FROM unnest($8::text[]) AS n), false) END AS in_network
+  FROM providers p CROSS JOIN z
+  WHERE p.primary_taxonomy_code = $2
+    AND p.latitude BETWEEN $3 AND $4 AND p.longitude BETWEEN $5 AND $6
+    AND ST_DWithin(p.geog, z.geog, $7)
+),
+vol AS MATERIALIZED (
+  SELECT v.npi, v.code_kind, v.code, v.claim_count FROM cand c JOIN mv_provider_code_volume v ON v.npi = c.npi
+),
+typical AS (
+  SELECT code_kind, code FROM (
+    SELECT code_kind, code, row_number() OVER (PARTITION BY code_kind ORDER BY sum(claim_count) DESC, code) AS rn
+    FROM vol GROUP BY code_kind, code
+  ) t WHERE rn <= ${CARE_TYPICAL_CODES_PER_KIND}
+),
+requested AS (
+  SELECT 'procedure'::text AS kind, code FROM unnest($9::text[]) AS code
+  UNION ALL SELECT 'icd10'::text, code FROM unnest($10::text[]) AS code
+),
+keyed AS (
+  SELECT v.npi, r.kind, r.code AS key, 'given'::text AS src, sum(v.claim_count)::int AS n
+  FROM vol v JOIN requested r ON v.code_kind = r.kind AND starts_with(v.code, r.code)
+  GROUP BY v.npi, r.kind, r.code
+  UNION ALL
+  SELECT v.npi, v.code_kind, v.code, 'topical', v.claim_count FROM vol v JOIN typical t USING (code_kind, code)
+),
+price_codes AS (
+  SELECT code FROM unnest($9::text[]) AS code
+  UNION SELECT code FROM typical WHERE code_kind = 'procedure' AND cardinality($9::text[]) = 0
+),
+prices AS (
+  SELECT pr.npi, pr.procedure_code, pr.line_count, pr.avg_list_amount, pr.avg_negotiated_amount, pr.avg_insurer_amount, pr.avg_patient_amount
+  FROM cand c JOIN mv_provider_prices pr ON pr.npi = c.npi JOIN price_codes pc ON pc.code = pr.procedure_code
+),
+facs AS (
+  SELECT f.id, ST_Distance(f.geog, z.geog) AS distance_m
+  FROM facilities f CROSS JOIN z
+  WHERE f.id IN (SELECT facility_id FROM cand WHERE facility_id IS NOT NULL) AND ST_DWithin(f.geog, z.geog, $7)
+)
+SELECT
+  (SELECT coalesce(json_agg(json_build_array(npi, facility_id, provider_kind, accepting_new_patients, distance_m, in_network)), '[]') FROM cand) AS candidates,
+  (SELECT coalesce(json_agg(json_build_array(code_kind, code)), '[]') FROM typical) AS typical,
+  (SELECT coalesce(json_agg(json_build_array(npi, kind, key, src, n)), '[]') FROM keyed) AS volumes,
+  (SELECT coalesce(json_agg(json_build_array(npi, procedure_code, line_count, avg_list_amount, avg_negotiated_amount, avg_insurer_amount, avg_patient_amount)), '[]') FROM prices) AS prices,
+  (SELECT coalesce(json_agg(json_build_array(id, distance_m)), '[]') FROM facs) AS facilities`
+
+export function candidatesParams(search: ResolvedSearch): unknown[] {
+  const box = boundingBox(search.latitude, search.longitude, search.radiusM)
+  return [
+    search.zip,
+    search.omniCode,
+    box.minLat,
+    box.maxLat,
+    box.minLng,
+    box.maxLng,
+    search.radiusM,
+    search.insurers,
+    search.cpt,
+    search.icd10,
+  ]
+}
+
+type Kind = 'procedure' | 'icd10'
+interface CandidateRows {
+  candidates: [string, number | null, string, boolean, number, boolean | null][]
+  typical: [Kind, string][]
+  volumes: [string, Kind, string, 'given' | 'topical', number][]
+  prices: [string, string, number, string | number, string | number, string | number, string | number][]
+  facilities: [number, number][]
+}
+
+export const DETAILS_SQL = `
+SELECT
+  (SELECT coalesce(json_agg(json_build_object(
+      'npi', p.npi, 'full_name', p.full_name, 'title', p.title, 'cms_specialization', p.cms_specialization,
+      'address', p.address, 'city', p.city, 'state', p.state, 'zip_code', p.zip_code, 'latitude', p.latitude,
+      'longitude', p.longitude, 'phone_number', p.phone_number, 'hco_npi', f.npi, 'hco_name', f.name,
+      'hco_compile_level_1', f.hco_compile_level_1, 'medical_school', p.medical_school,
+      'years_in_practice', p.years_in_practice, 'gender', p.gender, 'website', p.website,
+      'aggregated_insurance_networks_v1', p.aggregated_insurance_networks_v1, 'confidence', p.confidence,
+      'last_verified_at', to_char(p.last_verified_at, 'YYYY-MM-DD'),
+      'last_year_patient_count', coalesce(pp.last_year_patient_count, 0),
+      'last_month_new_patient_count', coalesce(pp.last_month_new_patient_count, 0))), '[]')
+   FROM providers p LEFT JOIN facilities f ON f.id = p.facility_id LEFT JOIN mv_provider_panel pp ON pp.npi = p.npi
+   WHERE p.npi = ANY($1::bpchar[])) AS providers,
+  (SELECT coalesce(json_agg(json_build_object(
+      'id', f.id, 'npi', f.npi, 'name', f.name, 'address', f.address_line_1, 'city', f.city, 'state', f.state,
+      'zip_code', f.zip_code, 'latitude', f.latitude, 'longitude', f.longitude, 'phone_number', f.phone_number,
+      'hco_compile_level_1', f.hco_compile_level_1)), '[]')
+   FROM facilities f WHERE f.id = ANY($2::int[])) AS facilities,
+  (SELECT coalesce(json_object_agg(i.code, i.description), '{}') FROM icd10_codes i WHERE i.code = ANY($3::text[])) AS icd10,
+  (SELECT coalesce(json_object_agg(c.code, c.description), '{}') FROM procedure_codes c WHERE c.code = ANY($4::text[])) AS procedures`
+
+interface ProviderDetails {
+  npi: string
+  full_name: string
+  title: string | null
+  cms_specialization: string
+  address: string
+  city: string
+  state: string
+  zip_code: string
+  latitude: number
+  longitude: number
+  phone_number: string | null
+  hco_npi: string | null
+  hco_name: string | null
+  hco_compile_level_1: string | null
+  medical_school: string | null
+  years_in_practice: number | null
+  gender: string | null
+  website: string | null
+  aggregated_insurance_networks_v1: Record<string, boolean>
+  confidence: number | string
+  last_verified_at: string
+  last_year_patient_count: number
+  last_month_new_patient_count: number
+}
+interface FacilityDetails {
+  id: number
+  npi: string | null
+  name: string
+  address: string
+  city: string
+  state: string
+  zip_code: string
+  latitude: number
+  longitude: number
+  phone_number: string | null
+  hco_compile_level_1: string
+}
+
+/**
+ * Percentile rank (0-100) of each value among the values: the share of the others strictly below it
+ * (percent_rank; ties share the lowest rank). One value alone: 100 when it is above zero, else 0.
+ */
+export function percentRanks(values: readonly number[]): number[] {
+  const sorted = [...values].sort((a, b) => a - b)
+  const n = values.length
+  return values.map((value) => {
+    if (n === 1) return value > 0 ? 100 : 0
+    let lo = 0
+    let hi = n
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1
+      if ((sorted[mid] as number) < value) lo = mid + 1
+      else hi = mid
+    }
+    return (100 * lo) / (n - 1)
+  })
+}
+
+/** Affordability percentile (0-100) of each price: the share of the other prices strictly above it (cheaper = higher). */
+export function affordabilityPercentiles(prices: readonly number[]): number[] {
+  return percentRanks(prices.map((price) => -price)).map((p, i, all) => (all.length === 1 ? 100 : p))
+}
+
+const round = (value: number, digits = 4) => Math.round(value * 10 ** digits) / 10 ** digits
+const clamp01 = (value: number) => Math.min(1, Math.max(0, value))
+
+interface Scored {
+  npi: string
+  facilityId: number | null
+  providerKind: string
+  accepting: boolean
+  distanceM: number
+  inNetwork: boolean | null
+  quality: number
+  cost: number | null
+  distance: number
+  final: number
+  relevantVolume: number
+  pricePeersMin: number
+  given: Record<Kind, Record<string, number>>
+  topical: Record<Kind, Record<string, number>>
+  percentiles: Record<Kind, { code: string; count: number; percentile: number }[]>
+  prices: {
+    list: Record<string, number>
+    negotiated: Record<string, number>
+    insurer: Record<string, number>
+    patient: Record<string, number>
+  }
+  affordability: { negotiated: Record<string, number>; patient: Record<string, number> }
+}
+
+export async function rankProviders(pool: pg.Pool, search: ResolvedSearch): Promise<RankingsResponse> {
+  const { rows } = await pool.query<CandidateRows>(CANDIDATES_SQL, candidatesParams(search))
+  const data = rows[0] as CandidateRows
+  const codesSource: 'given' | 'typical' = search.cpt.length + search.icd10.length > 0 ? 'given' : 'typical'
+  const typical: Record<Kind, string[]> = { procedure: [], icd10: [] }
+  for (const [kind, code] of data.typical) typical[kind].push(code)
+  const relevant: Record<Kind, string[]> = codesSource === 'given' ? { procedure: search.cpt, icd10: search.icd10 } : typical
+  const priceCodes = search.cpt.length > 0 ? search.cpt : typical.procedure
+
+  const index = new Map<string, number>()
+  const scored: Scored[] = data.candidates.map(([npi, facilityId, providerKind, accepting, distanceM, inNetwork], i) => {
+    index.set(npi, i)
+    return {
+      npi,
+      facilityId,
+      providerKind,
+      accepting,
+      distanceM,
+      inNetwork,
+      quality: 0,
+      cost: null,
+      distance: clamp01(1 - distanceM / search.radiusM),
+      final: 0,
+      relevantVolume: 0,
+      pricePeersMin: 0,
+      given: { procedure: {}, icd10: {} },
+      topical: { procedure: {}, icd10: {} },
+      percentiles: { procedure: [], icd10: [] },
+      prices: { list: {}, negotiated: {}, insurer: {}, patient: {} },
+      affordability: { negotiated: {}, patient: {} },
+    }
+  })
+  const n = scored.length
+
+  // Volumes: the given codes' counts (prefix-matched sums), the typical codes' counts.
+  for (const [npi, kind, key, src, count] of data.volumes) {
+    const row = scored[index.get(npi) as number] as Scored
+    if (src === 'given') row.given[kind][key] = count
+    else row.topical[kind][key] = count
+  }
+  const relevantCounts = (row: Scored, kind: Kind) => (codesSource === 'given' ? row.given[kind] : row.topical[kind])
+
+  // Per-code volume percentiles among all candidates (zero for those without the code), and the quality volume.
+  for (const kind of ['procedure', 'icd10'] as const) {
+    for (const code of relevant[kind]) {
+      const counts = scored.map((row) => relevantCounts(row, kind)[code] ?? 0)
+      const ranks = percentRanks(counts)
+      scored.forEach((row, i) => {
+        const count = counts[i] as number
+        row.relevantVolume += count
+        if (count > 0) row.percentiles[kind].push({ code, count, percentile: round(ranks[i] as number, 2) })
+      })
+    }
+  }
+  const qualityRanks = percentRanks(scored.map((row) => row.relevantVolume))
+  scored.forEach((row, i) => {
+    row.quality = row.relevantVolume > 0 ? clamp01((qualityRanks[i] as number) / 100) : 0
+  })
+
+  // Prices and affordability per procedure among the candidates that billed it.
+  const byCode = new Map<string, { row: Scored; list: number; negotiated: number; insurer: number; patient: number }[]>()
+  for (const [npi, code, , list, negotiated, insurer, patient] of data.prices) {
+    const row = scored[index.get(npi) as number] as Scored
+    const entry = { row, list: Number(list), negotiated: Number(negotiated), insurer: Number(insurer), patient: Number(patient) }
+    const bucket = byCode.get(code)
+    if (bucket) bucket.push(entry)
+    else byCode.set(code, [entry])
+  }
+  const costParts = new Map<Scored, number[]>()
+  for (const code of priceCodes) {
+    const bucket = byCode.get(code)
+    if (!bucket) continue
+    const negotiatedAff = affordabilityPercentiles(bucket.map((e) => e.negotiated))
+    const patientAff = affordabilityPercentiles(bucket.map((e) => e.patient))
+    bucket.forEach((entry, i) => {
+      const { row } = entry
+      row.prices.list[code] = entry.list
+      row.prices.negotiated[code] = entry.negotiated
+      row.prices.insurer[code] = entry.insurer
+      row.prices.patient[code] = entry.patient
+      row.affordability.negotiated[code] = round(negotiatedAff[i] as number, 2)
+      row.affordability.patient[code] = round(patientAff[i] as number, 2)
+      const parts = costParts.get(row) ?? []
+      parts.push(((negotiatedAff[i] as number) + (patientAff[i] as number)) / 200)
+      costParts.set(row, parts)
+      row.pricePeersMin = row.pricePeersMin === 0 ? bucket.length : Math.min(row.pricePeersMin, bucket.length)
+    })
+  }
+  for (const row of scored) {
+    const parts = costParts.get(row)
+    row.cost = parts ? clamp01(parts.reduce((a, b) => a + b, 0) / parts.length) : null
+    row.final = clamp01(
+      CARE_SCORE_WEIGHTS.quality_of_care * row.quality +
+        CARE_SCORE_WEIGHTS.cost * (row.cost ?? 0.5) +
+        CARE_SCORE_WEIGHTS.distance * row.distance,
+    )
+  }
+
+  // Order: in network first (when carriers are given), then final_score, then distance, then NPI (stable).
+  const ordered = [...scored].sort(
+    (a, b) =>
+      Number(b.inNetwork === true) - Number(a.inNetwork === true) ||
+      b.final - a.final ||
+      a.distanceM - b.distanceM ||
+      a.npi.localeCompare(b.npi),
+  )
+
+  // Facilities: affiliated facilities within the radius, scored from their candidates.
+  const facilityDistance = new Map(data.facilities.map(([id, distanceM]) => [id, distanceM]))
+  const members = new Map<number, Scored[]>()
+  for (const row of scored) {
+    if (row.facilityId === null || !facilityDistance.has(row.facilityId)) continue
+    const list = members.get(row.facilityId) ?? []
+    list.push(row)
+    members.set(row.facilityId, list)
+  }
+  const mean = (values: number[]) => values.reduce((a, b) => a + b, 0) / values.length
+  const facilityScores = [...members.entries()].map(([id, list]) => {
+    const distanceM = facilityDistance.get(id) as number
+    const quality = mean(list.map((r) => r.quality))
+    const costs = list.flatMap((r) => (r.cost === null ? [] : [r.cost]))
+    const cost = costs.length > 0 ? mean(costs) : null
+    const distance = clamp01(1 - distanceM / search.radiusM)
+    const final = clamp01(
+      CARE_SCORE_WEIGHTS.quality_of_care * quality + CARE_SCORE_WEIGHTS.cost * (cost ?? 0.5) + CARE_SCORE_WEIGHTS.distance * distance,
+    )
+    return { id, distanceM, quality, cost, distance, final, samples: list.length }
+  })
+  facilityScores.sort((a, b) => b.final - a.final || a.distanceM - b.distanceM || a.id - b.id)
+
+  // Details of what is listed (filter_npis narrows before the cut).
+  const filter = search.filterNpis.length > 0 ? new Set(search.filterNpis) : null
+  const hcpList = (filter ? ordered.filter((r) => filter.has(r.npi)) : ordered).slice(0, CARE_MAX_HCP_RESULTS)
+  const hcoCandidates = filter ? facilityScores : facilityScores.slice(0, CARE_MAX_HCO_RESULTS)
+  const allCodes = {
+    icd10: [...new Set([...relevant.icd10, ...typical.icd10, ...search.icd10])],
+    procedure: [...new Set([...relevant.procedure, ...typical.procedure, ...search.cpt])],
+  }
+  const details = await pool.query<{
+    providers: ProviderDetails[]
+    facilities: FacilityDetails[]
+    icd10: Record<string, string>
+    procedures: Record<string, string>
+  }>(DETAILS_SQL, [hcpList.map((r) => r.npi), hcoCandidates.map((f) => f.id), allCodes.icd10, allCodes.procedure])
+  const detail = details.rows[0] as {
+    providers: ProviderDetails[]
+    facilities: FacilityDetails[]
+    icd10: Record<string, string>
+    procedures: Record<string, string>
+  }
+  const providerByNpi = new Map(detail.providers.map((p) => [p.npi, p]))
+  const facilityById = new Map(detail.facilities.map((f) => [f.id, f]))
+
+  const describe = (kind: Kind, code: string) => (kind === 'icd10' ? detail.icd10[code] : detail.procedures[code]) ?? null
+  const topPercentiles = (list: { code: string; count: number; percentile: number }[], kind: Kind) =>
+    [...list]
+      .sort((a, b) => b.percentile - a.percentile || b.count - a.count || a.code.localeCompare(b.code))
+      .slice(0, 10)
+      .map((entry) => ({ ...entry, description: describe(kind, entry.code) }))
+
+  const hcp_rankings: HcpRanking[] = hcpList.map((row) => {
+    const p = providerByNpi.get(row.npi) as ProviderDetails
+    const badges: CareBadge[] = []
+    if (search.cpt.length > 0 && search.cpt.every((code) => (row.given.procedure[code] ?? 0) > 0)) badges.push('ALL_PROCEDURES_MATCH')
+    if (search.icd10.length > 0 && search.icd10.every((code) => (row.given.icd10[code] ?? 0) > 0)) badges.push('ALL_DIAGNOSIS_MATCH')
+    if (row.cost !== null && row.cost >= CARE_AFFORDABLE_MIN_COST && row.pricePeersMin >= CARE_MIN_PRICE_PEERS)
+      badges.push('CONFIDENTLY_AFFORDABLE')
+    if (row.accepting) badges.push('NEW_PATIENT_AVAILABLE')
+    return {
+      hcp_entity: {
+        npi: p.npi,
+        full_name: p.full_name,
+        title: p.title,
+        cms_specialization: p.cms_specialization,
+        provider_type: providerTypeOf(row.providerKind),
+        address: p.address,
+        city: p.city,
+        state: p.state,
+        zip_code: p.zip_code,
+        latitude: p.latitude,
+        longitude: p.longitude,
+        phone_number: p.phone_number,
+        hco_npi: p.hco_npi,
+        hco_name: p.hco_name,
+        hco_compile_level_1: p.hco_compile_level_1,
+        medical_school: p.medical_school,
+        years_in_practice: p.years_in_practice,
+        gender: p.gender,
+        website: p.website,
+        accepting_new_patients: row.accepting,
+        aggregated_insurance_networks_v1: p.aggregated_insurance_networks_v1,
+        directory_confidence: Number(p.confidence),
+        last_verified_at: p.last_verified_at,
+      },
+      final_score: round(row.final),
+      final_grade: gradeOf(row.final),
+      in_network: row.inNetwork,
+      task_scores: {
+        distance: round(row.distance),
+        distance_grade: gradeOf(row.distance),
+        quality_of_care: round(row.quality),
+        quality_of_care_grade: gradeOf(row.quality),
+        cost: round(row.cost ?? 0.5),
+        cost_grade: gradeOf(row.cost),
+      },
+      features: {
+        distance_in_miles: round(row.distanceM / METERS_PER_MILE, 3),
+        given_diagnosis_counts: row.given.icd10,
+        given_procedure_counts: row.given.procedure,
+        topical_diagnosis_counts: row.topical.icd10,
+        topical_procedure_counts: row.topical.procedure,
+        top_procedure_percentiles: topPercentiles(row.percentiles.procedure, 'procedure'),
+        top_diagnosis_percentiles: topPercentiles(row.percentiles.icd10, 'icd10'),
+        avg_initial_price_by_procedure: row.prices.list,
+        avg_negotiated_price_by_procedure: row.prices.negotiated,
+        avg_insurer_price_by_procedure: row.prices.insurer,
+        avg_patient_price_by_procedure: row.prices.patient,
+        negotiated_affordability_percentiles: row.affordability.negotiated,
+        patient_affordability_percentiles: row.affordability.patient,
+        relevant_claim_count: row.relevantVolume,
+        last_year_patient_count: p.last_year_patient_count,
+        last_month_new_patient_count: p.last_month_new_patient_count,
+      },
+      badges,
+    }
+  })
+
+  const hco_rankings: HcoRanking[] = []
+  for (const f of hcoCandidates) {
+    const facility = facilityById.get(f.id)
+    if (!facility) continue
+    if (filter && !(facility.npi !== null && filter.has(facility.npi))) continue
+    hco_rankings.push({
+      hco_npi: facility.npi,
+      hco_id: facility.id,
+      hco_name: facility.name,
+      hco_address: facility.address,
+      city: facility.city,
+      state: facility.state,
+      zip_code: facility.zip_code,
+      latitude: facility.latitude,
+      longitude: facility.longitude,
+      hco_phone_number: facility.phone_number,
+      hco_compile_level_1: facility.hco_compile_level_1,
+      institution_type: institutionTypeOf(facility.hco_compile_level_1),
+      distance_in_miles: round(f.distanceM / METERS_PER_MILE, 3),
+      final_score: round(f.final),
+      final_grade: gradeOf(f.final),
+      num_hcp_samples: f.samples,
+      task_scores: {
+        distance: round(f.distance),
+        distance_grade: gradeOf(f.distance),
+        quality_of_care: round(f.quality),
+        quality_of_care_grade: gradeOf(f.quality),
+        cost: round(f.cost ?? 0.5),
+        cost_grade: gradeOf(f.cost),
+      },
+    })
+    if (hco_rankings.length >= CARE_MAX_HCO_RESULTS) break
+  }
+
+  const providerTypes: Record<string, number> = {}
+  for (const row of scored) {
+    const type = providerTypeOf(row.providerKind)
+    providerTypes[type] = (providerTypes[type] ?? 0) + 1
+  }
+  const institutionTypes: Record<string, number> = {}
+  for (const f of facilityScores) {
+    const facility = facilityById.get(f.id)
+    if (!facility) continue
+    const type = institutionTypeOf(facility.hco_compile_level_1)
+    institutionTypes[type] = (institutionTypes[type] ?? 0) + 1
+  }
+  const pick = (table: Record<string, string>, codes: string[]) =>
+    Object.fromEntries(codes.flatMap((code) => (table[code] ? [[code, table[code]]] : [])))
+
+  return {
+    search_lat: search.latitude,
+    search_long: search.longitude,
+    state: search.state,
+    city: search.city,
+    radius_in_m: search.radiusM,
+    common_ranking_metadata: {
+      provider_types_to_counts: providerTypes,
+      institution_types_to_counts: institutionTypes,
+      total_hcp_candidates: n,
+      total_hco_candidates: facilityScores.length,
+      diagnosis_code_descriptions: pick(detail.icd10, allCodes.icd10),
+      procedure_code_descriptions: pick(detail.procedures, allCodes.procedure),
+      taxonomy_code_descriptions: { [search.omniCode]: search.specialty },
+      relevant_diagnosis_codes: relevant.icd10,
+      relevant_procedure_codes: relevant.procedure,
+      codes_source: codesSource,
+      weights: { ...CARE_SCORE_WEIGHTS },
+    },
+    hcp_rankings,
+    hco_rankings,
+  }
+}

@@ -1,0 +1,181 @@
+import { ACCESS_MESSAGES, SHARE_MESSAGES, USER_MESSAGES, VERIFICATION_MAX_ATTEMPTS } from '@citrus/contracts'
+import request from 'supertest'
+import { beforeAll, describe, expect, it } from 'vitest'
+import { createTenant, loginTokenFor, uniqueEmail, useTestApp } from '../../../../../test/helpers.ts'
+
+/** Verification codes and member sign-up of shareable links (docs/decisions/0023), ending in ranking data. */
+describe('member access to a shared link', () => {
+  const ctx = useTestApp({ PUBLIC_URL: 'https://citrus.example.com' }, { dataset: true })
+  let staff = ''
+  let search: Record<string, string> = {}
+
+  beforeAll(async () => {
+    const tenant = await createTenant(ctx.db, { roles: ['user'], products: [{ product_group: 'CARE_SELECT' }] })
+    staff = await loginTokenFor(tenant.users[0]!, tenant.company.company_name)
+    const best = await ctx.db.pool.query<{ zip: string; code: string }>(
+      `SELECT p.zip_code AS zip, p.primary_taxonomy_code AS code FROM providers p JOIN mv_provider_panel pp ON pp.npi = p.npi
+       GROUP BY 1, 2 ORDER BY count(*) DESC, 1, 2 LIMIT 1`,
+    )
+    search = { zip_code: best.rows[0]!.zip, omni_code: best.rows[0]!.code, radius_in_m: '300000' }
+  })
+
+  async function link(contact: { email?: string; phone?: string }, extra: Record<string, unknown> = {}) {
+    const response = await request(ctx.app.server)
+      .post('/api/shareable-url')
+      .set({ authorization: `Bearer ${staff}` })
+      .send({
+        url_type: 'private',
+        client_routes: ['/member-recommendations'],
+        api_endpoints: ['GET /care-select/rankings', 'GET /shareable-url/validate-shareable-link'],
+        incoming_url: '/member-recommendations',
+        initial_query_params: search,
+        invite_email: contact.email ?? null,
+        invite_phone: contact.phone ?? null,
+        requires_email_verification: contact.email !== undefined,
+        requires_phone_verification: contact.phone !== undefined,
+        role: 'member',
+        ...extra,
+      })
+    expect(response.status, JSON.stringify(response.body)).toBe(200)
+    return new URL(response.body.url).searchParams.get('token') as string
+  }
+  const rankings = (token: string) =>
+    request(ctx.app.server)
+      .get('/api/care-select/rankings')
+      .query({ ...search, token })
+  const sendCode = (token: string, body: Record<string, unknown>) =>
+    request(ctx.app.server).post('/api/users/verification-code').query({ token }).send(body)
+  const confirm = (token: string, body: Record<string, unknown>) =>
+    request(ctx.app.server).post('/api/users/verification-code/confirm').query({ token }).send(body)
+  /** the code in the message the outbox holds (no provider is configured in this suite) */
+  async function codeOf(messageId: string): Promise<string> {
+    const message = await ctx.db.prisma.messageOutbox.findUniqueOrThrow({ where: { id: messageId } })
+    return /\b(\d{6})\b/.exec(message.body)![1]!
+  }
+  const wrong = (code: string) => String((Number(code) + 1) % 1_000_000).padStart(6, '0')
+
+  it('gives no ranking data before the e-mail is verified, and the ranking data after', async () => {
+    const token = await link({ email: 'Member.One@Example.com' })
+    const before = await rankings(token)
+    expect(before.status).toBe(403)
+    expect(before.body.message).toBe(SHARE_MESSAGES.verificationRequired)
+
+    const mismatch = await sendCode(token, { channel: 'email', email: 'someone.else@example.com' })
+    expect(mismatch.status).toBe(400)
+    expect(mismatch.body.message).toBe(ACCESS_MESSAGES.emailMismatch)
+
+    const sent = await sendCode(token, { channel: 'email', email: 'member.one@EXAMPLE.com' })
+    expect(sent.status, JSON.stringify(sent.body)).toBe(200)
+    const message = await ctx.db.prisma.messageOutbox.findUniqueOrThrow({ where: { id: sent.body.message_id } })
+    expect(message).toMatchObject({ channel: 'email', recipient: 'member.one@example.com' })
+    const code = await codeOf(sent.body.message_id)
+    expect(new Date(sent.body.expires_at).getTime() - Date.now()).toBeGreaterThan(9 * 60_000)
+    expect(new Date(sent.body.expires_at).getTime() - Date.now()).toBeLessThanOrEqual(10 * 60_000)
+
+    const bad = await confirm(token, { verification_id: sent.body.verification_id, code: wrong(code) })
+    expect(bad.status).toBe(400)
+    expect(bad.body.message).toBe(ACCESS_MESSAGES.verificationFailed)
+
+    const good = await confirm(token, { verification_id: sent.body.verification_id, code })
+    expect(good.status, JSON.stringify(good.body)).toBe(200)
+    expect(good.body).toMatchObject({ verified_channels: ['email'], complete: true })
+    const after = await rankings(good.body.token)
+    expect(after.status, JSON.stringify(after.body)).toBe(200)
+    expect(after.body.hcp_rankings.length).toBeGreaterThan(0)
+    // the unverified token still gets nothing; a verification id of another link does not count
+    expect((await rankings(token)).status).toBe(403)
+    const other = await link({ email: 'member.two@example.com' })
+    const { decodeJwt } = await import('jose')
+    const claims = decodeJwt(good.body.token) as { vf: string[] }
+    expect(claims.vf).toEqual([sent.body.verification_id])
+    expect((await rankings(other)).status).toBe(403)
+  })
+
+  it('allows 5 attempts per code, expires codes after 10 minutes, and a resend voids the previous code', async () => {
+    const token = await link({ phone: '(206) 555-0177' })
+    const first = await sendCode(token, { channel: 'phone', phone_number: '2065550177' })
+    expect(first.status, JSON.stringify(first.body)).toBe(200)
+    expect((await ctx.db.prisma.messageOutbox.findUniqueOrThrow({ where: { id: first.body.message_id } })).recipient).toBe('+12065550177')
+    const firstCode = await codeOf(first.body.message_id)
+    const mismatch = await sendCode(token, { channel: 'phone', phone_number: '2065550100' })
+    expect(mismatch.body.message).toBe(ACCESS_MESSAGES.phoneMismatch)
+
+    // resend: the first code stops working
+    const second = await sendCode(token, { channel: 'phone', phone_number: '206-555-0177' })
+    const secondCode = await codeOf(second.body.message_id)
+    expect((await confirm(token, { verification_id: first.body.verification_id, code: firstCode })).status).toBe(400)
+
+    for (let i = 0; i < VERIFICATION_MAX_ATTEMPTS; i++) {
+      const response = await confirm(token, { verification_id: second.body.verification_id, code: wrong(secondCode) })
+      expect(response.status).toBe(400)
+    }
+    const locked = await confirm(token, { verification_id: second.body.verification_id, code: secondCode })
+    expect(locked.status).toBe(400)
+    expect(locked.body.message).toBe(ACCESS_MESSAGES.codeLocked)
+
+    const third = await sendCode(token, { channel: 'phone', phone_number: '2065550177' })
+    const thirdCode = await codeOf(third.body.message_id)
+    await ctx.db.prisma.shareVerification.update({
+      where: { id: third.body.verification_id },
+      data: { expires_at: new Date(Date.now() - 1000) },
+    })
+    const expired = await confirm(token, { verification_id: third.body.verification_id, code: thirdCode })
+    expect(expired.body.message).toBe(ACCESS_MESSAGES.codeExpired)
+
+    const fourth = await sendCode(token, { channel: 'phone', phone_number: '2065550177' })
+    const ok = await confirm(token, { verification_id: fourth.body.verification_id, code: await codeOf(fourth.body.message_id) })
+    expect(ok.status).toBe(200)
+    expect((await rankings(ok.body.token)).status).toBe(200)
+    // at most 5 codes per 10 minutes
+    const fifth = await sendCode(token, { channel: 'phone', phone_number: '2065550177' })
+    expect(fifth.status).toBe(200)
+    const sixth = await sendCode(token, { channel: 'phone', phone_number: '2065550177' })
+    expect(sixth.status).toBe(429)
+    expect(sixth.body.message).toBe(ACCESS_MESSAGES.tooManyCodes)
+  })
+
+  it('creates a member account after verification; the member then sees the recommendations signed in', async () => {
+    const email = uniqueEmail('member')
+    const token = await link({ email })
+    const early = await request(ctx.app.server).post('/api/users/member-signup').query({ token }).send({ email, password: 'Str0ng#Pass' })
+    expect(early.status).toBe(403)
+    expect(early.body.message).toBe(ACCESS_MESSAGES.verificationNeeded)
+
+    const sent = await sendCode(token, { channel: 'email', email })
+    const verified = await confirm(token, { verification_id: sent.body.verification_id, code: await codeOf(sent.body.message_id) })
+    const signup = (body: Record<string, unknown>, t = verified.body.token as string) =>
+      request(ctx.app.server).post('/api/users/member-signup').query({ token: t }).send(body)
+    const otherEmail = await signup({
+      email: 'x@example.com',
+      password: 'Str0ng#Pass',
+      first_name: null,
+      last_name: null,
+      phone_number: null,
+    })
+    expect(otherEmail.body.message).toBe(ACCESS_MESSAGES.emailMismatch)
+    const weak = await signup({ email, password: 'abc' })
+    expect(weak.status).toBe(400)
+    const created = await signup({ email, password: 'Str0ng#Pass', first_name: 'Mia', last_name: 'Member', phone_number: '(206) 555-0199' })
+    expect(created.status, JSON.stringify(created.body)).toBe(200)
+    expect(Object.keys(created.body).sort()).toEqual(['jwt_token', 'user_id'])
+    const user = await ctx.db.prisma.user.findUniqueOrThrow({ where: { id: created.body.user_id } })
+    expect(user).toMatchObject({ email, role: 'member', phone_number: '+12065550199' })
+    const asMember = await request(ctx.app.server)
+      .get('/api/care-select/rankings')
+      .query(search)
+      .set({ authorization: `Bearer ${created.body.jwt_token}` })
+    expect(asMember.status).toBe(200)
+    const again = await signup({ email, password: 'Str0ng#Pass' })
+    expect(again.status).toBe(409)
+    expect(again.body.message).toBe(USER_MESSAGES.emailTaken)
+  })
+
+  it('needs a token', async () => {
+    const missing = await request(ctx.app.server).post('/api/users/member-signup').send({ email: 'a@b.co', password: 'x' })
+    expect(missing.status).toBe(400)
+    expect(missing.body.message).toBe(ACCESS_MESSAGES.missingToken)
+    const invalid = await sendCode('not-a-token', { channel: 'email', email: 'a@b.co' })
+    expect(invalid.status).toBe(401)
+    expect(invalid.body.message).toBe(ACCESS_MESSAGES.invalidToken)
+  })
+})

@@ -1,0 +1,95 @@
+import { endpoints, type EndpointOutput, type RankingsQuery, type ReferralLetterRequest } from '@citrus/contracts'
+import { useMutation } from '@tanstack/react-query'
+import { env } from '../../../config/env'
+import { useApiMutation, useApiQuery } from '../../../hooks/use-api'
+import { toApiError, networkError } from '../../../lib/api-client'
+import { getValidLoginToken } from '../../../lib/auth-token'
+
+export type Rankings = EndpointOutput<typeof endpoints.careSelect.rankings>
+export type HcpRow = Rankings['hcp_rankings'][number]
+export type HcoRow = Rankings['hco_rankings'][number]
+
+/** GET /care-select/rankings; runs only once `enabled` (member screens: after access is granted). */
+export function useRankings(query: RankingsQuery | null, enabled = true) {
+  return useApiQuery(
+    endpoints.careSelect.rankings,
+    { query: query ?? { zip_code: '', omni_code: '' } },
+    {
+      enabled: enabled && query !== null,
+      staleTime: 5 * 60_000,
+      retry: false,
+    },
+  )
+}
+
+export function useInsurers() {
+  return useApiQuery(endpoints.insurers.list, {}, { staleTime: 60 * 60_000 })
+}
+
+export function useSpecialtyOptions(query: string, enabled: boolean) {
+  return useApiQuery(endpoints.typeahead.omni, { query: { query, limit: 100 } }, { enabled, staleTime: 10 * 60_000 })
+}
+export function useCptOptions(query: string) {
+  return useApiQuery(endpoints.typeahead.cpt, { query: { query, limit: 10 } }, { enabled: query.trim().length > 0, staleTime: 10 * 60_000 })
+}
+export function useIcdOptions(query: string) {
+  return useApiQuery(
+    endpoints.typeahead.icd10,
+    { query: { query, limit: 10 } },
+    { enabled: query.trim().length > 0, staleTime: 10 * 60_000 },
+  )
+}
+
+export const useCreateShareableUrl = () => useApiMutation(endpoints.shareableUrl.create)
+export const useSendMemberLink = () => useApiMutation(endpoints.careSelect.sendMemberLink)
+export const useVerifyUser = () => useApiMutation(endpoints.users.verify)
+export const useLogin = () => useApiMutation(endpoints.users.login)
+export const useMemberSignup = () => useApiMutation(endpoints.memberAccess.memberSignup)
+export const useSendCode = () => useApiMutation(endpoints.memberAccess.sendVerificationCode)
+export const useConfirmCode = () => useApiMutation(endpoints.memberAccess.confirmVerificationCode)
+
+/** POST /care-select/referral-letter: the PDF, saved as referral_letter.pdf (spec 3 §4.7). */
+export function useReferralLetter() {
+  return useMutation({
+    mutationFn: async (body: ReferralLetterRequest) => {
+      const token = getValidLoginToken()
+      let response: Response
+      try {
+        response = await fetch(`${env.apiBaseUrl}/care-select/referral-letter`, {
+          method: 'POST',
+          headers: {
+            'Content-Type': 'application/json',
+            Accept: 'application/pdf',
+            ...(token ? { Authorization: `Bearer ${token}` } : {}),
+          },
+          body: JSON.stringify(body),
+        })
+      } catch (error) {
+        throw networkError(error)
+      }
+      if (!response.ok) {
+        const text = await response.text()
+        const parsed: unknown = (() => {
+          try {
+            return JSON.parse(text) as unknown
+          } catch {
+            return undefined
+          }
+        })()
+        throw toApiError(parsed, response)
+      }
+      return response.blob()
+    },
+  })
+}
+
+export function saveBlob(blob: Blob, filename: string) {
+  const url = URL.createObjectURL(blob)
+  const anchor = document.createElement('a')
+  anchor.href = url
+  anchor.download = filename
+  document.body.appendChild(anchor)
+  anchor.click()
+  anchor.remove()
+  setTimeout(() => URL.revokeObjectURL(url), 1000)
+}

@@ -1,0 +1,302 @@
+import { EMAIL_PATTERN, normalizeUsPhone } from '@citrus/contracts'
+import { Alert, Button, Modal, PasswordInput, PinInput, Stack, Stepper, Text, TextInput } from '@mantine/core'
+import { useState } from 'react'
+import { startGuestSession, type ShareableLinkValidation } from '../../../lib/guest-session'
+import { parseLoginClaims } from '../../../lib/auth-token'
+import { login } from '../../../lib/session'
+import { useConfirmCode, useLogin, useMemberSignup, useSendCode, useVerifyUser } from '../api/care-api'
+import { CARE_MESSAGES_UI, CARE_TEXT } from '../utils/messages'
+
+type Channel = 'email' | 'phone'
+
+/** The access forms' rules (spec 3 §5). */
+export function emailError(value: string): string | null {
+  if (value.trim() === '') return CARE_MESSAGES_UI.emailRequired
+  return EMAIL_PATTERN.test(value.trim()) ? null : CARE_MESSAGES_UI.emailInvalid
+}
+export function phoneError(value: string): string | null {
+  const digits = value.replace(/\D/g, '')
+  if (digits === '') return CARE_MESSAGES_UI.phoneRequired
+  return digits.length === 10 ? null : CARE_MESSAGES_UI.phoneInvalid10
+}
+export function newPasswordError(value: string): string | null {
+  if (value === '') return CARE_MESSAGES_UI.passwordRequired
+  return value.length >= 6 && /[0-9A-Z#?!@$ %^&*-]/.test(value) ? null : CARE_MESSAGES_UI.passwordRule
+}
+export function confirmError(password: string, confirmation: string): string | null {
+  if (confirmation === '') return CARE_MESSAGES_UI.confirmPassword
+  return password === confirmation ? null : CARE_MESSAGES_UI.passwordsDiffer
+}
+
+/**
+ * The access modal of /member-recommendations (spec 3 §2.4, §4.2): public (Welcome / Continue), private (Verify
+ * Access, then a code, Create Account when required, Welcome back! sign-in when the user exists) and invite (Sign
+ * Up, Email Verification, Phone Verification with Resend Code). Codes and accounts: docs/decisions/0023.
+ */
+export function AccessModal({
+  token,
+  link,
+  onGranted,
+}: {
+  token: string
+  link: ShareableLinkValidation
+  onGranted: (replacementToken?: string) => void
+}) {
+  const needEmail = link.requires_email_verification
+  const needPhone = link.requires_phone_verification
+  const needAccount = link.requires_account_creation || link.url_type === 'invite'
+  const [step, setStep] = useState<'start' | 'login' | 'code' | 'account'>('start')
+  const [email, setEmail] = useState('')
+  const [phone, setPhone] = useState('')
+  const [password, setPassword] = useState('')
+  const [confirmation, setConfirmation] = useState('')
+  const [errors, setErrors] = useState<Record<string, string | null>>({})
+  const [formError, setFormError] = useState<string | null>(null)
+  const [pending, setPending] = useState<Channel[]>([])
+  const [verification, setVerification] = useState<{ id: string; channel: Channel } | null>(null)
+  const [code, setCode] = useState('')
+  const [currentToken, setCurrentToken] = useState(token)
+  const verifyUser = useVerifyUser()
+  const signIn = useLogin()
+  const sendCode = useSendCode()
+  const confirmCode = useConfirmCode()
+  const signup = useMemberSignup()
+  const blocking = (needEmail || needPhone) && (step === 'start' || step === 'login')
+
+  async function send(channel: Channel, tokenToUse = currentToken) {
+    setFormError(null)
+    try {
+      const sent = await sendCode.mutateAsync({
+        query: { token: tokenToUse },
+        body: { channel, email: channel === 'email' ? email.trim() : null, phone_number: channel === 'phone' ? phone : null },
+      })
+      setVerification({ id: sent.verification_id, channel })
+      setCode('')
+      setStep('code')
+    } catch (error) {
+      setFormError(error instanceof Error ? error.message : CARE_MESSAGES_UI.resendFailed)
+    }
+  }
+
+  async function startVerification() {
+    const next: Record<string, string | null> = {}
+    if (needEmail || link.url_type === 'invite') next.email = emailError(email)
+    if (needPhone) next.phone = phoneError(phone)
+    if (link.url_type === 'invite') {
+      next.password = newPasswordError(password)
+      next.confirmation = confirmError(password, confirmation)
+    }
+    setErrors(next)
+    if (Object.values(next).some(Boolean)) return
+    if (!email.trim() && !phone.trim()) return setFormError(CARE_MESSAGES_UI.needContact)
+    let exists = false
+    if (link.url_type !== 'invite') {
+      try {
+        const answer = await verifyUser.mutateAsync({
+          body: { email: email.trim() || null, phone_number: phone.trim() ? normalizePhone(phone) : null },
+        })
+        exists = answer.exists
+      } catch {
+        // a failure of the user check does not block: proceed as if the user did not exist (spec 3 §4.2)
+        exists = false
+      }
+    }
+    if (exists) return setStep('login')
+    const channels: Channel[] = [
+      ...(needEmail || (link.url_type === 'invite' && email) ? ['email' as const] : []),
+      ...(needPhone ? ['phone' as const] : []),
+    ]
+    if (channels.length === 0) return needAccount ? setStep('account') : onGranted()
+    setPending(channels.slice(1))
+    await send(channels[0] as Channel)
+  }
+
+  async function submitCode() {
+    if (!verification) return
+    try {
+      const result = await confirmCode.mutateAsync({ query: { token: currentToken }, body: { verification_id: verification.id, code } })
+      setCurrentToken(result.token)
+      const [nextChannel, ...rest] = pending
+      if (nextChannel) {
+        setPending(rest)
+        await send(nextChannel, result.token)
+        return
+      }
+      if (needAccount) {
+        if (link.url_type === 'invite') await createAccount(result.token)
+        else setStep('account')
+        return
+      }
+      await startGuestSession(result.token)
+      onGranted(result.token)
+    } catch (error) {
+      setFormError(error instanceof Error ? error.message : CARE_MESSAGES_UI.verificationFailed)
+    }
+  }
+
+  async function createAccount(tokenToUse = currentToken) {
+    const next = { password: newPasswordError(password), confirmation: confirmError(password, confirmation) }
+    setErrors(next)
+    if (next.password || next.confirmation) return
+    try {
+      const created = await signup.mutateAsync({
+        query: { token: tokenToUse },
+        body: {
+          email: email.trim(),
+          password,
+          first_name: null,
+          last_name: null,
+          phone_number: phone.trim() ? normalizePhone(phone) : null,
+        },
+      })
+      if (!created.jwt_token) throw new Error(CARE_MESSAGES_UI.accountCreationFailed)
+      login(created.jwt_token)
+      onGranted()
+    } catch (error) {
+      setFormError(error instanceof Error && error.message ? error.message : CARE_MESSAGES_UI.accountCreationFailed)
+    }
+  }
+
+  async function submitLogin() {
+    if (!email.trim() || !password) return setFormError(CARE_MESSAGES_UI.credentialsRequired)
+    try {
+      const answer = await signIn.mutateAsync({ body: { email: email.trim(), password } })
+      if (!answer.token) throw new Error(CARE_MESSAGES_UI.loginFailed)
+      const claims = parseLoginClaims(answer.token)
+      if (!claims?.sub) throw new Error(CARE_MESSAGES_UI.noUserId)
+      login(answer.token)
+      onGranted()
+    } catch (error) {
+      setFormError(error instanceof Error && error.message ? error.message : CARE_MESSAGES_UI.loginFailed)
+    }
+  }
+
+  if (link.url_type === 'public' && !needEmail && !needPhone && !needAccount) {
+    return (
+      <Modal opened onClose={() => onGranted()} title={CARE_TEXT.welcome} centered>
+        <Stack>
+          <Text>{CARE_TEXT.publicAccess}</Text>
+          <Button onClick={() => onGranted()}>{CARE_TEXT.continue}</Button>
+        </Stack>
+      </Modal>
+    )
+  }
+
+  const title =
+    step === 'login'
+      ? CARE_TEXT.welcomeBack
+      : step === 'account'
+        ? CARE_TEXT.createAccount
+        : step === 'code'
+          ? verification?.channel === 'phone'
+            ? CARE_TEXT.phoneVerification
+            : CARE_TEXT.emailVerification
+          : link.url_type === 'invite'
+            ? CARE_TEXT.signUp
+            : CARE_TEXT.verifyAccess
+  const busy = verifyUser.isPending || sendCode.isPending || confirmCode.isPending || signup.isPending || signIn.isPending
+
+  return (
+    <Modal
+      opened
+      onClose={() => undefined}
+      withCloseButton={!blocking}
+      closeOnClickOutside={!blocking}
+      closeOnEscape={!blocking}
+      title={title}
+      centered
+    >
+      <Stack gap="sm">
+        {link.url_type === 'invite' && (
+          <Stepper active={step === 'start' ? 0 : verification?.channel === 'phone' ? 2 : 1} size="xs">
+            <Stepper.Step label={CARE_TEXT.signUp} />
+            <Stepper.Step label={CARE_TEXT.emailVerification} />
+            <Stepper.Step label={CARE_TEXT.phoneVerification} />
+          </Stepper>
+        )}
+        {formError && <Alert color="red">{formError}</Alert>}
+        {step === 'start' && (
+          <>
+            {(needEmail || link.url_type === 'invite') && (
+              <TextInput label="Email" value={email} onChange={(e) => setEmail(e.currentTarget.value)} error={errors.email} />
+            )}
+            {needPhone && (
+              <TextInput
+                label="Phone number"
+                value={phone}
+                onChange={(e) => setPhone(formatTyping(e.currentTarget.value))}
+                error={errors.phone}
+              />
+            )}
+            {link.url_type === 'invite' && (
+              <>
+                <PasswordInput
+                  label="Password"
+                  value={password}
+                  onChange={(e) => setPassword(e.currentTarget.value)}
+                  error={errors.password}
+                />
+                <PasswordInput
+                  label="Confirm password"
+                  value={confirmation}
+                  onChange={(e) => setConfirmation(e.currentTarget.value)}
+                  error={errors.confirmation}
+                />
+              </>
+            )}
+            <Button onClick={() => void startVerification()} loading={busy}>
+              {link.url_type === 'invite' ? CARE_TEXT.signUp : CARE_TEXT.verifyAccess}
+            </Button>
+          </>
+        )}
+        {step === 'code' && verification && (
+          <>
+            <Text size="sm">{`We sent a 6-digit code to your ${verification.channel === 'email' ? 'e-mail' : 'phone'}.`}</Text>
+            <PinInput length={6} type="number" oneTimeCode value={code} onChange={setCode} aria-label="Verification code" />
+            <Button onClick={() => void submitCode()} disabled={code.length !== 6} loading={busy}>
+              Verify
+            </Button>
+            <Button variant="subtle" onClick={() => void send(verification.channel)}>
+              {CARE_TEXT.resendCode}
+            </Button>
+          </>
+        )}
+        {step === 'account' && (
+          <>
+            <PasswordInput label="Password" value={password} onChange={(e) => setPassword(e.currentTarget.value)} error={errors.password} />
+            <PasswordInput
+              label="Confirm password"
+              value={confirmation}
+              onChange={(e) => setConfirmation(e.currentTarget.value)}
+              error={errors.confirmation}
+            />
+            <Button onClick={() => void createAccount()} loading={busy}>
+              {CARE_TEXT.createAccount}
+            </Button>
+          </>
+        )}
+        {step === 'login' && (
+          <>
+            <TextInput label="Email" value={email} onChange={(e) => setEmail(e.currentTarget.value)} />
+            <PasswordInput label="Password" value={password} onChange={(e) => setPassword(e.currentTarget.value)} />
+            <Button onClick={() => void submitLogin()} disabled={signIn.isPending}>
+              {signIn.isPending ? CARE_TEXT.signingIn : CARE_TEXT.signIn}
+            </Button>
+          </>
+        )}
+      </Stack>
+    </Modal>
+  )
+}
+
+function normalizePhone(value: string): string {
+  const result = normalizeUsPhone(value)
+  return result.ok ? result.e164 : value
+}
+/** Shown as (xxx) xxx-xxxx while typing (spec 3 §5). */
+function formatTyping(value: string): string {
+  const d = value.replace(/\D/g, '').slice(0, 10)
+  if (d.length <= 3) return d
+  if (d.length <= 6) return `(${d.slice(0, 3)}) ${d.slice(3)}`
+  return `(${d.slice(0, 3)}) ${d.slice(3, 6)}-${d.slice(6)}`
+}

@@ -1,0 +1,279 @@
+import { PROVIDER_TYPES, type RankingsQuery } from '@citrus/contracts'
+import {
+  ActionIcon,
+  Alert,
+  Box,
+  Button,
+  Chip,
+  Group,
+  Pagination,
+  Paper,
+  Popover,
+  Select,
+  SimpleGrid,
+  Stack,
+  Tabs,
+  Text,
+} from '@mantine/core'
+import { IconChevronLeft, IconChevronRight, IconFilter } from '@tabler/icons-react'
+import { useMemo, useState, type ReactNode } from 'react'
+import type { HcoRow, HcpRow, Rankings } from '../api/care-api'
+import { metersToMiles } from '../utils/format'
+import { CARE_MESSAGES_UI, CARE_TEXT } from '../utils/messages'
+import { FacilityCard, ProviderCard } from './provider-card'
+import { ResultsMap } from './results-map'
+import { ComparisonModal, EMPTY_SELECTION, SelectionBar, toggleFacility, toggleProvider, type Selection } from './selection'
+
+export const DEFAULT_PAGE_SIZE = 5
+const PAGE_SIZES = ['5', '10', '20']
+export const SORTS = [
+  { value: 'final_score', label: 'overall score' },
+  { value: 'cost', label: 'Care Affordability' },
+  { value: 'quality', label: 'Quality of Care' },
+  { value: 'distance', label: 'Distance' },
+] as const
+type Sort = (typeof SORTS)[number]['value']
+
+function sortProviders(rows: HcpRow[], sort: Sort): HcpRow[] {
+  if (sort === 'final_score') return rows
+  const copy = [...rows]
+  if (sort === 'distance') return copy.sort((a, b) => a.features.distance_in_miles - b.features.distance_in_miles)
+  if (sort === 'cost') return copy.sort((a, b) => b.task_scores.cost - a.task_scores.cost)
+  return copy.sort((a, b) => b.task_scores.quality_of_care - a.task_scores.quality_of_care)
+}
+function sortFacilities(rows: HcoRow[], sort: Sort): HcoRow[] {
+  if (sort === 'final_score') return rows
+  const copy = [...rows]
+  if (sort === 'distance') return copy.sort((a, b) => a.distance_in_miles - b.distance_in_miles)
+  if (sort === 'cost') return copy.sort((a, b) => b.task_scores.cost - a.task_scores.cost)
+  return copy.sort((a, b) => b.task_scores.quality_of_care - a.task_scores.quality_of_care)
+}
+
+/**
+ * The results of a search, shared by the referral view (clinicians) and the recommendations (members): tabs
+ * Hospitals/Providers (a tab without results is disabled and the view moves to the other), sort, filters
+ * (referral view), pagination (default 5), cards, the map, selection and comparison (spec 3 §2.2-§4.4).
+ */
+export function ResultsView({
+  data,
+  mode,
+  search,
+  actions,
+  onSend,
+}: {
+  data: Rankings
+  mode: 'referral' | 'member'
+  search: RankingsQuery
+  actions?: (selection: Selection) => ReactNode
+  onSend?: (selection: Selection) => void
+}) {
+  const [chosenTab, setTab] = useState<'providers' | 'hcos'>('providers')
+  const [sort, setSort] = useState<Sort>('final_score')
+  const [pageSize, setPageSize] = useState(DEFAULT_PAGE_SIZE)
+  const [page, setPage] = useState(0)
+  const [types, setTypes] = useState<string[]>([])
+  const [filterWarning, setFilterWarning] = useState(false)
+  const [selection, setSelection] = useState<Selection>(EMPTY_SELECTION)
+  const [comparing, setComparing] = useState(false)
+
+  // a new search resets sort, page size, page and selection (spec 3 §4.1): the parent keys this view by the answer
+
+  const providers = useMemo(() => {
+    const filtered = types.length === 0 ? data.hcp_rankings : data.hcp_rankings.filter((r) => types.includes(r.hcp_entity.provider_type))
+    return sortProviders(filtered, sort)
+  }, [data, types, sort])
+  const facilities = useMemo(() => sortFacilities(data.hco_rankings, sort), [data, sort])
+
+  // an empty active tab gives way to the other (spec 3 §4.1)
+  const tab: 'providers' | 'hcos' =
+    chosenTab === 'providers' && providers.length === 0 && facilities.length > 0
+      ? 'hcos'
+      : chosenTab === 'hcos' && facilities.length === 0 && providers.length > 0
+        ? 'providers'
+        : chosenTab
+
+  const rows = tab === 'providers' ? providers : facilities
+  const pages = Math.max(1, Math.ceil(rows.length / pageSize))
+  const visible = rows.slice(page * pageSize, page * pageSize + pageSize)
+  const count = rows.length
+  const descriptions = {
+    ...data.common_ranking_metadata.procedure_code_descriptions,
+    ...data.common_ranking_metadata.diagnosis_code_descriptions,
+  }
+
+  function toggleType(type: string) {
+    const next = types.includes(type) ? types.filter((t) => t !== type) : [...types, type]
+    const hits =
+      next.length === 0 ? data.hcp_rankings.length : data.hcp_rankings.filter((r) => next.includes(r.hcp_entity.provider_type)).length
+    // a filter with zero hits leaves the list unchanged and warns (spec 3 §4.4)
+    if (hits === 0) {
+      setFilterWarning(true)
+      return
+    }
+    setFilterWarning(false)
+    setTypes(next)
+    setPage(0)
+  }
+
+  const title =
+    mode === 'referral' ? (
+      <Text fw={800} size="xl" data-testid="results-count">
+        {data.hcp_rankings.length + data.hco_rankings.length} {CARE_TEXT.referralResults}
+      </Text>
+    ) : (
+      <Group gap="xs">
+        <Text fw={800} size="xl" data-testid="results-count">
+          {count} {tab === 'providers' ? CARE_TEXT.recommendedProviders : CARE_TEXT.recommendedHospitals}
+        </Text>
+        <Text c="dimmed">near {search.zip_code}</Text>
+        <ActionIcon variant="default" aria-label="Previous page" disabled={page === 0} onClick={() => setPage((p) => Math.max(0, p - 1))}>
+          <IconChevronLeft size={16} />
+        </ActionIcon>
+        <ActionIcon
+          variant="default"
+          aria-label="Next page"
+          disabled={page >= pages - 1}
+          onClick={() => setPage((p) => Math.min(pages - 1, p + 1))}
+        >
+          <IconChevronRight size={16} />
+        </ActionIcon>
+      </Group>
+    )
+
+  return (
+    <Stack gap="md">
+      <Group justify="space-between" wrap="wrap">
+        {title}
+        <Group gap="xs">
+          {mode === 'referral' && (
+            <Popover position="bottom-end" withArrow>
+              <Popover.Target>
+                <Button variant="default" leftSection={<IconFilter size={16} />} data-tour="filter">
+                  {CARE_TEXT.filter}
+                </Button>
+              </Popover.Target>
+              <Popover.Dropdown>
+                <Stack gap="xs">
+                  <Text fw={600} size="sm">
+                    Provider type
+                  </Text>
+                  <Group gap={6} maw={360}>
+                    {PROVIDER_TYPES.filter((t) => (data.common_ranking_metadata.provider_types_to_counts[t.value] ?? 0) > 0).map((t) => (
+                      <Chip key={t.value} size="xs" checked={types.includes(t.value)} onChange={() => toggleType(t.value)}>
+                        {t.label}
+                      </Chip>
+                    ))}
+                  </Group>
+                  <Button size="xs" variant="subtle" onClick={() => (setTypes([]), setFilterWarning(false), setPage(0))}>
+                    Clear
+                  </Button>
+                </Stack>
+              </Popover.Dropdown>
+            </Popover>
+          )}
+          <Select
+            aria-label="Sort"
+            data-tour="sort"
+            w={190}
+            data={SORTS.map((s) => ({ value: s.value, label: s.label }))}
+            value={sort}
+            onChange={(value) => {
+              setSort((value as Sort | null) ?? 'final_score')
+              setPage(0)
+            }}
+            allowDeselect={false}
+          />
+          {actions?.(selection)}
+        </Group>
+      </Group>
+      {filterWarning && (
+        <Alert color="yellow" withCloseButton onClose={() => setFilterWarning(false)}>
+          {CARE_MESSAGES_UI.filterZero}
+        </Alert>
+      )}
+      <Tabs
+        value={tab}
+        onChange={(value) => {
+          setTab(value === 'hcos' ? 'hcos' : 'providers')
+          setPage(0)
+        }}
+      >
+        <Tabs.List>
+          {mode === 'referral' ? (
+            <>
+              <Tabs.Tab value="hcos" disabled={facilities.length === 0}>
+                {CARE_TEXT.hospitals}
+              </Tabs.Tab>
+              <Tabs.Tab value="providers" disabled={providers.length === 0}>
+                {CARE_TEXT.providers}
+              </Tabs.Tab>
+            </>
+          ) : (
+            <>
+              <Tabs.Tab value="providers" disabled={providers.length === 0}>
+                {CARE_TEXT.providers}
+              </Tabs.Tab>
+              <Tabs.Tab value="hcos" disabled={facilities.length === 0}>
+                {CARE_TEXT.hospitals}
+              </Tabs.Tab>
+            </>
+          )}
+        </Tabs.List>
+      </Tabs>
+      <SimpleGrid cols={{ base: 1, lg: 2 }} spacing="md">
+        <Stack gap="sm" data-tour="cards">
+          {tab === 'providers'
+            ? (visible as HcpRow[]).map((row) => (
+                <ProviderCard
+                  key={row.hcp_entity.npi}
+                  row={row}
+                  descriptions={descriptions}
+                  selected={selection.providers.some((p) => p.hcp_entity.npi === row.hcp_entity.npi)}
+                  onToggle={() => setSelection((s) => toggleProvider(s, row))}
+                />
+              ))
+            : (visible as HcoRow[]).map((row) => (
+                <FacilityCard
+                  key={row.hco_npi ?? row.hco_id}
+                  row={row}
+                  selected={selection.facilities.some((f) => (f.hco_npi ?? f.hco_id) === (row.hco_npi ?? row.hco_id))}
+                  onToggle={() => setSelection((s) => toggleFacility(s, row))}
+                />
+              ))}
+        </Stack>
+        <Paper withBorder radius="md" mih={360} data-tour="map">
+          <Box h="100%">
+            <ResultsMap
+              providers={tab === 'providers' ? (visible as HcpRow[]) : []}
+              facilities={tab === 'hcos' ? (visible as HcoRow[]) : []}
+              center={{ lat: data.search_lat, lng: data.search_long }}
+              radiusMiles={metersToMiles(data.radius_in_m)}
+            />
+          </Box>
+        </Paper>
+      </SimpleGrid>
+      <Group justify="space-between">
+        <Pagination total={pages} value={page + 1} onChange={(value) => setPage(value - 1)} />
+        <Select
+          aria-label="Rows per page"
+          w={90}
+          data={PAGE_SIZES}
+          value={String(pageSize)}
+          onChange={(value) => {
+            setPageSize(Number(value ?? DEFAULT_PAGE_SIZE))
+            setPage(0)
+          }}
+          allowDeselect={false}
+        />
+      </Group>
+      <SelectionBar
+        selection={selection}
+        tab={tab}
+        onCompare={() => setComparing(true)}
+        onClear={() => setSelection(EMPTY_SELECTION)}
+        {...(onSend ? { onSend: () => onSend(selection) } : {})}
+      />
+      <ComparisonModal opened={comparing} onClose={() => setComparing(false)} selection={selection} tab={tab} />
+    </Stack>
+  )
+}

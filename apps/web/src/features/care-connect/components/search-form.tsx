@@ -1,0 +1,192 @@
+import { CARE_DEFAULT_RADIUS_M, type CodeOption, type SpecialtyOption } from '@citrus/contracts'
+import { Button, Collapse, Group, MultiSelect, Select, Stack, TextInput, UnstyledButton, Text } from '@mantine/core'
+import { useDebouncedValue } from '@mantine/hooks'
+import { IconChevronDown, IconChevronUp, IconSearch } from '@tabler/icons-react'
+import { useEffect, useMemo, useState } from 'react'
+import { notify } from '../../../lib/notify'
+import { useCptOptions, useIcdOptions, useInsurers, useSpecialtyOptions } from '../api/care-api'
+import { cleanZip, isZip } from '../utils/format'
+import { CARE_MESSAGES_UI, CARE_TEXT } from '../utils/messages'
+import type { CareSearch } from '../utils/search-params'
+
+export interface SearchSelection {
+  search: CareSearch
+  taxonomy: SpecialtyOption | null
+  procedures: CodeOption[]
+  diagnoses: CodeOption[]
+}
+
+/**
+ * The care search form (spec 3 §2.1, §5): Patient ZIP, Provider Specialty (single), Insurance Carrier, and the
+ * Advanced Filters with CPT and ICD-10-CM (multi). Used by /care-connect-search and the edit-search modal.
+ */
+export function CareSearchForm({
+  initial,
+  onSubmit,
+  busy = false,
+}: {
+  initial?: Partial<CareSearch> & { taxonomy?: SpecialtyOption | null }
+  onSubmit: (selection: SearchSelection) => void
+  busy?: boolean
+}) {
+  const [zip, setZip] = useState(initial?.zip_code ?? '')
+  const [specialtyQuery, setSpecialtyQuery] = useState('')
+  const [focused, setFocused] = useState(false)
+  const [taxonomy, setTaxonomy] = useState<SpecialtyOption | null>(initial?.taxonomy ?? null)
+  const [insurer, setInsurer] = useState<string | null>(initial?.insurance_names_csv || null)
+  const [advanced, setAdvanced] = useState(Boolean(initial?.cpt_union_csv || initial?.icd10_cm_union_csv))
+  const [cpt, setCpt] = useState<string[]>(initial?.cpt_union_csv ? initial.cpt_union_csv.split(',') : [])
+  const [icd, setIcd] = useState<string[]>(initial?.icd10_cm_union_csv ? initial.icd10_cm_union_csv.split(',') : [])
+  const [cptQuery, setCptQuery] = useState('')
+  const [icdQuery, setIcdQuery] = useState('')
+  const [debouncedSpecialty] = useDebouncedValue(specialtyQuery, 200)
+  const [debouncedCpt] = useDebouncedValue(cptQuery, 200)
+  const [debouncedIcd] = useDebouncedValue(icdQuery, 200)
+
+  const insurers = useInsurers()
+  // the specialty list asks for 100 items with an empty query on focus (spec 3 §5)
+  const specialties = useSpecialtyOptions(debouncedSpecialty, focused || debouncedSpecialty !== '')
+  const cptOptions = useCptOptions(debouncedCpt)
+  const icdOptions = useIcdOptions(debouncedIcd)
+  const [known, setKnown] = useState<Record<string, CodeOption>>({})
+
+  useEffect(() => {
+    if (insurers.isError) notify({ severity: 'error', message: CARE_MESSAGES_UI.insurersFailed })
+  }, [insurers.isError])
+  const remember = (options: CodeOption[] | undefined) => {
+    if (options?.length) setKnown((current) => ({ ...current, ...Object.fromEntries(options.map((c) => [c.code, c])) }))
+  }
+
+  // the chosen specialty stays an option while the list is filtered
+  const specialtyData = useMemo(() => {
+    const list = specialties.data?.suggestions ?? []
+    const all = taxonomy && !list.some((s) => s.code === taxonomy.code) ? [taxonomy, ...list] : list
+    return all.map((s) => ({ value: s.code, label: `${s.description} (${s.code})` }))
+  }, [specialties.data, taxonomy])
+  const codeData = (options: CodeOption[] | undefined, chosen: string[]) => {
+    const values = new Map<string, string>()
+    for (const code of chosen) values.set(code, known[code] ? `${code} ${known[code].description}` : code)
+    for (const option of options ?? []) values.set(option.code, `${option.code} ${option.description}`)
+    return [...values].map(([value, label]) => ({ value, label }))
+  }
+
+  const zipError = zip !== '' && !isZip(zip) ? CARE_MESSAGES_UI.zipFormat : null
+  const disabled = insurers.isLoading || !isZip(zip) || taxonomy === null
+
+  function submit() {
+    if (!isZip(zip) || !taxonomy) {
+      notify({ severity: 'error', message: CARE_MESSAGES_UI.zipOrTaxonomy })
+      return
+    }
+    onSubmit({
+      search: {
+        zip_code: zip,
+        omni_code: taxonomy.code,
+        omni_genre: taxonomy.genre,
+        cpt_union_csv: cpt.join(','),
+        icd10_cm_union_csv: icd.join(','),
+        insurance_names_csv: insurer ?? '',
+        radius_in_m: initial?.radius_in_m ?? CARE_DEFAULT_RADIUS_M,
+        filter_npis: '',
+      },
+      taxonomy,
+      procedures: cpt.map((code) => known[code] ?? { code, description: code, long_description: code, parent_code: null }),
+      diagnoses: icd.map((code) => known[code] ?? { code, description: code, long_description: code, parent_code: null }),
+    })
+  }
+
+  return (
+    <form
+      onSubmit={(event) => {
+        event.preventDefault()
+        submit()
+      }}
+    >
+      <Stack gap="md">
+        <TextInput
+          id="care-zip"
+          data-tour="zip"
+          label={CARE_TEXT.zipLabel}
+          placeholder="e.g. 98101"
+          value={zip}
+          inputMode="numeric"
+          error={zipError}
+          onChange={(event) => setZip(cleanZip(event.currentTarget.value))}
+        />
+        <Select
+          id="care-specialty"
+          data-tour="taxonomy"
+          label={CARE_TEXT.specialtyLabel}
+          placeholder="Search specialties"
+          searchable
+          clearable
+          data={specialtyData}
+          value={taxonomy?.code ?? null}
+          searchValue={specialtyQuery}
+          onSearchChange={setSpecialtyQuery}
+          onFocus={() => setFocused(true)}
+          filter={({ options }) => options}
+          nothingFoundMessage={specialties.isFetching ? 'Loading...' : 'No specialties found'}
+          onChange={(code) => {
+            const option = specialties.data?.suggestions.find((s) => s.code === code) ?? (taxonomy?.code === code ? taxonomy : null)
+            setTaxonomy(option ?? null)
+          }}
+        />
+        <Select
+          id="care-insurance"
+          data-tour="insurance"
+          label={CARE_TEXT.insuranceLabel}
+          placeholder={insurers.isLoading ? 'Loading insurers...' : 'Any carrier'}
+          searchable
+          clearable
+          data={insurers.data?.insurers ?? []}
+          value={insurer}
+          onChange={setInsurer}
+        />
+        <UnstyledButton data-tour="advanced" onClick={() => setAdvanced((open) => !open)} aria-expanded={advanced}>
+          <Group gap={4}>
+            <Text fw={600} size="sm">
+              {CARE_TEXT.advancedFilters}
+            </Text>
+            {advanced ? <IconChevronUp size={16} /> : <IconChevronDown size={16} />}
+          </Group>
+        </UnstyledButton>
+        <Collapse expanded={advanced}>
+          <Stack gap="sm">
+            <MultiSelect
+              label={CARE_TEXT.cptLabel}
+              placeholder="Search CPT codes"
+              searchable
+              data={codeData(cptOptions.data?.codes, cpt)}
+              value={cpt}
+              onChange={(values) => {
+                remember(cptOptions.data?.codes)
+                setCpt(values)
+              }}
+              searchValue={cptQuery}
+              onSearchChange={setCptQuery}
+              filter={({ options }) => options}
+            />
+            <MultiSelect
+              label={CARE_TEXT.icdLabel}
+              placeholder="Search ICD-10-CM codes"
+              searchable
+              data={codeData(icdOptions.data?.codes, icd)}
+              value={icd}
+              onChange={(values) => {
+                remember(icdOptions.data?.codes)
+                setIcd(values)
+              }}
+              searchValue={icdQuery}
+              onSearchChange={setIcdQuery}
+              filter={({ options }) => options}
+            />
+          </Stack>
+        </Collapse>
+        <Button type="submit" leftSection={<IconSearch size={18} />} disabled={disabled || busy} loading={busy}>
+          {busy ? CARE_TEXT.finding : CARE_TEXT.find}
+        </Button>
+      </Stack>
+    </form>
+  )
+}

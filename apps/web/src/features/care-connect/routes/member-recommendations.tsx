@@ -1,0 +1,163 @@
+import { endpoints } from '@citrus/contracts'
+import { Alert, Button, Center, Container, Loader, Paper, Stack, Text, ThemeIcon, Title } from '@mantine/core'
+import { IconAlertTriangle, IconLock, IconSearchOff, IconShieldLock } from '@tabler/icons-react'
+import { useMemo, useState } from 'react'
+import { useNavigate, useSearchParams } from 'react-router'
+import { useApiQuery } from '../../../hooks/use-api'
+import { useGuestSession } from '../../../lib/guest-session'
+import { useSession } from '../../../lib/session'
+import { useRankings } from '../api/care-api'
+import { AccessModal } from '../components/access-modal'
+import { ResultsView } from '../components/results-view'
+import { CARE_MESSAGES_UI, CARE_TEXT } from '../utils/messages'
+import { rankingsQueryOf, searchFromParams } from '../utils/search-params'
+
+function FullScreen({
+  icon,
+  color,
+  title,
+  message,
+  action,
+}: {
+  icon: React.ReactNode
+  color: string
+  title: string
+  message: string
+  action?: React.ReactNode
+}) {
+  return (
+    <Center mih="70vh" p="xl">
+      <Paper withBorder radius="lg" p="xl" maw={560}>
+        <Stack align="center" ta="center">
+          <ThemeIcon size={56} radius="xl" variant="light" color={color}>
+            {icon}
+          </ThemeIcon>
+          <Title order={2}>{title}</Title>
+          <Text c="dimmed">{message}</Text>
+          {action}
+        </Stack>
+      </Paper>
+    </Center>
+  )
+}
+
+function Loading({ text }: { text: string }) {
+  return (
+    <Center mih="50vh">
+      <Stack align="center">
+        <Loader />
+        <Text>{text}</Text>
+      </Stack>
+    </Center>
+  )
+}
+
+/** /member-recommendations (spec 3 §2.3, §4.2, §8): access gating first, then the recommendations. */
+export function MemberRecommendationsRoute() {
+  const [params, setParams] = useSearchParams()
+  const navigate = useNavigate()
+  const session = useSession()
+  const guest = useGuestSession()
+  const token = params.get('token')
+  const search = useMemo(() => searchFromParams(params), [params])
+  const query = search.zip_code && search.omni_code ? rankingsQueryOf(search) : null
+  const [accepted, setAccepted] = useState(false)
+
+  const validation = useApiQuery(
+    endpoints.shareableUrl.validate,
+    { query: { token: token ?? '' } },
+    { enabled: token !== null, retry: false },
+  )
+  const link = validation.data ?? (guest.status === 'active' ? guest.payload : null)
+  const authorizedIds = link?.authorized_user_ids ?? null
+  const userId = session.user ? Number(session.user.id) : null
+
+  let access: 'validating' | 'granted' | 'restricted' | 'required' | 'modal'
+  if (session.authenticated) {
+    if (token && validation.isLoading) access = 'validating'
+    else if (authorizedIds && (userId === null || !authorizedIds.includes(userId))) access = 'restricted'
+    else access = 'granted'
+  } else if (!token) access = 'required'
+  else if (validation.isLoading) access = 'validating'
+  else if (validation.isError || !link || link.is_expired) access = 'required'
+  else if (authorizedIds && authorizedIds.length > 0) access = 'modal'
+  else if (accepted) access = 'granted'
+  else access = 'modal'
+
+  const rankings = useRankings(query, access === 'granted')
+
+  if (access === 'validating') return <Loading text={CARE_TEXT.validatingAccess} />
+  if (access === 'restricted') {
+    return (
+      <FullScreen
+        icon={<IconShieldLock />}
+        color="red"
+        title={CARE_MESSAGES_UI.restrictedTitle}
+        message={CARE_MESSAGES_UI.restricted}
+        action={session.authenticated ? <Button onClick={() => navigate('/apps')}>{CARE_TEXT.returnToDashboard}</Button> : undefined}
+      />
+    )
+  }
+  if (access === 'required')
+    return <FullScreen icon={<IconLock />} color="orange" title={CARE_MESSAGES_UI.requiredTitle} message={CARE_MESSAGES_UI.required} />
+  if (access === 'modal' && token && link) {
+    return (
+      <>
+        <Loading text={CARE_TEXT.verifyingAccess} />
+        <AccessModal
+          token={token}
+          link={link}
+          onGranted={(replacement) => {
+            if (replacement) {
+              const next = new URLSearchParams(params)
+              next.set('token', replacement)
+              setParams(next, { replace: true })
+            }
+            setAccepted(true)
+          }}
+        />
+      </>
+    )
+  }
+
+  if (query === null)
+    return (
+      <FullScreen
+        icon={<IconSearchOff />}
+        color="gray"
+        title={CARE_MESSAGES_UI.noRecommendationsTitle}
+        message={CARE_MESSAGES_UI.noRecommendations}
+      />
+    )
+  if (rankings.isLoading) return <Loading text={`${CARE_TEXT.fetching} · ${CARE_TEXT.analyzing}`} />
+  if (rankings.isError) {
+    return (
+      <Container size="md" py="lg">
+        <Alert color="yellow" title={CARE_MESSAGES_UI.accessError} icon={<IconAlertTriangle />}>
+          {rankings.error.message}
+        </Alert>
+        <FullScreen
+          icon={<IconAlertTriangle />}
+          color="red"
+          title={CARE_MESSAGES_UI.somethingWrong}
+          message={CARE_MESSAGES_UI.somethingWrongMessage}
+        />
+      </Container>
+    )
+  }
+  if (!rankings.data || rankings.data.hcp_rankings.length + rankings.data.hco_rankings.length === 0) {
+    return (
+      <FullScreen
+        icon={<IconSearchOff />}
+        color="gray"
+        title={CARE_MESSAGES_UI.noRecommendationsTitle}
+        message={CARE_MESSAGES_UI.noRecommendations}
+      />
+    )
+  }
+  return (
+    <Container size="xl" py="lg">
+      <ResultsView key={rankings.dataUpdatedAt} data={rankings.data} mode="member" search={query} />
+    </Container>
+  )
+}

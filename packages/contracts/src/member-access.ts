@@ -1,0 +1,135 @@
+import { z } from 'zod'
+import { MESSAGES } from './validation.js'
+import { defineEndpoint } from './endpoint.js'
+
+/**
+ * Member access to a shared link (spec 3 §4.2, §8; spec 4 §5; docs/decisions/0023): verification codes sent to
+ * the link's e-mail or phone (6 digits, 10 minutes, 5 attempts, resend), and the member sign-up of a link.
+ */
+export const VERIFICATION_CODE_LENGTH = 6
+export const VERIFICATION_CODE_TTL_SECONDS = 10 * 60
+export const VERIFICATION_MAX_ATTEMPTS = 5
+/** codes a link may send per channel within VERIFICATION_CODE_TTL_SECONDS (first send and resends) */
+export const VERIFICATION_MAX_SENDS = 5
+/** how long a verified link token stays valid */
+export const VERIFIED_LINK_TTL_SECONDS = 30 * 24 * 60 * 60
+
+/** Messages of the access modals (spec 3 §5, §8) and of these endpoints. Pinned in test/messages-care.test.ts. */
+export const ACCESS_MESSAGES = {
+  phoneMismatch: "The phone number doesn't match our records",
+  emailMismatch: "The email doesn't match our records",
+  notAuthorized: 'You are not authorized to access this content',
+  invalidToken: 'Invalid or expired token',
+  noValidToken: 'No valid token found',
+  credentialsRequired: 'Email and password are required',
+  loginFailed: 'Failed to login',
+  noUserId: 'Could not get user ID after login',
+  verificationFailed: 'Verification failed',
+  resendFailed: 'Failed to resend code',
+  userVerificationFailed: 'User verification failed',
+  needContact: 'At least one of email or phone must be provided for verification',
+  missingToken: 'Missing required token parameter',
+  noToken: 'No token provided',
+  accountCreationFailed: 'Account creation failed. Please try again.',
+  restrictedTitle: 'Access Restricted',
+  restricted:
+    'You are not authorized to view these provider recommendations. This content was shared with specific individuals. If you believe you should have access, please contact support for assistance.',
+  requiredTitle: 'Access Required',
+  required: 'You need a valid account or invitation link to view provider recommendations. Please sign in or contact support for access.',
+  codeExpired: 'This code has expired. Please request a new code.',
+  codeLocked: 'Too many incorrect attempts. Please request a new code.',
+  tooManyCodes: 'Too many codes were requested. Please try again in a few minutes.',
+  verificationNeeded: 'Verify your e-mail or phone number before creating the account',
+  codeSent: (channel: 'email' | 'phone') =>
+    `We sent a ${VERIFICATION_CODE_LENGTH}-digit code to your ${channel === 'email' ? 'e-mail' : 'phone'}.`,
+} as const
+
+const tokenQuery = z.object({
+  token: z.string({ error: ACCESS_MESSAGES.missingToken }).min(1, ACCESS_MESSAGES.missingToken).max(4096),
+})
+
+export const sendVerificationCodeRequestSchema = z
+  .object({
+    channel: z.enum(['email', 'phone']),
+    email: z.string().trim().max(254).nullable().optional(),
+    phone_number: z.string().trim().max(32).nullable().optional(),
+  })
+  .meta({ id: 'SendVerificationCodeRequest' })
+export const sendVerificationCodeResponseSchema = z
+  .object({
+    verification_id: z.string(),
+    channel: z.enum(['email', 'phone']),
+    expires_at: z.string().describe('ISO 8601; the code works for 10 minutes'),
+    message_id: z.string().describe('outbox id of the e-mail or SMS carrying the code'),
+  })
+  .meta({ id: 'SendVerificationCodeResponse' })
+
+export const confirmVerificationCodeRequestSchema = z
+  .object({
+    verification_id: z.uuid(ACCESS_MESSAGES.verificationFailed),
+    code: z
+      .string({ error: ACCESS_MESSAGES.verificationFailed })
+      .trim()
+      .regex(/^\d{6}$/, ACCESS_MESSAGES.verificationFailed),
+  })
+  .meta({ id: 'ConfirmVerificationCodeRequest' })
+export const confirmVerificationCodeResponseSchema = z
+  .object({
+    token: z.string().describe('the link token with the passed verifications: use it instead of the link token'),
+    verified_channels: z.array(z.enum(['email', 'phone'])),
+    complete: z.boolean().describe('every verification the link requires has passed'),
+  })
+  .meta({ id: 'ConfirmVerificationCodeResponse' })
+
+export const memberSignupRequestSchema = z
+  .object({
+    email: z.string({ error: MESSAGES.emailRequired }).trim().min(1, MESSAGES.emailRequired).max(254),
+    password: z.string({ error: MESSAGES.passwordRequired }).min(1, MESSAGES.passwordRequired).max(256),
+    first_name: z.string().trim().max(100).nullable().optional(),
+    last_name: z.string().trim().max(100).nullable().optional(),
+    phone_number: z.string().trim().max(32).nullable().optional(),
+  })
+  .meta({ id: 'MemberSignupRequest' })
+export const memberSignupResponseSchema = z
+  .object({ jwt_token: z.string().describe('login token of the new member'), user_id: z.number().int() })
+  .meta({ id: 'MemberSignupResponse' })
+
+const tags = ['users'] as const
+
+export const memberAccessEndpoints = {
+  memberSignup: defineEndpoint({
+    method: 'POST',
+    path: '/users/member-signup',
+    summary:
+      "Create a member account in the link's company (query token = the shareable link); a link that requires verification needs the verified token first",
+    tags,
+    query: tokenQuery,
+    invalidInput: { priority: [ACCESS_MESSAGES.missingToken] },
+    body: memberSignupRequestSchema,
+    response: memberSignupResponseSchema,
+    errors: [400, 401, 403, 409, 429],
+  }),
+  sendVerificationCode: defineEndpoint({
+    method: 'POST',
+    path: '/users/verification-code',
+    summary:
+      "Send a 6-digit code (valid 10 minutes, 5 attempts) to the link's e-mail or phone; calling again resends a new code and voids the previous one",
+    tags,
+    query: tokenQuery,
+    invalidInput: { priority: [ACCESS_MESSAGES.missingToken] },
+    body: sendVerificationCodeRequestSchema,
+    response: sendVerificationCodeResponseSchema,
+    errors: [400, 401, 429],
+  }),
+  confirmVerificationCode: defineEndpoint({
+    method: 'POST',
+    path: '/users/verification-code/confirm',
+    summary: 'Check a verification code; success answers the link token with the verification, which then grants the link',
+    tags,
+    query: tokenQuery,
+    invalidInput: { priority: [ACCESS_MESSAGES.missingToken] },
+    body: confirmVerificationCodeRequestSchema,
+    response: confirmVerificationCodeResponseSchema,
+    errors: [400, 401],
+  }),
+} as const
