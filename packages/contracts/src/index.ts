@@ -1,6 +1,7 @@
 import type { EndpointDefinition } from './endpoint.js'
 import { adminEndpoints } from './admin.js'
 import { analyticsEndpoints } from './analytics.js'
+import { atlasEndpoints } from './atlas.js'
 import { companyEndpoints } from './company.js'
 import { dataDictionaryEndpoints } from './data-dictionary.js'
 import { feedbackEndpoints } from './feedback.js'
@@ -27,6 +28,7 @@ export * from './super-admin.js'
 export * from './typeahead.js'
 export * from './insurers.js'
 export * from './endpoint.js'
+export * from './atlas.js'
 
 /** Every endpoint of the API, by area: `endpoints.users.login`, `endpoints.admin.createApiToken`, ... */
 export const endpoints = {
@@ -42,6 +44,7 @@ export const endpoints = {
   insurers: insurersEndpoints,
   admin: adminEndpoints,
   superAdmin: superAdminEndpoints,
+  atlas: atlasEndpoints,
 } as const
 
 /** The same definitions as one list (registration checks, OpenAPI, tests). */

@@ -5,6 +5,7 @@ import { creditsPlugin } from '../plugins/credits.js'
 import { servicesPlugin } from '../services/index.js'
 import { adminRoutes } from './admin/index.js'
 import { analyticsRoutes } from './analytics/index.js'
+import { atlasRoutes } from './atlas/index.js'
 import { companyRoutes } from './company/index.js'
 import { dataDictionaryRoutes } from './data-dictionary/index.js'
 import { feedbackRoutes } from './feedback/index.js'
@@ -36,4 +37,5 @@ export const apiRoutes: FastifyPluginAsyncZod = async (app) => {
   await app.register(insurerRoutes)
   await app.register(adminRoutes)
   await app.register(superAdminRoutes)
+  await app.register(atlasRoutes)
 }
