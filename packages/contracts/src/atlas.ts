@@ -152,10 +152,7 @@ export const ATLAS_MESSAGES = {
 
 // ---- input pieces --------------------------------------------------------------------------------------
 
-const flag = z
-  .union([z.boolean(), z.stringbool()])
-  .optional()
-  .describe('true or false')
+const flag = z.union([z.boolean(), z.stringbool()]).optional().describe('true or false')
 
 const age = z.coerce.number({ error: 'Expected an age' }).int('Expected a whole number of years').min(0).max(130)
 
@@ -278,7 +275,11 @@ export const legendItemSchema = z.object({
 export const choroplethLegendSchema = z
   .object({
     type: z.enum(['GRADIENT', 'CATEGORICAL']),
-    metric_config: z.object({ title: z.string(), value_format: z.enum(['PERCENTAGE', 'SCORE', 'INTEGER', 'DECIMAL']), value_suffix: z.string() }),
+    metric_config: z.object({
+      title: z.string(),
+      value_format: z.enum(['PERCENTAGE', 'SCORE', 'INTEGER', 'DECIMAL']),
+      value_suffix: z.string(),
+    }),
     min_value: z.number(),
     max_value: z.number(),
     items: z.array(legendItemSchema),
@@ -321,7 +322,15 @@ export const filterInputSchema = z.object({
   code: z.enum(DRILLDOWN_FILTER_CODES),
   filter_value: z.union([z.string().max(100), z.number()]),
 })
-export const DRILLDOWN_SORT_CODES = ['patient_count', 'num_patients', 'state', 'name', 'provider_count', 'claim_count', 'opportunity_score'] as const
+export const DRILLDOWN_SORT_CODES = [
+  'patient_count',
+  'num_patients',
+  'state',
+  'name',
+  'provider_count',
+  'claim_count',
+  'opportunity_score',
+] as const
 export const sortInputSchema = z.object({
   code: z.enum(DRILLDOWN_SORT_CODES),
   sort_direction: z.enum(['ASC', 'DESC']).default('DESC'),
@@ -443,15 +452,26 @@ export const heatmapCellSchema = z.object({
   weight: z.number().describe('patients / the largest cell, 0..1'),
 })
 export const atlasHeatmapResponseSchema = z
-  .object({ use_case: z.string(), tile_granularity: z.enum(TILE_GRANULARITIES), max_patients: z.number().int(), cells: z.array(heatmapCellSchema) })
+  .object({
+    use_case: z.string(),
+    tile_granularity: z.enum(TILE_GRANULARITIES),
+    max_patients: z.number().int(),
+    cells: z.array(heatmapCellSchema),
+  })
   .meta({ id: 'AtlasHeatmap' })
 export type AtlasHeatmapResponse = z.infer<typeof atlasHeatmapResponseSchema>
 
 export const atlasListQuerySchema = atlasConditionQuerySchema.extend({
   kind: z.enum(['state', 'hospital']).default('state'),
   state: z.string().trim().length(2).optional().describe('hospital rows: the state'),
-  page_size: z.coerce.number().int().refine((n) => (ATLAS_PAGE_SIZES as readonly number[]).includes(n), 'page_size must be 10, 25, 50 or 100').default(ATLAS_DEFAULT_PAGE_SIZE),
-  sort: z.enum(['state', 'hospitalName', 'city', 'patients', 'commercialPercent', 'medicarePercent', 'medicaidPercent', 'hcps', 'hotspot']).optional(),
+  page_size: z.coerce
+    .number()
+    .int()
+    .refine((n) => (ATLAS_PAGE_SIZES as readonly number[]).includes(n), 'page_size must be 10, 25, 50 or 100')
+    .default(ATLAS_DEFAULT_PAGE_SIZE),
+  sort: z
+    .enum(['state', 'hospitalName', 'city', 'patients', 'commercialPercent', 'medicarePercent', 'medicaidPercent', 'hcps', 'hotspot'])
+    .optional(),
   direction: z.enum(['asc', 'desc']).optional(),
   format: z.enum(['json', 'csv']).default('json').describe('csv = every row as a CSV file (Business+)'),
 })
@@ -510,7 +530,8 @@ export const atlasEndpoints = {
   generic: defineEndpoint({
     method: 'GET',
     path: '/atlas/generic',
-    summary: 'Distinct patients with any of the codes by region: a GeoJSON FeatureCollection with a legend, census prevalence and Gi* hotspots',
+    summary:
+      'Distinct patients with any of the codes by region: a GeoJSON FeatureCollection with a legend, census prevalence and Gi* hotspots',
     tags: atlasTags,
     security: atlasSecurity,
     query: atlasGenericQuerySchema,

@@ -1,11 +1,4 @@
-import {
-  PAYER_TYPES,
-  tierAllows,
-  type AtlasInsight,
-  type AtlasMetricGroup,
-  type DrilldownType,
-  type PlanTier,
-} from '@citrus/contracts'
+import { PAYER_TYPES, tierAllows, type AtlasInsight, type AtlasMetricGroup, type DrilldownType, type PlanTier } from '@citrus/contracts'
 import type pg from 'pg'
 import { metric, payerMetrics, round, type PayerCounts } from './generic.js'
 import { codeConditionSql, patientConditions, scopeZipsSql, SqlParams, type AtlasFilters, type AtlasScope } from './query.js'
@@ -30,7 +23,12 @@ const METRICS_SQL = `count(DISTINCT c.patient_id)::int AS patients, count(DISTIN
  * claim_diagnoses text_pattern_ops index), with their patient (gender, age, payer) and facility. The
  * scope applies to where the patients live (COUNTRY, STATE) unless `scopeOn` says facilities or providers.
  */
-function claimsFrom(filters: AtlasFilters, scope: AtlasScope, params: SqlParams, scopeOn: 'patient' | 'facility' | 'provider'): { from: string; where: string[] } {
+function claimsFrom(
+  filters: AtlasFilters,
+  scope: AtlasScope,
+  params: SqlParams,
+  scopeOn: 'patient' | 'facility' | 'provider',
+): { from: string; where: string[] } {
   const where = patientConditions('p', filters, scopeOn === 'patient' ? scope : { ...scope, type: 'COUNTRY' }, params)
   if (scopeOn !== 'patient') {
     const alias = scopeOn === 'facility' ? 'f' : 'pr'
@@ -101,7 +99,10 @@ export async function stateRows(pool: pg.Pool, q: DrilldownQuery): Promise<Map<s
   const params = new SqlParams()
   const { from, where } = claimsFrom(q.filters, q.scope, params, 'patient')
   if (q.state) where.push(`p.state = ${params.add(q.state)}`)
-  const { rows } = await pool.query<{ id: string }>(`SELECT p.state AS id, ${METRICS_SQL} FROM ${from} ${whereSql(where)} GROUP BY p.state`, params.values)
+  const { rows } = await pool.query<{ id: string }>(
+    `SELECT p.state AS id, ${METRICS_SQL} FROM ${from} ${whereSql(where)} GROUP BY p.state`,
+    params.values,
+  )
   return new Map(rows.map((row) => [row.id, toMetrics(row)]))
 }
 
@@ -145,7 +146,10 @@ export async function entityPage(pool: pg.Pool, q: DrilldownQuery): Promise<Dril
   )
   let total = Number(rows[0]?.total ?? 0)
   if (rows.length === 0 && q.page > 0) {
-    const count = await pool.query<{ n: number }>(`SELECT count(DISTINCT ${group})::int AS n FROM ${from} ${whereSql(where)}${facility ? '' : ''}`, params.values.slice(0, -2))
+    const count = await pool.query<{ n: number }>(
+      `SELECT count(DISTINCT ${group})::int AS n FROM ${from} ${whereSql(where)}${facility ? '' : ''}`,
+      params.values.slice(0, -2),
+    )
     total = count.rows[0]?.n ?? 0
   }
   return {
@@ -175,25 +179,67 @@ export async function entityPage(pool: pg.Pool, q: DrilldownQuery): Promise<Dril
 }
 
 /** The metric groups of an insight card: PRIMARY counts, INSURANCE payer mix, PATIENT_INSIGHTS score. */
-export function metricGroups(type: DrilldownType, m: GroupMetrics, options: { payerMix: boolean; opportunity: number | null; tier: PlanTier; prevalence?: number | null }): AtlasMetricGroup[] {
+export function metricGroups(
+  type: DrilldownType,
+  m: GroupMetrics,
+  options: { payerMix: boolean; opportunity: number | null; tier: PlanTier; prevalence?: number | null },
+): AtlasMetricGroup[] {
   const primary = [metric('patient_count', 'Patients', 'Distinct patients with any of the conditions', 'PATIENT_COUNT', m.patients, 'INT')]
-  if (type !== 'PROVIDER') primary.push(metric('provider_count', 'Healthcare Providers', 'Distinct rendering providers of their claims', 'UNITS', m.providers, 'INT'))
+  if (type !== 'PROVIDER')
+    primary.push(
+      metric('provider_count', 'Healthcare Providers', 'Distinct rendering providers of their claims', 'UNITS', m.providers, 'INT'),
+    )
   if (type === 'COUNTRY' || type === 'STATE') {
     primary.push(metric('facility_count', 'Facilities', 'Distinct facilities of their claims', 'UNITS', m.facilities, 'INT'))
-    primary.push(metric('health_system_count', 'Health Systems', 'Distinct health systems of those facilities', 'UNITS', m.health_systems, 'INT'))
+    primary.push(
+      metric('health_system_count', 'Health Systems', 'Distinct health systems of those facilities', 'UNITS', m.health_systems, 'INT'),
+    )
   }
   primary.push(metric('claim_count', 'Total Claims', 'Claims carrying any of the conditions', 'PATIENT_CASES', m.claims, 'INT'))
   if (type === 'COUNTRY') primary.push(metric('state_count', 'States Analyzed', 'States where the patients live', 'UNITS', m.states, 'INT'))
   const groups: AtlasMetricGroup[] = [{ type: 'PRIMARY', metrics: primary }]
   if (options.prevalence !== undefined && options.prevalence !== null) {
-    groups.push({ type: 'INCIDENCE', metrics: [metric('prevalence_per_100k', 'Prevalence per 100,000', 'Patients per 100,000 residents (Census)', 'RATIO', round(options.prevalence, 2), 'FLOAT')] })
+    groups.push({
+      type: 'INCIDENCE',
+      metrics: [
+        metric(
+          'prevalence_per_100k',
+          'Prevalence per 100,000',
+          'Patients per 100,000 residents (Census)',
+          'RATIO',
+          round(options.prevalence, 2),
+          'FLOAT',
+        ),
+      ],
+    })
   }
   if (options.payerMix) {
-    const counts = PAYER_TYPES.map((payer) => metric(`${payer}_patients`, `${payer[0]!.toUpperCase()}${payer.slice(1)} patients`, `Patients whose payer is ${payer}`, 'PATIENT_COUNT', m[payer], 'INT'))
+    const counts = PAYER_TYPES.map((payer) =>
+      metric(
+        `${payer}_patients`,
+        `${payer[0]!.toUpperCase()}${payer.slice(1)} patients`,
+        `Patients whose payer is ${payer}`,
+        'PATIENT_COUNT',
+        m[payer],
+        'INT',
+      ),
+    )
     groups.push({ type: 'INSURANCE', metrics: [...payerMetrics(m, m.patients), ...counts] })
   }
   if (tierAllows(options.tier, 'score') && options.opportunity !== null) {
-    groups.push({ type: 'PATIENT_INSIGHTS', metrics: [metric('opportunity_score', 'Opportunity Score', 'Hotspot percentile (states) or patient-volume percentile (facilities, providers), 0-100', 'STAT', options.opportunity, 'FLOAT')] })
+    groups.push({
+      type: 'PATIENT_INSIGHTS',
+      metrics: [
+        metric(
+          'opportunity_score',
+          'Opportunity Score',
+          'Hotspot percentile (states) or patient-volume percentile (facilities, providers), 0-100',
+          'STAT',
+          options.opportunity,
+          'FLOAT',
+        ),
+      ],
+    })
   }
   return groups
 }

@@ -41,7 +41,9 @@ export interface GenericResult {
   hotspotVariable: 'prevalence' | 'patients'
 }
 
-const PAYER_SQL = PAYER_TYPES.map((payer) => `count(DISTINCT d.patient_id) FILTER (WHERE d.payer_type = '${payer}')::int AS "${payer}"`).join(', ')
+const PAYER_SQL = PAYER_TYPES.map(
+  (payer) => `count(DISTINCT d.patient_id) FILTER (WHERE d.payer_type = '${payer}')::int AS "${payer}"`,
+).join(', ')
 
 /**
  * Distinct patients per region of the granularity, with their payer types, from mv_patient_diagnoses
@@ -64,7 +66,10 @@ export async function countByRegion(
     params.values,
   )
   return new Map(
-    rows.map((row) => [row.id, { patients: row.patients, payers: { commercial: row.commercial, medicare: row.medicare, medicaid: row.medicaid, other: row.other } }]),
+    rows.map((row) => [
+      row.id,
+      { patients: row.patients, payers: { commercial: row.commercial, medicare: row.medicare, medicaid: row.medicaid, other: row.other } },
+    ]),
   )
 }
 
@@ -95,7 +100,10 @@ async function computeGeneric(
   { filters, scope, granularity }: { filters: AtlasFilters; scope: AtlasScope; granularity: TileGranularity },
   version: string,
 ): Promise<GenericResult> {
-  const [counts, inScope] = await Promise.all([countByRegion(pool, filters, scope, granularity), regionsInScope(pool, granularity, scope, version)])
+  const [counts, inScope] = await Promise.all([
+    countByRegion(pool, filters, scope, granularity),
+    regionsInScope(pool, granularity, scope, version),
+  ])
   // Every ZIP area of the country is many thousands of points: outside a ZIP search only those with patients.
   const regions = granularity === 'ZIP_CODE_50KM' && scope.type !== 'ZIP_CODE_50KM' ? inScope.filter((r) => counts.has(r.id)) : inScope
   const empty: PayerCounts = { commercial: 0, medicare: 0, medicaid: 0, other: 0 }
@@ -108,7 +116,12 @@ async function computeGeneric(
   const withPopulation = regions.map((_, i) => i).filter((i) => prevalence[i] !== null)
   const useRates = regions.length > 0 && withPopulation.length * 2 >= regions.length
   const members = useRates ? withPopulation : regions.map((_, i) => i)
-  const neighbourMap = await neighboursOf(pool, granularity, members.map((i) => regions[i]!), version)
+  const neighbourMap = await neighboursOf(
+    pool,
+    granularity,
+    members.map((i) => regions[i]!),
+    version,
+  )
   const position = new Map(members.map((i, k) => [regions[i]!.id, k]))
   const neighbours = members.map((i) =>
     (neighbourMap.get(regions[i]!.id) ?? []).map((id) => position.get(id)).filter((k): k is number => k !== undefined),
@@ -147,13 +160,27 @@ export const round = (value: number, digits: number) => {
 
 export const share = (part: number, total: number) => (total > 0 ? round(part / total, 4) : 0)
 
-export function metric(code: string, name: string, description: string, unit: AtlasMetric['unit'], v: number | string | null, kind: AtlasMetric['value']['value_kind']): AtlasMetric {
+export function metric(
+  code: string,
+  name: string,
+  description: string,
+  unit: AtlasMetric['unit'],
+  v: number | string | null,
+  kind: AtlasMetric['value']['value_kind'],
+): AtlasMetric {
   return { code, name, description, unit, value: { v, value_kind: kind } }
 }
 
 export function payerMetrics(payers: PayerCounts, total: number): AtlasMetric[] {
   return [
-    metric('commercial_percent', 'Commercial', 'Share of patients with commercial insurance', 'PERCENT', share(payers.commercial, total), 'FLOAT'),
+    metric(
+      'commercial_percent',
+      'Commercial',
+      'Share of patients with commercial insurance',
+      'PERCENT',
+      share(payers.commercial, total),
+      'FLOAT',
+    ),
     metric('medicare_percent', 'Medicare', 'Share of patients on Medicare', 'PERCENT', share(payers.medicare, total), 'FLOAT'),
     metric('medicaid_percent', 'Medicaid', 'Share of patients on Medicaid', 'PERCENT', share(payers.medicaid, total), 'FLOAT'),
     metric('other_percent', 'Other', 'Share of patients with another or no payer', 'PERCENT', share(payers.other, total), 'FLOAT'),
@@ -179,7 +206,8 @@ export function toGenericResponse(
       metrics.push(metric('population', 'Population', 'Census resident population', 'STAT', population, 'INT'))
       metrics.push(metric('prevalence_per_100k', 'Prevalence per 100,000', 'Patients per 100,000 residents', 'RATIO', prevalence, 'FLOAT'))
     }
-    if (scoreAllowed) metrics.push(metric('hotspot_score', 'Hotspot (Gi*)', 'Getis-Ord Gi* z-score over neighbouring regions', 'STAT', r.hotspot, 'FLOAT'))
+    if (scoreAllowed)
+      metrics.push(metric('hotspot_score', 'Hotspot (Gi*)', 'Getis-Ord Gi* z-score over neighbouring regions', 'STAT', r.hotspot, 'FLOAT'))
     return {
       type: 'Feature' as const,
       id: r.region.id,

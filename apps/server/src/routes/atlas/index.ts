@@ -35,7 +35,12 @@ type ParsedGenericQuery = AtlasGenericQuery & { min_age?: number; max_age?: numb
 async function readGenericQuery(pool: pg.Pool, query: ParsedGenericQuery, tier: PlanTier) {
   const scope = await resolveScope(pool, query.search_within_region ?? query.region, query.search_within_region_type ?? query.regionType)
   if (scope.type === 'ZIP_CODE_50KM') requireFeature(tier, 'customZips', FEATURE_MESSAGES.customZips)
-  const filters = filtersOf({ codes: query.icd10_cm_union_csv ?? query.icd10, gender: query.gender, min_age: query.min_age, max_age: query.max_age })
+  const filters = filtersOf({
+    codes: query.icd10_cm_union_csv ?? query.icd10,
+    gender: query.gender,
+    min_age: query.min_age,
+    max_age: query.max_age,
+  })
   const granularity: TileGranularity = query.tile_granularity ?? query.granularity ?? 'STATE'
   const bypass = Boolean(query._bypass_cache ?? query.bypassCache ?? false)
   const census = query.include_census_data === undefined ? scope.type === 'ZIP_CODE_50KM' : Boolean(query.include_census_data)
@@ -47,7 +52,12 @@ async function readGenericQuery(pool: pg.Pool, query: ParsedGenericQuery, tier: 
 const HCO_POINT_LIMIT = 1000
 
 /** Facilities of the region with their patients of the query, as point features (has_marker). */
-async function facilityPoints(pool: pg.Pool, filters: AtlasFilters, scope: AtlasScope, tier: PlanTier): Promise<AtlasGenericResponse['geojson']['features']> {
+async function facilityPoints(
+  pool: pg.Pool,
+  filters: AtlasFilters,
+  scope: AtlasScope,
+  tier: PlanTier,
+): Promise<AtlasGenericResponse['geojson']['features']> {
   const page = await entityPage(pool, drilldownQuery('FACILITY', filters, scope, { pageSize: HCO_POINT_LIMIT }))
   const scoreAllowed = tierAllows(tier, 'score')
   return page.rows
@@ -87,7 +97,12 @@ async function facilityPoints(pool: pg.Pool, filters: AtlasFilters, scope: Atlas
     })
 }
 
-function drilldownQuery(type: DrilldownQuery['type'], filters: AtlasFilters, scope: AtlasScope, overrides: Partial<DrilldownQuery> = {}): DrilldownQuery {
+function drilldownQuery(
+  type: DrilldownQuery['type'],
+  filters: AtlasFilters,
+  scope: AtlasScope,
+  overrides: Partial<DrilldownQuery> = {},
+): DrilldownQuery {
   return {
     type,
     filters,
@@ -127,7 +142,11 @@ export const atlasRoutes: FastifyPluginAsyncZod = async (app) => {
       features: Object.fromEntries(
         (Object.keys(ATLAS_FEATURE_TIERS) as AtlasFeature[]).map((feature) => [
           feature,
-          { unlocked: tierAllows(tier, feature), required_tier: ATLAS_FEATURE_TIERS[feature], required_tier_name: PLAN_TIER_NAMES[ATLAS_FEATURE_TIERS[feature]] },
+          {
+            unlocked: tierAllows(tier, feature),
+            required_tier: ATLAS_FEATURE_TIERS[feature],
+            required_tier_name: PLAN_TIER_NAMES[ATLAS_FEATURE_TIERS[feature]],
+          },
         ]),
       ),
       use_cases: Object.entries(ATLAS_USE_CASES).map(([code, useCase]) => ({ code, ...useCase })),
@@ -170,7 +189,13 @@ export const atlasRoutes: FastifyPluginAsyncZod = async (app) => {
     const points: TileFeature[] = (q.points ? await facilityPoints(pool, q.filters, q.scope, tier) : []).map((feature) => ({
       id: feature.properties.id,
       geometry: JSON.stringify(feature.geometry),
-      properties: { id: feature.properties.id, label: feature.properties.label, value: feature.properties.value, entity_type: 'FACILITY', npi: feature.properties.npi ?? null },
+      properties: {
+        id: feature.properties.id,
+        label: feature.properties.label,
+        value: feature.properties.value,
+        entity_type: 'FACILITY',
+        npi: feature.properties.npi ?? null,
+      },
     }))
     const tile =
       app.config.databaseMode === 'postgres'
@@ -193,9 +218,10 @@ export const atlasRoutes: FastifyPluginAsyncZod = async (app) => {
     let facilityId: number | null = null
     if (facilityRef !== undefined) {
       const byId = filterValue('facility_id') !== undefined
-      const { rows } = await pool.query<{ id: number }>(byId ? 'SELECT id FROM facilities WHERE id = $1' : 'SELECT id FROM facilities WHERE npi = $1', [
-        byId ? Number(facilityRef) || 0 : String(facilityRef),
-      ])
+      const { rows } = await pool.query<{ id: number }>(
+        byId ? 'SELECT id FROM facilities WHERE id = $1' : 'SELECT id FROM facilities WHERE npi = $1',
+        [byId ? Number(facilityRef) || 0 : String(facilityRef)],
+      )
       if (!rows[0]) throw notFound(ATLAS_MESSAGES.facilityNotFound)
       facilityId = rows[0].id
     }
@@ -216,7 +242,14 @@ export const atlasRoutes: FastifyPluginAsyncZod = async (app) => {
     if (body.drilldown_type === 'COUNTRY') {
       const m = await countryRow(pool, q)
       const groups = metricGroups('COUNTRY', m, { payerMix: body.include_payer_mix, opportunity: null, tier })
-      const all = [insight('CountryInsight', { id: scope.value, name: scope.name, parent: null, level: scope.type }, groups, stateSummary(scope.name, m))]
+      const all = [
+        insight(
+          'CountryInsight',
+          { id: scope.value, name: scope.name, parent: null, level: scope.type },
+          groups,
+          stateSummary(scope.name, m),
+        ),
+      ]
       total = all.length
       results = all.slice(q.page * q.pageSize, (q.page + 1) * q.pageSize)
     } else if (body.drilldown_type === 'STATE') {
@@ -268,7 +301,14 @@ export const atlasRoutes: FastifyPluginAsyncZod = async (app) => {
       results = page.rows.map((row) =>
         insight(
           body.drilldown_type === 'FACILITY' ? 'FACILITY' : 'PROVIDER',
-          { id: row.id, name: row.name, parent: body.drilldown_type === 'FACILITY' ? (row.details.state as string | null) : facilityId === null ? null : String(facilityId), level: body.drilldown_type, details: row.details },
+          {
+            id: row.id,
+            name: row.name,
+            parent:
+              body.drilldown_type === 'FACILITY' ? (row.details.state as string | null) : facilityId === null ? null : String(facilityId),
+            level: body.drilldown_type,
+            details: row.details,
+          },
           metricGroups(body.drilldown_type, row.metrics, { payerMix: body.include_payer_mix, opportunity: row.opportunity, tier }),
           stateSummary(row.name, row.metrics),
         ),
@@ -285,7 +325,14 @@ export const atlasRoutes: FastifyPluginAsyncZod = async (app) => {
     if (!(useCase in ATLAS_USE_CASES)) throw notFound(ATLAS_MESSAGES.unknownUseCase(useCase))
     const tier = await planTierOf(request)
     const query = request.query
-    const q = await readGenericQuery(pool, { ...query, tile_granularity: query.tile_granularity ?? (query.search_within_region_type === 'ZIP_CODE_50KM' ? 'ZIP_CODE_50KM' : 'COUNTY') } as ParsedGenericQuery, tier)
+    const q = await readGenericQuery(
+      pool,
+      {
+        ...query,
+        tile_granularity: query.tile_granularity ?? (query.search_within_region_type === 'ZIP_CODE_50KM' ? 'ZIP_CODE_50KM' : 'COUNTY'),
+      } as ParsedGenericQuery,
+      tier,
+    )
     const result = await genericResult(pool, q)
     const max = Math.max(0, ...result.regions.map((r) => r.patients))
     return {
@@ -294,7 +341,14 @@ export const atlasRoutes: FastifyPluginAsyncZod = async (app) => {
       max_patients: max,
       cells: result.regions
         .filter((r) => r.patients > 0)
-        .map((r) => ({ id: r.region.id, label: r.region.label, patients: r.patients, latitude: round(r.region.latitude, 5), longitude: round(r.region.longitude, 5), weight: round(r.patients / max, 4) })),
+        .map((r) => ({
+          id: r.region.id,
+          label: r.region.label,
+          patients: r.patients,
+          latitude: round(r.region.latitude, 5),
+          longitude: round(r.region.longitude, 5),
+          weight: round(r.patients / max, 4),
+        })),
     }
   })
 
@@ -318,7 +372,10 @@ export const atlasRoutes: FastifyPluginAsyncZod = async (app) => {
     if (query.kind === 'hospital') {
       if (!query.state) throw badRequest('state is required for hospital rows')
       const stateScope = scope.type === 'COUNTRY' ? await resolveScope(pool, query.state, 'STATE') : scope
-      const page = await entityPage(pool, drilldownQuery('FACILITY', filters, stateScope, { state: query.state.toUpperCase(), pageSize: 100_000 }))
+      const page = await entityPage(
+        pool,
+        drilldownQuery('FACILITY', filters, stateScope, { state: query.state.toUpperCase(), pageSize: 100_000 }),
+      )
       rows = page.rows.map((row) => ({
         id: row.id,
         state: String(row.details.state ?? ''),
@@ -338,10 +395,18 @@ export const atlasRoutes: FastifyPluginAsyncZod = async (app) => {
       rows = hot.regions
         .map((r) => ({ r, m: byState.get(r.region.id) }))
         .filter((x): x is { r: (typeof hot.regions)[number]; m: GroupMetrics } => x.m !== undefined && x.m.patients > 0)
-        .map(({ r, m }) => ({ id: r.region.id, state: r.region.id, patients: m.patients, ...percentages(m), hcps: m.providers, hotspot: scoreAllowed ? r.score : null }))
+        .map(({ r, m }) => ({
+          id: r.region.id,
+          state: r.region.id,
+          patients: m.patients,
+          ...percentages(m),
+          hcps: m.providers,
+          hotspot: scoreAllowed ? r.score : null,
+        }))
     }
     const sort = query.sort ?? (query.kind === 'hospital' ? 'patients' : 'state')
-    const direction = (query.direction ?? (sort === 'state' || sort === 'hospitalName' || sort === 'city' ? 'asc' : 'desc')) === 'asc' ? 1 : -1
+    const direction =
+      (query.direction ?? (sort === 'state' || sort === 'hospitalName' || sort === 'city' ? 'asc' : 'desc')) === 'asc' ? 1 : -1
     rows.sort((a, b) => {
       const ka = a[sort as keyof AtlasListRow] ?? -1
       const kb = b[sort as keyof AtlasListRow] ?? -1
@@ -369,7 +434,18 @@ export const atlasRoutes: FastifyPluginAsyncZod = async (app) => {
 }
 
 function emptyMetrics(): GroupMetrics {
-  return { patients: 0, claims: 0, providers: 0, facilities: 0, health_systems: 0, states: 0, commercial: 0, medicare: 0, medicaid: 0, other: 0 }
+  return {
+    patients: 0,
+    claims: 0,
+    providers: 0,
+    facilities: 0,
+    health_systems: 0,
+    states: 0,
+    commercial: 0,
+    medicare: 0,
+    medicaid: 0,
+    other: 0,
+  }
 }
 
 const CSV_COLUMNS = {
@@ -401,7 +477,8 @@ export function toCsv(rows: readonly AtlasListRow[], kind: 'state' | 'hospital')
     const text = value === null || value === undefined ? '' : String(value)
     return /[",\n\r]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text
   }
-  return [columns.map(([title]) => title).join(','), ...rows.map((row) => columns.map(([, key]) => cell(row[key])).join(','))].join('\r\n') + '\r\n'
+  return (
+    [columns.map(([title]) => title).join(','), ...rows.map((row) => columns.map(([, key]) => cell(row[key])).join(','))].join('\r\n') +
+    '\r\n'
+  )
 }
-
-

@@ -1,10 +1,4 @@
-import {
-  ATLAS_MAX_CODES,
-  ATLAS_MAX_ZIPS,
-  ATLAS_MESSAGES,
-  type RegionType,
-  type TileGranularity,
-} from '@citrus/contracts'
+import { ATLAS_MAX_CODES, ATLAS_MAX_ZIPS, ATLAS_MESSAGES, type RegionType, type TileGranularity } from '@citrus/contracts'
 import type pg from 'pg'
 import { badRequest } from '../../lib/errors.js'
 

@@ -73,7 +73,12 @@ export async function regionsInScope(pool: pg.Pool, granularity: TileGranularity
  * Neighbours of each region: first-order contiguity (boundaries touch, mv_region_neighbours) for states and
  * counties; ZIP areas whose centres are within the distance band for ZIP areas (docs/decisions/0032).
  */
-export async function neighboursOf(pool: pg.Pool, granularity: TileGranularity, regions: readonly Region[], version: string): Promise<Map<string, string[]>> {
+export async function neighboursOf(
+  pool: pg.Pool,
+  granularity: TileGranularity,
+  regions: readonly Region[],
+  version: string,
+): Promise<Map<string, string[]>> {
   if (granularity === 'ZIP_CODE_50KM') {
     const ids = regions.map((region) => region.id)
     const { rows } = await pool.query<{ a: string; b: string }>(

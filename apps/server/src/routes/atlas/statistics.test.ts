@@ -24,7 +24,17 @@ describe('Getis-Ord Gi*', () => {
   //   3 4 5
   //   6 7 8
   const values = [90, 80, 10, 85, 40, 5, 12, 8, 3]
-  const neighbours = [[1, 3], [0, 2, 4], [1, 5], [0, 4, 6], [1, 3, 5, 7], [2, 4, 8], [3, 7], [4, 6, 8], [5, 7]]
+  const neighbours = [
+    [1, 3],
+    [0, 2, 4],
+    [1, 5],
+    [0, 4, 6],
+    [1, 3, 5, 7],
+    [2, 4, 8],
+    [3, 7],
+    [4, 6, 8],
+    [5, 7],
+  ]
   const weights = values.map((_, i) => values.map((__, j) => (i === j || neighbours[i]!.includes(j) ? 1 : 0)))
 
   it('agrees with the term-by-term reference on a small fixture', () => {

@@ -6,7 +6,10 @@ import { AppError, unauthorized } from '../../lib/errors.js'
 export async function planTierOf(request: FastifyRequest): Promise<PlanTier> {
   const principal = request.auth
   if (!principal) throw request.authError ?? unauthorized()
-  const { rows } = await request.server.db.pool.query<{ plan_tier: string }>('SELECT plan_tier::text AS plan_tier FROM companies WHERE id = $1', [principal.company_id])
+  const { rows } = await request.server.db.pool.query<{ plan_tier: string }>(
+    'SELECT plan_tier::text AS plan_tier FROM companies WHERE id = $1',
+    [principal.company_id],
+  )
   return planTierSchema.catch('BASE').parse(rows[0]?.plan_tier)
 }
 

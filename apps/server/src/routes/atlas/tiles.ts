@@ -18,7 +18,8 @@ export const TILE_BUFFER = 64
 const GEOMETRY_SQL: Record<TileGranularity, string> = {
   STATE: 'SELECT s.abbr AS id, s.geom FROM states s WHERE s.abbr = ANY($1::text[])',
   COUNTY: 'SELECT c.fips AS id, c.geom FROM counties c WHERE c.fips = ANY($1::text[])',
-  ZIP_CODE_50KM: 'SELECT z.zip AS id, ST_SetSRID(ST_MakePoint(z.longitude, z.latitude), 4326) AS geom FROM zips z WHERE z.zip = ANY($1::text[])',
+  ZIP_CODE_50KM:
+    'SELECT z.zip AS id, ST_SetSRID(ST_MakePoint(z.longitude, z.latitude), 4326) AS geom FROM zips z WHERE z.zip = ANY($1::text[])',
 }
 
 /** The tile's bounds in longitude/latitude (Web Mercator tile scheme). */
@@ -40,7 +41,8 @@ export async function tileWithPostgis(
   regions: readonly TileFeature[],
   points: readonly TileFeature[],
 ): Promise<Buffer> {
-  const attributes = (features: readonly TileFeature[]) => JSON.stringify(features.map((f) => ({ id: f.id, props: stripNulls(f.properties) })))
+  const attributes = (features: readonly TileFeature[]) =>
+    JSON.stringify(features.map((f) => ({ id: f.id, props: stripNulls(f.properties) })))
   const { rows } = await pool.query<{ tile: Buffer | null }>(
     `WITH b AS (SELECT ST_TileEnvelope($3, $4, $5) AS env, ST_Transform(ST_TileEnvelope($3, $4, $5, margin => $6::float8 / $7), 4326) AS env4326),
      a AS (SELECT * FROM json_to_recordset($2::json) AS a(id text, props jsonb)),
@@ -116,7 +118,11 @@ function parseGeometry(text: string): Geometry {
  * In Node (the embedded PostGIS has no protobuf support): the features that reach the tile (with the
  * same buffer) cut and encoded by @maplibre/geojson-vt and @maplibre/vt-pbf, in the layers ST_AsMVT makes.
  */
-export function tileInNode(tile: { z: number; x: number; y: number }, regions: readonly TileFeature[], points: readonly TileFeature[]): Buffer {
+export function tileInNode(
+  tile: { z: number; x: number; y: number },
+  regions: readonly TileFeature[],
+  points: readonly TileFeature[],
+): Buffer {
   const bounds = tileBounds(tile.z, tile.x, tile.y)
   const marginX = ((bounds.east - bounds.west) * TILE_BUFFER) / ATLAS_TILE_EXTENT
   const marginY = ((bounds.north - bounds.south) * TILE_BUFFER) / ATLAS_TILE_EXTENT
