@@ -27,6 +27,9 @@ export const PAGES: Partial<Record<ClientRoutePath, ComponentType>> = {
   '/team-management': lazyPage(() => import('../../features/team/routes/team-management'), 'TeamManagementRoute'),
   '/citrus-admin': lazyPage(() => import('../../features/super-admin/routes/citrus-admin'), 'CitrusAdminRoute'),
   '/company/:companyId/users': lazyPage(() => import('../../features/super-admin/routes/company-users'), 'CompanyUsersRoute'),
+  '/atlas-search': lazyPage(() => import('../../features/atlas/routes/atlas-search'), 'AtlasSearchRoute'),
+  '/atlas/generic': lazyPage(() => import('../../features/atlas/routes/atlas-generic'), 'AtlasGenericRoute'),
+  '/atlas/generic/results': lazyPage(() => import('../../features/atlas/routes/atlas-generic-results'), 'AtlasGenericResultsRoute'),
 }
 
 /** Paths rendered without the app shell (sidebar, header). */
