@@ -44,20 +44,20 @@ export async function tileWithPostgis(
   const attributes = (features: readonly TileFeature[]) =>
     JSON.stringify(features.map((f) => ({ id: f.id, props: stripNulls(f.properties) })))
   const { rows } = await pool.query<{ tile: Buffer | null }>(
-    `WITH b AS (SELECT ST_TileEnvelope($3, $4, $5) AS env, ST_Transform(ST_TileEnvelope($3, $4, $5, margin => $6::float8 / $7), 4326) AS env4326),
+    `WITH b AS (SELECT ST_TileEnvelope($3::int, $4::int, $5::int) AS env, ST_Transform(ST_TileEnvelope($3::int, $4::int, $5::int, margin => $6::int::float8 / $7::int), 4326) AS env4326),
      a AS (SELECT * FROM json_to_recordset($2::json) AS a(id text, props jsonb)),
      g AS (${GEOMETRY_SQL[granularity]}),
      r AS (
-       SELECT a.props, ST_AsMVTGeom(ST_Transform(g.geom, 3857), b.env, $7, $6, true) AS geom
+       SELECT a.props, ST_AsMVTGeom(ST_Transform(g.geom, 3857), b.env, $7::int, $6::int, true) AS geom
        FROM a JOIN g ON g.id = a.id CROSS JOIN b WHERE g.geom && b.env4326
      ),
      pa AS (SELECT * FROM json_to_recordset($8::json) AS pa(id text, props jsonb, lng float8, lat float8)),
      p AS (
-       SELECT pa.props, ST_AsMVTGeom(ST_Transform(ST_SetSRID(ST_MakePoint(pa.lng, pa.lat), 4326), 3857), b.env, $7, $6, true) AS geom
+       SELECT pa.props, ST_AsMVTGeom(ST_Transform(ST_SetSRID(ST_MakePoint(pa.lng, pa.lat), 4326), 3857), b.env, $7::int, $6::int, true) AS geom
        FROM pa CROSS JOIN b WHERE ST_SetSRID(ST_MakePoint(pa.lng, pa.lat), 4326) && b.env4326
      )
-     SELECT (SELECT ST_AsMVT(r2, '${ATLAS_TILE_LAYER}', $7, 'geom') FROM (SELECT geom, props FROM r WHERE geom IS NOT NULL) r2)
-         || (SELECT ST_AsMVT(p2, '${ATLAS_TILE_POINTS_LAYER}', $7, 'geom') FROM (SELECT geom, props FROM p WHERE geom IS NOT NULL) p2) AS tile`,
+     SELECT (SELECT ST_AsMVT(r2, '${ATLAS_TILE_LAYER}', $7::int, 'geom') FROM (SELECT geom, props FROM r WHERE geom IS NOT NULL) r2)
+         || (SELECT ST_AsMVT(p2, '${ATLAS_TILE_POINTS_LAYER}', $7::int, 'geom') FROM (SELECT geom, props FROM p WHERE geom IS NOT NULL) p2) AS tile`,
     [
       regions.map((r) => r.id),
       attributes(regions),
