@@ -220,12 +220,14 @@ export const badgeSchema = z.object({
 })
 export type AtlasBadge = z.infer<typeof badgeSchema>
 
-const position = z.array(z.number())
-export const geometrySchema = z.union([
-  z.object({ type: z.literal('Point'), coordinates: position }),
-  z.object({ type: z.literal('Polygon'), coordinates: z.array(z.array(position)) }),
-  z.object({ type: z.literal('MultiPolygon'), coordinates: z.array(z.array(z.array(position))) }),
-])
+/**
+ * Point, Polygon or MultiPolygon. The coordinates are not walked by the schema: a national county map has
+ * hundreds of thousands of positions, and validating each would cost more than computing the answer.
+ */
+export const geometrySchema = z.object({
+  type: z.enum(['Point', 'Polygon', 'MultiPolygon']),
+  coordinates: z.array(z.unknown()).describe('GeoJSON positions (RFC 7946) of the geometry type'),
+})
 
 export const REGION_ENTITY_TYPES = ['STATE', 'COUNTY', 'ZIP_CODE', 'FACILITY'] as const
 export const atlasFeaturePropertiesSchema = z

@@ -100,7 +100,7 @@ export const companyRecordSchema = z
     activation_key: z.string(),
     created_at: z.string().describe('ISO 8601; credit cycles count from here'),
     policies: z.array(companyPolicySchema),
-    plan_tier: planTierSchema.describe('Atlas plan tier (docs/decisions/0033)'),
+    plan_tier: planTierSchema.default('BASE').describe('Atlas plan tier (docs/decisions/0033)'),
   })
   .meta({ id: 'Company' })
 export type CompanyRecordResponse = z.infer<typeof companyRecordSchema>
