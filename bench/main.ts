@@ -11,6 +11,8 @@
  *   npm run bench -- nova [--requests 200] [--concurrency 1,8]
  *       p50/p95 of atlas/tiles, insights/accounts and the facility insight over HTTP (DATABASE_URL, else a
  *       scratch embedded database with the test dataset)
+ *   npm run bench -- atlas [--requests 200] [--concurrency 8]
+ *       Atlas generic (STATE, COUNTY), a vector tile and drill-down pages through the app; API / raw SQL ratio
  *   npm run bench -- load [--seconds 600] [--concurrency 16]
  *       a mixed load over HTTP (logins, look-ups, data dictionary, admin reads, bad requests) against a server
  *       the run starts on 127.0.0.1 (a scratch in-memory embedded database with the test dataset, or
@@ -29,6 +31,7 @@ import { randomUUID } from 'node:crypto'
 import { parseArgs } from 'node:util'
 import { SCALES, SyntheticDataset, type Scale } from '@citrus/data-kit'
 import type pg from 'pg'
+import { benchAtlas } from './atlas.ts'
 import { buildApp } from '../apps/server/src/app.ts'
 import { hashPassword } from '../apps/server/src/auth/password.ts'
 import { loadEnv } from '../apps/server/src/config.ts'
@@ -762,6 +765,8 @@ async function main() {
     const levels = (values.concurrency ?? '1,8').split(',').map(Number)
     if (levels.some((l) => !Number.isInteger(l) || l < 1)) throw new Error('--concurrency takes whole numbers, e.g. 1,8')
     await benchNova(Number(values.requests), levels)
+  } else if (command === 'atlas') {
+    await benchAtlas(Number(values.requests), Number(values.concurrency ?? '8'))
   } else if (command === 'load') {
     const concurrency = Number(values.concurrency ?? '16')
     const seconds = Number(values.seconds)
@@ -774,7 +779,7 @@ async function main() {
     await benchRankings(Number(values.requests), levels)
   } else {
     console.log(
-      'Usage: npm run bench -- generate [--scale ci|demo|full] [--seed N] [--no-load] | typeahead [--requests 200] [--concurrency 1,8] | cost-transparency [--requests 200] [--concurrency 8] | nova [--requests 200] [--concurrency 1,8] | rankings [--requests 200] [--concurrency 1,8] | load [--seconds 600] [--concurrency 16]',
+      'Usage: npm run bench -- generate [--scale ci|demo|full] [--seed N] [--no-load] | typeahead [--requests 200] [--concurrency 1,8] | cost-transparency [--requests 200] [--concurrency 8] | nova [--requests 200] [--concurrency 1,8] | rankings [--requests 200] [--concurrency 1,8] | atlas [--requests 200] [--concurrency 8] | load [--seconds 600] [--concurrency 16]',
     )
     process.exitCode = command ? 2 : 0
   }

@@ -2,6 +2,7 @@ import type { EndpointDefinition } from './endpoint.js'
 import { adminEndpoints } from './admin.js'
 import { aiHubEndpoints } from './ai-hub.js'
 import { analyticsEndpoints } from './analytics.js'
+import { atlasEndpoints } from './atlas.js'
 import { companyEndpoints } from './company.js'
 import { costTransparencyEndpoints } from './cost-transparency.js'
 import { dataDictionaryEndpoints } from './data-dictionary.js'
@@ -39,6 +40,7 @@ export * from './geo.js'
 export * from './ai-hub.js'
 export * from './care-select.js'
 export * from './member-access.js'
+export * from './atlas.js'
 
 /** Every endpoint of the API, by area: `endpoints.users.login`, `endpoints.admin.createApiToken`, ... */
 export const endpoints = {
@@ -60,6 +62,7 @@ export const endpoints = {
   aiHub: aiHubEndpoints,
   careSelect: careSelectEndpoints,
   memberAccess: memberAccessEndpoints,
+  atlas: atlasEndpoints,
 } as const
 
 /** The same definitions as one list (registration checks, OpenAPI, tests). */

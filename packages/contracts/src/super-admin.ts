@@ -3,6 +3,7 @@ import { productGroupSchema } from './access.js'
 import { companyUserSchema } from './admin.js'
 import { INT32_MAX, INPUT_MESSAGES, idParamSchema } from './validation.js'
 import { defineEndpoint } from './endpoint.js'
+import { planTierSchema } from './atlas.js'
 
 export const SUPER_ADMIN_ROLES = ['citrus'] as const
 
@@ -43,6 +44,7 @@ export const createCompanyRequestSchema = z
     industry: requiredText,
     renewal_cycle_days: renewalCycleDays,
     policies,
+    plan_tier: planTierSchema.optional().describe('Atlas plan tier (BASE, BUSINESS, BUSINESS_PLUS, ENTERPRISE); default BASE'),
   })
   .meta({ id: 'CreateCompanyRequest' })
 export type CreateCompanyRequest = z.infer<typeof createCompanyRequestSchema>
@@ -55,6 +57,7 @@ export const companyUpdateRecordSchema = z
     industry: requiredText,
     renewal_cycle_days: renewalCycleDays.optional(),
     policies: policies.optional().describe('replaces all policies when given'),
+    plan_tier: planTierSchema.optional().describe('Atlas plan tier'),
     activation_key: z.string().nullable().optional().describe('ignored: keys are only issued by the server'),
   })
   .meta({ id: 'CompanyUpdateRecord' })
@@ -97,6 +100,7 @@ export const companyRecordSchema = z
     activation_key: z.string(),
     created_at: z.string().describe('ISO 8601; credit cycles count from here'),
     policies: z.array(companyPolicySchema),
+    plan_tier: planTierSchema.default('BASE').describe('Atlas plan tier (docs/decisions/0033)'),
   })
   .meta({ id: 'Company' })
 export type CompanyRecordResponse = z.infer<typeof companyRecordSchema>

@@ -12,6 +12,7 @@ export const MATERIALIZED_VIEWS = [
   'mv_facility_antivenom_purchases',
   'mv_prescriber_summaries',
   'mv_search_words',
+  'mv_region_neighbours',
 ] as const
 
 const LOADED_TABLES = ['states', 'counties', 'zips', 'icd10_codes', 'procedure_codes', 'specialties', 'insurers', 'health_systems', 'facilities', 'providers', 'patients', 'claims', 'claim_diagnoses', 'claim_procedures', 'pharmacy_claims', 'facility_prices', 'snakebite_cases', 'antivenom_purchases', 'sales_territories', 'sales_territory_counties']

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto'
-import { COMPANY_MESSAGES, PRODUCT_GROUPS, type ProductGroup } from '@citrus/contracts'
+import { COMPANY_MESSAGES, PLAN_TIERS, PRODUCT_GROUPS, type PlanTier, type ProductGroup } from '@citrus/contracts'
 import { z } from 'zod'
 import type { PrismaClient } from '../db/database.js'
 import { AppError, badRequest, notFound } from '../lib/errors.js'
@@ -22,6 +22,8 @@ export const companyInputSchema = z.object({
   industry: z.string().trim().min(1, 'industry is required').max(200),
   renewal_cycle_days: z.number().int().min(1).max(3650),
   policies: z.array(policyInputSchema).min(1, 'at least one policy is required'),
+  /** Atlas plan tier (docs/decisions/0033); BASE when not given */
+  plan_tier: z.enum(PLAN_TIERS).optional(),
 })
 export type CompanyInput = z.infer<typeof companyInputSchema>
 
@@ -35,6 +37,7 @@ export interface CompanyRecord {
   activation_key: string
   created_at: Date
   policies: { product_group: ProductGroup; limit: number | null }[]
+  plan_tier: PlanTier
 }
 
 function toRecord(company: CompanyRecord): CompanyRecord {
@@ -46,6 +49,7 @@ function toRecord(company: CompanyRecord): CompanyRecord {
     activation_key: company.activation_key,
     created_at: company.created_at,
     policies: company.policies.map((p) => ({ product_group: p.product_group, limit: p.limit })),
+    plan_tier: company.plan_tier,
   }
 }
 
@@ -64,6 +68,7 @@ function auditView(company: CompanyRecord) {
     industry: company.industry,
     renewal_cycle_days: company.renewal_cycle_days,
     policies: company.policies,
+    plan_tier: company.plan_tier,
   }
 }
 
@@ -99,6 +104,7 @@ export class CompanyService {
             industry: data.industry,
             renewal_cycle_days: data.renewal_cycle_days,
             activation_key: newActivationKey(),
+            plan_tier: data.plan_tier ?? 'BASE',
             policies: { create: data.policies.map((p) => ({ product_group: p.product_group, limit: p.limit ?? null })) },
           },
           include: companyInclude,
@@ -134,6 +140,7 @@ export class CompanyService {
           ...(data.company_name !== undefined ? { company_name: data.company_name } : {}),
           ...(data.industry !== undefined ? { industry: data.industry } : {}),
           ...(data.renewal_cycle_days !== undefined ? { renewal_cycle_days: data.renewal_cycle_days } : {}),
+          ...(data.plan_tier !== undefined ? { plan_tier: data.plan_tier } : {}),
           ...(changes.reset_activation_key ? { activation_key: newActivationKey() } : {}),
         },
         include: companyInclude,
@@ -144,6 +151,7 @@ export class CompanyService {
         data.company_name !== undefined ||
         data.industry !== undefined ||
         data.renewal_cycle_days !== undefined ||
+        data.plan_tier !== undefined ||
         data.policies !== undefined
       if (fieldsChanged) {
         await recordAudit(tx, this.actor, {

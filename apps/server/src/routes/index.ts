@@ -6,6 +6,7 @@ import { servicesPlugin } from '../services/index.js'
 import { adminRoutes } from './admin/index.js'
 import { aiHubRoutes } from './ai-hub/index.js'
 import { analyticsRoutes } from './analytics/index.js'
+import { atlasRoutes } from './atlas/index.js'
 import { companyRoutes } from './company/index.js'
 import { costTransparencyRoutes } from './cost-transparency/index.js'
 import { dataDictionaryRoutes } from './data-dictionary/index.js'
@@ -46,4 +47,5 @@ export const apiRoutes: FastifyPluginAsyncZod = async (app) => {
   await app.register(novaRoutes)
   await app.register(aiHubRoutes)
   await app.register(careSelectRoutes)
+  await app.register(atlasRoutes)
 }

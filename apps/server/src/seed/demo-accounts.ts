@@ -41,6 +41,8 @@ export async function ensureDemoAccounts(prisma: PrismaClient, password: string)
           industry: 'Healthcare',
           renewal_cycle_days: 30,
           activation_key: newActivationKey(),
+          // the demo company shows every Atlas feature (docs/decisions/0033-atlas-plan-tiers.md)
+          plan_tier: 'ENTERPRISE',
         },
       })
     }

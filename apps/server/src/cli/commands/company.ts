@@ -1,4 +1,6 @@
+import { PLAN_TIERS, type PlanTier } from '@citrus/contracts'
 import { CompanyService, parsePolicySpec, type CompanyRecord } from '../../domain/companies.js'
+import { badRequest } from '../../lib/errors.js'
 import { optionalInt, requireId, requireString, type Command } from '../command.js'
 
 function companyLines(company: CompanyRecord): string {
@@ -10,6 +12,7 @@ function companyLines(company: CompanyRecord): string {
     `renewal cycle days: ${company.renewal_cycle_days}`,
     `activation key:     ${company.activation_key}`,
     `policies:           ${policies}`,
+    `atlas plan tier:    ${company.plan_tier}`,
   ].join('\n')
 }
 
@@ -19,14 +22,26 @@ const COMPANY_FIELD_OPTIONS = {
   industry: { type: 'string' },
   'renewal-days': { type: 'string' },
   policy: { type: 'string', multiple: true },
+  'plan-tier': { type: 'string' },
 } as const
+
+/** --plan-tier BASE|BUSINESS|BUSINESS_PLUS|ENTERPRISE (Business+ as BUSINESS+ or business_plus too). */
+function planTierOption(values: Record<string, unknown>): { plan_tier?: PlanTier } {
+  const raw = values['plan-tier']
+  if (typeof raw !== 'string') return {}
+  const tier = raw.trim().toUpperCase().replace(/\+$/, '_PLUS').replace(/[\s-]/g, '_')
+  if (!(PLAN_TIERS as readonly string[]).includes(tier))
+    throw badRequest(`Unknown plan tier "${raw}". Use one of ${PLAN_TIERS.join(', ')}.`)
+  return { plan_tier: tier as PlanTier }
+}
 
 /** Companies: create, list, show, update, reset the activation key. */
 export const companyCommands: Command[] = [
   {
     name: 'company create',
     summary: 'Create a company; prints its activation key',
-    usage: 'company create --name <name> --industry <industry> [--renewal-days 30] [--policy GROUP[:limit]]...',
+    usage:
+      'company create --name <name> --industry <industry> [--renewal-days 30] [--policy GROUP[:limit]]... [--plan-tier BASE|BUSINESS|BUSINESS_PLUS|ENTERPRISE]',
     options: COMPANY_FIELD_OPTIONS,
     async run(context, values) {
       const policies = ((values.policy as string[] | undefined) ?? ['ATLAS']).map(parsePolicySpec)
@@ -35,6 +50,7 @@ export const companyCommands: Command[] = [
         industry: requireString(values, 'industry'),
         renewal_cycle_days: optionalInt(values, 'renewal-days') ?? 30,
         policies,
+        ...planTierOption(values),
       })
       context.print(company, () => `Company created.\n${companyLines(company)}\n\nSign-up link key: ${company.activation_key}`)
     },
@@ -69,7 +85,7 @@ export const companyCommands: Command[] = [
   {
     name: 'company update',
     summary: 'Change a company; --policy replaces all policies',
-    usage: 'company update <id> [--name <name>] [--industry <industry>] [--renewal-days N] [--policy GROUP[:limit]]...',
+    usage: 'company update <id> [--name <name>] [--industry <industry>] [--renewal-days N] [--policy GROUP[:limit]]... [--plan-tier TIER]',
     options: COMPANY_FIELD_OPTIONS,
     async run(context, values, [id]) {
       const policies = values.policy ? (values.policy as string[]).map(parsePolicySpec) : undefined
@@ -79,6 +95,7 @@ export const companyCommands: Command[] = [
         ...(typeof values.industry === 'string' ? { industry: values.industry } : {}),
         ...(renewal !== undefined ? { renewal_cycle_days: renewal } : {}),
         ...(policies ? { policies } : {}),
+        ...planTierOption(values),
       })
       context.print(company, () => `Company updated.\n${companyLines(company)}`)
     },

@@ -24,18 +24,21 @@ export const superAdminRoutes: FastifyPluginAsyncZod = async (app) => {
   )
 
   route(app, superAdminEndpoints.createCompany, { onRequest: guard }, async (request) => {
-    const { company_name, industry, renewal_cycle_days, policies } = request.body
-    return toCompanyResponse(await companies(request).create({ company_name, industry, renewal_cycle_days, policies }))
+    const { company_name, industry, renewal_cycle_days, policies, plan_tier } = request.body
+    return toCompanyResponse(
+      await companies(request).create({ company_name, industry, renewal_cycle_days, policies, ...(plan_tier ? { plan_tier } : {}) }),
+    )
   })
 
   route(app, superAdminEndpoints.updateCompany, { onRequest: guard }, async (request) => {
     // the contract flattens the documented { record, reset_activation_key } form before validating it
-    const { id, company_name, industry, renewal_cycle_days, policies, reset_activation_key } = request.body
+    const { id, company_name, industry, renewal_cycle_days, policies, plan_tier, reset_activation_key } = request.body
     const updated = await companies(request).update(id, {
       company_name,
       industry,
       ...(renewal_cycle_days !== undefined ? { renewal_cycle_days } : {}),
       ...(policies !== undefined ? { policies } : {}),
+      ...(plan_tier !== undefined ? { plan_tier } : {}),
       reset_activation_key: reset_activation_key === true,
     })
     return toCompanyResponse(updated)

@@ -90,6 +90,7 @@ describe('super-admin endpoints', () => {
       'created_at',
       'id',
       'industry',
+      'plan_tier',
       'policies',
       'renewal_cycle_days',
     ])

@@ -42,6 +42,9 @@ export const PAGES: Partial<Record<ClientRoutePath, ComponentType>> = {
     () => import('../../features/care-connect/routes/member-recommendations'),
     'MemberRecommendationsRoute',
   ),
+  '/atlas-search': lazyPage(() => import('../../features/atlas/routes/atlas-search'), 'AtlasSearchRoute'),
+  '/atlas/generic': lazyPage(() => import('../../features/atlas/routes/atlas-generic'), 'AtlasGenericRoute'),
+  '/atlas/generic/results': lazyPage(() => import('../../features/atlas/routes/atlas-generic-results'), 'AtlasGenericResultsRoute'),
 }
 
 /** Paths rendered without the app shell (sidebar, header). */

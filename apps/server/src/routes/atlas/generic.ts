@@ -1,0 +1,258 @@
+import {
+  PAYER_TYPES,
+  tierAllows,
+  type AtlasGenericResponse,
+  type AtlasMetric,
+  type ChoroplethLegend,
+  type PlanTier,
+  type TileGranularity,
+} from '@citrus/contracts'
+import type pg from 'pg'
+import { codeConditionSql, granularityKey, patientConditions, SqlParams, type AtlasFilters, type AtlasScope } from './query.js'
+import { dataVersion, neighboursOf, regionsInScope, type Region } from './regions.js'
+import { buildLegend, getisOrdGiStar, scoreOfHotspot } from './statistics.js'
+
+export interface PayerCounts {
+  commercial: number
+  medicare: number
+  medicaid: number
+  other: number
+}
+
+/** One region of a result, before the plan tier and the census flag are applied. */
+export interface RegionResult {
+  region: Region
+  patients: number
+  payers: PayerCounts
+  prevalence: number | null
+  hotspot: number | null
+  score: number | null
+  fill: string
+}
+
+export interface GenericResult {
+  granularity: TileGranularity
+  scope: AtlasScope
+  filters: AtlasFilters
+  regions: RegionResult[]
+  legend: ChoroplethLegend
+  total: number
+  /** which variable Gi* ran over */
+  hotspotVariable: 'prevalence' | 'patients'
+}
+
+const PAYER_SQL = PAYER_TYPES.map(
+  (payer) => `count(DISTINCT d.patient_id) FILTER (WHERE d.payer_type = '${payer}')::int AS "${payer}"`,
+).join(', ')
+
+/**
+ * Distinct patients per region of the granularity, with their payer types, from mv_patient_diagnoses
+ * (one row per patient and code, with the patient's attributes). Each code prefix is an index range.
+ */
+export async function countByRegion(
+  pool: pg.Pool,
+  filters: AtlasFilters,
+  scope: AtlasScope,
+  granularity: TileGranularity,
+): Promise<Map<string, { patients: number; payers: PayerCounts }>> {
+  const params = new SqlParams()
+  const key = granularityKey[granularity]
+  const where = [`d.${key} IS NOT NULL`, ...patientConditions('d', filters, scope, params)]
+  const codes = codeConditionSql('d.icd10_code', filters, params)
+  if (codes) where.unshift(codes)
+  const { rows } = await pool.query<{ id: string; patients: number } & PayerCounts>(
+    `SELECT d.${key} AS id, count(DISTINCT d.patient_id)::int AS patients, ${PAYER_SQL}
+     FROM mv_patient_diagnoses d WHERE ${where.join(' AND ')} GROUP BY d.${key}`,
+    params.values,
+  )
+  return new Map(
+    rows.map((row) => [
+      row.id,
+      { patients: row.patients, payers: { commercial: row.commercial, medicare: row.medicare, medicaid: row.medicaid, other: row.other } },
+    ]),
+  )
+}
+
+const cache = new Map<string, GenericResult>()
+const CACHE_LIMIT = 200
+
+/** The generic Atlas result of a query (cached per data version; `bypass` recomputes). */
+export async function genericResult(
+  pool: pg.Pool,
+  input: { filters: AtlasFilters; scope: AtlasScope; granularity: TileGranularity; bypass: boolean },
+): Promise<GenericResult> {
+  const version = await dataVersion(pool)
+  const key = JSON.stringify([version, input.filters, input.scope.type, input.scope.value, input.granularity])
+  const hit = cache.get(key)
+  if (hit && !input.bypass) {
+    cache.delete(key)
+    cache.set(key, hit)
+    return hit
+  }
+  const result = await computeGeneric(pool, input, version)
+  cache.set(key, result)
+  while (cache.size > CACHE_LIMIT) cache.delete(cache.keys().next().value as string)
+  return result
+}
+
+async function computeGeneric(
+  pool: pg.Pool,
+  { filters, scope, granularity }: { filters: AtlasFilters; scope: AtlasScope; granularity: TileGranularity },
+  version: string,
+): Promise<GenericResult> {
+  const [counts, inScope] = await Promise.all([
+    countByRegion(pool, filters, scope, granularity),
+    regionsInScope(pool, granularity, scope, version),
+  ])
+  // Every ZIP area of the country is many thousands of points: outside a ZIP search only those with patients.
+  const regions = granularity === 'ZIP_CODE_50KM' && scope.type !== 'ZIP_CODE_50KM' ? inScope.filter((r) => counts.has(r.id)) : inScope
+  const empty: PayerCounts = { commercial: 0, medicare: 0, medicaid: 0, other: 0 }
+  const patients = regions.map((region) => counts.get(region.id)?.patients ?? 0)
+  const prevalence = regions.map((region, i) =>
+    region.population && region.population > 0 ? (patients[i]! / region.population) * 100_000 : null,
+  )
+  // Gi* over prevalence where the census gives most regions a population (the regions without one, such as
+  // territories, get no score), else over patient counts (docs/decisions/0032).
+  const withPopulation = regions.map((_, i) => i).filter((i) => prevalence[i] !== null)
+  const useRates = regions.length > 0 && withPopulation.length * 2 >= regions.length
+  const members = useRates ? withPopulation : regions.map((_, i) => i)
+  const neighbourMap = await neighboursOf(
+    pool,
+    granularity,
+    members.map((i) => regions[i]!),
+    version,
+  )
+  const position = new Map(members.map((i, k) => [regions[i]!.id, k]))
+  const neighbours = members.map((i) =>
+    (neighbourMap.get(regions[i]!.id) ?? []).map((id) => position.get(id)).filter((k): k is number => k !== undefined),
+  )
+  const memberHotspots = getisOrdGiStar(
+    members.map((i) => (useRates ? prevalence[i]! : patients[i]!)),
+    neighbours,
+  )
+  const hotspots: (number | null)[] = regions.map(() => null)
+  members.forEach((i, k) => (hotspots[i] = memberHotspots[k]!))
+  const legend = buildLegend(patients, 'Patients')
+  const { classOf, ...legendBody } = legend
+  return {
+    granularity,
+    scope,
+    filters,
+    hotspotVariable: useRates ? 'prevalence' : 'patients',
+    total: patients.reduce((a, b) => a + b, 0),
+    legend: legendBody,
+    regions: regions.map((region, i) => ({
+      region,
+      patients: patients[i]!,
+      payers: counts.get(region.id)?.payers ?? empty,
+      prevalence: prevalence[i]!,
+      hotspot: hotspots[i] === null ? null : round(hotspots[i]!, 4),
+      score: scoreOfHotspot(hotspots[i]!),
+      fill: legendBody.items[classOf(patients[i]!)]!.color,
+    })),
+  }
+}
+
+export const round = (value: number, digits: number) => {
+  const factor = 10 ** digits
+  return Math.round(value * factor) / factor
+}
+
+export const share = (part: number, total: number) => (total > 0 ? round(part / total, 4) : 0)
+
+export function metric(
+  code: string,
+  name: string,
+  description: string,
+  unit: AtlasMetric['unit'],
+  v: number | string | null,
+  kind: AtlasMetric['value']['value_kind'],
+): AtlasMetric {
+  return { code, name, description, unit, value: { v, value_kind: kind } }
+}
+
+export function payerMetrics(payers: PayerCounts, total: number): AtlasMetric[] {
+  return [
+    metric(
+      'commercial_percent',
+      'Commercial',
+      'Share of patients with commercial insurance',
+      'PERCENT',
+      share(payers.commercial, total),
+      'FLOAT',
+    ),
+    metric('medicare_percent', 'Medicare', 'Share of patients on Medicare', 'PERCENT', share(payers.medicare, total), 'FLOAT'),
+    metric('medicaid_percent', 'Medicaid', 'Share of patients on Medicaid', 'PERCENT', share(payers.medicaid, total), 'FLOAT'),
+    metric('other_percent', 'Other', 'Share of patients with another or no payer', 'PERCENT', share(payers.other, total), 'FLOAT'),
+  ]
+}
+
+const ENTITY_OF: Record<TileGranularity, 'STATE' | 'COUNTY' | 'ZIP_CODE'> = { STATE: 'STATE', COUNTY: 'COUNTY', ZIP_CODE_50KM: 'ZIP_CODE' }
+
+/** The documented response: features with the spec 2 §3 properties; the tier and the census flag applied. */
+export function toGenericResponse(
+  result: GenericResult,
+  options: { tier: PlanTier; census: boolean; points: AtlasGenericResponse['geojson']['features'] },
+): AtlasGenericResponse {
+  const scoreAllowed = tierAllows(options.tier, 'score')
+  const features: AtlasGenericResponse['geojson']['features'] = result.regions.map((r) => {
+    const population = options.census ? r.region.population : null
+    const prevalence = options.census && r.prevalence !== null ? round(r.prevalence, 2) : null
+    const metrics = [
+      metric('patient_count', 'Patients', 'Distinct patients with any of the conditions', 'PATIENT_COUNT', r.patients, 'INT'),
+      ...payerMetrics(r.payers, r.patients),
+    ]
+    if (options.census) {
+      metrics.push(metric('population', 'Population', 'Census resident population', 'STAT', population, 'INT'))
+      metrics.push(metric('prevalence_per_100k', 'Prevalence per 100,000', 'Patients per 100,000 residents', 'RATIO', prevalence, 'FLOAT'))
+    }
+    if (scoreAllowed)
+      metrics.push(metric('hotspot_score', 'Hotspot (Gi*)', 'Getis-Ord Gi* z-score over neighbouring regions', 'STAT', r.hotspot, 'FLOAT'))
+    return {
+      type: 'Feature' as const,
+      id: r.region.id,
+      geometry: JSON.parse(r.region.geometry) as AtlasGenericResponse['geojson']['features'][number]['geometry'],
+      properties: {
+        id: r.region.id,
+        label: r.region.label,
+        value: r.patients,
+        code: r.region.id,
+        territory_name: r.region.label,
+        primary_metric_value: r.patients,
+        primary_metric: 'patient_count',
+        entity_type: ENTITY_OF[result.granularity],
+        has_marker: false,
+        fill: r.fill,
+        'fill-opacity': 0.75,
+        stroke: '#5C5F66',
+        score: scoreAllowed ? r.score : null,
+        hotspot_score: scoreAllowed ? r.hotspot : null,
+        population,
+        prevalence_per_100k: prevalence,
+        metrics,
+        additional_metadata: [
+          { code: 'state', label: 'State', value: r.region.state },
+          { code: 'latitude', label: 'Latitude', value: round(r.region.latitude, 5) },
+          { code: 'longitude', label: 'Longitude', value: round(r.region.longitude, 5) },
+        ],
+        latitude: round(r.region.latitude, 5),
+        longitude: round(r.region.longitude, 5),
+        state: r.region.state,
+      },
+    }
+  })
+  return {
+    geojson: { type: 'FeatureCollection', features: [...features, ...options.points] },
+    choropleth_legend: result.legend,
+    summary: {
+      total_patients: result.total,
+      region_count: result.regions.length,
+      codes: result.filters.codes,
+      tile_granularity: result.granularity,
+      search_within_region: result.scope.value,
+      search_within_region_type: result.scope.type,
+      region_name: result.scope.name,
+      plan_tier: options.tier,
+    },
+  }
+}

@@ -1,0 +1,484 @@
+import {
+  ATLAS_FEATURE_TIERS,
+  ATLAS_MESSAGES,
+  ATLAS_USE_CASES,
+  PLAN_TIER_NAMES,
+  REGION_TYPES,
+  TILE_GRANULARITIES,
+  atlasEndpoints,
+  tierAllows,
+  type AtlasFeature,
+  type AtlasGenericQuery,
+  type AtlasGenericResponse,
+  type AtlasInsight,
+  type AtlasListRow,
+  type PlanTier,
+  type RegionType,
+  type TileGranularity,
+} from '@citrus/contracts'
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod'
+import type pg from 'pg'
+import { route } from '../../lib/endpoint.js'
+import { badRequest, notFound } from '../../lib/errors.js'
+import { countryRow, entityPage, insight, metricGroups, stateRows, type DrilldownQuery, type GroupMetrics } from './drilldown.js'
+import { genericResult, round, share, toGenericResponse, type GenericResult } from './generic.js'
+import { filtersOf, resolveScope, type AtlasFilters, type AtlasScope } from './query.js'
+import { tileInNode, tileWithPostgis, type TileFeature } from './tiles.js'
+import { FEATURE_MESSAGES, planTierOf, requireFeature } from './tiers.js'
+
+/** Atlas callers: staff roles with the ATLAS product, and link guests whose link lists the endpoint. */
+const ATLAS_ROLES = ['admin', 'citrus', 'user', 'guest'] as const
+
+type ParsedGenericQuery = AtlasGenericQuery & { min_age?: number; max_age?: number }
+
+/** The documented names, else the other reading's aliases (icd10, granularity, region, regionType, bypassCache). */
+async function readGenericQuery(pool: pg.Pool, query: ParsedGenericQuery, tier: PlanTier) {
+  const scope = await resolveScope(pool, query.search_within_region ?? query.region, query.search_within_region_type ?? query.regionType)
+  if (scope.type === 'ZIP_CODE_50KM') requireFeature(tier, 'customZips', FEATURE_MESSAGES.customZips)
+  const filters = filtersOf({
+    codes: query.icd10_cm_union_csv ?? query.icd10,
+    gender: query.gender,
+    min_age: query.min_age,
+    max_age: query.max_age,
+  })
+  const granularity: TileGranularity = query.tile_granularity ?? query.granularity ?? 'STATE'
+  const bypass = Boolean(query._bypass_cache ?? query.bypassCache ?? false)
+  const census = query.include_census_data === undefined ? scope.type === 'ZIP_CODE_50KM' : Boolean(query.include_census_data)
+  const points = Boolean(query.include_hco_points)
+  if (points) requireFeature(tier, 'facilityLists', FEATURE_MESSAGES.hcoPoints)
+  return { scope, filters, granularity, bypass, census, points }
+}
+
+const HCO_POINT_LIMIT = 1000
+
+/** Facilities of the region with their patients of the query, as point features (has_marker). */
+async function facilityPoints(
+  pool: pg.Pool,
+  filters: AtlasFilters,
+  scope: AtlasScope,
+  tier: PlanTier,
+): Promise<AtlasGenericResponse['geojson']['features']> {
+  const page = await entityPage(pool, drilldownQuery('FACILITY', filters, scope, { pageSize: HCO_POINT_LIMIT }))
+  const scoreAllowed = tierAllows(tier, 'score')
+  return page.rows
+    .filter((row) => typeof row.details.latitude === 'number' && typeof row.details.longitude === 'number')
+    .map((row) => {
+      const lat = row.details.latitude as number
+      const lng = row.details.longitude as number
+      return {
+        type: 'Feature' as const,
+        id: `facility-${row.id}`,
+        geometry: { type: 'Point' as const, coordinates: [round(lng, 6), round(lat, 6)] },
+        properties: {
+          id: row.id,
+          label: row.name,
+          value: row.metrics.patients,
+          code: row.id,
+          territory_name: row.name,
+          primary_metric_value: row.metrics.patients,
+          primary_metric: 'patient_count',
+          entity_type: 'FACILITY' as const,
+          has_marker: true,
+          fill: '#1C7ED6',
+          'fill-opacity': 0.9,
+          stroke: '#FFFFFF',
+          score: scoreAllowed ? row.opportunity : null,
+          hotspot_score: null,
+          metrics: metricGroups('FACILITY', row.metrics, { payerMix: true, opportunity: null, tier }).flatMap((g) => g.metrics),
+          additional_metadata: [],
+          latitude: lat,
+          longitude: lng,
+          zip_code: (row.details.zip_code as string | null) ?? undefined,
+          city: (row.details.city as string | null) ?? undefined,
+          state: (row.details.state as string | null) ?? undefined,
+          npi: (row.details.npi as string | null) ?? null,
+        },
+      }
+    })
+}
+
+function drilldownQuery(
+  type: DrilldownQuery['type'],
+  filters: AtlasFilters,
+  scope: AtlasScope,
+  overrides: Partial<DrilldownQuery> = {},
+): DrilldownQuery {
+  return {
+    type,
+    filters,
+    scope,
+    facilityId: null,
+    healthSystemId: null,
+    state: null,
+    sort: { code: 'patient_count', direction: 'DESC' },
+    page: 0,
+    pageSize: 25,
+    ...overrides,
+  }
+}
+
+const stateSummary = (name: string, m: GroupMetrics) =>
+  `**${name}**: ${m.patients.toLocaleString('en-US')} patients, ${m.providers.toLocaleString('en-US')} providers, ${m.claims.toLocaleString('en-US')} claims.`
+
+/** The generic Atlas result of a state-granularity country search (for the states' Gi* in the drill-down). */
+async function stateHotspots(pool: pg.Pool, filters: AtlasFilters, scope: AtlasScope, bypass: boolean): Promise<GenericResult> {
+  return genericResult(pool, { filters, scope, granularity: 'STATE', bypass })
+}
+
+export const atlasRoutes: FastifyPluginAsyncZod = async (app) => {
+  const pool = app.db.pool
+  const guard = { onRequest: app.requireAccess({ roles: [...ATLAS_ROLES], product: 'ATLAS' }), preHandler: app.meterProduct('ATLAS') }
+
+  route(app, atlasEndpoints.home, guard, async (request) => {
+    const tier = await planTierOf(request)
+    const { rows } = await pool.query<{ patients: number; states: number; latest: Date | null }>(
+      `SELECT (SELECT count(*)::int FROM patients) AS patients, (SELECT count(*)::int FROM states WHERE geom IS NOT NULL) AS states,
+              (SELECT max(finished_at) FROM data_loads WHERE status = 'done') AS latest`,
+    )
+    const data = rows[0]!
+    return {
+      plan_tier: tier,
+      plan_tier_name: PLAN_TIER_NAMES[tier],
+      features: Object.fromEntries(
+        (Object.keys(ATLAS_FEATURE_TIERS) as AtlasFeature[]).map((feature) => [
+          feature,
+          {
+            unlocked: tierAllows(tier, feature),
+            required_tier: ATLAS_FEATURE_TIERS[feature],
+            required_tier_name: PLAN_TIER_NAMES[ATLAS_FEATURE_TIERS[feature]],
+          },
+        ]),
+      ),
+      use_cases: Object.entries(ATLAS_USE_CASES).map(([code, useCase]) => ({ code, ...useCase })),
+      tile_granularities: [...TILE_GRANULARITIES],
+      region_types: [...REGION_TYPES],
+      data: { patients: data.patients, states: data.states, latest_load_at: data.latest ? data.latest.toISOString() : null },
+    }
+  })
+
+  route(app, atlasEndpoints.generic, guard, async (request) => {
+    const tier = await planTierOf(request)
+    const q = await readGenericQuery(pool, request.query as ParsedGenericQuery, tier)
+    const result = await genericResult(pool, q)
+    const points = q.points ? await facilityPoints(pool, q.filters, q.scope, tier) : []
+    return toGenericResponse(result, { tier, census: q.census, points })
+  })
+
+  route(app, atlasEndpoints.tile, guard, async (request, reply) => {
+    const { z, x, y } = request.params
+    if (x >= 2 ** z || y >= 2 ** z) throw badRequest(ATLAS_MESSAGES.invalidTile)
+    const tier = await planTierOf(request)
+    const q = await readGenericQuery(pool, request.query as ParsedGenericQuery, tier)
+    const result = await genericResult(pool, q)
+    const response = toGenericResponse(result, { tier, census: q.census, points: [] })
+    const regions: TileFeature[] = response.geojson.features.map((feature, i) => ({
+      id: feature.properties.id,
+      geometry: result.regions[i]!.region.geometry,
+      properties: {
+        id: feature.properties.id,
+        label: feature.properties.label,
+        value: feature.properties.value,
+        fill: feature.properties.fill,
+        entity_type: feature.properties.entity_type,
+        hotspot_score: feature.properties.hotspot_score,
+        score: feature.properties.score,
+        population: feature.properties.population ?? null,
+        prevalence_per_100k: feature.properties.prevalence_per_100k ?? null,
+      },
+    }))
+    const points: TileFeature[] = (q.points ? await facilityPoints(pool, q.filters, q.scope, tier) : []).map((feature) => ({
+      id: feature.properties.id,
+      geometry: JSON.stringify(feature.geometry),
+      properties: {
+        id: feature.properties.id,
+        label: feature.properties.label,
+        value: feature.properties.value,
+        entity_type: 'FACILITY',
+        npi: feature.properties.npi ?? null,
+      },
+    }))
+    const tile =
+      app.config.databaseMode === 'postgres'
+        ? await tileWithPostgis(pool, q.granularity, { z, x, y }, regions, points)
+        : tileInNode({ z, x, y }, regions, points)
+    return reply.header('content-type', 'application/vnd.mapbox-vector-tile').header('cache-control', 'private, max-age=60').send(tile)
+  })
+
+  route(app, atlasEndpoints.drilldown, guard, async (request) => {
+    const body = request.body
+    const tier = await planTierOf(request)
+    const geo = body.geo_filter_input?.filter_value
+    const scope = await resolveScope(pool, geo?.search_within_region, geo?.region_level as RegionType | undefined)
+    if (scope.type === 'ZIP_CODE_50KM') requireFeature(tier, 'customZips', FEATURE_MESSAGES.customZips)
+    if (body.drilldown_type === 'FACILITY') requireFeature(tier, 'facilityLists', FEATURE_MESSAGES.facilities)
+    if (body.drilldown_type === 'PROVIDER') requireFeature(tier, 'facilityLists', FEATURE_MESSAGES.providers)
+    const filters = filtersOf({ codes: body.icd10_cm_union_csv, gender: body.gender, min_age: body.min_age, max_age: body.max_age })
+    const filterValue = (code: string) => body.filter_inputs.find((f) => f.code === code)?.filter_value
+    const facilityRef = filterValue('facility_id') ?? filterValue('facility_npi')
+    let facilityId: number | null = null
+    if (facilityRef !== undefined) {
+      const byId = filterValue('facility_id') !== undefined
+      const { rows } = await pool.query<{ id: number }>(
+        byId ? 'SELECT id FROM facilities WHERE id = $1' : 'SELECT id FROM facilities WHERE npi = $1',
+        [byId ? Number(facilityRef) || 0 : String(facilityRef)],
+      )
+      if (!rows[0]) throw notFound(ATLAS_MESSAGES.facilityNotFound)
+      facilityId = rows[0].id
+    }
+    const healthSystem = filterValue('health_system_id')
+    const stateFilter = filterValue('state')
+    const sortCode = body.sort_input?.code ?? (body.drilldown_type === 'STATE' ? 'patient_count' : 'patient_count')
+    const q = drilldownQuery(body.drilldown_type, filters, scope, {
+      facilityId,
+      healthSystemId: healthSystem === undefined ? null : Number(healthSystem) || 0,
+      state: stateFilter === undefined ? null : String(stateFilter).toUpperCase(),
+      sort: { code: sortCode, direction: body.sort_input?.sort_direction ?? 'DESC' },
+      page: body.page,
+      pageSize: body.page_size,
+    })
+    const bypass = Boolean(body._bypass_cache)
+    let results: AtlasInsight[]
+    let total: number
+    if (body.drilldown_type === 'COUNTRY') {
+      const m = await countryRow(pool, q)
+      const groups = metricGroups('COUNTRY', m, { payerMix: body.include_payer_mix, opportunity: null, tier })
+      const all = [
+        insight(
+          'CountryInsight',
+          { id: scope.value, name: scope.name, parent: null, level: scope.type },
+          groups,
+          stateSummary(scope.name, m),
+        ),
+      ]
+      total = all.length
+      results = all.slice(q.page * q.pageSize, (q.page + 1) * q.pageSize)
+    } else if (body.drilldown_type === 'STATE') {
+      const [byState, hot] = await Promise.all([stateRows(pool, q), stateHotspots(pool, filters, scope, bypass)])
+      const rows = hot.regions
+        .filter((r) => !q.state || r.region.id === q.state)
+        .map((r) => ({ r, m: byState.get(r.region.id) ?? emptyMetrics() }))
+        .filter(({ m }) => m.patients > 0)
+      const direction = q.sort.direction === 'ASC' ? 1 : -1
+      const key = (row: (typeof rows)[number]): number | string => {
+        switch (q.sort.code) {
+          case 'state':
+          case 'name':
+            return row.r.region.label
+          case 'provider_count':
+            return row.m.providers
+          case 'claim_count':
+            return row.m.claims
+          case 'opportunity_score':
+            return row.r.score ?? -1
+          default:
+            return row.m.patients
+        }
+      }
+      rows.sort((a, b) => {
+        const ka = key(a)
+        const kb = key(b)
+        const c = typeof ka === 'string' ? ka.localeCompare(kb as string) : ka - (kb as number)
+        return c !== 0 ? c * direction : a.r.region.id.localeCompare(b.r.region.id)
+      })
+      total = rows.length
+      results = rows.slice(q.page * q.pageSize, (q.page + 1) * q.pageSize).map(({ r, m }) =>
+        insight(
+          'STATE',
+          {
+            id: r.region.id,
+            name: r.region.label,
+            parent: 'US',
+            level: 'STATE',
+            details: { state: r.region.id, latitude: round(r.region.latitude, 5), longitude: round(r.region.longitude, 5) },
+          },
+          metricGroups('STATE', m, { payerMix: body.include_payer_mix, opportunity: r.score, tier, prevalence: r.prevalence }),
+          stateSummary(r.region.label, m),
+        ),
+      )
+    } else {
+      const page = await entityPage(pool, q)
+      total = page.total
+      results = page.rows.map((row) =>
+        insight(
+          body.drilldown_type === 'FACILITY' ? 'FACILITY' : 'PROVIDER',
+          {
+            id: row.id,
+            name: row.name,
+            parent:
+              body.drilldown_type === 'FACILITY' ? (row.details.state as string | null) : facilityId === null ? null : String(facilityId),
+            level: body.drilldown_type,
+            details: row.details,
+          },
+          metricGroups(body.drilldown_type, row.metrics, { payerMix: body.include_payer_mix, opportunity: row.opportunity, tier }),
+          stateSummary(row.name, row.metrics),
+        ),
+      )
+    }
+    return {
+      page_results: { results, page: q.page, page_size: q.pageSize, total_results: total, total_pages: Math.ceil(total / q.pageSize) },
+      plan_tier: tier,
+    }
+  })
+
+  route(app, atlasEndpoints.heatmap, guard, async (request) => {
+    const useCase = request.params.use_case
+    if (!(useCase in ATLAS_USE_CASES)) throw notFound(ATLAS_MESSAGES.unknownUseCase(useCase))
+    const tier = await planTierOf(request)
+    const query = request.query
+    const q = await readGenericQuery(
+      pool,
+      {
+        ...query,
+        tile_granularity: query.tile_granularity ?? (query.search_within_region_type === 'ZIP_CODE_50KM' ? 'ZIP_CODE_50KM' : 'COUNTY'),
+      } as ParsedGenericQuery,
+      tier,
+    )
+    const result = await genericResult(pool, q)
+    const max = Math.max(0, ...result.regions.map((r) => r.patients))
+    return {
+      use_case: useCase,
+      tile_granularity: q.granularity,
+      max_patients: max,
+      cells: result.regions
+        .filter((r) => r.patients > 0)
+        .map((r) => ({
+          id: r.region.id,
+          label: r.region.label,
+          patients: r.patients,
+          latitude: round(r.region.latitude, 5),
+          longitude: round(r.region.longitude, 5),
+          weight: round(r.patients / max, 4),
+        })),
+    }
+  })
+
+  route(app, atlasEndpoints.list, guard, async (request, reply) => {
+    const useCase = request.params.use_case
+    if (!(useCase in ATLAS_USE_CASES)) throw notFound(ATLAS_MESSAGES.unknownUseCase(useCase))
+    const tier = await planTierOf(request)
+    const query = request.query
+    if (query.format === 'csv') requireFeature(tier, 'csvExport', FEATURE_MESSAGES.csvExport)
+    if (query.kind === 'hospital') requireFeature(tier, 'facilityLists', FEATURE_MESSAGES.facilities)
+    const scope = await resolveScope(pool, query.search_within_region, query.search_within_region_type)
+    if (scope.type === 'ZIP_CODE_50KM') requireFeature(tier, 'customZips', FEATURE_MESSAGES.customZips)
+    const filters = filtersOf({ codes: query.icd10_cm_union_csv, gender: query.gender, min_age: query.min_age, max_age: query.max_age })
+    const scoreAllowed = tierAllows(tier, 'score')
+    let rows: AtlasListRow[]
+    const percentages = (m: GroupMetrics) => ({
+      commercialPercent: round(share(m.commercial, m.patients) * 100, 1),
+      medicarePercent: round(share(m.medicare, m.patients) * 100, 1),
+      medicaidPercent: round(share(m.medicaid, m.patients) * 100, 1),
+    })
+    if (query.kind === 'hospital') {
+      if (!query.state) throw badRequest('state is required for hospital rows')
+      const stateScope = scope.type === 'COUNTRY' ? await resolveScope(pool, query.state, 'STATE') : scope
+      const page = await entityPage(
+        pool,
+        drilldownQuery('FACILITY', filters, stateScope, { state: query.state.toUpperCase(), pageSize: 100_000 }),
+      )
+      rows = page.rows.map((row) => ({
+        id: row.id,
+        state: String(row.details.state ?? ''),
+        hospitalName: row.name,
+        city: String(row.details.city ?? ''),
+        zip_code: String(row.details.zip_code ?? ''),
+        ...(typeof row.details.latitude === 'number' ? { latitude: row.details.latitude } : {}),
+        ...(typeof row.details.longitude === 'number' ? { longitude: row.details.longitude } : {}),
+        patients: row.metrics.patients,
+        ...percentages(row.metrics),
+        hcps: row.metrics.providers,
+        hotspot: scoreAllowed ? row.opportunity : null,
+      }))
+    } else {
+      const q = drilldownQuery('STATE', filters, scope)
+      const [byState, hot] = await Promise.all([stateRows(pool, q), stateHotspots(pool, filters, scope, Boolean(query._bypass_cache))])
+      rows = hot.regions
+        .map((r) => ({ r, m: byState.get(r.region.id) }))
+        .filter((x): x is { r: (typeof hot.regions)[number]; m: GroupMetrics } => x.m !== undefined && x.m.patients > 0)
+        .map(({ r, m }) => ({
+          id: r.region.id,
+          state: r.region.id,
+          patients: m.patients,
+          ...percentages(m),
+          hcps: m.providers,
+          hotspot: scoreAllowed ? r.score : null,
+        }))
+    }
+    const sort = query.sort ?? (query.kind === 'hospital' ? 'patients' : 'state')
+    const direction =
+      (query.direction ?? (sort === 'state' || sort === 'hospitalName' || sort === 'city' ? 'asc' : 'desc')) === 'asc' ? 1 : -1
+    rows.sort((a, b) => {
+      const ka = a[sort as keyof AtlasListRow] ?? -1
+      const kb = b[sort as keyof AtlasListRow] ?? -1
+      const c = typeof ka === 'string' ? ka.localeCompare(String(kb)) : (ka as number) - (kb as number)
+      return c !== 0 ? c * direction : a.id.localeCompare(b.id)
+    })
+    if (query.format === 'csv') {
+      return reply
+        .header('content-type', 'text/csv; charset=utf-8')
+        .header('content-disposition', `attachment; filename="atlas-${query.kind}-data-${new Date().toISOString().slice(0, 10)}.csv"`)
+        .send(toCsv(rows, query.kind) as never)
+    }
+    const page = request.params.page
+    const pageSize = query.page_size
+    return {
+      use_case: useCase,
+      kind: query.kind,
+      rows: rows.slice((page - 1) * pageSize, page * pageSize),
+      page,
+      page_size: pageSize,
+      total_rows: rows.length,
+      total_pages: Math.ceil(rows.length / pageSize),
+    }
+  })
+}
+
+function emptyMetrics(): GroupMetrics {
+  return {
+    patients: 0,
+    claims: 0,
+    providers: 0,
+    facilities: 0,
+    health_systems: 0,
+    states: 0,
+    commercial: 0,
+    medicare: 0,
+    medicaid: 0,
+    other: 0,
+  }
+}
+
+const CSV_COLUMNS = {
+  state: [
+    ['State', 'state'],
+    ['Patients', 'patients'],
+    ['%Commercial', 'commercialPercent'],
+    ['%Medicare', 'medicarePercent'],
+    ['%Medicaid', 'medicaidPercent'],
+    ['HCPs', 'hcps'],
+    ['Score', 'hotspot'],
+  ],
+  hospital: [
+    ['Hospital', 'hospitalName'],
+    ['City', 'city'],
+    ['State', 'state'],
+    ['Patients', 'patients'],
+    ['%Commercial', 'commercialPercent'],
+    ['%Medicare', 'medicarePercent'],
+    ['%Medicaid', 'medicaidPercent'],
+    ['HCPs', 'hcps'],
+    ['Score', 'hotspot'],
+  ],
+} as const
+
+export function toCsv(rows: readonly AtlasListRow[], kind: 'state' | 'hospital'): string {
+  const columns = CSV_COLUMNS[kind]
+  const cell = (value: unknown) => {
+    const text = value === null || value === undefined ? '' : String(value)
+    return /[",\n\r]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text
+  }
+  return (
+    [columns.map(([title]) => title).join(','), ...rows.map((row) => columns.map(([, key]) => cell(row[key])).join(','))].join('\r\n') +
+    '\r\n'
+  )
+}

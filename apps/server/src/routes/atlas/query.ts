@@ -1,0 +1,141 @@
+import { ATLAS_MAX_CODES, ATLAS_MAX_ZIPS, ATLAS_MESSAGES, type RegionType, type TileGranularity } from '@citrus/contracts'
+import type pg from 'pg'
+import { badRequest } from '../../lib/errors.js'
+
+/** An ICD-10-CM code or prefix as typed: E11, E11.6, E116, e11.65 (a dot after the category is optional). */
+const CODE_PATTERN = /^[A-Z][0-9][0-9A-Z](\.[0-9A-Z]{0,4})?$/
+
+/** Upper-cased, dotted (E116 → E11.6), deduplicated; prefixes covered by a shorter one are dropped. */
+export function normaliseCodes(csv: string | undefined): string[] {
+  const codes: string[] = []
+  for (const raw of (csv ?? '').split(/[,;\s]+/)) {
+    let code = raw.trim().toUpperCase()
+    if (code === '') continue
+    if (!code.includes('.') && code.length > 3) code = `${code.slice(0, 3)}.${code.slice(3)}`
+    if (code.endsWith('.')) code = code.slice(0, -1)
+    if (!CODE_PATTERN.test(code)) throw badRequest(ATLAS_MESSAGES.invalidCode(raw.trim()))
+    codes.push(code)
+  }
+  const unique = [...new Set(codes)].sort()
+  if (unique.length > ATLAS_MAX_CODES) throw badRequest(ATLAS_MESSAGES.tooManyCodes)
+  // E11 already matches E11.65: keep the shortest prefix (the count of distinct patients is the same)
+  return unique.filter((code) => !unique.some((other) => other !== code && code.startsWith(other) && isCodePrefix(other, code)))
+}
+
+/** E11 is a prefix of E11.6; E1 is not a code. A category matches its dotted sub-codes. */
+function isCodePrefix(prefix: string, code: string): boolean {
+  return code.startsWith(prefix)
+}
+
+/** Digits only, the first five when there are at least five (spec 2 §5). */
+export function normaliseZip(raw: string): string | null {
+  const digits = raw.replace(/-\d*$/, '').replace(/\D/g, '')
+  return digits.length >= 5 ? digits.slice(0, 5) : null
+}
+
+export interface AtlasScope {
+  type: RegionType
+  /** COUNTRY: 'US'; STATE: the USPS code; ZIP_CODE_50KM: the ZIP codes (comma-joined) */
+  value: string
+  state: string | null
+  zips: string[]
+  name: string
+}
+
+export interface AtlasFilters {
+  codes: string[]
+  gender: 'M' | 'F' | null
+  minAge: number | null
+  maxAge: number | null
+}
+
+export function filtersOf(input: {
+  codes: string | undefined
+  gender?: 'M' | 'F' | null | undefined
+  min_age?: number | null | undefined
+  max_age?: number | null | undefined
+}): AtlasFilters {
+  const minAge = input.min_age ?? null
+  const maxAge = input.max_age ?? null
+  if (minAge !== null && maxAge !== null && minAge > maxAge) throw badRequest(ATLAS_MESSAGES.ageRange)
+  return { codes: normaliseCodes(input.codes), gender: input.gender ?? null, minAge, maxAge }
+}
+
+/**
+ * The search region: 'US' (or nothing) is the country whatever the type says; a two-letter value is a
+ * state; ZIP codes (one, or a comma-joined custom list) are the ZIP areas within 50 km of any of them.
+ */
+export async function resolveScope(pool: pg.Pool, rawValue: string | undefined, rawType: RegionType | undefined): Promise<AtlasScope> {
+  const value = (rawValue ?? '').trim()
+  const type = rawType ?? 'STATE'
+  if (value === '' || value.toUpperCase() === 'US' || type === 'COUNTRY') {
+    return { type: 'COUNTRY', value: 'US', state: null, zips: [], name: 'United States' }
+  }
+  if (type === 'STATE' && /^[A-Za-z]{2}$/.test(value)) {
+    const abbr = value.toUpperCase()
+    const { rows } = await pool.query<{ name: string }>('SELECT name FROM states WHERE abbr = $1', [abbr])
+    if (!rows[0]) throw badRequest(ATLAS_MESSAGES.unknownState(value))
+    return { type: 'STATE', value: abbr, state: abbr, zips: [], name: rows[0].name }
+  }
+  const parts = value.split(/[,;\s]+/).filter((part) => part !== '')
+  const zips = [...new Set(parts.map((part) => normaliseZip(part)))]
+  if (zips.some((zip) => zip === null) || zips.length === 0) throw badRequest(ATLAS_MESSAGES.invalidZip)
+  if (zips.length > ATLAS_MAX_ZIPS) throw badRequest(ATLAS_MESSAGES.tooManyZips)
+  const known = await pool.query<{ zip: string }>('SELECT zip FROM zips WHERE zip = ANY($1::text[])', [zips])
+  const found = new Set(known.rows.map((row) => row.zip))
+  const missing = (zips as string[]).find((zip) => !found.has(zip))
+  if (missing) throw badRequest(ATLAS_MESSAGES.unknownZip(missing))
+  const list = (zips as string[]).sort()
+  return {
+    type: 'ZIP_CODE_50KM',
+    value: list.join(','),
+    state: null,
+    zips: list,
+    name: list.length === 1 ? `ZIP ${list[0]} (50km)` : `${list.length} ZIP codes (50km)`,
+  }
+}
+
+/** SQL fragments and their parameters, numbered from `offset`. */
+export class SqlParams {
+  readonly values: unknown[] = []
+  add(value: unknown): string {
+    this.values.push(value)
+    return `$${this.values.length}`
+  }
+}
+
+/**
+ * The WHERE conditions of the patient filters over a relation aliased `alias` that has the patient's
+ * gender, age, state and zip_code (mv_patient_diagnoses, patients).
+ */
+export function patientConditions(alias: string, filters: AtlasFilters, scope: AtlasScope, params: SqlParams): string[] {
+  const where: string[] = []
+  if (filters.gender) where.push(`${alias}.gender = ${params.add(filters.gender)}`)
+  if (filters.minAge !== null) where.push(`${alias}.age >= ${params.add(filters.minAge)}`)
+  if (filters.maxAge !== null) where.push(`${alias}.age <= ${params.add(filters.maxAge)}`)
+  if (scope.type === 'STATE') where.push(`${alias}.state = ${params.add(scope.state)}`)
+  if (scope.type === 'ZIP_CODE_50KM') where.push(`${alias}.zip_code IN (${scopeZipsSql(scope, params)})`)
+  return where
+}
+
+/** The ZIP areas of a ZIP scope: centres within 50 km of any of its ZIP codes' centres (GiST on zips.geog). */
+export function scopeZipsSql(scope: AtlasScope, params: SqlParams): string {
+  return `SELECT DISTINCT z.zip FROM zips c JOIN zips z ON ST_DWithin(z.geog, c.geog, ${params.add(50_000)}) WHERE c.zip = ANY(${params.add(scope.zips)}::text[])`
+}
+
+/**
+ * The code condition: each prefix is a range of the text_pattern_ops index (`~>=~` / `~<~`), OR-ed, so
+ * the planner takes one bitmap index scan per prefix. Codes hold only [A-Z0-9.], all below '~'.
+ * Null when there are no codes (all conditions).
+ */
+export function codeConditionSql(column: string, filters: AtlasFilters, params: SqlParams): string | null {
+  if (filters.codes.length === 0) return null
+  const ranges = filters.codes.map((code) => `(${column} ~>=~ ${params.add(code)} AND ${column} ~<~ ${params.add(`${code}~`)})`)
+  return `(${ranges.join(' OR ')})`
+}
+
+export const granularityKey: Record<TileGranularity, string> = {
+  STATE: 'state',
+  COUNTY: 'county_fips',
+  ZIP_CODE_50KM: 'zip_code',
+}

@@ -1,0 +1,111 @@
+import { ATLAS_ZIP_NEIGHBOUR_BAND_M, type TileGranularity } from '@citrus/contracts'
+import type pg from 'pg'
+import { scopeZipsSql, SqlParams, type AtlasScope } from './query.js'
+
+/** A region of a granularity: its name, state, census population and a point inside it. */
+export interface Region {
+  id: string
+  label: string
+  state: string
+  population: number | null
+  latitude: number
+  longitude: number
+  /** GeoJSON geometry text (polygons for states and counties, the ZCTA internal point for ZIP areas) */
+  geometry: string
+}
+
+/** The data version: the latest finished load; caches of data-derived results are keyed by it. */
+export async function dataVersion(pool: pg.Pool): Promise<string> {
+  const { rows } = await pool.query<{ v: string | null }>(`SELECT max(id)::text AS v FROM data_loads WHERE status = 'done'`)
+  return rows[0]?.v ?? '0'
+}
+
+const CATALOG_SQL: Record<TileGranularity, string> = {
+  STATE: `SELECT s.abbr AS id, s.name AS label, s.abbr AS state, s.population,
+                 ST_Y(ST_PointOnSurface(s.geom)) AS latitude, ST_X(ST_PointOnSurface(s.geom)) AS longitude,
+                 ST_AsGeoJSON(s.geom, 5) AS geometry
+          FROM states s WHERE s.geom IS NOT NULL ORDER BY s.abbr`,
+  COUNTY: `SELECT c.fips AS id, c.name || ', ' || s.abbr AS label, s.abbr AS state, c.population,
+                  coalesce(c.latitude, ST_Y(ST_PointOnSurface(c.geom))) AS latitude,
+                  coalesce(c.longitude, ST_X(ST_PointOnSurface(c.geom))) AS longitude,
+                  ST_AsGeoJSON(c.geom, 5) AS geometry
+           FROM counties c JOIN states s ON s.fips = c.state_fips WHERE c.geom IS NOT NULL ORDER BY c.fips`,
+  ZIP_CODE_50KM: `SELECT z.zip AS id, z.zip || ' ' || z.city || ', ' || z.state AS label, z.state, NULL::int AS population,
+                         z.latitude, z.longitude,
+                         json_build_object('type', 'Point', 'coordinates', json_build_array(round(z.longitude::numeric, 5), round(z.latitude::numeric, 5)))::text AS geometry
+                  FROM zips z WHERE z.is_zcta ORDER BY z.zip`,
+}
+
+interface CatalogEntry {
+  version: string
+  regions: Map<string, Region>
+  neighbours: Map<string, string[]> | null
+}
+const catalogs = new Map<TileGranularity, CatalogEntry>()
+
+/** Every region of a granularity (cached per data version: boundaries change only with a load). */
+export async function regionCatalog(pool: pg.Pool, granularity: TileGranularity, version: string): Promise<Map<string, Region>> {
+  const cached = catalogs.get(granularity)
+  if (cached && cached.version === version) return cached.regions
+  const { rows } = await pool.query<Region>(CATALOG_SQL[granularity])
+  const regions = new Map(rows.map((row) => [row.id, { ...row, population: row.population === null ? null : Number(row.population) }]))
+  catalogs.set(granularity, { version, regions, neighbours: null })
+  return regions
+}
+
+/** The ids of the regions a scope covers, in catalog order. */
+export async function regionsInScope(pool: pg.Pool, granularity: TileGranularity, scope: AtlasScope, version: string): Promise<Region[]> {
+  const catalog = await regionCatalog(pool, granularity, version)
+  const all = [...catalog.values()]
+  if (scope.type === 'COUNTRY') return all
+  if (scope.type === 'STATE') return all.filter((region) => region.state === scope.state)
+  const params = new SqlParams()
+  const key = granularity === 'STATE' ? 'z.state' : granularity === 'COUNTY' ? 'z.county_fips' : 'z.zip'
+  const { rows } = await pool.query<{ id: string }>(
+    `SELECT DISTINCT ${key} AS id FROM zips z WHERE z.zip IN (${scopeZipsSql(scope, params)}) AND ${key} IS NOT NULL`,
+    params.values,
+  )
+  const ids = new Set(rows.map((row) => row.id))
+  return all.filter((region) => ids.has(region.id))
+}
+
+/**
+ * Neighbours of each region: first-order contiguity (boundaries touch, mv_region_neighbours) for states and
+ * counties; ZIP areas whose centres are within the distance band for ZIP areas (docs/decisions/0032).
+ */
+export async function neighboursOf(
+  pool: pg.Pool,
+  granularity: TileGranularity,
+  regions: readonly Region[],
+  version: string,
+): Promise<Map<string, string[]>> {
+  if (granularity === 'ZIP_CODE_50KM') {
+    const ids = regions.map((region) => region.id)
+    const { rows } = await pool.query<{ a: string; b: string }>(
+      `SELECT a.zip AS a, b.zip AS b FROM zips a JOIN zips b ON a.zip <> b.zip AND ST_DWithin(a.geog, b.geog, $2)
+       WHERE a.zip = ANY($1::text[]) AND b.zip = ANY($1::text[])`,
+      [ids, ATLAS_ZIP_NEIGHBOUR_BAND_M],
+    )
+    return groupPairs(rows)
+  }
+  await regionCatalog(pool, granularity, version)
+  const entry = catalogs.get(granularity)!
+  if (!entry.neighbours) {
+    const { rows } = await pool.query<{ a: string; b: string }>(
+      'SELECT region_id AS a, neighbour_id AS b FROM mv_region_neighbours WHERE kind = $1',
+      [granularity],
+    )
+    entry.neighbours = groupPairs(rows)
+  }
+  return entry.neighbours
+}
+
+function groupPairs(rows: readonly { a: string; b: string }[]): Map<string, string[]> {
+  const map = new Map<string, string[]>()
+  for (const { a, b } of rows) {
+    const list = map.get(a)
+    if (list) list.push(b)
+    else map.set(a, [b])
+  }
+  return map
+}

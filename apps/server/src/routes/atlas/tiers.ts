@@ -1,0 +1,27 @@
+import { ATLAS_MESSAGES, PLAN_TIER_ERROR_CODE, planTierSchema, tierAllows, type AtlasFeature, type PlanTier } from '@citrus/contracts'
+import type { FastifyRequest } from 'fastify'
+import { AppError, unauthorized } from '../../lib/errors.js'
+
+/** The plan tier of the caller's company (a link guest: the link owner's company). */
+export async function planTierOf(request: FastifyRequest): Promise<PlanTier> {
+  const principal = request.auth
+  if (!principal) throw request.authError ?? unauthorized()
+  const { rows } = await request.server.db.pool.query<{ plan_tier: string }>(
+    'SELECT plan_tier::text AS plan_tier FROM companies WHERE id = $1',
+    [principal.company_id],
+  )
+  return planTierSchema.catch('BASE').parse(rows[0]?.plan_tier)
+}
+
+/** 403 PLAN_TIER_REQUIRED with the feature's message when the tier lacks it (docs/decisions/0033). */
+export function requireFeature(tier: PlanTier, feature: AtlasFeature, message: string): void {
+  if (!tierAllows(tier, feature)) throw new AppError(403, PLAN_TIER_ERROR_CODE, message)
+}
+
+export const FEATURE_MESSAGES = {
+  customZips: ATLAS_MESSAGES.customZipsLocked,
+  csvExport: ATLAS_MESSAGES.csvLocked,
+  facilities: ATLAS_MESSAGES.facilitiesLocked,
+  providers: ATLAS_MESSAGES.providersLocked,
+  hcoPoints: ATLAS_MESSAGES.hcoPointsLocked,
+} as const

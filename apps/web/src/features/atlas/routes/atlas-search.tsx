@@ -1,0 +1,262 @@
+import { ATLAS_MESSAGES, ATLAS_QUERY_BUILDER_COLLAPSED_KEY, type AtlasListRow } from '@citrus/contracts'
+import { Alert, Badge, Button, Card, Group, Radio, ScrollArea, Stack, Tabs, Text, Title, Tooltip } from '@mantine/core'
+import { useLocalStorage } from '@mantine/hooks'
+import { IconLock } from '@tabler/icons-react'
+import { useState } from 'react'
+import { useSearchParams } from 'react-router'
+import { EmptyState } from '../../../components/feedback/empty-state'
+import { InlineLoader } from '../../../components/feedback/loading'
+import { TwoPanelLayout } from '../../../components/layouts/two-panel-layout'
+import { notify } from '../../../lib/notify'
+import { useAtlasDrilldown, useAtlasGeneric, useAtlasHome } from '../api/atlas'
+import { apiMessageOf, tilesUrl } from '../api/raw'
+import { AtlasMapSlot, MAP_AVAILABLE } from '../components/atlas-map-slot'
+import { ConditionPicker } from '../components/condition-picker'
+import { ListTab } from '../components/list-tab'
+import { OverviewTab } from '../components/overview-tab'
+import { ZipInput } from '../components/zip-input'
+import { genericApiQuery, readAtlasQuery, writeAtlasQuery, type Condition } from '../utils/search-params'
+import { ZIP_CHIP } from '../utils/zips'
+
+/** The seven preset HCPCS options and the sample NDC list (spec 2 §2); always locked in this form. */
+export const HCPCS_PRESETS = [
+  { code: 'J0178', label: 'Aflibercept injection, 1 mg' },
+  { code: 'J9035', label: 'Bevacizumab injection, 10 mg' },
+  { code: 'J2778', label: 'Ranibizumab injection, 0.1 mg' },
+  { code: '99213', label: 'Office outpatient visit, established' },
+  { code: '99214', label: 'Office outpatient visit, detailed' },
+  { code: 'G0438', label: 'Annual wellness visit, initial' },
+  { code: 'G0439', label: 'Annual wellness visit, subsequent' },
+] as const
+export const SAMPLE_NDCS = ['61755-0005', '50242-0080', '50242-0060', '0002-1433', '0169-4060', '0310-6205', '50090-0152'] as const
+
+function LockedCard({ title, children }: { title: string; children: React.ReactNode }) {
+  const premium = () =>
+    notify({
+      severity: 'warning',
+      title: ATLAS_MESSAGES.premiumProcedureTitle,
+      message: `${ATLAS_MESSAGES.premiumProcedure}. ${ATLAS_MESSAGES.learnMore}`,
+      duration: 6000,
+    })
+  return (
+    <Card withBorder radius="md" p="sm" onClick={premium} style={{ cursor: 'pointer', opacity: 0.7 }} data-locked-card={title}>
+      <Group justify="space-between">
+        <Text fw={600}>{title}</Text>
+        <Badge leftSection={<IconLock size={12} />} variant="light" color="yellow">
+          PRO
+        </Badge>
+      </Group>
+      {children}
+    </Card>
+  )
+}
+
+/** /atlas-search: the condition-based query builder and its results (spec 2 §2, §4, §5). */
+export function AtlasSearchRoute() {
+  const [params, setParams] = useSearchParams()
+  const urlQuery = readAtlasQuery(params)
+  const home = useAtlasHome()
+  const [collapsed, setCollapsed] = useLocalStorage({ key: ATLAS_QUERY_BUILDER_COLLAPSED_KEY, defaultValue: false })
+  const [conditions, setConditions] = useState<Condition[]>(() =>
+    (urlQuery?.codes ?? []).map((code) => ({ code, description: code, title: code })),
+  )
+  const [scope, setScope] = useState<'national' | 'custom-zips'>(
+    urlQuery?.search_within_region_type === 'ZIP_CODE_50KM' ? 'custom-zips' : 'national',
+  )
+  const [zips, setZips] = useState<string[]>(
+    urlQuery?.search_within_region_type === 'ZIP_CODE_50KM' ? urlQuery.search_within_region.split(',') : [],
+  )
+  const [attempted, setAttempted] = useState(false)
+  const customAllowed = home.data?.features.customZips?.unlocked ?? false
+
+  const validZips = zips.filter((z) => ZIP_CHIP.test(z))
+  const conditionError = conditions.length === 0 ? ATLAS_MESSAGES.selectCondition : null
+  const zipError = scope === 'custom-zips' && validZips.length === 0 ? ATLAS_MESSAGES.enterZip : null
+  const valid = !conditionError && !zipError
+
+  const generic = useAtlasGeneric(urlQuery ? genericApiQuery(urlQuery) : null)
+  const country = useAtlasDrilldown(
+    urlQuery
+      ? {
+          drilldown_type: 'COUNTRY',
+          icd10_cm_union_csv: urlQuery.codes.join(','),
+          geo_filter_input: {
+            code: 'region',
+            filter_value: {
+              filter_value_kind: 'GEO_WITHIN_REGION',
+              region_level: urlQuery.search_within_region_type,
+              search_within_region: urlQuery.search_within_region,
+            },
+          },
+          filter_inputs: [],
+          include_payer_mix: true,
+          page: 0,
+          page_size: 1,
+          _bypass_cache: false,
+        }
+      : null,
+  )
+  const status = !urlQuery
+    ? attempted && !valid
+      ? 'invalid'
+      : 'idle'
+    : generic.isPending
+      ? 'loading'
+      : generic.isError
+        ? 'error'
+        : 'success'
+
+  const search = () => {
+    setAttempted(true)
+    if (!valid) {
+      console.warn('Atlas search: the form is not valid')
+      return
+    }
+    const next = writeAtlasQuery({
+      codes: conditions.map((c) => c.code),
+      tile_granularity: 'STATE',
+      search_within_region: scope === 'national' ? 'US' : validZips.join(','),
+      search_within_region_type: scope === 'national' ? 'COUNTRY' : 'ZIP_CODE_50KM',
+      include_census_data: false,
+      include_hco_points: false,
+      _bypass_cache: false,
+      gender: null,
+      min_age: null,
+      max_age: null,
+    })
+    next.set('view', params.get('view') ?? 'overview')
+    setParams(next)
+  }
+  const reset = () => {
+    setConditions([])
+    setZips([])
+    setScope('national')
+    setAttempted(false)
+    setParams(new URLSearchParams())
+  }
+  const view = params.get('view') ?? 'overview'
+  const listQuery = urlQuery
+    ? {
+        icd10_cm_union_csv: urlQuery.codes.join(','),
+        search_within_region: urlQuery.search_within_region,
+        search_within_region_type: urlQuery.search_within_region_type,
+      }
+    : null
+
+  const left = (
+    <ScrollArea h="100%">
+      <Stack gap="md" p="xs">
+        <Title order={3}>Query Builder</Title>
+        <ConditionPicker value={conditions} onChange={setConditions} error={attempted ? conditionError : null} />
+        <Radio.Group label="Region" value={scope} onChange={(v) => setScope(v as 'national' | 'custom-zips')}>
+          <Stack gap={6} mt={6}>
+            <Radio value="national" label="National" />
+            <Tooltip label={ATLAS_MESSAGES.customZipTooltip} disabled={customAllowed}>
+              <div>
+                <Radio value="custom-zips" label="Custom ZIP codes" disabled={!customAllowed} />
+              </div>
+            </Tooltip>
+          </Stack>
+        </Radio.Group>
+        {scope === 'custom-zips' && <ZipInput value={zips} onChange={setZips} error={attempted ? zipError : null} />}
+        <LockedCard title="Procedure codes (HCPCS)">
+          <Text size="xs" c="dimmed">
+            {HCPCS_PRESETS.map((p) => `${p.code} ${p.label}`).join(' · ')}
+          </Text>
+        </LockedCard>
+        <LockedCard title="NDC medications">
+          <Text size="xs" c="dimmed">
+            {SAMPLE_NDCS.join(', ')}
+          </Text>
+        </LockedCard>
+        <Stack gap={4}>
+          <Button onClick={search} disabled={!valid || status === 'loading'} loading={status === 'loading'}>
+            Search
+          </Button>
+          {conditions.length === 0 && (
+            <Text size="xs" c="dimmed">
+              {ATLAS_MESSAGES.selectConditionHelper}
+            </Text>
+          )}
+          <Button variant="subtle" onClick={reset}>
+            Reset
+          </Button>
+        </Stack>
+      </Stack>
+    </ScrollArea>
+  )
+
+  let right
+  if (status === 'idle' || status === 'invalid')
+    right = <EmptyState type="info" title={ATLAS_MESSAGES.emptyTitle} message={ATLAS_MESSAGES.selectConditionHelper} />
+  else if (status === 'error')
+    right = (
+      <EmptyState
+        type="error"
+        title={ATLAS_MESSAGES.searchFailedTitle}
+        message={apiMessageOf(generic.error, ATLAS_MESSAGES.searchFailed)}
+      />
+    )
+  else
+    right = (
+      <Tabs value={view} onChange={(v) => setParams((p) => (p.set('view', v ?? 'overview'), p))} keepMounted={false}>
+        <Tabs.List>
+          <Tabs.Tab value="overview">Overview</Tabs.Tab>
+          <Tabs.Tab value="list">List</Tabs.Tab>
+          <Tabs.Tab value="map">Map</Tabs.Tab>
+        </Tabs.List>
+        <Tabs.Panel value="overview" pt="md">
+          <OverviewTab
+            country={country.data?.page_results.results[0]}
+            loading={country.isPending || generic.isPending}
+            error={country.isError}
+          />
+        </Tabs.Panel>
+        <Tabs.Panel value="list" pt="md">
+          {listQuery && (
+            <ListTab
+              query={listQuery}
+              home={home.data}
+              onApplyFilter={(row: AtlasListRow) => setParams((p) => (p.set('view', 'map'), p.set('focus', row.state), p))}
+            />
+          )}
+        </Tabs.Panel>
+        <Tabs.Panel value="map" pt="md">
+          {generic.isPending ? (
+            <InlineLoader />
+          ) : generic.isError ? (
+            <EmptyState type="error" title={ATLAS_MESSAGES.mapError} message={apiMessageOf(generic.error, ATLAS_MESSAGES.atlasFailed)} />
+          ) : !generic.data || generic.data.summary.total_patients === 0 ? (
+            <EmptyState type="no-data" title={ATLAS_MESSAGES.noGeoData} message={ATLAS_MESSAGES.noGeoDataCriteria} />
+          ) : (
+            <Stack>
+              {!MAP_AVAILABLE && <Alert color="gray">The map component is not part of this build.</Alert>}
+              <AtlasMapSlot
+                height={560}
+                choropleth={{
+                  data: generic.data.geojson as never,
+                  property: 'value',
+                  stops: generic.data.choropleth_legend.items.map((i) => ({ value: i.min_value, color: i.color })),
+                }}
+                onFeatureClick={(props) => notify({ message: ATLAS_MESSAGES.viewingRegion(String(props.id ?? '')) })}
+              />
+              <Text size="xs" c="dimmed" data-tiles-url={tilesUrl(genericApiQuery(urlQuery!))}>
+                {generic.data.summary.total_patients.toLocaleString('en-US')} patients in {generic.data.summary.region_count} regions
+              </Text>
+            </Stack>
+          )}
+        </Tabs.Panel>
+      </Tabs>
+    )
+
+  return (
+    <TwoPanelLayout
+      left={left}
+      right={right}
+      leftWidth="33%"
+      collapsed={collapsed}
+      onCollapsedChange={setCollapsed}
+      header={{ title: 'Atlas Search' }}
+    />
+  )
+}

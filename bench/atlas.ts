@@ -1,0 +1,176 @@
+/**
+ * Atlas benchmark (issue 13): p50/p95 of GET /api/atlas/generic (national STATE granularity with up to 10
+ * codes and demographic filters; COUNTY granularity), one vector tile, drill-down pages, at a concurrency,
+ * through the real app in process (app.inject: routing, auth, metering, validation, serialisation), and the
+ * raw SQL of the same count for the API / SQL ratio. Against DATABASE_URL (PostgreSQL), else a scratch
+ * embedded database with the ci dataset. The cache is bypassed on every call so each one hits the database.
+ *
+ *   npm run bench -- atlas [--requests 200] [--concurrency 8]
+ */
+import { randomUUID } from 'node:crypto'
+import { buildApp } from '../apps/server/src/app.ts'
+import { signLoginToken } from '../apps/server/src/auth/tokens.ts'
+import { hashPassword } from '../apps/server/src/auth/password.ts'
+import { loadEnv } from '../apps/server/src/config.ts'
+import { ensureTestDataset } from '../apps/server/src/data/test-dataset.ts'
+import { createDatabase } from '../apps/server/src/db/database.ts'
+import { startEmbeddedPostgres } from '../apps/server/src/db/embedded.ts'
+import { applyMigrations } from '../apps/server/src/db/migrate.ts'
+import { countByRegion } from '../apps/server/src/routes/atlas/generic.ts'
+import { filtersOf } from '../apps/server/src/routes/atlas/query.ts'
+import { MIGRATIONS_DIR } from '../apps/server/src/runtime.ts'
+import { newActivationKey } from '../apps/server/src/seed/demo-accounts.ts'
+
+const TEN_CODES = 'E11,I10,E66,J45,J44,M17,M06,N18,F32,I25'
+
+function quantile(sorted: number[], q: number): number {
+  if (sorted.length === 0) return NaN
+  const i = (sorted.length - 1) * q
+  const lo = Math.floor(i)
+  return sorted[lo]! + (sorted[Math.min(lo + 1, sorted.length - 1)]! - sorted[lo]!) * (i - lo)
+}
+
+async function measure(requests: number, concurrency: number, task: (i: number) => Promise<void>) {
+  const latencies: number[] = []
+  let next = 0
+  const started = performance.now()
+  await Promise.all(
+    Array.from({ length: concurrency }, async () => {
+      for (let i = next++; i < requests; i = next++) {
+        const t = performance.now()
+        await task(i)
+        latencies.push(performance.now() - t)
+      }
+    }),
+  )
+  const wall = performance.now() - started
+  latencies.sort((a, b) => a - b)
+  return { p50: quantile(latencies, 0.5), p95: quantile(latencies, 0.95), rps: (requests * 1000) / wall }
+}
+
+export async function benchAtlas(requests: number, concurrency: number) {
+  const env = loadEnv({ LOG_LEVEL: 'silent', OUTBOX_POLL_INTERVAL_MS: '0' })
+  const embedded = env.DATABASE_URL ? null : await startEmbeddedPostgres({})
+  const databaseUrl = env.DATABASE_URL ?? embedded!.url
+  await applyMigrations(databaseUrl, MIGRATIONS_DIR)
+  const db = createDatabase(databaseUrl, { maxConnections: 10 })
+  if (embedded) await ensureTestDataset(db.pool, databaseUrl)
+  const company = await db.prisma.company.create({
+    data: {
+      company_name: `Atlas bench ${randomUUID().slice(0, 6)}`,
+      industry: 'Healthcare',
+      renewal_cycle_days: 30,
+      activation_key: newActivationKey(),
+      plan_tier: 'ENTERPRISE',
+      policies: { create: [{ product_group: 'ATLAS', limit: null }] },
+    },
+  })
+  const user = await db.prisma.user.create({
+    data: {
+      email: `atlas-bench-${randomUUID().slice(0, 8)}@bench.citrus`,
+      role: 'user',
+      company_id: company.id,
+      password_hash: await hashPassword(`Bench#${randomUUID()}`),
+    },
+  })
+  const jwtSecret = randomUUID() + randomUUID()
+  const token = await signLoginToken(jwtSecret, {
+    id: user.id,
+    email: user.email,
+    company_id: company.id,
+    company_name: company.company_name,
+    role: 'user',
+    phone_number: null,
+  })
+  const app = await buildApp(
+    { env, databaseUrl, databaseMode: embedded ? 'embedded' : 'postgres', jwtSecret, migrationsDir: MIGRATIONS_DIR, webDistDir: null },
+    { logger: false },
+  )
+  await app.ready()
+  const headers = { authorization: `Bearer ${token}` }
+  const { rows } = await db.pool.query<{ patients: string }>('SELECT count(*)::text AS patients FROM patients')
+  console.log(
+    `Atlas against ${embedded ? 'embedded PGlite (scratch, ci dataset)' : 'PostgreSQL (DATABASE_URL)'}: ${Number(rows[0]!.patients).toLocaleString('en-US')} patients; ${requests} requests at concurrency ${concurrency}`,
+  )
+
+  const get = async (url: string) => {
+    const response = await app.inject({ method: 'GET', url, headers })
+    if (response.statusCode !== 200) throw new Error(`${url}: ${response.statusCode} ${response.body.slice(0, 200)}`)
+  }
+  const demographics = ['gender=F&min_age=18&max_age=70', 'gender=M&min_age=40', 'max_age=64', '']
+  const cases: [string, string, (i: number) => Promise<void>][] = [
+    [
+      'generic STATE, 10 codes + demographics',
+      '150',
+      (i) =>
+        get(
+          `/api/atlas/generic?icd10_cm_union_csv=${TEN_CODES}&search_within_region=US&search_within_region_type=COUNTRY&_bypass_cache=true&${demographics[i % 4]}`,
+        ),
+    ],
+    [
+      'generic COUNTY, 3 codes',
+      '300',
+      (i) =>
+        get(
+          `/api/atlas/generic?icd10_cm_union_csv=E11,I10,M17&tile_granularity=COUNTY&search_within_region=US&_bypass_cache=true&${demographics[i % 4]}`,
+        ),
+    ],
+    [
+      'vector tile z5 COUNTY (cached result)',
+      '50',
+      (i) => get(`/api/atlas/tiles/5/${7 + (i % 3)}/12.mvt?icd10_cm_union_csv=E11,I10,M17&tile_granularity=COUNTY&search_within_region=US`),
+    ],
+    [
+      'drill-down STATE page',
+      '100',
+      async (i) => {
+        const response = await app.inject({
+          method: 'POST',
+          url: '/api/atlas/drilldown',
+          headers,
+          payload: { drilldown_type: 'STATE', icd10_cm_union_csv: 'E11,I10', page: i % 2, page_size: 25 },
+        })
+        if (response.statusCode !== 200) throw new Error(`drilldown ${response.statusCode}`)
+      },
+    ],
+    [
+      'drill-down FACILITY page (TX)',
+      '100',
+      async (i) => {
+        const response = await app.inject({
+          method: 'POST',
+          url: '/api/atlas/drilldown',
+          headers,
+          payload: {
+            drilldown_type: 'FACILITY',
+            icd10_cm_union_csv: 'E11,I10',
+            geo_filter_input: { code: 'region', filter_value: { region_level: 'STATE', search_within_region: 'TX' } },
+            page: i % 3,
+            page_size: 25,
+          },
+        })
+        if (response.statusCode !== 200) throw new Error(`drilldown ${response.statusCode}`)
+      },
+    ],
+  ]
+  for (const [, , task] of cases) await measure(concurrency * 2, concurrency, task) // warm-up
+  for (const [name, target, task] of cases) {
+    const r = await measure(requests, concurrency, task)
+    console.log(
+      `  ${name.padEnd(40)} p50 ${r.p50.toFixed(1).padStart(7)} ms  p95 ${r.p95.toFixed(1).padStart(7)} ms (target ≤ ${target})  ${r.rps.toFixed(0).padStart(5)} req/s`,
+    )
+  }
+  // API time against the raw SQL of the same count (the counting query alone, same filters)
+  const filters = filtersOf({ codes: TEN_CODES, gender: 'F', min_age: 18, max_age: 70 })
+  const scope = { type: 'COUNTRY' as const, value: 'US', state: null, zips: [], name: 'United States' }
+  const sql = await measure(requests, concurrency, async () => void (await countByRegion(db.pool, filters, scope, 'STATE')))
+  const api = await measure(requests, concurrency, () =>
+    get(`/api/atlas/generic?icd10_cm_union_csv=${TEN_CODES}&search_within_region=US&_bypass_cache=true&gender=F&min_age=18&max_age=70`),
+  )
+  console.log(
+    `  raw SQL p50 ${sql.p50.toFixed(1)} ms, API p50 ${api.p50.toFixed(1)} ms: API / SQL = ${(api.p50 / sql.p50).toFixed(2)} (target ≤ 1.2)`,
+  )
+  await app.close()
+  await db.close()
+  await embedded?.stop()
+}
