@@ -6,11 +6,11 @@
  *       load time and database size per table
  *   npm run bench -- typeahead [--requests 200] [--concurrency 1,8]
  *       p50/p95 latency of every look-up at each concurrency against the loaded database
- *   npm run bench -- cost-transparency [--requests 200] [--concurrency 8]
- *       p50/p95 over HTTP of Price Check (uncached with _bypass_cache, cached) and of the provider cost page
  *   npm run bench -- nova [--requests 200] [--concurrency 1,8]
  *       p50/p95 of atlas/tiles, insights/accounts and the facility insight over HTTP (DATABASE_URL, else a
  *       scratch embedded database with the test dataset)
+ *   npm run bench -- cost-transparency [--requests 200] [--concurrency 8]
+ *       p50/p95 over HTTP of Price Check (uncached with _bypass_cache, cached) and of the provider cost page
  *   npm run bench -- atlas [--requests 200] [--concurrency 8]
  *       Atlas generic (STATE, COUNTY), a vector tile and drill-down pages through the app; API / raw SQL ratio
  *   npm run bench -- load [--seconds 600] [--concurrency 16]
@@ -31,7 +31,6 @@ import { randomUUID } from 'node:crypto'
 import { parseArgs } from 'node:util'
 import { SCALES, SyntheticDataset, type Scale } from '@citrus/data-kit'
 import type pg from 'pg'
-import { benchAtlas } from './atlas.ts'
 import { buildApp } from '../apps/server/src/app.ts'
 import { hashPassword } from '../apps/server/src/auth/password.ts'
 import { loadEnv } from '../apps/server/src/config.ts'
@@ -40,11 +39,12 @@ import { seedDataset } from '../apps/server/src/data/seed.ts'
 import { createDatabase, type Database } from '../apps/server/src/db/database.ts'
 import { startEmbeddedPostgres } from '../apps/server/src/db/embedded.ts'
 import { applyMigrations } from '../apps/server/src/db/migrate.ts'
-import { rankProviders, resolveSearch } from '../apps/server/src/routes/care-select/rankings.ts'
-import { rankingsQuerySchema } from '../packages/contracts/src/index.ts'
 import { searchIcd10, searchProcedureCodes, searchProcedures, searchSpecialties } from '../apps/server/src/routes/typeahead/lookups.ts'
 import { MIGRATIONS_DIR, runningEmbeddedUrl, startRuntime } from '../apps/server/src/runtime.ts'
 import { newActivationKey } from '../apps/server/src/seed/demo-accounts.ts'
+import { rankProviders, resolveSearch } from '../apps/server/src/routes/care-select/rankings.ts'
+import { rankingsQuerySchema } from '../packages/contracts/src/index.ts'
+import { benchAtlas } from './atlas.ts'
 import { benchCostTransparency } from './cost-transparency.ts'
 
 const fmt = new Intl.NumberFormat('en-US')
@@ -481,6 +481,83 @@ async function benchNova(requests: number, levels: number[]) {
     `SELECT state FROM snakebite_cases GROUP BY state ORDER BY count(*) DESC LIMIT 5`,
   )
   await db.close()
+  const app = await buildApp(
+    {
+      env,
+      databaseUrl,
+      databaseMode: embedded ? 'embedded' : 'postgres',
+      jwtSecret: randomUUID() + randomUUID(),
+      migrationsDir: MIGRATIONS_DIR,
+      webDistDir: null,
+    },
+    { logger: false },
+  )
+  await app.listen({ host: '127.0.0.1', port: 0 })
+  const address = app.server.address()
+  const base = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`
+  const login = await fetch(`${base}/api/users/login`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ email: user.email, password }),
+  })
+  const token = ((await login.json()) as { token: string }).token
+  const post = async (path: string, body: unknown) => {
+    const response = await fetch(`${base}/api/nova/v1${path}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
+      body: JSON.stringify(body),
+    })
+    await response.arrayBuffer()
+    if (response.status !== 200) throw new Error(`${path}: ${response.status}`)
+  }
+  const scope = (i: number) =>
+    i % 3 === 2 && states.length > 0
+      ? { filter_value: { region_level: 'STATE', search_within_region: states[i % states.length]!.state } }
+      : { filter_value: { region_level: 'COUNTRY', search_within_region: 'US' } }
+  const mapTypes = ['serb_crofab_opportunity_score', 'snake_envenomination_count', 'serb_crofab_drug_patient_share']
+  const sorts = ['snake_envenominations', 'crofab_units_used', 'crofab_usage_buying_gap', 'crofab_patient_share']
+  const workload: Record<string, (i: number) => Promise<void>> = {
+    'atlas/tiles': (i) =>
+      post('/atlas/tiles', {
+        geo_filter_input: { filter_value: { ...scope(i).filter_value, granularity: i % 2 ? 'SALES_TERRITORY' : 'STATE' } },
+        map_selection: { filter_value: mapTypes[i % mapTypes.length] },
+        nova_use_case: 'serb_crofab',
+        point_selection: i % 4 === 0 ? 'ALL' : 'NONE',
+      }),
+    'insights/accounts': (i) =>
+      post('/insights/accounts', {
+        geo_filter_input: scope(i),
+        account_query_type: i % 2 ? 'FACILITY' : 'HEALTH_SYSTEM_OR_INDEPENDENT_FACILITY',
+        sort_input: { code: sorts[i % sorts.length], sort_direction: i % 5 === 0 ? 'ASC' : 'DESC' },
+        page: i % 3,
+      }),
+    'insights/facility': (i) => post(`/insights/facility/${top[i % top.length]!.npi}`, {}),
+  }
+  console.log(
+    `Nova against ${embedded ? 'embedded PGlite (scratch, test dataset)' : 'PostgreSQL (DATABASE_URL)'}: ${n(Number(counts[0]!.cases))} envenomations at ${n(Number(counts[0]!.facilities))} facilities; ${requests} requests per call and concurrency`,
+  )
+  const width = Math.max(...levels)
+  for (const run of Object.values(workload)) await atConcurrency(width, width * 4, run)
+  for (const [name, run] of Object.entries(workload)) {
+    for (const c of name === 'insights/facility' ? [1, ...levels.filter((l) => l > 1)] : levels) {
+      const latencies: number[] = []
+      const started = performance.now()
+      await atConcurrency(c, requests, async (i) => {
+        const t = performance.now()
+        await run(i)
+        latencies.push(performance.now() - t)
+      })
+      const wall = performance.now() - started
+      latencies.sort((a, b) => a - b)
+      console.log(
+        `  ${name.padEnd(18)} concurrency ${String(c).padStart(2)}: p50 ${ms(quantile(latencies, 0.5)).padStart(6)} ms  p95 ${ms(quantile(latencies, 0.95)).padStart(6)} ms  ${n((requests * 1000) / wall).padStart(6)} req/s`,
+      )
+    }
+  }
+  await app.close()
+  await embedded?.stop()
+}
+
 /** Care Select rankings (issue 11): HTTP latency per scenario and concurrency, and the API / raw SQL ratio. */
 async function benchRankings(requests: number, levels: number[]) {
   const env = loadEnv({ LOG_LEVEL: 'silent', OUTBOX_POLL_INTERVAL_MS: '0' })
@@ -560,8 +637,6 @@ async function benchRankings(requests: number, levels: number[]) {
     {
       env,
       databaseUrl,
-      databaseMode: embedded ? 'embedded' : 'postgres',
-      jwtSecret: randomUUID() + randomUUID(),
       databaseMode: env.DATABASE_URL ? 'postgres' : 'embedded',
       jwtSecret,
       migrationsDir: MIGRATIONS_DIR,
@@ -569,70 +644,6 @@ async function benchRankings(requests: number, levels: number[]) {
     },
     { logger: false },
   )
-  await app.listen({ host: '127.0.0.1', port: 0 })
-  const address = app.server.address()
-  const base = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`
-  const login = await fetch(`${base}/api/users/login`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ email: user.email, password }),
-  })
-  const token = ((await login.json()) as { token: string }).token
-  const post = async (path: string, body: unknown) => {
-    const response = await fetch(`${base}/api/nova/v1${path}`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
-      body: JSON.stringify(body),
-    })
-    await response.arrayBuffer()
-    if (response.status !== 200) throw new Error(`${path}: ${response.status}`)
-  }
-  const scope = (i: number) =>
-    i % 3 === 2 && states.length > 0
-      ? { filter_value: { region_level: 'STATE', search_within_region: states[i % states.length]!.state } }
-      : { filter_value: { region_level: 'COUNTRY', search_within_region: 'US' } }
-  const mapTypes = ['serb_crofab_opportunity_score', 'snake_envenomination_count', 'serb_crofab_drug_patient_share']
-  const sorts = ['snake_envenominations', 'crofab_units_used', 'crofab_usage_buying_gap', 'crofab_patient_share']
-  const workload: Record<string, (i: number) => Promise<void>> = {
-    'atlas/tiles': (i) =>
-      post('/atlas/tiles', {
-        geo_filter_input: { filter_value: { ...scope(i).filter_value, granularity: i % 2 ? 'SALES_TERRITORY' : 'STATE' } },
-        map_selection: { filter_value: mapTypes[i % mapTypes.length] },
-        nova_use_case: 'serb_crofab',
-        point_selection: i % 4 === 0 ? 'ALL' : 'NONE',
-      }),
-    'insights/accounts': (i) =>
-      post('/insights/accounts', {
-        geo_filter_input: scope(i),
-        account_query_type: i % 2 ? 'FACILITY' : 'HEALTH_SYSTEM_OR_INDEPENDENT_FACILITY',
-        sort_input: { code: sorts[i % sorts.length], sort_direction: i % 5 === 0 ? 'ASC' : 'DESC' },
-        page: i % 3,
-      }),
-    'insights/facility': (i) => post(`/insights/facility/${top[i % top.length]!.npi}`, {}),
-  }
-  console.log(
-    `Nova against ${embedded ? 'embedded PGlite (scratch, test dataset)' : 'PostgreSQL (DATABASE_URL)'}: ${n(Number(counts[0]!.cases))} envenomations at ${n(Number(counts[0]!.facilities))} facilities; ${requests} requests per call and concurrency`,
-  )
-  const width = Math.max(...levels)
-  for (const run of Object.values(workload)) await atConcurrency(width, width * 4, run)
-  for (const [name, run] of Object.entries(workload)) {
-    for (const c of name === 'insights/facility' ? [1, ...levels.filter((l) => l > 1)] : levels) {
-      const latencies: number[] = []
-      const started = performance.now()
-      await atConcurrency(c, requests, async (i) => {
-        const t = performance.now()
-        await run(i)
-        latencies.push(performance.now() - t)
-      })
-      const wall = performance.now() - started
-      latencies.sort((a, b) => a - b)
-      console.log(
-        `  ${name.padEnd(18)} concurrency ${String(c).padStart(2)}: p50 ${ms(quantile(latencies, 0.5)).padStart(6)} ms  p95 ${ms(quantile(latencies, 0.95)).padStart(6)} ms  ${n((requests * 1000) / wall).padStart(6)} req/s`,
-      )
-    }
-  }
-  await app.close()
-  await embedded?.stop()
   await app.ready()
   const token = app.tokens.signLogin({
     id: user.id,
@@ -757,26 +768,26 @@ async function main() {
     const levels = (values.concurrency ?? '1,8').split(',').map(Number)
     if (levels.some((l) => !Number.isInteger(l) || l < 1)) throw new Error('--concurrency takes whole numbers, e.g. 1,8')
     await benchTypeahead(Number(values.requests), levels)
-  } else if (command === 'cost-transparency') {
-    const concurrency = Number(values.concurrency ?? '8')
-    if (!Number.isInteger(concurrency) || concurrency < 1) throw new Error('--concurrency takes a whole number, e.g. 8')
-    await benchCostTransparency(Number(values.requests), concurrency)
   } else if (command === 'nova') {
     const levels = (values.concurrency ?? '1,8').split(',').map(Number)
     if (levels.some((l) => !Number.isInteger(l) || l < 1)) throw new Error('--concurrency takes whole numbers, e.g. 1,8')
     await benchNova(Number(values.requests), levels)
+  } else if (command === 'cost-transparency') {
+    const concurrency = Number(values.concurrency ?? '8')
+    if (!Number.isInteger(concurrency) || concurrency < 1) throw new Error('--concurrency takes a whole number, e.g. 8')
+    await benchCostTransparency(Number(values.requests), concurrency)
   } else if (command === 'atlas') {
     await benchAtlas(Number(values.requests), Number(values.concurrency ?? '8'))
+  } else if (command === 'rankings') {
+    const levels = (values.concurrency ?? '1,8').split(',').map(Number)
+    if (levels.some((l) => !Number.isInteger(l) || l < 1)) throw new Error('--concurrency takes whole numbers, e.g. 1,8')
+    await benchRankings(Number(values.requests), levels)
   } else if (command === 'load') {
     const concurrency = Number(values.concurrency ?? '16')
     const seconds = Number(values.seconds)
     if (!Number.isInteger(concurrency) || concurrency < 1) throw new Error('--concurrency takes a whole number, e.g. 16')
     if (!(seconds > 0)) throw new Error('--seconds takes a positive number, e.g. 600')
     await benchLoad(seconds, concurrency)
-  } else if (command === 'rankings') {
-    const levels = (values.concurrency ?? '1,8').split(',').map(Number)
-    if (levels.some((l) => !Number.isInteger(l) || l < 1)) throw new Error('--concurrency takes whole numbers, e.g. 1,8')
-    await benchRankings(Number(values.requests), levels)
   } else {
     console.log(
       'Usage: npm run bench -- generate [--scale ci|demo|full] [--seed N] [--no-load] | typeahead [--requests 200] [--concurrency 1,8] | cost-transparency [--requests 200] [--concurrency 8] | nova [--requests 200] [--concurrency 1,8] | rankings [--requests 200] [--concurrency 1,8] | atlas [--requests 200] [--concurrency 8] | load [--seconds 600] [--concurrency 16]',

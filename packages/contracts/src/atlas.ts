@@ -38,8 +38,8 @@ export const REGION_TYPES = ['COUNTRY', 'STATE', 'ZIP_CODE_50KM'] as const
 export type RegionType = (typeof REGION_TYPES)[number]
 export const DRILLDOWN_TYPES = ['COUNTRY', 'STATE', 'FACILITY', 'PROVIDER'] as const
 export type DrilldownType = (typeof DRILLDOWN_TYPES)[number]
-export const PAYER_TYPES = ['commercial', 'medicare', 'medicaid', 'other'] as const
-export type PayerType = (typeof PAYER_TYPES)[number]
+export const ATLAS_PAYER_TYPES = ['commercial', 'medicare', 'medicaid', 'other'] as const
+export type AtlasPayerType = (typeof ATLAS_PAYER_TYPES)[number]
 
 // ---- plan tiers (spec 2 §6; decision 0033) -------------------------------------------------------------
 
@@ -186,8 +186,8 @@ export type AtlasGenericQuery = z.input<typeof atlasGenericQuerySchema>
 
 // ---- GeoJSON output (spec 2 §3) ---------------------------------------------------------------------------
 
-export const METRIC_UNITS = ['PERCENT', 'RATIO', 'UNITS', 'PATIENT_CASES', 'PATIENT_COUNT', 'STAT'] as const
-export const METRIC_GROUPS = [
+export const ATLAS_METRIC_UNITS = ['PERCENT', 'RATIO', 'UNITS', 'PATIENT_CASES', 'PATIENT_COUNT', 'STAT'] as const
+export const ATLAS_METRIC_GROUPS = [
   'PRIMARY',
   'INCIDENCE',
   'DRUG_USAGE',
@@ -198,27 +198,27 @@ export const METRIC_GROUPS = [
   'PATIENT_INSIGHTS',
   'NETWORK',
 ] as const
-export const metricSchema = z
+export const atlasMetricSchema = z
   .object({
     code: z.string(),
     name: z.string(),
     description: z.string(),
-    unit: z.enum(METRIC_UNITS),
+    unit: z.enum(ATLAS_METRIC_UNITS),
     value: z.object({ v: z.union([z.number(), z.string()]).nullable(), value_kind: z.enum(['INT', 'FLOAT', 'STRING']) }),
   })
   .meta({ id: 'AtlasMetric' })
-export type AtlasMetric = z.infer<typeof metricSchema>
-export const metricGroupSchema = z.object({ type: z.enum(METRIC_GROUPS), metrics: z.array(metricSchema) }).meta({ id: 'AtlasMetricGroup' })
+export type AtlasMetric = z.infer<typeof atlasMetricSchema>
+export const metricGroupSchema = z.object({ type: z.enum(ATLAS_METRIC_GROUPS), metrics: z.array(atlasMetricSchema) }).meta({ id: 'AtlasMetricGroup' })
 export type AtlasMetricGroup = z.infer<typeof metricGroupSchema>
 export const metadataItemSchema = z.object({ code: z.string(), label: z.string(), value: z.union([z.string(), z.number()]).nullable() })
 export type AtlasMetadataItem = z.infer<typeof metadataItemSchema>
-export const badgeSchema = z.object({
+export const atlasBadgeSchema = z.object({
   code: z.string(),
   type: z.enum(['OPPORTUNITY', 'RISK', 'SUCCESS', 'WARNING', 'INFO', 'TOP_PRESCRIBER']),
   label: z.string(),
   description: z.string(),
 })
-export type AtlasBadge = z.infer<typeof badgeSchema>
+export type AtlasBadge = z.infer<typeof atlasBadgeSchema>
 
 /**
  * Point, Polygon or MultiPolygon. The coordinates are not walked by the schema: a national county map has
@@ -248,7 +248,7 @@ export const atlasFeaturePropertiesSchema = z
     hotspot_score: z.number().nullable().describe('Getis-Ord Gi* z-score (Enterprise)'),
     population: z.number().int().nullable().optional(),
     prevalence_per_100k: z.number().nullable().optional(),
-    metrics: z.array(metricSchema),
+    metrics: z.array(atlasMetricSchema),
     additional_metadata: z.array(metadataItemSchema),
     latitude: z.number().optional(),
     longitude: z.number().optional(),
@@ -267,14 +267,14 @@ export const atlasFeatureSchema = z.object({
 })
 export type AtlasGeoFeature = z.infer<typeof atlasFeatureSchema>
 
-export const legendItemSchema = z.object({
+export const atlasLegendItemSchema = z.object({
   color: z.string(),
   opacity: z.number(),
   label: z.string(),
   min_value: z.number(),
   max_value: z.number(),
 })
-export const choroplethLegendSchema = z
+export const atlasChoroplethLegendSchema = z
   .object({
     type: z.enum(['GRADIENT', 'CATEGORICAL']),
     metric_config: z.object({
@@ -284,10 +284,10 @@ export const choroplethLegendSchema = z
     }),
     min_value: z.number(),
     max_value: z.number(),
-    items: z.array(legendItemSchema),
+    items: z.array(atlasLegendItemSchema),
   })
-  .meta({ id: 'ChoroplethLegend' })
-export type ChoroplethLegend = z.infer<typeof choroplethLegendSchema>
+  .meta({ id: 'AtlasChoroplethLegend' })
+export type AtlasChoroplethLegend = z.infer<typeof atlasChoroplethLegendSchema>
 
 export const atlasSummarySchema = z.object({
   total_patients: z.number().int(),
@@ -302,7 +302,7 @@ export const atlasSummarySchema = z.object({
 export const atlasGenericResponseSchema = z
   .object({
     geojson: z.object({ type: z.literal('FeatureCollection'), features: z.array(atlasFeatureSchema) }),
-    choropleth_legend: choroplethLegendSchema,
+    choropleth_legend: atlasChoroplethLegendSchema,
     summary: atlasSummarySchema,
   })
   .meta({ id: 'AtlasGenericResponse' })
@@ -310,7 +310,7 @@ export type AtlasGenericResponse = z.infer<typeof atlasGenericResponseSchema>
 
 // ---- drill-down (spec 2 §3, §7) ---------------------------------------------------------------------------
 
-export const geoFilterInputSchema = z.object({
+export const atlasGeoFilterInputSchema = z.object({
   code: z.literal('region').default('region'),
   filter_value: z.object({
     filter_value_kind: z.literal('GEO_WITHIN_REGION').default('GEO_WITHIN_REGION'),
@@ -320,7 +320,7 @@ export const geoFilterInputSchema = z.object({
   }),
 })
 export const DRILLDOWN_FILTER_CODES = ['state', 'facility_id', 'facility_npi', 'health_system_id'] as const
-export const filterInputSchema = z.object({
+export const atlasFilterInputSchema = z.object({
   code: z.enum(DRILLDOWN_FILTER_CODES),
   filter_value: z.union([z.string().max(100), z.number()]),
 })
@@ -333,7 +333,7 @@ export const DRILLDOWN_SORT_CODES = [
   'claim_count',
   'opportunity_score',
 ] as const
-export const sortInputSchema = z.object({
+export const atlasSortInputSchema = z.object({
   code: z.enum(DRILLDOWN_SORT_CODES),
   sort_direction: z.enum(['ASC', 'DESC']).default('DESC'),
 })
@@ -342,12 +342,12 @@ export const atlasDrilldownRequestSchema = z
   .object({
     drilldown_type: z.enum(DRILLDOWN_TYPES),
     icd10_cm_union_csv: z.string().max(2000).optional(),
-    geo_filter_input: geoFilterInputSchema.optional(),
-    filter_inputs: z.array(filterInputSchema).max(10).default([]),
+    geo_filter_input: atlasGeoFilterInputSchema.optional(),
+    filter_inputs: z.array(atlasFilterInputSchema).max(10).default([]),
     include_payer_mix: z.boolean().default(true),
     page: z.number().int().min(0).max(100_000).default(0),
     page_size: z.number().int().min(1).max(ATLAS_MAX_PAGE_SIZE).default(ATLAS_DEFAULT_PAGE_SIZE),
-    sort_input: sortInputSchema.optional(),
+    sort_input: atlasSortInputSchema.optional(),
     _bypass_cache: z.boolean().optional(),
     gender: z.enum(['M', 'F']).nullable().optional(),
     min_age: age.nullable().optional(),
@@ -356,16 +356,16 @@ export const atlasDrilldownRequestSchema = z
   .meta({ id: 'AtlasDrilldownRequest' })
 export type AtlasDrilldownRequest = z.input<typeof atlasDrilldownRequestSchema>
 
-export const INSIGHT_ENTITY_TYPES = ['CountryInsight', 'COUNTRY', 'STATE', 'FACILITY', 'HEALTH_SYSTEM', 'PROVIDER'] as const
+export const ATLAS_INSIGHT_ENTITY_TYPES = ['CountryInsight', 'COUNTRY', 'STATE', 'FACILITY', 'HEALTH_SYSTEM', 'PROVIDER'] as const
 export const insightEntitySchema = z
   .object({
-    entity_type: z.enum(INSIGHT_ENTITY_TYPES),
+    entity_type: z.enum(ATLAS_INSIGHT_ENTITY_TYPES),
     account_type: z.enum(['HEALTH_SYSTEM', 'FACILITY']).nullable(),
     citrus_id: z.string(),
     display_name: z.string(),
     parent_citrus_id: z.string().nullable(),
     territoryLevel: z.string().nullable(),
-    badges: z.array(badgeSchema),
+    badges: z.array(atlasBadgeSchema),
     additional_metadata: z.array(metadataItemSchema),
     summary_md: z.string(),
     metrics: z.array(metricGroupSchema),
@@ -396,7 +396,7 @@ export const insightEntitySchema = z
   .meta({ id: 'AtlasInsight' })
 export type AtlasInsight = z.infer<typeof insightEntitySchema>
 
-export const pageResultsSchema = z.object({
+export const atlasPageResultsSchema = z.object({
   results: z.array(insightEntitySchema),
   page: z.number().int(),
   page_size: z.number().int(),
@@ -404,7 +404,7 @@ export const pageResultsSchema = z.object({
   total_pages: z.number().int(),
 })
 export const atlasDrilldownResponseSchema = z
-  .object({ page_results: pageResultsSchema, plan_tier: planTierSchema })
+  .object({ page_results: atlasPageResultsSchema, plan_tier: planTierSchema })
   .meta({ id: 'AtlasDrilldownResponse' })
 export type AtlasDrilldownResponse = z.infer<typeof atlasDrilldownResponseSchema>
 

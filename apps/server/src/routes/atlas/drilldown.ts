@@ -1,4 +1,4 @@
-import { PAYER_TYPES, tierAllows, type AtlasInsight, type AtlasMetricGroup, type DrilldownType, type PlanTier } from '@citrus/contracts'
+import { ATLAS_PAYER_TYPES, tierAllows, type AtlasInsight, type AtlasMetricGroup, type DrilldownType, type PlanTier } from '@citrus/contracts'
 import type pg from 'pg'
 import { metric, payerMetrics, round, type PayerCounts } from './generic.js'
 import { codeConditionSql, patientConditions, scopeZipsSql, SqlParams, type AtlasFilters, type AtlasScope } from './query.js'
@@ -16,7 +16,7 @@ export interface GroupMetrics extends PayerCounts {
 const METRICS_SQL = `count(DISTINCT c.patient_id)::int AS patients, count(DISTINCT c.id)::int AS claims,
   count(DISTINCT c.rendering_npi)::int AS providers, count(DISTINCT c.facility_id)::int AS facilities,
   count(DISTINCT f.health_system_id)::int AS health_systems, count(DISTINCT p.state)::int AS states,
-  ${PAYER_TYPES.map((payer) => `count(DISTINCT c.patient_id) FILTER (WHERE p.payer_type = '${payer}')::int AS "${payer}"`).join(', ')}`
+  ${ATLAS_PAYER_TYPES.map((payer) => `count(DISTINCT c.patient_id) FILTER (WHERE p.payer_type = '${payer}')::int AS "${payer}"`).join(', ')}`
 
 /**
  * The claims of the query: claims that carry a matching diagnosis (each code prefix one range of the
@@ -214,7 +214,7 @@ export function metricGroups(
     })
   }
   if (options.payerMix) {
-    const counts = PAYER_TYPES.map((payer) =>
+    const counts = ATLAS_PAYER_TYPES.map((payer) =>
       metric(
         `${payer}_patients`,
         `${payer[0]!.toUpperCase()}${payer.slice(1)} patients`,

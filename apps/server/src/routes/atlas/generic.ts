@@ -1,9 +1,9 @@
 import {
-  PAYER_TYPES,
+  ATLAS_PAYER_TYPES,
   tierAllows,
   type AtlasGenericResponse,
   type AtlasMetric,
-  type ChoroplethLegend,
+  type AtlasChoroplethLegend,
   type PlanTier,
   type TileGranularity,
 } from '@citrus/contracts'
@@ -35,13 +35,13 @@ export interface GenericResult {
   scope: AtlasScope
   filters: AtlasFilters
   regions: RegionResult[]
-  legend: ChoroplethLegend
+  legend: AtlasChoroplethLegend
   total: number
   /** which variable Gi* ran over */
   hotspotVariable: 'prevalence' | 'patients'
 }
 
-const PAYER_SQL = PAYER_TYPES.map(
+const PAYER_SQL = ATLAS_PAYER_TYPES.map(
   (payer) => `count(DISTINCT d.patient_id) FILTER (WHERE d.payer_type = '${payer}')::int AS "${payer}"`,
 ).join(', ')
 

@@ -1,4 +1,4 @@
-import type { ChoroplethLegend } from '@citrus/contracts'
+import type { AtlasChoroplethLegend } from '@citrus/contracts'
 
 /**
  * Getis-Ord Gi* (Getis & Ord 1992; Ord & Getis 1995) with binary weights that include the region itself:
@@ -55,7 +55,7 @@ export const LEGEND_CLASSES = LEGEND_COLORS.length
  * A gradient legend of equal intervals between the smallest and the largest value of the data (whole
  * numbers for counts). One class when every value is the same; the 0-0 class for no data at all.
  */
-export function buildLegend(values: readonly number[], title: string): ChoroplethLegend & { classOf(value: number): number } {
+export function buildLegend(values: readonly number[], title: string): AtlasChoroplethLegend & { classOf(value: number): number } {
   const min = values.length > 0 ? Math.min(...values) : 0
   const max = values.length > 0 ? Math.max(...values) : 0
   const classes = max > min ? Math.min(LEGEND_CLASSES, Math.floor(max - min) + 1) : 1
