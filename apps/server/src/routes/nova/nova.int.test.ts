@@ -255,6 +255,17 @@ describe('Nova (/api/nova/v1)', () => {
         number_of_hospitals_owned: details.hospitals,
         number_of_affiliated_hcps: details.hcps,
       })
+      // the system itself, as an account, with HEALTH_SYSTEM_OR_INDEPENDENT_FACILITY (the detail panel after a reload)
+      const itself = await ok(
+        post('/insights/accounts', {
+          geo_filter_input: COUNTRY,
+          filter_inputs: [{ code: 'health_system_id', filter_value: system.citrus_id }],
+        }),
+      )
+      expect(itself.page_results.results.map((r: NovaInsight) => [r.entity_type, r.citrus_id])).toEqual([
+        ['HEALTH_SYSTEM', system.citrus_id],
+      ])
+      expect(valuesOf(itself.page_results.results[0])).toEqual(valuesOf(system))
       const unknown = await post('/insights/accounts', {
         geo_filter_input: COUNTRY,
         filter_inputs: [{ code: 'health_system_id', filter_value: 'HS-NOPE' }],

@@ -83,7 +83,7 @@ const countColumns = COUNT_KEYS.map((k) => `coalesce(${COUNT_SOURCE[k]}, 0)::int
 /** ICD-10-CM initial encounter: the 7th character of the code is A (T63.011A). */
 export const INITIAL_ENCOUNTER_SQL = `length(replace(s.icd10_code, '.', '')) = 7 AND right(s.icd10_code, 1) = 'A'`
 
-function facilityCountsSql(): string {
+export function facilityCountsSql(): string {
   return `
 WITH sb AS (
   SELECT m.facility_id,
@@ -117,14 +117,17 @@ WITH sb AS (
     AND ($5::text IS NULL OR f.npi = $5)
     AND ($6::int[] IS NULL OR f.id = ANY($6))
 ), ini AS (
-  SELECT s.facility_id,
-         count(*) AS initials_5y,
-         count(*) FILTER (WHERE s.event_date >= make_date($1, 1, 1)) AS initials_1y
-  FROM snakebite_cases s
-  WHERE s.facility_id IN (SELECT id FROM scoped)
-    AND s.event_date >= make_date($1 - 4, 1, 1) AND s.event_date < make_date($1 + 1, 1, 1)
-    AND ${INITIAL_ENCOUNTER_SQL}
-  GROUP BY s.facility_id
+  -- one index range (facility_id, event_date) per facility of the scope: the planner cannot estimate the
+  -- initial-encounter test, and a join it plans from that estimate scans every case once per facility
+  SELECT sc.id AS facility_id, x.initials_5y, x.initials_1y
+  FROM scoped sc
+  CROSS JOIN LATERAL (
+    SELECT count(*) AS initials_5y, count(*) FILTER (WHERE s.event_date >= make_date($1, 1, 1)) AS initials_1y
+    FROM snakebite_cases s
+    WHERE s.facility_id = sc.id
+      AND s.event_date >= make_date($1 - 4, 1, 1) AND s.event_date < make_date($1 + 1, 1, 1)
+      AND ${INITIAL_ENCOUNTER_SQL}
+  ) x
 )
 SELECT f.id, f.npi, f.name, f.facility_type, f.hco_compile_level_1, f.city, f.state, f.zip_code, f.county_fips,
        f.address_line_1, f.latitude, f.longitude, f.phone_number, f.health_system_id,
@@ -388,6 +391,25 @@ export async function treatingProviderCount(pool: pg.Pool, latestYear: number, f
 }
 
 // ---------------------------------------------------------------- scopes and shapes
+
+/**
+ * What the Nova numbers are computed from changes only when a load (seed or import) starts or finishes: the
+ * loads' ids and states are the version of the cached facility counts.
+ */
+export async function dataVersion(pool: pg.Pool): Promise<string> {
+  const { rows } = await pool.query<{ v: string }>(
+    `SELECT coalesce(max(id), 0)::text || ':' || count(*) FILTER (WHERE status <> 'running')::text AS v FROM data_loads`,
+  )
+  return rows[0]?.v ?? ''
+}
+
+/** The counties of a sales territory. */
+export async function territoryCounties(pool: pg.Pool, territoryId: number): Promise<Set<string>> {
+  const { rows } = await pool.query<{ county_fips: string }>('SELECT county_fips FROM sales_territory_counties WHERE territory_id = $1', [
+    territoryId,
+  ])
+  return new Set(rows.map((r) => r.county_fips))
+}
 
 export async function stateByCode(pool: pg.Pool, value: string): Promise<{ abbr: string; name: string } | null> {
   const { rows } = await pool.query<{ abbr: string; name: string }>(

@@ -3,6 +3,7 @@ import {
   NOVA_ACCOUNT_QUERY_TYPES,
   NOVA_DEFAULT_MAP_TYPE,
   NOVA_DEFAULT_SORT,
+  NOVA_DEFAULT_USE_CASE,
   NOVA_DEFAULT_SORT_DIRECTION,
   NOVA_GRANULARITY_NAMES,
   NOVA_HIGH_OPPORTUNITY_THRESHOLD,
@@ -55,6 +56,8 @@ import {
 } from './metrics.js'
 import {
   affiliatedCounts,
+  dataVersion,
+  territoryCounties,
   facilitiesTreatedBy,
   facilityByNpi,
   facilityCounts,
@@ -79,6 +82,21 @@ import {
   type Scope,
 } from './queries.js'
 import { ShapeCache } from './shapes.js'
+
+/** How long the facility counts are kept at most (a `data refresh` without a load is seen within this time). */
+export const SNAPSHOT_TTL_MS = 5 * 60_000
+
+interface Snapshot {
+  years: Awaited<ReturnType<typeof novaYears>>
+  year: number | null
+  rows: FacilityRow[]
+  ranks: Map<string, number>
+  /** states with an outline, for the national state map */
+  states: { abbr: string; name: string }[]
+  /** the serb_crofab territories (the one antivenom use case) and the territory of each county */
+  territories: TerritoryName[]
+  countyTerritory: Map<string, TerritoryName>
+}
 
 interface GeoInput {
   filter_value: { region_level: NovaRegionLevel; search_within_region?: string | undefined; granularity?: NovaGranularity | undefined }
@@ -142,8 +160,57 @@ export class NovaService {
     this.shapes = new ShapeCache(pool)
   }
 
+  private snapshot: { version: string; at: number; value: Promise<Snapshot> } | null = null
+
+  /**
+   * Every active facility's counts and the national prescriber ranks, computed once per data version (a load
+   * starting or finishing) and at most SNAPSHOT_TTL_MS old; each call then scopes, groups, sorts and pages in
+   * memory and queries only the details of the page. Concurrent first calls share one computation.
+   */
+  private async current(): Promise<Snapshot> {
+    const version = await dataVersion(this.pool)
+    const cached = this.snapshot
+    if (cached && cached.version === version && Date.now() - cached.at < SNAPSHOT_TTL_MS) return cached.value
+    const value = (async (): Promise<Snapshot> => {
+      const years = await novaYears(this.pool)
+      const year = years.latest_year
+      const [rows, ranks, states, territoryList, countyTerritory] = await Promise.all([
+        year === null ? Promise.resolve([]) : facilityCounts(this.pool, year, { level: 'COUNTRY' }),
+        topPrescriberRanks(this.pool, TOP_PRESCRIBER_RANK),
+        this.pool
+          .query<{ abbr: string; name: string }>('SELECT abbr, name FROM states WHERE geom IS NOT NULL ORDER BY abbr')
+          .then((r) => r.rows),
+        territories(this.pool, NOVA_DEFAULT_USE_CASE),
+        territoryOfCounties(this.pool, NOVA_DEFAULT_USE_CASE),
+      ])
+      return { years, year, rows, ranks, states, territories: territoryList, countyTerritory }
+    })()
+    this.snapshot = { version, at: Date.now(), value }
+    value.catch(() => {
+      if (this.snapshot?.value === value) this.snapshot = null
+    })
+    return value
+  }
+
   private async latestYear(): Promise<number | null> {
-    return (await novaYears(this.pool)).latest_year
+    return (await this.current()).year
+  }
+
+  /** The active facilities of a scope (and of a health system, or some ids), from the snapshot. */
+  private async scopedRows(
+    scope: Scope,
+    filter: { healthSystemId?: string | undefined; facilityIds?: number[] } = {},
+  ): Promise<FacilityRow[]> {
+    const { rows } = await this.current()
+    const counties = scope.level === 'SALES_TERRITORY' ? await territoryCounties(this.pool, scope.territory.id) : null
+    const ids = filter.facilityIds ? new Set(filter.facilityIds) : null
+    return rows.filter(
+      (r) =>
+        (scope.level !== 'STATE' || r.state === scope.state) &&
+        (counties === null || (r.county_fips !== null && counties.has(r.county_fips))) &&
+        (filter.healthSystemId === undefined || r.healthsystem_id === filter.healthSystemId) &&
+        (ids === null || ids.has(r.id)),
+    )
   }
 
   async resolveScope(geo: GeoInput, useCase: string): Promise<Scope> {
@@ -164,7 +231,7 @@ export class NovaService {
   // ------------------------------------------------------------ metadata
 
   async metadata(): Promise<NovaMetadata> {
-    const years = await novaYears(this.pool)
+    const { years } = await this.current()
     return {
       atlas_metadata: {
         map_metadata: {
@@ -280,7 +347,7 @@ export class NovaService {
     if (healthSystemId !== undefined && (await healthSystems(this.pool, { healthsystemId: healthSystemId })).length === 0) {
       throw notFound(NOVA_MESSAGES.healthSystemNotFound(healthSystemId))
     }
-    const rows = year === null ? [] : await facilityCounts(this.pool, year, scope, { healthSystemId })
+    const rows = await this.scopedRows(scope, { healthSystemId })
     const accounts = this.buildAccounts(rows, input.account_query_type).filter((a) => passesQuickFilters(a, input.filter_inputs))
     sortRows(accounts, input.sort_input.code, input.sort_input.sort_direction)
     const pageItems = accounts.slice(input.page * input.page_size, (input.page + 1) * input.page_size)
@@ -298,7 +365,7 @@ export class NovaService {
       specialtyCounts(this.pool, facilityIds),
       systemIds.length > 0 ? healthSystems(this.pool, { ids: systemIds }) : Promise.resolve([]),
       affiliatedCounts(this.pool, facilityIds),
-      topPrescriberRanks(this.pool, TOP_PRESCRIBER_RANK),
+      this.current().then((snapshot) => snapshot.ranks),
     ])
     const [providers, treatedBy] = await Promise.all([
       providersByNpi(this.pool, [...new Set(prescribers.map((p) => p.npi))]),
@@ -355,7 +422,7 @@ export class NovaService {
     const facility = await facilityByNpi(this.pool, npi)
     if (!facility) throw notFound(NOVA_MESSAGES.facilityNotFound(npi))
     const year = await this.latestYear()
-    const rows = year === null ? [] : await facilityCounts(this.pool, year, { level: 'COUNTRY' }, { facilityIds: [facility.id] })
+    const rows = await this.scopedRows({ level: 'COUNTRY' }, { facilityIds: [facility.id] })
     const row: FacilityRow = rows[0] ?? { ...facility, ...emptyCounts() }
     const derived = derive(row)
     const account: Account = {
@@ -389,7 +456,7 @@ export class NovaService {
         this.pool,
         rows.map((r) => r.npi),
       ),
-      topPrescriberRanks(this.pool, TOP_PRESCRIBER_RANK),
+      this.current().then((snapshot) => snapshot.ranks),
     ])
     const items = rows.map((r) => {
       const p = providers.get(r.npi)
@@ -440,7 +507,7 @@ export class NovaService {
   }): Promise<AtlasSummaryResponse> {
     const scope = await this.resolveScope(input.geo_filter_input, input.nova_use_case)
     const year = await this.latestYear()
-    const rows = year === null ? [] : await facilityCounts(this.pool, year, scope)
+    const rows = await this.scopedRows(scope)
     const ids = rows.map((r) => r.id)
     const region = regionValues(rows)
     const [payers, prescribers, treating] = await Promise.all([
@@ -499,8 +566,7 @@ export class NovaService {
     const scope = await this.resolveScope(input.geo_filter_input, input.nova_use_case)
     const granularity = input.geo_filter_input.filter_value.granularity ?? 'STATE'
     const mapType = NOVA_MAP_TYPES.find((t) => t.code === input.map_selection.filter_value)!
-    const year = await this.latestYear()
-    const rows = year === null ? [] : await facilityCounts(this.pool, year, scope)
+    const rows = await this.scopedRows(scope)
 
     // the regions of the map: the scope itself when the granularity is not finer than the scope
     interface Region {
@@ -527,10 +593,9 @@ export class NovaService {
         facilities: byState.get(s.abbr) ?? [],
       }))
     } else if (fine) {
-      const list = (await territories(this.pool, input.nova_use_case)).filter(
-        (t) => scope.level === 'COUNTRY' || (scope.level === 'STATE' && t.state === scope.state),
-      )
-      const countyTerritory = await territoryOfCounties(this.pool, input.nova_use_case)
+      const snapshot = await this.current()
+      const list = snapshot.territories.filter((t) => scope.level === 'COUNTRY' || (scope.level === 'STATE' && t.state === scope.state))
+      const countyTerritory = snapshot.countyTerritory
       const byTerritory = groupBy(rows, (r) => String((r.county_fips && countyTerritory.get(r.county_fips)?.id) ?? ''))
       regions = list.map((t) => ({
         id: String(t.id),
