@@ -39,7 +39,11 @@ describe('Care Connect in a real browser', () => {
     const page = await context.newPage()
     // no tours in the way
     await context.addCookies([
-      { name: 'onboardingFlows', value: encodeURIComponent(JSON.stringify(['care-select-search', 'care-select-results'])), url: suite.server.baseUrl },
+      {
+        name: 'onboardingFlows',
+        value: encodeURIComponent(JSON.stringify(['care-select-search', 'care-select-results'])),
+        url: suite.server.baseUrl,
+      },
     ])
     await page.goto(`${suite.server.baseUrl}/sign-in`)
     await page.getByRole('textbox', { name: 'Email', exact: true }).fill(tenant.users[0]!.email)
@@ -53,7 +57,10 @@ describe('Care Connect in a real browser', () => {
     const page = await signedInPage()
     await page.goto(`${suite.server.baseUrl}/care-connect-search`)
     await page.getByRole('textbox', { name: 'Patient ZIP' }).fill(search.zip)
-    const specialty = page.getByRole('textbox', { name: 'Provider Specialty' }).or(page.getByRole('combobox', { name: 'Provider Specialty' })).first()
+    const specialty = page
+      .getByRole('textbox', { name: 'Provider Specialty' })
+      .or(page.getByRole('combobox', { name: 'Provider Specialty' }))
+      .first()
     await specialty.click()
     await specialty.fill(search.name.slice(0, 12))
     await page.getByRole('option', { name: `${search.name} (${search.code})` }).click()
@@ -112,10 +119,14 @@ describe('Care Connect in a real browser', () => {
     await memberPage.getByLabel('Verification code').first().click()
     await memberPage.keyboard.type(code)
     await memberPage.getByRole('button', { name: 'Verify', exact: true }).click()
-    await memberPage.getByText(/Recommended Providers/).first().waitFor({ timeout: 60_000 }).catch(async (error: unknown) => {
-      console.warn('DEBUG member page', memberPage.url(), (await memberPage.locator('body').innerText()).slice(0, 600))
-      throw error
-    })
+    await memberPage
+      .getByText(/Recommended Providers/)
+      .first()
+      .waitFor({ timeout: 60_000 })
+      .catch(async (error: unknown) => {
+        console.warn('DEBUG member page', memberPage.url(), (await memberPage.locator('body').innerText()).slice(0, 600))
+        throw error
+      })
     expect(await memberPage.getByTestId('results-count').textContent()).toBe('2 Recommended Providers')
     const shown = await memberPage.getByTestId('provider-card').evaluateAll((nodes) => nodes.map((n) => n.getAttribute('data-npi')))
     expect(shown.sort()).toEqual([...npis].sort())
