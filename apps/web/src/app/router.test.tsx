@@ -87,8 +87,8 @@ describe('route table', () => {
   it('a coming-soon page offers a member Back Home to /price-check, never Back to Apps', async () => {
     localStorage.setItem(TOKEN_STORAGE_KEY, loginToken({ role: 'member' }))
     mockApi({ 'GET /company/products': { product_groups: [] } })
-    renderApp('/member-recommendations')
-    expect(await screen.findByRole('heading', { name: 'Member Recommendations' })).toBeTruthy()
+    renderApp('/provider-cost-transparency/1234567893')
+    expect(await screen.findByRole('heading', { name: 'Provider Cost Transparency' })).toBeTruthy()
     const main = within(screen.getByRole('main'))
     expect(main.getByRole('link', { name: 'Back Home' }).getAttribute('href')).toBe('/price-check')
     expect(screen.queryByRole('link', { name: 'Back to Apps' })).toBeNull()

@@ -5,6 +5,7 @@ import {
   SHARE_MESSAGES,
   gradeOf,
   type HcpRanking,
+  rankingsResponseSchema,
   type RankingsResponse,
 } from '@citrus/contracts'
 import request from 'supertest'
@@ -61,7 +62,9 @@ describe('GET /care-select/rankings', () => {
   async function ok(query: Record<string, string | number>): Promise<RankingsResponse> {
     const response = await rankings(query)
     expect(response.status, JSON.stringify(response.body)).toBe(200)
-    return response.body as RankingsResponse
+    expect(response.headers['content-type']).toBe('application/json; charset=utf-8')
+    // the route serialises the answer without the schema: it must still be exactly the contract's shape
+    return rankingsResponseSchema.parse(response.body)
   }
 
   it('finds every candidate of the specialty within the radius (independent count), scores in 0..1, best first', async () => {

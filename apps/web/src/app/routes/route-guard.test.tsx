@@ -82,12 +82,13 @@ describe('full-screen denials (spec 1 §2, §8)', () => {
   })
 })
 
+// /member-recommendations is a real page now (issue 11): a page still coming soon shows the guest shell.
 describe('shareable-link guest sessions (spec 1 §4)', () => {
   it('validates ?token= and lets the guest visit a path in client_routes; the API client then holds the token', async () => {
     const token = shareableToken()
     const api = mockApi({ 'GET /shareable-url/validate-shareable-link': validation })
-    renderApp(`/member-recommendations?token=${token}`)
-    expect(await screen.findByRole('heading', { name: 'Member Recommendations' })).toBeTruthy()
+    renderApp(`/provider-cost-transparency/1234567893?token=${token}`)
+    expect(await screen.findByRole('heading', { name: 'Provider Cost Transparency' })).toBeTruthy()
     const call = api.callsTo('GET /shareable-url/validate-shareable-link')[0]
     expect(call?.query.get('token')).toBe(token)
     expect(getActiveShareableToken()).toBe(token)
@@ -102,14 +103,14 @@ describe('shareable-link guest sessions (spec 1 §4)', () => {
 
   it('offers the guest no Back to Apps, no Apps breadcrumb and no home logo link: only what the link allows', async () => {
     mockApi({ 'GET /shareable-url/validate-shareable-link': validation })
-    renderApp(`/member-recommendations?token=${shareableToken()}`)
-    expect(await screen.findByRole('heading', { name: 'Member Recommendations' })).toBeTruthy()
+    renderApp(`/provider-cost-transparency/1234567893?token=${shareableToken()}`)
+    expect(await screen.findByRole('heading', { name: 'Provider Cost Transparency' })).toBeTruthy()
     expect(screen.queryByRole('link', { name: 'Back to Apps' })).toBeNull()
     expect(screen.queryByRole('link', { name: 'Back Home' })).toBeNull()
     expect(screen.queryByRole('link', { name: 'Apps' })).toBeNull()
     const crumbs = screen.getByRole('navigation', { name: 'Breadcrumb' })
     expect(within(crumbs).queryByText('Apps')).toBeNull()
-    expect(within(crumbs).getByText('Member Recommendations')).toBeTruthy()
+    expect(within(crumbs).getByText('Provider Cost Transparency')).toBeTruthy()
     // every link left on the page stays inside the link's client_routes or is a public account page
     const hrefs = screen.getAllByRole('link').map((link) => link.getAttribute('href') ?? '')
     for (const href of hrefs)
@@ -118,8 +119,8 @@ describe('shareable-link guest sessions (spec 1 §4)', () => {
 
   it('the not-found page offers a guest Go Back instead of Back Home', async () => {
     mockApi({ 'GET /shareable-url/validate-shareable-link': validation })
-    const { router } = renderApp(`/member-recommendations?token=${shareableToken()}`)
-    expect(await screen.findByRole('heading', { name: 'Member Recommendations' })).toBeTruthy()
+    const { router } = renderApp(`/provider-cost-transparency/1234567893?token=${shareableToken()}`)
+    expect(await screen.findByRole('heading', { name: 'Provider Cost Transparency' })).toBeTruthy()
     await router.navigate('/no/such/page')
     expect(await screen.findByText('404')).toBeTruthy()
     expect(screen.queryByRole('link', { name: 'Back Home' })).toBeNull()

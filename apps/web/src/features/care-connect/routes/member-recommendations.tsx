@@ -52,6 +52,9 @@ function Loading({ text }: { text: string }) {
   )
 }
 
+/** Link tokens whose access modal was completed in this tab (the page remounts when the verified token replaces the link's). */
+const acceptedTokens = new Set<string>()
+
 /** /member-recommendations (spec 3 §2.3, §4.2, §8): access gating first, then the recommendations. */
 export function MemberRecommendationsRoute() {
   const [params, setParams] = useSearchParams()
@@ -61,7 +64,8 @@ export function MemberRecommendationsRoute() {
   const token = params.get('token')
   const search = useMemo(() => searchFromParams(params), [params])
   const query = search.zip_code && search.omni_code ? rankingsQueryOf(search) : null
-  const [accepted, setAccepted] = useState(false)
+  const [, setAcceptedVersion] = useState(0)
+  const accepted = token !== null && acceptedTokens.has(token)
 
   const validation = useApiQuery(
     endpoints.shareableUrl.validate,
@@ -108,12 +112,13 @@ export function MemberRecommendationsRoute() {
           token={token}
           link={link}
           onGranted={(replacement) => {
+            acceptedTokens.add(replacement ?? token)
             if (replacement) {
               const next = new URLSearchParams(params)
               next.set('token', replacement)
               setParams(next, { replace: true })
             }
-            setAccepted(true)
+            setAcceptedVersion((v) => v + 1)
           }}
         />
       </>

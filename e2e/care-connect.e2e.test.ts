@@ -1,0 +1,164 @@
+import { readFileSync } from 'node:fs'
+import type { Page } from 'playwright-core'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { inject } from 'vitest'
+import { ensureTestDataset } from '../apps/server/src/data/test-dataset.ts'
+import { createTenant, eventually, startSmtpCapture, TEST_PASSWORD } from '../test/helpers.ts'
+import { useBrowserSuite } from './browser.ts'
+
+/**
+ * Care Connect end to end in Chromium (issue 11): search → results → select two → compare → referral letter →
+ * share by e-mail → the member opens the link in a fresh browser, verifies the code and sees the recommendations;
+ * a public link; a restricted link.
+ */
+describe('Care Connect in a real browser', () => {
+  let smtp: Awaited<ReturnType<typeof startSmtpCapture>>
+  beforeAll(async () => {
+    smtp = await startSmtpCapture()
+  })
+  afterAll(async () => {
+    await smtp?.close()
+  })
+  const suite = useBrowserSuite(() => smtp.env)
+  let search: { zip: string; code: string; name: string }
+  let tenant: Awaited<ReturnType<typeof createTenant>>
+
+  beforeAll(async () => {
+    await ensureTestDataset(suite.db.pool, inject('databaseUrl'))
+    tenant = await createTenant(suite.db, { roles: ['user'], products: [{ product_group: 'CARE_SELECT' }] })
+    const best = await suite.db.pool.query<{ zip: string; code: string; name: string }>(
+      `SELECT p.zip_code AS zip, p.primary_taxonomy_code AS code, s.display_name AS name
+       FROM providers p JOIN mv_provider_panel pp ON pp.npi = p.npi JOIN specialties s ON s.code = p.primary_taxonomy_code
+       GROUP BY 1, 2, 3 ORDER BY count(*) DESC, 1, 2 LIMIT 1`,
+    )
+    search = best.rows[0]!
+  })
+
+  async function signedInPage(): Promise<Page> {
+    const context = await suite.browser.newContext({ acceptDownloads: true })
+    const page = await context.newPage()
+    // no tours in the way
+    await context.addCookies([
+      {
+        name: 'onboardingFlows',
+        value: encodeURIComponent(JSON.stringify(['care-select-search', 'care-select-results'])),
+        url: suite.server.baseUrl,
+      },
+    ])
+    await page.goto(`${suite.server.baseUrl}/sign-in`)
+    await page.getByRole('textbox', { name: 'Email', exact: true }).fill(tenant.users[0]!.email)
+    await page.getByLabel('Password *', { exact: true }).fill(TEST_PASSWORD)
+    await page.getByRole('button', { name: 'Sign In', exact: true }).click()
+    await page.waitForURL(/\/apps/)
+    return page
+  }
+
+  it('searches, compares two, downloads the referral letter, shares by e-mail; the member verifies and sees them', async () => {
+    const page = await signedInPage()
+    await page.goto(`${suite.server.baseUrl}/care-connect-search`)
+    await page.getByRole('textbox', { name: 'Patient ZIP' }).fill(search.zip)
+    const specialty = page
+      .getByRole('textbox', { name: 'Provider Specialty' })
+      .or(page.getByRole('combobox', { name: 'Provider Specialty' }))
+      .first()
+    await specialty.click()
+    await specialty.fill(search.name.slice(0, 12))
+    await page.getByRole('option', { name: `${search.name} (${search.code})` }).click()
+    await page.getByRole('button', { name: 'Find Providers' }).click()
+    await page.waitForURL(/\/care-connect-results\?/)
+    const url = new URL(page.url())
+    expect(url.searchParams.get('zip_code')).toBe(search.zip)
+    expect(url.searchParams.get('omni_code')).toBe(search.code)
+    await expect.poll(() => page.getByTestId('results-count').textContent(), { timeout: 60_000 }).toMatch(/\d+ Referral Results/)
+
+    const cards = page.getByTestId('provider-card')
+    await expect.poll(() => cards.count()).toBeGreaterThanOrEqual(2)
+    const npis = [await cards.nth(0).getAttribute('data-npi'), await cards.nth(1).getAttribute('data-npi')]
+    await cards.nth(0).click()
+    await cards.nth(1).click()
+    await page.getByTestId('selection-bar').getByRole('button', { name: 'Compare' }).click()
+    await expect.poll(() => page.getByTestId('comparison-table').isVisible()).toBe(true)
+    await page.keyboard.press('Escape')
+
+    await page.getByRole('button', { name: 'Referral Letter' }).click()
+    await page.getByRole('textbox', { name: 'Patient name' }).fill('Jane E2E')
+    await page.getByLabel('Date of birth').fill('1970-04-12')
+    const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Generate' }).click()])
+    expect(download.suggestedFilename()).toBe('referral_letter.pdf')
+    const pdf = readFileSync((await download.path())!)
+    expect(pdf.subarray(0, 5).toString()).toBe('%PDF-')
+    await expect.poll(() => page.getByText('Referral letter downloaded successfully!').first().isVisible()).toBe(true)
+    await expect.poll(() => page.getByText('Referral Letter Generator').isVisible(), { timeout: 5000 }).toBe(false)
+
+    // share by e-mail
+    const member = `member-${Date.now()}@example.com`
+    await page.getByTestId('selection-bar').getByRole('button', { name: 'Send' }).click()
+    await page.getByRole('tab', { name: 'Email' }).click()
+    await page.getByRole('textbox', { name: 'Email' }).fill(member)
+    await page.getByRole('dialog').getByRole('button', { name: 'Send' }).click()
+    await expect.poll(() => page.getByText('Successfully sent provider link!').first().isVisible()).toBe(true)
+    const mail = await eventually(() => {
+      const found = smtp.messages.find((m) => m.to.includes(member) && /member-recommendations/.test(m.decoded))
+      if (!found) throw new Error('no link e-mail yet')
+      return found
+    }, 20_000)
+    const link = /(http:\/\/127\.0\.0\.1:\d+\/member-recommendations\?[^\s"<]+)/.exec(mail.decoded)![1]!.replace(/&amp;/g, '&')
+    expect(new URL(link).searchParams.get('filter_npis')?.split(',').sort()).toEqual([...npis].sort())
+
+    // the member, in a fresh browser
+    const memberPage = await (await suite.browser.newContext()).newPage()
+    await memberPage.goto(link)
+    await memberPage.getByRole('textbox', { name: 'Email' }).fill(member)
+    await memberPage.getByRole('button', { name: 'Verify Access' }).click()
+    const codeMail = await eventually(() => {
+      const found = smtp.messages.find((m) => m.to.includes(member) && /verification code is \d{6}/.test(m.decoded))
+      if (!found) throw new Error('no code e-mail yet')
+      return found
+    }, 20_000)
+    const code = /verification code is (\d{6})/.exec(codeMail.decoded)![1]!
+    await memberPage.getByLabel('Verification code').first().click()
+    await memberPage.keyboard.type(code)
+    await memberPage.getByRole('button', { name: 'Verify', exact: true }).click()
+    await memberPage
+      .getByText(/Recommended Providers/)
+      .first()
+      .waitFor({ timeout: 60_000 })
+      .catch(async (error: unknown) => {
+        console.warn('DEBUG member page', memberPage.url(), (await memberPage.locator('body').innerText()).slice(0, 600))
+        throw error
+      })
+    expect(await memberPage.getByTestId('results-count').textContent()).toBe('2 Recommended Providers')
+    const shown = await memberPage.getByTestId('provider-card').evaluateAll((nodes) => nodes.map((n) => n.getAttribute('data-npi')))
+    expect(shown.sort()).toEqual([...npis].sort())
+  })
+
+  it('opens a public link with a click; a restricted link shows Access Restricted', async () => {
+    const page = await signedInPage()
+    const token = await page.evaluate(() => localStorage.getItem('jwtToken'))
+    const create = async (body: Record<string, unknown>) => {
+      const response = await fetch(`${suite.server.baseUrl}/api/shareable-url`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
+        body: JSON.stringify({
+          url_type: 'public',
+          client_routes: ['/member-recommendations'],
+          api_endpoints: ['GET /care-select/rankings', 'GET /shareable-url/validate-shareable-link'],
+          incoming_url: '/member-recommendations',
+          initial_query_params: { zip_code: search.zip, omni_code: search.code, radius_in_m: 300000 },
+          role: 'member',
+          ...body,
+        }),
+      })
+      return ((await response.json()) as { url: string }).url
+    }
+    const publicLink = await create({})
+    const guest = await (await suite.browser.newContext()).newPage()
+    await guest.goto(publicLink)
+    await guest.getByRole('button', { name: 'Continue' }).click()
+    await expect.poll(() => guest.getByTestId('results-count').textContent(), { timeout: 60_000 }).toMatch(/Recommended Providers/)
+
+    const restricted = await create({ url_type: 'private', authorized_user_ids: [999999999] })
+    await page.goto(restricted)
+    await expect.poll(() => page.getByText('Access Restricted').first().isVisible(), { timeout: 20_000 }).toBe(true)
+  })
+})
