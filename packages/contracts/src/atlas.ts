@@ -163,25 +163,24 @@ const gender = z.enum(['M', 'F']).optional()
  * The generic Atlas query (spec 2 §3; spec 4 §5). The seed's other reading of the same call (icd10,
  * granularity, region, regionType, bypassCache) is accepted too; the documented names win.
  */
-export const atlasGenericQuerySchema = z
-  .object({
-    icd10_cm_union_csv: z.string().max(2000).optional().describe('comma-separated ICD-10-CM codes or prefixes; none = all conditions'),
-    tile_granularity: z.enum(TILE_GRANULARITIES).optional().describe('STATE (default), COUNTY or ZIP_CODE_50KM'),
-    search_within_region: z.string().trim().max(6000).optional().describe("'US', a state (CA) or ZIP codes (comma-joined)"),
-    search_within_region_type: z.enum(REGION_TYPES).optional().describe('COUNTRY, STATE (default) or ZIP_CODE_50KM'),
-    include_census_data: flag,
-    include_hco_points: flag,
-    _bypass_cache: flag,
-    gender,
-    min_age: age.optional(),
-    max_age: age.optional(),
-    icd10: z.string().max(2000).optional().describe('alias of icd10_cm_union_csv'),
-    granularity: z.enum(TILE_GRANULARITIES).optional().describe('alias of tile_granularity'),
-    region: z.string().trim().max(6000).optional().describe('alias of search_within_region'),
-    regionType: z.enum(REGION_TYPES).optional().describe('alias of search_within_region_type'),
-    bypassCache: flag.describe('alias of _bypass_cache'),
-  })
-  .meta({ id: 'AtlasGenericQuery' })
+export const atlasGenericQuerySchema = z.object({
+  icd10_cm_union_csv: z.string().max(2000).optional().describe('comma-separated ICD-10-CM codes or prefixes; none = all conditions'),
+  tile_granularity: z.enum(TILE_GRANULARITIES).optional().describe('STATE (default), COUNTY or ZIP_CODE_50KM'),
+  search_within_region: z.string().trim().max(6000).optional().describe("'US', a state (CA) or ZIP codes (comma-joined)"),
+  search_within_region_type: z.enum(REGION_TYPES).optional().describe('COUNTRY, STATE (default) or ZIP_CODE_50KM'),
+  include_census_data: flag,
+  include_hco_points: flag,
+  _bypass_cache: flag,
+  gender,
+  min_age: age.optional(),
+  max_age: age.optional(),
+  icd10: z.string().max(2000).optional().describe('alias of icd10_cm_union_csv'),
+  granularity: z.enum(TILE_GRANULARITIES).optional().describe('alias of tile_granularity'),
+  region: z.string().trim().max(6000).optional().describe('alias of search_within_region'),
+  regionType: z.enum(REGION_TYPES).optional().describe('alias of search_within_region_type'),
+  bypassCache: flag.describe('alias of _bypass_cache'),
+})
+// no component id: @fastify/swagger cannot resolve a $ref'd query string schema
 export type AtlasGenericQuery = z.input<typeof atlasGenericQuerySchema>
 
 // ---- GeoJSON output (spec 2 §3) ---------------------------------------------------------------------------

@@ -147,7 +147,7 @@ export async function entityPage(pool: pg.Pool, q: DrilldownQuery): Promise<Dril
   let total = Number(rows[0]?.total ?? 0)
   if (rows.length === 0 && q.page > 0) {
     const count = await pool.query<{ n: number }>(
-      `SELECT count(DISTINCT ${group})::int AS n FROM ${from} ${whereSql(where)}${facility ? '' : ''}`,
+      `SELECT count(DISTINCT ${group})::int AS n FROM ${from} ${whereSql(where)}`,
       params.values.slice(0, -2),
     )
     total = count.rows[0]?.n ?? 0

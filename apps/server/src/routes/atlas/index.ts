@@ -50,6 +50,8 @@ async function readGenericQuery(pool: pg.Pool, query: ParsedGenericQuery, tier: 
 }
 
 const HCO_POINT_LIMIT = 1000
+const TILE_CACHE_LIMIT = 500
+const tileCache = new WeakMap<GenericResult, Map<string, Buffer>>()
 
 /** Facilities of the region with their patients of the query, as point features (has_marker). */
 async function facilityPoints(
@@ -170,6 +172,14 @@ export const atlasRoutes: FastifyPluginAsyncZod = async (app) => {
     const tier = await planTierOf(request)
     const q = await readGenericQuery(pool, request.query as ParsedGenericQuery, tier)
     const result = await genericResult(pool, q)
+    // tiles of a result are kept with it (a new data load or _bypass_cache makes a new result)
+    let tiles = tileCache.get(result)
+    if (!tiles) tileCache.set(result, (tiles = new Map()))
+    const tileKey = `${tier}|${q.census}|${q.points}|${z}/${x}/${y}`
+    const cached = tiles.get(tileKey)
+    const send = (tile: Buffer) =>
+      reply.header('content-type', 'application/vnd.mapbox-vector-tile').header('cache-control', 'private, max-age=60').send(tile)
+    if (cached) return send(cached)
     const response = toGenericResponse(result, { tier, census: q.census, points: [] })
     const regions: TileFeature[] = response.geojson.features.map((feature, i) => ({
       id: feature.properties.id,
@@ -201,7 +211,9 @@ export const atlasRoutes: FastifyPluginAsyncZod = async (app) => {
       app.config.databaseMode === 'postgres'
         ? await tileWithPostgis(pool, q.granularity, { z, x, y }, regions, points)
         : tileInNode({ z, x, y }, regions, points)
-    return reply.header('content-type', 'application/vnd.mapbox-vector-tile').header('cache-control', 'private, max-age=60').send(tile)
+    if (tiles.size >= TILE_CACHE_LIMIT) tiles.delete(tiles.keys().next().value as string)
+    tiles.set(tileKey, tile)
+    return send(tile)
   })
 
   route(app, atlasEndpoints.drilldown, guard, async (request) => {

@@ -1,7 +1,6 @@
 import { ATLAS_TILE_EXTENT, ATLAS_TILE_LAYER, ATLAS_TILE_POINTS_LAYER, type TileGranularity } from '@citrus/contracts'
 import { geoJSONToTile } from '@maplibre/geojson-vt'
 import { fromGeojsonVt } from '@maplibre/vt-pbf'
-import type { Feature, FeatureCollection, Geometry } from 'geojson'
 import type pg from 'pg'
 
 /** The attributes a tile carries for each feature; nulls are left out (as ST_AsMVT leaves them out). */
@@ -14,6 +13,11 @@ export interface TileFeature {
 }
 
 export const TILE_BUFFER = 64
+
+/** GeoJSON as geojson-vt reads it (the coordinates are only walked for the bounding box here). */
+type Geometry = { type: string; coordinates: unknown }
+type Feature = { type: 'Feature'; geometry: Geometry; properties: Record<string, unknown> }
+type GeoJsonInput = Parameters<typeof geoJSONToTile>[0]
 
 const GEOMETRY_SQL: Record<TileGranularity, string> = {
   STATE: 'SELECT s.abbr AS id, s.geom FROM states s WHERE s.abbr = ANY($1::text[])',
@@ -98,7 +102,7 @@ function bboxOf(geometry: Geometry): [number, number, number, number] {
       if (lat > box[3]) box[3] = lat
     } else if (Array.isArray(coords)) for (const c of coords) visit(c)
   }
-  visit((geometry as { coordinates: unknown }).coordinates)
+  visit(geometry.coordinates)
   bboxCache.set(geometry, box)
   return box
 }
@@ -134,7 +138,7 @@ export function tileInNode(
       if (e < bounds.west - marginX || w > bounds.east + marginX || n < bounds.south - marginY || s > bounds.north + marginY) continue
       selected.push({ type: 'Feature', geometry, properties: stripNulls(feature.properties) })
     }
-    const collection: FeatureCollection = { type: 'FeatureCollection', features: selected }
+    const collection = { type: 'FeatureCollection', features: selected } as unknown as GeoJsonInput
     return geoJSONToTile(collection, tile.z, tile.x, tile.y, { extent: ATLAS_TILE_EXTENT, buffer: TILE_BUFFER, clip: true, tolerance: 1 })
   }
   const layers = { [ATLAS_TILE_LAYER]: layer(regions), [ATLAS_TILE_POINTS_LAYER]: layer(points) }

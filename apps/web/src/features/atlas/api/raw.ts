@@ -3,7 +3,7 @@ import { getActiveShareableToken } from '../../../lib/guest-token-store'
 import { apiMessageOf, toApiError } from '../../../lib/api-client'
 import { env } from '../../../config/env'
 
-/** An /api URL with the query, and the shareable token when there is no login (for tiles and downloads). */
+/** A URL of the API (path relative to the API base, e.g. /atlas/generic) with the query, and the shareable token when there is no login (for tiles and downloads). */
 export function apiUrl(path: string, query: Record<string, string | number | boolean | undefined | null>): string {
   const search = new URLSearchParams()
   for (const [key, value] of Object.entries(query)) if (value !== undefined && value !== null) search.set(key, String(value))
@@ -16,7 +16,7 @@ export function apiUrl(path: string, query: Record<string, string | number | boo
 
 /** The vector-tile URL template of a query ({z}/{x}/{y} kept literal for the map). */
 export function tilesUrl(query: Record<string, string | number | boolean | undefined | null>): string {
-  return apiUrl('/api/atlas/tiles/{z}/{x}/{y}.mvt', query).replace(/%7B/gi, '{').replace(/%7D/gi, '}')
+  return apiUrl('/atlas/tiles/{z}/{x}/{y}.mvt', query).replace(/%7B/gi, '{').replace(/%7D/gi, '}')
 }
 
 /** Downloads a file the API answers (CSV export) under the given name. */

@@ -74,7 +74,7 @@ export function ListTab({
   const exportCsv = async () => {
     try {
       await downloadFromApi(
-        apiUrl('/api/atlas-v2/list/conditions/1', {
+        apiUrl('/atlas-v2/list/conditions/1', {
           ...query,
           kind,
           state,
