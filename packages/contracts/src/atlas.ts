@@ -207,7 +207,9 @@ export const atlasMetricSchema = z
   })
   .meta({ id: 'AtlasMetric' })
 export type AtlasMetric = z.infer<typeof atlasMetricSchema>
-export const metricGroupSchema = z.object({ type: z.enum(ATLAS_METRIC_GROUPS), metrics: z.array(atlasMetricSchema) }).meta({ id: 'AtlasMetricGroup' })
+export const metricGroupSchema = z
+  .object({ type: z.enum(ATLAS_METRIC_GROUPS), metrics: z.array(atlasMetricSchema) })
+  .meta({ id: 'AtlasMetricGroup' })
 export type AtlasMetricGroup = z.infer<typeof metricGroupSchema>
 export const metadataItemSchema = z.object({ code: z.string(), label: z.string(), value: z.union([z.string(), z.number()]).nullable() })
 export type AtlasMetadataItem = z.infer<typeof metadataItemSchema>

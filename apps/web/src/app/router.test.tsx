@@ -8,6 +8,7 @@ import { renderApp } from '../test/render'
 import { loginToken } from '../test/tokens'
 import { AppProvider } from './provider'
 import { PAGES } from './routes/pages'
+import { NPI, providerCostBody } from '../test/provider-cost-fixture'
 
 function concretePath(path: string): string {
   return path.replace(':npi', '1234567893').replace(':companyId', '3')
@@ -84,11 +85,11 @@ describe('route table', () => {
     expect(main.queryByRole('link', { name: 'Back to Apps' })).toBeNull()
   })
 
-  it('a coming-soon page offers a member Back Home to /price-check, never Back to Apps', async () => {
+  it("a member's page offers Back Home to /price-check, never Back to Apps", async () => {
     localStorage.setItem(TOKEN_STORAGE_KEY, loginToken({ role: 'member' }))
-    mockApi({ 'GET /company/products': { product_groups: [] } })
-    renderApp('/provider-cost-transparency/1234567893')
-    expect(await screen.findByRole('heading', { name: 'Provider Cost Transparency' })).toBeTruthy()
+    mockApi({ 'GET /company/products': { product_groups: [] }, [`GET /cost-transparency/provider/${NPI}`]: providerCostBody })
+    renderApp(`/provider-cost-transparency/${NPI}`)
+    expect(await screen.findByRole('heading', { name: providerCostBody.provider.full_name })).toBeTruthy()
     const main = within(screen.getByRole('main'))
     expect(main.getByRole('link', { name: 'Back Home' }).getAttribute('href')).toBe('/price-check')
     expect(screen.queryByRole('link', { name: 'Back to Apps' })).toBeNull()

@@ -1,4 +1,11 @@
-import { ATLAS_PAYER_TYPES, tierAllows, type AtlasInsight, type AtlasMetricGroup, type DrilldownType, type PlanTier } from '@citrus/contracts'
+import {
+  ATLAS_PAYER_TYPES,
+  tierAllows,
+  type AtlasInsight,
+  type AtlasMetricGroup,
+  type DrilldownType,
+  type PlanTier,
+} from '@citrus/contracts'
 import type pg from 'pg'
 import { metric, payerMetrics, round, type PayerCounts } from './generic.js'
 import { codeConditionSql, patientConditions, scopeZipsSql, SqlParams, type AtlasFilters, type AtlasScope } from './query.js'

@@ -5,6 +5,7 @@ import { getActiveShareableToken } from '../../lib/guest-token-store'
 import { mockApi, reply } from '../../test/mock-api'
 import { renderApp } from '../../test/render'
 import { loginToken, shareableToken } from '../../test/tokens'
+import { NPI, providerCostBody } from '../../test/provider-cost-fixture'
 
 const validation = {
   url_type: 'private',
@@ -86,9 +87,12 @@ describe('full-screen denials (spec 1 §2, §8)', () => {
 describe('shareable-link guest sessions (spec 1 §4)', () => {
   it('validates ?token= and lets the guest visit a path in client_routes; the API client then holds the token', async () => {
     const token = shareableToken()
-    const api = mockApi({ 'GET /shareable-url/validate-shareable-link': validation })
-    renderApp(`/provider-cost-transparency/1234567893?token=${token}`)
-    expect(await screen.findByRole('heading', { name: 'Provider Cost Transparency' })).toBeTruthy()
+    const api = mockApi({
+      'GET /shareable-url/validate-shareable-link': validation,
+      [`GET /cost-transparency/provider/${NPI}`]: providerCostBody,
+    })
+    renderApp(`/provider-cost-transparency/${NPI}?token=${token}`)
+    expect(await screen.findByRole('heading', { name: providerCostBody.provider.full_name })).toBeTruthy()
     const call = api.callsTo('GET /shareable-url/validate-shareable-link')[0]
     expect(call?.query.get('token')).toBe(token)
     expect(getActiveShareableToken()).toBe(token)
@@ -96,15 +100,15 @@ describe('shareable-link guest sessions (spec 1 §4)', () => {
 
   it('redirects the guest to /not-authorized outside client_routes', async () => {
     const token = shareableToken()
-    mockApi({ 'GET /shareable-url/validate-shareable-link': validation })
+    mockApi({ 'GET /shareable-url/validate-shareable-link': validation, [`GET /cost-transparency/provider/${NPI}`]: providerCostBody })
     const { router } = renderApp(`/price-check?token=${token}`)
     await vi.waitFor(() => expect(router.state.location.pathname).toBe('/not-authorized'))
   })
 
   it('offers the guest no Back to Apps, no Apps breadcrumb and no home logo link: only what the link allows', async () => {
-    mockApi({ 'GET /shareable-url/validate-shareable-link': validation })
-    renderApp(`/provider-cost-transparency/1234567893?token=${shareableToken()}`)
-    expect(await screen.findByRole('heading', { name: 'Provider Cost Transparency' })).toBeTruthy()
+    mockApi({ 'GET /shareable-url/validate-shareable-link': validation, [`GET /cost-transparency/provider/${NPI}`]: providerCostBody })
+    renderApp(`/provider-cost-transparency/${NPI}?token=${shareableToken()}`)
+    expect(await screen.findByRole('heading', { name: providerCostBody.provider.full_name })).toBeTruthy()
     expect(screen.queryByRole('link', { name: 'Back to Apps' })).toBeNull()
     expect(screen.queryByRole('link', { name: 'Back Home' })).toBeNull()
     expect(screen.queryByRole('link', { name: 'Apps' })).toBeNull()
@@ -118,9 +122,9 @@ describe('shareable-link guest sessions (spec 1 §4)', () => {
   })
 
   it('the not-found page offers a guest Go Back instead of Back Home', async () => {
-    mockApi({ 'GET /shareable-url/validate-shareable-link': validation })
-    const { router } = renderApp(`/provider-cost-transparency/1234567893?token=${shareableToken()}`)
-    expect(await screen.findByRole('heading', { name: 'Provider Cost Transparency' })).toBeTruthy()
+    mockApi({ 'GET /shareable-url/validate-shareable-link': validation, [`GET /cost-transparency/provider/${NPI}`]: providerCostBody })
+    const { router } = renderApp(`/provider-cost-transparency/${NPI}?token=${shareableToken()}`)
+    expect(await screen.findByRole('heading', { name: providerCostBody.provider.full_name })).toBeTruthy()
     await router.navigate('/no/such/page')
     expect(await screen.findByText('404')).toBeTruthy()
     expect(screen.queryByRole('link', { name: 'Back Home' })).toBeNull()

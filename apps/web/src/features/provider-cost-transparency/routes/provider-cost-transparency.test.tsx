@@ -1,48 +1,10 @@
-import { TOKEN_STORAGE_KEY, type ProviderCostResponse } from '@citrus/contracts'
+import { TOKEN_STORAGE_KEY } from '@citrus/contracts'
 import { fireEvent, screen, within } from '@testing-library/react'
 import { describe, expect, it, vi } from 'vitest'
 import { mockApi, reply } from '../../../test/mock-api'
 import { renderApp } from '../../../test/render'
 import { loginToken } from '../../../test/tokens'
-
-const NPI = '1234567893'
-const body: ProviderCostResponse = {
-  provider: {
-    npi: NPI,
-    full_name: 'Ada Lovelace, MD',
-    title: 'MD',
-    cms_specialization: 'Family Medicine Physician',
-    primary_taxonomy_code: '207Q00000X',
-    address: '1 Main St',
-    city: 'Houston',
-    state: 'TX',
-    zip_code: '77004',
-    phone_number: null,
-    facility_name: 'Houston General Hospital',
-    facility_npi: null,
-  },
-  claim_count: 40,
-  estimated_cost_range: { low: 20, median: 55.5, high: 120 },
-  patient_cost_range: { low: 1, median: 10, high: 25 },
-  visit_types: [
-    {
-      code: '99213',
-      description: 'Returning patient office visit, moderate',
-      claim_count: 30,
-      avg_list_rate: 120,
-      avg_negotiated_rate: 53,
-      avg_insurer_rate: 40,
-      avg_patient_rate: 13,
-      facility_negotiated_rate: 60,
-      peer_avg_negotiated_rate: 58.84,
-      peer_count: 4,
-      affordability: 100,
-    },
-  ],
-  affordability: 100,
-  peers: { count: 12, radius_in_m: 50000, specialty: 'Family Medicine Physician' },
-  payment_perspective: null,
-}
+import { NPI, providerCostBody as body } from '../../../test/provider-cost-fixture'
 
 describe('/provider-cost-transparency/{npi}', () => {
   it('shows the cost range, visit types with codes and affordability, compares with peers, shares and prints', async () => {
