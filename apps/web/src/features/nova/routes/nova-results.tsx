@@ -23,7 +23,7 @@ import {
   useTerritoryNames,
 } from '../api/nova'
 import { DetailArea } from '../components/detail-panels'
-import { NovaMap, type MapFeature } from '../components/nova-map'
+import { NovaMap, useTilesFlyTo } from '../components/nova-map'
 import {
   DrillBreadcrumb,
   FilterBar,
@@ -355,14 +355,39 @@ function MapArea({
       </Paper>
     )
   }
-  const { geojson, choropleth_legend: legend } = tiles.data
-  const polygons = geojson.features.filter((f) => f.properties.entity_type !== 'FACILITY')
-  const points = geojson.features
-    .filter((f) => f.properties.entity_type === 'FACILITY' && f.geometry?.type === 'Point')
-    .map((f) => {
-      const [lng, lat] = f.geometry!.coordinates as [number, number]
-      return { id: f.properties.id, lat, lng, label: f.properties.label, color: f.properties.fill }
-    })
+  return <LoadedMap tiles={tiles} data={tiles.data} selectedNpi={filters.selectedHcoNpi} onHospital={onHospital} />
+}
+
+function LoadedMap({
+  tiles,
+  data,
+  selectedNpi,
+  onHospital,
+}: {
+  tiles: ReturnType<typeof useNovaTiles>
+  data: NonNullable<ReturnType<typeof useNovaTiles>['data']>
+  selectedNpi: string
+  onHospital: (npi: string) => void
+}) {
+  const { geojson, choropleth_legend: legend } = data
+  const flyTo = useTilesFlyTo(tiles.dataUpdatedAt, geojson.features[0])
+  // stable layers: the map redraws its sources only when the tiles change
+  const { polygons, points, choropleth } = useMemo(() => {
+    const polygons = geojson.features.filter((f) => f.properties.entity_type !== 'FACILITY')
+    const points = geojson.features
+      .filter((f) => f.properties.entity_type === 'FACILITY' && f.geometry?.type === 'Point')
+      .map((f) => {
+        const [lng, lat] = f.geometry!.coordinates as [number, number]
+        return { id: f.properties.id, lat, lng, label: f.properties.label, color: f.properties.fill }
+      })
+    const choropleth = {
+      data: { type: 'FeatureCollection', features: polygons } as unknown as GeoJSON.FeatureCollection,
+      property: 'value',
+      title: legend.metric_config.title,
+      stops: legend.items.map((i) => ({ value: i.min_value, color: i.color })),
+    }
+    return { polygons, points, choropleth }
+  }, [geojson, legend])
   return (
     <Stack gap="sm">
       {tiles.isFetching && (
@@ -371,13 +396,10 @@ function MapArea({
         </Text>
       )}
       <NovaMap
-        choropleth={{
-          data: { type: 'FeatureCollection', features: polygons as MapFeature[] },
-          property: 'value',
-          stops: legend.items.map((i) => ({ value: i.min_value, color: i.color })),
-        }}
+        choropleth={choropleth}
         points={points}
-        selectedId={filters.selectedHcoNpi || null}
+        selectedId={selectedNpi}
+        flyTo={flyTo}
         onPointClick={onHospital}
         height={520}
       />
