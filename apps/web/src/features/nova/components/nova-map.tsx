@@ -1,15 +1,13 @@
 import { Box, Text } from '@mantine/core'
 import { Suspense, useState } from 'react'
 import { CitrusMap, MAP_DEFAULTS, type CitrusMapProps } from '../../../components/map'
+import { NOVA_CLIENT_MESSAGES } from '../utils/messages'
 
 /** Nova's map rules (spec 2 §4, §9): a facility is flown to at zoom 10; a later tiles fetch flies to zoom 5. */
 export const NOVA_MAP = {
   facilityZoom: 10,
   tilesZoom: MAP_DEFAULTS.tilesFlyToZoom,
 } as const
-
-/** 'Viewing Region {id}' (spec 2 §4 Map selection). */
-export const viewingRegion = (id: string) => `Viewing Region ${id}`
 
 /** GeoJSON as the Nova tiles carry it. */
 export interface MapFeature {
@@ -88,7 +86,7 @@ export function NovaMap({ selectedId, flyTo, ...props }: NovaMapProps) {
       </Suspense>
       {region !== null && (
         <Text size="sm" fw={600} mt={4} data-testid="nova-map-region">
-          {viewingRegion(region)}
+          {NOVA_CLIENT_MESSAGES.viewingRegion(region)}
         </Text>
       )}
     </Box>

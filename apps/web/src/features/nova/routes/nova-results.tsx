@@ -1,5 +1,5 @@
 import { type endpoints, type EndpointInput, type NovaInsight } from '@citrus/contracts'
-import { ActionIcon, Box, Button, Center, Flex, Group, LoadingOverlay, Paper, Stack, Text, Title, Tooltip } from '@mantine/core'
+import { ActionIcon, Box, Button, Center, Flex, Group, LoadingOverlay, Paper, Stack, Text, Tooltip } from '@mantine/core'
 import { useDebouncedValue } from '@mantine/hooks'
 import {
   IconBulb,
@@ -23,6 +23,7 @@ import {
   useTerritoryNames,
 } from '../api/nova'
 import { DetailArea } from '../components/detail-panels'
+import { NovaHubProvider, useNovaHub, type NovaHubSlots } from '../components/hub-slots'
 import { NovaMap, useTilesFlyTo } from '../components/nova-map'
 import {
   DrillBreadcrumb,
@@ -78,7 +79,15 @@ function useDebouncedRequest<T>(request: T | null): T | null {
 }
 
 /** /nova-results: Atlas Intelligence (map), Market Analytics (drill-down), Strategy Hub (AI context) (spec 2 §2, §4). */
-export function NovaResultsRoute() {
+export function NovaResultsRoute({ hub = null }: { hub?: NovaHubSlots | null } = {}) {
+  return (
+    <NovaHubProvider value={hub}>
+      <NovaResults />
+    </NovaHubProvider>
+  )
+}
+
+function NovaResults() {
   const [filters, setFilters] = useNovaFilters()
   const [tab, selectTab] = useUrlTab(NOVA_TABS)
   const [collapsed, setCollapsed] = useState(false)
@@ -297,21 +306,10 @@ export function NovaResultsRoute() {
   )
 }
 
-/** The Strategy Hub tab: its content belongs to the AI Hub; here the pinned context it starts from. */
+/** The Strategy Hub tab: the AI Hub (generating against the NOVA product), when the app provides it. */
 function StrategyHubSlot() {
-  return (
-    <Paper withBorder radius="lg" p="md" data-testid="strategy-hub">
-      <Stack gap="sm">
-        <Title order={3} fz="lg">
-          Strategy Hub
-        </Title>
-        <Text size="sm" c="dimmed">
-          {NOVA_CLIENT_MESSAGES.strategyHubHint}
-        </Text>
-        <PinnedList />
-      </Stack>
-    </Paper>
-  )
+  const hub = useNovaHub()
+  return <Box data-testid="strategy-hub">{hub && <hub.StrategyHub />}</Box>
 }
 
 function MapArea({
@@ -395,14 +393,7 @@ function LoadedMap({
           {NOVA_CLIENT_MESSAGES.fetchingMap}
         </Text>
       )}
-      <NovaMap
-        choropleth={choropleth}
-        points={points}
-        selectedId={selectedNpi}
-        flyTo={flyTo}
-        onPointClick={onHospital}
-        height={520}
-      />
+      <NovaMap choropleth={choropleth} points={points} selectedId={selectedNpi} flyTo={flyTo} onPointClick={onHospital} height={520} />
       <Paper withBorder radius="md" p="sm" data-testid="nova-legend">
         <Text size="sm" fw={600} mb={4}>
           {legend.metric_config.title}
