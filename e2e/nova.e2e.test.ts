@@ -6,7 +6,8 @@ import { useBrowserSuite } from './browser.ts'
 
 /**
  * Nova end to end in Chromium as the demo citrus user: search, the results map, health system → hospital →
- * HCPs and the breadcrumb back, map type and sort changes, and pinning a hospital to the AI Hub.
+ * HCPs and the breadcrumb back, map type and sort changes, pinning a hospital to the AI Hub (server-side) and
+ * finding it in the pinned tab and the Strategy Hub; the map canvas draws and no request leaves the origin.
  */
 describe('Nova in a real browser', () => {
   beforeAll(async () => {
@@ -32,7 +33,9 @@ describe('Nova in a real browser', () => {
     const context = await suite.browser.newContext({ viewport: { width: 1400, height: 1000 } })
     const page = await context.newPage()
     const errors: string[] = []
+    const requests: string[] = []
     page.on('pageerror', (error) => errors.push(error.message))
+    page.on('request', (request) => requests.push(request.url()))
     await signIn(page)
 
     // search form → results with the documented parameters
@@ -52,6 +55,18 @@ describe('Nova in a real browser', () => {
     })
     const legend = page.getByTestId('nova-legend')
     await legend.getByText('SERB CroFab Opportunity Score', { exact: true }).waitFor({ timeout: 30_000 })
+
+    // the shared map draws Nova's tiles: MapLibre is ready and its canvas has a size (WebGL through SwiftShader)
+    const map = page.getByTestId('nova-map').getByTestId('citrus-map')
+    await map.and(page.locator('[data-map-ready="true"]')).waitFor({ timeout: 60_000 })
+    await page.waitForFunction(
+      () => {
+        const canvas = document.querySelector('[data-testid="nova-map"] [data-testid="citrus-map"] canvas')
+        return canvas instanceof HTMLCanvasElement && canvas.width > 0 && canvas.height > 0
+      },
+      undefined,
+      { timeout: 30_000 },
+    )
 
     // change the map type
     await page.getByRole('combobox', { name: 'Map visualization', exact: true }).click()
@@ -76,9 +91,12 @@ describe('Nova in a real browser', () => {
     await expect.poll(() => param(page, 'hco_npi')).toBe(npi)
     await page.getByText('HOSPITAL', { exact: false }).first().waitFor({ timeout: 30_000 })
 
-    // pin the hospital to the AI Hub
+    // pin the hospital to the AI Hub (server-side pins): the toast names it
     await page.getByRole('button', { name: 'Save to AI Hub', exact: true }).click()
-    await page.getByText(/saved to AI Hub!$/).waitFor({ timeout: 10_000 })
+    const toast = page.getByText(/ saved to AI Hub!$/)
+    await toast.waitFor({ timeout: 10_000 })
+    const hospitalName = (await toast.innerText()).replace(/ saved to AI Hub!$/, '')
+    expect(hospitalName.length).toBeGreaterThan(0)
     await page.getByRole('button', { name: 'Saved to AI Hub', exact: true }).waitFor()
 
     // sort the HCPs by CroFab units used, ascending
@@ -101,11 +119,23 @@ describe('Nova in a real browser', () => {
     await expect.poll(() => param(page, 'hco_npi')).toBeNull()
     expect(param(page, 'system_id')).toBe(systemId)
 
-    // the pinned tab lists the hospital
+    // the pinned tab is the AI Hub's context panel: it lists the hospital
     await page.getByRole('tab', { name: 'Pinned', exact: true }).click()
-    await page.locator('[data-testid="nova-breadcrumb"]').waitFor()
-    await expect.poll(async () => page.getByText('facility', { exact: true }).count()).toBeGreaterThan(0)
+    const sidebarPins = page.getByTestId('ai-context-panel').getByTestId('ai-pin')
+    await expect.poll(() => sidebarPins.filter({ hasText: hospitalName }).count(), { timeout: 30_000 }).toBe(1)
 
+    // the Strategy Hub tab is the AI Hub, with the pin from the panel in its context
+    await page.getByRole('tab', { name: 'Strategy Hub', exact: true }).click()
+    await expect.poll(() => param(page, 'tab')).toBe('strategy')
+    const hub = page.getByTestId('strategy-hub').getByTestId('ai-hub')
+    await hub.waitFor({ timeout: 30_000 })
+    await hub.getByText('Context Loaded • Ready to Generate Insights', { exact: true }).waitFor({ timeout: 30_000 })
+    await expect.poll(() => hub.getByTestId('ai-pin').filter({ hasText: hospitalName }).count(), { timeout: 30_000 }).toBe(1)
+
+    // no request left the origin (the basemap, tiles and AI Hub are all our own)
+    const origin = new URL(suite.server.baseUrl).origin
+    const foreign = requests.filter((url) => !url.startsWith('data:') && !url.startsWith('blob:') && new URL(url).origin !== origin)
+    expect(foreign).toEqual([])
     expect(errors).toEqual([])
     await context.close()
   })

@@ -34,7 +34,7 @@ export const PAGES: Partial<Record<ClientRoutePath, ComponentType>> = {
     'ProviderCostTransparencyRoute',
   ),
   '/nova-search': lazyPage(() => import('../../features/nova/routes/nova-search'), 'NovaSearchRoute'),
-  '/nova-results': lazyPage(() => import('../../features/nova/routes/nova-results'), 'NovaResultsRoute'),
+  '/nova-results': lazyPage(() => import('./nova-results-page'), 'NovaResultsPage'),
   '/ai-hub': lazyPage(() => import('../../features/ai-hub/routes/ai-hub'), 'AiHubRoute'),
   '/care-connect-search': lazyPage(() => import('../../features/care-connect/routes/care-connect-search'), 'CareConnectSearchRoute'),
   '/care-connect-results': lazyPage(() => import('../../features/care-connect/routes/care-connect-results'), 'CareConnectResultsRoute'),

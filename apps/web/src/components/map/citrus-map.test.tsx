@@ -1,5 +1,5 @@
 import { act, screen, waitFor } from '@testing-library/react'
-import { Suspense } from 'react'
+import { Suspense, useState } from 'react'
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest'
 import { mockApi } from '../../test/mock-api'
 import { renderWithRouter } from '../../test/render'
@@ -182,6 +182,31 @@ describe('CitrusMap', () => {
     const { map } = await renderMap({ points: points.slice(0, 2), selectedId: 'a', flyToZoom: 10, cluster: true, clusterMaxZoom: 7 })
     expect(map.getSource('citrus-points')!.spec).toMatchObject({ cluster: true, clusterRadius: 50, clusterMaxZoom: 7 })
     await waitFor(() => expect(map.flyTo).toHaveBeenCalledWith({ center: [-74.006, 40.7128], zoom: 10, duration: 1500 }))
+  })
+
+  it('flies to a given view each time a new one is given, and reports clicks on empty map', async () => {
+    const onEmptyClick = vi.fn()
+    mockApi({ 'GET /version': VERSION })
+    function Harness() {
+      const [target, setTarget] = useState({ lat: 35, lng: -97, zoom: 5 })
+      return (
+        <>
+          <button onClick={() => setTarget({ lat: 30, lng: -90, zoom: 5 })}>next</button>
+          <Suspense fallback={null}>
+            <CitrusMap flyTo={target} onEmptyClick={onEmptyClick} />
+          </Suspense>
+        </>
+      )
+    }
+    renderWithRouter(<Harness />)
+    await waitFor(() => expect(fake.FakeMap.instances.length).toBeGreaterThan(0), { timeout: 15_000 })
+    const map = fake.FakeMap.instances.at(-1)!
+    act(() => map.fire('load'))
+    await waitFor(() => expect(map.flyTo).toHaveBeenCalledWith({ center: [-97, 35], zoom: 5, duration: 1500 }))
+    act(() => screen.getByText('next').click())
+    await waitFor(() => expect(map.flyTo).toHaveBeenCalledWith({ center: [-90, 30], zoom: 5, duration: 1500 }))
+    act(() => map.fire('click', undefined, { point: { x: 1, y: 1 } }))
+    expect(onEmptyClick).toHaveBeenCalledTimes(1)
   })
 
   it('draws the radius circle in miles and a choropleth with its legend; region clicks report properties', async () => {

@@ -188,6 +188,8 @@ export default function CitrusMapImpl({
   height = MAP_DEFAULTS.height,
   legend = true,
   initialView,
+  flyTo,
+  onEmptyClick,
   onLoad,
   ariaLabel = 'Map',
 }: CitrusMapProps) {
@@ -199,10 +201,10 @@ export default function CitrusMapImpl({
   const hostedStyle = meta.data?.map_style_url ?? null
 
   // the latest callbacks, read by the map's listeners without re-creating the map
-  const handlers = useRef({ onPointClick, onFeatureClick, onLoad })
+  const handlers = useRef({ onPointClick, onFeatureClick, onEmptyClick, onLoad })
   useEffect(() => {
-    handlers.current = { onPointClick, onFeatureClick, onLoad }
-  }, [onPointClick, onFeatureClick, onLoad])
+    handlers.current = { onPointClick, onFeatureClick, onEmptyClick, onLoad }
+  }, [onPointClick, onFeatureClick, onEmptyClick, onLoad])
 
   const visiblePoints = useMemo(() => validPoints(points), [points])
 
@@ -249,6 +251,13 @@ export default function CitrusMapImpl({
       if (map.queryRenderedFeatures(event.point, { layers: [LAYERS.points, LAYERS.clusters] }).length > 0) return
       const properties = event.features?.[0]?.properties
       if (properties) handlers.current.onFeatureClick?.({ ...properties })
+    })
+    map.on('click', (event) => {
+      const layers = [LAYERS.points, LAYERS.clusters, LAYERS.choroplethFill].filter((id) => map.getLayer(id))
+      if (map.queryRenderedFeatures(event.point, { layers }).length === 0) {
+        popup.remove()
+        handlers.current.onEmptyClick?.()
+      }
     })
     map.on('mouseenter', LAYERS.points, (event) => {
       map.getCanvas().style.cursor = 'pointer'
@@ -325,6 +334,12 @@ export default function CitrusMapImpl({
     }
     map.flyTo({ center: [point.lng, point.lat], zoom: flyToZoom, duration: MAP_DEFAULTS.flyToDurationMs })
   }, [ready, selectedId, visiblePoints, flyToZoom])
+
+  useEffect(() => {
+    const map = mapRef.current
+    if (!ready || !map || !flyTo) return
+    map.flyTo({ center: [flyTo.lng, flyTo.lat], zoom: flyTo.zoom, duration: MAP_DEFAULTS.flyToDurationMs })
+  }, [ready, flyTo])
 
   return (
     <Box pos="relative" h={height} style={{ borderRadius: 8, overflow: 'hidden' }}>

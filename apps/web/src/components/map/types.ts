@@ -67,6 +67,10 @@ export interface CitrusMapProps {
   legend?: boolean
   /** the initial view; the United States otherwise */
   initialView?: { lat: number; lng: number; zoom: number }
+  /** fly to this view (1500 ms) each time a new object is given, e.g. Nova's later tiles fetches (zoom 5) */
+  flyTo?: { lat: number; lng: number; zoom: number }
+  /** a click on the map where there is no point, cluster or region (clears a selection) */
+  onEmptyClick?(): void
   /** called once the map's style and basemap are loaded */
   onLoad?(): void
   /** accessible name of the map region */
@@ -81,6 +85,8 @@ export const MAP_DEFAULTS = {
   /** clusters break up above this zoom */
   clusterMaxZoom: 14,
   flyToZoom: 14,
+  /** Nova: the fly-to of a later tiles fetch */
+  tilesFlyToZoom: 5,
   flyToDurationMs: 1500,
   fitPadding: 50,
   circleSteps: 64,

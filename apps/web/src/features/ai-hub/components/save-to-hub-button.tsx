@@ -16,13 +16,15 @@ export interface SaveToHubButtonProps extends Omit<ButtonProps, 'children' | 'on
   entity?: { name: string; full_name?: string | null }
   /** metric name → value as the panel shows it (a snapshot: kept as pinned) */
   metrics: AiPinData['metrics']
+  /** the button's texts: 'Save to Hub' / 'Saved to Hub' unless an app names them (Nova: 'Save to AI Hub') */
+  labels?: { save: string; saved: string }
 }
 
 /**
  * 'Save to Hub' on Atlas and Nova insight panels (spec 2 §2, §4 Pinning): toggles the pin. Not saved → saved
  * ('{name} saved to AI Hub!', success); saved → not saved ('{name} removed from AI Hub', info).
  */
-export function SaveToHubButton({ source, type, entityKey, displayName, entity, metrics, ...buttonProps }: SaveToHubButtonProps) {
+export function SaveToHubButton({ source, type, entityKey, displayName, entity, metrics, labels, ...buttonProps }: SaveToHubButtonProps) {
   const pins = useAiPins()
   const pin = usePinInsight()
   const unpin = useUnpinInsight()
@@ -54,7 +56,7 @@ export function SaveToHubButton({ source, type, entityKey, displayName, entity, 
       aria-pressed={existing !== null}
       {...buttonProps}
     >
-      {existing ? AI_HUB_MESSAGES.savedToHub : AI_HUB_MESSAGES.saveToHub}
+      {existing ? (labels?.saved ?? AI_HUB_MESSAGES.savedToHub) : (labels?.save ?? AI_HUB_MESSAGES.saveToHub)}
     </Button>
   )
 }

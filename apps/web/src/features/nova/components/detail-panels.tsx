@@ -5,7 +5,8 @@ import { EmptyState } from '../../../components/feedback/empty-state'
 import { PageLoader } from '../../../components/feedback/page-loader'
 import { useFacilityInsight } from '../api/nova'
 import { NOVA_CLIENT_MESSAGES } from '../utils/messages'
-import { BadgeRow, MetricTabs, PanelCard, PayerMix, SaveToHubButton, SpecialtyChart, TopPrescribers } from './insight-parts'
+import { SaveToHubSlot } from './hub-slots'
+import { BadgeRow, MetricTabs, PanelCard, PayerMix, SpecialtyChart, TopPrescribers } from './insight-parts'
 
 function Field({ label, value }: { label: string; value: React.ReactNode }) {
   return (
@@ -32,7 +33,7 @@ function PanelHeader({ insight, kind }: { insight: NovaInsight; kind: string }) 
         </Title>
         <BadgeRow badges={insight.badges} />
       </Stack>
-      <SaveToHubButton insight={insight} />
+      <SaveToHubSlot insight={insight} />
     </Group>
   )
 }

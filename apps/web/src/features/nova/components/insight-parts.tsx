@@ -1,8 +1,6 @@
 import type { Badge as BadgeData, NovaInsight, TopPrescriber } from '@citrus/contracts'
-import { Badge, Button, Group, Paper, Progress, SimpleGrid, Stack, Table, Tabs, Text, Title, Tooltip } from '@mantine/core'
-import { IconPin, IconPinnedFilled } from '@tabler/icons-react'
+import { Badge, Group, Paper, Progress, SimpleGrid, Stack, Table, Tabs, Text, Title, Tooltip } from '@mantine/core'
 import { useState } from 'react'
-import { usePinnedInsights } from '../hooks/use-ai-hub-pins'
 import {
   BADGE_COLORS,
   formatMetricValue,
@@ -236,23 +234,6 @@ export function PayerMix({ insight }: { insight: NovaInsight }) {
         ))}
       </Group>
     </Stack>
-  )
-}
-
-/** "Save to AI Hub" toggle of an insight panel. */
-export function SaveToHubButton({ insight }: { insight: NovaInsight }) {
-  const { isPinned, toggle } = usePinnedInsights()
-  const pinned = isPinned(insight)
-  return (
-    <Button
-      size="xs"
-      variant={pinned ? 'filled' : 'light'}
-      leftSection={pinned ? <IconPinnedFilled size={14} /> : <IconPin size={14} />}
-      onClick={() => toggle(insight)}
-      aria-pressed={pinned}
-    >
-      {pinned ? 'Saved to AI Hub' : 'Save to AI Hub'}
-    </Button>
   )
 }
 

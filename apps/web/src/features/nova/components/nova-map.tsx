@@ -1,11 +1,14 @@
 import { Box, Text } from '@mantine/core'
-import { lazy, Suspense, type ComponentType } from 'react'
+import { Suspense, useState } from 'react'
+import { CitrusMap, MAP_DEFAULTS, type CitrusMapProps } from '../../../components/map'
+import { NOVA_CLIENT_MESSAGES } from '../utils/messages'
 
-/**
- * The one place of the Nova screens that holds the map. The shared map component (components/map, MapLibre,
- * built by its own issue) is looked up at build time: while it is absent this renders nothing, and the
- * rest of the map tab (loading and error states, legend, facility list) still works.
- */
+/** Nova's map rules (spec 2 §4, §9): a facility is flown to at zoom 10; a later tiles fetch flies to zoom 5. */
+export const NOVA_MAP = {
+  facilityZoom: 10,
+  tilesZoom: MAP_DEFAULTS.tilesFlyToZoom,
+} as const
+
 /** GeoJSON as the Nova tiles carry it. */
 export interface MapFeature {
   type: 'Feature'
@@ -13,46 +16,79 @@ export interface MapFeature {
   geometry: { type: string; coordinates: unknown } | null
   properties: Record<string, unknown>
 }
-export interface MapFeatureCollection {
-  type: 'FeatureCollection'
-  features: MapFeature[]
+
+/** The centre of a feature's extent (a point's own position), or null without usable coordinates. */
+export function featureCenter(feature: Pick<MapFeature, 'geometry'> | undefined): { lat: number; lng: number } | null {
+  if (!feature?.geometry) return null
+  let minLng = Infinity
+  let maxLng = -Infinity
+  let minLat = Infinity
+  let maxLat = -Infinity
+  const visit = (value: unknown) => {
+    if (!Array.isArray(value)) return
+    if (value.length >= 2 && typeof value[0] === 'number' && typeof value[1] === 'number') {
+      const [lng, lat] = value as [number, number]
+      if (!Number.isFinite(lng) || !Number.isFinite(lat) || Math.abs(lat) > 90 || Math.abs(lng) > 180) return
+      minLng = Math.min(minLng, lng)
+      maxLng = Math.max(maxLng, lng)
+      minLat = Math.min(minLat, lat)
+      maxLat = Math.max(maxLat, lat)
+      return
+    }
+    for (const item of value) visit(item)
+  }
+  visit(feature.geometry.coordinates)
+  if (!Number.isFinite(minLng)) return null
+  return { lat: (minLat + maxLat) / 2, lng: (minLng + maxLng) / 2 }
 }
 
-export interface CitrusMapProps {
-  choropleth?: { data: MapFeatureCollection; property: string; stops: { value: number; color: string }[] }
-  points?: { id: string; lat: number; lng: number; label: string; color?: string; group?: string }[]
-  selectedId?: string | null
-  onFeatureClick?: (feature: MapFeature) => void
-  onPointClick?: (id: string) => void
-  height?: number | string
+/**
+ * The fly-to of the tiles rule (spec 2 §4): the first tiles fetch does not move the map; each later one (a new
+ * `fetchedAt`) flies to the first feature at zoom 5.
+ */
+export function useTilesFlyTo(fetchedAt: number, firstFeature: MapFeature | undefined): CitrusMapProps['flyTo'] {
+  const [first] = useState(fetchedAt)
+  const [target, setTarget] = useState<{ at: number; view: CitrusMapProps['flyTo'] }>({ at: first, view: undefined })
+  if (fetchedAt !== target.at) {
+    const center = featureCenter(firstFeature)
+    setTarget({ at: fetchedAt, view: center ? { ...center, zoom: NOVA_MAP.tilesZoom } : undefined })
+  }
+  return target.view
 }
 
-type MapModule = { CitrusMap?: ComponentType<CitrusMapProps> }
-const candidates = import.meta.glob<MapModule>([
-  '../../../components/map/index.ts',
-  '../../../components/map/index.tsx',
-  '../../../components/map/citrus-map.tsx',
-])
-const loader = Object.values(candidates)[0]
+export interface NovaMapProps extends Pick<CitrusMapProps, 'choropleth' | 'points' | 'onPointClick' | 'height'> {
+  /** the selected facility (NPI): highlighted and flown to at zoom 10 */
+  selectedId?: string
+  /** the view of a later tiles fetch (useTilesFlyTo) */
+  flyTo?: CitrusMapProps['flyTo']
+}
 
-const SharedMap = loader
-  ? lazy(async () => {
-      const module = await loader()
-      const missing: ComponentType<CitrusMapProps> = () => null
-      return { default: module.CitrusMap ?? missing }
-    })
-  : null
-
-/** True when the shared map component is part of the build. */
-export const MAP_AVAILABLE = SharedMap !== null
-
-export function NovaMap(props: CitrusMapProps) {
-  if (!SharedMap) return null
+/** The map of Nova's Atlas Intelligence tab: the shared CitrusMap with Nova's zooms and the region selection. */
+export function NovaMap({ selectedId, flyTo, ...props }: NovaMapProps) {
+  const [region, setRegion] = useState<string | null>(null)
   return (
-    <Box data-testid="nova-map">
+    <Box data-testid="nova-map" pos="relative">
       <Suspense fallback={<Text c="dimmed">…</Text>}>
-        <SharedMap {...props} />
+        <CitrusMap
+          {...props}
+          selectedId={selectedId || undefined}
+          flyToZoom={NOVA_MAP.facilityZoom}
+          legend={false}
+          flyTo={flyTo}
+          onFeatureClick={(properties) => {
+            const id = properties.id ?? properties.code
+            if (id === undefined || id === null || id === '') console.warn('Nova map: the clicked region has no id; ignored')
+            else setRegion(String(id))
+          }}
+          onEmptyClick={() => setRegion(null)}
+          ariaLabel="Nova map"
+        />
       </Suspense>
+      {region !== null && (
+        <Text size="sm" fw={600} mt={4} data-testid="nova-map-region">
+          {NOVA_CLIENT_MESSAGES.viewingRegion(region)}
+        </Text>
+      )}
     </Box>
   )
 }

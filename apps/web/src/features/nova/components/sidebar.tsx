@@ -20,7 +20,7 @@ import { IconArrowLeft, IconBulb, IconFilter, IconList, IconPin, IconSortAscendi
 import { useState } from 'react'
 import { EmptyState } from '../../../components/feedback/empty-state'
 import { PageLoader } from '../../../components/feedback/page-loader'
-import { usePinnedInsights } from '../hooks/use-ai-hub-pins'
+import { useNovaHub } from './hub-slots'
 import { QUICK_FILTERS, type NovaFilters, type QuickFilterKey } from '../utils/filters'
 import { BadgeRow, KeyMetrics, MetricTabs } from './insight-parts'
 
@@ -330,31 +330,8 @@ export function ScopeInsights({ summary }: { summary: NovaInsight | undefined })
   )
 }
 
-/** The pinned insights of the AI Hub context. */
+/** The pinned insights of the AI Hub context (the AI Hub's context panel, when the app provides it). */
 export function PinnedList() {
-  const { pins } = usePinnedInsights()
-  if (pins.length === 0) {
-    return (
-      <Stack gap={4} align="center" py="md">
-        <Text fw={600}>No insights pinned yet</Text>
-        <Text size="sm" c="dimmed" ta="center">
-          Pin insights from detail panels to build context for AI-powered analysis
-        </Text>
-      </Stack>
-    )
-  }
-  return (
-    <Stack gap={4}>
-      {pins.map((p) => (
-        <Paper key={p.id} withBorder p="xs" radius="md">
-          <Text size="sm" fw={500}>
-            {p.data.display_name}
-          </Text>
-          <Text size="xs" c="dimmed">
-            {p.type}
-          </Text>
-        </Paper>
-      ))}
-    </Stack>
-  )
+  const hub = useNovaHub()
+  return hub ? <hub.PinnedInsights /> : null
 }

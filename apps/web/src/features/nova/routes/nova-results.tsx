@@ -1,5 +1,5 @@
 import { type endpoints, type EndpointInput, type NovaInsight } from '@citrus/contracts'
-import { ActionIcon, Box, Button, Center, Flex, Group, LoadingOverlay, Paper, Stack, Text, Title, Tooltip } from '@mantine/core'
+import { ActionIcon, Box, Button, Center, Flex, Group, LoadingOverlay, Paper, Stack, Text, Tooltip } from '@mantine/core'
 import { useDebouncedValue } from '@mantine/hooks'
 import {
   IconBulb,
@@ -23,7 +23,8 @@ import {
   useTerritoryNames,
 } from '../api/nova'
 import { DetailArea } from '../components/detail-panels'
-import { NovaMap, type MapFeature } from '../components/nova-map'
+import { NovaHubProvider, useNovaHub, type NovaHubSlots } from '../components/hub-slots'
+import { NovaMap, useTilesFlyTo } from '../components/nova-map'
 import {
   DrillBreadcrumb,
   FilterBar,
@@ -78,7 +79,15 @@ function useDebouncedRequest<T>(request: T | null): T | null {
 }
 
 /** /nova-results: Atlas Intelligence (map), Market Analytics (drill-down), Strategy Hub (AI context) (spec 2 §2, §4). */
-export function NovaResultsRoute() {
+export function NovaResultsRoute({ hub = null }: { hub?: NovaHubSlots | null } = {}) {
+  return (
+    <NovaHubProvider value={hub}>
+      <NovaResults />
+    </NovaHubProvider>
+  )
+}
+
+function NovaResults() {
   const [filters, setFilters] = useNovaFilters()
   const [tab, selectTab] = useUrlTab(NOVA_TABS)
   const [collapsed, setCollapsed] = useState(false)
@@ -297,21 +306,10 @@ export function NovaResultsRoute() {
   )
 }
 
-/** The Strategy Hub tab: its content belongs to the AI Hub; here the pinned context it starts from. */
+/** The Strategy Hub tab: the AI Hub (generating against the NOVA product), when the app provides it. */
 function StrategyHubSlot() {
-  return (
-    <Paper withBorder radius="lg" p="md" data-testid="strategy-hub">
-      <Stack gap="sm">
-        <Title order={3} fz="lg">
-          Strategy Hub
-        </Title>
-        <Text size="sm" c="dimmed">
-          {NOVA_CLIENT_MESSAGES.strategyHubHint}
-        </Text>
-        <PinnedList />
-      </Stack>
-    </Paper>
-  )
+  const hub = useNovaHub()
+  return <Box data-testid="strategy-hub">{hub && <hub.StrategyHub />}</Box>
 }
 
 function MapArea({
@@ -355,14 +353,39 @@ function MapArea({
       </Paper>
     )
   }
-  const { geojson, choropleth_legend: legend } = tiles.data
-  const polygons = geojson.features.filter((f) => f.properties.entity_type !== 'FACILITY')
-  const points = geojson.features
-    .filter((f) => f.properties.entity_type === 'FACILITY' && f.geometry?.type === 'Point')
-    .map((f) => {
-      const [lng, lat] = f.geometry!.coordinates as [number, number]
-      return { id: f.properties.id, lat, lng, label: f.properties.label, color: f.properties.fill }
-    })
+  return <LoadedMap tiles={tiles} data={tiles.data} selectedNpi={filters.selectedHcoNpi} onHospital={onHospital} />
+}
+
+function LoadedMap({
+  tiles,
+  data,
+  selectedNpi,
+  onHospital,
+}: {
+  tiles: ReturnType<typeof useNovaTiles>
+  data: NonNullable<ReturnType<typeof useNovaTiles>['data']>
+  selectedNpi: string
+  onHospital: (npi: string) => void
+}) {
+  const { geojson, choropleth_legend: legend } = data
+  const flyTo = useTilesFlyTo(tiles.dataUpdatedAt, geojson.features[0])
+  // stable layers: the map redraws its sources only when the tiles change
+  const { polygons, points, choropleth } = useMemo(() => {
+    const polygons = geojson.features.filter((f) => f.properties.entity_type !== 'FACILITY')
+    const points = geojson.features
+      .filter((f) => f.properties.entity_type === 'FACILITY' && f.geometry?.type === 'Point')
+      .map((f) => {
+        const [lng, lat] = f.geometry!.coordinates as [number, number]
+        return { id: f.properties.id, lat, lng, label: f.properties.label, color: f.properties.fill }
+      })
+    const choropleth = {
+      data: { type: 'FeatureCollection', features: polygons } as unknown as GeoJSON.FeatureCollection,
+      property: 'value',
+      title: legend.metric_config.title,
+      stops: legend.items.map((i) => ({ value: i.min_value, color: i.color })),
+    }
+    return { polygons, points, choropleth }
+  }, [geojson, legend])
   return (
     <Stack gap="sm">
       {tiles.isFetching && (
@@ -370,17 +393,7 @@ function MapArea({
           {NOVA_CLIENT_MESSAGES.fetchingMap}
         </Text>
       )}
-      <NovaMap
-        choropleth={{
-          data: { type: 'FeatureCollection', features: polygons as MapFeature[] },
-          property: 'value',
-          stops: legend.items.map((i) => ({ value: i.min_value, color: i.color })),
-        }}
-        points={points}
-        selectedId={filters.selectedHcoNpi || null}
-        onPointClick={onHospital}
-        height={520}
-      />
+      <NovaMap choropleth={choropleth} points={points} selectedId={selectedNpi} flyTo={flyTo} onPointClick={onHospital} height={520} />
       <Paper withBorder radius="md" p="sm" data-testid="nova-legend">
         <Text size="sm" fw={600} mb={4}>
           {legend.metric_config.title}

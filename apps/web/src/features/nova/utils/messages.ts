@@ -16,12 +16,13 @@ export const NOVA_CLIENT_MESSAGES = {
   noProviders: 'No providers available for this selection',
   fetchingMap: 'Fetching map data...',
   mapError: (message: string) => `Error loading map data: ${message}`,
+  viewingRegion: (id: string) => `Viewing Region ${id}`,
   facilityFailed: 'Failed to load facility details',
-  savedToHub: (name: string) => `${name} saved to AI Hub!`,
-  removedFromHub: (name: string) => `${name} removed from AI Hub`,
+  /** the label of the panels' pin toggle (issue 14); its toasts are the AI Hub's ('{name} saved to AI Hub!') */
+  saveToHub: 'Save to AI Hub',
+  savedToHub: 'Saved to AI Hub',
   moreEntries: (n: number) => `+${n} more`,
   searchTitle: 'Nova Territory Intelligence',
   searchDescription:
     'Antivenom market intelligence: envenomation cases, CroFab and Anavip usage and buying, and top prescribers by territory.',
-  strategyHubHint: 'Pinned insights from the detail panels are the context of the AI Hub.',
 } as const
