@@ -1,5 +1,6 @@
 import { z } from 'zod'
 import { defineEndpoint } from './endpoint.js'
+import { INPUT_MESSAGES, INT32_MAX } from './validation.js'
 
 /**
  * Atlas (spec 2 §2-§9, spec 4 §5): where the patients with chosen conditions are. Counts are distinct
@@ -470,6 +471,7 @@ export const atlasListQuerySchema = atlasConditionQuerySchema.extend({
   page_size: z.coerce
     .number()
     .int()
+    .max(100, 'page_size must be 10, 25, 50 or 100')
     .refine((n) => (ATLAS_PAGE_SIZES as readonly number[]).includes(n), 'page_size must be 10, 25, 50 or 100')
     .default(ATLAS_DEFAULT_PAGE_SIZE),
   sort: z
@@ -510,8 +512,8 @@ export type AtlasListResponse = z.infer<typeof atlasListResponseSchema>
 
 export const atlasTileParamsSchema = z.object({
   z: z.coerce.number().int().min(0).max(ATLAS_TILE_MAX_ZOOM),
-  x: z.coerce.number().int().min(0),
-  y: z.coerce.number().int().min(0),
+  x: z.coerce.number().int().min(0).max(INT32_MAX, INPUT_MESSAGES.int32TooLarge),
+  y: z.coerce.number().int().min(0).max(INT32_MAX, INPUT_MESSAGES.int32TooLarge),
 })
 
 // ---- endpoints -------------------------------------------------------------------------------------------

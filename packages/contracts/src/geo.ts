@@ -1,5 +1,6 @@
 import { z } from 'zod'
 import { defineEndpoint } from './endpoint.js'
+import { INPUT_MESSAGES, INT32_MAX } from './validation.js'
 
 /**
  * The basemap of every map in the product (Care Connect, Atlas, Nova): state and county outlines from the
@@ -79,8 +80,8 @@ export type BoundariesQuery = z.input<typeof boundariesQuerySchema>
 const tileCoordinate = z.coerce.number().int().min(0)
 export const tileParamsSchema = z.object({
   z: tileCoordinate.max(GEO_TILE_MAX_ZOOM),
-  x: tileCoordinate,
-  y: tileCoordinate,
+  x: tileCoordinate.max(INT32_MAX, INPUT_MESSAGES.int32TooLarge),
+  y: tileCoordinate.max(INT32_MAX, INPUT_MESSAGES.int32TooLarge),
 })
 
 /** Whether x and y exist at zoom z. */

@@ -42,7 +42,10 @@ export async function mergePendingIndexEntries(client: pg.ClientBase): Promise<v
   await client.query('SELECT gin_clean_pending_list(i::regclass) FROM unnest($1::text[]) AS i', [LOOKUP_GIN_INDEXES])
 }
 
-/** Fresh planner statistics for the loaded tables, then every aggregate recomputed from the patient-level rows. */
+/**
+ * Fresh planner statistics for the loaded tables, then every aggregate recomputed from the patient-level rows and
+ * analysed in turn: a refreshed view keeps no statistics, and the app endpoints join them by the million.
+ */
 export async function analyzeAndRefresh(client: pg.ClientBase, progress: Progress, views: readonly string[] = MATERIALIZED_VIEWS): Promise<void> {
   let start = Date.now()
   await mergePendingIndexEntries(client)
@@ -51,6 +54,7 @@ export async function analyzeAndRefresh(client: pg.ClientBase, progress: Progres
   for (const view of views) {
     start = Date.now()
     await client.query(`REFRESH MATERIALIZED VIEW "${view}"`)
+    await client.query(`ANALYZE "${view}"`)
     progress.line(`  refresh ${view.padEnd(34)} ${formatSeconds(Date.now() - start)}`)
   }
 }

@@ -10,6 +10,7 @@ import { DATA_DICTIONARY } from '../routes/data-dictionary/catalogue.ts'
 import { rowCountOf } from '../routes/data-dictionary/index.ts'
 import { MIGRATIONS_DIR } from '../runtime.ts'
 import { latestSeed } from './loads.ts'
+import { MATERIALIZED_VIEWS } from './refresh.ts'
 import { silentSink } from './progress.ts'
 import { DEFAULT_SEED, seedDataset } from './seed.ts'
 import { ensureTestDataset } from './test-dataset.ts'
@@ -100,6 +101,13 @@ describe('data seed (ci scale) on the test database', () => {
     expect(await scalar(ctx.db, 'SELECT sum(units) AS v FROM mv_facility_antivenom_purchases')).toBe(await scalar(ctx.db, 'SELECT sum(units) AS v FROM antivenom_purchases'))
     expect(await scalar(ctx.db, 'SELECT sum(patient_count) AS v FROM mv_provider_panel')).toBe(await scalar(ctx.db, 'SELECT count(*) AS v FROM (SELECT DISTINCT rendering_npi, patient_id FROM claims) x'))
     expect(await scalar(ctx.db, 'SELECT sum(claims_5yr) AS v FROM mv_prescriber_summaries')).toBe(await scalar(ctx.db, 'SELECT count(*) AS v FROM pharmacy_claims'))
+  })
+
+  it('leaves planner statistics on every materialized view it refreshed', async () => {
+    for (const view of MATERIALIZED_VIEWS) {
+      if ((await scalar(ctx.db, `SELECT count(*) AS v FROM (SELECT 1 FROM "${view}" LIMIT 1) x`)) === 0) continue
+      expect(await scalar(ctx.db, 'SELECT count(*) AS v FROM pg_stats WHERE tablename = $1', [view]), view).toBeGreaterThan(0)
+    }
   })
 
   it('writes pharmacy fills of maintenance drugs for patients diagnosed with a condition the drug treats', async () => {

@@ -8,7 +8,6 @@ import { renderApp } from '../test/render'
 import { loginToken } from '../test/tokens'
 import { AppProvider } from './provider'
 import { PAGES } from './routes/pages'
-import { NPI, providerCostBody } from '../test/provider-cost-fixture'
 
 function concretePath(path: string): string {
   return path.replace(':npi', '1234567893').replace(':companyId', '3')
@@ -25,15 +24,20 @@ describe('route table', () => {
       if (('publicOnly' in route && route.publicOnly) || route.path === '/password-reset') {
         await vi.waitFor(() => expect(router.state.location.pathname).toBe('/apps'))
       } else {
-        await vi.waitFor(() => {
-          expect(screen.queryByText('Loading...')).toBeNull()
-          expect(container.textContent?.trim().length).toBeGreaterThan(0)
-        })
+        // the app screens are lazy chunks (the map, the charts): the first import of each takes a while under jsdom
+        await vi.waitFor(
+          () => {
+            expect(screen.queryByText('Loading...')).toBeNull()
+            expect(container.textContent?.trim().length).toBeGreaterThan(0)
+          },
+          { timeout: 15_000 },
+        )
         expect(screen.queryByText('Access Restricted')).toBeNull()
         expect(screen.queryByText('Product Access Required')).toBeNull()
         expect(router.state.location.pathname).toBe(concretePath(route.path))
       }
     },
+    20_000,
   )
 
   it.each([
@@ -83,16 +87,6 @@ describe('route table', () => {
     expect(main.getByText('Beta')).toBeTruthy()
     expect(main.queryByRole('link', { name: 'Back Home' })).toBeNull()
     expect(main.queryByRole('link', { name: 'Back to Apps' })).toBeNull()
-  })
-
-  it("a member's page offers Back Home to /price-check, never Back to Apps", async () => {
-    localStorage.setItem(TOKEN_STORAGE_KEY, loginToken({ role: 'member' }))
-    mockApi({ 'GET /company/products': { product_groups: [] }, [`GET /cost-transparency/provider/${NPI}`]: providerCostBody })
-    renderApp(`/provider-cost-transparency/${NPI}`)
-    expect(await screen.findByRole('heading', { name: providerCostBody.provider.full_name })).toBeTruthy()
-    const main = within(screen.getByRole('main'))
-    expect(main.getByRole('link', { name: 'Back Home' }).getAttribute('href')).toBe('/price-check')
-    expect(screen.queryByRole('link', { name: 'Back to Apps' })).toBeNull()
   })
 
   it('shows the generic error page when a route throws', async () => {
