@@ -82,8 +82,32 @@ describe('Atlas in a real browser', () => {
     await page.getByText('Analysis: I10', { exact: true }).waitFor({ timeout: 30_000 })
     await page.getByText('Region: United States', { exact: true }).waitFor()
 
+    // the map: the shared MapLibre map is ready and its canvas has a size (WebGL through SwiftShader)
+    await page.getByTestId('citrus-map').and(page.locator('[data-map-ready="true"]')).waitFor({ timeout: 60_000 })
+    await page.waitForFunction(
+      () => {
+        const canvas = document.querySelector('[data-testid="citrus-map"] canvas')
+        return canvas instanceof HTMLCanvasElement && canvas.width > 0 && canvas.height > 0
+      },
+      undefined,
+      { timeout: 30_000 },
+    )
+
     const stateCard = page.locator('[data-insight="STATE"]').first()
     await stateCard.waitFor({ timeout: 30_000 })
+    // 'Save to Hub' on a card pins it server-side (and does not drill); the ai-hub tab holds the AI Hub
+    const stateName = (await stateCard.locator('p').first().innerText()).trim()
+    await stateCard.getByRole('button', { name: 'Save to Hub', exact: true }).click()
+    await page.getByText(`${stateName} saved to AI Hub!`, { exact: true }).waitFor({ timeout: 30_000 })
+    await stateCard.getByRole('button', { name: 'Saved to Hub', exact: true }).waitFor()
+    expect(await page.locator('[data-insight="FACILITY"]').count()).toBe(0)
+    await page.getByRole('tab', { name: 'AI Hub', exact: true }).click()
+    await page.getByTestId('atlas-ai-hub-panel').getByTestId('ai-hub').waitFor({ timeout: 30_000 })
+    await page.getByRole('tab', { name: 'Overview', exact: true }).click()
+    await stateCard.getByRole('button', { name: 'Saved to Hub', exact: true }).click()
+    await page.getByText(`${stateName} removed from AI Hub`, { exact: true }).waitFor({ timeout: 30_000 })
+    await stateCard.getByRole('button', { name: 'Save to Hub', exact: true }).waitFor()
+
     await stateCard.click()
     const facilityCard = page.locator('[data-insight="FACILITY"]').first()
     await facilityCard.waitFor({ timeout: 30_000 })

@@ -71,6 +71,21 @@ describe('Care Connect in a real browser', () => {
     expect(url.searchParams.get('omni_code')).toBe(search.code)
     await expect.poll(() => page.getByTestId('results-count').textContent(), { timeout: 60_000 }).toMatch(/\d+ Referral Results/)
 
+    // the results map: the shared MapLibre map is ready and its canvas has a size (WebGL through SwiftShader)
+    await page
+      .getByTestId('care-results-map')
+      .getByTestId('citrus-map')
+      .and(page.locator('[data-map-ready="true"]'))
+      .waitFor({ timeout: 60_000 })
+    await page.waitForFunction(
+      () => {
+        const canvas = document.querySelector('[data-testid="care-results-map"] [data-testid="citrus-map"] canvas')
+        return canvas instanceof HTMLCanvasElement && canvas.width > 0 && canvas.height > 0
+      },
+      undefined,
+      { timeout: 30_000 },
+    )
+
     const cards = page.getByTestId('provider-card')
     await expect.poll(() => cards.count()).toBeGreaterThanOrEqual(2)
     const npis = [await cards.nth(0).getAttribute('data-npi'), await cards.nth(1).getAttribute('data-npi')]
@@ -130,6 +145,20 @@ describe('Care Connect in a real browser', () => {
     expect(await memberPage.getByTestId('results-count').textContent()).toBe('2 Recommended Providers')
     const shown = await memberPage.getByTestId('provider-card').evaluateAll((nodes) => nodes.map((n) => n.getAttribute('data-npi')))
     expect(shown.sort()).toEqual([...npis].sort())
+    // the member's map (with the search radius circle) draws too
+    await memberPage
+      .getByTestId('care-results-map')
+      .getByTestId('citrus-map')
+      .and(memberPage.locator('[data-map-ready="true"]'))
+      .waitFor({ timeout: 60_000 })
+    await memberPage.waitForFunction(
+      () => {
+        const canvas = document.querySelector('[data-testid="care-results-map"] [data-testid="citrus-map"] canvas')
+        return canvas instanceof HTMLCanvasElement && canvas.width > 0 && canvas.height > 0
+      },
+      undefined,
+      { timeout: 30_000 },
+    )
   })
 
   it('opens a public link with a click; a restricted link shows Access Restricted', async () => {

@@ -44,7 +44,7 @@ export const PAGES: Partial<Record<ClientRoutePath, ComponentType>> = {
   ),
   '/atlas-search': lazyPage(() => import('../../features/atlas/routes/atlas-search'), 'AtlasSearchRoute'),
   '/atlas/generic': lazyPage(() => import('../../features/atlas/routes/atlas-generic'), 'AtlasGenericRoute'),
-  '/atlas/generic/results': lazyPage(() => import('../../features/atlas/routes/atlas-generic-results'), 'AtlasGenericResultsRoute'),
+  '/atlas/generic/results': lazyPage(() => import('./atlas-generic-results-page'), 'AtlasGenericResultsPage'),
 }
 
 /** Paths rendered without the app shell (sidebar, header). */

@@ -1,9 +1,11 @@
-import { lazy, Suspense, type ComponentType } from 'react'
+import { ATLAS_TILE_LAYER } from '@citrus/contracts'
+import { Suspense, useMemo } from 'react'
+import { CitrusMap, type MapChoropleth, type MapPoint } from '../../../components/map'
 
 /**
  * The one place of the Atlas feature where the shared map (apps/web/src/components/map, MapLibre GL,
- * lazy-loaded) is used. The shared map is built in parallel: until its module exists this renders
- * nothing, and the feature needs no other change when it lands.
+ * lazy-loaded) is used: a choropleth from the generic GeoJSON or from the Atlas vector tiles (layer
+ * ATLAS_TILE_LAYER), and optional point features as markers.
  */
 /** A GeoJSON FeatureCollection (the shape of the Atlas responses). */
 export interface FeatureCollection {
@@ -20,18 +22,38 @@ export interface AtlasMapProps {
   height?: number | string
 }
 
-const modules = import.meta.glob<{ CitrusMap: ComponentType<AtlasMapProps> }>('../../../components/map/index.{ts,tsx}')
-const load = Object.values(modules)[0]
-const CitrusMap = load ? lazy(async () => ({ default: (await load()).CitrusMap })) : null
+/** Point features as map markers (id and label from their properties); other geometries are skipped. */
+export function atlasMapPoints(points: FeatureCollection | undefined): MapPoint[] | undefined {
+  if (!points) return undefined
+  const out: MapPoint[] = []
+  points.features.forEach((feature, index) => {
+    const geometry = feature.geometry as { type?: string; coordinates?: unknown } | null
+    if (geometry?.type !== 'Point' || !Array.isArray(geometry.coordinates)) return
+    const [lng, lat] = geometry.coordinates as [number, number]
+    const props = feature.properties ?? {}
+    const id = props.id ?? props.npi ?? index
+    out.push({ id: String(id), lat, lng, label: String(props.label ?? props.name ?? id) })
+  })
+  return out
+}
 
-/** True once the shared map component is part of the build. */
-export const MAP_AVAILABLE = CitrusMap !== null
+/** The Atlas choropleth as the shared map takes it: tiles colour the ATLAS_TILE_LAYER layer. */
+export function atlasChoropleth(choropleth: AtlasMapProps['choropleth']): MapChoropleth | undefined {
+  if (!choropleth) return undefined
+  if ('tilesUrl' in choropleth) return { ...choropleth, sourceLayer: ATLAS_TILE_LAYER }
+  return { ...choropleth, data: choropleth.data as GeoJSON.FeatureCollection }
+}
 
-export function AtlasMapSlot(props: AtlasMapProps) {
-  if (!CitrusMap) return null
+export function AtlasMapSlot({ choropleth, points, onFeatureClick, height }: AtlasMapProps) {
+  // callers build the choropleth inline: the map redraws it only when its source, property or stops change
+  const source = choropleth ? ('tilesUrl' in choropleth ? choropleth.tilesUrl : choropleth.data) : undefined
+  const stopsKey = JSON.stringify(choropleth?.stops ?? null)
+  // eslint-disable-next-line react-hooks/exhaustive-deps
+  const mapChoropleth = useMemo(() => atlasChoropleth(choropleth), [source, choropleth?.property, stopsKey])
+  const mapPoints = useMemo(() => atlasMapPoints(points), [points])
   return (
     <Suspense fallback={null}>
-      <CitrusMap {...props} />
+      <CitrusMap choropleth={mapChoropleth} points={mapPoints} onFeatureClick={onFeatureClick} height={height} ariaLabel="Atlas map" />
     </Suspense>
   )
 }

@@ -7,6 +7,7 @@ import { InlineLoader } from '../../../components/feedback/loading'
 import { useAtlasDrilldown } from '../api/atlas'
 import { apiMessageOf } from '../api/raw'
 import { keyMetrics } from '../utils/metrics'
+import { SaveToHubSlot } from './hub-slots'
 import type { AtlasUrlQuery } from '../utils/search-params'
 
 export type DrillLevel =
@@ -84,19 +85,21 @@ function InsightCard({ insight, onOpen, onAnalyze }: { insight: AtlasInsight; on
           </Stack>
         ))}
       </SimpleGrid>
-      {onAnalyze && (
-        <Button
-          mt="sm"
-          size="xs"
-          variant="subtle"
-          onClick={(e) => {
-            e.stopPropagation()
-            onAnalyze()
-          }}
-        >
-          Region Analysis
-        </Button>
-      )}
+      <Group mt="sm" gap="xs">
+        {onAnalyze && (
+          <Button
+            size="xs"
+            variant="subtle"
+            onClick={(e) => {
+              e.stopPropagation()
+              onAnalyze()
+            }}
+          >
+            Region Analysis
+          </Button>
+        )}
+        <SaveToHubSlot insight={insight} />
+      </Group>
     </Card>
   )
 }

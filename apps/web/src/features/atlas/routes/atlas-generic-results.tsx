@@ -10,6 +10,7 @@ import { useAtlasGeneric } from '../api/atlas'
 import { apiMessageOf, saveBlob } from '../api/raw'
 import { AtlasMapSlot } from '../components/atlas-map-slot'
 import { DrilldownList, type DrillLevel } from '../components/drilldown-list'
+import { AiHubSlot, AtlasHubProvider, SaveToHubSlot, type AtlasHubSlots } from '../components/hub-slots'
 import { metricValue } from '../utils/metrics'
 import { breadcrumbLabels, genericApiQuery, readAtlasQuery } from '../utils/search-params'
 
@@ -39,8 +40,19 @@ async function copyUrl(url: string) {
   }
 }
 
-/** /atlas/generic/results: map, drill-down cards, breadcrumbs, share and GeoJSON export (spec 2 §2, §4, §8). */
-export function AtlasGenericResultsRoute() {
+/**
+ * /atlas/generic/results: map, drill-down cards, breadcrumbs, share and GeoJSON export (spec 2 §2, §4, §8). The app
+ * passes the AI Hub's parts (`hub`): the ai-hub tab and 'Save to Hub' on the cards (app/routes/atlas-generic-results-page.tsx).
+ */
+export function AtlasGenericResultsRoute({ hub = null }: { hub?: AtlasHubSlots | null } = {}) {
+  return (
+    <AtlasHubProvider value={hub}>
+      <AtlasGenericResults />
+    </AtlasHubProvider>
+  )
+}
+
+function AtlasGenericResults() {
   const [params, setParams] = useSearchParams()
   const navigate = useNavigate()
   const query = readAtlasQuery(params)
@@ -154,7 +166,9 @@ export function AtlasGenericResultsRoute() {
           </Group>
         </Tabs.Panel>
         <Tabs.Panel value="ai-hub" pt="md">
-          <Box w={320} data-testid="atlas-ai-hub-panel" />
+          <Box data-testid="atlas-ai-hub-panel">
+            <AiHubSlot />
+          </Box>
         </Tabs.Panel>
       </Tabs>
       <Drawer
@@ -177,6 +191,7 @@ export function AtlasGenericResultsRoute() {
             <Group>
               <Button variant="light">Generate AI Report</Button>
               <Button variant="light">Export Data</Button>
+              <SaveToHubSlot insight={analysis} />
             </Group>
           </Stack>
         )}

@@ -1,5 +1,5 @@
 import { ATLAS_MESSAGES, ATLAS_QUERY_BUILDER_COLLAPSED_KEY, type AtlasListRow } from '@citrus/contracts'
-import { Alert, Badge, Button, Card, Group, Radio, ScrollArea, Stack, Tabs, Text, Title, Tooltip } from '@mantine/core'
+import { Badge, Button, Card, Group, Radio, ScrollArea, Stack, Tabs, Text, Title, Tooltip } from '@mantine/core'
 import { useLocalStorage } from '@mantine/hooks'
 import { IconLock } from '@tabler/icons-react'
 import { useState } from 'react'
@@ -10,7 +10,7 @@ import { TwoPanelLayout } from '../../../components/layouts/two-panel-layout'
 import { notify } from '../../../lib/notify'
 import { useAtlasDrilldown, useAtlasGeneric, useAtlasHome } from '../api/atlas'
 import { apiMessageOf, tilesUrl } from '../api/raw'
-import { AtlasMapSlot, MAP_AVAILABLE } from '../components/atlas-map-slot'
+import { AtlasMapSlot } from '../components/atlas-map-slot'
 import { ConditionPicker } from '../components/condition-picker'
 import { ListTab } from '../components/list-tab'
 import { OverviewTab } from '../components/overview-tab'
@@ -230,7 +230,6 @@ export function AtlasSearchRoute() {
             <EmptyState type="no-data" title={ATLAS_MESSAGES.noGeoData} message={ATLAS_MESSAGES.noGeoDataCriteria} />
           ) : (
             <Stack>
-              {!MAP_AVAILABLE && <Alert color="gray">The map component is not part of this build.</Alert>}
               <AtlasMapSlot
                 height={560}
                 choropleth={{

@@ -1,9 +1,11 @@
+import { Box, Text } from '@mantine/core'
+import { Suspense, useMemo } from 'react'
+import { CitrusMap, MAP_DEFAULTS } from '../../../components/map'
 import type { HcoRow, HcpRow } from '../api/care-api'
 
 /**
  * The map of the results (spec 3 §2.2, §2.3): providers and facilities as points, the search radius as a
- * circle. It renders the shared map component (components/map, MapLibre, lazy-loaded) once that component
- * exists in the app; until the integrator wires it in, this place renders nothing. Points are prepared here:
+ * circle in miles, through the shared map (components/map, MapLibre, lazy-loaded). Points are prepared here:
  * invalid coordinates are dropped with a warning (spec 3 §5).
  */
 export interface ResultsMapProps {
@@ -47,9 +49,37 @@ export function resultsMapPoints(providers: HcpRow[], facilities: HcoRow[]): Res
   return points
 }
 
-// Wiring point for the shared map (integrator): render
-//   <CitrusMap points={resultsMapPoints(...)} cluster selectedId={selectedNpi ?? undefined} onPointClick={onSelect}
-//              radiusCircle={{ lat: center.lat, lng: center.lng, radiusMiles }} fitToPoints height="100%" />
-export function ResultsMap(_props: ResultsMapProps) {
-  return null
+/** Care Connect's map rules (spec 3 §9): provider fly-to zoom 14, clusters of radius 50, fit padding 50. */
+export const RESULTS_MAP = {
+  flyToZoom: MAP_DEFAULTS.flyToZoom,
+  clusterRadius: MAP_DEFAULTS.clusterRadius,
+  fitPadding: MAP_DEFAULTS.fitPadding,
+} as const
+
+export function ResultsMap({ providers, facilities, center, radiusMiles, selectedNpi, onSelect }: ResultsMapProps) {
+  const points = useMemo(() => resultsMapPoints(providers, facilities), [providers, facilities])
+  const circle = useMemo(
+    () =>
+      Number.isFinite(center.lat) && Number.isFinite(center.lng) && radiusMiles > 0
+        ? { lat: center.lat, lng: center.lng, radiusMiles }
+        : undefined,
+    [center.lat, center.lng, radiusMiles],
+  )
+  return (
+    <Box data-testid="care-results-map" h="100%">
+      <Suspense fallback={<Text c="dimmed">…</Text>}>
+        <CitrusMap
+          points={points}
+          cluster
+          selectedId={selectedNpi ?? undefined}
+          flyToZoom={RESULTS_MAP.flyToZoom}
+          onPointClick={onSelect}
+          radiusCircle={circle}
+          fitToPoints
+          height="100%"
+          ariaLabel="Results map"
+        />
+      </Suspense>
+    </Box>
+  )
 }

@@ -75,6 +75,8 @@ export function ResultsView({
   const [filterWarning, setFilterWarning] = useState(false)
   const [selection, setSelection] = useState<Selection>(EMPTY_SELECTION)
   const [comparing, setComparing] = useState(false)
+  // the provider the map flies to (zoom 14): a clicked marker or the last provider card selected
+  const [focusNpi, setFocusNpi] = useState<string | null>(null)
 
   // a new search resets sort, page size, page and selection (spec 3 §4.1): the parent keys this view by the answer
 
@@ -229,7 +231,10 @@ export function ResultsView({
                   row={row}
                   descriptions={descriptions}
                   selected={selection.providers.some((p) => p.hcp_entity.npi === row.hcp_entity.npi)}
-                  onToggle={() => setSelection((s) => toggleProvider(s, row))}
+                  onToggle={() => {
+                    if (!selection.providers.some((p) => p.hcp_entity.npi === row.hcp_entity.npi)) setFocusNpi(row.hcp_entity.npi)
+                    setSelection((s) => toggleProvider(s, row))
+                  }}
                 />
               ))
             : (visible as HcoRow[]).map((row) => (
@@ -248,6 +253,8 @@ export function ResultsView({
               facilities={tab === 'hcos' ? (visible as HcoRow[]) : []}
               center={{ lat: data.search_lat, lng: data.search_long }}
               radiusMiles={metersToMiles(data.radius_in_m)}
+              selectedNpi={focusNpi}
+              onSelect={setFocusNpi}
             />
           </Box>
         </Paper>

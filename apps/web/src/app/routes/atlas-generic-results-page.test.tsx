@@ -1,0 +1,135 @@
+import { AI_HUB_MESSAGES, TOKEN_STORAGE_KEY, type AiContext, type AiPin } from '@citrus/contracts'
+import { fireEvent, screen, within } from '@testing-library/react'
+import { describe, expect, it, vi } from 'vitest'
+import { AtlasGenericResultsRoute } from '../../features/atlas/routes/atlas-generic-results'
+import { mockApi, reply } from '../../test/mock-api'
+import { renderWithRouter } from '../../test/render'
+import { loginToken } from '../../test/tokens'
+import { AtlasGenericResultsPage } from './atlas-generic-results-page'
+
+const metric = (code: string, name: string, v: number) => ({
+  code,
+  name,
+  description: '',
+  unit: 'PATIENT_COUNT',
+  value: { v, value_kind: 'INT' },
+})
+const texas = {
+  entity_type: 'STATE',
+  account_type: null,
+  citrus_id: 'TX',
+  display_name: 'Texas',
+  parent_citrus_id: 'US',
+  territoryLevel: 'STATE',
+  badges: [],
+  additional_metadata: [],
+  summary_md: '',
+  metrics: [{ type: 'PRIMARY', metrics: [metric('patient_count', 'Total Patients', 70), metric('provider_count', 'Providers', 12)] }],
+  entity: {
+    name: 'Texas',
+    full_name: null,
+    parent_name: null,
+    npi: null,
+    citrus_id: 'TX',
+    healthsystem_id: null,
+    id: 'TX',
+    zip_code: null,
+    latitude: null,
+    longitude: null,
+    city: null,
+    state: null,
+    title: null,
+    cms_specialization: null,
+    facility_name: null,
+    address: null,
+  },
+  zip_code: null,
+  name: 'Texas',
+  latitude: null,
+  longitude: null,
+}
+const generic = {
+  geojson: { type: 'FeatureCollection', features: [] },
+  choropleth_legend: {
+    type: 'GRADIENT',
+    metric_config: { title: 'Patients', value_format: 'INTEGER', value_suffix: '' },
+    min_value: 0,
+    max_value: 0,
+    items: [],
+  },
+  summary: {
+    total_patients: 0,
+    region_count: 0,
+    codes: ['I10'],
+    tile_granularity: 'STATE',
+    search_within_region: 'US',
+    search_within_region_type: 'COUNTRY',
+    region_name: 'United States',
+    plan_tier: 'BASE',
+  },
+}
+const EMPTY: AiContext = { documents: [], pinnedInsights: [], totalTokens: 0, maxTokens: 32000 }
+const PIN: AiPin = {
+  id: '0b9f4c1e-7a53-4c1f-9a3e-2d1b5c6e7f80',
+  type: 'state',
+  entityKey: 'TX',
+  source: 'ATLAS',
+  data: { entity: { name: 'Texas', full_name: null }, display_name: 'Texas', metrics: { 'Total Patients': 70, Providers: 12 } },
+  pinnedAt: '2026-11-25T12:00:00.000Z',
+  order: 0,
+  tokens: 100,
+}
+const PATH = '/atlas/generic/results?icd10_cm_union_csv=I10&search_within_region=US&search_within_region_type=COUNTRY'
+
+function setup() {
+  localStorage.setItem(TOKEN_STORAGE_KEY, loginToken({ role: 'user' }))
+  let pins: AiPin[] = []
+  return mockApi({
+    'GET /atlas/generic': generic,
+    'POST /atlas/drilldown': {
+      page_results: { results: [texas], page: 0, page_size: 25, total_results: 1, total_pages: 1 },
+      plan_tier: 'BASE',
+    },
+    'GET /ai-hub/pins': () => ({ pinnedInsights: pins }),
+    'GET /ai-hub/context': () => ({ ...EMPTY, pinnedInsights: pins }),
+    'GET /ai-hub/templates': { templates: [] },
+    'POST /ai-hub/pins': () => {
+      pins = [PIN]
+      return reply(201, PIN)
+    },
+  })
+}
+
+describe('/atlas/generic/results composed with the AI Hub', () => {
+  it("pins a drill-down card with 'Save to Hub' (source ATLAS) without drilling into it", async () => {
+    const api = setup()
+    renderWithRouter(<AtlasGenericResultsPage />, { path: PATH })
+    const card = (await screen.findByText('Texas')).closest('[data-insight]') as HTMLElement
+    const save = await within(card).findByRole('button', { name: AI_HUB_MESSAGES.saveToHub })
+    await vi.waitFor(() => expect(save.hasAttribute('disabled') || save.hasAttribute('data-loading')).toBe(false))
+    fireEvent.click(save)
+    expect(await screen.findByText(AI_HUB_MESSAGES.pinSaved('Texas'))).toBeTruthy()
+    expect(api.callsTo('POST /ai-hub/pins')[0]!.body).toEqual(PIN_BODY)
+    expect(await within(card).findByRole('button', { name: AI_HUB_MESSAGES.savedToHub })).toBeTruthy()
+    // the click stayed on the button: still the States level, no facility drill-down was requested
+    expect(api.callsTo('POST /atlas/drilldown').every((call) => (call.body as { drilldown_type: string }).drilldown_type === 'STATE')).toBe(
+      true,
+    )
+  })
+
+  it('shows the AI Hub (ATLAS) in the ai-hub tab', async () => {
+    setup()
+    renderWithRouter(<AtlasGenericResultsPage />, { path: `${PATH}&tab=ai-hub` })
+    const panel = await screen.findByTestId('atlas-ai-hub-panel')
+    expect(await within(panel).findByTestId('ai-hub')).toBeTruthy()
+  })
+
+  it('Atlas on its own (no app composition) shows no AI Hub parts', async () => {
+    setup()
+    renderWithRouter(<AtlasGenericResultsRoute />, { path: PATH })
+    const card = (await screen.findByText('Texas')).closest('[data-insight]') as HTMLElement
+    expect(within(card).queryByRole('button', { name: AI_HUB_MESSAGES.saveToHub })).toBeNull()
+  })
+})
+
+const PIN_BODY = { type: 'state', entityKey: 'TX', source: 'ATLAS', data: PIN.data }
