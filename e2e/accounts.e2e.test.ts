@@ -144,7 +144,8 @@ describe('accounts in a real browser', () => {
     await page.waitForTimeout(500)
     expect(new URL(page.url()).pathname).toBe('/member-recommendations')
     // the guest is offered only what the link allows: no Back to Apps, no Apps breadcrumb
-    await page.getByRole('heading', { name: 'Member Recommendations', exact: true }).waitFor()
+    // the real page (issue 11) first asks a public link's holder to continue in its access dialog
+    await page.getByRole('dialog').waitFor()
     expect(await page.getByRole('link', { name: 'Back to Apps', exact: true }).count()).toBe(0)
     expect(await page.getByRole('link', { name: 'Apps', exact: true }).count()).toBe(0)
 
