@@ -1,5 +1,6 @@
 import type { Page } from 'playwright-core'
-import { describe, expect, it } from 'vitest'
+import { describe, expect, inject, it } from 'vitest'
+import { ensureTestDataset } from '../apps/server/src/data/test-dataset.ts'
 import { TOKEN_STORAGE_KEY } from '@citrus/contracts'
 import { docxOf, pdfOf } from '../test/ai-hub-fixtures.ts'
 import { createTenant, TEST_PASSWORD } from '../test/helpers.ts'
@@ -7,14 +8,18 @@ import { useBrowserSuite } from './browser.ts'
 
 /**
  * The AI Hub end to end in headless Chromium against the real server process, offline (no AI endpoint
- * configured): upload a PDF and a DOCX, pin a state from Atlas and a hospital from Nova, reorder them, ask with
+ * configured) and the ci dataset: upload a PDF and a DOCX, pin a state from Atlas' generic search and a hospital
+ * from Nova's Market Analytics through their Save to Hub buttons, reorder them, ask with
  * a template, see the answer cite the PDF's page, copy it, remove a document.
  */
 describe('AI Hub in a real browser', () => {
   const suite = useBrowserSuite()
 
   async function signedInPage(email: string): Promise<Page> {
-    const context = await suite.browser.newContext({ permissions: ['clipboard-read', 'clipboard-write'] })
+    const context = await suite.browser.newContext({
+      viewport: { width: 1400, height: 1000 },
+      permissions: ['clipboard-read', 'clipboard-write'],
+    })
     const page = await context.newPage()
     await page.goto(`${suite.server.baseUrl}/sign-in`)
     await page.getByRole('textbox', { name: 'Email', exact: true }).fill(email)
@@ -25,7 +30,12 @@ describe('AI Hub in a real browser', () => {
   }
 
   it('uploads, pins, reorders, asks with a template, cites the PDF page, copies and removes a document', async () => {
-    const { users } = await createTenant(suite.db, { roles: ['citrus'], products: [{ product_group: 'ATLAS' }, { product_group: 'NOVA' }] })
+    await ensureTestDataset(suite.db.pool, inject('databaseUrl'))
+    const { company, users } = await createTenant(suite.db, {
+      roles: ['citrus'],
+      products: [{ product_group: 'ATLAS' }, { product_group: 'NOVA' }],
+    })
+    await suite.db.pool.query(`UPDATE companies SET plan_tier = 'ENTERPRISE' WHERE id = $1`, [company.id])
     const page = await signedInPage(users[0]!.email)
     await page.goto(`${suite.server.baseUrl}/ai-hub`)
     await page.getByText('Add documents or insights to get started', { exact: true }).waitFor({ timeout: 30_000 })
@@ -48,55 +58,72 @@ describe('AI Hub in a real browser', () => {
     const pdfRow = page.getByTestId('ai-document').filter({ hasText: 'Market Report.pdf' })
     expect(await pdfRow.textContent()).toMatch(/\d+(\.\d+)? KB • \d+ tokens • 2 pages/)
 
-    // Pins, as the Save to Hub toggles of Atlas (a state) and Nova (a hospital) make them
+    // Pins through the real screens: a state card's 'Save to Hub' in the Atlas generic search
+    await page.goto(`${suite.server.baseUrl}/atlas/generic`)
+    const picker = page.getByTestId('condition-picker')
+    await picker.click()
+    await picker.fill('I10')
+    await page.getByRole('option', { name: /^I10 / }).first().click({ timeout: 30_000 })
+    await page.getByRole('button', { name: 'Search', exact: true }).click()
+    await page.waitForURL(/\/atlas\/generic\/results\?/, { timeout: 30_000 })
+    await page.getByText('Analysis: I10', { exact: true }).waitFor({ timeout: 30_000 })
+    const stateCard = page.locator('[data-insight="STATE"]').first()
+    await stateCard.waitFor({ timeout: 30_000 })
+    const stateName = (await stateCard.locator('p').first().innerText()).trim()
+    expect(stateName.length).toBeGreaterThan(0)
+    await stateCard.getByRole('button', { name: 'Save to Hub', exact: true }).click()
+    await page.getByText(`${stateName} saved to AI Hub!`, { exact: true }).waitFor({ timeout: 30_000 })
+    await stateCard.getByRole('button', { name: 'Saved to Hub', exact: true }).waitFor()
+
+    // ... and a hospital's 'Save to AI Hub' in Nova's Market Analytics (health system → hospital)
+    await page.goto(`${suite.server.baseUrl}/nova-search`)
+    const search = page.getByRole('button', { name: 'Search', exact: true })
+    await expect.poll(() => search.isEnabled(), { timeout: 30_000 }).toBe(true)
+    await search.click()
+    await page.waitForURL(/\/nova-results\?/, { timeout: 30_000 })
+    await page.getByRole('tab', { name: 'Market Analytics', exact: true }).click()
+    await page.getByText('Explore Health Systems', { exact: true }).waitFor({ timeout: 30_000 })
+    const system = page.locator('[data-insight^="HS"]').first()
+    await system.waitFor({ timeout: 30_000 })
+    await system.click()
+    await page.getByText('Health System ID', { exact: true }).waitFor({ timeout: 30_000 })
+    const hospital = page.locator('[data-insight]:not([data-insight^="HS"])').first()
+    await hospital.waitFor({ timeout: 30_000 })
+    const npi = await hospital.getAttribute('data-insight')
+    await hospital.click()
+    await expect.poll(() => new URL(page.url()).searchParams.get('hco_npi')).toBe(npi)
+    await page.getByRole('button', { name: 'Save to AI Hub', exact: true }).click()
+    const toast = page.getByText(/ saved to AI Hub!$/)
+    await toast.waitFor({ timeout: 30_000 })
+    const hospitalName = (await toast.innerText()).replace(/ saved to AI Hub!$/, '')
+    expect(hospitalName.length).toBeGreaterThan(0)
+    await page.getByRole('button', { name: 'Saved to AI Hub', exact: true }).waitFor()
+
+    // Both pins in the AI Hub's context, in the order they were saved
     const token = await page.evaluate(
       (key) => (globalThis as unknown as { localStorage: { getItem(k: string): string } }).localStorage.getItem(key),
       TOKEN_STORAGE_KEY,
     )
-    const pin = (body: unknown) =>
-      fetch(`${suite.server.baseUrl}/api/ai-hub/pins`, {
-        method: 'POST',
-        headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
-        body: JSON.stringify(body),
-      })
-    expect(
-      (
-        await pin({
-          type: 'state',
-          entityKey: 'TX',
-          source: 'ATLAS',
-          data: { entity: { name: 'Texas' }, display_name: 'Texas', metrics: { 'Total Patients': 5120 } },
-        })
-      ).status,
-    ).toBe(201)
-    expect(
-      (
-        await pin({
-          type: 'facility',
-          entityKey: '1234567893',
-          source: 'NOVA',
-          data: {
-            entity: { name: 'Dallas General Hospital' },
-            display_name: 'Dallas General Hospital',
-            metrics: { 'Snakebite Cases': 87 },
-          },
-        })
-      ).status,
-    ).toBe(201)
-    await page.reload()
+    const savedPins = async () => {
+      const response = await fetch(`${suite.server.baseUrl}/api/ai-hub/pins`, { headers: { authorization: `Bearer ${token}` } })
+      return ((await response.json()) as { pinnedInsights: { entityKey: string; source: string }[] }).pinnedInsights
+    }
+    const before = await savedPins()
+    expect(before.map((p) => p.source)).toEqual(['ATLAS', 'NOVA'])
+    expect(before[1]!.entityKey).toBe(npi)
+    await page.goto(`${suite.server.baseUrl}/ai-hub`)
     await page.getByRole('tab', { name: /Context/ }).click()
     await expect.poll(() => page.getByTestId('ai-pin').count(), { timeout: 30_000 }).toBe(2)
     const names = () =>
       page.getByTestId('ai-pin').evaluateAll((items) => items.map((item) => (item as unknown as { textContent: string }).textContent))
-    expect((await names())[0]).toContain('Texas')
+    expect((await names())[0]).toContain(stateName)
+    expect((await names())[1]).toContain(hospitalName)
 
     // Reorder from the keyboard: the first pin's handle, Arrow Down
-    await page.getByRole('button', { name: 'Reorder Texas (Arrow Up / Arrow Down)' }).focus()
+    await page.getByRole('button', { name: `Reorder ${stateName} (Arrow Up / Arrow Down)` }).focus()
     await page.keyboard.press('ArrowDown')
-    await expect.poll(async () => (await names())[0], { timeout: 15_000 }).toContain('Dallas General Hospital')
-    const saved = await fetch(`${suite.server.baseUrl}/api/ai-hub/pins`, { headers: { authorization: `Bearer ${token}` } })
-    const order = ((await saved.json()) as { pinnedInsights: { entityKey: string }[] }).pinnedInsights.map((p) => p.entityKey)
-    expect(order).toEqual(['1234567893', 'TX'])
+    await expect.poll(async () => (await names())[0], { timeout: 15_000 }).toContain(hospitalName)
+    expect((await savedPins()).map((p) => p.entityKey)).toEqual([before[1]!.entityKey, before[0]!.entityKey])
 
     // Ask with a template
     await page.getByRole('button', { name: 'Templates' }).click()
