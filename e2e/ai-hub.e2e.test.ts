@@ -123,7 +123,10 @@ describe('AI Hub in a real browser', () => {
     await page.getByRole('button', { name: `Reorder ${stateName} (Arrow Up / Arrow Down)` }).focus()
     await page.keyboard.press('ArrowDown')
     await expect.poll(async () => (await names())[0], { timeout: 15_000 }).toContain(hospitalName)
-    expect((await savedPins()).map((p) => p.entityKey)).toEqual([before[1]!.entityKey, before[0]!.entityKey])
+    // the list moves at once; the new order reaches the server a moment later
+    await expect
+      .poll(async () => (await savedPins()).map((p) => p.entityKey), { timeout: 15_000 })
+      .toEqual([before[1]!.entityKey, before[0]!.entityKey])
 
     // Ask with a template
     await page.getByRole('button', { name: 'Templates' }).click()

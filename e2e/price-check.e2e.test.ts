@@ -20,10 +20,12 @@ describe('Price Check in Chromium as the demo member', () => {
     const db = testDatabase()
     try {
       await ensureTestDataset(db.pool, inject('databaseUrl'))
-      // a shoppable procedure of one code, a payer with rates for it and the ZIP with the most such facilities
+      // a shoppable procedure of one code, a carrier of the insurance list with rates for it and the ZIP with the
+      // most such facilities (on a shared PostgreSQL test database, importer tests add payers of their own)
       const { rows } = await db.pool.query<{ zip: string; procedure: string; payer: string }>(
         `SELECT f.zip_code AS zip, s.name AS procedure, fp.payer_name AS payer
          FROM shoppable_procedures s JOIN facility_prices fp ON fp.procedure_code = s.cpt_codes[1] AND fp.payer_name <> ''
+         JOIN insurers i ON i.name = fp.payer_name
          JOIN facilities f ON f.id = fp.facility_id
          WHERE cardinality(s.cpt_codes) = 1
          GROUP BY 1, 2, 3 ORDER BY count(*) DESC, 1, 2, 3 LIMIT 1`,
