@@ -1,5 +1,6 @@
 import { z } from 'zod'
 import { defineEndpoint } from './endpoint.js'
+import { legendItemSchema, METRIC_GROUPS, METRIC_UNITS, VALUE_FORMATS } from './insights.js'
 import { INPUT_MESSAGES, INT32_MAX } from './validation.js'
 
 /**
@@ -186,30 +187,18 @@ export type AtlasGenericQuery = z.input<typeof atlasGenericQuerySchema>
 
 // ---- GeoJSON output (spec 2 §3) ---------------------------------------------------------------------------
 
-export const ATLAS_METRIC_UNITS = ['PERCENT', 'RATIO', 'UNITS', 'PATIENT_CASES', 'PATIENT_COUNT', 'STAT'] as const
-export const ATLAS_METRIC_GROUPS = [
-  'PRIMARY',
-  'INCIDENCE',
-  'DRUG_USAGE',
-  'COMPETITION',
-  'MARKET_SHARE',
-  'SALES',
-  'INSURANCE',
-  'PATIENT_INSIGHTS',
-  'NETWORK',
-] as const
 export const atlasMetricSchema = z
   .object({
     code: z.string(),
     name: z.string(),
     description: z.string(),
-    unit: z.enum(ATLAS_METRIC_UNITS),
+    unit: z.enum(METRIC_UNITS),
     value: z.object({ v: z.union([z.number(), z.string()]).nullable(), value_kind: z.enum(['INT', 'FLOAT', 'STRING']) }),
   })
   .meta({ id: 'AtlasMetric' })
 export type AtlasMetric = z.infer<typeof atlasMetricSchema>
 export const metricGroupSchema = z
-  .object({ type: z.enum(ATLAS_METRIC_GROUPS), metrics: z.array(atlasMetricSchema) })
+  .object({ type: z.enum(METRIC_GROUPS), metrics: z.array(atlasMetricSchema) })
   .meta({ id: 'AtlasMetricGroup' })
 export type AtlasMetricGroup = z.infer<typeof metricGroupSchema>
 export const metadataItemSchema = z.object({ code: z.string(), label: z.string(), value: z.union([z.string(), z.number()]).nullable() })
@@ -269,24 +258,17 @@ export const atlasFeatureSchema = z.object({
 })
 export type AtlasGeoFeature = z.infer<typeof atlasFeatureSchema>
 
-export const atlasLegendItemSchema = z.object({
-  color: z.string(),
-  opacity: z.number(),
-  label: z.string(),
-  min_value: z.number(),
-  max_value: z.number(),
-})
 export const atlasChoroplethLegendSchema = z
   .object({
     type: z.enum(['GRADIENT', 'CATEGORICAL']),
     metric_config: z.object({
       title: z.string(),
-      value_format: z.enum(['PERCENTAGE', 'SCORE', 'INTEGER', 'DECIMAL']),
+      value_format: z.enum(VALUE_FORMATS),
       value_suffix: z.string(),
     }),
     min_value: z.number(),
     max_value: z.number(),
-    items: z.array(atlasLegendItemSchema),
+    items: z.array(legendItemSchema),
   })
   .meta({ id: 'AtlasChoroplethLegend' })
 export type AtlasChoroplethLegend = z.infer<typeof atlasChoroplethLegendSchema>

@@ -1,5 +1,6 @@
 import { z } from 'zod'
 import { defineEndpoint } from './endpoint.js'
+import { legendItemSchema, METRIC_GROUPS, METRIC_UNITS, VALUE_FORMATS, type MetricGroup } from './insights.js'
 
 /**
  * Nova: antivenom territory intelligence for the use case serb_crofab (spec 2 §2-§9, spec 4 §5). Every metric
@@ -128,22 +129,8 @@ export const NOVA_FILTER_CODES = [
 ] as const
 export type NovaFilterCode = (typeof NOVA_FILTER_CODES)[number]
 
-export const METRIC_GROUPS = [
-  'PRIMARY',
-  'INCIDENCE',
-  'DRUG_USAGE',
-  'COMPETITION',
-  'MARKET_SHARE',
-  'SALES',
-  'INSURANCE',
-  'PATIENT_INSIGHTS',
-  'NETWORK',
-] as const
-export type MetricGroup = (typeof METRIC_GROUPS)[number]
 /** The metric tabs of the results screen, in order (spec 2 §2). */
 export const NOVA_METRIC_TABS = ['INCIDENCE', 'COMPETITION', 'SALES', 'DRUG_USAGE', 'NETWORK'] as const satisfies readonly MetricGroup[]
-export const METRIC_UNITS = ['PERCENT', 'RATIO', 'UNITS', 'PATIENT_CASES', 'PATIENT_COUNT', 'STAT'] as const
-export const VALUE_FORMATS = ['PERCENTAGE', 'SCORE', 'INTEGER', 'DECIMAL'] as const
 export const BADGE_TYPES = ['OPPORTUNITY', 'RISK', 'SUCCESS', 'WARNING', 'INFO', 'TOP_PRESCRIBER'] as const
 export type BadgeType = (typeof BADGE_TYPES)[number]
 /** Display priority of badges (spec 2 §9). */
@@ -475,13 +462,6 @@ export const pageResultsSchema = z
 export const pageResultsResponseSchema = z.object({ page_results: pageResultsSchema })
 export type NovaPageResults = z.infer<typeof pageResultsSchema>
 
-export const legendItemSchema = z.object({
-  color: z.string(),
-  opacity: z.number(),
-  label: z.string(),
-  min_value: z.number(),
-  max_value: z.number(),
-})
 export const choroplethLegendSchema = z
   .object({
     type: z.enum(['GRADIENT', 'CATEGORICAL']),
