@@ -3,7 +3,7 @@ import type { Page } from 'playwright-core'
 import { beforeAll, describe, expect, inject, it } from 'vitest'
 import { ensureTestDataset } from '../apps/server/src/data/test-dataset.ts'
 import { createTenant, TEST_PASSWORD } from '../test/helpers.ts'
-import { useBrowserSuite } from './browser.ts'
+import { dismissToasts, useBrowserSuite } from './browser.ts'
 
 /**
  * Atlas end to end in headless Chromium against the real server process and the ci dataset: the
@@ -122,6 +122,7 @@ describe('Atlas in a real browser', () => {
     expect(geojson.type).toBe('FeatureCollection')
     expect(geojson.features.length).toBeGreaterThan(0)
     await page.getByText('GeoJSON exported successfully', { exact: true }).waitFor()
+    await dismissToasts(page)
 
     await page.getByRole('button', { name: 'Share Results', exact: true }).click()
     await page.getByText('URL copied to clipboard', { exact: true }).waitFor()

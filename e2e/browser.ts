@@ -2,7 +2,7 @@ import { spawn, type ChildProcess } from 'node:child_process'
 import { mkdtempSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
-import { chromium, type Browser } from 'playwright-core'
+import { chromium, type Browser, type Page } from 'playwright-core'
 import { afterAll, beforeAll, inject } from 'vitest'
 import type { Database } from '../apps/server/src/db/database.ts'
 import { REPO_ROOT } from '../apps/server/src/runtime.ts'
@@ -112,5 +112,23 @@ export function useBrowserSuite(env: () => Record<string, string> = () => ({})) 
     get db(): Database {
       return started(db)
     },
+  }
+}
+
+/**
+ * Closes every toast on the page. Mantine pauses a toast's auto-close while the pointer rests on it, and a
+ * top-right toast covers the results header's buttons, so a test that clicks there right after a toast
+ * closes it first, as a user would.
+ */
+export async function dismissToasts(page: Page): Promise<void> {
+  const toasts = page.locator('.mantine-Notifications-notification')
+  for (let remaining = await toasts.count(); remaining > 0; remaining = await toasts.count()) {
+    const close = toasts.first().locator('.mantine-Notification-closeButton')
+    if ((await close.count()) > 0) await close.click({ timeout: 5_000 }).catch(() => undefined)
+    await toasts
+      .first()
+      .waitFor({ state: 'detached', timeout: 10_000 })
+      .catch(() => undefined)
+    if ((await toasts.count()) >= remaining) break
   }
 }

@@ -2,7 +2,7 @@ import type { Page } from 'playwright-core'
 import { beforeAll, describe, expect, inject, it } from 'vitest'
 import { ensureTestDataset } from '../apps/server/src/data/test-dataset.ts'
 import { testDatabase } from '../test/helpers.ts'
-import { useBrowserSuite } from './browser.ts'
+import { dismissToasts, useBrowserSuite } from './browser.ts'
 
 /**
  * Nova end to end in Chromium as the demo citrus user: search, the results map, health system → hospital →
@@ -98,6 +98,7 @@ describe('Nova in a real browser', () => {
     const hospitalName = (await toast.innerText()).replace(/ saved to AI Hub!$/, '')
     expect(hospitalName.length).toBeGreaterThan(0)
     await page.getByRole('button', { name: 'Saved to AI Hub', exact: true }).waitFor()
+    await dismissToasts(page)
 
     // sort the HCPs by CroFab units used, ascending
     await page.getByRole('button', { name: /^Filter and sort/ }).click()
