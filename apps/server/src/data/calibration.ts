@@ -59,9 +59,13 @@ export const SHARE_TOLERANCE = 0.1
 export const RATE_TOLERANCE = 0.2
 
 const sqlList = (values: Iterable<string>) => [...values].map((v) => `'${v.replace(/'/g, "''")}'`).join(', ')
-/** The sampled population: patients other than the extra snakebite-case patients. */
-const POP = `(SELECT * FROM patients WHERE id NOT IN (SELECT patient_id FROM snakebite_cases))`
-/** Claims of the sampled population (snakebite claims have negative ids). */
+/** The sampled population: every patient (a snakebite happens to one of them, not to an extra patient). */
+const POP = `(SELECT * FROM patients)`
+/**
+ * Claims of the population's routine care: snakebite claims (negative ids) are left out, since the snakebite cases
+ * are sampled at the national case count × snakebite_fraction for Nova, far above what a sample of this size would
+ * hold, and would inflate emergency and cost figures.
+ */
 const CLAIMS = `(SELECT * FROM claims WHERE id > 0)`
 const share = (numerator: string, from: string) => `SELECT (count(*) FILTER (WHERE ${numerator}))::float8 / NULLIF(count(*), 0) AS value, count(*)::float8 AS n FROM ${from}`
 

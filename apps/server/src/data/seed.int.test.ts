@@ -57,6 +57,15 @@ describe('data seed (ci scale) on the test database', () => {
     expect(load!.finished_at).toBeInstanceOf(Date)
     const counts = load!.counts as Record<string, number>
     expect(counts.providers).toBe(SCALES.ci.providers)
+    // snakebites happen to sampled patients: no extra patient rows, and most of those bitten have other care too
+    expect(counts.patients).toBe(SCALES.ci.patients)
+    expect(await scalar(ctx.db, `SELECT count(*) AS v FROM snakebite_cases WHERE patient_id < 1 OR patient_id > $1`, [SCALES.ci.patients])).toBe(0)
+    const bitten = await scalar(ctx.db, `SELECT count(DISTINCT patient_id) AS v FROM snakebite_cases`)
+    const withOtherCare = await scalar(
+      ctx.db,
+      `SELECT count(DISTINCT s.patient_id) AS v FROM snakebite_cases s WHERE EXISTS (SELECT 1 FROM claims c WHERE c.patient_id = s.patient_id AND c.id > 0)`,
+    )
+    expect(withOtherCare / bitten).toBeGreaterThan(0.8)
     for (const table of ['patients', 'claims', 'claim_diagnoses', 'claim_procedures', 'facilities', 'facility_prices', 'snakebite_cases']) {
       expect(counts[table], table).toBe(await scalar(ctx.db, `SELECT count(*) AS v FROM ${table} WHERE ${table === 'facilities' || table === 'facility_prices' ? "source = 'synthetic'" : 'true'}`))
     }

@@ -201,7 +201,7 @@ export async function seedDataset(pool: pg.Pool, options: SeedOptions): Promise<
     const territoryCounties = territories.flatMap((t) => t.county_fips.filter((f) => countySet.has(f)).map((f) => [t.id, f] as CopyValue[]))
     counts.sales_territory_counties = await loadTable(client, progress, 'sales_territory_counties', ['territory_id', 'county_fips'], territoryCounties, territoryCounties.length)
 
-    // Snakebite cases are extra patients with an emergency claim and (when treated) a pharmacy line.
+    // A snakebite case is one more emergency claim (and, when treated, a pharmacy line) of a sampled patient.
     const snakebites = Array.from({ length: ds.snakebiteCaseCount }, (_, i) => ds.snakebite(i))
     counts.patients = await loadTable(
       client,
@@ -210,9 +210,8 @@ export async function seedDataset(pool: pg.Pool, options: SeedOptions): Promise<
       PATIENT_COLUMNS,
       (async function* () {
         for await (const p of ds.patients()) yield pick(p, PATIENT_COLUMNS)
-        for (const s of snakebites) yield pick(s.patient, PATIENT_COLUMNS)
       })(),
-      ds.scale.patients + snakebites.length,
+      ds.scale.patients,
     )
 
     // Claims stream straight in; their diagnoses, lines and the patients' pharmacy fills are spilled to disk

@@ -920,11 +920,16 @@ export class SyntheticDataset {
     return coded
   }
 
-  patient(i: number): PatientRow {
-    const rng = rngFor(this.seed, 'patient', i)
+  /** Where a patient lives, with age and sex: the first draws of patient(i), so cheap enough to scan everyone. */
+  private home(rng: Rng): { age: number; gender: 'M' | 'F'; z: ZipRow } {
     const { age, female } = this.age(rng)
     const gender: 'M' | 'F' = rng.chance(female) ? 'F' : 'M'
-    const z = this.placeZip(rng)
+    return { age, gender, z: this.placeZip(rng) }
+  }
+
+  patient(i: number): PatientRow {
+    const rng = rngFor(this.seed, 'patient', i)
+    const { age, gender, z } = this.home(rng)
     const mix = PAYER_MIX[ageBand(age)]
     const payer = (PAYER_TABLES.get(ageBand(age)) ?? new WeightedTable(Object.entries(mix) as [PayerType, number][])).pick(rng)
     const conditions = this.drawConditions(rng, age)
@@ -1584,22 +1589,53 @@ export class SyntheticDataset {
   get snakebiteCaseCount(): number {
     return Math.round(SNAKEBITES_PER_YEAR * this.scale.snakebite_fraction * this.scale.snakebite_years)
   }
-  /** Snakebite patients are extra patients after the sampled population (ids patients+1 ...), so every case has one. */
-  snakebitePatientId(caseIndex: number): number {
-    return this.scale.patients + caseIndex + 1
+  /**
+   * Patient indices by state (ages 1+ at the reference date), scanned once from the patients' first draws: the
+   * people a snakebite can happen to.
+   */
+  private get residentsByState(): Map<string, number[]> {
+    if (this.residentsCache) return this.residentsCache
+    const byState = new Map<string, number[]>()
+    for (let i = 0; i < this.scale.patients; i++) {
+      const { age, z } = this.home(rngFor(this.seed, 'patient', i))
+      if (age < 1 || SNAKEBITE_STATE_SHARE[z.state] === undefined) continue
+      let list = byState.get(z.state)
+      if (!list) byState.set(z.state, (list = []))
+      list.push(i)
+    }
+    this.residentsCache = byState
+    return byState
+  }
+  private residentsCache: Map<string, number[]> | undefined
+
+  /**
+   * The person bitten in case i: a resident of the bite's state from the sampled population (so a bite is one
+   * more claim of someone with a whole medical history, not an extra patient), drawn with the published skew
+   * towards men (~70 % of bites) and working ages; alive at least a year before the bite. States without
+   * sampled residents (tiny scales) take a resident of the snakebite states.
+   */
+  private snakebiteVictim(rng: Rng, state: string, year: number): PatientRow {
+    const residents = this.residentsByState
+    let pool = residents.get(state) ?? []
+    if (pool.length === 0) pool = [...residents.values()].flat()
+    if (pool.length === 0) throw new Error('snakebites need sampled patients in the snakebite states')
+    let chosen: PatientRow | undefined
+    for (let attempt = 0; attempt < 12; attempt++) {
+      const candidate = this.patient(rng.pick(pool))
+      const ageAtBite = year - candidate.birth_year
+      if (ageAtBite < 1) continue
+      chosen = candidate
+      const weight = (candidate.gender === 'M' ? 1 : 0.43) * (ageAtBite < 6 || ageAtBite > 80 ? 0.35 : 1)
+      if (rng.chance(weight)) break
+    }
+    // every resident in the pool is 1+ at the reference date, so the oldest possible bite year still fits one
+    return chosen ?? this.patient(pool[0] as number)
   }
 
-  /** One envenomation: its patient, the emergency claim (with antivenom lines) and the case row. */
+  /** One envenomation: the patient bitten (an existing one), the emergency claim (with antivenom lines) and the case row. */
   snakebite(i: number): { patient: PatientRow; claim: ClaimBundle; case: SnakebiteCaseRow; pharmacy: PharmacyClaimRow | null } {
     const rng = rngFor(this.seed, 'snakebite', i)
-    const state = SNAKEBITE_STATE_TABLE.pick(rng)
-    const z = this.placeZip(rng, state)
-    const age = Math.min(90, Math.max(2, Math.round(rng.normal(40, 18))))
-    const payer = new WeightedTable(Object.entries(PAYER_MIX[ageBand(age)]) as [PayerType, number][]).pick(rng)
-    const region = SNAKE_REGION[state] ?? 'midwest'
-    // ~70% of bites happen to men; April-October peak
-    const gender: 'M' | 'F' = rng.chance(0.7) ? 'M' : 'F'
-    const year = Number(REFERENCE_DATE.slice(0, 4)) - rng.int(0, this.scale.snakebite_years - 1)
+    const pickedState = SNAKEBITE_STATE_TABLE.pick(rng)
     const month = new WeightedTable([
       [4, 8],
       [5, 14],
@@ -1614,25 +1650,18 @@ export class SyntheticDataset {
       [2, 1],
       [12, 1],
     ] as const).pick(rng)
+    let year = Number(REFERENCE_DATE.slice(0, 4)) - rng.int(0, this.scale.snakebite_years - 1)
+    const patient = this.snakebiteVictim(rng, pickedState, year)
+    // a bite needs the patient born: at least a year old (only matters for a fallback pick)
+    year = Math.max(year, patient.birth_year + 1)
     const date = `${year}-${String(month).padStart(2, '0')}-${String(rng.int(1, 28)).padStart(2, '0')}`
-    const insurer = this.insurerFor(rng, payer, z.state)
-    // age is the age at the reference date, as for every patient; born at least a year before the bite
-    const birthYear = year - age
-    const patient: PatientRow = {
-      id: this.snakebitePatientId(i),
-      age: REF_YEAR - birthYear,
-      birth_year: birthYear,
-      gender,
-      zip_code: z.zip,
-      state: z.state,
-      county_fips: z.county_fips,
-      payer_type: payer,
-      insurer_name: insurer,
-      conditions: ['snake_envenomation'],
-      birth_date: birthDate(rng, birthYear),
-      condition_codes: {},
-      plan: this.planFor(rng, payer, insurer),
+    const z: { zip: string; state: string; county_fips: string | null } = {
+      zip: patient.zip_code,
+      state: patient.state,
+      county_fips: patient.county_fips,
     }
+    const payer = patient.payer_type
+    const region = SNAKE_REGION[z.state] ?? 'midwest'
     const hospitals = (this.hospitalsByState.get(z.state) ?? []).filter((h) => h.emergency_services)
     const pool = hospitals.length > 0 ? hospitals : this.facilities.filter((f) => f.emergency_services)
     const near = pool.filter((h) => h.county_fips === z.county_fips)
@@ -1667,7 +1696,7 @@ export class SyntheticDataset {
         c,
         this.procedures.get(c)?.base_price ?? 100,
         payer,
-        insurer,
+        patient.insurer_name,
         'emergency',
         dispersed(level.factor, this.procedures.get(c)?.category),
         level.charge,

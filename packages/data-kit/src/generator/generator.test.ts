@@ -214,7 +214,11 @@ describe('SyntheticDataset (ci scale)', () => {
     for (const c of cases) {
       expect(facilityIds.has(c.case.facility_id)).toBe(true)
       expect(c.claim.claim.patient_id).toBe(c.patient.id)
-      expect(c.patient.id).toBeGreaterThan(SCALES.ci.patients)
+      // the person bitten is a sampled patient living in the case's state, born before the bite
+      expect(c.patient).toEqual(ds.patient(c.patient.id - 1))
+      expect(c.patient.state).toBe(c.case.state)
+      expect(c.case.zip_code).toBe(c.patient.zip_code)
+      expect(Number(c.case.event_date.slice(0, 4))).toBeGreaterThan(c.patient.birth_year)
       if (c.case.antivenom)
         expect(
           c.claim.procedures.some(
@@ -222,6 +226,9 @@ describe('SyntheticDataset (ci scale)', () => {
           ),
         ).toBe(true)
     }
+    // no extra patient rows: ids within the sampled population, men bitten more often (published ~70 %)
+    expect(cases.every((c) => c.patient.id >= 1 && c.patient.id <= SCALES.ci.patients)).toBe(true)
+    expect(cases.filter((c) => c.patient.gender === 'M').length / n).toBeGreaterThan(0.58)
     const treated = cases.filter((c) => c.case.antivenom)
     expect(treated.filter((c) => c.case.antivenom === 'crofab').length / treated.length).toBeGreaterThan(0.6)
     const purchases = ds.antivenomPurchases()
