@@ -204,6 +204,11 @@ export type VisitType = z.infer<typeof visitTypeSchema>
 
 export const providerCostResponseSchema = z
   .object({
+    kind: z
+      .enum(['provider', 'facility'])
+      .describe(
+        "whose claims: a provider's (rendering NPI) or, for a facility's organisation NPI, the facility's, with facilities of the same type as peers (docs/decisions/0049)",
+      ),
     provider: z.object({
       npi: z.string(),
       full_name: z.string(),
