@@ -1,6 +1,7 @@
 import { INSURER_MESSAGES, PRICE_CHECK_MESSAGES, priceCheckEmptyMessage } from '@citrus/contracts'
 import { describe, expect, it } from 'vitest'
 import { PROVIDER_COST_TEXT } from '../apps/web/src/features/provider-cost-transparency/routes/provider-cost-transparency.tsx'
+import { PRICE_CHECK_TEXT } from '../apps/web/src/features/price-check/components/facility-cost-card.tsx'
 import { SORT_LABELS } from '../apps/web/src/features/price-check/utils/price-check.ts'
 
 /** Price Check's texts of spec 3 §5, §8 and §9, pinned as literal text (issue 12). */
@@ -43,6 +44,10 @@ describe('Price Check messages', () => {
     expect(PRICE_CHECK_MESSAGES.providerNotFound('0000000000')).toBe('No provider with NPI 0000000000')
   })
 
+  it('pins the deductible texts of the facility cards (docs/decisions/0048)', () => {
+    expect(PRICE_CHECK_TEXT).toEqual({ beforeDeductible: 'You pay (deductible not met)', deductibleMet: 'Once your deductible is met:' })
+  })
+
   it('pins the provider cost page texts', () => {
     expect(PROVIDER_COST_TEXT).toEqual({
       back: 'Back',
@@ -56,6 +61,9 @@ describe('Price Check messages', () => {
       shareTitle: 'Share this page',
       shareHelp: 'Anyone with this link can view this provider cost page (and nothing else) for 30 days.',
       shareFailed: 'Failed to create the shareable link. Please try again.',
+      carrier: 'Carrier',
+      allPayers: 'All payers',
+      facility: 'Facility',
     })
   })
 })

@@ -113,8 +113,10 @@ const money = z.number().describe('US dollars')
 export const costBundleSchema = z
   .object({
     avg_list_rate: money.describe('gross charge (list price) of the procedure'),
-    avg_patient_rate: money.describe('what the patient pays: their share of the negotiated rate, or the discounted cash price'),
-    avg_insurer_rate: money.nullable().describe("the carrier's share of the negotiated rate; null in cash"),
+    avg_patient_rate: money.describe(
+      'what the patient pays: their share of the negotiated rate before the yearly deductible is met (deductible, then coinsurance; preventive services $0), or the discounted cash price',
+    ),
+    avg_insurer_rate: money.nullable().describe("the carrier's share of the negotiated rate before the deductible is met; null in cash"),
     avg_negotiated_rate: money.nullable().describe("the carrier's negotiated rate (allowed amount); null in cash"),
     median_amount: money.nullable().describe('median of the estimate (CMS v3 median allowed amount, else of the listed rates)'),
     p10_amount: money.nullable().describe('10th percentile of the estimate'),
@@ -123,6 +125,10 @@ export const costBundleSchema = z
       .string()
       .nullable()
       .describe('the price file methodology (fee schedule, case rate, percent of total billed charges, ...)'),
+    avg_patient_rate_deductible_met: money
+      .nullable()
+      .describe('what the patient pays once the yearly deductible is met (copay and coinsurance only; docs/decisions/0048); null in cash'),
+    avg_insurer_rate_deductible_met: money.nullable().describe("the carrier's share once the deductible is met; null in cash"),
   })
   .meta({ id: 'CostBundle' })
 export type CostBundle = z.infer<typeof costBundleSchema>
@@ -198,6 +204,11 @@ export type VisitType = z.infer<typeof visitTypeSchema>
 
 export const providerCostResponseSchema = z
   .object({
+    kind: z
+      .enum(['provider', 'facility'])
+      .describe(
+        "whose claims: a provider's (rendering NPI) or, for a facility's organisation NPI, the facility's, with facilities of the same type as peers (docs/decisions/0049)",
+      ),
     provider: z.object({
       npi: z.string(),
       full_name: z.string(),
@@ -254,7 +265,7 @@ export const costTransparencyEndpoints = {
     path: '/cost-transparency/procedure',
     summary: 'Price Check: what a procedure costs at facilities near a ZIP, with a carrier or in cash',
     description:
-      'Facilities within radius_in_m of the ZIP centroid whose price list prices every code. With payment_perspective, that payer’s negotiated rates split into insurer and patient shares by the plan cost sharing; without, the discounted cash prices. Each bundle carries the CMS v3 estimate statistics and methodology. Cached (bounded, invalidated by any data load); _bypass_cache=true computes afresh. Metered against the company’s SEARCH policy when it has one.',
+      'Facilities within radius_in_m of the ZIP centroid whose price list prices every code. With payment_perspective, that payer’s negotiated rates split into insurer and patient shares by the plan cost sharing (plan_cost_sharing: copay, deductible, coinsurance; preventive services $0): avg_patient_rate assumes the yearly deductible is not met yet, avg_patient_rate_deductible_met once it is; without, the discounted cash prices. Each bundle carries the CMS v3 estimate statistics and methodology. Cached (bounded, invalidated by any data load); _bypass_cache=true computes afresh. Metered against the company’s SEARCH policy when it has one.',
     tags,
     security,
     query: procedureCostQuerySchema,

@@ -9,6 +9,7 @@ import { bulkMethodOf, forceBulkMethod, openBulkWriter, quoteIdent, type BulkMet
 import { finishLoad, startLoad, failLoad } from './loads.js'
 import { Progress, formatCount, formatSeconds, type ProgressSink } from './progress.js'
 import { loadReferenceData } from './reference.js'
+import { loadPlanCostSharing } from './plan-designs.js'
 import { analyzeAndRefresh } from './refresh.js'
 
 export type ScaleName = Scale['name']
@@ -203,6 +204,10 @@ export async function seedDataset(pool: pg.Pool, options: SeedOptions): Promise<
     progress.line(`Loading the synthetic dataset: scale ${scale}, seed ${seed} (${method === 'copy' ? 'COPY FROM STDIN' : 'batched inserts, embedded database'})`)
 
     Object.assign(counts, await loadReferenceData(client, progress))
+
+    // Price Check cost sharing: the plan designs the claims are generated with (docs/decisions/0048)
+    counts.plan_cost_sharing = await loadPlanCostSharing(client)
+    progress.line(`  plan_cost_sharing: ${counts.plan_cost_sharing} synthetic plan designs`)
 
     const genStart = Date.now()
     const ds = new SyntheticDataset({ seed, scale })

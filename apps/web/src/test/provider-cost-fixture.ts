@@ -4,6 +4,7 @@ import type { ProviderCostResponse } from '@citrus/contracts'
 export const NPI = '1234567893'
 
 export const providerCostBody: ProviderCostResponse = {
+  kind: 'provider',
   provider: {
     npi: NPI,
     full_name: 'Ada Lovelace, MD',

@@ -1,12 +1,14 @@
 import { existsSync } from 'node:fs'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
+import { COMMERCIAL_PLANS, MEDICAID_PLAN, MEDICARE_ADVANTAGE_PLAN, MEDICARE_FFS_PLAN, ZERO_COST_SHARING_CODES } from '@citrus/data-kit'
 import { PRICE_CHECK_MESSAGES, type CostBundle, type HcoCost, type ProcedureCostResponse } from '@citrus/contracts'
 import request from 'supertest'
 import { beforeAll, describe, expect, it } from 'vitest'
 import { createTenant, loginTokenFor, testConfig, useTestApp } from '../../../../../test/helpers.ts'
 import { signShareToken } from '../../auth/tokens.ts'
 import { runImport } from '../../data/importers.ts'
+import { loadPlanCostSharing, planDesignLabel, syntheticPlanCostSharing } from '../../data/plan-designs.ts'
 import { silentSink } from '../../data/progress.ts'
 
 const here = path.dirname(fileURLToPath(import.meta.url))
@@ -23,6 +25,8 @@ interface ExpectedBundle {
   list: number
   patient: number
   insurer: number | null
+  patient_met: number | null
+  insurer_met: number | null
   negotiated: number | null
   median: number
   p10: number
@@ -31,7 +35,8 @@ interface ExpectedBundle {
 
 /**
  * The independent recount: one SQL statement over facility_prices, facilities, zips, insurers and
- * plan_cost_sharing that prices the procedure as docs/decisions/0028 describes.
+ * plan_cost_sharing that prices the procedure as docs/decisions/0028 and 0048 describe. $5: the codes the
+ * patient pays nothing for (preventive services).
  */
 const RECOUNT_SQL = `
 WITH o AS (SELECT geog FROM zips WHERE zip = $1),
@@ -42,24 +47,45 @@ r AS (
   WHERE fp.procedure_code = ANY($2::text[]) AND (fp.payer_name = '' OR lower(fp.payer_name) = lower($4::text))
 ),
 list AS (SELECT facility_id, procedure_code, avg(gross_charge) AS list FROM r WHERE gross_charge IS NOT NULL GROUP BY 1, 2),
-priced AS (
-  SELECT r.*, cs.coinsurance, cs.copay FROM r
-  CROSS JOIN LATERAL (
-    SELECT c.coinsurance, c.copay FROM plan_cost_sharing c
-    WHERE (c.payer_name = '' OR lower(c.payer_name) = lower(r.payer_name))
-      AND (c.plan_name = '' OR lower(c.plan_name) = lower(r.plan_name))
-      AND (c.payer_kind = '' OR c.payer_kind = (SELECT i.kind FROM insurers i WHERE lower(i.name) = lower(r.payer_name)))
-    ORDER BY (c.payer_name <> '')::int * 4 + (c.plan_name <> '')::int * 2 + (c.payer_kind <> '')::int DESC LIMIT 1
-  ) cs
-  WHERE $4::text IS NOT NULL AND r.payer_name <> '' AND r.neg IS NOT NULL
+plan_rows AS (SELECT * FROM r WHERE $4::text IS NOT NULL AND r.payer_name <> '' AND r.neg IS NOT NULL),
+scored AS (
+  SELECT pr.id AS row_id, c.id AS design_id, c.coinsurance, c.copay, c.deductible, c.weight,
+    (c.source <> 'default')::int * 16 + ((c.payer_name <> '')::int * 4 + (c.plan_name <> '')::int * 2 + (c.payer_kind <> '')::int) * 2
+      + (c.source NOT IN ('default', 'synthetic'))::int AS score
+  FROM plan_rows pr JOIN plan_cost_sharing c
+    ON (c.payer_name = '' OR lower(c.payer_name) = lower(pr.payer_name))
+   AND (c.plan_name = '' OR lower(c.plan_name) = lower(pr.plan_name))
+   AND (c.payer_kind = '' OR c.payer_kind = (SELECT i.kind FROM insurers i WHERE lower(i.name) = lower(pr.payer_name)))
 ),
-split AS (SELECT priced.*, round(least(neg, copay + coinsurance * greatest(neg - copay, 0)), 2) AS patient FROM priced),
+chosen AS (
+  SELECT s.*, s.weight / sum(s.weight) OVER (PARTITION BY s.row_id) AS w
+  FROM scored s WHERE s.score = (SELECT max(t.score) FROM scored t WHERE t.row_id = s.row_id)
+),
+split AS (
+  SELECT pr.*, CASE WHEN pr.procedure_code = ANY($5::text[]) THEN 0 ELSE (
+    SELECT round(sum(ch.w * least(pr.neg, ch.copay + ch.coinsurance * greatest(pr.neg - ch.copay, 0))), 2) FROM chosen ch WHERE ch.row_id = pr.id
+  ) END AS patient
+  FROM plan_rows pr
+),
 carrier AS (
-  SELECT facility_id, procedure_code, avg(patient) AS patient, avg(neg - patient) AS insurer, avg(neg) AS negotiated,
+  SELECT facility_id, procedure_code, avg(patient) AS patient, avg(round(neg - patient, 2)) AS insurer, avg(neg) AS negotiated,
     coalesce(avg(median_amount), percentile_cont(0.5) WITHIN GROUP (ORDER BY neg)) AS median,
     coalesce(avg(p10_amount), percentile_cont(0.1) WITHIN GROUP (ORDER BY neg)) AS p10,
     coalesce(avg(p90_amount), percentile_cont(0.9) WITHIN GROUP (ORDER BY neg)) AS p90
   FROM split GROUP BY 1, 2
+),
+code_rows AS (SELECT facility_id, procedure_code, count(*) AS n FROM plan_rows GROUP BY 1, 2),
+design_code AS (
+  SELECT pr.facility_id, pr.procedure_code, ch.design_id,
+    sum(ch.w * (1 - ch.coinsurance) * least(ch.deductible, greatest(pr.neg - ch.copay, 0))) / max(cr.n) AS extra,
+    sum(ch.w) / max(cr.n) * (1 - max(ch.coinsurance)) * max(ch.deductible) AS cap
+  FROM plan_rows pr JOIN chosen ch ON ch.row_id = pr.id JOIN code_rows cr USING (facility_id, procedure_code)
+  WHERE NOT (pr.procedure_code = ANY($5::text[]))
+  GROUP BY 1, 2, 3
+),
+deductible AS (
+  SELECT facility_id, sum(least(extra, cap)) AS extra
+  FROM (SELECT facility_id, design_id, sum(extra) AS extra, max(cap) AS cap FROM design_code GROUP BY 1, 2) d GROUP BY 1
 ),
 cash AS (
   SELECT facility_id, procedure_code, avg(discounted_cash) AS patient, NULL::numeric AS insurer, NULL::numeric AS negotiated,
@@ -70,9 +96,15 @@ cash AS (
 ),
 per_code AS (SELECT * FROM carrier UNION ALL SELECT * FROM cash)
 SELECT fac.id AS facility_id, fac.npi AS hco_npi, fac.dist::float8 AS dist,
-  sum(list.list)::float8 AS list, sum(p.patient)::float8 AS patient, sum(p.insurer)::float8 AS insurer, sum(p.negotiated)::float8 AS negotiated,
+  sum(list.list)::float8 AS list,
+  (sum(p.patient) + CASE WHEN $4::text IS NULL THEN 0 ELSE coalesce(max(d.extra), 0) END)::float8 AS patient,
+  (sum(p.insurer) - coalesce(max(d.extra), 0))::float8 AS insurer,
+  CASE WHEN $4::text IS NULL THEN NULL ELSE sum(p.patient)::float8 END AS patient_met,
+  sum(p.insurer)::float8 AS insurer_met,
+  sum(p.negotiated)::float8 AS negotiated,
   sum(p.median)::float8 AS median, sum(p.p10)::float8 AS p10, sum(p.p90)::float8 AS p90
 FROM per_code p JOIN list USING (facility_id, procedure_code) JOIN fac ON fac.id = p.facility_id
+  LEFT JOIN deductible d ON d.facility_id = p.facility_id
 GROUP BY fac.id, fac.npi, fac.dist
 HAVING count(*) = cardinality($2::text[])
 ORDER BY fac.dist, fac.id`
@@ -123,7 +155,7 @@ describe('GET /api/cost-transparency/procedure', () => {
     return response.body as ProcedureCostResponse
   }
   const recount = async (zip: string, codes: string[], radius: number, payer: string | null) =>
-    (await ctx.db.pool.query<ExpectedBundle>(RECOUNT_SQL, [zip, codes, radius, payer])).rows
+    (await ctx.db.pool.query<ExpectedBundle>(RECOUNT_SQL, [zip, codes, radius, payer, [...ZERO_COST_SHARING_CODES]])).rows
 
   function expectMatches(body: ProcedureCostResponse, expected: ExpectedBundle[], cash: boolean) {
     expect(expected.length).toBeGreaterThan(0)
@@ -136,6 +168,14 @@ describe('GET /api/cost-transparency/procedure', () => {
       cents(b.avg_patient_rate, e.patient, `${hco.hco_name} patient`)
       cents(b.avg_insurer_rate, cash ? null : e.insurer, `${hco.hco_name} insurer`)
       cents(b.avg_negotiated_rate, cash ? null : e.negotiated, `${hco.hco_name} negotiated`)
+      cents(b.avg_patient_rate_deductible_met, cash ? null : e.patient_met, `${hco.hco_name} patient, deductible met`)
+      cents(b.avg_insurer_rate_deductible_met, cash ? null : e.insurer_met, `${hco.hco_name} insurer, deductible met`)
+      if (!cash) {
+        // the deductible never lowers what the patient pays, nor makes them pay more than the negotiated rate
+        expect(b.avg_patient_rate).toBeGreaterThanOrEqual(b.avg_patient_rate_deductible_met! - 0.01)
+        expect(b.avg_patient_rate).toBeLessThanOrEqual(b.avg_negotiated_rate! + 0.01)
+        cents(b.avg_insurer_rate_deductible_met! + b.avg_patient_rate_deductible_met!, b.avg_negotiated_rate, 'met: insurer + patient')
+      }
       cents(b.median_amount, e.median, `${hco.hco_name} median`)
       cents(b.p10_amount, e.p10, `${hco.hco_name} p10`)
       cents(b.p90_amount, e.p90, `${hco.hco_name} p90`)
@@ -158,6 +198,8 @@ describe('GET /api/cost-transparency/procedure', () => {
     )
     cents(avg.avg_insurer_rate, cash ? null : mean((e) => e.insurer), 'avg insurer')
     cents(avg.avg_negotiated_rate, cash ? null : mean((e) => e.negotiated), 'avg negotiated')
+    cents(avg.avg_patient_rate_deductible_met, cash ? null : mean((e) => e.patient_met), 'avg patient, deductible met')
+    cents(avg.avg_insurer_rate_deductible_met, cash ? null : mean((e) => e.insurer_met), 'avg insurer, deductible met')
     cents(
       avg.median_amount,
       mean((e) => e.median),
@@ -247,6 +289,97 @@ describe('GET /api/cost-transparency/procedure', () => {
       ).toBe(true)
       if (message) expect(errors.find((e) => e.path.includes(field))!.message).toBe(message)
     }
+  })
+
+  describe('plan cost sharing from the generator (docs/decisions/0048)', () => {
+    it('holds the plan designs the claims were generated with, weighted by enrollment', async () => {
+      const { rows } = await ctx.db.pool.query<{
+        payer_kind: string
+        plan_name: string
+        deductible: string
+        coinsurance: string
+        copay: string
+        weight: string
+      }>(
+        `SELECT payer_kind, plan_name, deductible::text, coinsurance::text, copay::text, weight::text FROM plan_cost_sharing
+         WHERE source = 'synthetic' ORDER BY payer_kind, plan_name, deductible`,
+      )
+      const total = COMMERCIAL_PLANS.reduce((sum, [, weight]) => sum + weight, 0)
+      for (const kind of ['commercial', 'blues']) {
+        const designs = rows.filter((r) => r.payer_kind === kind)
+        expect(designs.map((r) => Number(r.deductible)).sort((a, b) => a - b)).toEqual(
+          COMMERCIAL_PLANS.map(([plan]) => plan.deductible).sort((a, b) => a - b),
+        )
+        for (const [plan, weight] of COMMERCIAL_PLANS) {
+          const design = designs.find((r) => Number(r.deductible) === plan.deductible)!
+          expect(Number(design.coinsurance)).toBe(plan.coinsurance)
+          expect(Number(design.copay)).toBe(plan.specialist_copay ?? 0)
+          expect(Number(design.weight)).toBeCloseTo(weight / total, 4)
+        }
+      }
+      const one = (kind: string, plan = '') => rows.filter((r) => r.payer_kind === kind && r.plan_name === plan)
+      expect(one('medicare').map((r) => [Number(r.deductible), Number(r.coinsurance)])).toEqual([[MEDICARE_FFS_PLAN.deductible, 0.2]])
+      expect(one('', 'Medicare Advantage').map((r) => Number(r.copay))).toEqual([MEDICARE_ADVANTAGE_PLAN.specialist_copay])
+      expect(one('medicaid').map((r) => Number(r.copay))).toEqual([MEDICAID_PLAN.specialist_copay])
+      expect(one('military')).toHaveLength(1)
+    })
+
+    it("reloading replaces the seed's rows and keeps an operator's row with the same key", async () => {
+      const client = await ctx.db.pool.connect()
+      try {
+        const design = planDesignLabel(COMMERCIAL_PLANS[0]![0])
+        await client.query(`DELETE FROM plan_cost_sharing WHERE source = 'synthetic' AND payer_kind = 'blues' AND plan_design = $1`, [
+          design,
+        ])
+        await client.query(
+          `INSERT INTO plan_cost_sharing (payer_kind, plan_design, coinsurance, copay, deductible, weight, source) VALUES ('blues', $1, 0.1, 0, 100, 0.18, 'operator')`,
+          [design],
+        )
+        expect(await loadPlanCostSharing(client)).toBe(syntheticPlanCostSharing().length - 1)
+        const { rows } = await client.query<{ source: string; deductible: string }>(
+          `SELECT source, deductible::text FROM plan_cost_sharing WHERE payer_kind = 'blues' AND plan_design = $1`,
+          [design],
+        )
+        expect(rows).toEqual([{ source: 'operator', deductible: '100.00' }])
+        const count = await client.query<{ n: number }>(`SELECT count(*)::int AS n FROM plan_cost_sharing WHERE source = 'synthetic'`)
+        expect(count.rows[0]!.n).toBe(syntheticPlanCostSharing().length - 1)
+      } finally {
+        await client.query(`DELETE FROM plan_cost_sharing WHERE source = 'operator' AND payer_kind = 'blues'`)
+        await loadPlanCostSharing(client)
+        client.release()
+      }
+    })
+
+    it('charges the deductible before it is met, less after, and nothing for preventive care', async () => {
+      // a commercial carrier's priced code whose rate exceeds the copays: the deductible must show
+      const { rows } = await ctx.db.pool.query<{ code: string; payer: string; zip: string }>(
+        `SELECT fp.procedure_code AS code, fp.payer_name AS payer, f.zip_code AS zip FROM facility_prices fp
+         JOIN facilities f ON f.id = fp.facility_id JOIN insurers i ON i.name = fp.payer_name AND i.kind IN ('commercial', 'blues')
+         JOIN zips z ON z.zip = f.zip_code
+         WHERE fp.negotiated_dollar > 1000 AND NOT (fp.procedure_code = ANY($1::text[])) ORDER BY fp.id LIMIT 1`,
+        [[...ZERO_COST_SHARING_CODES]],
+      )
+      const pick = rows[0]!
+      const body = await price({ zip_code: pick.zip, procedure_codes_csv: pick.code, payment_perspective: pick.payer })
+      expectMatches(body, await recount(pick.zip, [pick.code], 50000, pick.payer), false)
+      const near = body.cost_by_hco[0]!.cost_bundle
+      expect(near.avg_patient_rate).toBeGreaterThan(near.avg_patient_rate_deductible_met! + 1)
+
+      const preventive = await ctx.db.pool.query<{ code: string; payer: string; zip: string }>(
+        `SELECT fp.procedure_code AS code, fp.payer_name AS payer, f.zip_code AS zip FROM facility_prices fp
+         JOIN facilities f ON f.id = fp.facility_id JOIN zips z ON z.zip = f.zip_code
+         WHERE fp.payer_name <> '' AND fp.procedure_code = ANY($1::text[]) ORDER BY fp.id LIMIT 1`,
+        [[...ZERO_COST_SHARING_CODES]],
+      )
+      const free = preventive.rows[0]!
+      const freeBody = await price({ zip_code: free.zip, procedure_codes_csv: free.code, payment_perspective: free.payer })
+      expectMatches(freeBody, await recount(free.zip, [free.code], 50000, free.payer), false)
+      for (const h of freeBody.cost_by_hco) {
+        expect(h.cost_bundle.avg_patient_rate).toBe(0)
+        expect(h.cost_bundle.avg_patient_rate_deductible_met).toBe(0)
+        cents(h.cost_bundle.avg_insurer_rate, h.cost_bundle.avg_negotiated_rate, 'preventive: the insurer pays it all')
+      }
+    })
   })
 
   describe('access and metering', () => {

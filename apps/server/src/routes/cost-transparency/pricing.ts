@@ -5,6 +5,7 @@ import {
   type HcoCost,
   type ProcedureCostResponse,
 } from '@citrus/contracts'
+import { ZERO_COST_SHARING_CODES } from '@citrus/data-kit'
 import type pg from 'pg'
 import { badRequest } from '../../lib/errors.js'
 
@@ -16,8 +17,12 @@ import { badRequest } from '../../lib/errors.js'
  *  - cash: the mean discounted cash price; the patient pays it all, the insurer share is null;
  *  - carrier: each of that payer's plan rows gives a negotiated rate (the dollar amount, else the v3
  *    median allowed amount, else the percentage of the gross charge), split by the plan's cost sharing
- *    (plan_cost_sharing) into patient = min(rate, copay + coinsurance × max(rate − copay, 0)) and
- *    insurer = rate − patient; the code's figures are the means over the plan rows;
+ *    (plan_cost_sharing: one or several weighted plan designs) into, once the deductible is met,
+ *    patient = min(rate, copay + coinsurance × max(rate − copay, 0)) and insurer = rate − patient; the code's
+ *    figures are the means over the plan rows. Preventive services (ACA §2713, Medicare) cost the patient $0.
+ *    Before the deductible is met (docs/decisions/0048) the patient also pays, per design, the part of the
+ *    amount above the copay that the deductible covers at 100 % instead of the coinsurance:
+ *    (1 − coinsurance) × min(deductible, Σ codes max(rate − copay, 0)), the deductible counted once a bundle;
  *  - estimate statistics: the v3 median / 10th / 90th percentile allowed amounts the file reports for the
  *    perspective's rows (their mean), else the percentiles (continuous) of the rates it lists.
  * A facility is listed only when every code has a list rate and a price in the perspective; its bundle is the
@@ -28,12 +33,32 @@ export interface CostSharingRule {
   payer_name: string
   payer_kind: string
   plan_name: string
+  /** one of several designs under the same match key ('' = the only one) */
+  plan_design: string
   coinsurance: number
   copay: number
+  deductible: number
+  /** enrollment share among the designs of the match key (normalised when chosen) */
+  weight: number
+  /** 'default' (migration), 'synthetic' (seed), anything else: an operator's row */
+  source: string
 }
 
 /** The fallback when the table holds no matching row (the migration inserts a catch-all row). */
-const FALLBACK_RULE: CostSharingRule = { payer_name: '', payer_kind: '', plan_name: '', coinsurance: 0.2, copay: 0 }
+const FALLBACK_RULE: CostSharingRule = {
+  payer_name: '',
+  payer_kind: '',
+  plan_name: '',
+  plan_design: '',
+  coinsurance: 0.2,
+  copay: 0,
+  deductible: 0,
+  weight: 1,
+  source: 'default',
+}
+
+/** Services the patient pays nothing for under a carrier (ACA preventive services, Medicare wellness visits and screenings). */
+export const ZERO_COST_SHARING: ReadonlySet<string> = ZERO_COST_SHARING_CODES
 
 export interface PricingReference {
   rules: CostSharingRule[]
@@ -43,42 +68,87 @@ export interface PricingReference {
 
 export async function loadPricingReference(pool: pg.Pool): Promise<PricingReference> {
   const [rules, kinds] = await Promise.all([
-    pool.query<{ payer_name: string; payer_kind: string; plan_name: string; coinsurance: string; copay: string }>(
-      'SELECT payer_name, payer_kind, plan_name, coinsurance, copay FROM plan_cost_sharing',
+    pool.query<{
+      payer_name: string
+      payer_kind: string
+      plan_name: string
+      plan_design: string
+      coinsurance: string
+      copay: string
+      deductible: string
+      weight: string
+      source: string
+    }>(
+      'SELECT payer_name, payer_kind, plan_name, plan_design, coinsurance, copay, deductible, weight, source FROM plan_cost_sharing ORDER BY id',
     ),
     pool.query<{ name: string; kind: string }>('SELECT name, kind FROM insurers'),
   ])
   return {
-    rules: rules.rows.map((r) => ({ ...r, coinsurance: Number(r.coinsurance), copay: Number(r.copay) })),
+    rules: rules.rows.map((r) => ({
+      ...r,
+      coinsurance: Number(r.coinsurance),
+      copay: Number(r.copay),
+      deductible: Number(r.deductible),
+      weight: Number(r.weight),
+    })),
     kinds: new Map(kinds.rows.map((r) => [r.name.toLowerCase(), r.kind])),
   }
 }
 
-/** The most specific cost-sharing rule of a payer's plan: payer name (4) > plan name (2) > payer kind (1). */
-export function costSharingFor(reference: PricingReference, payer: string, plan: string): CostSharingRule {
+/**
+ * How well a rule fits (docs/decisions/0048): the migration's defaults only when no other row matches; then
+ * the most specific match key (payer name 4, plan name 2, payer kind 1); at the same key an operator's rows
+ * before the seed's synthetic ones.
+ */
+export function ruleScore(rule: Pick<CostSharingRule, 'payer_name' | 'payer_kind' | 'plan_name' | 'source'>): number {
+  const specificity = (rule.payer_name ? 4 : 0) + (rule.plan_name ? 2 : 0) + (rule.payer_kind ? 1 : 0)
+  const known = rule.source !== 'default'
+  const operator = known && rule.source !== 'synthetic'
+  return (known ? 16 : 0) + specificity * 2 + (operator ? 1 : 0)
+}
+
+/**
+ * The plan designs of a payer's plan: every row of the best-scoring match (ruleScore), with weights normalised
+ * to sum to 1 (one row, or the generator's designs with their enrollment shares).
+ */
+export function costSharingFor(reference: PricingReference, payer: string, plan: string): CostSharingRule[] {
   const payerLower = payer.toLowerCase()
   const planLower = plan.toLowerCase()
   const kind = reference.kinds.get(payerLower) ?? ''
-  let best: CostSharingRule | null = null
+  let best: CostSharingRule[] = []
   let bestScore = -1
   for (const rule of reference.rules) {
     if (rule.payer_name !== '' && rule.payer_name.toLowerCase() !== payerLower) continue
     if (rule.plan_name !== '' && rule.plan_name.toLowerCase() !== planLower) continue
     if (rule.payer_kind !== '' && rule.payer_kind !== kind) continue
-    const score = (rule.payer_name ? 4 : 0) + (rule.plan_name ? 2 : 0) + (rule.payer_kind ? 1 : 0)
+    const score = ruleScore(rule)
     if (score > bestScore) {
-      best = rule
+      best = [rule]
       bestScore = score
-    }
+    } else if (score === bestScore) best.push(rule)
   }
-  return best ?? FALLBACK_RULE
+  if (best.length === 0) return [FALLBACK_RULE]
+  const total = best.reduce((sum, rule) => sum + rule.weight, 0)
+  return best.map((rule) => ({ ...rule, weight: rule.weight / total }))
 }
+
+/** A design's identity within one response (weights may differ per plan row, the design does not). */
+const designKey = (rule: CostSharingRule) =>
+  `${rule.payer_name}\u0000${rule.payer_kind}\u0000${rule.plan_name}\u0000${rule.plan_design}\u0000${rule.source}`
 
 export const round2 = (value: number) => Math.round((value + Number.EPSILON) * 100) / 100
 
-/** The patient's share of a negotiated rate under a rule (rounded to cents). */
+/** The patient's share of a negotiated rate under a rule once the deductible is met (rounded to cents). */
 export function patientShare(rate: number, rule: Pick<CostSharingRule, 'coinsurance' | 'copay'>): number {
   return round2(Math.min(rate, rule.copay + rule.coinsurance * Math.max(rate - rule.copay, 0)))
+}
+
+/**
+ * What a deductible not yet met adds to the patient's share of one rate under one design: the deductible
+ * covers min(deductible, rate − copay) at 100 % instead of the coinsurance. Not rounded (summed per bundle).
+ */
+export function deductibleExtra(rate: number, rule: Pick<CostSharingRule, 'coinsurance' | 'copay' | 'deductible'>): number {
+  return (1 - rule.coinsurance) * Math.min(rule.deductible, Math.max(rate - rule.copay, 0))
 }
 
 /** Continuous percentile (PostgreSQL percentile_cont) of sorted-or-not values. */
@@ -118,8 +188,17 @@ interface PriceRow {
   methodology: string | null
 }
 
+/** Per plan design of a code: its mean deductible extra and its mean weight over the code's plan rows. */
+interface DesignShare {
+  extra: number
+  weight: number
+  /** the most the deductible can add to a bundle under this design: (1 − coinsurance) × deductible */
+  cap: number
+}
+
 interface CodeFigures {
   list: number
+  /** once the deductible is met */
   patient: number
   insurer: number | null
   negotiated: number | null
@@ -127,6 +206,7 @@ interface CodeFigures {
   p10: number
   p90: number
   methodologies: string[]
+  designs: Map<string, DesignShare>
 }
 
 function statistics(rows: readonly PriceRow[], rates: readonly number[]) {
@@ -161,13 +241,31 @@ function codeFigures(rows: readonly PriceRow[], payer: string | undefined, refer
       p10: percentileCont(cash, 0.1),
       p90: percentileCont(cash, 0.9),
       methodologies: methodologiesOf(cashRows.filter((r) => r.payer_name === '')),
+      designs: new Map(),
     }
   }
   const payerLower = payer.toLowerCase()
   const planRows = rows.filter((r) => r.payer_name.toLowerCase() === payerLower && r.negotiated !== null)
   if (planRows.length === 0) return null
+  const code = planRows[0]?.procedure_code ?? ''
+  const free = ZERO_COST_SHARING.has(code)
   const rates = planRows.map((r) => Number(r.negotiated))
-  const patients = planRows.map((r, i) => patientShare(rates[i] as number, costSharingFor(reference, r.payer_name, r.plan_name)))
+  const designs = new Map<string, DesignShare>()
+  const patients = planRows.map((r, i) => {
+    const rate = rates[i] as number
+    if (free) return 0
+    const rules = costSharingFor(reference, r.payer_name, r.plan_name)
+    for (const rule of rules) {
+      const key = designKey(rule)
+      const share = designs.get(key) ?? { extra: 0, weight: 0, cap: (1 - rule.coinsurance) * rule.deductible }
+      share.extra += (rule.weight * deductibleExtra(rate, rule)) / planRows.length
+      share.weight += rule.weight / planRows.length
+      designs.set(key, share)
+    }
+    return round2(
+      rules.reduce((sum, rule) => sum + rule.weight * Math.min(rate, rule.copay + rule.coinsurance * Math.max(rate - rule.copay, 0)), 0),
+    )
+  })
   const insurers = rates.map((rate, i) => round2(rate - (patients[i] as number)))
   return {
     list,
@@ -176,21 +274,46 @@ function codeFigures(rows: readonly PriceRow[], payer: string | undefined, refer
     negotiated: mean(rates),
     ...statistics(planRows, rates),
     methodologies: methodologiesOf(planRows),
+    designs,
   }
 }
 
+/**
+ * What the deductible adds to a bundle when it is not met yet: per design, the codes' extras summed but at
+ * most (1 − coinsurance) × deductible weighted by the design's share (the deductible is paid once).
+ */
+export function bundleDeductibleExtra(figures: readonly Pick<CodeFigures, 'designs'>[]): number {
+  const totals = new Map<string, { extra: number; cap: number }>()
+  for (const f of figures)
+    for (const [key, share] of f.designs) {
+      const total = totals.get(key) ?? { extra: 0, cap: 0 }
+      total.extra += share.extra
+      total.cap = Math.max(total.cap, share.cap * share.weight)
+      totals.set(key, total)
+    }
+  let extra = 0
+  for (const total of totals.values()) extra += Math.min(total.extra, total.cap)
+  return extra
+}
+
 function sumBundle(figures: readonly CodeFigures[], cash: boolean): CostBundle {
-  const total = (pick: (f: CodeFigures) => number) => round2(figures.reduce((sum, f) => sum + pick(f), 0))
+  const sum = (pick: (f: CodeFigures) => number) => figures.reduce((total, f) => total + pick(f), 0)
+  const total = (pick: (f: CodeFigures) => number) => round2(sum(pick))
   const methodologies = [...new Set(figures.flatMap((f) => f.methodologies))].sort()
+  const extra = cash ? 0 : bundleDeductibleExtra(figures)
+  const patientMet = sum((f) => f.patient)
+  const insurerMet = sum((f) => f.insurer ?? 0)
   return {
     avg_list_rate: total((f) => f.list),
-    avg_patient_rate: total((f) => f.patient),
-    avg_insurer_rate: cash ? null : total((f) => f.insurer ?? 0),
+    avg_patient_rate: round2(patientMet + extra),
+    avg_insurer_rate: cash ? null : round2(insurerMet - extra),
     avg_negotiated_rate: cash ? null : total((f) => f.negotiated ?? 0),
     median_amount: total((f) => f.median),
     p10_amount: total((f) => f.p10),
     p90_amount: total((f) => f.p90),
     methodology: methodologies.length > 0 ? methodologies.join('; ') : null,
+    avg_patient_rate_deductible_met: cash ? null : round2(patientMet),
+    avg_insurer_rate_deductible_met: cash ? null : round2(insurerMet),
   }
 }
 
@@ -207,6 +330,8 @@ export function averageBundle(bundles: readonly CostBundle[], cash: boolean): Co
     p10_amount: avg((b) => b.p10_amount),
     p90_amount: avg((b) => b.p90_amount),
     methodology: null,
+    avg_patient_rate_deductible_met: cash ? null : avg((b) => b.avg_patient_rate_deductible_met),
+    avg_insurer_rate_deductible_met: cash ? null : avg((b) => b.avg_insurer_rate_deductible_met),
   }
 }
 

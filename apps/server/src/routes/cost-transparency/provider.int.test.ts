@@ -97,6 +97,46 @@ describe('GET /api/cost-transparency/provider/{npi}', () => {
     expect(body.affordability).toEqual(expect.any(Number))
   })
 
+  it("answers a facility's organisation NPI with the facility's claims, facilities of its type as peers, recounted in SQL", async () => {
+    const { rows } = await ctx.db.pool.query<{ id: number; npi: string }>(
+      `SELECT f.id, f.npi FROM facilities f JOIN claims c ON c.facility_id = f.id
+       WHERE f.npi IS NOT NULL AND NOT EXISTS (SELECT 1 FROM providers p WHERE p.npi = f.npi)
+       GROUP BY f.id, f.npi ORDER BY count(*) DESC, f.id LIMIT 1`,
+    )
+    const facility = rows[0]!
+    const response = await get(facility.npi, { payment_perspective: '' })
+    expect(response.status, JSON.stringify(response.body)).toBe(200)
+    const body = response.body as ProviderCostResponse
+    expect(body.kind).toBe('facility')
+    expect(body.provider).toMatchObject({ npi: facility.npi, facility_npi: facility.npi })
+    const range = await ctx.db.pool.query<{ n: number; lo: number; hi: number }>(
+      `SELECT count(*)::int AS n, percentile_cont(0.1) WITHIN GROUP (ORDER BY negotiated_amount) AS lo,
+         percentile_cont(0.9) WITHIN GROUP (ORDER BY negotiated_amount) AS hi FROM claims WHERE facility_id = $1`,
+      [facility.id],
+    )
+    expect(body.claim_count).toBe(range.rows[0]!.n)
+    cents(body.estimated_cost_range!.low, range.rows[0]!.lo, 'facility range low')
+    cents(body.estimated_cost_range!.high, range.rows[0]!.hi, 'facility range high')
+    const visits = await ctx.db.pool.query<{ code: string; n: number; neg: number; rate: number | null }>(
+      `SELECT cp.procedure_code AS code, count(DISTINCT c.id)::int AS n, avg(cp.negotiated_amount)::float8 AS neg,
+         (SELECT avg(coalesce(fp.negotiated_dollar, fp.median_amount, round(fp.negotiated_percentage / 100 * fp.gross_charge, 2)))::float8
+          FROM facility_prices fp WHERE fp.facility_id = $1 AND fp.procedure_code = cp.procedure_code AND fp.payer_name <> '') AS rate
+       FROM claims c JOIN claim_procedures cp ON cp.claim_id = c.id WHERE c.facility_id = $1 GROUP BY 1 ORDER BY 2 DESC, 1 LIMIT 12`,
+      [facility.id],
+    )
+    expect(body.visit_types.map((v) => [v.code, v.claim_count])).toEqual(visits.rows.map((v) => [v.code, v.n]))
+    for (const [i, v] of body.visit_types.entries()) {
+      cents(v.avg_negotiated_rate, visits.rows[i]!.neg, `${v.code} negotiated`)
+      cents(v.facility_negotiated_rate, visits.rows[i]!.rate, `${v.code} facility rate`)
+    }
+    const peers = await ctx.db.pool.query<{ n: number }>(
+      `SELECT count(*)::int AS n FROM (SELECT g.id FROM facilities f JOIN facilities g ON g.facility_type = f.facility_type AND g.id <> f.id
+         AND ST_DWithin(g.geog, f.geog, 50000) WHERE f.id = $1 LIMIT 20) x`,
+      [facility.id],
+    )
+    expect(body.peers.count).toBe(peers.rows[0]!.n)
+  })
+
   it('404 for an unknown NPI, 400 for a malformed one', async () => {
     const unknown = await get('0000000000')
     expect(unknown.status).toBe(404)

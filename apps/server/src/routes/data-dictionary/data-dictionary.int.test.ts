@@ -16,6 +16,7 @@ describe('GET /api/data-dictionary', () => {
     // the clinical (EHR) tab set of spec 1 §2 is left out until the platform holds those tables
     expect(sets.map((set) => set.tabs.map((tab) => tab.label))).toEqual([
       ['MEDX CLAIMS', 'HCP DATA', 'HCO DATA', 'PHARMX CLAIMS', 'HCP PRESCRIBER DATA', 'INSURANCE VARIABLES DATA'],
+      ['FACILITY PRICES', 'PLAN COST SHARING'],
     ])
     for (const tab of sets.flatMap((set) => set.tabs)) {
       expect(tab.rows.length, tab.label).toBeGreaterThan(0)

@@ -1,6 +1,7 @@
-import { Badge, Group, Paper, Progress, SimpleGrid, Stack, Text, Title } from '@mantine/core'
+import { Anchor, Badge, Group, Paper, Progress, SimpleGrid, Stack, Text, Title } from '@mantine/core'
 import { IconMapPin, IconPhone } from '@tabler/icons-react'
 import type { HcoCost } from '@citrus/contracts'
+import { Link } from 'react-router'
 import {
   PRICE_CHECK_MESSAGES,
   affordabilityBarColor,
@@ -13,17 +14,37 @@ import {
 /**
  * One facility of the results (spec 3 §9): currency with two decimals, FREE at a patient rate of 0, the
  * patient rate as a rounded percentage of the list price, Insurance Pays only when the insurer rate is not
- * null, the estimate range (10th-90th percentile) and an affordability bar coloured by spec 3 §9.
+ * null, the estimate range (10th-90th percentile) and an affordability bar coloured by spec 3 §9. With a carrier
+ * the patient figure assumes the deductible is not met yet, and the figure once it is shows beneath
+ * (docs/decisions/0048). The name links to the facility's cost page (its organisation NPI; 0049), with the
+ * carrier kept.
  */
-export function FacilityCostCard({ hco, affordability }: { hco: HcoCost; affordability: number }) {
+/** Texts of the deductible figures (docs/decisions/0048). */
+export const PRICE_CHECK_TEXT = {
+  beforeDeductible: 'You pay (deductible not met)',
+  deductibleMet: 'Once your deductible is met:',
+} as const
+
+export function FacilityCostCard({ hco, affordability, insurance }: { hco: HcoCost; affordability: number; insurance?: string | null }) {
   const bundle = hco.cost_bundle
   const percent = percentOfList(bundle.avg_patient_rate, bundle.avg_list_rate)
+  const costPage = hco.hco_npi
+    ? `/provider-cost-transparency/${hco.hco_npi}${insurance ? `?${new URLSearchParams({ insurance }).toString()}` : ''}`
+    : null
   return (
     <Paper withBorder radius="lg" p="md" data-testid="facility-cost-card">
       <Stack gap="sm">
         <Group justify="space-between" align="flex-start" wrap="nowrap">
           <div>
-            <Title order={4}>{hco.hco_name}</Title>
+            <Title order={4}>
+              {costPage ? (
+                <Anchor component={Link} to={costPage} inherit data-testid="facility-cost-link">
+                  {hco.hco_name}
+                </Anchor>
+              ) : (
+                hco.hco_name
+              )}
+            </Title>
             <Group gap={6} c="dimmed">
               <IconMapPin size={14} />
               <Text size="sm">
@@ -39,7 +60,7 @@ export function FacilityCostCard({ hco, affordability }: { hco: HcoCost; afforda
           </div>
           <Stack gap={0} align="flex-end">
             <Text size="xs" c="dimmed">
-              You pay
+              {bundle.avg_patient_rate_deductible_met !== null ? PRICE_CHECK_TEXT.beforeDeductible : 'You pay'}
             </Text>
             <Text fw={700} size="xl" data-testid="patient-rate">
               {formatPatientRate(bundle.avg_patient_rate)}
@@ -47,6 +68,11 @@ export function FacilityCostCard({ hco, affordability }: { hco: HcoCost; afforda
             {percent !== null && (
               <Text size="xs" c="dimmed">
                 {percent}% of list price
+              </Text>
+            )}
+            {bundle.avg_patient_rate_deductible_met !== null && (
+              <Text size="xs" c="dimmed" data-testid="patient-rate-deductible-met">
+                {PRICE_CHECK_TEXT.deductibleMet} {formatPatientRate(bundle.avg_patient_rate_deductible_met)}
               </Text>
             )}
           </Stack>

@@ -171,6 +171,7 @@ export function PriceCheckResultsRoute() {
                 key={`${hco.hco_npi ?? hco.hco_name}-${hco.hco_dist_in_m}`}
                 hco={hco}
                 affordability={scores.get(hco) ?? 0}
+                insurance={insurance}
               />
             ))}
           </Stack>

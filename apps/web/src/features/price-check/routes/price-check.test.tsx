@@ -14,10 +14,12 @@ const bundle = (patient: number, list: number, insurer: number | null) => ({
   p10_amount: (patient + (insurer ?? 0)) * 0.8,
   p90_amount: (patient + (insurer ?? 0)) * 1.2,
   methodology: 'fee schedule',
+  avg_patient_rate_deductible_met: insurer === null ? null : patient / 2,
+  avg_insurer_rate_deductible_met: insurer === null ? null : insurer + patient / 2,
 })
 const facility = (name: string, patient: number, list: number, dist: number, insurer: number | null) => ({
   hco_name: name,
-  hco_npi: null,
+  hco_npi: null as string | null,
   hco_dist_in_m: dist,
   addr_line_1: '1 Main St',
   city: 'Houston',
@@ -131,6 +133,27 @@ describe('/price-check/results', () => {
     expect(api.callsTo('GET /cost-transparency/procedure')[0]!.query.get('payment_perspective')).toBe('Aetna')
     expect(screen.getByText('Brain MRI')).toBeTruthy()
   })
+
+  it('shows what the member pays before and after the deductible and links a facility to its cost page with the carrier', async () => {
+    localStorage.setItem(TOKEN_STORAGE_KEY, loginToken({ role: 'member' }))
+    mockApi({
+      'GET /cost-transparency/procedure': answer('Aetna', [
+        { ...facility('Near Hospital', 300, 1000, 1000, 500), hco_npi: '1588667638' },
+        facility('No NPI Clinic', 350, 1400, 2000, 300),
+      ]),
+    })
+    renderApp('/price-check/results?zip_code=77004&insurance=Aetna&procedure_codes_csv=70551', {
+      state: { procedure: { name: 'Brain MRI', cpt_codes: ['70551'] } },
+    })
+    const cards = await screen.findAllByTestId('facility-cost-card', {}, { timeout: 8000 })
+    expect(within(cards[0]!).getByText('You pay (deductible not met)')).toBeTruthy()
+    expect(within(cards[0]!).getByTestId('patient-rate').textContent).toBe('$300.00')
+    expect(within(cards[0]!).getByTestId('patient-rate-deductible-met').textContent).toBe('Once your deductible is met: $150.00')
+    expect(within(cards[0]!).getByTestId('facility-cost-link').getAttribute('href')).toBe(
+      '/provider-cost-transparency/1588667638?insurance=Aetna',
+    )
+    expect(within(cards[1]!).queryByTestId('facility-cost-link')).toBeNull()
+  }, 30_000)
 
   it('shows the empty state with Remove Insurance Filter, which refetches in cash', async () => {
     localStorage.setItem(TOKEN_STORAGE_KEY, loginToken({ role: 'member' }))

@@ -34,6 +34,8 @@ const hco = (name: string, patient: number, list: number, dist: number): HcoCost
     p10_amount: patient,
     p90_amount: patient,
     methodology: null,
+    avg_patient_rate_deductible_met: null,
+    avg_insurer_rate_deductible_met: null,
   },
 })
 

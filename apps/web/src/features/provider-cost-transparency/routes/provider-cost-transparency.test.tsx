@@ -1,7 +1,7 @@
 import { TOKEN_STORAGE_KEY } from '@citrus/contracts'
-import { fireEvent, screen, within } from '@testing-library/react'
+import { fireEvent, screen, waitFor, within } from '@testing-library/react'
 import { describe, expect, it, vi } from 'vitest'
-import { mockApi, reply } from '../../../test/mock-api'
+import { mockApi, reply, type MockCall } from '../../../test/mock-api'
 import { renderApp } from '../../../test/render'
 import { loginToken } from '../../../test/tokens'
 import { NPI, providerCostBody as body } from '../../../test/provider-cost-fixture'
@@ -37,6 +37,31 @@ describe('/provider-cost-transparency/{npi}', () => {
     const print = vi.spyOn(window, 'print').mockImplementation(() => undefined)
     fireEvent.click(screen.getByRole('button', { name: 'Print' }))
     expect(print).toHaveBeenCalled()
+  }, 30_000)
+
+  it('picks a carrier: the figures come from its claims and the choice stays in the address bar', async () => {
+    localStorage.setItem(TOKEN_STORAGE_KEY, loginToken({ role: 'member' }))
+    const api = mockApi({
+      [`GET /cost-transparency/provider/${NPI}`]: (call: MockCall) =>
+        call.query.get('payment_perspective')
+          ? { ...body, kind: 'facility', payment_perspective: call.query.get('payment_perspective') }
+          : body,
+      'GET /insurers/': { insurers: ['Aetna', 'Cigna Healthcare'] },
+    })
+    const { router } = renderApp(`/provider-cost-transparency/${NPI}?insurance=Aetna`)
+    expect(await screen.findByText('Ada Lovelace, MD', {}, { timeout: 8000 })).toBeTruthy()
+    expect(api.callsTo(`GET /cost-transparency/provider/${NPI}`)[0]!.query.get('payment_perspective')).toBe('Aetna')
+    expect(await screen.findByText('Facility')).toBeTruthy()
+    const select = screen.getByRole('combobox', { name: 'Carrier' }) as HTMLInputElement
+    expect(select.value).toBe('Aetna')
+    fireEvent.click(select)
+    fireEvent.click(await screen.findByRole('option', { name: 'Cigna Healthcare' }))
+    await waitFor(() => expect(router.state.location.search).toBe('?insurance=Cigna+Healthcare'))
+    await waitFor(() =>
+      expect(api.callsTo(`GET /cost-transparency/provider/${NPI}`).map((c) => c.query.get('payment_perspective'))).toContain(
+        'Cigna Healthcare',
+      ),
+    )
   }, 30_000)
 
   it('shows the server message for an unknown NPI', async () => {

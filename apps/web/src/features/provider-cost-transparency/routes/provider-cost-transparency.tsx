@@ -9,6 +9,7 @@ import {
   Modal,
   Paper,
   Progress,
+  Select,
   SimpleGrid,
   Skeleton,
   Stack,
@@ -20,9 +21,10 @@ import {
 } from '@mantine/core'
 import { IconAlertCircle, IconArrowLeft, IconCheck, IconCopy, IconPrinter, IconScale, IconShare } from '@tabler/icons-react'
 import { useState } from 'react'
-import { useNavigate, useParams } from 'react-router'
+import { useNavigate, useParams, useSearchParams } from 'react-router'
 import { apiMessageOf } from '../../../lib/api-client'
 import { useSession } from '../../../lib/session'
+import { useInsurers } from '../../price-check/api/price-check'
 import { affordabilityBarColor, formatCurrency } from '../../price-check/utils/price-check'
 import { useProviderCost, useShareProviderCost, type ProviderCost } from '../api/provider-cost'
 
@@ -45,6 +47,9 @@ export const PROVIDER_COST_TEXT = {
   shareTitle: 'Share this page',
   shareHelp: 'Anyone with this link can view this provider cost page (and nothing else) for 30 days.',
   shareFailed: 'Failed to create the shareable link. Please try again.',
+  carrier: 'Carrier',
+  allPayers: 'All payers',
+  facility: 'Facility',
 } as const
 
 /**
@@ -56,7 +61,19 @@ export function ProviderCostTransparencyRoute() {
   const { npi = '' } = useParams()
   const navigate = useNavigate()
   const session = useSession()
-  const cost = useProviderCost(npi)
+  // the carrier whose claims the figures come from, kept in the address bar (?insurance=); none = all payers
+  const [params, setParams] = useSearchParams()
+  const insurance = params.get('insurance') || null
+  const cost = useProviderCost(npi, insurance)
+  // the carrier list needs a signed-in user (a shared link's guest sees the carrier the link was opened with)
+  const insurers = useInsurers(session.authenticated && session.role !== 'guest')
+  const carriers = [...new Set([...(insurers.data?.insurers ?? []), ...(insurance ? [insurance] : [])])]
+  const chooseCarrier = (value: string | null) => {
+    const next = new URLSearchParams(params)
+    if (value) next.set('insurance', value)
+    else next.delete('insurance')
+    setParams(next, { replace: true })
+  }
   const share = useShareProviderCost()
   const [comparing, setComparing] = useState(false)
   const [shareOpen, setShareOpen] = useState(false)
@@ -75,6 +92,17 @@ export function ProviderCostTransparencyRoute() {
             {PROVIDER_COST_TEXT.back}
           </Button>
           <Group gap="xs">
+            <Select
+              aria-label={PROVIDER_COST_TEXT.carrier}
+              placeholder={PROVIDER_COST_TEXT.allPayers}
+              data={carriers}
+              value={insurance}
+              onChange={chooseCarrier}
+              searchable
+              clearable
+              w={240}
+              data-testid="provider-carrier"
+            />
             <Button variant="default" leftSection={<IconScale size={16} />} disabled={!cost.isSuccess} onClick={() => setComparing(true)}>
               {PROVIDER_COST_TEXT.compare}
             </Button>
@@ -165,7 +193,11 @@ function ProviderCostBody({ cost }: { cost: ProviderCost }) {
   return (
     <Stack gap="lg">
       <div>
-        <Title order={2}>{p.full_name}</Title>
+        <Group gap="xs">
+          <Title order={2}>{p.full_name}</Title>
+          {cost.kind === 'facility' && <Badge variant="light">{PROVIDER_COST_TEXT.facility}</Badge>}
+          {cost.payment_perspective && <Badge variant="outline">{cost.payment_perspective}</Badge>}
+        </Group>
         <Text c="dimmed">
           {p.cms_specialization} · NPI {p.npi}
         </Text>
