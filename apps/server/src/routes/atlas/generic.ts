@@ -8,6 +8,7 @@ import {
   type TileGranularity,
 } from '@citrus/contracts'
 import type pg from 'pg'
+import { countWithIndex, currentPatientIndex, patientFilter } from './patient-index.js'
 import { codeConditionSql, granularityKey, patientConditions, SqlParams, type AtlasFilters, type AtlasScope } from './query.js'
 import { dataVersion, neighboursOf, regionsInScope, type Region } from './regions.js'
 import { buildLegend, getisOrdGiStar, scoreOfHotspot } from './statistics.js'
@@ -46,10 +47,29 @@ const PAYER_SQL = ATLAS_PAYER_TYPES.map(
 ).join(', ')
 
 /**
+ * Distinct patients per region of the granularity with their payer types: from the in-process patient
+ * index of the data version (docs/decisions/0043), or in SQL while that index is being built.
+ */
+export async function countByRegion(
+  pool: pg.Pool,
+  filters: AtlasFilters,
+  scope: AtlasScope,
+  granularity: TileGranularity,
+  version?: string,
+): Promise<Map<string, { patients: number; payers: PayerCounts }>> {
+  const index = await currentPatientIndex(pool, version ?? (await dataVersion(pool)))
+  if (index) {
+    const filter = await patientFilter(pool, index, filters, scope)
+    return filter ? countWithIndex(index, filters, filter, granularity) : new Map()
+  }
+  return countByRegionSql(pool, filters, scope, granularity)
+}
+
+/**
  * Distinct patients per region of the granularity, with their payer types, from mv_patient_diagnoses
  * (one row per patient and code, with the patient's attributes). Each code prefix is an index range.
  */
-export async function countByRegion(
+export async function countByRegionSql(
   pool: pg.Pool,
   filters: AtlasFilters,
   scope: AtlasScope,
@@ -101,7 +121,7 @@ async function computeGeneric(
   version: string,
 ): Promise<GenericResult> {
   const [counts, inScope] = await Promise.all([
-    countByRegion(pool, filters, scope, granularity),
+    countByRegion(pool, filters, scope, granularity, version),
     regionsInScope(pool, granularity, scope, version),
   ])
   // Every ZIP area of the country is many thousands of points: outside a ZIP search only those with patients.
@@ -189,13 +209,17 @@ export function payerMetrics(payers: PayerCounts, total: number): AtlasMetric[] 
 
 const ENTITY_OF: Record<TileGranularity, 'STATE' | 'COUNTY' | 'ZIP_CODE'> = { STATE: 'STATE', COUNTY: 'COUNTY', ZIP_CODE_50KM: 'ZIP_CODE' }
 
-/** The documented response: features with the spec 2 §3 properties; the tier and the census flag applied. */
-export function toGenericResponse(
-  result: GenericResult,
-  options: { tier: PlanTier; census: boolean; points: AtlasGenericResponse['geojson']['features'] },
-): AtlasGenericResponse {
+type GenericFeature = AtlasGenericResponse['geojson']['features'][number]
+interface ResponseOptions {
+  tier: PlanTier
+  census: boolean
+  points: AtlasGenericResponse['geojson']['features']
+}
+
+/** The spec 2 §3 properties of each region's feature; the tier and the census flag applied. */
+export function featureProperties(result: GenericResult, options: Omit<ResponseOptions, 'points'>): GenericFeature['properties'][] {
   const scoreAllowed = tierAllows(options.tier, 'score')
-  const features: AtlasGenericResponse['geojson']['features'] = result.regions.map((r) => {
+  return result.regions.map((r) => {
     const population = options.census ? r.region.population : null
     const prevalence = options.census && r.prevalence !== null ? round(r.prevalence, 2) : null
     const metrics = [
@@ -209,40 +233,37 @@ export function toGenericResponse(
     if (scoreAllowed)
       metrics.push(metric('hotspot_score', 'Hotspot (Gi*)', 'Getis-Ord Gi* z-score over neighbouring regions', 'STAT', r.hotspot, 'FLOAT'))
     return {
-      type: 'Feature' as const,
       id: r.region.id,
-      geometry: JSON.parse(r.region.geometry) as AtlasGenericResponse['geojson']['features'][number]['geometry'],
-      properties: {
-        id: r.region.id,
-        label: r.region.label,
-        value: r.patients,
-        code: r.region.id,
-        territory_name: r.region.label,
-        primary_metric_value: r.patients,
-        primary_metric: 'patient_count',
-        entity_type: ENTITY_OF[result.granularity],
-        has_marker: false,
-        fill: r.fill,
-        'fill-opacity': 0.75,
-        stroke: '#5C5F66',
-        score: scoreAllowed ? r.score : null,
-        hotspot_score: scoreAllowed ? r.hotspot : null,
-        population,
-        prevalence_per_100k: prevalence,
-        metrics,
-        additional_metadata: [
-          { code: 'state', label: 'State', value: r.region.state },
-          { code: 'latitude', label: 'Latitude', value: round(r.region.latitude, 5) },
-          { code: 'longitude', label: 'Longitude', value: round(r.region.longitude, 5) },
-        ],
-        latitude: round(r.region.latitude, 5),
-        longitude: round(r.region.longitude, 5),
-        state: r.region.state,
-      },
+      label: r.region.label,
+      value: r.patients,
+      code: r.region.id,
+      territory_name: r.region.label,
+      primary_metric_value: r.patients,
+      primary_metric: 'patient_count',
+      entity_type: ENTITY_OF[result.granularity],
+      has_marker: false,
+      fill: r.fill,
+      'fill-opacity': 0.75,
+      stroke: '#5C5F66',
+      score: scoreAllowed ? r.score : null,
+      hotspot_score: scoreAllowed ? r.hotspot : null,
+      population,
+      prevalence_per_100k: prevalence,
+      metrics,
+      additional_metadata: [
+        { code: 'state', label: 'State', value: r.region.state },
+        { code: 'latitude', label: 'Latitude', value: round(r.region.latitude, 5) },
+        { code: 'longitude', label: 'Longitude', value: round(r.region.longitude, 5) },
+      ],
+      latitude: round(r.region.latitude, 5),
+      longitude: round(r.region.longitude, 5),
+      state: r.region.state,
     }
   })
+}
+
+function responseTail(result: GenericResult, options: ResponseOptions) {
   return {
-    geojson: { type: 'FeatureCollection', features: [...features, ...options.points] },
     choropleth_legend: result.legend,
     summary: {
       total_patients: result.total,
@@ -255,4 +276,42 @@ export function toGenericResponse(
       plan_tier: options.tier,
     },
   }
+}
+
+/** The documented response: features with the spec 2 §3 properties; the tier and the census flag applied. */
+export function toGenericResponse(result: GenericResult, options: ResponseOptions): AtlasGenericResponse {
+  const features: GenericFeature[] = featureProperties(result, options).map((properties, i) => ({
+    type: 'Feature' as const,
+    id: properties.id,
+    geometry: JSON.parse(result.regions[i]!.region.geometry) as GenericFeature['geometry'],
+    properties,
+  }))
+  return { geojson: { type: 'FeatureCollection', features: [...features, ...options.points] }, ...responseTail(result, options) }
+}
+
+/** Per region the UTF-8 text of its feature up to the properties (the geometry never changes within a catalog). */
+const featurePrefixes = new WeakMap<Region, Buffer>()
+const COMMA = Buffer.from(',')
+const CLOSE = Buffer.from('}')
+
+/**
+ * The same response as UTF-8 JSON, written directly: each region's feature up to its properties (with the
+ * GeoJSON text PostGIS gave) is encoded once per region catalog and copied, so a request serialises only
+ * the properties, never the polygons (docs/decisions/0043). The route sends the buffer as is.
+ */
+export function genericResponseJson(result: GenericResult, options: ResponseOptions): Buffer {
+  const parts: Buffer[] = [Buffer.from('{"geojson":{"type":"FeatureCollection","features":[')]
+  featureProperties(result, options).forEach((properties, i) => {
+    const region = result.regions[i]!.region
+    let prefix = featurePrefixes.get(region)
+    if (!prefix) {
+      prefix = Buffer.from(`{"type":"Feature","id":${JSON.stringify(region.id)},"geometry":${region.geometry},"properties":`)
+      featurePrefixes.set(region, prefix)
+    }
+    if (i > 0) parts.push(COMMA)
+    parts.push(prefix, Buffer.from(JSON.stringify(properties)), CLOSE)
+  })
+  options.points.forEach((point, i) => parts.push(Buffer.from(`${i > 0 || result.regions.length > 0 ? ',' : ''}${JSON.stringify(point)}`)))
+  parts.push(Buffer.from(`]},${JSON.stringify(responseTail(result, options)).slice(1)}`))
+  return Buffer.concat(parts)
 }

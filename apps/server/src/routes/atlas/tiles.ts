@@ -76,6 +76,21 @@ export async function tileWithPostgis(
   return rows[0]?.tile ?? Buffer.alloc(0)
 }
 
+/**
+ * The features whose bounding box reaches the tile or the tile next to it: a cheap superset of what
+ * ST_AsMVT keeps (it filters with the buffered envelope again), so the database gets the tile's regions
+ * rather than every region of the country.
+ */
+export function featuresNearTile(tile: { z: number; x: number; y: number }, features: readonly TileFeature[]): TileFeature[] {
+  const bounds = tileBounds(tile.z, tile.x, tile.y)
+  const marginX = bounds.east - bounds.west
+  const marginY = bounds.north - bounds.south
+  return features.filter((feature) => {
+    const [w, s, e, n] = bboxOf(parseGeometry(feature.geometry))
+    return !(e < bounds.west - marginX || w > bounds.east + marginX || n < bounds.south - marginY || s > bounds.north + marginY)
+  })
+}
+
 function pointOf(geometry: string): { lng: number; lat: number } {
   const parsed = JSON.parse(geometry) as { coordinates: [number, number] }
   return { lng: parsed.coordinates[0], lat: parsed.coordinates[1] }
