@@ -1,11 +1,13 @@
+import { atlasEndpoints, responseSchemas } from '@citrus/contracts'
 import { VectorTile } from '@mapbox/vector-tile'
 import { PbfReader } from 'pbf'
 import request from 'supertest'
 import { beforeAll, describe, expect, it } from 'vitest'
+import type { z } from 'zod'
 import { createTenant, loginTokenFor, useTestApp } from '../../../../../test/helpers.ts'
 import { currentClaimIndex, drillWithIndex, type DrillQuery } from './claim-index.ts'
 import { countryRowSql, entityPageSql, entityPageWithIndex, stateRowsSql, type DrilldownQuery, type GroupMetrics } from './drilldown.ts'
-import { countByRegionSql } from './generic.ts'
+import { countByRegionSql, genericResult, toGenericResponse } from './generic.ts'
 import { countWithIndex, currentPatientIndex, patientFilter } from './patient-index.ts'
 import { filtersOf, resolveScope } from './query.ts'
 import { dataVersion } from './regions.ts'
@@ -620,6 +622,18 @@ describe('Atlas API', () => {
         .post(`/api/atlas/drilldown?token=${encodeURIComponent(linkToken)}`)
         .send({ drilldown_type: 'COUNTRY' })
       expect(refused.status).toBe(403)
+      // a link that lists the tile path (a placeholder with the .mvt suffix) fetches tiles and nothing else
+      const tileLink = await request(ctx.app.server)
+        .post('/api/shareable-url')
+        .set('Authorization', `Bearer ${tokens.ENTERPRISE}`)
+        .send({ url_type: 'public', client_routes: ['/atlas/generic/results'], api_endpoints: ['GET /atlas/tiles/{z}/{x}/{y}.mvt'] })
+      expect(tileLink.status, JSON.stringify(tileLink.body)).toBe(200)
+      const tileToken = new URL(tileLink.body.url as string, 'http://x').searchParams.get('token')!
+      const tile = await request(ctx.app.server).get('/api/atlas/tiles/4/3/6.mvt').query({ token: tileToken, icd10_cm_union_csv: 'I10' })
+      expect(tile.status).toBe(200)
+      expect(tile.headers['content-type']).toBe('application/vnd.mapbox-vector-tile')
+      const notTiles = await request(ctx.app.server).get('/api/atlas/generic').query({ token: tileToken, icd10_cm_union_csv: 'I10' })
+      expect(notTiles.status).toBe(403)
     })
   })
   describe('in-process indexes (docs/decisions/0043)', () => {
@@ -705,6 +719,34 @@ describe('Atlas API', () => {
         }
       }
       expect(compared).toBeGreaterThan(1000)
+    })
+
+    it('the served JSON (written without the schema serialiser) is the documented response, for every tier and census flag', async () => {
+      const schema = (responseSchemas(atlasEndpoints.generic) as Record<number, z.ZodType>)[200]!
+      const pool = ctx.app.db.pool
+      const { state } = await one<{ state: string }>(`SELECT state FROM patients GROUP BY 1 ORDER BY count(*) DESC, 1 LIMIT 1`)
+      for (const tier of TIERS) {
+        for (const [granularity, region, census] of [
+          ['STATE', 'US', false],
+          ['COUNTY', state, true],
+        ] as const) {
+          const query = {
+            icd10_cm_union_csv: 'E11,I10',
+            tile_granularity: granularity,
+            search_within_region: region,
+            include_census_data: census,
+          }
+          const body = await generic(query, tokens[tier])
+          expect(schema.parse(body)).toEqual(body)
+          const result = await genericResult(pool, {
+            filters: filtersOf({ codes: 'E11,I10' }),
+            scope: await resolveScope(pool, region, region === 'US' ? 'COUNTRY' : 'STATE'),
+            granularity,
+            bypass: false,
+          })
+          expect(body).toEqual(JSON.parse(JSON.stringify(schema.parse(toGenericResponse(result, { tier, census, points: [] })))))
+        }
+      }
     })
 
     it('belong to one data version: a new version is answered from SQL until its index is built', async () => {

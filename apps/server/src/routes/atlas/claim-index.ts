@@ -27,8 +27,9 @@ export interface ClaimIndex {
   rowStart: Uint32Array
   facility: Int32Array
   provider: Int32Array
-  codeSet: Uint32Array
-  claims: Uint32Array
+  /** 16 bits when every value fits (the usual case), else 32 */
+  codeSet: Uint16Array | Uint32Array
+  claims: Uint16Array | Uint32Array
   /** code sets (codes of a claim, sorted; empty for a claim without a diagnosis) */
   sets: string[][]
   facilityIds: Int32Array
@@ -75,6 +76,7 @@ export async function buildClaimIndex(pool: pg.Pool, people: PatientIndex): Prom
     claims = []
   }
   let rows = 0
+  let maxClaims = 0
   let p = 0
   for (let first = 0; first < people.size; first += CHUNK) {
     const last = Math.min(first + CHUNK, people.size) - 1
@@ -110,12 +112,13 @@ export async function buildClaimIndex(pool: pg.Pool, people: PatientIndex): Prom
       }
       codeSet.push(s)
       claims.push(count)
+      if (count > maxClaims) maxClaims = count
       rows++
     }
     flush()
   }
   while (p < people.size) rowStart[++p] = rows
-  const concat = <T extends Int32Array | Uint32Array>(parts: T[], make: (n: number) => T): T => {
+  const concat = <T extends Int32Array | Uint32Array | Uint16Array>(parts: ArrayLike<number>[], make: (n: number) => T): T => {
     const out = make(rows)
     let at = 0
     for (const part of parts) {
@@ -141,8 +144,8 @@ export async function buildClaimIndex(pool: pg.Pool, people: PatientIndex): Prom
     rowStart,
     facility: concat(columns.facility, (n) => new Int32Array(n)),
     provider: concat(columns.provider, (n) => new Int32Array(n)),
-    codeSet: concat(columns.codeSet, (n) => new Uint32Array(n)),
-    claims: concat(columns.claims, (n) => new Uint32Array(n)),
+    codeSet: concat(columns.codeSet, (n) => (sets.length <= 0xffff ? new Uint16Array(n) : new Uint32Array(n))),
+    claims: concat(columns.claims, (n) => (maxClaims <= 0xffff ? new Uint16Array(n) : new Uint32Array(n))),
     sets,
     facilityIds: Int32Array.from(facilities.rows.map((row) => row.id)),
     facilityState: facilities.rows.map((row) => row.state),
@@ -157,7 +160,16 @@ export async function buildClaimIndex(pool: pg.Pool, people: PatientIndex): Prom
     stamp: 0,
     bytes: 0,
   }
-  index.bytes = rowStart.byteLength + rows * 16 + providerNpis.length * 60 + facilities.rows.length * 40
+  index.bytes =
+    rowStart.byteLength +
+    index.facility.byteLength +
+    index.provider.byteLength +
+    index.codeSet.byteLength +
+    index.claims.byteLength +
+    index.providerStamp.byteLength * 2 +
+    index.facilityStamp.byteLength * 2 +
+    providerNpis.length * 60 +
+    facilities.rows.length * 40
   return index
 }
 

@@ -217,49 +217,121 @@ interface ResponseOptions {
 }
 
 /** The spec 2 §3 properties of each region's feature; the tier and the census flag applied. */
-export function featureProperties(result: GenericResult, options: Omit<ResponseOptions, 'points'>): GenericFeature['properties'][] {
+export function featureProperties(
+  result: GenericResult,
+  options: Omit<ResponseOptions, 'points'>,
+  regions: readonly RegionResult[] = result.regions,
+): GenericFeature['properties'][] {
+  return regions.map((r) => regionProperties(result, r, options))
+}
+
+function regionProperties(result: GenericResult, r: RegionResult, options: Omit<ResponseOptions, 'points'>): GenericFeature['properties'] {
   const scoreAllowed = tierAllows(options.tier, 'score')
-  return result.regions.map((r) => {
-    const population = options.census ? r.region.population : null
-    const prevalence = options.census && r.prevalence !== null ? round(r.prevalence, 2) : null
-    const metrics = [
-      metric('patient_count', 'Patients', 'Distinct patients with any of the conditions', 'PATIENT_COUNT', r.patients, 'INT'),
-      ...payerMetrics(r.payers, r.patients),
-    ]
-    if (options.census) {
-      metrics.push(metric('population', 'Population', 'Census resident population', 'STAT', population, 'INT'))
-      metrics.push(metric('prevalence_per_100k', 'Prevalence per 100,000', 'Patients per 100,000 residents', 'RATIO', prevalence, 'FLOAT'))
+  const population = options.census ? r.region.population : null
+  const prevalence = options.census && r.prevalence !== null ? round(r.prevalence, 2) : null
+  const metrics = [
+    metric('patient_count', 'Patients', 'Distinct patients with any of the conditions', 'PATIENT_COUNT', r.patients, 'INT'),
+    ...payerMetrics(r.payers, r.patients),
+  ]
+  if (options.census) {
+    metrics.push(metric('population', 'Population', 'Census resident population', 'STAT', population, 'INT'))
+    metrics.push(metric('prevalence_per_100k', 'Prevalence per 100,000', 'Patients per 100,000 residents', 'RATIO', prevalence, 'FLOAT'))
+  }
+  if (scoreAllowed)
+    metrics.push(metric('hotspot_score', 'Hotspot (Gi*)', 'Getis-Ord Gi* z-score over neighbouring regions', 'STAT', r.hotspot, 'FLOAT'))
+  return {
+    id: r.region.id,
+    label: r.region.label,
+    value: r.patients,
+    code: r.region.id,
+    territory_name: r.region.label,
+    primary_metric_value: r.patients,
+    primary_metric: 'patient_count',
+    entity_type: ENTITY_OF[result.granularity],
+    has_marker: false,
+    fill: r.fill,
+    'fill-opacity': 0.75,
+    stroke: '#5C5F66',
+    score: scoreAllowed ? r.score : null,
+    hotspot_score: scoreAllowed ? r.hotspot : null,
+    population,
+    prevalence_per_100k: prevalence,
+    metrics,
+    additional_metadata: [
+      { code: 'state', label: 'State', value: r.region.state },
+      { code: 'latitude', label: 'Latitude', value: round(r.region.latitude, 5) },
+      { code: 'longitude', label: 'Longitude', value: round(r.region.longitude, 5) },
+    ],
+    latitude: round(r.region.latitude, 5),
+    longitude: round(r.region.longitude, 5),
+    state: r.region.state,
+  }
+}
+
+/** JSON of a number as JSON.stringify writes it (null for NaN and infinities). */
+const num = (v: number | null) => (v === null || !Number.isFinite(v) ? 'null' : String(v))
+/** The constant start of each metric's JSON (code, name, description, unit), by code. */
+const metricHeads = new Map<string, string>()
+function metricJson(m: AtlasMetric): string {
+  let head = metricHeads.get(m.code)
+  if (head === undefined) {
+    head = JSON.stringify({ code: m.code, name: m.name, description: m.description, unit: m.unit }).slice(0, -1)
+    metricHeads.set(m.code, head)
+  }
+  return `${head},"value":{"v":${typeof m.value.v === 'string' ? JSON.stringify(m.value.v) : num(m.value.v)},"value_kind":"${m.value.value_kind}"}}`
+}
+/** Per region the constant text around its values: [after id, label, …] (see regionPropertiesJson). */
+const regionTexts = new WeakMap<Region, { id: string; label: string; tail: string }>()
+
+/**
+ * JSON.stringify(regionProperties(…)) written from constant pieces: the region's own text is encoded once,
+ * only the counts, fill, scores and metric values are written per request (the test compares both).
+ */
+function regionPropertiesJson(result: GenericResult, r: RegionResult, options: Omit<ResponseOptions, 'points'>): string {
+  let texts = regionTexts.get(r.region)
+  if (!texts) {
+    const { region } = r
+    texts = {
+      id: JSON.stringify(region.id),
+      label: JSON.stringify(region.label),
+      tail: JSON.stringify({
+        additional_metadata: [
+          { code: 'state', label: 'State', value: region.state },
+          { code: 'latitude', label: 'Latitude', value: round(region.latitude, 5) },
+          { code: 'longitude', label: 'Longitude', value: round(region.longitude, 5) },
+        ],
+        latitude: round(region.latitude, 5),
+        longitude: round(region.longitude, 5),
+        state: region.state,
+      }).slice(1),
     }
-    if (scoreAllowed)
-      metrics.push(metric('hotspot_score', 'Hotspot (Gi*)', 'Getis-Ord Gi* z-score over neighbouring regions', 'STAT', r.hotspot, 'FLOAT'))
-    return {
-      id: r.region.id,
-      label: r.region.label,
-      value: r.patients,
-      code: r.region.id,
-      territory_name: r.region.label,
-      primary_metric_value: r.patients,
-      primary_metric: 'patient_count',
-      entity_type: ENTITY_OF[result.granularity],
-      has_marker: false,
-      fill: r.fill,
-      'fill-opacity': 0.75,
-      stroke: '#5C5F66',
-      score: scoreAllowed ? r.score : null,
-      hotspot_score: scoreAllowed ? r.hotspot : null,
-      population,
-      prevalence_per_100k: prevalence,
-      metrics,
-      additional_metadata: [
-        { code: 'state', label: 'State', value: r.region.state },
-        { code: 'latitude', label: 'Latitude', value: round(r.region.latitude, 5) },
-        { code: 'longitude', label: 'Longitude', value: round(r.region.longitude, 5) },
-      ],
-      latitude: round(r.region.latitude, 5),
-      longitude: round(r.region.longitude, 5),
-      state: r.region.state,
-    }
-  })
+    regionTexts.set(r.region, texts)
+  }
+  const scoreAllowed = tierAllows(options.tier, 'score')
+  const population = options.census ? r.region.population : null
+  const prevalence = options.census && r.prevalence !== null ? round(r.prevalence, 2) : null
+  const metrics = [
+    metricJson(metric('patient_count', 'Patients', 'Distinct patients with any of the conditions', 'PATIENT_COUNT', r.patients, 'INT')),
+    ...payerMetrics(r.payers, r.patients).map(metricJson),
+  ]
+  if (options.census) {
+    metrics.push(metricJson(metric('population', 'Population', 'Census resident population', 'STAT', population, 'INT')))
+    metrics.push(
+      metricJson(metric('prevalence_per_100k', 'Prevalence per 100,000', 'Patients per 100,000 residents', 'RATIO', prevalence, 'FLOAT')),
+    )
+  }
+  if (scoreAllowed)
+    metrics.push(
+      metricJson(metric('hotspot_score', 'Hotspot (Gi*)', 'Getis-Ord Gi* z-score over neighbouring regions', 'STAT', r.hotspot, 'FLOAT')),
+    )
+  const value = num(r.patients)
+  return (
+    `{"id":${texts.id},"label":${texts.label},"value":${value},"code":${texts.id},"territory_name":${texts.label},` +
+    `"primary_metric_value":${value},"primary_metric":"patient_count","entity_type":"${ENTITY_OF[result.granularity]}","has_marker":false,` +
+    `"fill":${JSON.stringify(r.fill)},"fill-opacity":0.75,"stroke":"#5C5F66","score":${num(scoreAllowed ? r.score : null)},` +
+    `"hotspot_score":${num(scoreAllowed ? r.hotspot : null)},"population":${num(population)},"prevalence_per_100k":${num(prevalence)},` +
+    `"metrics":[${metrics.join(',')}],${texts.tail}`
+  )
 }
 
 function responseTail(result: GenericResult, options: ResponseOptions) {
@@ -301,15 +373,15 @@ const CLOSE = Buffer.from('}')
  */
 export function genericResponseJson(result: GenericResult, options: ResponseOptions): Buffer {
   const parts: Buffer[] = [Buffer.from('{"geojson":{"type":"FeatureCollection","features":[')]
-  featureProperties(result, options).forEach((properties, i) => {
-    const region = result.regions[i]!.region
+  result.regions.forEach((r, i) => {
+    const region = r.region
     let prefix = featurePrefixes.get(region)
     if (!prefix) {
       prefix = Buffer.from(`{"type":"Feature","id":${JSON.stringify(region.id)},"geometry":${region.geometry},"properties":`)
       featurePrefixes.set(region, prefix)
     }
     if (i > 0) parts.push(COMMA)
-    parts.push(prefix, Buffer.from(JSON.stringify(properties)), CLOSE)
+    parts.push(prefix, Buffer.from(regionPropertiesJson(result, r, options)), CLOSE)
   })
   options.points.forEach((point, i) => parts.push(Buffer.from(`${i > 0 || result.regions.length > 0 ? ',' : ''}${JSON.stringify(point)}`)))
   parts.push(Buffer.from(`]},${JSON.stringify(responseTail(result, options)).slice(1)}`))

@@ -23,7 +23,7 @@ import { badRequest, notFound } from '../../lib/errors.js'
 import { countryRow, entityPage, insight, metricGroups, stateRows, type DrilldownQuery, type GroupMetrics } from './drilldown.js'
 import { featureProperties, genericResponseJson, genericResult, round, share, type GenericResult } from './generic.js'
 import { filtersOf, resolveScope, type AtlasFilters, type AtlasScope } from './query.js'
-import { featuresNearTile, tileInNode, tileWithPostgis, type TileFeature } from './tiles.js'
+import { nearTile, tileInNode, tileWithPostgis, type TileFeature } from './tiles.js'
 import { FEATURE_MESSAGES, planTierOf, requireFeature } from './tiers.js'
 
 /** Atlas callers: staff roles with the ATLAS product, and link guests whose link lists the endpoint. */
@@ -183,9 +183,11 @@ export const atlasRoutes: FastifyPluginAsyncZod = async (app) => {
     const send = (tile: Buffer) =>
       reply.header('content-type', 'application/vnd.mapbox-vector-tile').header('cache-control', 'private, max-age=60').send(tile)
     if (cached) return send(cached)
-    const regions: TileFeature[] = featureProperties(result, { tier, census: q.census }).map((properties, i) => ({
+    // only the regions whose bounding box comes near the tile (a superset of what the tile shows)
+    const near = nearTile({ z, x, y }, result.regions, (r) => r.region.geometry)
+    const regions: TileFeature[] = featureProperties(result, { tier, census: q.census }, near).map((properties, i) => ({
       id: properties.id,
-      geometry: result.regions[i]!.region.geometry,
+      geometry: near[i]!.region.geometry,
       properties: {
         id: properties.id,
         label: properties.label,
@@ -215,8 +217,8 @@ export const atlasRoutes: FastifyPluginAsyncZod = async (app) => {
             pool,
             q.granularity,
             { z, x, y },
-            featuresNearTile({ z, x, y }, regions),
-            featuresNearTile({ z, x, y }, points),
+            regions,
+            nearTile({ z, x, y }, points, (p) => p.geometry),
           )
         : tileInNode({ z, x, y }, regions, points)
     if (tiles.size >= TILE_CACHE_LIMIT) tiles.delete(tiles.keys().next().value as string)

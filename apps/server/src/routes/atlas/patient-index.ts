@@ -171,7 +171,7 @@ export async function buildPatientIndex(pool: pg.Pool, version: string): Promise
     generation: 0,
     bytes: 0,
   }
-  index.bytes = size * (8 + 1 + 2 + 4 + 1 + 2 + 1 + 4) + patients.byteLength + offsets.byteLength + any.byteLength
+  index.bytes = size * (8 + 1 + 2 + 4 + 1 + 2 + 1 + 4 + 4) + patients.byteLength + offsets.byteLength + any.byteLength
   return index
 }
 

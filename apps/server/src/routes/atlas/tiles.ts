@@ -81,12 +81,12 @@ export async function tileWithPostgis(
  * ST_AsMVT keeps (it filters with the buffered envelope again), so the database gets the tile's regions
  * rather than every region of the country.
  */
-export function featuresNearTile(tile: { z: number; x: number; y: number }, features: readonly TileFeature[]): TileFeature[] {
+export function nearTile<T>(tile: { z: number; x: number; y: number }, items: readonly T[], geometryOf: (item: T) => string): T[] {
   const bounds = tileBounds(tile.z, tile.x, tile.y)
   const marginX = bounds.east - bounds.west
   const marginY = bounds.north - bounds.south
-  return features.filter((feature) => {
-    const [w, s, e, n] = bboxOf(parseGeometry(feature.geometry))
+  return items.filter((item) => {
+    const [w, s, e, n] = bboxOf(parseGeometry(geometryOf(item)))
     return !(e < bounds.west - marginX || w > bounds.east + marginX || n < bounds.south - marginY || s > bounds.north + marginY)
   })
 }
