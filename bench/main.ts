@@ -44,7 +44,7 @@ import { MIGRATIONS_DIR, runningEmbeddedUrl, startRuntime } from '../apps/server
 import { newActivationKey } from '../apps/server/src/seed/demo-accounts.ts'
 import { rankProviders, resolveSearch } from '../apps/server/src/routes/care-select/rankings.ts'
 import { rankingsQuerySchema } from '../packages/contracts/src/index.ts'
-import { benchAtlas } from './atlas.ts'
+import { benchAtlas, benchAtlasReadOnly } from './atlas.ts'
 import { benchCostTransparency } from './cost-transparency.ts'
 
 const fmt = new Intl.NumberFormat('en-US')
@@ -757,6 +757,7 @@ async function main() {
       requests: { type: 'string', default: '200' },
       concurrency: { type: 'string' },
       seconds: { type: 'string', default: '600' },
+      'read-only': { type: 'boolean', default: false },
     },
     strict: true,
   })
@@ -777,7 +778,8 @@ async function main() {
     if (!Number.isInteger(concurrency) || concurrency < 1) throw new Error('--concurrency takes a whole number, e.g. 8')
     await benchCostTransparency(Number(values.requests), concurrency)
   } else if (command === 'atlas') {
-    await benchAtlas(Number(values.requests), Number(values.concurrency ?? '8'))
+    if (values['read-only']) await benchAtlasReadOnly(Number(values.requests), Number(values.concurrency ?? '8'))
+    else await benchAtlas(Number(values.requests), Number(values.concurrency ?? '8'))
   } else if (command === 'rankings') {
     const levels = (values.concurrency ?? '1,8').split(',').map(Number)
     if (levels.some((l) => !Number.isInteger(l) || l < 1)) throw new Error('--concurrency takes whole numbers, e.g. 1,8')
@@ -790,7 +792,7 @@ async function main() {
     await benchLoad(seconds, concurrency)
   } else {
     console.log(
-      'Usage: npm run bench -- generate [--scale ci|demo|full] [--seed N] [--no-load] | typeahead [--requests 200] [--concurrency 1,8] | cost-transparency [--requests 200] [--concurrency 8] | nova [--requests 200] [--concurrency 1,8] | rankings [--requests 200] [--concurrency 1,8] | atlas [--requests 200] [--concurrency 8] | load [--seconds 600] [--concurrency 16]',
+      'Usage: npm run bench -- generate [--scale ci|demo|full] [--seed N] [--no-load] | typeahead [--requests 200] [--concurrency 1,8] | cost-transparency [--requests 200] [--concurrency 8] | nova [--requests 200] [--concurrency 1,8] | rankings [--requests 200] [--concurrency 1,8] | atlas [--requests 200] [--concurrency 8] [--read-only] | load [--seconds 600] [--concurrency 16]',
     )
     process.exitCode = command ? 2 : 0
   }

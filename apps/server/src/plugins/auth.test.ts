@@ -31,4 +31,15 @@ describe('endpointAllowed (shareable link api_endpoints)', () => {
     expect(endpointAllowed(['rankings', 'FETCH /x', ''], 'GET', '/x')).toBe(false)
     expect(endpointAllowed([], 'GET', '/x')).toBe(false)
   })
+
+  it('matches a placeholder inside a segment: the Atlas tile path with its .mvt suffix', () => {
+    const tiles = ['GET /atlas/tiles/{z}/{x}/{y}.mvt']
+    expect(endpointAllowed(tiles, 'GET', '/atlas/tiles/5/7/12.mvt')).toBe(true)
+    expect(endpointAllowed(tiles, 'GET', '/atlas/tiles/5/7/12.png')).toBe(false)
+    expect(endpointAllowed(tiles, 'GET', '/atlas/tiles/5/7/.mvt')).toBe(false)
+    expect(endpointAllowed(tiles, 'GET', '/atlas/tiles/5/7/12')).toBe(false)
+    expect(endpointAllowed(tiles, 'GET', '/atlas/tiles/5/12.mvt')).toBe(false)
+    expect(endpointAllowed(['GET /files/{name}.tar.gz'], 'GET', '/files/axtar.gz')).toBe(false)
+    expect(endpointAllowed(['GET /files/{name}.tar.gz'], 'GET', '/files/a.tar.gz')).toBe(true)
+  })
 })

@@ -70,12 +70,19 @@ export function endpointAllowed(endpoints: readonly string[], method: string, pa
     if (allowedMethod !== requestMethod) return false
     const pattern = trimSlash((match[2] ?? '').replace(/^\/api(?=\/|$)/, '')).split('/')
     if (pattern.length !== requestSegments.length) return false
-    return pattern.every((segment, index) => {
-      const actual = requestSegments[index] ?? ''
-      if (/^\{[^}]+\}$/.test(segment) || /^:.+/.test(segment)) return actual !== ''
-      return segment === actual
-    })
+    return pattern.every((segment, index) => segmentMatches(segment, requestSegments[index] ?? ''))
   })
+}
+
+/**
+ * One path segment of an api_endpoints entry: `:name` or `{name}` is any non-empty value; a placeholder
+ * may sit inside literal text (`{y}.mvt` matches `12.mvt`, not `12.png`); anything else matches itself.
+ */
+function segmentMatches(segment: string, actual: string): boolean {
+  if (/^:.+/.test(segment)) return actual !== ''
+  if (!/\{[^}]+\}/.test(segment)) return segment === actual
+  const literal = segment.split(/\{[^}]+\}/).map((part) => part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'))
+  return new RegExp(`^${literal.join('[^/]+')}$`).test(actual)
 }
 
 export async function companyHasProduct(request: FastifyRequest, companyId: number, product: ProductGroup): Promise<boolean> {

@@ -1,8 +1,16 @@
+import { atlasEndpoints, responseSchemas } from '@citrus/contracts'
 import { VectorTile } from '@mapbox/vector-tile'
 import { PbfReader } from 'pbf'
 import request from 'supertest'
 import { beforeAll, describe, expect, it } from 'vitest'
+import type { z } from 'zod'
 import { createTenant, loginTokenFor, useTestApp } from '../../../../../test/helpers.ts'
+import { currentClaimIndex, drillWithIndex, type DrillQuery } from './claim-index.ts'
+import { countryRowSql, entityPageSql, entityPageWithIndex, stateRowsSql, type DrilldownQuery, type GroupMetrics } from './drilldown.ts'
+import { countByRegionSql, genericResult, toGenericResponse } from './generic.ts'
+import { countWithIndex, currentPatientIndex, patientFilter } from './patient-index.ts'
+import { filtersOf, resolveScope } from './query.ts'
+import { dataVersion } from './regions.ts'
 import { getisOrdGiStar } from './statistics.ts'
 
 type Feature = {
@@ -58,6 +66,8 @@ describe('Atlas API', () => {
     const limited = await createTenant(ctx.db, { roles: ['user'], products: [{ product_group: 'ATLAS', limit: 3 }] })
     metered = await loginTokenFor(limited.users[0]!, limited.company.company_name)
     meteredCompany = limited.company.id
+    // the in-process indexes of the data version (docs/decisions/0043) answer every count below
+    await currentClaimIndex(ctx.app.db.pool, await dataVersion(ctx.app.db.pool), true)
   })
 
   const get = (path: string, query: Record<string, string | number | boolean> = {}, token: string | null = tokens.ENTERPRISE) => {
@@ -612,6 +622,146 @@ describe('Atlas API', () => {
         .post(`/api/atlas/drilldown?token=${encodeURIComponent(linkToken)}`)
         .send({ drilldown_type: 'COUNTRY' })
       expect(refused.status).toBe(403)
+      // a link that lists the tile path (a placeholder with the .mvt suffix) fetches tiles and nothing else
+      const tileLink = await request(ctx.app.server)
+        .post('/api/shareable-url')
+        .set('Authorization', `Bearer ${tokens.ENTERPRISE}`)
+        .send({ url_type: 'public', client_routes: ['/atlas/generic/results'], api_endpoints: ['GET /atlas/tiles/{z}/{x}/{y}.mvt'] })
+      expect(tileLink.status, JSON.stringify(tileLink.body)).toBe(200)
+      const tileToken = new URL(tileLink.body.url as string, 'http://x').searchParams.get('token')!
+      const tile = await request(ctx.app.server).get('/api/atlas/tiles/4/3/6.mvt').query({ token: tileToken, icd10_cm_union_csv: 'I10' })
+      expect(tile.status).toBe(200)
+      expect(tile.headers['content-type']).toBe('application/vnd.mapbox-vector-tile')
+      const notTiles = await request(ctx.app.server).get('/api/atlas/generic').query({ token: tileToken, icd10_cm_union_csv: 'I10' })
+      expect(notTiles.status).toBe(403)
+    })
+  })
+  describe('in-process indexes (docs/decisions/0043)', () => {
+    const stable = (map: Map<string, unknown>) => JSON.stringify([...map].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)))
+    const displayed = (m: GroupMetrics) => [m.patients, m.claims, m.providers, m.commercial, m.medicare, m.medicaid, m.other]
+
+    it('count exactly what the SQL counts: every granularity, scope, code union and demographic filter', async () => {
+      const pool = ctx.app.db.pool
+      const version = await dataVersion(pool)
+      const claimIndex = (await currentClaimIndex(pool, version, true))!
+      const index = (await currentPatientIndex(pool, version, true))!
+      expect(claimIndex.people).toBe(index)
+      const { zip } = await one<{ zip: string }>(`SELECT zip_code AS zip FROM patients GROUP BY 1 ORDER BY count(*) DESC, 1 LIMIT 1`)
+      const { state } = await one<{ state: string }>(`SELECT state FROM patients GROUP BY 1 ORDER BY count(*) DESC, 1 LIMIT 1`)
+      const { system } = await one<{ system: number }>(
+        `SELECT f.health_system_id AS system FROM claims c JOIN facilities f ON f.id = c.facility_id WHERE f.health_system_id IS NOT NULL
+         GROUP BY 1 ORDER BY count(*) DESC, 1 LIMIT 1`,
+      )
+      const { facility } = await one<{ facility: number }>(
+        `SELECT facility_id AS facility FROM claims WHERE facility_id IS NOT NULL GROUP BY 1 ORDER BY count(*) DESC, 1 LIMIT 1`,
+      )
+      let compared = 0
+      for (const codes of ['E11,I10', 'E11.9', '', 'E11,I10,E66,J45,J44,M17,M06,N18,F32,I25', 'Z99.9']) {
+        for (const demographics of [{}, { gender: 'F' as const, min_age: 18, max_age: 70 }, { gender: 'M' as const, min_age: 40 }]) {
+          const filters = filtersOf({ codes, ...demographics })
+          for (const [value, type] of [
+            ['US', 'COUNTRY'],
+            [state, 'STATE'],
+            [zip, 'ZIP_CODE_50KM'],
+          ] as const) {
+            const scope = await resolveScope(pool, value, type)
+            const filter = (await patientFilter(pool, index, filters, scope))!
+            for (const granularity of ['STATE', 'COUNTY', 'ZIP_CODE_50KM'] as const) {
+              const fromSql = await countByRegionSql(pool, filters, scope, granularity)
+              expect(stable(countWithIndex(index, filters, filter, granularity))).toBe(stable(fromSql))
+              compared += fromSql.size
+            }
+            const base: DrilldownQuery = {
+              type: 'STATE',
+              filters,
+              scope,
+              facilityId: null,
+              healthSystemId: null,
+              state: null,
+              sort: { code: 'patient_count', direction: 'DESC' },
+              page: 0,
+              pageSize: 7,
+            }
+            const drill = (q: DrilldownQuery, group: DrillQuery['group']) =>
+              drillWithIndex(pool, claimIndex, {
+                group,
+                filters,
+                scope,
+                facilityId: q.facilityId,
+                healthSystemId: q.healthSystemId,
+                state: q.state,
+              })
+            const country = (await drill(base, 'COUNTRY'))[0]?.metrics
+            const countrySql = await countryRowSql(pool, { ...base, type: 'COUNTRY' })
+            expect(country ?? countrySql).toEqual(countrySql)
+            for (const stateFilter of [null, state]) {
+              const byState = new Map((await drill({ ...base, state: stateFilter }, 'STATE')).map((c) => [c.key, c.metrics]))
+              expect(stable(byState)).toBe(stable(await stateRowsSql(pool, { ...base, state: stateFilter })))
+            }
+            for (const type of ['FACILITY', 'PROVIDER'] as const) {
+              const variants: Partial<DrilldownQuery>[] = [
+                { sort: { code: 'patient_count', direction: 'DESC' } },
+                { sort: { code: 'claim_count', direction: 'ASC' }, page: 1 },
+                { sort: { code: 'provider_count', direction: 'DESC' }, healthSystemId: system },
+                { facilityId: facility, state },
+              ]
+              for (const variant of variants) {
+                const q = { ...base, type, ...variant }
+                const column = q.sort.code === 'claim_count' ? 'claims' : q.sort.code === 'provider_count' ? 'providers' : 'patients'
+                const [a, b] = [await entityPageWithIndex(pool, claimIndex, q, column), await entityPageSql(pool, q)]
+                expect(a.total).toBe(b.total)
+                expect(a.rows.map((r) => [r.id, r.name, r.opportunity, r.details, ...displayed(r.metrics)])).toEqual(
+                  b.rows.map((r) => [r.id, r.name, r.opportunity, r.details, ...displayed(r.metrics)]),
+                )
+              }
+            }
+          }
+        }
+      }
+      expect(compared).toBeGreaterThan(1000)
+    })
+
+    it('the served JSON (written without the schema serialiser) is the documented response, for every tier and census flag', async () => {
+      const schema = (responseSchemas(atlasEndpoints.generic) as Record<number, z.ZodType>)[200]!
+      const pool = ctx.app.db.pool
+      const { state } = await one<{ state: string }>(`SELECT state FROM patients GROUP BY 1 ORDER BY count(*) DESC, 1 LIMIT 1`)
+      for (const tier of TIERS) {
+        for (const [granularity, region, census] of [
+          ['STATE', 'US', false],
+          ['COUNTY', state, true],
+        ] as const) {
+          const query = {
+            icd10_cm_union_csv: 'E11,I10',
+            tile_granularity: granularity,
+            search_within_region: region,
+            include_census_data: census,
+          }
+          const body = await generic(query, tokens[tier])
+          expect(schema.parse(body)).toEqual(body)
+          const result = await genericResult(pool, {
+            filters: filtersOf({ codes: 'E11,I10' }),
+            scope: await resolveScope(pool, region, region === 'US' ? 'COUNTRY' : 'STATE'),
+            granularity,
+            bypass: false,
+          })
+          expect(body).toEqual(JSON.parse(JSON.stringify(schema.parse(toGenericResponse(result, { tier, census, points: [] })))))
+        }
+      }
+    })
+
+    it('belong to one data version: a new version is answered from SQL until its index is built', async () => {
+      const pool = ctx.app.db.pool
+      const version = await dataVersion(pool)
+      const current = await currentPatientIndex(pool, version)
+      expect(current?.version).toBe(version)
+      expect(await currentPatientIndex(pool, `${version}-reloaded`)).toBeNull()
+      const rebuilt = await currentPatientIndex(pool, `${version}-reloaded`, true)
+      expect(rebuilt!.version).toBe(`${version}-reloaded`)
+      expect(rebuilt).not.toBe(current)
+      expect(rebuilt!.patients).toEqual(current!.patients)
+      // back to the real version
+      expect((await currentPatientIndex(pool, version, true))!.version).toBe(version)
+      expect((await currentClaimIndex(pool, version, true))!.version).toBe(version)
     })
   })
 })

@@ -8,6 +8,8 @@ import {
 } from '@citrus/contracts'
 import type pg from 'pg'
 import { metric, payerMetrics, round, type PayerCounts } from './generic.js'
+import { currentClaimIndex, drillWithIndex, type ClaimIndex, type DrillQuery } from './claim-index.js'
+import { dataVersion } from './regions.js'
 import { codeConditionSql, patientConditions, scopeZipsSql, SqlParams, type AtlasFilters, type AtlasScope } from './query.js'
 
 /** Claim-level metrics of a group: distinct patients, claims, rendering providers, facilities, systems. */
@@ -93,8 +95,31 @@ export interface DrilldownQuery {
   pageSize: number
 }
 
+/** The drill-down index of the current data version when it is built (docs/decisions/0043), else null (SQL answers). */
+async function readyIndex(pool: pg.Pool): Promise<ClaimIndex | null> {
+  return currentClaimIndex(pool, await dataVersion(pool))
+}
+
+function drillQuery(q: DrilldownQuery): DrillQuery {
+  return {
+    group: q.type,
+    filters: q.filters,
+    scope: q.scope,
+    facilityId: q.facilityId,
+    healthSystemId: q.healthSystemId,
+    state: q.state,
+  }
+}
+
 /** COUNTRY: one row, the whole search region. */
 export async function countryRow(pool: pg.Pool, q: DrilldownQuery): Promise<GroupMetrics> {
+  const index = await readyIndex(pool)
+  if (index) return (await drillWithIndex(pool, index, { ...drillQuery(q), group: 'COUNTRY', state: null }))[0]?.metrics ?? toMetrics({})
+  return countryRowSql(pool, q)
+}
+
+/** COUNTRY in SQL over the claims. */
+export async function countryRowSql(pool: pg.Pool, q: DrilldownQuery): Promise<GroupMetrics> {
   const params = new SqlParams()
   const { from, where } = claimsFrom(q.filters, q.scope, params, 'patient')
   const { rows } = await pool.query(`SELECT ${METRICS_SQL} FROM ${from} ${whereSql(where)}`, params.values)
@@ -103,6 +128,16 @@ export async function countryRow(pool: pg.Pool, q: DrilldownQuery): Promise<Grou
 
 /** STATE: one row per state where the patients live. */
 export async function stateRows(pool: pg.Pool, q: DrilldownQuery): Promise<Map<string, GroupMetrics>> {
+  const index = await readyIndex(pool)
+  if (index) {
+    const counts = await drillWithIndex(pool, index, { ...drillQuery(q), group: 'STATE' })
+    return new Map(counts.map((c) => [c.key, c.metrics]))
+  }
+  return stateRowsSql(pool, q)
+}
+
+/** STATE in SQL over the claims. */
+export async function stateRowsSql(pool: pg.Pool, q: DrilldownQuery): Promise<Map<string, GroupMetrics>> {
   const params = new SqlParams()
   const { from, where } = claimsFrom(q.filters, q.scope, params, 'patient')
   if (q.state) where.push(`p.state = ${params.add(q.state)}`)
@@ -125,6 +160,17 @@ const SORT_COLUMNS: Record<string, string> = {
 
 /** FACILITY (facilities located in the region) or PROVIDER (rendering clinicians practising in it), paged in SQL. */
 export async function entityPage(pool: pg.Pool, q: DrilldownQuery): Promise<DrilldownPage> {
+  const column = SORT_COLUMNS[q.sort.code] ?? 'patients'
+  // sorts by a count come from the index; by name or state (the database's collation) from SQL
+  if (column === 'patients' || column === 'providers' || column === 'claims') {
+    const index = await readyIndex(pool)
+    if (index) return entityPageWithIndex(pool, index, q, column)
+  }
+  return entityPageSql(pool, q)
+}
+
+/** FACILITY or PROVIDER in SQL over the claims. */
+export async function entityPageSql(pool: pg.Pool, q: DrilldownQuery): Promise<DrilldownPage> {
   const params = new SqlParams()
   const facility = q.type === 'FACILITY'
   const { from, where } = claimsFrom(q.filters, q.scope, params, facility ? 'facility' : 'provider')
@@ -161,27 +207,80 @@ export async function entityPage(pool: pg.Pool, q: DrilldownQuery): Promise<Dril
   }
   return {
     total,
-    rows: rows.map((row) => ({
-      id: String(row.id),
-      name: String(row.name),
-      metrics: toMetrics(row),
-      opportunity: round(Number(row.opportunity), 1),
-      details: {
-        npi: (row.npi as string | null) ?? null,
-        city: (row.city as string | null) ?? null,
-        state: (row.state as string | null) ?? null,
-        zip_code: (row.zip_code as string | null) ?? null,
-        latitude: row.latitude === null ? null : Number(row.latitude),
-        longitude: row.longitude === null ? null : Number(row.longitude),
-        address: (row.address as string | null) ?? null,
-        kind: (row.kind as string | null) ?? null,
-        parent_name: (row.parent_name as string | null) ?? null,
-        healthsystem_id: (row.healthsystem_id as string | null) ?? null,
-        title: (row.title as string | null) ?? null,
-        specialization: (row.specialization as string | null) ?? null,
-        facility_name: (row.facility_name as string | null) ?? null,
-      },
-    })),
+    rows: rows.map((row) => toRow(row, toMetrics(row), Number(row.opportunity))),
+  }
+}
+
+const FACILITY_DETAILS_SQL = `SELECT e.id::text AS id, e.name, e.npi, e.city, e.state, e.zip_code, e.latitude, e.longitude, e.address_line_1 AS address,
+    e.hco_compile_level_1 AS kind, h.name AS parent_name, h.healthsystem_id, NULL::text AS title, NULL::text AS specialization,
+    NULL::text AS facility_name
+  FROM facilities e LEFT JOIN health_systems h ON h.id = e.health_system_id WHERE e.id = ANY($1::int[])`
+const PROVIDER_DETAILS_SQL = `SELECT e.npi::text AS id, e.full_name AS name, e.npi, e.city, e.state, e.zip_code, e.latitude, e.longitude, e.address,
+    e.provider_kind AS kind, ef.name AS parent_name, NULL::text AS healthsystem_id, e.title, e.cms_specialization AS specialization,
+    ef.name AS facility_name
+  FROM providers e LEFT JOIN facilities ef ON ef.id = e.facility_id WHERE e.npi = ANY($1::text[])`
+
+/**
+ * FACILITY or PROVIDER page from the drill-down index: the groups counted in process, ranked and sorted as
+ * the SQL of entityPage does (count, then the id as text; percent_rank of the patients), then only the
+ * page's entities read from the database.
+ */
+export async function entityPageWithIndex(
+  pool: pg.Pool,
+  index: ClaimIndex,
+  q: DrilldownQuery,
+  column: 'patients' | 'providers' | 'claims',
+): Promise<DrilldownPage> {
+  const groups = await drillWithIndex(pool, index, drillQuery(q))
+  const n = groups.length
+  // percent_rank() OVER (ORDER BY patients): (rank - 1) / (n - 1), ties share the lowest rank
+  const ascending = groups.map((g) => g.metrics.patients).sort((a, b) => a - b)
+  const below = (value: number) => {
+    let lo = 0
+    let hi = n
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1
+      if (ascending[mid]! < value) lo = mid + 1
+      else hi = mid
+    }
+    return lo
+  }
+  const direction = q.sort.direction === 'ASC' ? 1 : -1
+  groups.sort((a, b) => (a.metrics[column] - b.metrics[column]) * direction || (a.key < b.key ? -1 : a.key > b.key ? 1 : 0))
+  const page = groups.slice(q.page * q.pageSize, (q.page + 1) * q.pageSize)
+  const { rows } = await pool.query<Record<string, unknown>>(q.type === 'FACILITY' ? FACILITY_DETAILS_SQL : PROVIDER_DETAILS_SQL, [
+    q.type === 'FACILITY' ? page.map((g) => Number(g.key)) : page.map((g) => g.key),
+  ])
+  const details = new Map(rows.map((row) => [String(row.id), row]))
+  return {
+    total: n,
+    rows: page.map((g) =>
+      toRow(details.get(g.key) ?? { id: g.key, name: g.key }, g.metrics, n > 1 ? (below(g.metrics.patients) / (n - 1)) * 100 : 0),
+    ),
+  }
+}
+
+function toRow(row: Record<string, unknown>, metrics: GroupMetrics, opportunity: number): DrilldownRow {
+  return {
+    id: String(row.id),
+    name: String(row.name),
+    metrics,
+    opportunity: round(opportunity, 1),
+    details: {
+      npi: (row.npi as string | null) ?? null,
+      city: (row.city as string | null) ?? null,
+      state: (row.state as string | null) ?? null,
+      zip_code: (row.zip_code as string | null) ?? null,
+      latitude: row.latitude === null ? null : Number(row.latitude),
+      longitude: row.longitude === null ? null : Number(row.longitude),
+      address: (row.address as string | null) ?? null,
+      kind: (row.kind as string | null) ?? null,
+      parent_name: (row.parent_name as string | null) ?? null,
+      healthsystem_id: (row.healthsystem_id as string | null) ?? null,
+      title: (row.title as string | null) ?? null,
+      specialization: (row.specialization as string | null) ?? null,
+      facility_name: (row.facility_name as string | null) ?? null,
+    },
   }
 }
 

@@ -8,6 +8,7 @@ import {
   type TileGranularity,
 } from '@citrus/contracts'
 import type pg from 'pg'
+import { countWithIndex, currentPatientIndex, patientFilter } from './patient-index.js'
 import { codeConditionSql, granularityKey, patientConditions, SqlParams, type AtlasFilters, type AtlasScope } from './query.js'
 import { dataVersion, neighboursOf, regionsInScope, type Region } from './regions.js'
 import { buildLegend, getisOrdGiStar, scoreOfHotspot } from './statistics.js'
@@ -46,10 +47,29 @@ const PAYER_SQL = ATLAS_PAYER_TYPES.map(
 ).join(', ')
 
 /**
+ * Distinct patients per region of the granularity with their payer types: from the in-process patient
+ * index of the data version (docs/decisions/0043), or in SQL while that index is being built.
+ */
+export async function countByRegion(
+  pool: pg.Pool,
+  filters: AtlasFilters,
+  scope: AtlasScope,
+  granularity: TileGranularity,
+  version?: string,
+): Promise<Map<string, { patients: number; payers: PayerCounts }>> {
+  const index = await currentPatientIndex(pool, version ?? (await dataVersion(pool)))
+  if (index) {
+    const filter = await patientFilter(pool, index, filters, scope)
+    return filter ? countWithIndex(index, filters, filter, granularity) : new Map()
+  }
+  return countByRegionSql(pool, filters, scope, granularity)
+}
+
+/**
  * Distinct patients per region of the granularity, with their payer types, from mv_patient_diagnoses
  * (one row per patient and code, with the patient's attributes). Each code prefix is an index range.
  */
-export async function countByRegion(
+export async function countByRegionSql(
   pool: pg.Pool,
   filters: AtlasFilters,
   scope: AtlasScope,
@@ -101,7 +121,7 @@ async function computeGeneric(
   version: string,
 ): Promise<GenericResult> {
   const [counts, inScope] = await Promise.all([
-    countByRegion(pool, filters, scope, granularity),
+    countByRegion(pool, filters, scope, granularity, version),
     regionsInScope(pool, granularity, scope, version),
   ])
   // Every ZIP area of the country is many thousands of points: outside a ZIP search only those with patients.
@@ -189,60 +209,133 @@ export function payerMetrics(payers: PayerCounts, total: number): AtlasMetric[] 
 
 const ENTITY_OF: Record<TileGranularity, 'STATE' | 'COUNTY' | 'ZIP_CODE'> = { STATE: 'STATE', COUNTY: 'COUNTY', ZIP_CODE_50KM: 'ZIP_CODE' }
 
-/** The documented response: features with the spec 2 §3 properties; the tier and the census flag applied. */
-export function toGenericResponse(
+type GenericFeature = AtlasGenericResponse['geojson']['features'][number]
+interface ResponseOptions {
+  tier: PlanTier
+  census: boolean
+  points: AtlasGenericResponse['geojson']['features']
+}
+
+/** The spec 2 §3 properties of each region's feature; the tier and the census flag applied. */
+export function featureProperties(
   result: GenericResult,
-  options: { tier: PlanTier; census: boolean; points: AtlasGenericResponse['geojson']['features'] },
-): AtlasGenericResponse {
+  options: Omit<ResponseOptions, 'points'>,
+  regions: readonly RegionResult[] = result.regions,
+): GenericFeature['properties'][] {
+  return regions.map((r) => regionProperties(result, r, options))
+}
+
+function regionProperties(result: GenericResult, r: RegionResult, options: Omit<ResponseOptions, 'points'>): GenericFeature['properties'] {
   const scoreAllowed = tierAllows(options.tier, 'score')
-  const features: AtlasGenericResponse['geojson']['features'] = result.regions.map((r) => {
-    const population = options.census ? r.region.population : null
-    const prevalence = options.census && r.prevalence !== null ? round(r.prevalence, 2) : null
-    const metrics = [
-      metric('patient_count', 'Patients', 'Distinct patients with any of the conditions', 'PATIENT_COUNT', r.patients, 'INT'),
-      ...payerMetrics(r.payers, r.patients),
-    ]
-    if (options.census) {
-      metrics.push(metric('population', 'Population', 'Census resident population', 'STAT', population, 'INT'))
-      metrics.push(metric('prevalence_per_100k', 'Prevalence per 100,000', 'Patients per 100,000 residents', 'RATIO', prevalence, 'FLOAT'))
-    }
-    if (scoreAllowed)
-      metrics.push(metric('hotspot_score', 'Hotspot (Gi*)', 'Getis-Ord Gi* z-score over neighbouring regions', 'STAT', r.hotspot, 'FLOAT'))
-    return {
-      type: 'Feature' as const,
-      id: r.region.id,
-      geometry: JSON.parse(r.region.geometry) as AtlasGenericResponse['geojson']['features'][number]['geometry'],
-      properties: {
-        id: r.region.id,
-        label: r.region.label,
-        value: r.patients,
-        code: r.region.id,
-        territory_name: r.region.label,
-        primary_metric_value: r.patients,
-        primary_metric: 'patient_count',
-        entity_type: ENTITY_OF[result.granularity],
-        has_marker: false,
-        fill: r.fill,
-        'fill-opacity': 0.75,
-        stroke: '#5C5F66',
-        score: scoreAllowed ? r.score : null,
-        hotspot_score: scoreAllowed ? r.hotspot : null,
-        population,
-        prevalence_per_100k: prevalence,
-        metrics,
-        additional_metadata: [
-          { code: 'state', label: 'State', value: r.region.state },
-          { code: 'latitude', label: 'Latitude', value: round(r.region.latitude, 5) },
-          { code: 'longitude', label: 'Longitude', value: round(r.region.longitude, 5) },
-        ],
-        latitude: round(r.region.latitude, 5),
-        longitude: round(r.region.longitude, 5),
-        state: r.region.state,
-      },
-    }
-  })
+  const population = options.census ? r.region.population : null
+  const prevalence = options.census && r.prevalence !== null ? round(r.prevalence, 2) : null
+  const metrics = [
+    metric('patient_count', 'Patients', 'Distinct patients with any of the conditions', 'PATIENT_COUNT', r.patients, 'INT'),
+    ...payerMetrics(r.payers, r.patients),
+  ]
+  if (options.census) {
+    metrics.push(metric('population', 'Population', 'Census resident population', 'STAT', population, 'INT'))
+    metrics.push(metric('prevalence_per_100k', 'Prevalence per 100,000', 'Patients per 100,000 residents', 'RATIO', prevalence, 'FLOAT'))
+  }
+  if (scoreAllowed)
+    metrics.push(metric('hotspot_score', 'Hotspot (Gi*)', 'Getis-Ord Gi* z-score over neighbouring regions', 'STAT', r.hotspot, 'FLOAT'))
   return {
-    geojson: { type: 'FeatureCollection', features: [...features, ...options.points] },
+    id: r.region.id,
+    label: r.region.label,
+    value: r.patients,
+    code: r.region.id,
+    territory_name: r.region.label,
+    primary_metric_value: r.patients,
+    primary_metric: 'patient_count',
+    entity_type: ENTITY_OF[result.granularity],
+    has_marker: false,
+    fill: r.fill,
+    'fill-opacity': 0.75,
+    stroke: '#5C5F66',
+    score: scoreAllowed ? r.score : null,
+    hotspot_score: scoreAllowed ? r.hotspot : null,
+    population,
+    prevalence_per_100k: prevalence,
+    metrics,
+    additional_metadata: [
+      { code: 'state', label: 'State', value: r.region.state },
+      { code: 'latitude', label: 'Latitude', value: round(r.region.latitude, 5) },
+      { code: 'longitude', label: 'Longitude', value: round(r.region.longitude, 5) },
+    ],
+    latitude: round(r.region.latitude, 5),
+    longitude: round(r.region.longitude, 5),
+    state: r.region.state,
+  }
+}
+
+/** JSON of a number as JSON.stringify writes it (null for NaN and infinities). */
+const num = (v: number | null) => (v === null || !Number.isFinite(v) ? 'null' : String(v))
+/** The constant start of each metric's JSON (code, name, description, unit), by code. */
+const metricHeads = new Map<string, string>()
+function metricJson(m: AtlasMetric): string {
+  let head = metricHeads.get(m.code)
+  if (head === undefined) {
+    head = JSON.stringify({ code: m.code, name: m.name, description: m.description, unit: m.unit }).slice(0, -1)
+    metricHeads.set(m.code, head)
+  }
+  return `${head},"value":{"v":${typeof m.value.v === 'string' ? JSON.stringify(m.value.v) : num(m.value.v)},"value_kind":"${m.value.value_kind}"}}`
+}
+/** Per region the constant text around its values: [after id, label, …] (see regionPropertiesJson). */
+const regionTexts = new WeakMap<Region, { id: string; label: string; tail: string }>()
+
+/**
+ * JSON.stringify(regionProperties(…)) written from constant pieces: the region's own text is encoded once,
+ * only the counts, fill, scores and metric values are written per request (the test compares both).
+ */
+function regionPropertiesJson(result: GenericResult, r: RegionResult, options: Omit<ResponseOptions, 'points'>): string {
+  let texts = regionTexts.get(r.region)
+  if (!texts) {
+    const { region } = r
+    texts = {
+      id: JSON.stringify(region.id),
+      label: JSON.stringify(region.label),
+      tail: JSON.stringify({
+        additional_metadata: [
+          { code: 'state', label: 'State', value: region.state },
+          { code: 'latitude', label: 'Latitude', value: round(region.latitude, 5) },
+          { code: 'longitude', label: 'Longitude', value: round(region.longitude, 5) },
+        ],
+        latitude: round(region.latitude, 5),
+        longitude: round(region.longitude, 5),
+        state: region.state,
+      }).slice(1),
+    }
+    regionTexts.set(r.region, texts)
+  }
+  const scoreAllowed = tierAllows(options.tier, 'score')
+  const population = options.census ? r.region.population : null
+  const prevalence = options.census && r.prevalence !== null ? round(r.prevalence, 2) : null
+  const metrics = [
+    metricJson(metric('patient_count', 'Patients', 'Distinct patients with any of the conditions', 'PATIENT_COUNT', r.patients, 'INT')),
+    ...payerMetrics(r.payers, r.patients).map(metricJson),
+  ]
+  if (options.census) {
+    metrics.push(metricJson(metric('population', 'Population', 'Census resident population', 'STAT', population, 'INT')))
+    metrics.push(
+      metricJson(metric('prevalence_per_100k', 'Prevalence per 100,000', 'Patients per 100,000 residents', 'RATIO', prevalence, 'FLOAT')),
+    )
+  }
+  if (scoreAllowed)
+    metrics.push(
+      metricJson(metric('hotspot_score', 'Hotspot (Gi*)', 'Getis-Ord Gi* z-score over neighbouring regions', 'STAT', r.hotspot, 'FLOAT')),
+    )
+  const value = num(r.patients)
+  return (
+    `{"id":${texts.id},"label":${texts.label},"value":${value},"code":${texts.id},"territory_name":${texts.label},` +
+    `"primary_metric_value":${value},"primary_metric":"patient_count","entity_type":"${ENTITY_OF[result.granularity]}","has_marker":false,` +
+    `"fill":${JSON.stringify(r.fill)},"fill-opacity":0.75,"stroke":"#5C5F66","score":${num(scoreAllowed ? r.score : null)},` +
+    `"hotspot_score":${num(scoreAllowed ? r.hotspot : null)},"population":${num(population)},"prevalence_per_100k":${num(prevalence)},` +
+    `"metrics":[${metrics.join(',')}],${texts.tail}`
+  )
+}
+
+function responseTail(result: GenericResult, options: ResponseOptions) {
+  return {
     choropleth_legend: result.legend,
     summary: {
       total_patients: result.total,
@@ -255,4 +348,42 @@ export function toGenericResponse(
       plan_tier: options.tier,
     },
   }
+}
+
+/** The documented response: features with the spec 2 §3 properties; the tier and the census flag applied. */
+export function toGenericResponse(result: GenericResult, options: ResponseOptions): AtlasGenericResponse {
+  const features: GenericFeature[] = featureProperties(result, options).map((properties, i) => ({
+    type: 'Feature' as const,
+    id: properties.id,
+    geometry: JSON.parse(result.regions[i]!.region.geometry) as GenericFeature['geometry'],
+    properties,
+  }))
+  return { geojson: { type: 'FeatureCollection', features: [...features, ...options.points] }, ...responseTail(result, options) }
+}
+
+/** Per region the UTF-8 text of its feature up to the properties (the geometry never changes within a catalog). */
+const featurePrefixes = new WeakMap<Region, Buffer>()
+const COMMA = Buffer.from(',')
+const CLOSE = Buffer.from('}')
+
+/**
+ * The same response as UTF-8 JSON, written directly: each region's feature up to its properties (with the
+ * GeoJSON text PostGIS gave) is encoded once per region catalog and copied, so a request serialises only
+ * the properties, never the polygons (docs/decisions/0043). The route sends the buffer as is.
+ */
+export function genericResponseJson(result: GenericResult, options: ResponseOptions): Buffer {
+  const parts: Buffer[] = [Buffer.from('{"geojson":{"type":"FeatureCollection","features":[')]
+  result.regions.forEach((r, i) => {
+    const region = r.region
+    let prefix = featurePrefixes.get(region)
+    if (!prefix) {
+      prefix = Buffer.from(`{"type":"Feature","id":${JSON.stringify(region.id)},"geometry":${region.geometry},"properties":`)
+      featurePrefixes.set(region, prefix)
+    }
+    if (i > 0) parts.push(COMMA)
+    parts.push(prefix, Buffer.from(regionPropertiesJson(result, r, options)), CLOSE)
+  })
+  options.points.forEach((point, i) => parts.push(Buffer.from(`${i > 0 || result.regions.length > 0 ? ',' : ''}${JSON.stringify(point)}`)))
+  parts.push(Buffer.from(`]},${JSON.stringify(responseTail(result, options)).slice(1)}`))
+  return Buffer.concat(parts)
 }

@@ -21,9 +21,9 @@ import type pg from 'pg'
 import { route } from '../../lib/endpoint.js'
 import { badRequest, notFound } from '../../lib/errors.js'
 import { countryRow, entityPage, insight, metricGroups, stateRows, type DrilldownQuery, type GroupMetrics } from './drilldown.js'
-import { genericResult, round, share, toGenericResponse, type GenericResult } from './generic.js'
+import { featureProperties, genericResponseJson, genericResult, round, share, type GenericResult } from './generic.js'
 import { filtersOf, resolveScope, type AtlasFilters, type AtlasScope } from './query.js'
-import { tileInNode, tileWithPostgis, type TileFeature } from './tiles.js'
+import { nearTile, tileInNode, tileWithPostgis, type TileFeature } from './tiles.js'
 import { FEATURE_MESSAGES, planTierOf, requireFeature } from './tiers.js'
 
 /** Atlas callers: staff roles with the ATLAS product, and link guests whose link lists the endpoint. */
@@ -158,12 +158,15 @@ export const atlasRoutes: FastifyPluginAsyncZod = async (app) => {
     }
   })
 
-  route(app, atlasEndpoints.generic, guard, async (request) => {
+  route(app, atlasEndpoints.generic, guard, async (request, reply) => {
     const tier = await planTierOf(request)
     const q = await readGenericQuery(pool, request.query as ParsedGenericQuery, tier)
     const result = await genericResult(pool, q)
     const points = q.points ? await facilityPoints(pool, q.filters, q.scope, tier) : []
-    return toGenericResponse(result, { tier, census: q.census, points })
+    // written as JSON text with the regions' GeoJSON spliced in (the contract test checks it against the schema)
+    return reply
+      .header('content-type', 'application/json; charset=utf-8')
+      .send(genericResponseJson(result, { tier, census: q.census, points }) as never)
   })
 
   route(app, atlasEndpoints.tile, guard, async (request, reply) => {
@@ -180,20 +183,21 @@ export const atlasRoutes: FastifyPluginAsyncZod = async (app) => {
     const send = (tile: Buffer) =>
       reply.header('content-type', 'application/vnd.mapbox-vector-tile').header('cache-control', 'private, max-age=60').send(tile)
     if (cached) return send(cached)
-    const response = toGenericResponse(result, { tier, census: q.census, points: [] })
-    const regions: TileFeature[] = response.geojson.features.map((feature, i) => ({
-      id: feature.properties.id,
-      geometry: result.regions[i]!.region.geometry,
+    // only the regions whose bounding box comes near the tile (a superset of what the tile shows)
+    const near = nearTile({ z, x, y }, result.regions, (r) => r.region.geometry)
+    const regions: TileFeature[] = featureProperties(result, { tier, census: q.census }, near).map((properties, i) => ({
+      id: properties.id,
+      geometry: near[i]!.region.geometry,
       properties: {
-        id: feature.properties.id,
-        label: feature.properties.label,
-        value: feature.properties.value,
-        fill: feature.properties.fill,
-        entity_type: feature.properties.entity_type,
-        hotspot_score: feature.properties.hotspot_score,
-        score: feature.properties.score,
-        population: feature.properties.population ?? null,
-        prevalence_per_100k: feature.properties.prevalence_per_100k ?? null,
+        id: properties.id,
+        label: properties.label,
+        value: properties.value,
+        fill: properties.fill,
+        entity_type: properties.entity_type,
+        hotspot_score: properties.hotspot_score,
+        score: properties.score,
+        population: properties.population ?? null,
+        prevalence_per_100k: properties.prevalence_per_100k ?? null,
       },
     }))
     const points: TileFeature[] = (q.points ? await facilityPoints(pool, q.filters, q.scope, tier) : []).map((feature) => ({
@@ -209,7 +213,13 @@ export const atlasRoutes: FastifyPluginAsyncZod = async (app) => {
     }))
     const tile =
       app.config.databaseMode === 'postgres'
-        ? await tileWithPostgis(pool, q.granularity, { z, x, y }, regions, points)
+        ? await tileWithPostgis(
+            pool,
+            q.granularity,
+            { z, x, y },
+            regions,
+            nearTile({ z, x, y }, points, (p) => p.geometry),
+          )
         : tileInNode({ z, x, y }, regions, points)
     if (tiles.size >= TILE_CACHE_LIMIT) tiles.delete(tiles.keys().next().value as string)
     tiles.set(tileKey, tile)

@@ -76,6 +76,21 @@ export async function tileWithPostgis(
   return rows[0]?.tile ?? Buffer.alloc(0)
 }
 
+/**
+ * The features whose bounding box reaches the tile or the tile next to it: a cheap superset of what
+ * ST_AsMVT keeps (it filters with the buffered envelope again), so the database gets the tile's regions
+ * rather than every region of the country.
+ */
+export function nearTile<T>(tile: { z: number; x: number; y: number }, items: readonly T[], geometryOf: (item: T) => string): T[] {
+  const bounds = tileBounds(tile.z, tile.x, tile.y)
+  const marginX = bounds.east - bounds.west
+  const marginY = bounds.north - bounds.south
+  return items.filter((item) => {
+    const [w, s, e, n] = bboxOf(parseGeometry(geometryOf(item)))
+    return !(e < bounds.west - marginX || w > bounds.east + marginX || n < bounds.south - marginY || s > bounds.north + marginY)
+  })
+}
+
 function pointOf(geometry: string): { lng: number; lat: number } {
   const parsed = JSON.parse(geometry) as { coordinates: [number, number] }
   return { lng: parsed.coordinates[0], lat: parsed.coordinates[1] }

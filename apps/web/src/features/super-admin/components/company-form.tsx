@@ -1,4 +1,4 @@
-import { PRODUCT_GROUPS, PRODUCT_NAMES, type ProductGroup } from '@citrus/contracts'
+import { PLAN_TIERS, PLAN_TIER_NAMES, PRODUCT_GROUPS, PRODUCT_NAMES, type PlanTier, type ProductGroup } from '@citrus/contracts'
 import { ActionIcon, Button, Checkbox, Code, Group, NativeSelect, NumberInput, Paper, Stack, Text, TextInput, Tooltip } from '@mantine/core'
 import { useForm } from '@mantine/form'
 import { IconPlus, IconTrash } from '@tabler/icons-react'
@@ -111,6 +111,13 @@ export function CompanyForm({ mode, initial, activationKey, error, submitting, o
             onChange={(value) => form.setFieldValue('renewal_cycle_days', numberOrBlank(value))}
           />
         </Group>
+        <NativeSelect
+          label="Plan Tier"
+          description="What Atlas unlocks: custom ZIPs (Business), facility lists and CSV export (Business+), scores (Enterprise)"
+          value={draft.plan_tier}
+          onChange={(event) => form.setFieldValue('plan_tier', event.currentTarget.value as PlanTier)}
+          data={PLAN_TIERS.map((tier) => ({ value: tier, label: PLAN_TIER_NAMES[tier] }))}
+        />
         <Paper withBorder radius="md" p="sm">
           <Group justify="space-between" mb="xs">
             <Text fw={600} size="sm">

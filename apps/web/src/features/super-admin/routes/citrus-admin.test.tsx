@@ -208,6 +208,8 @@ describe('Super Admin Dashboard', () => {
       fireEvent.click(modal().getByRole('button', { name: 'Add Policy' }))
       fireEvent.change(modal().getByLabelText(/Product group 2/), { target: { value: 'SEARCH' } })
       fireEvent.change(modal().getByLabelText(/Limit 2/), { target: { value: '250' } })
+      expect((modal().getByLabelText(/Plan Tier/) as HTMLSelectElement).value).toBe('BASE')
+      fireEvent.change(modal().getByLabelText(/Plan Tier/), { target: { value: 'BUSINESS_PLUS' } })
       fireEvent.click(modal().getByRole('button', { name: 'Create Company' }))
       expect(await screen.findByText('Company activated successfully')).toBeTruthy()
       expect(api.callsTo('POST /super-admin/company')[0]?.body).toEqual({
@@ -218,6 +220,7 @@ describe('Super Admin Dashboard', () => {
           { product_group: 'ATLAS', limit: null },
           { product_group: 'SEARCH', limit: 250 },
         ],
+        plan_tier: 'BUSINESS_PLUS',
       })
       expect(await screen.findByText('Gamma Clinics')).toBeTruthy()
       await vi.waitFor(() => expect(screen.queryByRole('dialog')).toBeNull())
@@ -289,6 +292,8 @@ describe('Super Admin Dashboard', () => {
       await openDashboard()
       await openEdit()
       change(/Company Name/, 'Acme Health Group')
+      expect((modal().getByLabelText(/Plan Tier/) as HTMLSelectElement).value).toBe('BASE')
+      fireEvent.change(modal().getByLabelText(/Plan Tier/), { target: { value: 'ENTERPRISE' } })
       fireEvent.click(modal().getByLabelText(/Reset Activation Key/))
       fireEvent.click(modal().getByRole('button', { name: 'Save Changes' }))
       expect(await screen.findByText('Company updated successfully')).toBeTruthy()
@@ -299,6 +304,7 @@ describe('Super Admin Dashboard', () => {
           industry: 'Pharma',
           renewal_cycle_days: 30,
           policies: acme.policies,
+          plan_tier: 'ENTERPRISE',
           activation_key: KEY_A,
         },
         reset_activation_key: true,

@@ -38,8 +38,10 @@ describe('create company form (spec 1 §5)', () => {
         industry: 'Pharma',
         renewal_cycle_days: 30,
         policies: [{ product_group: 'ATLAS', limit: null }],
+        plan_tier: 'BASE',
       },
     })
+    expect(validateCreateCompany(valid({ plan_tier: 'BUSINESS_PLUS' }))).toMatchObject({ ok: true, value: { plan_tier: 'BUSINESS_PLUS' } })
   })
 
   it.each([
@@ -113,7 +115,8 @@ describe('edit company form (spec 1 §5)', () => {
 
   it('starts from the record; a null limit shows empty', () => {
     const draft = draftFromCompany(company)
-    expect(draft).toMatchObject({ company_name: 'Acme Health', industry: 'Pharma', renewal_cycle_days: 30 })
+    expect(draft).toMatchObject({ company_name: 'Acme Health', industry: 'Pharma', renewal_cycle_days: 30, plan_tier: 'BASE' })
+    expect(draftFromCompany({ ...company, plan_tier: 'BUSINESS_PLUS' }).plan_tier).toBe('BUSINESS_PLUS')
     expect(draft.policies.map(({ product_group, limit }) => ({ product_group, limit }))).toEqual([
       { product_group: 'ATLAS', limit: '' },
       { product_group: 'NOVA', limit: 100 },
@@ -130,10 +133,22 @@ describe('edit company form (spec 1 §5)', () => {
           industry: 'Pharma',
           renewal_cycle_days: 30,
           policies: company.policies,
+          plan_tier: 'BASE',
           activation_key: company.activation_key,
         },
         reset_activation_key: true,
       },
+    })
+    expect(validateEditCompany({ ...draftFromCompany(company), plan_tier: 'ENTERPRISE' }, company, false)).toMatchObject({
+      ok: true,
+      value: { record: { plan_tier: 'ENTERPRISE' }, reset_activation_key: false },
+    })
+  })
+
+  it('keeps the plan tier of the record when editing', () => {
+    expect(validateEditCompany(draftFromCompany({ ...company, plan_tier: 'BUSINESS' }), company, false)).toMatchObject({
+      ok: true,
+      value: { record: { plan_tier: 'BUSINESS' } },
     })
   })
 

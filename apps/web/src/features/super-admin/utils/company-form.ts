@@ -1,4 +1,4 @@
-import { PRODUCT_GROUPS, companyUpdateRecordSchema, createCompanyRequestSchema, type ProductGroup } from '@citrus/contracts'
+import { PRODUCT_GROUPS, companyUpdateRecordSchema, createCompanyRequestSchema, type PlanTier, type ProductGroup } from '@citrus/contracts'
 import type { Company, CreateCompanyRequest, UpdateCompanyRequest } from '../api/companies'
 import { SUPER_ADMIN_MESSAGES } from './messages'
 
@@ -13,6 +13,8 @@ export interface CompanyDraft {
   company_name: string
   industry: string
   renewal_cycle_days: number | ''
+  /** the Atlas plan tier (docs/decisions/0033); a new company starts at BASE */
+  plan_tier: PlanTier
   policies: PolicyDraft[]
 }
 
@@ -22,13 +24,22 @@ const policyKey = () => `policy-${++nextKey}`
 /** The first policy of a new company: ATLAS with no limit (spec 1 §5). */
 export const firstPolicy = (): PolicyDraft => ({ key: policyKey(), product_group: 'ATLAS', limit: '' })
 
-export const emptyCompanyDraft = (): CompanyDraft => ({ company_name: '', industry: '', renewal_cycle_days: '', policies: [firstPolicy()] })
+export const emptyCompanyDraft = (): CompanyDraft => ({
+  company_name: '',
+  industry: '',
+  renewal_cycle_days: '',
+  plan_tier: 'BASE',
+  policies: [firstPolicy()],
+})
 
-export function draftFromCompany(company: Pick<Company, 'company_name' | 'industry' | 'renewal_cycle_days' | 'policies'>): CompanyDraft {
+export function draftFromCompany(
+  company: Pick<Company, 'company_name' | 'industry' | 'renewal_cycle_days' | 'policies'> & { plan_tier?: PlanTier | undefined },
+): CompanyDraft {
   return {
     company_name: company.company_name ?? '',
     industry: company.industry ?? '',
     renewal_cycle_days: typeof company.renewal_cycle_days === 'number' ? company.renewal_cycle_days : '',
+    plan_tier: company.plan_tier ?? 'BASE',
     policies: (company.policies ?? []).map((policy) => ({
       key: policyKey(),
       product_group: policy.product_group,
@@ -77,6 +88,7 @@ export function validateCreateCompany(draft: CompanyDraft): Checked<CreateCompan
     industry: draft.industry,
     renewal_cycle_days: toNumber(draft.renewal_cycle_days),
     policies: toPolicies(draft.policies),
+    plan_tier: draft.plan_tier,
   })
   if (!parsed.success) return { ok: false, message: SUPER_ADMIN_MESSAGES.fieldsRequired }
   return {
@@ -100,6 +112,7 @@ export function validateEditCompany(
     industry: draft.industry,
     renewal_cycle_days: toNumber(draft.renewal_cycle_days),
     policies: toPolicies(draft.policies),
+    plan_tier: draft.plan_tier,
     activation_key: company.activation_key ?? null,
   })
   if (!parsed.success || parsed.data.renewal_cycle_days === undefined || parsed.data.policies === undefined) {
@@ -114,6 +127,7 @@ export function validateEditCompany(
         industry: parsed.data.industry,
         renewal_cycle_days: parsed.data.renewal_cycle_days,
         policies: parsed.data.policies.map((policy) => ({ product_group: policy.product_group, limit: policy.limit ?? null })),
+        plan_tier: draft.plan_tier,
         activation_key: company.activation_key ?? null,
       },
       reset_activation_key: resetActivationKey,

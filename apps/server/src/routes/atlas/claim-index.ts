@@ -1,0 +1,438 @@
+import { ATLAS_PAYER_TYPES } from '@citrus/contracts'
+import type pg from 'pg'
+import type { GroupMetrics } from './drilldown.js'
+import {
+  currentPatientIndex,
+  forEachPatient,
+  NONE8,
+  passesFilter,
+  patientFilter,
+  type PatientFilter,
+  type PatientIndex,
+} from './patient-index.js'
+import { scopeZipsSql, SqlParams, type AtlasFilters, type AtlasScope } from './query.js'
+
+/**
+ * The drill-down index of Atlas (docs/decisions/0043): the claims grouped by (patient, facility, rendering
+ * provider, set of diagnosis codes) with their number, rows of a patient together in patient-number order
+ * (the numbers of the patient index). A drill-down takes the patients of the query from the patient index
+ * and walks their rows: a row counts when its code set holds a code of the query, so distinct claims,
+ * patients, providers, facilities and health systems per state, facility or provider are exact without
+ * scanning claims per request.
+ */
+export interface ClaimIndex {
+  version: string
+  people: PatientIndex
+  /** rows of patient p: rowStart[p] .. rowStart[p+1] */
+  rowStart: Uint32Array
+  facility: Int32Array
+  provider: Int32Array
+  /** 16 bits when every value fits (the usual case), else 32 */
+  codeSet: Uint16Array | Uint32Array
+  claims: Uint16Array | Uint32Array
+  /** code sets (codes of a claim, sorted; empty for a claim without a diagnosis) */
+  sets: string[][]
+  facilityIds: Int32Array
+  facilityState: string[]
+  facilityZip: string[]
+  facilitySystem: Int32Array
+  providerNpis: string[]
+  /** null: the NPI is not in providers (such claims never reach a PROVIDER drill-down, which joins providers) */
+  providerState: (string | null)[]
+  providerZip: (string | null)[]
+  /** stamps of the distinct counts (one query at a time: the walk is synchronous) */
+  providerStamp: Uint32Array
+  facilityStamp: Uint32Array
+  systemStamp: Uint32Array
+  stamp: number
+  bytes: number
+}
+
+const CHUNK = 100_000
+
+export async function buildClaimIndex(pool: pg.Pool, people: PatientIndex): Promise<ClaimIndex> {
+  const facilities = await pool.query<{ id: number; state: string; zip_code: string; health_system_id: number | null }>(
+    'SELECT id, state, zip_code, health_system_id FROM facilities ORDER BY id',
+  )
+  const facilityNumber = new Map(facilities.rows.map((row, i) => [row.id, i]))
+  const npiNumber = new Map<string, number>()
+  const providerNpis: string[] = []
+  const setNumber = new Map<string, number>()
+  const sets: string[][] = []
+  const rowStart = new Uint32Array(people.size + 1)
+  let facility: number[] = []
+  let provider: number[] = []
+  let codeSet: number[] = []
+  let claims: number[] = []
+  const columns = { facility: [] as Int32Array[], provider: [] as Int32Array[], codeSet: [] as Uint32Array[], claims: [] as Uint32Array[] }
+  const flush = () => {
+    columns.facility.push(Int32Array.from(facility))
+    columns.provider.push(Int32Array.from(provider))
+    columns.codeSet.push(Uint32Array.from(codeSet))
+    columns.claims.push(Uint32Array.from(claims))
+    facility = []
+    provider = []
+    codeSet = []
+    claims = []
+  }
+  let rows = 0
+  let maxClaims = 0
+  let p = 0
+  for (let first = 0; first < people.size; first += CHUNK) {
+    const last = Math.min(first + CHUNK, people.size) - 1
+    const result = await pool.query<[string, number, string, string, number]>({
+      text: `WITH cd AS (
+               SELECT d.claim_id, string_agg(DISTINCT d.icd10_code, ',' ORDER BY d.icd10_code) AS codes
+               FROM claim_diagnoses d JOIN claims c ON c.id = d.claim_id
+               WHERE c.patient_id BETWEEN $1::int8 AND $2::int8 GROUP BY d.claim_id)
+             SELECT c.patient_id, coalesce(c.facility_id, -1), c.rendering_npi, coalesce(cd.codes, ''), count(*)::int
+             FROM claims c LEFT JOIN cd ON cd.claim_id = c.id
+             WHERE c.patient_id BETWEEN $1::int8 AND $2::int8
+             GROUP BY c.patient_id, 2, c.rendering_npi, 4 ORDER BY c.patient_id`,
+      values: [people.ids[first], people.ids[last]],
+      rowMode: 'array',
+    })
+    for (const [patientId, facilityId, npi, codes, count] of result.rows) {
+      const id = Number(patientId)
+      while (p < people.size && people.ids[p]! < id) rowStart[++p] = rows
+      if (people.ids[p] !== id) throw new Error(`Atlas index: claims of patient ${id}, who is not in patients`)
+      facility.push(facilityId < 0 ? -1 : (facilityNumber.get(facilityId) ?? -1))
+      let n = npiNumber.get(npi)
+      if (n === undefined) {
+        n = providerNpis.length
+        providerNpis.push(npi)
+        npiNumber.set(npi, n)
+      }
+      provider.push(n)
+      let s = setNumber.get(codes)
+      if (s === undefined) {
+        s = sets.length
+        sets.push(codes === '' ? [] : codes.split(','))
+        setNumber.set(codes, s)
+      }
+      codeSet.push(s)
+      claims.push(count)
+      if (count > maxClaims) maxClaims = count
+      rows++
+    }
+    flush()
+  }
+  while (p < people.size) rowStart[++p] = rows
+  const concat = <T extends Int32Array | Uint32Array | Uint16Array>(parts: ArrayLike<number>[], make: (n: number) => T): T => {
+    const out = make(rows)
+    let at = 0
+    for (const part of parts) {
+      out.set(part, at)
+      at += part.length
+    }
+    return out
+  }
+  const providerState: (string | null)[] = providerNpis.map(() => null)
+  const providerZip: (string | null)[] = providerNpis.map(() => null)
+  const known = await pool.query<{ npi: string; state: string; zip_code: string }>(
+    'SELECT npi, state, zip_code FROM providers WHERE npi = ANY($1::text[])',
+    [providerNpis],
+  )
+  for (const row of known.rows) {
+    const n = npiNumber.get(row.npi)!
+    providerState[n] = row.state
+    providerZip[n] = row.zip_code
+  }
+  const index: ClaimIndex = {
+    version: people.version,
+    people,
+    rowStart,
+    facility: concat(columns.facility, (n) => new Int32Array(n)),
+    provider: concat(columns.provider, (n) => new Int32Array(n)),
+    codeSet: concat(columns.codeSet, (n) => (sets.length <= 0xffff ? new Uint16Array(n) : new Uint32Array(n))),
+    claims: concat(columns.claims, (n) => (maxClaims <= 0xffff ? new Uint16Array(n) : new Uint32Array(n))),
+    sets,
+    facilityIds: Int32Array.from(facilities.rows.map((row) => row.id)),
+    facilityState: facilities.rows.map((row) => row.state),
+    facilityZip: facilities.rows.map((row) => row.zip_code),
+    facilitySystem: Int32Array.from(facilities.rows.map((row) => row.health_system_id ?? -1)),
+    providerNpis,
+    providerState,
+    providerZip,
+    providerStamp: new Uint32Array(providerNpis.length),
+    facilityStamp: new Uint32Array(facilities.rows.length),
+    systemStamp: new Uint32Array(1 + Math.max(0, ...facilities.rows.map((row) => row.health_system_id ?? 0))),
+    stamp: 0,
+    bytes: 0,
+  }
+  index.bytes =
+    rowStart.byteLength +
+    index.facility.byteLength +
+    index.provider.byteLength +
+    index.codeSet.byteLength +
+    index.claims.byteLength +
+    index.providerStamp.byteLength * 2 +
+    index.facilityStamp.byteLength * 2 +
+    providerNpis.length * 60 +
+    facilities.rows.length * 40
+  return index
+}
+
+/** What a drill-down groups by: the whole region, the patients' states, facilities or rendering providers. */
+export type DrillGroup = 'COUNTRY' | 'STATE' | 'FACILITY' | 'PROVIDER'
+
+export interface DrillQuery {
+  group: DrillGroup
+  filters: AtlasFilters
+  scope: AtlasScope
+  facilityId: number | null
+  healthSystemId: number | null
+  /** STATE: the patients' state; FACILITY: the facility's; PROVIDER: the provider's */
+  state: string | null
+}
+
+/** One group of a drill-down: the facility id, the NPI, the state or 'all'. */
+export interface DrillCount {
+  key: string
+  metrics: GroupMetrics
+}
+
+/**
+ * The metrics of each group, as the claim-level SQL of drilldown.ts counts them. For FACILITY and
+ * PROVIDER groups the facility, health system and state counts are not computed (no card shows them).
+ */
+export async function drillWithIndex(pool: pg.Pool, index: ClaimIndex, q: DrillQuery): Promise<DrillCount[]> {
+  const people = index.people
+  const onPatients = q.group === 'COUNTRY' || q.group === 'STATE'
+  const scopeZips = q.scope.type === 'ZIP_CODE_50KM' && !onPatients ? await zipsOf(pool, q.scope) : null
+  const filter = await patientFilter(pool, people, q.filters, onPatients ? q.scope : { ...q.scope, type: 'COUNTRY', state: null })
+  if (!filter) return []
+  if (q.group === 'STATE' && q.state !== null) {
+    const s = people.states.indexOf(q.state)
+    if (s < 0 || (filter.state >= 0 && filter.state !== s)) return []
+    filter.state = s
+  }
+  // code sets of the query: any code starting with a prefix; all of them (with claims without a diagnosis) without codes
+  const prefixes = q.filters.codes
+  const setMatch = Uint8Array.from(index.sets, (codes) =>
+    prefixes.length === 0 || codes.some((code) => prefixes.some((prefix) => code.startsWith(prefix))) ? 1 : 0,
+  )
+  // facilities and providers a row may have (scope, state, health system, facility filters)
+  const needsFacility = q.group === 'FACILITY' || q.facilityId !== null || q.healthSystemId !== null
+  let facilityOk: Uint8Array | null = null
+  if (needsFacility) {
+    facilityOk = Uint8Array.from(index.facilityIds, (id, f) => {
+      if (q.facilityId !== null && id !== q.facilityId) return 0
+      if (q.healthSystemId !== null && index.facilitySystem[f] !== q.healthSystemId) return 0
+      if (q.group === 'FACILITY') {
+        if (q.scope.type === 'STATE' && index.facilityState[f] !== q.scope.state) return 0
+        if (scopeZips && !scopeZips.has(index.facilityZip[f]!)) return 0
+        if (q.state !== null && index.facilityState[f] !== q.state) return 0
+      }
+      return 1
+    })
+  }
+  let providerOk: Uint8Array | null = null
+  if (q.group === 'PROVIDER') {
+    providerOk = Uint8Array.from(index.providerNpis, (_, n) => {
+      const state = index.providerState[n]
+      if (state === null) return 0
+      if (q.scope.type === 'STATE' && state !== q.scope.state) return 0
+      if (scopeZips && !scopeZips.has(index.providerZip[n]!)) return 0
+      if (q.state !== null && state !== q.state) return 0
+      return 1
+    })
+  }
+  const patients = patientsOf(people, prefixes, filter)
+  if (onPatients) return countByPatientState(index, patients, q.group === 'COUNTRY', setMatch, facilityOk)
+  return countByEntity(index, patients, q.group === 'FACILITY', setMatch, facilityOk, providerOk)
+}
+
+async function zipsOf(pool: pg.Pool, scope: AtlasScope): Promise<Set<string>> {
+  const params = new SqlParams()
+  const { rows } = await pool.query<{ zip: string }>(scopeZipsSql(scope, params), params.values)
+  return new Set(rows.map((row) => row.zip))
+}
+
+/** The patients of the query: those with a matching diagnosis (every patient without codes) passing the filter. */
+function patientsOf(people: PatientIndex, prefixes: readonly string[], filter: PatientFilter): Int32Array {
+  if (prefixes.length === 0) {
+    const passes = passesFilter(people, filter)
+    const out = new Int32Array(people.size)
+    let n = 0
+    for (let p = 0; p < people.size; p++) if (passes(p)) out[n++] = p
+    return out.subarray(0, n)
+  }
+  const list: number[] = []
+  forEachPatient(people, prefixes, filter, (p) => list.push(p))
+  return Int32Array.from(list)
+}
+
+function emptyMetrics(): GroupMetrics {
+  return {
+    patients: 0,
+    claims: 0,
+    providers: 0,
+    facilities: 0,
+    health_systems: 0,
+    states: 0,
+    commercial: 0,
+    medicare: 0,
+    medicaid: 0,
+    other: 0,
+  }
+}
+
+function nextStamp(index: ClaimIndex): number {
+  if (++index.stamp >= 0xffffffff) {
+    index.providerStamp.fill(0)
+    index.facilityStamp.fill(0)
+    index.systemStamp.fill(0)
+    index.stamp = 1
+  }
+  return index.stamp
+}
+
+/** COUNTRY (one group) or STATE (the patients' states): the patients taken state by state, so a stamp per group dedupes. */
+function countByPatientState(
+  index: ClaimIndex,
+  patients: Int32Array,
+  single: boolean,
+  setMatch: Uint8Array,
+  facilityOk: Uint8Array | null,
+): DrillCount[] {
+  const people = index.people
+  const byState: number[][] = single ? [Array.from(patients)] : people.states.map(() => [])
+  if (!single) for (const p of patients) if (people.state[p] !== NONE8) byState[people.state[p]!]!.push(p)
+  const out: DrillCount[] = []
+  const { rowStart, facility, provider, codeSet, claims, facilitySystem, providerStamp, facilityStamp, systemStamp } = index
+  byState.forEach((list, s) => {
+    const m = emptyMetrics()
+    const stamp = nextStamp(index)
+    const statesSeen = new Set<number>()
+    for (const p of list) {
+      let counted = false
+      for (let r = rowStart[p]!; r < rowStart[p + 1]!; r++) {
+        if (!setMatch[codeSet[r]!]) continue
+        const f = facility[r]!
+        if (facilityOk && (f < 0 || !facilityOk[f])) continue
+        counted = true
+        m.claims += claims[r]!
+        const n = provider[r]!
+        if (providerStamp[n] !== stamp) {
+          providerStamp[n] = stamp
+          m.providers++
+        }
+        if (f >= 0 && facilityStamp[f] !== stamp) {
+          facilityStamp[f] = stamp
+          m.facilities++
+          const h = facilitySystem[f]!
+          if (h >= 0 && systemStamp[h] !== stamp) {
+            systemStamp[h] = stamp
+            m.health_systems++
+          }
+        }
+      }
+      if (counted) {
+        m.patients++
+        const kind = people.payer[p]!
+        if (kind !== NONE8) m[ATLAS_PAYER_TYPES[kind]!]++
+        statesSeen.add(people.state[p]!)
+      }
+    }
+    m.states = statesSeen.size
+    if (m.patients > 0) out.push({ key: single ? 'all' : people.states[s]!, metrics: m })
+  })
+  return out
+}
+
+/** FACILITY or PROVIDER groups: rows of one patient are together, so the last patient per group dedupes patients. */
+function countByEntity(
+  index: ClaimIndex,
+  patients: Int32Array,
+  byFacility: boolean,
+  setMatch: Uint8Array,
+  facilityOk: Uint8Array | null,
+  providerOk: Uint8Array | null,
+): DrillCount[] {
+  const people = index.people
+  const { rowStart, facility, provider, codeSet, claims } = index
+  const groups = byFacility ? index.facilityIds.length : index.providerNpis.length
+  const width = 3 + ATLAS_PAYER_TYPES.length
+  // per group: patients, claims, providers, payers; the last patient counted
+  const counts = new Float64Array(groups * width)
+  const lastPatient = new Int32Array(groups).fill(-1)
+  const pairs: number[] = []
+  const providerCount = index.providerNpis.length
+  for (const p of patients) {
+    const kind = people.payer[p]!
+    for (let r = rowStart[p]!; r < rowStart[p + 1]!; r++) {
+      if (!setMatch[codeSet[r]!]) continue
+      const f = facility[r]!
+      const n = provider[r]!
+      if (facilityOk && (f < 0 || !facilityOk[f])) continue
+      if (providerOk && !providerOk[n]) continue
+      const g = byFacility ? f : n
+      const at = g * width
+      counts[at + 1]! += claims[r]!
+      if (lastPatient[g] !== p) {
+        lastPatient[g] = p
+        counts[at]!++
+        if (kind !== NONE8) counts[at + 3 + kind]!++
+      }
+      if (byFacility) pairs.push(g * providerCount + n)
+    }
+  }
+  if (byFacility) {
+    // distinct providers per facility: sort the (facility, provider) pairs
+    const sorted = Float64Array.from(pairs).sort()
+    for (let i = 0; i < sorted.length; i++) {
+      if (i > 0 && sorted[i] === sorted[i - 1]) continue
+      counts[Math.floor(sorted[i]! / providerCount) * width + 2]!++
+    }
+  }
+  const out: DrillCount[] = []
+  for (let g = 0; g < groups; g++) {
+    const at = g * width
+    if (counts[at] === 0) continue
+    const m = emptyMetrics()
+    m.patients = counts[at]!
+    m.claims = counts[at + 1]!
+    m.providers = byFacility ? counts[at + 2]! : 1
+    ATLAS_PAYER_TYPES.forEach((type, k) => (m[type] = counts[at + 3 + k]!))
+    out.push({ key: byFacility ? String(index.facilityIds[g]) : index.providerNpis[g]!, metrics: m })
+  }
+  return out
+}
+
+interface Slot {
+  index: ClaimIndex | null
+  building: { version: string; promise: Promise<ClaimIndex> } | null
+  /** the version whose build failed: not retried until the data changes (SQL answers) */
+  failed: string | null
+}
+const slots = new WeakMap<pg.Pool, Slot>()
+
+/** The drill-down index of the data version, or null while it (or the patient index) is being built. */
+export async function currentClaimIndex(pool: pg.Pool, version: string, wait = false): Promise<ClaimIndex | null> {
+  let slot = slots.get(pool)
+  if (!slot) slots.set(pool, (slot = { index: null, building: null, failed: null }))
+  if (slot.index?.version === version) return slot.index
+  if (slot.failed === version && !wait) return null
+  let building = slot.building
+  if (!building || building.version !== version) {
+    const s = slot
+    const promise = currentPatientIndex(pool, version, true).then((people) => buildClaimIndex(pool, people!))
+    building = s.building = { version, promise }
+    promise.then(
+      (index) => {
+        if (s.building?.promise === promise) {
+          s.index = index
+          s.building = null
+        }
+      },
+      () => {
+        if (s.building?.promise === promise) {
+          s.building = null
+          s.failed = version
+        }
+      },
+    )
+  }
+  return wait ? building.promise : null
+}
