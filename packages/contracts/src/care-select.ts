@@ -407,7 +407,16 @@ export const careSelectEndpoints = {
     description: RANKING_METHOD_DESCRIPTION,
     tags: careTags,
     security: ['bearer', 'shareToken'],
-    query: rankingsQuerySchema,
+    query: rankingsQuerySchema.extend({
+      token: z
+        .string()
+        .max(4096)
+        .optional()
+        .describe(
+          'a shareable link token. Alone it is the credential (shareToken); beside a Bearer credential it binds the request to the link: ' +
+            'a link with authorized_user_ids answers only those users (403), and it must list this endpoint (403)',
+        ),
+    }),
     response: rankingsResponseSchema,
     errors: [400, 401, 402, 403],
   }),

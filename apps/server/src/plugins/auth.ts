@@ -1,6 +1,13 @@
 import { AUTH_MESSAGES, PRODUCT_NAMES, ROLES, SHARE_MESSAGES, API_ENDPOINT_PATTERN, type ProductGroup } from '@citrus/contracts'
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
-import { userPrincipal, type AccessRule, type GuestPrincipal, type Principal, type UserPrincipal } from '../auth/principal.js'
+import {
+  userPrincipal,
+  type AccessRule,
+  type GuestLink,
+  type GuestPrincipal,
+  type Principal,
+  type UserPrincipal,
+} from '../auth/principal.js'
 import { AppError, forbidden, unauthorized } from '../lib/errors.js'
 import fp from 'fastify-plugin'
 
@@ -11,6 +18,9 @@ import fp from 'fastify-plugin'
  *  - `Authorization: Bearer <token>`: a credential resolver that accepts the token (an `sk-` API key
  *    resolver is added by issue 4 through `app.credentials.register`), else the login JWT;
  *  - otherwise `?token=<shareable link token>`: a guest principal limited to the link's api_endpoints.
+ * A signed-in caller who also presents a link token (`?token=` beside the Bearer credential) is held to the
+ * link as well (docs/decisions/0046): the link must list the user when it has authorized_user_ids, and the
+ * request must be one of the link's api_endpoints. A link only narrows what the caller may do, never widens it.
  * A bad credential does not fail the request by itself (public endpoints still answer); it is kept in
  * `request.authError` and thrown by the guard of a protected route. Guards: `app.authenticate`,
  * `requireAccess({ roles, product })`, `requireRoles([...])`, `requireProduct('ATLAS')`.
@@ -37,6 +47,8 @@ declare module 'fastify' {
     auth: Principal | null
     /** why the credential the request carried was refused (thrown by guards of protected routes) */
     authError: AppError | null
+    /** the shareable link a signed-in caller presented beside the credential (`?token=`), or why it was refused */
+    presentedLink: { link: GuestLink } | { error: AppError } | null
   }
   interface FastifyInstance {
     credentials: CredentialRegistry
@@ -86,12 +98,27 @@ export async function companyHasProduct(request: FastifyRequest, companyId: numb
   return policy !== null
 }
 
+/** Whether a link with these authorized_user_ids admits the signed-in user (an empty list admits everyone). */
+export function linkAdmitsUser(authorizedUserIds: readonly number[], userId: number): boolean {
+  return authorizedUserIds.length === 0 || authorizedUserIds.includes(userId)
+}
+
 /** The route guard. Roles default to every signed-in role; add 'guest' to admit shareable-link holders. */
 export function requireAccess(rule: AccessRule = {}): Guard {
   const roles = rule.roles ?? SIGNED_IN
   return async function accessGuard(request) {
     const principal = request.auth
     if (!principal) throw request.authError ?? unauthorized(AUTH_MESSAGES.authRequired)
+    const presented = request.presentedLink
+    if (principal.kind === 'user' && presented) {
+      // A link presented by a signed-in caller binds the request: refused when it is not valid, when it is
+      // restricted to other users, or when it does not list this endpoint (docs/decisions/0046).
+      if ('error' in presented) throw presented.error
+      if (!linkAdmitsUser(presented.link.authorized_user_ids, principal.user_id)) throw forbidden(SHARE_MESSAGES.userNotAuthorized)
+      if (!endpointAllowed(presented.link.api_endpoints, request.method, apiPathOf(request))) {
+        throw forbidden(SHARE_MESSAGES.endpointNotAllowed)
+      }
+    }
     if (principal.kind === 'guest') {
       const { link } = principal
       if (link.authorized_user_ids.length > 0) throw unauthorized(SHARE_MESSAGES.signInRequired)
@@ -201,6 +228,7 @@ export function registerAuth(app: FastifyInstance) {
   })
   app.decorateRequest('auth', null)
   app.decorateRequest('authError', null)
+  app.decorateRequest('presentedLink', null)
   app.decorate('authenticate', requireAccess())
   app.decorate('requireAccess', requireAccess)
 
@@ -215,6 +243,15 @@ export function registerAuth(app: FastifyInstance) {
         if (resolver) request.auth = await resolver.resolve(token, request)
         else if (token.startsWith('sk-')) throw unauthorized(AUTH_MESSAGES.invalidApiKey)
         else request.auth = await principalFromLoginToken(request, token)
+        const linkToken = queryToken(request)
+        if (linkToken) {
+          try {
+            request.presentedLink = { link: (await principalFromShareToken(request, linkToken)).link }
+          } catch (error) {
+            if (error instanceof AppError) request.presentedLink = { error }
+            else throw error
+          }
+        }
         return
       }
       const token = queryToken(request)
