@@ -28,6 +28,17 @@ export const CARE_GRADE_BANDS = [
   { grade: 'C', min: 0.25 },
 ] as const
 export const CARE_GRADES = ['A', 'B', 'C', 'D', 'N/A'] as const
+
+/**
+ * Analytics events of the Care Connect screens (spec 3 §7: their payloads are not shown; ours are listed in
+ * README "Care Connect"), stored by POST /analytics/events.
+ */
+export const CARE_ANALYTICS_EVENTS = {
+  detailsToggled: 'provider_details_toggled',
+  paginationChanged: 'pagination_changed',
+  selectionCleared: 'selection_cleared',
+  markerClicked: 'provider_map_marker_clicked',
+} as const
 export type CareGrade = (typeof CARE_GRADES)[number]
 /** How many of the specialty's most frequent diagnosis and procedure codes stand in when none are given. */
 export const CARE_TYPICAL_CODES_PER_KIND = 5
