@@ -665,11 +665,14 @@ async function benchRankings(requests: number, levels: number[]) {
       headers: { authorization: `Bearer ${token}` },
     })
     if (response.statusCode !== 200) throw new Error(`rankings answered ${response.statusCode}: ${response.body.slice(0, 200)}`)
-    return response.json() as { common_ranking_metadata: { total_hcp_candidates: number } }
+    return response
   }
+  // the client's JSON.parse of the answer is not server time: the timed calls below only check the status
+  const parsed = async (query: Record<string, string>) =>
+    (await api(query)).json() as { common_ranking_metadata: { total_hcp_candidates: number } }
   try {
     for (const [name, query] of Object.entries(scenarios)) {
-      const body = await api(query)
+      const body = await parsed(query)
       console.log(`  ${name.padEnd(22)} ${n(body.common_ranking_metadata.total_hcp_candidates)} candidates`)
     }
     for (const query of Object.values(scenarios)) await atConcurrency(Math.max(...levels), 20, () => api(query))

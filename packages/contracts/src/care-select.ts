@@ -28,6 +28,17 @@ export const CARE_GRADE_BANDS = [
   { grade: 'C', min: 0.25 },
 ] as const
 export const CARE_GRADES = ['A', 'B', 'C', 'D', 'N/A'] as const
+
+/**
+ * Analytics events of the Care Connect screens (spec 3 §7: their payloads are not shown; ours are listed in
+ * README "Care Connect"), stored by POST /analytics/events.
+ */
+export const CARE_ANALYTICS_EVENTS = {
+  detailsToggled: 'provider_details_toggled',
+  paginationChanged: 'pagination_changed',
+  selectionCleared: 'selection_cleared',
+  markerClicked: 'provider_map_marker_clicked',
+} as const
 export type CareGrade = (typeof CARE_GRADES)[number]
 /** How many of the specialty's most frequent diagnosis and procedure codes stand in when none are given. */
 export const CARE_TYPICAL_CODES_PER_KIND = 5
@@ -407,7 +418,16 @@ export const careSelectEndpoints = {
     description: RANKING_METHOD_DESCRIPTION,
     tags: careTags,
     security: ['bearer', 'shareToken'],
-    query: rankingsQuerySchema,
+    query: rankingsQuerySchema.extend({
+      token: z
+        .string()
+        .max(4096)
+        .optional()
+        .describe(
+          'a shareable link token. Alone it is the credential (shareToken); beside a Bearer credential it binds the request to the link: ' +
+            'a link with authorized_user_ids answers only those users (403), and it must list this endpoint (403)',
+        ),
+    }),
     response: rankingsResponseSchema,
     errors: [400, 401, 402, 403],
   }),

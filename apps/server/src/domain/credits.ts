@@ -7,6 +7,7 @@ import {
   type ProductGroup,
   type ProductUsage,
 } from '@citrus/contracts'
+import type pg from 'pg'
 import type { PrismaClient } from '../db/database.js'
 import { AppError, forbidden, notFound } from '../lib/errors.js'
 
@@ -44,32 +45,74 @@ export interface Charge {
 export const creditsExhausted = (group: ProductGroup, renewsOn: string) =>
   new AppError(402, ERROR_CODES.CREDITS_EXHAUSTED, CREDIT_MESSAGES.exhausted(group, renewsOn))
 
+/** A company's policy for one product group, with what the credit cycle needs. */
+export interface ProductPolicy {
+  company_id: number
+  product_group: ProductGroup
+  /** null = unlimited */
+  limit: number | null
+  company_created_at: Date
+  renewal_cycle_days: number
+}
+
+const POLICY_SQL = `
+SELECT c.created_at, c.renewal_cycle_days, p."limit"
+FROM company_policies p JOIN companies c ON c.id = p.company_id
+WHERE p.company_id = $1 AND p.product_group = $2::"ProductGroup"`
+
+/**
+ * The company's policy for a product group, or null when it does not hold the product. One indexed query on the
+ * pool (not Prisma): it runs on every metered request, in the access guard, and the meter reuses its answer.
+ */
+export async function productPolicyOf(pool: pg.Pool, companyId: number, group: ProductGroup): Promise<ProductPolicy | null> {
+  const { rows } = await pool.query<{ created_at: Date; renewal_cycle_days: number; limit: number | null }>(POLICY_SQL, [companyId, group])
+  const row = rows[0]
+  if (!row) return null
+  return {
+    company_id: companyId,
+    product_group: group,
+    limit: row.limit,
+    company_created_at: row.created_at,
+    renewal_cycle_days: row.renewal_cycle_days,
+  }
+}
+
+/**
+ * One statement: insert the cycle's row or increment it only while it is below the limit. The commit is
+ * asynchronous (set_config(..., true) applies to this statement's transaction only): a crash may lose the
+ * last few hundred milliseconds of increments (under-counting, never over-charging), and the row lock that
+ * serialises concurrent requests of one company is released without waiting for the WAL flush
+ * (docs/decisions/0047).
+ */
+const CONSUME_SQL = `
+WITH async_commit AS (SELECT set_config('synchronous_commit', 'off', true) AS setting)
+INSERT INTO credit_usage (company_id, product_group, cycle_start, used, updated_at)
+SELECT $1, $2::"ProductGroup", $3::timestamptz, 1, now() FROM async_commit
+WHERE $4::int IS NULL OR $4::int > 0
+ON CONFLICT (company_id, product_group, cycle_start)
+DO UPDATE SET used = credit_usage.used + 1, updated_at = now()
+WHERE $4::int IS NULL OR credit_usage.used < $4::int
+RETURNING used`
+
 /** Product credits per company and renewal cycle, from the company's policies (limit null = unlimited). */
 export class CreditService {
-  constructor(private readonly prisma: PrismaClient) {}
+  constructor(
+    private readonly prisma: PrismaClient,
+    private readonly pool: pg.Pool,
+  ) {}
 
   /**
    * Takes one credit of a product group in the company's current cycle, atomically: one statement
    * that inserts the cycle's row or increments it only while it is below the limit. A company
    * without the product gets 403, one out of credits 402 (CREDITS_EXHAUSTED).
    */
-  async consume(companyId: number, group: ProductGroup, now: Date = new Date()): Promise<Charge> {
-    const company = await this.prisma.company.findUnique({
-      where: { id: companyId },
-      select: { created_at: true, renewal_cycle_days: true, policies: { where: { product_group: group }, select: { limit: true } } },
-    })
-    const policy = company?.policies[0]
-    if (!company || !policy) throw forbidden(AUTH_MESSAGES.productDenied(PRODUCT_NAMES[group]))
-    const cycle = currentCycle(company.created_at, company.renewal_cycle_days, now)
+  async consume(companyId: number, group: ProductGroup, now: Date = new Date(), known?: ProductPolicy | null): Promise<Charge> {
+    const policy =
+      known?.company_id === companyId && known.product_group === group ? known : await productPolicyOf(this.pool, companyId, group)
+    if (!policy) throw forbidden(AUTH_MESSAGES.productDenied(PRODUCT_NAMES[group]))
+    const cycle = currentCycle(policy.company_created_at, policy.renewal_cycle_days, now)
     const limit = policy.limit
-    const rows = await this.prisma.$queryRaw<{ used: number }[]>`
-      INSERT INTO credit_usage (company_id, product_group, cycle_start, used, updated_at)
-      SELECT ${companyId}, ${group}::"ProductGroup", ${cycle.start}::timestamptz, 1, now()
-      WHERE ${limit}::int IS NULL OR ${limit}::int > 0
-      ON CONFLICT (company_id, product_group, cycle_start)
-      DO UPDATE SET used = credit_usage.used + 1, updated_at = now()
-      WHERE ${limit}::int IS NULL OR credit_usage.used < ${limit}::int
-      RETURNING used`
+    const { rows } = await this.pool.query<{ used: number }>(CONSUME_SQL, [companyId, group, cycle.start, limit])
     const used = rows[0]?.used
     if (used === undefined) throw creditsExhausted(group, isoDay(cycle.end))
     return {

@@ -109,13 +109,42 @@ describe('auth guards on a probe scope (guests, roles, products)', () => {
     expect(response.body).toEqual({ message: AUTH_MESSAGES.productDenied('Nova'), code: 'FORBIDDEN', status: 403 })
   })
 
-  it('prefers the login token when both are present', async () => {
-    const token = await shareToken(db, tenant, { api_endpoints: [] })
+  it('runs as the signed-in user when both are present, held to the link (its users, its api_endpoints)', async () => {
+    const listed = await shareToken(db, tenant, { api_endpoints: ['GET /care-select/rankings'] })
     const response = await request(app.server)
       .get('/api/care-select/rankings')
-      .query({ token })
+      .query({ token: listed })
       .set(await bearer(1))
     expect(response.body).toEqual({ kind: 'user', role: 'user' })
+    const unlisted = await shareToken(db, tenant, { api_endpoints: [] })
+    const refused = await request(app.server)
+      .get('/api/care-select/rankings')
+      .query({ token: unlisted })
+      .set(await bearer(1))
+    expect(refused.status).toBe(403)
+    expect(refused.body).toEqual({ message: 'This shared link does not grant access to this endpoint', code: 'FORBIDDEN', status: 403 })
+    const forOthers = await shareToken(db, tenant, {
+      api_endpoints: ['GET /care-select/rankings'],
+      authorized_user_ids: [tenant.users[2]!.id],
+    })
+    const other = await request(app.server)
+      .get('/api/care-select/rankings')
+      .query({ token: forOthers })
+      .set(await bearer(1))
+    expect(other.status).toBe(403)
+    expect(other.body).toEqual({ message: 'You are not authorized to access this content', code: 'FORBIDDEN', status: 403 })
+    const member = await request(app.server)
+      .get('/api/care-select/rankings')
+      .query({ token: forOthers })
+      .set(await bearer(2))
+    expect(member.body).toEqual({ kind: 'user', role: 'member' })
+    // a forged link token beside a valid login is refused, not ignored
+    const forged = await request(app.server)
+      .get('/api/care-select/rankings')
+      .query({ token: `${listed}x` })
+      .set(await bearer(1))
+    expect(forged.status).toBe(401)
+    expect(forged.body.message).toBe('This shared link is no longer valid or has expired.')
   })
 
   it('applies role and product guards to signed-in users', async () => {

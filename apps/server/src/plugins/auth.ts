@@ -1,6 +1,15 @@
 import { AUTH_MESSAGES, PRODUCT_NAMES, ROLES, SHARE_MESSAGES, API_ENDPOINT_PATTERN, type ProductGroup } from '@citrus/contracts'
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
-import { userPrincipal, type AccessRule, type GuestPrincipal, type Principal, type UserPrincipal } from '../auth/principal.js'
+import {
+  userPrincipal,
+  type AccessRule,
+  type Role,
+  type GuestLink,
+  type GuestPrincipal,
+  type Principal,
+  type UserPrincipal,
+} from '../auth/principal.js'
+import { productPolicyOf, type ProductPolicy } from '../domain/credits.js'
 import { AppError, forbidden, unauthorized } from '../lib/errors.js'
 import fp from 'fastify-plugin'
 
@@ -11,6 +20,9 @@ import fp from 'fastify-plugin'
  *  - `Authorization: Bearer <token>`: a credential resolver that accepts the token (an `sk-` API key
  *    resolver is added by issue 4 through `app.credentials.register`), else the login JWT;
  *  - otherwise `?token=<shareable link token>`: a guest principal limited to the link's api_endpoints.
+ * A signed-in caller who also presents a link token (`?token=` beside the Bearer credential) is held to the
+ * link as well (docs/decisions/0046): the link must list the user when it has authorized_user_ids, and the
+ * request must be one of the link's api_endpoints. A link only narrows what the caller may do, never widens it.
  * A bad credential does not fail the request by itself (public endpoints still answer); it is kept in
  * `request.authError` and thrown by the guard of a protected route. Guards: `app.authenticate`,
  * `requireAccess({ roles, product })`, `requireRoles([...])`, `requireProduct('ATLAS')`.
@@ -37,6 +49,10 @@ declare module 'fastify' {
     auth: Principal | null
     /** why the credential the request carried was refused (thrown by guards of protected routes) */
     authError: AppError | null
+    /** the shareable link a signed-in caller presented beside the credential (`?token=`), or why it was refused */
+    presentedLink: { link: GuestLink } | { error: AppError } | null
+    /** the caller's company policies the access guard read during this request, by product group */
+    productPolicies: Map<ProductGroup, ProductPolicy>
   }
   interface FastifyInstance {
     credentials: CredentialRegistry
@@ -86,11 +102,15 @@ function segmentMatches(segment: string, actual: string): boolean {
 }
 
 export async function companyHasProduct(request: FastifyRequest, companyId: number, product: ProductGroup): Promise<boolean> {
-  const policy = await request.server.db.prisma.companyPolicy.findUnique({
-    where: { company_id_product_group: { company_id: companyId, product_group: product } },
-    select: { id: true },
-  })
+  const policy = await productPolicyOf(request.server.db.pool, companyId, product)
+  // kept for the meter of this request (plugins/credits.ts), which would read the same row again
+  if (policy && request.auth?.company_id === companyId) request.productPolicies.set(product, policy)
   return policy !== null
+}
+
+/** Whether a link with these authorized_user_ids admits the signed-in user (an empty list admits everyone). */
+export function linkAdmitsUser(authorizedUserIds: readonly number[], userId: number): boolean {
+  return authorizedUserIds.length === 0 || authorizedUserIds.includes(userId)
 }
 
 /** The route guard. Roles default to every signed-in role; add 'guest' to admit shareable-link holders. */
@@ -99,6 +119,16 @@ export function requireAccess(rule: AccessRule = {}): Guard {
   return async function accessGuard(request) {
     const principal = request.auth
     if (!principal) throw request.authError ?? unauthorized(AUTH_MESSAGES.authRequired)
+    const presented = request.presentedLink
+    if (principal.kind === 'user' && presented) {
+      // A link presented by a signed-in caller binds the request: refused when it is not valid, when it is
+      // restricted to other users, or when it does not list this endpoint (docs/decisions/0046).
+      if ('error' in presented) throw presented.error
+      if (!linkAdmitsUser(presented.link.authorized_user_ids, principal.user_id)) throw forbidden(SHARE_MESSAGES.userNotAuthorized)
+      if (!endpointAllowed(presented.link.api_endpoints, request.method, apiPathOf(request))) {
+        throw forbidden(SHARE_MESSAGES.endpointNotAllowed)
+      }
+    }
     if (principal.kind === 'guest') {
       const { link } = principal
       if (link.authorized_user_ids.length > 0) throw unauthorized(SHARE_MESSAGES.signInRequired)
@@ -139,11 +169,25 @@ async function principalFromLoginToken(request: FastifyRequest, token: string): 
   if (!verified.ok) {
     throw unauthorized(verified.reason === 'expired' ? AUTH_MESSAGES.sessionExpired : AUTH_MESSAGES.invalidToken)
   }
-  const user = await request.server.db.prisma.user.findUnique({
-    where: { id: Number(verified.claims.sub) },
-    include: { company: { select: { company_name: true } } },
-  })
-  if (!user || !user.is_active) throw unauthorized(AUTH_MESSAGES.accountInactive)
+  const id = Number(verified.claims.sub)
+  if (!Number.isSafeInteger(id) || id > 2_147_483_647) throw unauthorized(AUTH_MESSAGES.invalidToken)
+  // One indexed query on the pool rather than Prisma's include: it runs on every signed-in request.
+  const { rows } = await request.server.db.pool.query<{
+    id: number
+    email: string
+    company_id: number
+    role: Role
+    phone_number: string | null
+    is_active: boolean
+    company_name: string
+  }>(
+    `SELECT u.id, u.email, u.company_id, u.role::text AS role, u.phone_number, u.is_active, c.company_name
+     FROM users u JOIN companies c ON c.id = u.company_id WHERE u.id = $1`,
+    [id],
+  )
+  const row = rows[0]
+  if (!row || !row.is_active) throw unauthorized(AUTH_MESSAGES.accountInactive)
+  const user = { ...row, company: { company_name: row.company_name } }
   // The database, not the token, is the truth: a role change or deactivation applies at once.
   return userPrincipal(user, 'jwt')
 }
@@ -208,6 +252,13 @@ export function registerAuth(app: FastifyInstance) {
   })
   app.decorateRequest('auth', null)
   app.decorateRequest('authError', null)
+  app.decorateRequest('presentedLink', null)
+  app.decorateRequest('productPolicies', {
+    getter(this: FastifyRequest & { _productPolicies?: Map<ProductGroup, ProductPolicy> }) {
+      this._productPolicies ??= new Map()
+      return this._productPolicies
+    },
+  })
   app.decorate('authenticate', requireAccess())
   app.decorate('requireAccess', requireAccess)
 
@@ -222,6 +273,15 @@ export function registerAuth(app: FastifyInstance) {
         if (resolver) request.auth = await resolver.resolve(token, request)
         else if (token.startsWith('sk-')) throw unauthorized(AUTH_MESSAGES.invalidApiKey)
         else request.auth = await principalFromLoginToken(request, token)
+        const linkToken = queryToken(request)
+        if (linkToken) {
+          try {
+            request.presentedLink = { link: (await principalFromShareToken(request, linkToken)).link }
+          } catch (error) {
+            if (error instanceof AppError) request.presentedLink = { error }
+            else throw error
+          }
+        }
         return
       }
       const token = queryToken(request)

@@ -34,9 +34,14 @@ export const careSelectRoutes: FastifyPluginAsyncZod = async (app) => {
     { onRequest: app.requireAccess({ roles: [...ROLES, 'guest'], product: 'CARE_SELECT' }) },
     async (request, reply) => {
       const search = await resolveSearch(pool, request.query)
-      const charge = await app.meter(request, 'CARE_SELECT')
+      // The credit is taken while the search runs (docs/decisions/0047): a refusal (402) discards the ranking, and
+      // both settle before an error is thrown so that a failed search's credit is known to the refund (5xx).
+      const [charged, ranked] = await Promise.allSettled([app.meter(request, 'CARE_SELECT'), rankProviders(pool, search)])
+      if (charged.status === 'rejected') throw charged.reason
+      if (ranked.status === 'rejected') throw ranked.reason
+      const charge = charged.value
+      const rankings = ranked.value
       if (charge.remaining !== null) reply.header(CREDITS_REMAINING_HEADER, String(charge.remaining))
-      const rankings = await rankProviders(pool, search)
       // Serialised with JSON.stringify: validating this large answer against its zod schema on every response cost 6-17 ms,
       // more than the search's SQL. The shape is the contract's by construction (typed) and checked by the
       // integration tests, which parse every answer with rankingsResponseSchema.

@@ -344,4 +344,81 @@ describe('GET /care-select/rankings', () => {
     expect(unverified.body).not.toHaveProperty('hcp_rankings')
     expect((await rankings(query, {})).status).toBe(401)
   })
+
+  it('holds a signed-in caller who presents a link to it: only its authorized users, only its api_endpoints', async () => {
+    const query = { zip_code: zip, omni_code: taxonomy }
+    const member = tenant.users[2]!
+    const memberAuth = { authorization: `Bearer ${await loginTokenFor(member, tenant.company.company_name)}` }
+    const link = async (body: Record<string, unknown>) => {
+      const response = await request(ctx.app.server)
+        .post('/api/shareable-url')
+        .set(auth())
+        .send({
+          url_type: 'private',
+          client_routes: ['/member-recommendations'],
+          role: 'member',
+          authorized_user_ids: [member.id],
+          ...body,
+        })
+      expect(response.status, JSON.stringify(response.body)).toBe(200)
+      return { id: response.body.id as string, token: new URL(response.body.url).searchParams.get('token') as string }
+    }
+    const validate = (token: string, headers: Record<string, string>) =>
+      request(ctx.app.server).get('/api/shareable-url/validate-shareable-link').query({ token }).set(headers)
+    const usage = async () =>
+      (await ctx.db.prisma.creditUsage.findMany({ where: { company_id: tenant.company.id, product_group: 'CARE_SELECT' } })).reduce(
+        (sum, row) => sum + row.used,
+        0,
+      )
+    const restricted = await link({ api_endpoints: ['GET /care-select/rankings', 'GET /shareable-url/validate-shareable-link'] })
+    const notAuthorized = { message: 'You are not authorized to access this content', code: 'FORBIDDEN', status: 403 }
+
+    // a signed-in user the link does not list: refused on every endpoint the link opens, at no credit
+    const before = await usage()
+    const other = await rankings({ ...query, token: restricted.token }, auth())
+    expect(other.status).toBe(403)
+    expect(other.body).toEqual(notAuthorized)
+    expect((await validate(restricted.token, auth())).body).toEqual(notAuthorized)
+    // the same user through an API key of the company (the key's owner is not listed either)
+    const admin = await loginTokenFor(tenant.users[0]!, tenant.company.company_name)
+    const key = await request(ctx.app.server)
+      .post('/api/admin/api-token')
+      .set({ authorization: `Bearer ${admin}` })
+      .send({ name: 'care-link', company_id: tenant.company.id })
+    expect(key.status, JSON.stringify(key.body)).toBe(200)
+    const byKey = await rankings({ ...query, token: restricted.token }, { authorization: `Bearer ${key.body.token}` })
+    expect(byKey.status).toBe(403)
+    expect(byKey.body).toEqual(notAuthorized)
+    expect(await usage()).toBe(before)
+
+    // the listed user gets the rankings and the validation through the link...
+    const listed = await rankings({ ...query, token: restricted.token }, memberAuth)
+    expect(listed.status, JSON.stringify(listed.body)).toBe(200)
+    expect(rankingsResponseSchema.parse(listed.body).hcp_rankings.length).toBeGreaterThan(0)
+    expect(await usage()).toBe(before + 1)
+    const validated = await validate(restricted.token, memberAuth)
+    expect(validated.status).toBe(200)
+    expect(validated.body.authorized_user_ids).toEqual([member.id])
+    // ...and only the link's api_endpoints: an endpoint the link does not list is refused while the link is presented
+    const products = await request(ctx.app.server).get('/api/company/products').query({ token: restricted.token }).set(memberAuth)
+    expect(products.status).toBe(403)
+    expect(products.body).toEqual({ message: 'This shared link does not grant access to this endpoint', code: 'FORBIDDEN', status: 403 })
+    expect((await request(ctx.app.server).get('/api/company/products').set(memberAuth)).status).toBe(200)
+    const validateOnly = await link({ api_endpoints: ['GET /shareable-url/validate-shareable-link'] })
+    const unlisted = await rankings({ ...query, token: validateOnly.token }, memberAuth)
+    expect(unlisted.status).toBe(403)
+    expect(unlisted.body.message).toBe(SHARE_MESSAGES.endpointNotAllowed)
+
+    // a revoked link presented beside a valid login is refused as a link, not ignored
+    const revoked = await request(ctx.app.server).post(`/api/shareable-url/${restricted.id}/revoke`).set(auth())
+    expect(revoked.status).toBe(200)
+    const afterRevoke = await rankings({ ...query, token: restricted.token }, memberAuth)
+    expect(afterRevoke.status).toBe(401)
+    expect(afterRevoke.body).toEqual({ message: SHARE_MESSAGES.invalidToken, code: 'UNAUTHORIZED', status: 401 })
+
+    // an anonymous holder of a restricted link is asked to sign in
+    const anonymous = await rankings({ ...query, token: (await link({ api_endpoints: ['GET /care-select/rankings'] })).token }, {})
+    expect(anonymous.status).toBe(401)
+    expect(anonymous.body.message).toBe('This shared link is restricted to specific users. Please sign in.')
+  })
 })

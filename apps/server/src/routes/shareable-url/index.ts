@@ -4,7 +4,7 @@ import { shareIdOfExpiredToken, verifyShareToken } from '../../auth/tokens.js'
 import type { Prisma } from '../../generated/prisma/client.js'
 import { route } from '../../lib/endpoint.js'
 import { forbidden, notFound, unauthorized } from '../../lib/errors.js'
-import { requireRoles, userOf } from '../../plugins/auth.js'
+import { linkAdmitsUser, requireRoles, userOf } from '../../plugins/auth.js'
 import { isLinkExpired, linkUrl, toRecord, urlTypeOf } from './links.js'
 
 const DAY_MS = 24 * 60 * 60 * 1000
@@ -63,12 +63,8 @@ export const shareableUrlRoutes: FastifyPluginAsyncZod = async (app) => {
     const link = id ? await prisma.shareableLink.findUnique({ where: { id } }) : null
     if (!link) throw unauthorized(SHARE_MESSAGES.invalidToken)
     const caller = request.auth
-    if (
-      link.authorized_user_ids.length > 0 &&
-      caller?.kind === 'user' &&
-      caller.role !== 'citrus' &&
-      !link.authorized_user_ids.includes(caller.user_id)
-    ) {
+    // the same rule as every route the link opens (plugins/auth.ts): no role is exempt from the link's list
+    if (caller?.kind === 'user' && !linkAdmitsUser(link.authorized_user_ids, caller.user_id)) {
       throw forbidden(SHARE_MESSAGES.userNotAuthorized)
     }
     return {

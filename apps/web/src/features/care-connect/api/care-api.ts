@@ -10,10 +10,15 @@ export type HcpRow = Rankings['hcp_rankings'][number]
 export type HcoRow = Rankings['hco_rankings'][number]
 
 /** GET /care-select/rankings; runs only once `enabled` (member screens: after access is granted). */
-export function useRankings(query: RankingsQuery | null, enabled = true) {
+/**
+ * Rankings of a search. `linkToken`: the shareable link a signed-in member opened; it goes beside the login
+ * token so the server holds the request to the link (authorized_user_ids, api_endpoints; docs/decisions/0046).
+ */
+export function useRankings(query: RankingsQuery | null, enabled = true, linkToken: string | null = null) {
+  const base = query ?? { zip_code: '', omni_code: '' }
   return useApiQuery(
     endpoints.careSelect.rankings,
-    { query: query ?? { zip_code: '', omni_code: '' } },
+    { query: linkToken ? { ...base, token: linkToken } : base },
     {
       enabled: enabled && query !== null,
       staleTime: 5 * 60_000,

@@ -1,7 +1,8 @@
-import { badgeLabel, type CareGrade } from '@citrus/contracts'
+import { CARE_ANALYTICS_EVENTS, badgeLabel, type CareGrade } from '@citrus/contracts'
 import { ActionIcon, Badge, Button, Card, Checkbox, Collapse, Group, Stack, Table, Tabs, Text, Tooltip } from '@mantine/core'
 import { IconCopy, IconPhone } from '@tabler/icons-react'
 import { useState } from 'react'
+import { track } from '../../../lib/analytics'
 import { copyText } from '../../../lib/clipboard'
 import { notify } from '../../../lib/notify'
 import type { HcoRow, HcpRow } from '../api/care-api'
@@ -248,7 +249,8 @@ export function ProviderCard({
         mt="xs"
         onClick={(event) => {
           event.stopPropagation()
-          setOpen((value) => !value)
+          track(CARE_ANALYTICS_EVENTS.detailsToggled, { npi: row.hcp_entity.npi, expanded: !open })
+          setOpen(!open)
         }}
       >
         {open ? CARE_TEXT.showLess : CARE_TEXT.details}

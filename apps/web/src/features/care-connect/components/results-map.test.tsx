@@ -1,5 +1,6 @@
 import { act, waitFor } from '@testing-library/react'
 import { beforeAll, describe, expect, it, vi } from 'vitest'
+import { setAnalyticsTransport, type AnalyticsEvent } from '../../../lib/analytics'
 import { mockApi } from '../../../test/mock-api'
 import { renderWithRouter } from '../../../test/render'
 import type { HcoRow, HcpRow } from '../api/care-api'
@@ -135,5 +136,16 @@ describe('ResultsMap', () => {
     expect(north - 41.9).toBeCloseTo((30 * 1.60934) / 111.195, 2)
     const points = map.data.get('citrus-points') as GeoJSON.FeatureCollection
     expect(points.features.map((f) => f.properties?.id)).toEqual(['1111111111', '2222222222'])
+
+    // a marker click selects the provider and records provider_map_marker_clicked with its npi (spec 3 §7)
+    const events: AnalyticsEvent[] = []
+    const restore = setAnalyticsTransport(async (batch) => void events.push(...batch))
+    try {
+      act(() => map.fire('click', 'citrus-points', { features: [{ properties: { id: '1111111111' } }] }))
+      expect(onSelect).toHaveBeenCalledWith('1111111111')
+      expect(events).toEqual([{ name: 'provider_map_marker_clicked', properties: { npi: '1111111111' } }])
+    } finally {
+      restore()
+    }
   })
 })

@@ -1,6 +1,8 @@
+import { CARE_ANALYTICS_EVENTS } from '@citrus/contracts'
 import { Box, Text } from '@mantine/core'
 import { Suspense, useMemo } from 'react'
 import { CitrusMap, MAP_DEFAULTS } from '../../../components/map'
+import { track } from '../../../lib/analytics'
 import type { HcoRow, HcpRow } from '../api/care-api'
 
 /**
@@ -73,7 +75,10 @@ export function ResultsMap({ providers, facilities, center, radiusMiles, selecte
           cluster
           selectedId={selectedNpi ?? undefined}
           flyToZoom={RESULTS_MAP.flyToZoom}
-          onPointClick={onSelect}
+          onPointClick={(npi) => {
+            track(CARE_ANALYTICS_EVENTS.markerClicked, { npi })
+            onSelect?.(npi)
+          }}
           radiusCircle={circle}
           fitToPoints
           height="100%"

@@ -1,4 +1,4 @@
-import { PROVIDER_TYPES, type RankingsQuery } from '@citrus/contracts'
+import { CARE_ANALYTICS_EVENTS, PROVIDER_TYPES, type RankingsQuery } from '@citrus/contracts'
 import {
   ActionIcon,
   Alert,
@@ -17,6 +17,7 @@ import {
 } from '@mantine/core'
 import { IconChevronLeft, IconChevronRight, IconFilter } from '@tabler/icons-react'
 import { useMemo, useState, type ReactNode } from 'react'
+import { track } from '../../../lib/analytics'
 import type { HcoRow, HcpRow, Rankings } from '../api/care-api'
 import { metersToMiles } from '../utils/format'
 import { CARE_MESSAGES_UI, CARE_TEXT } from '../utils/messages'
@@ -103,6 +104,15 @@ export function ResultsView({
     ...data.common_ranking_metadata.diagnosis_code_descriptions,
   }
 
+  /** A page or page-size change asked by the user (arrows, pagination, rows per page); resets are not events. */
+  function changePage(nextPage: number, nextSize: number = pageSize) {
+    const last = Math.max(0, Math.ceil(rows.length / nextSize) - 1)
+    const target = Math.min(Math.max(0, nextPage), last)
+    track(CARE_ANALYTICS_EVENTS.paginationChanged, { view: mode, tab, page: target + 1, page_size: nextSize })
+    setPageSize(nextSize)
+    setPage(target)
+  }
+
   function toggleType(type: string) {
     const next = types.includes(type) ? types.filter((t) => t !== type) : [...types, type]
     const hits =
@@ -128,15 +138,10 @@ export function ResultsView({
           {count} {tab === 'providers' ? CARE_TEXT.recommendedProviders : CARE_TEXT.recommendedHospitals}
         </Text>
         <Text c="dimmed">near {search.zip_code}</Text>
-        <ActionIcon variant="default" aria-label="Previous page" disabled={page === 0} onClick={() => setPage((p) => Math.max(0, p - 1))}>
+        <ActionIcon variant="default" aria-label="Previous page" disabled={page === 0} onClick={() => changePage(page - 1)}>
           <IconChevronLeft size={16} />
         </ActionIcon>
-        <ActionIcon
-          variant="default"
-          aria-label="Next page"
-          disabled={page >= pages - 1}
-          onClick={() => setPage((p) => Math.min(pages - 1, p + 1))}
-        >
+        <ActionIcon variant="default" aria-label="Next page" disabled={page >= pages - 1} onClick={() => changePage(page + 1)}>
           <IconChevronRight size={16} />
         </ActionIcon>
       </Group>
@@ -260,16 +265,13 @@ export function ResultsView({
         </Paper>
       </SimpleGrid>
       <Group justify="space-between">
-        <Pagination total={pages} value={page + 1} onChange={(value) => setPage(value - 1)} />
+        <Pagination total={pages} value={page + 1} onChange={(value) => changePage(value - 1)} />
         <Select
           aria-label="Rows per page"
           w={90}
           data={PAGE_SIZES}
           value={String(pageSize)}
-          onChange={(value) => {
-            setPageSize(Number(value ?? DEFAULT_PAGE_SIZE))
-            setPage(0)
-          }}
+          onChange={(value) => changePage(0, Number(value ?? DEFAULT_PAGE_SIZE))}
           allowDeselect={false}
         />
       </Group>
@@ -277,7 +279,14 @@ export function ResultsView({
         selection={selection}
         tab={tab}
         onCompare={() => setComparing(true)}
-        onClear={() => setSelection(EMPTY_SELECTION)}
+        onClear={() => {
+          track(CARE_ANALYTICS_EVENTS.selectionCleared, {
+            view: mode,
+            providers: selection.providers.length,
+            facilities: selection.facilities.length,
+          })
+          setSelection(EMPTY_SELECTION)
+        }}
         {...(onSend ? { onSend: () => onSend(selection) } : {})}
       />
       <ComparisonModal opened={comparing} onClose={() => setComparing(false)} selection={selection} tab={tab} />

@@ -6,6 +6,7 @@ import { useEffect, useMemo, useState } from 'react'
 import { notify } from '../../../lib/notify'
 import { useCptOptions, useIcdOptions, useInsurers, useSpecialtyOptions } from '../api/care-api'
 import { cleanZip, isZip } from '../utils/format'
+import { LockedFeatures } from './locked-features'
 import { CARE_MESSAGES_UI, CARE_TEXT } from '../utils/messages'
 import type { CareSearch } from '../utils/search-params'
 
@@ -181,6 +182,7 @@ export function CareSearchForm({
               onSearchChange={setIcdQuery}
               filter={({ options }) => options}
             />
+            <LockedFeatures />
           </Stack>
         </Collapse>
         <Button type="submit" leftSection={<IconSearch size={18} />} disabled={disabled || busy} loading={busy}>

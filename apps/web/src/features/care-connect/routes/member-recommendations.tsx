@@ -1,9 +1,10 @@
-import { endpoints } from '@citrus/contracts'
+import { SHARE_MESSAGES, endpoints } from '@citrus/contracts'
 import { Alert, Button, Center, Container, Loader, Paper, Stack, Text, ThemeIcon, Title } from '@mantine/core'
 import { IconAlertTriangle, IconLock, IconSearchOff, IconShieldLock } from '@tabler/icons-react'
 import { useMemo, useState } from 'react'
 import { useNavigate, useSearchParams } from 'react-router'
 import { useApiQuery } from '../../../hooks/use-api'
+import { isApiError } from '../../../lib/api-client'
 import { useGuestSession } from '../../../lib/guest-session'
 import { useSession } from '../../../lib/session'
 import { useRankings } from '../api/care-api'
@@ -52,6 +53,10 @@ function Loading({ text }: { text: string }) {
   )
 }
 
+function isForbidden(error: unknown): boolean {
+  return isApiError(error) && error.status === 403 && error.message === SHARE_MESSAGES.userNotAuthorized
+}
+
 /** Link tokens whose access modal was completed in this tab (the page remounts when the verified token replaces the link's). */
 const acceptedTokens = new Set<string>()
 
@@ -79,6 +84,8 @@ export function MemberRecommendationsRoute() {
   let access: 'validating' | 'granted' | 'restricted' | 'required' | 'modal'
   if (session.authenticated) {
     if (token && validation.isLoading) access = 'validating'
+    // the server refuses a signed-in user the link does not list (403), on validation as on the rankings
+    else if (token && isForbidden(validation.error)) access = 'restricted'
     else if (authorizedIds && (userId === null || !authorizedIds.includes(userId))) access = 'restricted'
     else access = 'granted'
   } else if (!token) access = 'required'
@@ -88,7 +95,11 @@ export function MemberRecommendationsRoute() {
   else if (accepted) access = 'granted'
   else access = 'modal'
 
-  const rankings = useRankings(query, access === 'granted')
+  // A signed-in member's rankings carry the link they opened (when it is still valid), so the server holds the
+  // request to it; an anonymous holder's token is added by the transport.
+  const linkToken = session.authenticated && token && validation.data && !validation.data.is_expired ? token : null
+  const rankings = useRankings(query, access === 'granted', linkToken)
+  if (access === 'granted' && isForbidden(rankings.error)) access = 'restricted'
 
   if (access === 'validating') return <Loading text={CARE_TEXT.validatingAccess} />
   if (access === 'restricted') {

@@ -1,0 +1,61 @@
+import { TOKEN_STORAGE_KEY } from '@citrus/contracts'
+import { screen, waitFor } from '@testing-library/react'
+import { describe, expect, it } from 'vitest'
+import { mockApi, reply } from '../../../test/mock-api'
+import { renderApp } from '../../../test/render'
+import { loginToken, shareableToken } from '../../../test/tokens'
+
+const RESTRICTED =
+  'You are not authorized to view these provider recommendations. This content was shared with specific individuals. If you believe you should have access, please contact support for assistance.'
+const NOT_AUTHORIZED = { message: 'You are not authorized to access this content', code: 'FORBIDDEN', status: 403 }
+
+const validation = (authorized: number[] | null) => ({
+  url_type: 'private' as const,
+  role: 'member',
+  requires_phone_verification: false,
+  requires_email_verification: false,
+  requires_account_creation: false,
+  authorized_user_ids: authorized,
+  is_expired: false,
+  client_routes: ['/member-recommendations'],
+})
+
+describe('/member-recommendations for a signed-in user and a restricted link', () => {
+  const link = shareableToken({ ut: 'private' })
+  const path = `/member-recommendations?token=${link}&zip_code=10460&omni_code=207Q00000X`
+
+  it('shows Access Restricted when the server refuses the user on validation, and asks no rankings', async () => {
+    localStorage.setItem(TOKEN_STORAGE_KEY, loginToken({ sub: '42', role: 'member' }))
+    const api = mockApi({
+      'GET /shareable-url/validate-shareable-link': () => reply(403, NOT_AUTHORIZED),
+    })
+    renderApp(path)
+    expect(await screen.findByText('Access Restricted', {}, { timeout: 8000 })).toBeTruthy()
+    expect(screen.getByText(RESTRICTED)).toBeTruthy()
+    expect(screen.getByRole('button', { name: 'Return to Dashboard' })).toBeTruthy()
+    expect(api.callsTo('GET /care-select/rankings')).toHaveLength(0)
+  }, 30_000)
+
+  it('sends the link beside the login to the rankings; a 403 of the server for the user is Access Restricted', async () => {
+    localStorage.setItem(TOKEN_STORAGE_KEY, loginToken({ sub: '42', role: 'member' }))
+    const api = mockApi({
+      'GET /shareable-url/validate-shareable-link': validation([42]),
+      'GET /care-select/rankings': () => reply(403, NOT_AUTHORIZED),
+    })
+    renderApp(path)
+    expect(await screen.findByText('Access Restricted', {}, { timeout: 8000 })).toBeTruthy()
+    expect(screen.getByText(RESTRICTED)).toBeTruthy()
+    const [call] = api.callsTo('GET /care-select/rankings')
+    expect(call!.query.get('token')).toBe(link)
+    expect(call!.query.get('zip_code')).toBe('10460')
+    expect(call!.headers.get('Authorization')).toMatch(/^Bearer /)
+  }, 30_000)
+
+  it('restricts on the validation answer when the link lists other users', async () => {
+    localStorage.setItem(TOKEN_STORAGE_KEY, loginToken({ sub: '42', role: 'member' }))
+    const api = mockApi({ 'GET /shareable-url/validate-shareable-link': validation([7]) })
+    renderApp(path)
+    expect(await screen.findByText(RESTRICTED, {}, { timeout: 8000 })).toBeTruthy()
+    await waitFor(() => expect(api.callsTo('GET /care-select/rankings')).toHaveLength(0))
+  }, 30_000)
+})
