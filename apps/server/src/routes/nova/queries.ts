@@ -207,7 +207,7 @@ export async function healthSystems(pool: pg.Pool, where: { ids?: number[]; heal
     `SELECT h.id, h.healthsystem_id, h.name, h.control_type, h.state, h.city, h.website_domain, h.phone_number,
             (SELECT count(*) FROM facilities f WHERE f.health_system_id = h.id AND f.facility_type IN ('hospital', 'critical_access'))::int AS number_of_hospitals_owned,
             (SELECT count(*) FROM facilities f WHERE f.health_system_id = h.id)::int AS number_of_facilities_owned,
-            (SELECT count(*) FROM providers p JOIN facilities f ON f.id = p.facility_id WHERE f.health_system_id = h.id)::int AS number_of_affiliated_hcps,
+            0 AS number_of_affiliated_hcps,
             array_remove(ARRAY[h.phone_number] || ARRAY(SELECT DISTINCT f.phone_number FROM facilities f
                WHERE f.health_system_id = h.id AND f.phone_number IS NOT NULL AND f.phone_number IS DISTINCT FROM h.phone_number
                ORDER BY f.phone_number LIMIT 4), NULL) AS phone_numbers
@@ -218,14 +218,33 @@ export async function healthSystems(pool: pg.Pool, where: { ids?: number[]; heal
   return rows
 }
 
-/** Clinicians affiliated with each facility (providers.facility_id). */
-export async function affiliatedCounts(pool: pg.Pool, facilityIds: number[]): Promise<Map<number, number>> {
-  if (facilityIds.length === 0) return new Map()
-  const { rows } = await pool.query<{ facility_id: number; n: number }>(
-    'SELECT facility_id, count(*)::int AS n FROM providers WHERE facility_id = ANY($1) GROUP BY facility_id',
-    [facilityIds],
+/**
+ * Clinicians affiliated with each facility (providers.facility_id) by specialty, and in all per health system:
+ * one aggregate over every provider, which NovaService keeps per data version (at full scale a per-page count
+ * walked ~100,000 provider rows by index and took over a second).
+ */
+export interface Affiliations {
+  /** facility id → specialty → clinicians */
+  byFacility: Map<number, Map<string, number>>
+  /** health system id → clinicians at its facilities */
+  bySystem: Map<number, number>
+}
+
+export async function affiliations(pool: pg.Pool): Promise<Affiliations> {
+  const { rows } = await pool.query<{ facility_id: number; health_system_id: number | null; specialty: string; n: number }>(
+    `SELECT p.facility_id, f.health_system_id, p.cms_specialization AS specialty, count(*)::int AS n
+     FROM providers p JOIN facilities f ON f.id = p.facility_id
+     GROUP BY p.facility_id, f.health_system_id, p.cms_specialization`,
   )
-  return new Map(rows.map((r) => [r.facility_id, r.n]))
+  const byFacility = new Map<number, Map<string, number>>()
+  const bySystem = new Map<number, number>()
+  for (const r of rows) {
+    let specialties = byFacility.get(r.facility_id)
+    if (!specialties) byFacility.set(r.facility_id, (specialties = new Map()))
+    specialties.set(r.specialty, (specialties.get(r.specialty) ?? 0) + r.n)
+    if (r.health_system_id !== null) bySystem.set(r.health_system_id, (bySystem.get(r.health_system_id) ?? 0) + r.n)
+  }
+  return { byFacility, bySystem }
 }
 
 /** Per facility and clinician: envenomations, initial encounters and antivenom patients over 5 years. */
@@ -337,20 +356,6 @@ export async function payerCounts(
      WHERE s.facility_id = ANY($2) AND s.event_date >= make_date($1 - 4, 1, 1) AND s.event_date < make_date($1 + 1, 1, 1)
      GROUP BY s.facility_id, c.payer_type`,
     [latestYear, facilityIds],
-  )
-  return rows
-}
-
-/** Affiliated clinicians per facility and specialty. */
-export async function specialtyCounts(
-  pool: pg.Pool,
-  facilityIds: number[],
-): Promise<{ facility_id: number; specialty: string; n: number }[]> {
-  if (facilityIds.length === 0) return []
-  const { rows } = await pool.query<{ facility_id: number; specialty: string; n: number }>(
-    `SELECT p.facility_id, p.cms_specialization AS specialty, count(*)::int AS n
-     FROM providers p WHERE p.facility_id = ANY($1) GROUP BY p.facility_id, p.cms_specialization`,
-    [facilityIds],
   )
   return rows
 }

@@ -55,7 +55,7 @@ import {
   type NovaCounts,
 } from './metrics.js'
 import {
-  affiliatedCounts,
+  affiliations,
   dataVersion,
   territoryCounties,
   facilitiesTreatedBy,
@@ -67,13 +67,13 @@ import {
   payerCounts,
   prescriberCounts,
   providersByNpi,
-  specialtyCounts,
   stateByCode,
   territories,
   territoryByName,
   territoryOfCounties,
   topPrescriberRanks,
   treatingProviderCount,
+  type Affiliations,
   type FacilityRecord,
   type FacilityRow,
   type HealthSystemRecord,
@@ -188,6 +188,21 @@ export class NovaService {
     this.snapshot = { version, at: Date.now(), value }
     value.catch(() => {
       if (this.snapshot?.value === value) this.snapshot = null
+    })
+    return value
+  }
+
+  private affiliationCache: { version: string; value: Promise<Affiliations> } | null = null
+
+  /** Clinicians per facility, specialty and health system: they change only with a load, so once per data version. */
+  private async affiliations(): Promise<Affiliations> {
+    const version = await dataVersion(this.pool)
+    const cached = this.affiliationCache
+    if (cached && cached.version === version) return cached.value
+    const value = affiliations(this.pool)
+    this.affiliationCache = { version, value }
+    value.catch(() => {
+      if (this.affiliationCache?.value === value) this.affiliationCache = null
     })
     return value
   }
@@ -359,14 +374,20 @@ export class NovaService {
   private async enrichAccounts(accounts: Account[], year: number, level: NovaRegionLevel): Promise<NovaInsight[]> {
     const facilityIds = accounts.flatMap((a) => a.facilities.map((f) => f.id))
     const systemIds = [...new Set(accounts.filter((a) => a.kind === 'HEALTH_SYSTEM').map((a) => a.systemId!))]
-    const [payers, prescribers, specialties, systems, affiliated, ranks] = await Promise.all([
+    const [payers, prescribers, systemRows, affiliation, ranks] = await Promise.all([
       payerCounts(this.pool, year, facilityIds),
       prescriberCounts(this.pool, year, facilityIds),
-      specialtyCounts(this.pool, facilityIds),
       systemIds.length > 0 ? healthSystems(this.pool, { ids: systemIds }) : Promise.resolve([]),
-      affiliatedCounts(this.pool, facilityIds),
+      this.affiliations(),
       this.current().then((snapshot) => snapshot.ranks),
     ])
+    const systems = systemRows.map((system) => ({ ...system, number_of_affiliated_hcps: affiliation.bySystem.get(system.id) ?? 0 }))
+    const affiliated = new Map(
+      facilityIds.map((id) => [id, [...(affiliation.byFacility.get(id)?.values() ?? [])].reduce((a, b) => a + b, 0)] as const),
+    )
+    const specialties = facilityIds.flatMap((id) =>
+      [...(affiliation.byFacility.get(id) ?? new Map<string, number>())].map(([specialty, n]) => ({ facility_id: id, specialty, n })),
+    )
     const [providers, treatedBy] = await Promise.all([
       providersByNpi(this.pool, [...new Set(prescribers.map((p) => p.npi))]),
       facilitiesTreatedBy(this.pool, year, [...ranks.keys()], facilityIds),
