@@ -11,6 +11,23 @@ import {
   type PatientIndex,
 } from './patient-index.js'
 import { scopeZipsSql, SqlParams, type AtlasFilters, type AtlasScope } from './query.js'
+import { versionedBuild } from './versioned-build.js'
+
+/** Every metric at zero (a region or entity without rows). */
+export function emptyMetrics(): GroupMetrics {
+  return {
+    patients: 0,
+    claims: 0,
+    providers: 0,
+    facilities: 0,
+    health_systems: 0,
+    states: 0,
+    commercial: 0,
+    medicare: 0,
+    medicaid: 0,
+    other: 0,
+  }
+}
 
 /**
  * The drill-down index of Atlas (docs/decisions/0043): the claims grouped by (patient, facility, rendering
@@ -263,21 +280,6 @@ function patientsOf(people: PatientIndex, prefixes: readonly string[], filter: P
   return Int32Array.from(list)
 }
 
-function emptyMetrics(): GroupMetrics {
-  return {
-    patients: 0,
-    claims: 0,
-    providers: 0,
-    facilities: 0,
-    health_systems: 0,
-    states: 0,
-    commercial: 0,
-    medicare: 0,
-    medicaid: 0,
-    other: 0,
-  }
-}
-
 function nextStamp(index: ClaimIndex): number {
   if (++index.stamp >= 0xffffffff) {
     index.providerStamp.fill(0)
@@ -400,39 +402,7 @@ function countByEntity(
   return out
 }
 
-interface Slot {
-  index: ClaimIndex | null
-  building: { version: string; promise: Promise<ClaimIndex> } | null
-  /** the version whose build failed: not retried until the data changes (SQL answers) */
-  failed: string | null
-}
-const slots = new WeakMap<pg.Pool, Slot>()
-
 /** The drill-down index of the data version, or null while it (or the patient index) is being built. */
-export async function currentClaimIndex(pool: pg.Pool, version: string, wait = false): Promise<ClaimIndex | null> {
-  let slot = slots.get(pool)
-  if (!slot) slots.set(pool, (slot = { index: null, building: null, failed: null }))
-  if (slot.index?.version === version) return slot.index
-  if (slot.failed === version && !wait) return null
-  let building = slot.building
-  if (!building || building.version !== version) {
-    const s = slot
-    const promise = currentPatientIndex(pool, version, true).then((people) => buildClaimIndex(pool, people!))
-    building = s.building = { version, promise }
-    promise.then(
-      (index) => {
-        if (s.building?.promise === promise) {
-          s.index = index
-          s.building = null
-        }
-      },
-      () => {
-        if (s.building?.promise === promise) {
-          s.building = null
-          s.failed = version
-        }
-      },
-    )
-  }
-  return wait ? building.promise : null
-}
+export const currentClaimIndex = versionedBuild((pool, version) =>
+  currentPatientIndex(pool, version, true).then((people) => buildClaimIndex(pool, people!)),
+)

@@ -20,6 +20,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod'
 import type pg from 'pg'
 import { route } from '../../lib/endpoint.js'
 import { badRequest, notFound } from '../../lib/errors.js'
+import { emptyMetrics } from './claim-index.js'
 import { countryRow, entityPage, insight, metricGroups, stateRows, type DrilldownQuery, type GroupMetrics } from './drilldown.js'
 import { featureProperties, genericResponseJson, genericResult, round, share, type GenericResult } from './generic.js'
 import { filtersOf, resolveScope, type AtlasFilters, type AtlasScope } from './query.js'
@@ -453,21 +454,6 @@ export const atlasRoutes: FastifyPluginAsyncZod = async (app) => {
       total_pages: Math.ceil(rows.length / pageSize),
     }
   })
-}
-
-function emptyMetrics(): GroupMetrics {
-  return {
-    patients: 0,
-    claims: 0,
-    providers: 0,
-    facilities: 0,
-    health_systems: 0,
-    states: 0,
-    commercial: 0,
-    medicare: 0,
-    medicaid: 0,
-    other: 0,
-  }
 }
 
 const CSV_COLUMNS = {

@@ -2,6 +2,7 @@ import { ATLAS_PAYER_TYPES, type TileGranularity } from '@citrus/contracts'
 import type pg from 'pg'
 import type { PayerCounts } from './generic.js'
 import { scopeZipsSql, SqlParams, type AtlasFilters, type AtlasScope } from './query.js'
+import { versionedBuild } from './versioned-build.js'
 
 /**
  * The in-process patient index of Atlas (docs/decisions/0043): mv_patient_diagnoses (one row per patient
@@ -339,42 +340,8 @@ export function countWithIndex(
   return result
 }
 
-interface Slot {
-  index: PatientIndex | null
-  building: { version: string; promise: Promise<PatientIndex> } | null
-  /** the version whose build failed: not retried until the data changes (SQL answers) */
-  failed: string | null
-}
-const slots = new WeakMap<pg.Pool, Slot>()
-
 /**
  * The index of the current data version, or null while it is being built (the caller answers from SQL
  * meanwhile). `wait` awaits the build instead (tests, the bench's warm-up).
  */
-export async function currentPatientIndex(pool: pg.Pool, version: string, wait = false): Promise<PatientIndex | null> {
-  let slot = slots.get(pool)
-  if (!slot) slots.set(pool, (slot = { index: null, building: null, failed: null }))
-  if (slot.index?.version === version) return slot.index
-  if (slot.failed === version && !wait) return null
-  let building = slot.building
-  if (!building || building.version !== version) {
-    const s = slot
-    const promise = buildPatientIndex(pool, version)
-    building = s.building = { version, promise }
-    promise.then(
-      (index) => {
-        if (s.building?.promise === promise) {
-          s.index = index
-          s.building = null
-        }
-      },
-      () => {
-        if (s.building?.promise === promise) {
-          s.building = null
-          s.failed = version
-        }
-      },
-    )
-  }
-  return wait ? building.promise : null
-}
+export const currentPatientIndex = versionedBuild(buildPatientIndex)
