@@ -1,16 +1,9 @@
 import type { AiPinType, NovaInsight } from '@citrus/contracts'
 import { createContext, useContext, type ComponentType } from 'react'
+import { toHubPin, type HubPin } from '../../../lib/hub-pin'
 
-/** What Nova pins to the AI Hub from a detail panel (spec 2 §3 Pinned insight): type, entity key, snapshot. */
-export interface NovaHubPin {
-  type: AiPinType
-  /** the entity's id in Nova: a health-system id or an NPI */
-  entityKey: string
-  displayName: string
-  entity: { name: string; full_name: string | null }
-  /** metric name → value as the panel shows it */
-  metrics: Record<string, number | string | null>
-}
+/** What Nova pins to the AI Hub from a detail panel. */
+export type NovaHubPin = HubPin
 
 /**
  * The AI Hub's parts inside Nova. A feature does not import another feature (STYLE.md): the app composes them
@@ -41,31 +34,14 @@ const PIN_TYPE: Record<NovaInsight['entity_type'], AiPinType> = {
   TERRITORY: 'other',
 }
 
-/** The AI Hub accepts at most 60 metrics per pin. */
-const MAX_PIN_METRICS = 60
-
-/** A panel's insight as an AI Hub pin: metrics by their shown name (the code when two share a name). */
-export function toHubPin(insight: NovaInsight): NovaHubPin {
-  const metrics: NovaHubPin['metrics'] = {}
-  for (const list of Object.values(insight.metrics)) {
-    for (const metric of list ?? []) {
-      if (Object.keys(metrics).length >= MAX_PIN_METRICS) break
-      const name = metric.name && !(metric.name in metrics) ? metric.name : metric.code
-      metrics[name.slice(0, 120)] = metric.value.v
-    }
-  }
-  return {
-    type: PIN_TYPE[insight.entity_type],
-    entityKey: insight.citrus_id,
-    displayName: insight.display_name,
-    entity: { name: insight.entity.name, full_name: insight.entity.full_name ?? null },
-    metrics,
-  }
+/** A panel's insight as an AI Hub pin. */
+export function toNovaHubPin(insight: NovaInsight): NovaHubPin {
+  return toHubPin(insight, PIN_TYPE[insight.entity_type], Object.values(insight.metrics))
 }
 
 /** 'Save to AI Hub' on an insight panel (spec 2 §2, §4 Pinning), when the app provides the AI Hub. */
 export function SaveToHubSlot({ insight }: { insight: NovaInsight }) {
   const hub = useNovaHub()
   if (!hub) return null
-  return <hub.SaveButton pin={toHubPin(insight)} />
+  return <hub.SaveButton pin={toNovaHubPin(insight)} />
 }
