@@ -12,10 +12,10 @@ import { createDatabase } from '../apps/server/src/db/database.ts'
 import { startEmbeddedPostgres } from '../apps/server/src/db/embedded.ts'
 import { applyMigrations } from '../apps/server/src/db/migrate.ts'
 import { MIGRATIONS_DIR } from '../apps/server/src/runtime.ts'
+import { runHttpLoad, quantileOf } from './http-load.ts'
 import { newActivationKey } from '../apps/server/src/seed/demo-accounts.ts'
 
 const ms = (x: number) => (x < 10 ? x.toFixed(2) : x < 100 ? x.toFixed(1) : x.toFixed(0))
-const quantile = (sorted: number[], q: number) => sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil(q * sorted.length) - 1))] ?? NaN
 
 export async function benchCostTransparency(requests: number, concurrency: number) {
   const env = loadEnv({ LOG_LEVEL: 'silent', OUTBOX_POLL_INTERVAL_MS: '0' })
@@ -85,22 +85,11 @@ export async function benchCostTransparency(requests: number, concurrency: numbe
     return `/api/cost-transparency/procedure?zip_code=${s.zip}&procedure_codes_csv=${s.code}${payer}${bypass ? '&_bypass_cache=true' : ''}`
   }
   async function run(name: string, path: (i: number) => string) {
-    const latencies: number[] = []
-    let next = 0
-    const started = performance.now()
-    await Promise.all(
-      Array.from({ length: concurrency }, async () => {
-        for (let i = next++; i < requests; i = next++) {
-          const t = performance.now()
-          await get(path(i))
-          latencies.push(performance.now() - t)
-        }
-      }),
-    )
-    const wall = performance.now() - started
-    latencies.sort((a, b) => a - b)
+    // the requests are sent from a worker thread (bench/http-load.ts): the server's event loop is its own
+    const list = Array.from({ length: requests }, (_, i) => ({ path: path(i), headers: { authorization: `Bearer ${token}` } }))
+    const { latencies, throughput } = await runHttpLoad(base, list, concurrency)
     console.log(
-      `  ${name.padEnd(26)} concurrency ${concurrency}: p50 ${ms(quantile(latencies, 0.5)).padStart(6)} ms  p95 ${ms(quantile(latencies, 0.95)).padStart(6)} ms  ${Math.round((requests * 1000) / wall)} req/s`,
+      `  ${name.padEnd(26)} concurrency ${concurrency}: p50 ${ms(quantileOf(latencies, 0.5)).padStart(6)} ms  p95 ${ms(quantileOf(latencies, 0.95)).padStart(6)} ms  ${Math.round(throughput)} req/s`,
     )
   }
   try {
