@@ -25,7 +25,12 @@ const externalPackages = {
 rmSync(outdir, { recursive: true, force: true })
 const result = await build({
   absWorkingDir: root,
-  entryPoints: { main: 'apps/server/src/main.ts', cli: 'apps/server/src/cli/main.ts' },
+  // seed-worker: the synthetic load's generator threads (apps/server/src/data/seed.ts starts ./seed-worker.js)
+  entryPoints: {
+    main: 'apps/server/src/main.ts',
+    cli: 'apps/server/src/cli/main.ts',
+    'seed-worker': 'apps/server/src/data/seed-worker.ts',
+  },
   outdir,
   bundle: true,
   platform: 'node',

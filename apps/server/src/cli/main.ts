@@ -83,7 +83,8 @@ export async function runCli(argv: string[], io: CliIo, database?: Database): Pr
       if (url) {
         // A fresh PostgreSQL database works straight away: the CLI applies pending migrations like the server.
         if (env.DATABASE_URL) await applyMigrations(env.DATABASE_URL, MIGRATIONS_DIR)
-        db = createDatabase(url, { maxConnections: 2 })
+        // four: a PostgreSQL load runs up to four lanes side by side (data/seed.ts, docs/decisions/0055)
+        db = createDatabase(url, { maxConnections: env.DATABASE_URL ? 4 : 2 })
       } else {
         const runtime = await startRuntime(env)
         db = createDatabase(runtime.config.databaseUrl, { maxConnections: 2 })

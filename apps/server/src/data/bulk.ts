@@ -1,5 +1,6 @@
 import { once } from 'node:events'
-import { finished } from 'node:stream/promises'
+import { createReadStream, statSync } from 'node:fs'
+import { finished, pipeline } from 'node:stream/promises'
 import { copyTextRow, type CopyValue } from '@citrus/data-kit'
 import type pg from 'pg'
 import { from as copyFrom } from 'pg-copy-streams'
@@ -15,6 +16,8 @@ export type BulkMethod = 'copy' | 'insert'
 
 export interface BulkWriter {
   write(values: readonly CopyValue[]): Promise<void>
+  /** COPY only: rows already encoded as COPY text (copyTextRow), `rows` of them */
+  writeText?(text: string, rows: number): Promise<void>
   /** flushes and returns the number of rows written */
   close(): Promise<number>
 }
@@ -86,6 +89,12 @@ function copyWriter(client: pg.ClientBase, sql: string): BulkWriter {
       rows++
       if (chunk.length >= COPY_CHUNK) await flush()
     },
+    async writeText(text, count) {
+      await flush()
+      chunk = text
+      rows += count
+      await flush()
+    },
     async close() {
       await flush()
       stream.end()
@@ -137,4 +146,18 @@ export async function bulkLoad(client: pg.ClientBase, table: string, columns: re
     onRow?.()
   }
   return writer.close()
+}
+
+/**
+ * COPY of a file that already holds COPY text rows (written by copyTextRow) into `table (columns)`: the
+ * bytes go from the disk to the server as they are, so Node neither parses nor re-encodes them. Reports the
+ * bytes sent to `onBytes` (for progress). PostgreSQL only (the caller owns the transaction).
+ */
+export async function copyFromFile(client: pg.ClientBase, table: string, columns: readonly string[], file: string, onBytes?: (sent: number, total: number) => void): Promise<void> {
+  const total = statSync(file).size
+  const stream = client.query(copyFrom(`COPY ${quoteIdent(table)} (${columns.map(quoteIdent).join(', ')}) FROM STDIN`))
+  const input = createReadStream(file, { highWaterMark: 1 << 20 })
+  let sent = 0
+  if (onBytes) input.on('data', (chunk) => onBytes((sent += chunk.length), total))
+  await pipeline(input, stream)
 }

@@ -31,6 +31,8 @@ export interface StepProgress {
 
 export class Progress {
   private readonly started = Date.now()
+  /** steps under way; with more than one (loads side by side) a terminal gets lines, not one rewritten line */
+  private active = 0
   constructor(
     private readonly sink: ProgressSink = stderrSink,
     private readonly intervalMs = 2_000,
@@ -47,6 +49,8 @@ export class Progress {
     let done = 0
     let lastPrint = start
     const name = label.padEnd(26)
+    this.active++
+    const rewrite = () => this.sink.isTTY === true && this.active === 1
     const render = (final: boolean) => {
       const elapsed = Date.now() - start
       const rate = elapsed > 0 ? (rows * 1000) / elapsed : 0
@@ -58,13 +62,14 @@ export class Progress {
         rows += n
         done = units ?? done + n
         const now = Date.now()
-        if (now - lastPrint < (this.sink.isTTY ? 200 : this.intervalMs)) return
+        if (now - lastPrint < (rewrite() ? 200 : this.intervalMs)) return
         lastPrint = now
-        this.sink.write(this.sink.isTTY ? `\r${render(false)}` : `${render(false)}\n`)
+        this.sink.write(rewrite() ? `\r${render(false)}` : `${render(false)}\n`)
       },
       finish: (total_rows: number) => {
         rows = total_rows
-        this.sink.write(this.sink.isTTY ? `\r${render(true)}\n` : `${render(true)}\n`)
+        this.sink.write(rewrite() ? `\r${render(true)}\n` : `${render(true)}\n`)
+        this.active = Math.max(0, this.active - 1)
       },
     }
   }

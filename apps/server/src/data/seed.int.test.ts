@@ -233,9 +233,14 @@ describe('determinism: the same seed gives the same rows in any database', () =>
     expect(other.providers!.split(':')[0]).toBe(String(SCALES.ci.providers))
     expect(other.claims).not.toEqual(first.claims)
 
-    // back to the first seed: exactly the first rows again (the re-seed replaced, nothing accumulated)
-    await seedDataset(scratchDb.pool, { scale: 'ci', seed: DEFAULT_SEED, sink: silentSink })
+    // back to the first seed: exactly the first rows again (the re-seed replaced, nothing accumulated), also
+    // when three generator threads write providers, claims (and their spilled rows) and price lists (COPY only)
+    const lines: string[] = []
+    await seedDataset(scratchDb.pool, { scale: 'ci', seed: DEFAULT_SEED, generatorThreads: 3, sink: { write: (t) => void lines.push(t), isTTY: false } })
     expect(await fingerprint(scratchDb)).toEqual(first)
+    expect(await indexes()).toEqual(migrated)
+    expect(lines[0]).toMatch(/\((COPY FROM STDIN, 3 generator threads per table|batched inserts, embedded database)\)/)
+    if (lines[0]!.includes('COPY')) expect(lines.join('')).toMatch(/claims +[\d,]+ rows 100%/)
     const ds = new SyntheticDataset({ seed: DEFAULT_SEED, scale: 'ci' })
     const { rows } = await scratchDb.pool.query<{ npi: string; full_name: string }>('SELECT npi, full_name FROM providers WHERE id = 18')
     expect(rows[0]).toEqual({ npi: ds.provider(17).npi, full_name: ds.provider(17).full_name })

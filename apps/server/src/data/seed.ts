@@ -1,16 +1,21 @@
 import { createReadStream, createWriteStream, mkdtempSync, rmSync, type WriteStream } from 'node:fs'
 import { once } from 'node:events'
-import { tmpdir } from 'node:os'
+import { createRequire } from 'node:module'
+import { availableParallelism, tmpdir } from 'node:os'
 import path from 'node:path'
 import { createInterface } from 'node:readline'
-import { SCALES, SyntheticDataset, type CopyValue, type Scale } from '@citrus/data-kit'
+import { pathToFileURL } from 'node:url'
+import { Worker } from 'node:worker_threads'
+import { SCALES, SyntheticDataset, copyTextRow, type CopyValue, type Scale } from '@citrus/data-kit'
 import type pg from 'pg'
-import { bulkMethodOf, forceBulkMethod, openBulkWriter, quoteIdent, type BulkMethod, type BulkWriter } from './bulk.js'
+import { bulkMethodOf, copyFromFile, forceBulkMethod, openBulkWriter, quoteIdent, type BulkMethod, type BulkWriter } from './bulk.js'
 import { finishLoad, startLoad, failLoad } from './loads.js'
 import { Progress, formatCount, formatSeconds, type ProgressSink } from './progress.js'
 import { loadReferenceData } from './reference.js'
 import { loadPlanCostSharing } from './plan-designs.js'
 import { analyzeAndRefresh } from './refresh.js'
+import { CLAIM_COLUMNS, DIAGNOSIS_COLUMNS, LINE_COLUMNS, PATIENT_COLUMNS, PHARMACY_COLUMNS, PRICE_COLUMNS, PROVIDER_COLUMNS, claimValues, pick, priceValues, providerValues, publishesPrices } from './seed-rows.js'
+import type { SeedWorkerMessage, SeedWorkerTask } from './seed-worker.js'
 
 export type ScaleName = Scale['name']
 export const SCALE_NAMES = Object.keys(SCALES) as ScaleName[]
@@ -22,6 +27,12 @@ export interface SeedOptions {
   sink?: ProgressSink
   /** COPY or batched inserts (DATA_LOAD_METHOD); unset = the engine's default */
   method?: BulkMethod
+  /**
+   * Generator threads per generated table with COPY (providers, claims, price lists); 0 = generate on the
+   * loader's own thread. Unset: 2 on a machine with 2 or more cores for the demo and full scales, else 0.
+   * Batched inserts (the embedded database) always generate on the loader's thread.
+   */
+  generatorThreads?: number
 }
 
 export interface SeedSummary {
@@ -95,7 +106,9 @@ export async function clearSyntheticData(client: pg.ClientBase): Promise<{ trunc
  * (not primary keys, unique indexes or indexes behind a constraint) and returns their definitions, so that
  * the rows go in without index maintenance and each index is built once afterwards (rebuildIndexes, before
  * COMMIT: DDL is transactional, so a failed load leaves every index in place). Keeping a GiST and seven
- * B-trees up to date row by row made the full scale's providers load at ~4,000 rows a second.
+ * B-trees up to date row by row made the full scale's providers load at ~4,000 rows a second. Foreign keys
+ * stay: dropping one locks its parent table exclusively, which would queue the lanes that load the parent's
+ * other children side by side (docs/decisions/0055).
  */
 async function deferIndexes(client: pg.ClientBase, table: string): Promise<string[]> {
   const { rows: probe } = await client.query(`SELECT 1 FROM ${quoteIdent(table)} LIMIT 1`)
@@ -150,20 +163,40 @@ async function loadTable(
   }
 }
 
-/** Rows spilled to a temporary file (one JSON array per line) while another table streams. */
+/**
+ * Rows spilled to a temporary file while another table streams. With COPY the file holds COPY text rows,
+ * which go to the server byte for byte (copyFromFile: Node neither parses nor re-encodes them); with batched
+ * inserts (the embedded database) one JSON array per line, read back row by row.
+ */
 class Spill {
   private readonly out: WriteStream
+  private chunk = ''
   rows = 0
-  constructor(readonly file: string) {
+  constructor(
+    readonly file: string,
+    readonly format: 'copy' | 'json',
+  ) {
     this.out = createWriteStream(file)
   }
   async push(values: readonly CopyValue[]) {
     this.rows++
-    if (!this.out.write(`${JSON.stringify(values)}\n`)) await once(this.out, 'drain')
+    this.chunk += this.format === 'copy' ? copyTextRow(values) : `${JSON.stringify(values)}\n`
+    if (this.chunk.length >= 1 << 16) await this.flush()
   }
-  async close() {
-    this.out.end()
-    await once(this.out, 'close')
+  private async flush() {
+    const text = this.chunk
+    this.chunk = ''
+    if (text !== '' && !this.out.write(text)) await once(this.out, 'drain')
+  }
+  private closing: Promise<void> | null = null
+  /** Flushes and closes the file (idempotent). */
+  close(): Promise<void> {
+    this.closing ??= (async () => {
+      await this.flush()
+      this.out.end()
+      await once(this.out, 'close')
+    })()
+    return this.closing
   }
   async *read(): AsyncGenerator<readonly CopyValue[]> {
     const lines = createInterface({ input: createReadStream(this.file), crlfDelay: Infinity })
@@ -171,15 +204,176 @@ class Spill {
   }
 }
 
-const CLAIM_COLUMNS = ['id', 'patient_id', 'service_date', 'rendering_npi', 'facility_id', 'facility_npi', 'payer_type', 'insurer_name', 'place_of_service', 'list_amount', 'negotiated_amount', 'insurer_amount', 'patient_amount'] as const
-const DIAGNOSIS_COLUMNS = ['claim_id', 'sequence', 'icd10_code'] as const
-const LINE_COLUMNS = ['claim_id', 'line_number', 'procedure_code', 'units', 'list_amount', 'negotiated_amount', 'insurer_amount', 'patient_amount'] as const
-const PATIENT_COLUMNS = ['id', 'age', 'birth_year', 'gender', 'zip_code', 'state', 'county_fips', 'payer_type', 'insurer_name'] as const
-const PHARMACY_COLUMNS = ['id', 'patient_id', 'fill_date', 'prescriber_npi', 'facility_npi', 'ndc', 'drug_name', 'units', 'days_supply', 'payer_type', 'insurer_name', 'list_amount', 'negotiated_amount', 'insurer_amount', 'patient_amount'] as const
-
-function pick<T extends object>(row: T, columns: readonly string[]): CopyValue[] {
-  return columns.map((c) => (row as Record<string, unknown>)[c] as CopyValue)
+/** A file of COPY text rows written by a generator thread. */
+interface SpillFile {
+  file: string
+  rows: number
 }
+
+/**
+ * Loads a spilled table in its own transaction: with COPY, the loader's spill and the generator threads'
+ * files straight into the server one after another; with batched inserts, the spill's rows.
+ */
+async function loadSpill(client: pg.ClientBase, progress: Progress, table: string, columns: readonly string[], spill: Spill, threadFiles: readonly SpillFile[] = []): Promise<number> {
+  if (spill.format === 'json') return loadTable(client, progress, table, columns, spill.read(), spill.rows)
+  await spill.close()
+  const parts: SpillFile[] = [spill, ...threadFiles]
+  const total = parts.reduce((sum, part) => sum + part.rows, 0)
+  const step = progress.step(table, total)
+  await client.query('BEGIN')
+  try {
+    const deferred = await deferIndexes(client, table)
+    let before = 0
+    let reported = 0
+    for (const part of parts) {
+      await copyFromFile(client, table, columns, part.file, (sent, size) => {
+        const rows = before + Math.floor((part.rows * sent) / Math.max(1, size))
+        step.tick(rows - reported, rows)
+        reported = rows
+      })
+      before += part.rows
+    }
+    step.finish(total)
+    await rebuildIndexes(client, progress, table, deferred)
+    await client.query('COMMIT')
+    return total
+  } catch (error) {
+    await client.query('ROLLBACK').catch(() => undefined)
+    throw error
+  }
+}
+
+/**
+ * Independent loads side by side, each on its own pooled connection: on PostgreSQL one table's COPY or index
+ * build (the server's work) overlaps another's generation (Node's work), so both cores stay busy. Batched
+ * inserts (the embedded database, a single engine) run the lanes one after another on the main connection.
+ */
+async function inLanes(
+  pool: pg.Pool,
+  main: pg.PoolClient,
+  method: BulkMethod,
+  lanes: readonly ((client: pg.ClientBase) => Promise<void>)[],
+): Promise<void> {
+  if (method !== 'copy') {
+    for (const lane of lanes) await lane(main)
+    return
+  }
+  const results = await Promise.allSettled(
+    lanes.map(async (lane, index) => {
+      if (index === 0) return lane(main)
+      const client = await pool.connect()
+      const unforce = forceBulkMethod(client, method)
+      try {
+        await client.query(`SET maintenance_work_mem = '${LOAD_MAINTENANCE_WORK_MEM}'`)
+        await lane(client)
+      } finally {
+        unforce()
+        await client.query('RESET maintenance_work_mem').catch(() => undefined)
+        client.release()
+      }
+    }),
+  )
+  const failed = results.find((r): r is PromiseRejectedResult => r.status === 'rejected')
+  if (failed) throw failed.reason
+}
+
+/** Starts a generator thread (seed-worker): the TypeScript source through tsx in development, the built file otherwise. */
+function startSeedWorker(task: SeedWorkerTask): Worker {
+  const here = import.meta.url
+  if (!here.endsWith('.ts')) return new Worker(new URL('./seed-worker.js', here), { workerData: task })
+  // tsx's ESM API (its package exports map "tsx/esm/api" to dist/esm/api/index.mjs for import)
+  const tsx = pathToFileURL(path.join(path.dirname(createRequire(here).resolve('tsx/package.json')), 'dist/esm/api/index.mjs')).href
+  const entry = new URL('./seed-worker.ts', here).href
+  const boot = `import(${JSON.stringify(tsx)}).then((m) => { m.register(); return import(${JSON.stringify(entry)}) }).catch((e) => require('node:worker_threads').parentPort.postMessage({ type: 'error', message: String((e && e.stack) || e) }))`
+  return new Worker(boot, { eval: true, workerData: task })
+}
+
+interface ThreadChunk {
+  text: string
+  rows: number
+  units: number
+}
+
+/**
+ * The COPY text chunks of generator threads, in arrival order. Each chunk is acknowledged when the consumer
+ * asks for the next one (it has been written by then), which lets its thread go on; `onDone` receives each
+ * thread's spill counts. A thread's failure ends the iteration with its error; every thread is stopped at the end.
+ */
+async function* fromThreads(tasks: readonly SeedWorkerTask[], onDone?: (task: SeedWorkerTask, spilled: { diagnoses: number; lines: number; fills: number }) => void): AsyncGenerator<ThreadChunk> {
+  const queue: { worker: Worker; task: SeedWorkerTask; message: SeedWorkerMessage }[] = []
+  let notify: (() => void) | null = null
+  const push = (entry: (typeof queue)[number]) => {
+    queue.push(entry)
+    notify?.()
+    notify = null
+  }
+  const workers = tasks.map((task) => {
+    const worker = startSeedWorker(task)
+    let finished = false
+    worker.on('message', (message: SeedWorkerMessage) => {
+      if (message.type !== 'rows') finished = true
+      push({ worker, task, message })
+    })
+    worker.on('error', (error) => push({ worker, task, message: { type: 'error', message: error.stack ?? error.message } }))
+    worker.on('exit', (code) => {
+      if (!finished) push({ worker, task, message: { type: 'error', message: `exited with code ${code} before it finished` } })
+    })
+    return worker
+  })
+  let running = workers.length
+  try {
+    while (running > 0) {
+      const next = queue.shift()
+      if (!next) {
+        await new Promise<void>((resolve) => (notify = resolve))
+        continue
+      }
+      const { worker, task, message } = next
+      if (message.type === 'error') throw new Error(`generator thread (${task.kind} ${task.from}-${task.to}): ${message.message}`)
+      if (message.type === 'done') {
+        running--
+        onDone?.(task, message.spilled)
+        continue
+      }
+      yield message
+      worker.postMessage({ type: 'ack' })
+    }
+  } finally {
+    await Promise.all(workers.map((w) => w.terminate()))
+  }
+}
+
+/** [from, to) ranges splitting `n` items into `parts` (no empty ones). */
+function ranges(n: number, parts: number): [number, number][] {
+  const count = Math.max(1, Math.min(parts, n))
+  return Array.from({ length: count }, (_, i) => [Math.floor((n * i) / count), Math.floor((n * (i + 1)) / count)] as [number, number]).filter(([a, b]) => b > a)
+}
+
+/** Loads COPY text chunks (from generator threads) into one table in its own transaction, with progress. */
+async function loadChunks(client: pg.ClientBase, progress: Progress, table: string, columns: readonly string[], chunks: AsyncIterable<ThreadChunk>, total: number): Promise<number> {
+  const step = progress.step(table, total)
+  await client.query('BEGIN')
+  try {
+    const deferred = await deferIndexes(client, table)
+    const writer = await openBulkWriter(client, table, columns, 'copy')
+    let done = 0
+    for await (const chunk of chunks) {
+      await writer.writeText!(chunk.text, chunk.rows)
+      step.tick(chunk.rows, (done += chunk.units))
+    }
+    const written = await writer.close()
+    step.finish(written)
+    await rebuildIndexes(client, progress, table, deferred)
+    await client.query('COMMIT')
+    return written
+  } catch (error) {
+    await client.query('ROLLBACK').catch(() => undefined)
+    throw error
+  }
+}
+
+/** Per load connection on PostgreSQL: each index build after a bulk load sorts in memory. */
+const LOAD_MAINTENANCE_WORK_MEM = '512MB'
 
 /**
  * Generates the synthetic national dataset for one scale and seed (data-kit) and loads it: reference data
@@ -199,9 +393,11 @@ export async function seedDataset(pool: pg.Pool, options: SeedOptions): Promise<
   try {
     const method = await bulkMethodOf(client)
     // index builds after each bulk load sort in memory on PostgreSQL (reset when the connection goes back to the pool)
-    if (method === 'copy') await client.query(`SET maintenance_work_mem = '512MB'`)
+    if (method === 'copy') await client.query(`SET maintenance_work_mem = '${LOAD_MAINTENANCE_WORK_MEM}'`)
     loadId = await startLoad(client, { kind: 'seed', scale, seed })
-    progress.line(`Loading the synthetic dataset: scale ${scale}, seed ${seed} (${method === 'copy' ? 'COPY FROM STDIN' : 'batched inserts, embedded database'})`)
+    const threads = method === 'copy' ? (options.generatorThreads ?? (scale !== 'ci' && availableParallelism() >= 2 ? 2 : 0)) : 0
+    const how = method === 'copy' ? `COPY FROM STDIN, ${threads > 0 ? `${threads} generator threads per table` : 'generated on this thread'}` : 'batched inserts, embedded database'
+    progress.line(`Loading the synthetic dataset: scale ${scale}, seed ${seed} (${how})`)
 
     Object.assign(counts, await loadReferenceData(client, progress))
 
@@ -220,113 +416,156 @@ export async function seedDataset(pool: pg.Pool, options: SeedOptions): Promise<
     const facilityColumns = ['id', 'npi', 'name', 'facility_type', 'hco_compile_level_1', 'taxonomy_code', 'health_system_id', 'address_line_1', 'city', 'state', 'zip_code', 'county_fips', 'latitude', 'longitude', 'phone_number', 'bed_count', 'emergency_services']
     counts.facilities = await loadTable(client, progress, 'facilities', [...facilityColumns, 'source'], ds.facilities.map((f) => [...pick(f, facilityColumns), 'synthetic']), ds.facilities.length)
 
-    const providerColumns = ['id', 'npi', 'first_name', 'middle_name', 'last_name', 'full_name', 'title', 'provider_kind', 'primary_taxonomy_code', 'cms_specialization', 'gender', 'age', 'years_in_practice', 'medical_school', 'phone_number', 'website', 'address', 'city', 'state', 'zip_code', 'county_fips', 'latitude', 'longitude', 'facility_id', 'accepting_new_patients', 'aggregated_insurance_networks_v1', 'last_verified_at', 'confidence', 'source']
-    counts.providers = await loadTable(
-      client,
-      progress,
-      'providers',
-      providerColumns,
-      (async function* () {
-        for await (const p of ds.providers()) {
-          yield [p.id, p.npi, p.first_name, p.middle_name || null, p.last_name, p.full_name, p.title || null, p.provider_kind, p.primary_taxonomy_code, p.cms_specialization, p.gender, p.age, p.years_in_practice, p.medical_school, p.phone_number, p.website, p.address_line_1, p.city, p.state, p.zip_code, p.county_fips, p.latitude, p.longitude, p.facility_id, p.accepting_new_patients, p.aggregated_insurance_networks_v1, p.last_verified_at, p.confidence, 'synthetic']
-        }
-      })(),
-      ds.scale.providers,
-    )
+    // Generator threads (docs/decisions/0055): with COPY, providers, claims and price lists are generated on
+    // `threads` threads per table, the loader only moves their COPY text to the server.
+    const task = (kind: SeedWorkerTask['kind'], [from, to]: [number, number], spill?: SeedWorkerTask['spill']): SeedWorkerTask => ({ seed, scale, kind, from, to, spill })
 
-    const { rows: knownCounties } = await client.query<{ fips: string }>('SELECT fips FROM counties')
-    const countySet = new Set(knownCounties.map((c) => c.fips))
-    const territories = ds.salesTerritories()
-    counts.sales_territories = await loadTable(client, progress, 'sales_territories', ['id', 'name', 'state'], territories.map((t) => [t.id, t.name, t.state]), territories.length)
-    const territoryCounties = territories.flatMap((t) => t.county_fips.filter((f) => countySet.has(f)).map((f) => [t.id, f] as CopyValue[]))
-    counts.sales_territory_counties = await loadTable(client, progress, 'sales_territory_counties', ['territory_id', 'county_fips'], territoryCounties, territoryCounties.length)
+    const loadProviders = async (lane: pg.ClientBase) => {
+      counts.providers =
+        threads > 0
+          ? await loadChunks(lane, progress, 'providers', PROVIDER_COLUMNS, fromThreads(ranges(ds.scale.providers, threads).map((r) => task('providers', r))), ds.scale.providers)
+          : await loadTable(
+              lane,
+              progress,
+              'providers',
+              PROVIDER_COLUMNS,
+              (async function* () {
+                for await (const p of ds.providers()) yield providerValues(p)
+              })(),
+              ds.scale.providers,
+            )
+    }
 
     // A snakebite case is one more emergency claim (and, when treated, a pharmacy line) of a sampled patient.
     const snakebites = Array.from({ length: ds.snakebiteCaseCount }, (_, i) => ds.snakebite(i))
-    counts.patients = await loadTable(
-      client,
-      progress,
-      'patients',
-      PATIENT_COLUMNS,
-      (async function* () {
-        for await (const p of ds.patients()) yield pick(p, PATIENT_COLUMNS)
-      })(),
-      ds.scale.patients,
-    )
+    const spillFormat = method === 'copy' ? 'copy' : 'json'
+    const diagnoses = new Spill(path.join(spillDir, 'diagnoses.spill'), spillFormat)
+    const lines = new Spill(path.join(spillDir, 'lines.spill'), spillFormat)
+    const fills = new Spill(path.join(spillDir, 'pharmacy.spill'), spillFormat)
+    const threadSpills = { diagnoses: [] as SpillFile[], lines: [] as SpillFile[], fills: [] as SpillFile[] }
 
-    // Claims stream straight in; their diagnoses, lines and the patients' pharmacy fills are spilled to disk
-    // and loaded next, so the generator runs once and memory stays flat at any scale.
-    const facilityIdByNpi = new Map(ds.facilities.map((f) => [f.npi, f.id]))
-    const diagnoses = new Spill(path.join(spillDir, 'diagnoses.ndjson'))
-    const lines = new Spill(path.join(spillDir, 'lines.ndjson'))
-    const fills = new Spill(path.join(spillDir, 'pharmacy.ndjson'))
-    const claimStep = progress.step('claims', ds.scale.patients + snakebites.length)
-    let claimRows = 0
-    await client.query('BEGIN')
-    let claimIndexes: string[] = []
-    try {
-      claimIndexes = await deferIndexes(client, 'claims')
-      const writer: BulkWriter = await openBulkWriter(client, 'claims', CLAIM_COLUMNS)
-      const writeBundle = async (bundle: ReturnType<SyntheticDataset['claimsOfPatient']>[number]) => {
-        const c = bundle.claim
-        await writer.write([c.id, c.patient_id, c.service_date, c.rendering_npi, c.facility_npi ? (facilityIdByNpi.get(c.facility_npi) ?? null) : null, c.facility_npi, c.payer_type, c.insurer_name, c.place_of_service, c.list_amount, c.negotiated_amount, c.insurer_amount, c.patient_amount])
-        for (const d of bundle.diagnoses) await diagnoses.push(pick(d, DIAGNOSIS_COLUMNS))
-        for (const l of bundle.procedures) await lines.push(pick(l, LINE_COLUMNS))
-      }
-      let done = 0
-      for await (const p of ds.patients()) {
-        const bundles = ds.claimsOfPatient(p)
-        for (const b of bundles) await writeBundle(b)
-        for (const f of ds.pharmacyOfPatient(p)) await fills.push(pick(f, PHARMACY_COLUMNS))
-        claimStep.tick(bundles.length, ++done)
-      }
-      for (const s of snakebites) {
-        await writeBundle(s.claim)
-        if (s.pharmacy) await fills.push(pick(s.pharmacy, PHARMACY_COLUMNS))
-        claimStep.tick(1, ++done)
-      }
-      claimRows = await writer.close()
-      await rebuildIndexes(client, progress, 'claims', claimIndexes)
-      await client.query('COMMIT')
-    } catch (error) {
-      await client.query('ROLLBACK').catch(() => undefined)
-      throw error
-    } finally {
-      await diagnoses.close()
-      await lines.close()
-      await fills.close()
-    }
-    claimStep.finish(claimRows)
-    counts.claims = claimRows
-    counts.claim_diagnoses = await loadTable(client, progress, 'claim_diagnoses', DIAGNOSIS_COLUMNS, diagnoses.read(), diagnoses.rows)
-    counts.claim_procedures = await loadTable(client, progress, 'claim_procedures', LINE_COLUMNS, lines.read(), lines.rows)
+    const loadPatientsAndClaims = async (lane: pg.ClientBase) => {
+      const { rows: knownCounties } = await lane.query<{ fips: string }>('SELECT fips FROM counties')
+      const countySet = new Set(knownCounties.map((c) => c.fips))
+      const territories = ds.salesTerritories()
+      counts.sales_territories = await loadTable(lane, progress, 'sales_territories', ['id', 'name', 'state'], territories.map((t) => [t.id, t.name, t.state]), territories.length)
+      const territoryCounties = territories.flatMap((t) => t.county_fips.filter((f) => countySet.has(f)).map((f) => [t.id, f] as CopyValue[]))
+      counts.sales_territory_counties = await loadTable(lane, progress, 'sales_territory_counties', ['territory_id', 'county_fips'], territoryCounties, territoryCounties.length)
 
-    counts.pharmacy_claims = await loadTable(client, progress, 'pharmacy_claims', PHARMACY_COLUMNS, fills.read(), fills.rows)
+      counts.patients = await loadTable(
+        lane,
+        progress,
+        'patients',
+        PATIENT_COLUMNS,
+        (async function* () {
+          for await (const p of ds.patients()) yield pick(p, PATIENT_COLUMNS)
+        })(),
+        ds.scale.patients,
+      )
 
-    const caseColumns = ['id', 'patient_id', 'claim_id', 'facility_id', 'provider_npi', 'event_date', 'state', 'county_fips', 'zip_code', 'icd10_code', 'antivenom', 'units_used']
-    counts.snakebite_cases = await loadTable(client, progress, 'snakebite_cases', caseColumns, snakebites.map((s) => pick(s.case, caseColumns)), snakebites.length)
-
-    const purchases = ds.antivenomPurchases()
-    const purchaseColumns = ['id', 'facility_id', 'product', 'ndc', 'purchase_date', 'units', 'amount']
-    counts.antivenom_purchases = await loadTable(client, progress, 'antivenom_purchases', purchaseColumns, purchases.map((a) => pick(a, purchaseColumns)), purchases.length)
-
-    const pricedFacilities = ds.facilities.filter((f) => f.facility_type !== 'urgent_care' && f.facility_type !== 'clinic').length
-    const priceColumns = ['facility_id', 'procedure_code', 'code_type', 'description', 'setting', 'payer_name', 'plan_name', 'gross_charge', 'discounted_cash', 'negotiated_dollar', 'negotiated_percentage', 'methodology', 'median_amount', 'p10_amount', 'p90_amount', 'source']
-    counts.facility_prices = await loadTable(
-      client,
-      progress,
-      'facility_prices',
-      priceColumns,
-      (async function* () {
-        for await (const r of ds.prices()) {
-          yield [r.facility_id, r.procedure_code, /^\d/.test(r.procedure_code) ? 'CPT' : 'HCPCS', r.description, r.setting, r.payer_name ?? '', r.plan_name ?? '', r.gross_charge, r.discounted_cash, r.negotiated_dollar, r.negotiated_percentage, r.methodology, r.median_amount, r.p10_amount, r.p90_amount, 'synthetic']
+      // Claims stream straight in; their diagnoses, lines and the patients' pharmacy fills are spilled to disk
+      // and loaded next, so the generator runs once and memory stays flat at any scale.
+      const facilityIdByNpi = new Map(ds.facilities.map((f) => [f.npi, f.id]))
+      const claimStep = progress.step('claims', ds.scale.patients + snakebites.length)
+      let claimRows: number
+      await lane.query('BEGIN')
+      try {
+        const claimIndexes = await deferIndexes(lane, 'claims')
+        const writer: BulkWriter = await openBulkWriter(lane, 'claims', CLAIM_COLUMNS)
+        const writeBundle = async (bundle: ReturnType<SyntheticDataset['claimsOfPatient']>[number]) => {
+          await writer.write(claimValues(bundle, facilityIdByNpi))
+          for (const d of bundle.diagnoses) await diagnoses.push(pick(d, DIAGNOSIS_COLUMNS))
+          for (const l of bundle.procedures) await lines.push(pick(l, LINE_COLUMNS))
         }
-      })(),
-      // about (priced procedures + 1) × (1 + payers) rows per priced facility; only for the percentage
-      pricedFacilities * (ds.scale.priced_procedures_per_facility + 1) * 6,
-    )
+        let done = 0
+        if (threads > 0) {
+          const tasks = ranges(ds.scale.patients, threads).map((r, i) =>
+            task('claims', r, { diagnoses: path.join(spillDir, `diagnoses-${i}.spill`), lines: path.join(spillDir, `lines-${i}.spill`), fills: path.join(spillDir, `pharmacy-${i}.spill`) }),
+          )
+          const chunks = fromThreads(tasks, (t, spilled) => {
+            threadSpills.diagnoses.push({ file: t.spill!.diagnoses, rows: spilled.diagnoses })
+            threadSpills.lines.push({ file: t.spill!.lines, rows: spilled.lines })
+            threadSpills.fills.push({ file: t.spill!.fills, rows: spilled.fills })
+          })
+          for await (const chunk of chunks) {
+            await writer.writeText!(chunk.text, chunk.rows)
+            claimStep.tick(chunk.rows, (done += chunk.units))
+          }
+        } else {
+          for await (const p of ds.patients()) {
+            const bundles = ds.claimsOfPatient(p)
+            for (const b of bundles) await writeBundle(b)
+            for (const f of ds.pharmacyOfPatient(p)) await fills.push(pick(f, PHARMACY_COLUMNS))
+            claimStep.tick(bundles.length, ++done)
+          }
+        }
+        for (const s of snakebites) {
+          await writeBundle(s.claim)
+          if (s.pharmacy) await fills.push(pick(s.pharmacy, PHARMACY_COLUMNS))
+          claimStep.tick(1, ++done)
+        }
+        claimRows = await writer.close()
+        await rebuildIndexes(lane, progress, 'claims', claimIndexes)
+        await lane.query('COMMIT')
+      } catch (error) {
+        await lane.query('ROLLBACK').catch(() => undefined)
+        throw error
+      } finally {
+        await diagnoses.close()
+        await lines.close()
+        await fills.close()
+      }
+      claimStep.finish(claimRows)
+      counts.claims = claimRows
+    }
 
-    await analyzeAndRefresh(client, progress)
+    const loadPrices = async (lane: pg.ClientBase) => {
+      const pricedFacilities = ds.facilities.filter((f) => publishesPrices(f.facility_type)).length
+      // about (priced procedures + 1) × (1 + payers) rows per priced facility; only for the percentage
+      const expected = pricedFacilities * (ds.scale.priced_procedures_per_facility + 1) * 6
+      counts.facility_prices =
+        threads > 0
+          ? // the threads count facilities done (the percentage's unit)
+            await loadChunks(lane, progress, 'facility_prices', PRICE_COLUMNS, fromThreads(ranges(ds.facilities.length, threads).map((r) => task('prices', r))), ds.facilities.length)
+          : await loadTable(
+              lane,
+              progress,
+              'facility_prices',
+              PRICE_COLUMNS,
+              (async function* () {
+                for await (const r of ds.prices()) yield priceValues(r)
+              })(),
+              expected,
+            )
+    }
+
+    const loadSnakebitesAndPurchases = async (lane: pg.ClientBase) => {
+      const caseColumns = ['id', 'patient_id', 'claim_id', 'facility_id', 'provider_npi', 'event_date', 'state', 'county_fips', 'zip_code', 'icd10_code', 'antivenom', 'units_used']
+      counts.snakebite_cases = await loadTable(lane, progress, 'snakebite_cases', caseColumns, snakebites.map((s) => pick(s.case, caseColumns)), snakebites.length)
+      const purchases = ds.antivenomPurchases()
+      const purchaseColumns = ['id', 'facility_id', 'product', 'ndc', 'purchase_date', 'units', 'amount']
+      counts.antivenom_purchases = await loadTable(lane, progress, 'antivenom_purchases', purchaseColumns, purchases.map((a) => pick(a, purchaseColumns)), purchases.length)
+    }
+
+    try {
+      // Node generates while the server copies and builds indexes: providers beside patients and claims,
+      // then the price lists beside the spilled tables (each its own transaction; parents committed first).
+      await inLanes(pool, client, method, [loadPatientsAndClaims, loadProviders])
+      await inLanes(pool, client, method, [
+        loadPrices,
+        async (lane) => void (counts.claim_diagnoses = await loadSpill(lane, progress, 'claim_diagnoses', DIAGNOSIS_COLUMNS, diagnoses, threadSpills.diagnoses)),
+        async (lane) => void (counts.claim_procedures = await loadSpill(lane, progress, 'claim_procedures', LINE_COLUMNS, lines, threadSpills.lines)),
+        async (lane) => {
+          counts.pharmacy_claims = await loadSpill(lane, progress, 'pharmacy_claims', PHARMACY_COLUMNS, fills, threadSpills.fills)
+          await loadSnakebitesAndPurchases(lane)
+        },
+      ])
+    } finally {
+      await Promise.all([diagnoses.close(), lines.close(), fills.close()]).catch(() => undefined)
+    }
+
+    // the views side by side on PostgreSQL (each REFRESH runs on one server core)
+    await analyzeAndRefresh(client, progress, undefined, method === 'copy' ? { pool, count: 2 } : undefined)
     const seconds = (Date.now() - started) / 1000
     await finishLoad(client, loadId, counts)
     const total = Object.values(counts).reduce((a, b) => a + b, 0)

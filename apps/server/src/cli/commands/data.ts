@@ -1,6 +1,7 @@
 import { existsSync } from 'node:fs'
 import type pg from 'pg'
 import { applyMigrations } from '../../db/migrate.js'
+import { bulkMethodOf } from '../../data/bulk.js'
 import { calibrationReport, formatCalibrationReport } from '../../data/calibration.js'
 import { IMPORT_KINDS, runImport, type ImportKind } from '../../data/importers.js'
 import { listLoads } from '../../data/loads.js'
@@ -31,14 +32,22 @@ export const dataCommands: Command[] = [
   {
     name: 'data seed',
     summary: 'Generate and load the synthetic national dataset (replaces earlier synthetic rows)',
-    usage: `data seed [--scale ${SCALE_NAMES.join('|')}] [--seed N]   (default: demo, seed ${DEFAULT_SEED})`,
-    options: { scale: { type: 'string' }, seed: { type: 'string' } },
+    usage: `data seed [--scale ${SCALE_NAMES.join('|')}] [--seed N] [--threads N]   (default: demo, seed ${DEFAULT_SEED}; threads: generator threads per table on PostgreSQL, default 2 from the demo scale on, 0 = none)`,
+    options: { scale: { type: 'string' }, seed: { type: 'string' }, threads: { type: 'string' } },
     async run(context, values) {
       const scale = (values.scale ?? 'demo') as string
       if (!(SCALE_NAMES as string[]).includes(scale)) throw new UsageError(`--scale must be one of ${SCALE_NAMES.join(', ')}`)
       const seed = parseSeed(values.seed)
+      const threads = values.threads === undefined ? undefined : Number(values.threads)
+      if (threads !== undefined && (!Number.isInteger(threads) || threads < 0 || threads > 16))
+        throw new UsageError('--threads must be a whole number from 0 to 16')
       await ensureMigrated(context.db.pool)
-      const summary = await seedDataset(context.db.pool, { scale: scale as ScaleName, seed, method: context.env.DATA_LOAD_METHOD })
+      const summary = await seedDataset(context.db.pool, {
+        scale: scale as ScaleName,
+        seed,
+        method: context.env.DATA_LOAD_METHOD,
+        generatorThreads: threads,
+      })
       context.print(summary, () =>
         [
           `Loaded scale ${summary.scale} (seed ${summary.seed}) in ${formatSeconds(summary.seconds * 1000)} (${summary.method === 'copy' ? 'COPY' : 'batched inserts'}):`,
@@ -86,7 +95,9 @@ export const dataCommands: Command[] = [
       const client = await context.db.pool.connect()
       const started = Date.now()
       try {
-        await analyzeAndRefresh(client, new Progress())
+        // PostgreSQL refreshes two views at a time; the embedded database is one engine
+        const lanes = (await bulkMethodOf(client)) === 'copy' ? { pool: context.db.pool, count: 2 } : undefined
+        await analyzeAndRefresh(client, new Progress(), undefined, lanes)
       } finally {
         client.release()
       }

@@ -1,0 +1,34 @@
+/**
+ * The synthetic tables' columns and how one generated entity becomes the values of its row, shared by the
+ * loader (seed.ts) and its generator threads (seed-worker.ts), so both write exactly the same rows.
+ */
+import type { ClaimBundle, CopyValue, FacilityPriceRow, ProviderRow } from '@citrus/data-kit'
+
+export const PROVIDER_COLUMNS = ['id', 'npi', 'first_name', 'middle_name', 'last_name', 'full_name', 'title', 'provider_kind', 'primary_taxonomy_code', 'cms_specialization', 'gender', 'age', 'years_in_practice', 'medical_school', 'phone_number', 'website', 'address', 'city', 'state', 'zip_code', 'county_fips', 'latitude', 'longitude', 'facility_id', 'accepting_new_patients', 'aggregated_insurance_networks_v1', 'last_verified_at', 'confidence', 'source'] as const
+export const PATIENT_COLUMNS = ['id', 'age', 'birth_year', 'gender', 'zip_code', 'state', 'county_fips', 'payer_type', 'insurer_name'] as const
+export const CLAIM_COLUMNS = ['id', 'patient_id', 'service_date', 'rendering_npi', 'facility_id', 'facility_npi', 'payer_type', 'insurer_name', 'place_of_service', 'list_amount', 'negotiated_amount', 'insurer_amount', 'patient_amount'] as const
+export const DIAGNOSIS_COLUMNS = ['claim_id', 'sequence', 'icd10_code'] as const
+export const LINE_COLUMNS = ['claim_id', 'line_number', 'procedure_code', 'units', 'list_amount', 'negotiated_amount', 'insurer_amount', 'patient_amount'] as const
+export const PHARMACY_COLUMNS = ['id', 'patient_id', 'fill_date', 'prescriber_npi', 'facility_npi', 'ndc', 'drug_name', 'units', 'days_supply', 'payer_type', 'insurer_name', 'list_amount', 'negotiated_amount', 'insurer_amount', 'patient_amount'] as const
+export const PRICE_COLUMNS = ['facility_id', 'procedure_code', 'code_type', 'description', 'setting', 'payer_name', 'plan_name', 'gross_charge', 'discounted_cash', 'negotiated_dollar', 'negotiated_percentage', 'methodology', 'median_amount', 'p10_amount', 'p90_amount', 'source'] as const
+
+export function pick<T extends object>(row: T, columns: readonly string[]): CopyValue[] {
+  return columns.map((c) => (row as Record<string, unknown>)[c] as CopyValue)
+}
+
+export function providerValues(p: ProviderRow): CopyValue[] {
+  return [p.id, p.npi, p.first_name, p.middle_name || null, p.last_name, p.full_name, p.title || null, p.provider_kind, p.primary_taxonomy_code, p.cms_specialization, p.gender, p.age, p.years_in_practice, p.medical_school, p.phone_number, p.website, p.address_line_1, p.city, p.state, p.zip_code, p.county_fips, p.latitude, p.longitude, p.facility_id, p.accepting_new_patients, p.aggregated_insurance_networks_v1, p.last_verified_at, p.confidence, 'synthetic']
+}
+
+/** The claim's row; `facilityIdByNpi` resolves the billing facility's NPI to its id. */
+export function claimValues(bundle: ClaimBundle, facilityIdByNpi: ReadonlyMap<string, number>): CopyValue[] {
+  const c = bundle.claim
+  return [c.id, c.patient_id, c.service_date, c.rendering_npi, c.facility_npi ? (facilityIdByNpi.get(c.facility_npi) ?? null) : null, c.facility_npi, c.payer_type, c.insurer_name, c.place_of_service, c.list_amount, c.negotiated_amount, c.insurer_amount, c.patient_amount]
+}
+
+export function priceValues(r: FacilityPriceRow): CopyValue[] {
+  return [r.facility_id, r.procedure_code, /^\d/.test(r.procedure_code) ? 'CPT' : 'HCPCS', r.description, r.setting, r.payer_name ?? '', r.plan_name ?? '', r.gross_charge, r.discounted_cash, r.negotiated_dollar, r.negotiated_percentage, r.methodology, r.median_amount, r.p10_amount, r.p90_amount, 'synthetic']
+}
+
+/** Facilities that publish price files: Price Check compares hospitals, surgery and imaging centres. */
+export const publishesPrices = (facilityType: string) => facilityType !== 'urgent_care' && facilityType !== 'clinic'
