@@ -247,4 +247,29 @@ describe('determinism: the same seed gives the same rows in any database', () =>
     const loads = await scratchDb.pool.query<{ n: string }>(`SELECT count(*)::text AS n FROM data_loads WHERE kind = 'seed' AND status = 'done'`)
     expect(loads.rows[0]!.n).toBe('3')
   }, 120_000)
+
+  it('a load that fails part way (here: a claim line the database refuses) is recorded as failed and leaves every index in place', async () => {
+    const indexes = async () =>
+      (await scratchDb.pool.query<{ def: string }>(`SELECT indexdef AS def FROM pg_indexes WHERE schemaname = 'public' ORDER BY indexname`)).rows.map((r) => r.def)
+    const before = await indexes()
+    // a rule the generated rows break: every claim line has at least one unit
+    await scratchDb.pool.query('ALTER TABLE claim_procedures ADD CONSTRAINT zz_refuse_lines CHECK (units < 0) NOT VALID')
+    try {
+      await expect(seedDataset(scratchDb.pool, { scale: 'ci', seed: DEFAULT_SEED, generatorThreads: 2, sink: silentSink })).rejects.toThrow(/zz_refuse_lines/)
+    } finally {
+      await scratchDb.pool.query('ALTER TABLE claim_procedures DROP CONSTRAINT zz_refuse_lines')
+    }
+    expect(await indexes()).toEqual(before)
+    const { rows } = await scratchDb.pool.query<{ status: string; error: string | null }>(
+      `SELECT status, error FROM data_loads WHERE kind = 'seed' ORDER BY id DESC LIMIT 1`,
+    )
+    expect(rows[0]!.status).toBe('failed')
+    expect(rows[0]!.error).toMatch(/zz_refuse_lines/)
+    // the lines' own transaction rolled back; the tables loaded before it kept their rows
+    expect(await scalar(scratchDb, 'SELECT count(*) AS v FROM claim_procedures')).toBe(0)
+    expect(await scalar(scratchDb, 'SELECT count(*) AS v FROM claims')).toBeGreaterThan(0)
+    // and the next load succeeds
+    await seedDataset(scratchDb.pool, { scale: 'ci', seed: DEFAULT_SEED, sink: silentSink })
+    expect(await scalar(scratchDb, 'SELECT count(*) AS v FROM claim_procedures')).toBeGreaterThan(0)
+  }, 120_000)
 })
