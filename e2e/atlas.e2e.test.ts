@@ -1,4 +1,5 @@
-import { readFileSync } from 'node:fs'
+import { readFileSync, writeFileSync } from 'node:fs'
+import path from 'node:path'
 import type { Page } from 'playwright-core'
 import { beforeAll, describe, expect, inject, it } from 'vitest'
 import { ensureTestDataset } from '../apps/server/src/data/test-dataset.ts'
@@ -99,6 +100,7 @@ describe('Atlas in a real browser', () => {
     const png = await pngDownload
     expect(png.suggestedFilename()).toMatch(/^atlas-key-insights-\d{4}-\d{2}-\d{2}\.png$/)
     const bytes = readFileSync((await png.path())!)
+    if (process.env.E2E_SCREENSHOT_DIR) writeFileSync(path.join(process.env.E2E_SCREENSHOT_DIR, png.suggestedFilename()), bytes)
     expect([...bytes.subarray(0, 8)]).toEqual([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a])
     expect(bytes.subarray(12, 16).toString('latin1')).toBe('IHDR')
     expect(bytes.length).toBeGreaterThan(4_000)
@@ -133,6 +135,8 @@ describe('Atlas in a real browser', () => {
     const kept = await separator.getAttribute('aria-valuenow')
     await page.waitForTimeout(300) // the width transition (150 ms) ends
     const keptWidth = (await panel.boundingBox())!.width
+    if (process.env.E2E_SCREENSHOT_DIR)
+      await page.screenshot({ path: path.join(process.env.E2E_SCREENSHOT_DIR, 'atlas-query-builder-resized.png') })
 
     await page.reload()
     await page.getByText('Total Patients', { exact: true }).waitFor({ timeout: 30_000 })

@@ -49,6 +49,12 @@ describe('ResizablePanelLayout', () => {
     expect(sep.getAttribute('aria-valuetext')).toBe('query builder 33% wide')
     expect(sep.tabIndex).toBe(0)
     expect(sep.getAttribute('aria-controls')).toBe(panel().id)
+    // its own focus indicator (a coloured line) replaces the outline
+    expect(sep.getAttribute('data-active')).toBe('false')
+    fireEvent.focus(sep)
+    expect(sep.getAttribute('data-active')).toBe('true')
+    fireEvent.blur(sep)
+    expect(sep.getAttribute('data-active')).toBe('false')
     expect(panel().getAttribute('data-width-percent')).toBe('33')
     expect(panel().getAttribute('data-collapsed')).toBe('false')
     expect(screen.getByText('Atlas Search')).toBeDefined()

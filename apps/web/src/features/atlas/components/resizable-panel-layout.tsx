@@ -37,6 +37,8 @@ export function ResizablePanelLayout({ left, right, panelLabel, widthKey, collap
   })
   // the width while the separator is dragged; stored once the pointer is released
   const [draft, setDraft] = useState<number | null>(null)
+  const [focused, setFocused] = useState(false)
+  const active = draft !== null || focused
   const percent = clampPercent(draft ?? stored, bounds)
   const toggle = () => setCollapsed((c) => !c)
   useHotkeys([
@@ -152,6 +154,9 @@ export function ResizablePanelLayout({ left, right, panelLabel, widthKey, collap
             onPointerCancel={endDrag}
             onKeyDown={onKeyDown}
             onDoubleClick={() => setStored(QUERY_BUILDER_PANEL.defaultPercent)}
+            onFocus={() => setFocused(true)}
+            onBlur={() => setFocused(false)}
+            data-active={active}
             w={16}
             style={{
               flexShrink: 0,
@@ -160,11 +165,29 @@ export function ResizablePanelLayout({ left, right, panelLabel, widthKey, collap
               display: 'flex',
               alignItems: 'center',
               justifyContent: 'center',
-              borderRadius: 'var(--mantine-radius-sm)',
-              background: draft !== null ? 'var(--mantine-color-default-hover)' : undefined,
+              position: 'relative',
+              // the focus indicator is the coloured line (and the grip) below, not the browser's outline box
+              outline: 'none',
             }}
           >
-            <IconGripVertical size={14} color="var(--mantine-color-dimmed)" aria-hidden />
+            <Box
+              aria-hidden
+              pos="absolute"
+              top={0}
+              bottom={0}
+              left={7}
+              w={2}
+              style={{
+                borderRadius: 1,
+                background: active ? 'var(--mantine-primary-color-filled)' : 'var(--mantine-color-default-border)',
+              }}
+            />
+            <IconGripVertical
+              size={14}
+              aria-hidden
+              style={{ position: 'relative', background: 'var(--mantine-color-body)', borderRadius: 2 }}
+              color={active ? 'var(--mantine-primary-color-filled)' : 'var(--mantine-color-dimmed)'}
+            />
           </Box>
         )}
         <Box flex={1} miw={0}>
