@@ -1,4 +1,5 @@
-import { readFileSync } from 'node:fs'
+import { readFileSync, writeFileSync } from 'node:fs'
+import path from 'node:path'
 import type { Page } from 'playwright-core'
 import { beforeAll, describe, expect, inject, it } from 'vitest'
 import { ensureTestDataset } from '../apps/server/src/data/test-dataset.ts'
@@ -7,9 +8,9 @@ import { dismissToasts, useBrowserSuite } from './browser.ts'
 
 /**
  * Atlas end to end in headless Chromium against the real server process and the ci dataset: the
- * condition-based search (overview, list, hospitals, CSV export) and the generic search (drill-down to
- * providers and back, GeoJSON export, the shared URL in a fresh browser). The map click and the PNG export
- * of cards wait for the shared map component and the image export (not in this branch).
+ * condition-based search (overview with a card exported as PNG, the resizable query builder kept across a
+ * reload, list, hospitals, CSV export) and the generic search (drill-down to providers and back, GeoJSON
+ * export, the shared URL in a fresh browser).
  */
 describe('Atlas in a real browser', () => {
   const suite = useBrowserSuite()
@@ -43,7 +44,37 @@ describe('Atlas in a real browser', () => {
       .click({ timeout: 30_000 })
   }
 
-  it('condition search: overview, list, hospitals of a state, CSV export', async () => {
+  /** The pixels of a PNG, decoded by the browser itself (a data: URL, so no request is made). */
+  async function pngPixels(page: Page, png: Buffer) {
+    return page.evaluate(async (base64) => {
+      const image = new Image()
+      image.src = `data:image/png;base64,${base64}`
+      await image.decode()
+      const canvas = document.createElement('canvas')
+      canvas.width = image.naturalWidth
+      canvas.height = image.naturalHeight
+      const context = canvas.getContext('2d')!
+      context.drawImage(image, 0, 0)
+      const data = context.getImageData(0, 0, canvas.width, canvas.height).data
+      // the pie's payer colours (overview-tab.tsx PAYER_COLORS)
+      const payer = [
+        [0x1c, 0x7e, 0xd6],
+        [0x2f, 0x9e, 0x44],
+        [0xf0, 0x8c, 0x00],
+        [0x86, 0x8e, 0x96],
+      ]
+      let payerPixels = 0
+      let dark = 0
+      for (let i = 0; i < data.length; i += 4) {
+        const [r, g, b, a] = [data[i]!, data[i + 1]!, data[i + 2]!, data[i + 3]!]
+        if (a > 200 && payer.some(([pr, pg, pb]) => Math.abs(r - pr!) + Math.abs(g - pg!) + Math.abs(b - pb!) < 24)) payerPixels++
+        if (a > 200 && r + g + b < 200) dark++
+      }
+      return { width: canvas.width, height: canvas.height, payerPixels, dark }
+    }, png.toString('base64'))
+  }
+
+  it('condition search: overview, PNG export, resizable query builder, list, hospitals of a state, CSV export', async () => {
     const page = await signedInPage()
     await page.goto(`${suite.server.baseUrl}/atlas-search`)
     await page.getByText('Ready to Discover Healthcare Insights', { exact: true }).waitFor({ timeout: 30_000 })
@@ -55,6 +86,70 @@ describe('Atlas in a real browser', () => {
     )
     await page.getByText(expected.rows[0]!.n.toLocaleString('en-US'), { exact: true }).first().waitFor()
     expect(page.url()).toContain('icd10_cm_union_csv=I10')
+
+    // PNG export of a card: a real PNG of the card at scale 2, and no request leaves the origin
+    const outside: string[] = []
+    page.on('request', (request) => {
+      const url = request.url()
+      if (!url.startsWith(suite.server.baseUrl) && !url.startsWith('data:') && !url.startsWith('blob:')) outside.push(url)
+    })
+    const keyInsights = page.locator('[data-export-card="Key Insights"]')
+    const cardBox = (await keyInsights.boundingBox())!
+    const pngDownload = page.waitForEvent('download')
+    await page.getByRole('button', { name: 'Export Key Insights as PNG', exact: true }).click()
+    const png = await pngDownload
+    expect(png.suggestedFilename()).toMatch(/^atlas-key-insights-\d{4}-\d{2}-\d{2}\.png$/)
+    const bytes = readFileSync((await png.path())!)
+    if (process.env.E2E_SCREENSHOT_DIR) writeFileSync(path.join(process.env.E2E_SCREENSHOT_DIR, png.suggestedFilename()), bytes)
+    expect([...bytes.subarray(0, 8)]).toEqual([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a])
+    expect(bytes.subarray(12, 16).toString('latin1')).toBe('IHDR')
+    expect(bytes.length).toBeGreaterThan(4_000)
+    // IHDR width and height: the card at scale 2
+    expect(Math.abs(bytes.readUInt32BE(16) - 2 * cardBox.width)).toBeLessThanOrEqual(4)
+    expect(Math.abs(bytes.readUInt32BE(20) - 2 * cardBox.height)).toBeLessThanOrEqual(4)
+    const pixels = await pngPixels(page, bytes)
+    expect(pixels.width).toBe(bytes.readUInt32BE(16))
+    // the pie (at least its 5 % minimum slices) and the text were drawn
+    expect(pixels.payerPixels).toBeGreaterThan(2_000)
+    expect(pixels.dark).toBeGreaterThan(200)
+    await page.getByText('Component exported successfully', { exact: true }).waitFor()
+    expect(outside).toEqual([])
+    await dismissToasts(page)
+
+    // the query builder: dragged wider, narrowed by a key, collapsed; all kept across a reload
+    const panel = page.getByTestId('resizable-panel')
+    const separator = page.getByRole('separator', { name: 'Resize query builder' })
+    expect(await separator.getAttribute('aria-valuenow')).toBe('33')
+    const startWidth = (await panel.boundingBox())!.width
+    const handle = (await separator.boundingBox())!
+    await page.mouse.move(handle.x + handle.width / 2, handle.y + 40)
+    await page.mouse.down()
+    await page.mouse.move(handle.x + handle.width / 2 + 200, handle.y + 40, { steps: 8 })
+    await page.mouse.up()
+    await expect.poll(async () => (await panel.boundingBox())!.width).toBeGreaterThan(startWidth + 180)
+    const dragged = Number(await separator.getAttribute('aria-valuenow'))
+    expect(dragged).toBeGreaterThan(33)
+    await separator.focus()
+    await page.keyboard.press('ArrowLeft')
+    await expect.poll(() => separator.getAttribute('aria-valuenow')).toBe(String(Math.round((dragged - 2) * 10) / 10))
+    const kept = await separator.getAttribute('aria-valuenow')
+    await page.waitForTimeout(300) // the width transition (150 ms) ends
+    const keptWidth = (await panel.boundingBox())!.width
+    if (process.env.E2E_SCREENSHOT_DIR)
+      await page.screenshot({ path: path.join(process.env.E2E_SCREENSHOT_DIR, 'atlas-query-builder-resized.png') })
+
+    await page.reload()
+    await page.getByText('Total Patients', { exact: true }).waitFor({ timeout: 30_000 })
+    expect(await separator.getAttribute('aria-valuenow')).toBe(kept)
+    expect(Math.abs((await panel.boundingBox())!.width - keptWidth)).toBeLessThanOrEqual(2)
+    await page.getByRole('button', { name: 'Collapse query builder', exact: true }).click()
+    await expect.poll(async () => (await panel.boundingBox())!.width).toBeLessThanOrEqual(57)
+    await page.reload()
+    await page.getByText('Total Patients', { exact: true }).waitFor({ timeout: 30_000 })
+    expect(await panel.getAttribute('data-collapsed')).toBe('true')
+    expect(Math.round((await panel.boundingBox())!.width)).toBe(56)
+    await page.getByRole('button', { name: 'Expand query builder', exact: true }).click()
+    expect(await separator.getAttribute('aria-valuenow')).toBe(kept)
 
     await page.getByRole('tab', { name: 'List' }).click()
     await page.getByTestId('atlas-state-table').waitFor({ timeout: 30_000 })

@@ -1,11 +1,23 @@
 import { ATLAS_MESSAGES, type AtlasInsight } from '@citrus/contracts'
-import { Group, Paper, Progress, SimpleGrid, Stack, Text, Title } from '@mantine/core'
+import { Button, Group, Progress, SimpleGrid, Stack, Text, Title } from '@mantine/core'
+import { IconPhotoDown } from '@tabler/icons-react'
+import { useRef, useState, type ReactNode } from 'react'
 import { EmptyState } from '../../../components/feedback/empty-state'
 import { InlineLoader } from '../../../components/feedback/loading'
 import { metricValue, payerMix, payerSentence, pieGeometry, pieSlices } from '../utils/metrics'
+import { exportCardsPng } from '../utils/image-export'
+import { EXPORT_CARD_ATTRIBUTE, ExportableCard } from './exportable-card'
 import { StatCard } from './stat-card'
 
 const PAYER_COLORS = { commercial: '#1c7ed6', medicare: '#2f9e44', medicaid: '#f08c00', other: '#868e96' } as const
+
+function CardTitle({ children }: { children: ReactNode }) {
+  return (
+    <Title order={4} mb="sm">
+      {children}
+    </Title>
+  )
+}
 
 /** A pie of the payer shares (SVG; 5 % minimum slice, labels to one decimal). */
 function PayerPie({ insight }: { insight: AtlasInsight }) {
@@ -41,8 +53,28 @@ export function OverviewTab({ country, loading, error }: { country: AtlasInsight
   if (!country || (metricValue(country, 'patient_count') ?? 0) === 0)
     return <EmptyState type="no-results" title={ATLAS_MESSAGES.noResults} message={ATLAS_MESSAGES.noGeoDataCriteria} />
   const shares = payerMix(country)
+  return <OverviewCards country={country} shares={shares} />
+}
+
+function OverviewCards({ country, shares }: { country: AtlasInsight; shares: ReturnType<typeof payerMix> }) {
+  const container = useRef<HTMLDivElement>(null)
+  const [busy, setBusy] = useState(false)
+  const exportAll = async () => {
+    const cards = [...(container.current?.querySelectorAll<HTMLElement>(`[${EXPORT_CARD_ATTRIBUTE}]`) ?? [])]
+    setBusy(true)
+    try {
+      await exportCardsPng(cards.map((node) => ({ node, title: node.getAttribute(EXPORT_CARD_ATTRIBUTE) ?? '' })))
+    } finally {
+      setBusy(false)
+    }
+  }
   return (
-    <Stack gap="md">
+    <Stack gap="md" ref={container}>
+      <Group justify="flex-end">
+        <Button size="xs" variant="light" leftSection={<IconPhotoDown size={14} />} loading={busy} onClick={() => void exportAll()}>
+          Export All as PNG
+        </Button>
+      </Group>
       <SimpleGrid cols={{ base: 2, md: 3 }}>
         <StatCard label="Total Patients" value={metricValue(country, 'patient_count') ?? 0} />
         <StatCard label="Healthcare Providers" value={metricValue(country, 'provider_count') ?? 0} />
@@ -52,10 +84,7 @@ export function OverviewTab({ country, loading, error }: { country: AtlasInsight
         <StatCard label="Total Claims" value={metricValue(country, 'claim_count') ?? 0} />
       </SimpleGrid>
       <SimpleGrid cols={{ base: 1, md: 2 }}>
-        <Paper withBorder radius="md" p="md" data-card="national-payer-mix">
-          <Title order={4} mb="sm">
-            National Payer Mix
-          </Title>
+        <ExportableCard title="National Payer Mix" heading={<CardTitle>National Payer Mix</CardTitle>} data-card="national-payer-mix">
           {shares ? (
             <Stack gap="xs">
               {shares.map((s) => (
@@ -71,18 +100,15 @@ export function OverviewTab({ country, loading, error }: { country: AtlasInsight
           ) : (
             <Text c="dimmed">{ATLAS_MESSAGES.noInsurance}</Text>
           )}
-        </Paper>
-        <Paper withBorder radius="md" p="md" data-card="key-insights">
-          <Title order={4} mb="sm">
-            Key Insights
-          </Title>
+        </ExportableCard>
+        <ExportableCard title="Key Insights" heading={<CardTitle>Key Insights</CardTitle>} data-card="key-insights">
           <PayerPie insight={country} />
           {shares && (
             <Text size="sm" mt="sm">
               {payerSentence(shares)}
             </Text>
           )}
-        </Paper>
+        </ExportableCard>
       </SimpleGrid>
     </Stack>
   )

@@ -1,16 +1,21 @@
-import { Paper, Stack, Text } from '@mantine/core'
+import { Text } from '@mantine/core'
+import { ExportableCard } from './exportable-card'
 
+/** A stat card of the Overview; it exports itself as a PNG named after its label. */
 export function StatCard({ label, value }: { label: string; value: number | string }) {
   return (
-    <Paper withBorder radius="md" p="md" data-stat={label}>
-      <Stack gap={2}>
+    <ExportableCard
+      title={label}
+      data-stat={label}
+      heading={
         <Text size="sm" c="dimmed">
           {label}
         </Text>
-        <Text fw={700} fz="xl">
-          {typeof value === 'number' ? value.toLocaleString('en-US') : value}
-        </Text>
-      </Stack>
-    </Paper>
+      }
+    >
+      <Text fw={700} fz="xl" mt={2}>
+        {typeof value === 'number' ? value.toLocaleString('en-US') : value}
+      </Text>
+    </ExportableCard>
   )
 }

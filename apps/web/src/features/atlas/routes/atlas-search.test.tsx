@@ -1,9 +1,38 @@
 import { TOKEN_STORAGE_KEY } from '@citrus/contracts'
-import { fireEvent, screen, within } from '@testing-library/react'
-import { describe, expect, it } from 'vitest'
+import { fireEvent, screen, waitFor, within } from '@testing-library/react'
+import { describe, expect, it, vi } from 'vitest'
 import { mockApi } from '../../../test/mock-api'
 import { renderApp } from '../../../test/render'
 import { loginToken } from '../../../test/tokens'
+
+// the screenshot library draws on a canvas, which jsdom lacks; the browser test exports real PNGs
+const toBlob = vi.hoisted(() => vi.fn())
+vi.mock('html-to-image', () => ({ toBlob }))
+
+/** Records the files handed to the browser (a download link is clicked for each). */
+function captureDownloads() {
+  toBlob.mockReset()
+  toBlob.mockResolvedValue(new Blob([new Uint8Array([0x89, 0x50, 0x4e, 0x47])], { type: 'image/png' }))
+  URL.createObjectURL = vi.fn(() => 'blob:test')
+  URL.revokeObjectURL = vi.fn()
+  const files: string[] = []
+  vi.spyOn(HTMLAnchorElement.prototype, 'click').mockImplementation(function (this: HTMLAnchorElement) {
+    files.push(this.download)
+  })
+  return files
+}
+
+const OVERVIEW_CARDS = [
+  ['Total Patients', 'total-patients'],
+  ['Healthcare Providers', 'healthcare-providers'],
+  ['States Analyzed', 'states-analyzed'],
+  ['Health Systems', 'health-systems'],
+  ['Facilities', 'facilities'],
+  ['Total Claims', 'total-claims'],
+  ['National Payer Mix', 'national-payer-mix'],
+  ['Key Insights', 'key-insights'],
+] as const
+const DATE = /-\d{4}-\d{2}-\d{2}\.png$/
 
 const TIERS = ['BASE', 'BUSINESS', 'BUSINESS_PLUS', 'ENTERPRISE'] as const
 const REQUIRED = {
@@ -189,5 +218,70 @@ describe('/atlas-search', { timeout: 40_000 }, () => {
     expect(await screen.findByText('Premium Feature Required', undefined, slow)).toBeDefined()
     expect(await screen.findByText(/Business\+ subscription required to view hospitals/, undefined, slow)).toBeDefined()
     expect(api.calls.some((c) => c.path === '/atlas-v2/list/conditions/1' && c.query.get('kind') === 'hospital')).toBe(true)
+  })
+
+  it('exports each Overview card as a PNG named after its title', async () => {
+    setup('BASE')
+    const files = captureDownloads()
+    renderApp(`/atlas-search?${QUERY}&view=overview`)
+    await screen.findByText('Total Patients', undefined, slow)
+    for (const [title, slug] of OVERVIEW_CARDS) {
+      const button = screen.getByRole('button', { name: `Export ${title} as PNG` })
+      fireEvent.click(button)
+      await waitFor(() => expect(files).toHaveLength(OVERVIEW_CARDS.findIndex(([t]) => t === title) + 1))
+      expect(files.at(-1)).toMatch(new RegExp(`^atlas-${slug}${DATE.source}`))
+      // the image is of the card the control sits in, rendered at scale 2 and quality 0.92
+      const [node, options] = toBlob.mock.calls.at(-1) as [HTMLElement, { pixelRatio: number; quality: number }]
+      expect(node.contains(button)).toBe(true)
+      expect(node.getAttribute('data-export-card')).toBe(title)
+      expect(within(node).getAllByText(title).length).toBeGreaterThan(0)
+      expect(options).toMatchObject({ pixelRatio: 2, quality: 0.92 })
+    }
+    expect((await screen.findAllByText('Component exported successfully', undefined, slow)).length).toBeGreaterThan(0)
+  })
+
+  it('exports every Overview card at once', async () => {
+    setup('BASE')
+    const files = captureDownloads()
+    renderApp(`/atlas-search?${QUERY}&view=overview`)
+    await screen.findByText('Total Patients', undefined, slow)
+    fireEvent.click(screen.getByRole('button', { name: 'Export All as PNG' }))
+    expect(await screen.findByText('Successfully exported 8 component(s)', undefined, slow)).toBeDefined()
+    expect(files.map((f) => f.replace(DATE, ''))).toEqual(OVERVIEW_CARDS.map(([, slug]) => `atlas-${slug}`))
+  })
+
+  it('tells when a card could not be turned into an image', async () => {
+    setup('BASE')
+    const files = captureDownloads()
+    vi.spyOn(console, 'warn').mockImplementation(() => {})
+    toBlob.mockResolvedValueOnce(null)
+    renderApp(`/atlas-search?${QUERY}&view=overview`)
+    await screen.findByText('Total Patients', undefined, slow)
+    fireEvent.click(screen.getByRole('button', { name: 'Export Key Insights as PNG' }))
+    expect(await screen.findByText('Failed to create image blob', undefined, slow)).toBeDefined()
+    toBlob.mockRejectedValueOnce(new Error('canvas tainted'))
+    fireEvent.click(screen.getByRole('button', { name: 'Export National Payer Mix as PNG' }))
+    expect(await screen.findByText('Failed to export component. Please try again.', undefined, slow)).toBeDefined()
+    expect(files).toHaveLength(0)
+  })
+
+  it('holds the query builder in a resizable, collapsible panel kept across reloads', async () => {
+    setup('BASE')
+    const first = renderApp('/atlas-search')
+    await screen.findByText('Ready to Discover Healthcare Insights', undefined, slow)
+    const separator = screen.getByRole('separator', { name: 'Resize query builder' })
+    expect(separator.getAttribute('aria-valuenow')).toBe('33')
+    fireEvent.keyDown(separator, { key: 'ArrowRight', shiftKey: true })
+    expect(separator.getAttribute('aria-valuenow')).toBe('43')
+    expect(localStorage.getItem('citrus.atlas.queryBuilder.width')).toBe('43')
+    first.unmount()
+
+    renderApp('/atlas-search')
+    await screen.findByText('Ready to Discover Healthcare Insights', undefined, slow)
+    expect(screen.getByRole('separator', { name: 'Resize query builder' }).getAttribute('aria-valuenow')).toBe('43')
+    fireEvent.click(screen.getByRole('button', { name: 'Collapse query builder' }))
+    expect(localStorage.getItem('citrus.atlas.queryBuilder.collapsed')).toBe('true')
+    expect(screen.queryByRole('separator')).toBeNull()
+    expect(screen.getByRole('button', { name: 'Expand query builder' })).toBeDefined()
   })
 })

@@ -1,12 +1,10 @@
 import { ATLAS_MESSAGES, ATLAS_QUERY_BUILDER_COLLAPSED_KEY, type AtlasListRow } from '@citrus/contracts'
 import { Badge, Button, Card, Group, Radio, ScrollArea, Stack, Tabs, Text, Title, Tooltip } from '@mantine/core'
-import { useLocalStorage } from '@mantine/hooks'
 import { IconLock } from '@tabler/icons-react'
 import { useState } from 'react'
 import { useSearchParams } from 'react-router'
 import { EmptyState } from '../../../components/feedback/empty-state'
 import { InlineLoader } from '../../../components/feedback/loading'
-import { TwoPanelLayout } from '../../../components/layouts/two-panel-layout'
 import { notify } from '../../../lib/notify'
 import { useAtlasDrilldown, useAtlasGeneric, useAtlasHome } from '../api/atlas'
 import { apiMessageOf, tilesUrl } from '../api/raw'
@@ -14,7 +12,9 @@ import { AtlasMapSlot } from '../components/atlas-map-slot'
 import { ConditionPicker } from '../components/condition-picker'
 import { ListTab } from '../components/list-tab'
 import { OverviewTab } from '../components/overview-tab'
+import { ResizablePanelLayout } from '../components/resizable-panel-layout'
 import { ZipInput } from '../components/zip-input'
+import { ATLAS_QUERY_BUILDER_WIDTH_KEY } from '../utils/panel-width'
 import { genericApiQuery, readAtlasQuery, writeAtlasQuery, type Condition } from '../utils/search-params'
 import { ZIP_CHIP } from '../utils/zips'
 
@@ -56,7 +56,6 @@ export function AtlasSearchRoute() {
   const [params, setParams] = useSearchParams()
   const urlQuery = readAtlasQuery(params)
   const home = useAtlasHome()
-  const [collapsed, setCollapsed] = useLocalStorage({ key: ATLAS_QUERY_BUILDER_COLLAPSED_KEY, defaultValue: false })
   const [conditions, setConditions] = useState<Condition[]>(() =>
     (urlQuery?.codes ?? []).map((code) => ({ code, description: code, title: code })),
   )
@@ -249,12 +248,12 @@ export function AtlasSearchRoute() {
     )
 
   return (
-    <TwoPanelLayout
+    <ResizablePanelLayout
       left={left}
       right={right}
-      leftWidth="33%"
-      collapsed={collapsed}
-      onCollapsedChange={setCollapsed}
+      panelLabel="query builder"
+      widthKey={ATLAS_QUERY_BUILDER_WIDTH_KEY}
+      collapsedKey={ATLAS_QUERY_BUILDER_COLLAPSED_KEY}
       header={{ title: 'Atlas Search' }}
     />
   )
