@@ -64,7 +64,14 @@ export async function benchNova(requests: number, levels: number[]) {
 
   const secret = randomUUID() + randomUUID()
   const app = await buildApp(
-    { env, databaseUrl, databaseMode: embedded ? 'embedded' : 'postgres', jwtSecret: secret, migrationsDir: MIGRATIONS_DIR, webDistDir: null },
+    {
+      env,
+      databaseUrl,
+      databaseMode: embedded ? 'embedded' : 'postgres',
+      jwtSecret: secret,
+      migrationsDir: MIGRATIONS_DIR,
+      webDistDir: null,
+    },
     { logger: false },
   )
   try {
@@ -121,8 +128,15 @@ export async function benchNova(requests: number, levels: number[]) {
     console.log(`  first call (builds the data of the version): ${ms(performance.now() - first)} ms`)
     // warm-up: outlines, connections, plans, each distinct request once
     const warm = performance.now()
-    for (const make of Object.values(workload)) await runHttpLoad(base, Array.from({ length: 60 }, (_, i) => make(i)), 1)
-    console.log(`  warm-up (outlines, every distinct request once): ${ms(performance.now() - warm)} ms; load average ${await loadAverage()}`)
+    for (const make of Object.values(workload))
+      await runHttpLoad(
+        base,
+        Array.from({ length: 60 }, (_, i) => make(i)),
+        1,
+      )
+    console.log(
+      `  warm-up (outlines, every distinct request once): ${ms(performance.now() - warm)} ms; load average ${await loadAverage()}`,
+    )
     for (const [name, make] of Object.entries(workload)) {
       for (const c of levels) {
         const list = Array.from({ length: requests }, (_, i) => make(i))

@@ -130,9 +130,7 @@ export async function buildNovaData(pool: pg.Pool, version: string, previous: No
     providersByNpi(pool, [...treating]),
     systemIds.length > 0 ? healthSystems(pool, { ids: systemIds }) : Promise.resolve([]),
   ])
-  const systems = new Map(
-    systemRows.map((s) => [s.id, { ...s, number_of_affiliated_hcps: affiliation.bySystem.get(s.id) ?? 0 }] as const),
-  )
+  const systems = new Map(systemRows.map((s) => [s.id, { ...s, number_of_affiliated_hcps: affiliation.bySystem.get(s.id) ?? 0 }] as const))
   const stateLookup = new Map<string, { abbr: string; name: string }>()
   // SQL matched upper(abbr) = upper(v) OR lower(name) = lower(v); an abbreviation wins over a name
   for (const s of states) if (!stateLookup.has(`n:${s.name.toLowerCase()}`)) stateLookup.set(`n:${s.name.toLowerCase()}`, s)

@@ -33,4 +33,3 @@ export const novaRoutes: FastifyPluginAsyncZod = async (app) => {
     reply.header('content-type', JSON_TYPE).send(JSON.stringify(await nova.facility(request.params.npi)) as never),
   )
 }
-

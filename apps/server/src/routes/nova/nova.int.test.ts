@@ -731,7 +731,11 @@ describe('Nova (/api/nova/v1)', () => {
       )
       const hcpsOf = async () => {
         const { page_results } = await ok(
-          post('/insights/hcps', { geo_filter_input: COUNTRY, filter_inputs: [{ code: 'facility_npi', filter_value: top.npi }], page_size: 100 }),
+          post('/insights/hcps', {
+            geo_filter_input: COUNTRY,
+            filter_inputs: [{ code: 'facility_npi', filter_value: top.npi }],
+            page_size: 100,
+          }),
         )
         return valuesOf((page_results.results as NovaInsight[]).find((h) => h.citrus_id === top.provider_npi)!)
       }
@@ -745,9 +749,7 @@ describe('Nova (/api/nova/v1)', () => {
         await ctx.db.pool.query("UPDATE snakebite_cases SET antivenom = 'crofab', units_used = units_used + 7 WHERE id = $1", [top.case_id])
         // the same data version answers the same numbers (kept in memory)
         expect(await hcpsOf()).toEqual(before)
-        await ctx.db.pool.query(
-          "INSERT INTO data_loads (kind, scale, status, finished_at) VALUES ('import', 'nova-test', 'done', now())",
-        )
+        await ctx.db.pool.query("INSERT INTO data_loads (kind, scale, status, finished_at) VALUES ('import', 'nova-test', 'done', now())")
         const after = await hcpsOf()
         const expected = await one<{ units: number }>(
           ctx.db,

@@ -16,7 +16,6 @@ import {
   NOVA_SORT_OPTIONS,
   SORT_DIRECTIONS,
   type AtlasSummaryResponse,
-  type AtlasTilesResponse,
   type ChoroplethLegend,
   type FilterInput,
   type MetricGroup,
@@ -54,7 +53,16 @@ import {
   type NovaCounts,
 } from './metrics.js'
 import { LIST_WEIGHT, NovaDataSource, type NovaData } from './data.js'
-import { facilityByNpi, healthSystemExists, type FacilityRecord, type FacilityRow, type HcpCountRow, type HealthSystemRecord, type ProviderRecord, type Scope } from './queries.js'
+import {
+  facilityByNpi,
+  healthSystemExists,
+  type FacilityRecord,
+  type FacilityRow,
+  type HcpCountRow,
+  type HealthSystemRecord,
+  type ProviderRecord,
+  type Scope,
+} from './queries.js'
 import { ShapeCache } from './shapes.js'
 
 type AccountQueryType = (typeof NOVA_ACCOUNT_QUERY_TYPES)[number]
@@ -464,7 +472,10 @@ export class NovaService {
     return { summary, map_selection: { code: mapType.code, name: mapType.name, value: values[mapType.metric] ?? null }, counts }
   }
 
-  private scopeSummary(data: NovaData, scope: Scope): { summary: NovaInsight; values: MetricValues; counts: AtlasSummaryResponse['counts'] } {
+  private scopeSummary(
+    data: NovaData,
+    scope: Scope,
+  ): { summary: NovaInsight; values: MetricValues; counts: AtlasSummaryResponse['counts'] } {
     const year = data.year
     const rows = this.scopedRows(data, scope)
     const region = regionValues(rows)
@@ -543,7 +554,14 @@ export class NovaService {
         if (granularity === 'STATE' && scope.level === 'COUNTRY') {
           const byState = groupBy(rows, (r) => r.state)
           return data.mapStates.map((s) =>
-            withValues({ id: s.abbr, code: s.abbr, name: s.name, type: 'STATE', territoryName: null, facilities: byState.get(s.abbr) ?? [] }),
+            withValues({
+              id: s.abbr,
+              code: s.abbr,
+              name: s.name,
+              type: 'STATE',
+              territoryName: null,
+              facilities: byState.get(s.abbr) ?? [],
+            }),
           )
         }
         if (granularity === 'SALES_TERRITORY' && scope.level !== 'SALES_TERRITORY') {
@@ -619,7 +637,9 @@ export class NovaService {
         const point = this.pointFragment(data, f)
         const value = point.values[mapType.metric] ?? null
         const v = JSON.stringify(value)
-        parts.push(`${point.head}"primary_metric":${metric},"value":${v},"primary_metric_value":${v},"fill":${JSON.stringify(colorOf(legend, value))}}}`)
+        parts.push(
+          `${point.head}"primary_metric":${metric},"value":${v},"primary_metric_value":${v},"fill":${JSON.stringify(colorOf(legend, value))}}}`,
+        )
       }
     }
     return `{"geojson":{"type":"FeatureCollection","features":[${parts.join(',')}]},"choropleth_legend":${JSON.stringify(legend)}}`
@@ -653,7 +673,10 @@ export class NovaService {
       }
       const geometry = JSON.stringify({ type: 'Point', coordinates: [f.longitude, f.latitude] })
       const properties = JSON.stringify(fixed)
-      return { head: `{"type":"Feature","id":${JSON.stringify(id)},"geometry":${geometry},"properties":${properties.slice(0, -1)},`, values }
+      return {
+        head: `{"type":"Feature","id":${JSON.stringify(id)},"geometry":${geometry},"properties":${properties.slice(0, -1)},`,
+        values,
+      }
     })
   }
 
