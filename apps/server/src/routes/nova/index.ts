@@ -21,7 +21,7 @@ export const novaRoutes: FastifyPluginAsyncZod = async (app) => {
   // outlines and point fragments kept per data version, and validating these answers against their zod schemas
   // on every response cost more than computing them. Their shape is the contract's by construction (typed) and
   // nova.int.test.ts parses every answer with the response schemas.
-  // (a string with a JSON content type is sent as it is, without the route's serializer)
+  // (a string or bytes with a JSON content type are sent as they are, without the route's serializer)
   route(app, novaEndpoints.atlasTiles, options, async (request, reply) =>
     reply.header('content-type', JSON_TYPE).send((await nova.tilesJson(request.body)) as never),
   )

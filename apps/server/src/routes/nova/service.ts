@@ -521,15 +521,16 @@ export class NovaService {
   }
 
   /**
-   * The map of a scope as JSON text: region features with their outlines spliced in as PostGIS wrote them,
-   * facility points from per-facility fragments, kept with the data per scope, granularity, map type and points.
+   * The map of a scope as JSON (UTF-8 bytes): region features with their outlines spliced in as PostGIS wrote
+   * them, facility points from per-facility fragments, kept encoded with the data per scope, granularity, map
+   * type and points (a national map with its points is several MB: not even re-encoded per call).
    */
   async tilesJson(input: {
     geo_filter_input: GeoInput
     map_selection: { filter_value: NovaMapType }
     nova_use_case: string
     point_selection?: 'ALL' | 'NONE' | undefined
-  }): Promise<string> {
+  }): Promise<Buffer> {
     const data = await this.data()
     const scope = this.resolveScope(data, input.geo_filter_input)
     const granularity = input.geo_filter_input.filter_value.granularity ?? 'STATE'
@@ -539,8 +540,8 @@ export class NovaService {
     const geometries = await this.regionGeometries(regions)
     return data.memo.get(
       `tiles:${scopeKey(scope)}:${granularity}:${mapType.code}:${points ? 'ALL' : 'NONE'}`,
-      () => this.writeTiles(data, scope, regions, geometries, mapType, points),
-      (json) => json.length,
+      () => Buffer.from(this.writeTiles(data, scope, regions, geometries, mapType, points)),
+      (json) => json.byteLength,
     )
   }
 
