@@ -26,10 +26,10 @@ export const novaRoutes: FastifyPluginAsyncZod = async (app) => {
     reply.header('content-type', JSON_TYPE).send((await nova.tilesJson(request.body)) as never),
   )
   route(app, novaEndpoints.accounts, options, async (request, reply) =>
-    reply.header('content-type', JSON_TYPE).send(JSON.stringify(await nova.accounts(request.body)) as never),
+    reply.header('content-type', JSON_TYPE).send((await nova.accountsJson(request.body)) as never),
   )
   route(app, novaEndpoints.hcps, options, async (request) => nova.hcps(request.body))
   route(app, novaEndpoints.facility, options, async (request, reply) =>
-    reply.header('content-type', JSON_TYPE).send(JSON.stringify(await nova.facility(request.params.npi)) as never),
+    reply.header('content-type', JSON_TYPE).send((await nova.facilityJson(request.params.npi)) as never),
   )
 }

@@ -298,14 +298,18 @@ export class NovaService {
     )
   }
 
-  async accounts(
+  /**
+   * A page of accounts as JSON text: each account's insight (details, payer mix, top prescribers, badges) is
+   * written once per scope and data version and kept in the memo; a page splices the insights of its accounts.
+   */
+  async accountsJson(
     input: {
       geo_filter_input: GeoInput
       nova_use_case: string
       account_query_type: AccountQueryType
       filter_inputs: FilterInput[]
     } & Paging,
-  ): Promise<{ page_results: NovaPageResults }> {
+  ): Promise<string> {
     const data = await this.data()
     const scope = this.resolveScope(data, input.geo_filter_input)
     const healthSystemId = stringFilter(input.filter_inputs, 'health_system_id')
@@ -322,8 +326,19 @@ export class NovaService {
     )
     const accounts = quick.none ? sorted : sorted.filter((a) => passesQuickFilters(a, quick))
     const pageItems = accounts.slice(input.page * input.page_size, (input.page + 1) * input.page_size)
-    const results = data.year === null ? [] : this.enrichAccounts(data, pageItems, data.year, scope.level)
-    return { page_results: pageOf(results, accounts.length, input) }
+    const year = data.year
+    const results =
+      year === null
+        ? []
+        : pageItems.map((account) =>
+            data.memo.get(
+              `insight:${scopeKey(scope)}:${account.kind}:${account.id}`,
+              () => JSON.stringify(this.enrichAccounts(data, [account], year, scope.level)[0]),
+              (json) => json.length,
+            ),
+          )
+    const { results: _, ...paging } = pageOf([], accounts.length, input)
+    return `{"page_results":{"results":[${results.join(',')}],${JSON.stringify(paging).slice(1, -1)}}}`
   }
 
   /** Details, badges, payer mix, top prescribers and specialties of the accounts of one page, from the data. */
@@ -381,7 +396,8 @@ export class NovaService {
     return data.byNpi.get(npi) ?? (await facilityByNpi(this.pool, npi))
   }
 
-  async facility(npi: string): Promise<{ facility_insight: NovaInsight }> {
+  /** One facility's insight as JSON text (an active facility's is kept in the memo). */
+  async facilityJson(npi: string): Promise<string> {
     const data = await this.data()
     const facility = await this.facilityByNpi(data, npi)
     if (!facility) throw notFound(NOVA_MESSAGES.facilityNotFound(npi))
@@ -403,8 +419,9 @@ export class NovaService {
             values: metricValues(derived, { facility_count: 1 }),
           }
         })()
-    const [insight] = this.enrichAccounts(data, [account], data.year ?? new Date().getUTCFullYear(), 'COUNTRY')
-    return { facility_insight: insight! }
+    const write = () =>
+      `{"facility_insight":${JSON.stringify(this.enrichAccounts(data, [account], data.year ?? new Date().getUTCFullYear(), 'COUNTRY')[0])}}`
+    return active ? data.memo.get(`facility:${active.id}`, write, (json) => json.length) : write()
   }
 
   // ------------------------------------------------------------ HCPs
