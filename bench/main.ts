@@ -7,8 +7,8 @@
  *   npm run bench -- typeahead [--requests 200] [--concurrency 1,8]
  *       p50/p95 latency of every look-up at each concurrency against the loaded database
  *   npm run bench -- nova [--requests 200] [--concurrency 1,8]
- *       p50/p95 of atlas/tiles, insights/accounts and the facility insight over HTTP (DATABASE_URL, else a
- *       scratch embedded database with the test dataset)
+ *       p50/p95 of atlas/tiles, insights/accounts and the facility insight over HTTP from a worker thread
+ *       (bench/nova.ts; DATABASE_URL, else a scratch embedded database with the test dataset)
  *   npm run bench -- cost-transparency [--requests 200] [--concurrency 8]
  *       p50/p95 over HTTP of Price Check (uncached with _bypass_cache, cached) and of the provider cost page
  *   npm run bench -- atlas [--requests 200] [--concurrency 8]
@@ -46,6 +46,7 @@ import { rankProviders, resolveSearch } from '../apps/server/src/routes/care-sel
 import { rankingsQuerySchema } from '../packages/contracts/src/index.ts'
 import { benchAtlas, benchAtlasReadOnly } from './atlas.ts'
 import { benchCostTransparency } from './cost-transparency.ts'
+import { benchNova } from './nova.ts'
 
 const fmt = new Intl.NumberFormat('en-US')
 const n = (x: number) => fmt.format(Math.round(x))
@@ -438,124 +439,6 @@ async function benchLoad(seconds: number, concurrency: number) {
   await app.close()
   await embedded?.stop()
   if (errorCount > 0 || ready.status !== 200) process.exitCode = 1
-}
-
-/**
- * Nova over HTTP (issue 14): atlas/tiles and insights/accounts at each concurrency, the facility insight at
- * concurrency 1, against DATABASE_URL (the loaded scale) or a scratch embedded database with the test dataset.
- * Targets on the 2-core reference machine at full scale on PostgreSQL: tiles and accounts p95 <= 100 ms at
- * concurrency 8, facility insight <= 50 ms.
- */
-async function benchNova(requests: number, levels: number[]) {
-  const env = loadEnv({ LOG_LEVEL: 'silent', OUTBOX_POLL_INTERVAL_MS: '0' })
-  const embedded = env.DATABASE_URL ? null : await startEmbeddedPostgres({})
-  const databaseUrl = env.DATABASE_URL ?? embedded!.url
-  await applyMigrations(databaseUrl, MIGRATIONS_DIR)
-  const db = createDatabase(databaseUrl, { maxConnections: 4 })
-  if (embedded) await ensureTestDataset(db.pool, databaseUrl)
-  const password = `Nova#${randomUUID().slice(0, 8)}`
-  const company = await db.prisma.company.create({
-    data: {
-      company_name: `Nova bench ${randomUUID().slice(0, 6)}`,
-      industry: 'Pharma',
-      renewal_cycle_days: 30,
-      activation_key: newActivationKey(),
-      policies: { create: [{ product_group: 'NOVA', limit: null }] },
-    },
-  })
-  const user = await db.prisma.user.create({
-    data: {
-      email: `nova-${randomUUID().slice(0, 8)}@bench.citrus`,
-      role: 'citrus',
-      company_id: company.id,
-      password_hash: await hashPassword(password),
-    },
-  })
-  const { rows: counts } = await db.pool.query<{ cases: string; facilities: string }>(
-    `SELECT (SELECT count(*) FROM snakebite_cases)::text AS cases, (SELECT count(DISTINCT facility_id) FROM snakebite_cases)::text AS facilities`,
-  )
-  const { rows: top } = await db.pool.query<{ npi: string }>(
-    `SELECT f.npi FROM facilities f JOIN snakebite_cases s ON s.facility_id = f.id WHERE f.npi IS NOT NULL GROUP BY f.npi ORDER BY count(*) DESC LIMIT 20`,
-  )
-  const { rows: states } = await db.pool.query<{ state: string }>(
-    `SELECT state FROM snakebite_cases GROUP BY state ORDER BY count(*) DESC LIMIT 5`,
-  )
-  await db.close()
-  const app = await buildApp(
-    {
-      env,
-      databaseUrl,
-      databaseMode: embedded ? 'embedded' : 'postgres',
-      jwtSecret: randomUUID() + randomUUID(),
-      migrationsDir: MIGRATIONS_DIR,
-      webDistDir: null,
-    },
-    { logger: false },
-  )
-  await app.listen({ host: '127.0.0.1', port: 0 })
-  const address = app.server.address()
-  const base = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`
-  const login = await fetch(`${base}/api/users/login`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ email: user.email, password }),
-  })
-  const token = ((await login.json()) as { token: string }).token
-  const post = async (path: string, body: unknown) => {
-    const response = await fetch(`${base}/api/nova/v1${path}`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
-      body: JSON.stringify(body),
-    })
-    await response.arrayBuffer()
-    if (response.status !== 200) throw new Error(`${path}: ${response.status}`)
-  }
-  const scope = (i: number) =>
-    i % 3 === 2 && states.length > 0
-      ? { filter_value: { region_level: 'STATE', search_within_region: states[i % states.length]!.state } }
-      : { filter_value: { region_level: 'COUNTRY', search_within_region: 'US' } }
-  const mapTypes = ['serb_crofab_opportunity_score', 'snake_envenomination_count', 'serb_crofab_drug_patient_share']
-  const sorts = ['snake_envenominations', 'crofab_units_used', 'crofab_usage_buying_gap', 'crofab_patient_share']
-  const workload: Record<string, (i: number) => Promise<void>> = {
-    'atlas/tiles': (i) =>
-      post('/atlas/tiles', {
-        geo_filter_input: { filter_value: { ...scope(i).filter_value, granularity: i % 2 ? 'SALES_TERRITORY' : 'STATE' } },
-        map_selection: { filter_value: mapTypes[i % mapTypes.length] },
-        nova_use_case: 'serb_crofab',
-        point_selection: i % 4 === 0 ? 'ALL' : 'NONE',
-      }),
-    'insights/accounts': (i) =>
-      post('/insights/accounts', {
-        geo_filter_input: scope(i),
-        account_query_type: i % 2 ? 'FACILITY' : 'HEALTH_SYSTEM_OR_INDEPENDENT_FACILITY',
-        sort_input: { code: sorts[i % sorts.length], sort_direction: i % 5 === 0 ? 'ASC' : 'DESC' },
-        page: i % 3,
-      }),
-    'insights/facility': (i) => post(`/insights/facility/${top[i % top.length]!.npi}`, {}),
-  }
-  console.log(
-    `Nova against ${embedded ? 'embedded PGlite (scratch, test dataset)' : 'PostgreSQL (DATABASE_URL)'}: ${n(Number(counts[0]!.cases))} envenomations at ${n(Number(counts[0]!.facilities))} facilities; ${requests} requests per call and concurrency`,
-  )
-  const width = Math.max(...levels)
-  for (const run of Object.values(workload)) await atConcurrency(width, width * 4, run)
-  for (const [name, run] of Object.entries(workload)) {
-    for (const c of name === 'insights/facility' ? [1, ...levels.filter((l) => l > 1)] : levels) {
-      const latencies: number[] = []
-      const started = performance.now()
-      await atConcurrency(c, requests, async (i) => {
-        const t = performance.now()
-        await run(i)
-        latencies.push(performance.now() - t)
-      })
-      const wall = performance.now() - started
-      latencies.sort((a, b) => a - b)
-      console.log(
-        `  ${name.padEnd(18)} concurrency ${String(c).padStart(2)}: p50 ${ms(quantile(latencies, 0.5)).padStart(6)} ms  p95 ${ms(quantile(latencies, 0.95)).padStart(6)} ms  ${n((requests * 1000) / wall).padStart(6)} req/s`,
-      )
-    }
-  }
-  await app.close()
-  await embedded?.stop()
 }
 
 /** Care Select rankings (issue 11): HTTP latency per scenario and concurrency, and the API / raw SQL ratio. */

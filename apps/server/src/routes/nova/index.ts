@@ -3,6 +3,8 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod'
 import { route } from '../../lib/endpoint.js'
 import { NovaService } from './service.js'
 
+const JSON_TYPE = 'application/json; charset=utf-8'
+
 /**
  * Nova, antivenom territory intelligence (spec 2 §7 under /api/nova/v1): role citrus with the NOVA product
  * (spec 2 §6), or a shareable link that lists the call (the link owner's company needs NOVA); every call is
@@ -15,8 +17,19 @@ export const novaRoutes: FastifyPluginAsyncZod = async (app) => {
   route(app, novaEndpoints.metadata, options, async () => nova.metadata())
   route(app, novaEndpoints.territoryNames, options, async (request) => nova.territoryNames(request.query.nova_use_case))
   route(app, novaEndpoints.atlasSummary, options, async (request) => nova.summary(request.body))
-  route(app, novaEndpoints.atlasTiles, options, async (request) => nova.tiles(request.body))
-  route(app, novaEndpoints.accounts, options, async (request) => nova.accounts(request.body))
+  // The map, the account lists and the facility are written as JSON text (docs/decisions/0054): the map splices in
+  // outlines and point fragments kept per data version, and validating these answers against their zod schemas
+  // on every response cost more than computing them. Their shape is the contract's by construction (typed) and
+  // nova.int.test.ts parses every answer with the response schemas.
+  // (a string or bytes with a JSON content type are sent as they are, without the route's serializer)
+  route(app, novaEndpoints.atlasTiles, options, async (request, reply) =>
+    reply.header('content-type', JSON_TYPE).send((await nova.tilesJson(request.body)) as never),
+  )
+  route(app, novaEndpoints.accounts, options, async (request, reply) =>
+    reply.header('content-type', JSON_TYPE).send((await nova.accountsJson(request.body)) as never),
+  )
   route(app, novaEndpoints.hcps, options, async (request) => nova.hcps(request.body))
-  route(app, novaEndpoints.facility, options, async (request) => nova.facility(request.params.npi))
+  route(app, novaEndpoints.facility, options, async (request, reply) =>
+    reply.header('content-type', JSON_TYPE).send((await nova.facilityJson(request.params.npi)) as never),
+  )
 }

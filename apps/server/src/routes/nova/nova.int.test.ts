@@ -1,4 +1,13 @@
-import { NOVA_MAP_TYPES, NOVA_SORT_OPTIONS, type NovaInsight, type NovaSortKey } from '@citrus/contracts'
+import {
+  atlasSummaryResponseSchema,
+  atlasTilesResponseSchema,
+  facilityInsightResponseSchema,
+  NOVA_MAP_TYPES,
+  NOVA_SORT_OPTIONS,
+  pageResultsResponseSchema,
+  type NovaInsight,
+  type NovaSortKey,
+} from '@citrus/contracts'
 import request from 'supertest'
 import { beforeAll, describe, expect, it } from 'vitest'
 import { createTenant, loginTokenFor, testConfig, useTestApp } from '../../../../../test/helpers.ts'
@@ -31,6 +40,15 @@ const stateScope = (state: string, granularity?: string) => ({
 })
 
 type Values = Record<string, number | null>
+
+/** Answers written as JSON text by the server (docs/decisions/0054) are checked against their contract here. */
+const RESPONSE_SCHEMAS = [
+  ['/atlas/tiles', atlasTilesResponseSchema],
+  ['/atlas/summary', atlasSummaryResponseSchema],
+  ['/insights/accounts', pageResultsResponseSchema],
+  ['/insights/hcps', pageResultsResponseSchema],
+  ['/insights/facility/', facilityInsightResponseSchema],
+] as const
 
 /** The metrics of an insight as code → value. */
 function valuesOf(insight: NovaInsight): Values {
@@ -120,6 +138,13 @@ describe('Nova (/api/nova/v1)', () => {
   const ok = async (call: ReturnType<typeof post>) => {
     const response = await call
     expect(response.status, JSON.stringify(response.body).slice(0, 500)).toBe(200)
+    const url = (response as unknown as { request: { url: string } }).request.url
+    const schema = RESPONSE_SCHEMAS.find(([path]) => url.includes(path))?.[1]
+    if (schema) {
+      expect(response.headers['content-type']).toMatch(/^application\/json/)
+      const parsed = schema.safeParse(response.body)
+      expect(parsed.success, `${url}: ${parsed.error?.message ?? ''}`.slice(0, 500)).toBe(true)
+    }
     return response.body
   }
   const recount = async (facilityIds: number[]) => one<Values>(ctx.db, RECOUNT_SQL, [year, facilityIds])
@@ -184,6 +209,21 @@ describe('Nova (/api/nova/v1)', () => {
             `${option.code} nulls last`,
           ).toBe(true)
           expect(present, `${option.code} ${direction}`).toEqual([...present].sort((a, b) => (direction === 'ASC' ? a - b : b - a)))
+          // ties by name (collation order) then by id: the server ranks names once per data version
+          const expectedOrder = [...list].sort((a, b) => {
+            const va = valuesOf(a)[option.metric] ?? null
+            const vb = valuesOf(b)[option.metric] ?? null
+            if (va !== vb) {
+              if (va === null) return 1
+              if (vb === null) return -1
+              return direction === 'ASC' ? va - vb : vb - va
+            }
+            return a.display_name.localeCompare(b.display_name) || (a.citrus_id < b.citrus_id ? -1 : a.citrus_id > b.citrus_id ? 1 : 0)
+          })
+          expect(
+            list.map((a) => a.citrus_id),
+            `${option.code} ${direction} ties`,
+          ).toEqual(expectedOrder.map((a) => a.citrus_id))
         }
       }
     })
@@ -579,6 +619,154 @@ describe('Nova (/api/nova/v1)', () => {
         value: expected.crofab_units_used_5y,
       })
       expect(summary.summary.entity_type).toBe('COUNTRY')
+    })
+  })
+
+  describe('scopes answered from the data of the version (docs/decisions/0054)', () => {
+    it('summarises a state: every metric, the counts and the top prescribers recounted', async () => {
+      const state = (
+        await one<{ state: string }>(
+          ctx.db,
+          'SELECT state FROM facilities WHERE id = ANY($1) GROUP BY state ORDER BY count(*) DESC, state LIMIT 1',
+          [active],
+        )
+      ).state
+      const ids = (
+        await ctx.db.pool.query<{ id: number }>('SELECT id FROM facilities WHERE id = ANY($1) AND state = $2', [active, state])
+      ).rows.map((r) => r.id)
+      const summary = await ok(
+        post('/atlas/summary', {
+          geo_filter_input: stateScope(state),
+          map_selection: { filter_value: 'snake_envenomination_count' },
+          nova_use_case: 'serb_crofab',
+        }),
+      )
+      const expected = await recount(ids)
+      const values = valuesOf(summary.summary)
+      for (const [code, value] of Object.entries(expected))
+        if (code !== 'serb_crofab_opportunity_score') expect(values[code], code).toBe(value)
+      const counts = await one<{ systems: number; treating: number }>(
+        ctx.db,
+        `SELECT (SELECT count(DISTINCT health_system_id) FROM facilities WHERE id = ANY($1))::int AS systems,
+                (SELECT count(DISTINCT provider_npi) FROM snakebite_cases WHERE facility_id = ANY($1) AND extract(year FROM event_date) BETWEEN $2 - 4 AND $2)::int AS treating`,
+        [ids, year],
+      )
+      expect(summary.counts).toEqual({ health_system_count: counts.systems, facility_count: ids.length, provider_count: counts.treating })
+      expect(summary.map_selection.value).toBe(expected.snake_envenomination_cases_5y)
+      const prescribers = (
+        await ctx.db.pool.query<{ npi: string; crofab: number; anavip: number; initials: number }>(
+          `SELECT provider_npi AS npi, count(*) FILTER (WHERE antivenom = 'crofab')::int AS crofab, count(*) FILTER (WHERE antivenom = 'anavip')::int AS anavip,
+                  count(*) FILTER (WHERE icd10_code ~ '^[^.]{3}\\.[^.]{3}A$')::int AS initials
+           FROM snakebite_cases WHERE facility_id = ANY($1) AND extract(year FROM event_date) BETWEEN $2 - 4 AND $2 GROUP BY provider_npi`,
+          [ids, year],
+        )
+      ).rows
+      const top = summary.summary.top_antivenom_hcps as { npi: string; crofab_patients_5yr: number; anavip_patients_5yr: number }[]
+      expect(top.length).toBe(Math.min(50, prescribers.filter((p) => p.crofab + p.anavip > 0).length))
+      for (const entry of top) {
+        const p = prescribers.find((x) => x.npi === entry.npi)!
+        expect([entry.crofab_patients_5yr, entry.anavip_patients_5yr]).toEqual([p.crofab, p.anavip])
+      }
+      const payers = (
+        await ctx.db.pool.query<{ payer_type: string; n: number }>(
+          `SELECT c.payer_type, count(*)::int AS n FROM snakebite_cases s JOIN claims c ON c.id = s.claim_id
+           WHERE s.facility_id = ANY($1) AND extract(year FROM s.event_date) BETWEEN $2 - 4 AND $2 GROUP BY c.payer_type`,
+          [ids, year],
+        )
+      ).rows
+      expect((summary.summary.payer_mix as { payer_type: string; count: number }[]).map((p) => [p.payer_type, p.count]).sort()).toEqual(
+        payers.map((p) => [p.payer_type, p.n]).sort(),
+      )
+    })
+
+    it('lists the accounts of a sales territory: its counties only, each recounted', async () => {
+      const territory = await one<{ id: number; name: string }>(
+        ctx.db,
+        `SELECT t.id, t.name FROM sales_territories t JOIN sales_territory_counties tc ON tc.territory_id = t.id
+         JOIN facilities f ON f.county_fips = tc.county_fips AND f.id = ANY($1)
+         WHERE t.nova_use_case = 'serb_crofab' GROUP BY t.id, t.name ORDER BY count(DISTINCT f.id) DESC, t.id LIMIT 1`,
+        [active],
+      )
+      const ids = (
+        await ctx.db.pool.query<{ id: number; npi: string }>(
+          'SELECT DISTINCT f.id, f.npi FROM facilities f JOIN sales_territory_counties tc ON tc.county_fips = f.county_fips WHERE tc.territory_id = $1 AND f.id = ANY($2)',
+          [territory.id, active],
+        )
+      ).rows
+      const { page_results } = await ok(
+        post('/insights/accounts', {
+          geo_filter_input: { filter_value: { region_level: 'SALES_TERRITORY', search_within_region: territory.name } },
+          account_query_type: 'FACILITY',
+          page_size: 100,
+        }),
+      )
+      expect(page_results.total_results).toBe(ids.length)
+      for (const r of page_results.results as NovaInsight[]) {
+        const id = ids.find((x) => x.npi === r.citrus_id)!.id
+        const expected = await recount([id])
+        const actual = valuesOf(r)
+        for (const [code, value] of Object.entries(expected)) expect(actual[code], `${r.display_name} ${code}`).toBe(value)
+      }
+      // the territory by id names the same scope
+      const byId = await ok(
+        post('/insights/accounts', {
+          geo_filter_input: { filter_value: { region_level: 'SALES_TERRITORY', search_within_region: String(territory.id) } },
+          account_query_type: 'FACILITY',
+        }),
+      )
+      expect(byId.page_results.total_results).toBe(ids.length)
+      // a state by its name names the same scope as by its code
+      const state = await one<{ abbr: string; name: string }>(ctx.db, 'SELECT abbr, name FROM states ORDER BY abbr LIMIT 1')
+      const byCode = await ok(post('/insights/accounts', { geo_filter_input: stateScope(state.abbr.toLowerCase()) }))
+      const byName = await ok(post('/insights/accounts', { geo_filter_input: stateScope(state.name.toUpperCase()) }))
+      expect(byName.page_results.total_results).toBe(byCode.page_results.total_results)
+    })
+
+    it('sees a new data version: a load changes the counts the next call answers', async () => {
+      const top = await one<{ id: number; npi: string; case_id: number; provider_npi: string }>(
+        ctx.db,
+        `SELECT f.id, f.npi, s.id AS case_id, s.provider_npi FROM facilities f JOIN snakebite_cases s ON s.facility_id = f.id
+         WHERE extract(year FROM s.event_date) BETWEEN $1 - 4 AND $1 ORDER BY s.id LIMIT 1`,
+        [year],
+      )
+      const hcpsOf = async () => {
+        const { page_results } = await ok(
+          post('/insights/hcps', {
+            geo_filter_input: COUNTRY,
+            filter_inputs: [{ code: 'facility_npi', filter_value: top.npi }],
+            page_size: 100,
+          }),
+        )
+        return valuesOf((page_results.results as NovaInsight[]).find((h) => h.citrus_id === top.provider_npi)!)
+      }
+      const before = await hcpsOf()
+      const { rows } = await ctx.db.pool.query<{ antivenom: string | null; units_used: number }>(
+        'SELECT antivenom, units_used FROM snakebite_cases WHERE id = $1',
+        [top.case_id],
+      )
+      const original = rows[0]!
+      try {
+        await ctx.db.pool.query("UPDATE snakebite_cases SET antivenom = 'crofab', units_used = units_used + 7 WHERE id = $1", [top.case_id])
+        // the same data version answers the same numbers (kept in memory)
+        expect(await hcpsOf()).toEqual(before)
+        await ctx.db.pool.query("INSERT INTO data_loads (kind, scale, status, finished_at) VALUES ('import', 'nova-test', 'done', now())")
+        const after = await hcpsOf()
+        const expected = await one<{ units: number }>(
+          ctx.db,
+          `SELECT coalesce(sum(units_used) FILTER (WHERE antivenom = 'crofab'), 0)::int AS units FROM snakebite_cases
+           WHERE facility_id = $1 AND provider_npi = $2 AND extract(year FROM event_date) BETWEEN $3 - 4 AND $3`,
+          [top.id, top.provider_npi, year],
+        )
+        expect(after.crofab_units_used_5y).toBe(expected.units)
+        expect(after.crofab_units_used_5y).not.toBe(before.crofab_units_used_5y)
+      } finally {
+        await ctx.db.pool.query('UPDATE snakebite_cases SET antivenom = $2, units_used = $3 WHERE id = $1', [
+          top.case_id,
+          original.antivenom,
+          original.units_used,
+        ])
+        await ctx.db.pool.query("INSERT INTO data_loads (kind, scale, status, finished_at) VALUES ('import', 'nova-test', 'done', now())")
+      }
     })
   })
 

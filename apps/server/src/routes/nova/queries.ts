@@ -247,32 +247,6 @@ export async function affiliations(pool: pg.Pool): Promise<Affiliations> {
   return { byFacility, bySystem }
 }
 
-/** Per facility and clinician: envenomations, initial encounters and antivenom patients over 5 years. */
-export interface PrescriberCountRow {
-  facility_id: number
-  npi: string
-  initials_5y: number
-  cases_5y: number
-  crofab_patients_5y: number
-  anavip_patients_5y: number
-}
-
-export async function prescriberCounts(pool: pg.Pool, latestYear: number, facilityIds: number[]): Promise<PrescriberCountRow[]> {
-  if (facilityIds.length === 0) return []
-  const { rows } = await pool.query<PrescriberCountRow>(
-    `SELECT s.facility_id, s.provider_npi AS npi,
-            count(*) FILTER (WHERE ${INITIAL_ENCOUNTER_SQL})::int AS initials_5y,
-            count(*)::int AS cases_5y,
-            count(*) FILTER (WHERE s.antivenom = 'crofab')::int AS crofab_patients_5y,
-            count(*) FILTER (WHERE s.antivenom = 'anavip')::int AS anavip_patients_5y
-     FROM snakebite_cases s
-     WHERE s.facility_id = ANY($2) AND s.event_date >= make_date($1 - 4, 1, 1) AND s.event_date < make_date($1 + 1, 1, 1)
-     GROUP BY s.facility_id, s.provider_npi`,
-    [latestYear, facilityIds],
-  )
-  return rows
-}
-
 export interface ProviderRecord {
   id: number
   npi: string
@@ -325,45 +299,17 @@ export async function topPrescriberRanks(pool: pg.Pool, limit: number): Promise<
   return new Map(rows.map((r, i) => [r.npi, i + 1]))
 }
 
-/** Facilities (of the given ones) where one of the clinicians treated an envenomation in the 5-year window. */
-export async function facilitiesTreatedBy(
-  pool: pg.Pool,
-  latestYear: number,
-  npis: string[],
-  facilityIds: number[],
-): Promise<Map<number, string[]>> {
-  if (npis.length === 0 || facilityIds.length === 0) return new Map()
-  const { rows } = await pool.query<{ facility_id: number; npis: string[] }>(
-    `SELECT s.facility_id, array_agg(DISTINCT s.provider_npi) AS npis FROM snakebite_cases s
-     WHERE s.provider_npi = ANY($2) AND s.facility_id = ANY($3)
-       AND s.event_date >= make_date($1 - 4, 1, 1) AND s.event_date < make_date($1 + 1, 1, 1)
-     GROUP BY s.facility_id`,
-    [latestYear, npis, facilityIds],
-  )
-  return new Map(rows.map((r) => [r.facility_id, r.npis]))
-}
+/** Per facility and clinician who treated an envenomation there in the 5-year window: that clinician's counts. */
+export type HcpCountRow = NovaCounts & { facility_id: number; npi: string }
 
-/** Payer types of the envenomation claims per facility over 5 years. */
-export async function payerCounts(
-  pool: pg.Pool,
-  latestYear: number,
-  facilityIds: number[],
-): Promise<{ facility_id: number; payer_type: string; n: number }[]> {
-  if (facilityIds.length === 0) return []
-  const { rows } = await pool.query<{ facility_id: number; payer_type: string; n: number }>(
-    `SELECT s.facility_id, c.payer_type, count(*)::int AS n
-     FROM snakebite_cases s JOIN claims c ON c.id = s.claim_id
-     WHERE s.facility_id = ANY($2) AND s.event_date >= make_date($1 - 4, 1, 1) AND s.event_date < make_date($1 + 1, 1, 1)
-     GROUP BY s.facility_id, c.payer_type`,
-    [latestYear, facilityIds],
-  )
-  return rows
-}
-
-/** Counts of each clinician who treated envenomations at a facility (the HCP list). */
-export async function hcpCounts(pool: pg.Pool, latestYear: number, facilityId: number): Promise<(NovaCounts & { npi: string })[]> {
-  const { rows } = await pool.query<NovaCounts & { npi: string }>(
-    `SELECT s.provider_npi AS npi,
+/**
+ * The counts of every (facility, clinician) pair of the 5-year window in one pass over the window's cases (the
+ * HCP lists, the top prescribers and the treating-clinician counts are all read from these). Nothing is bought
+ * by a clinician: the purchase counts are 0.
+ */
+export async function hcpCountsAll(pool: pg.Pool, latestYear: number): Promise<HcpCountRow[]> {
+  const { rows } = await pool.query<HcpCountRow>(
+    `SELECT s.facility_id, s.provider_npi AS npi,
             count(*)::int AS cases_5y,
             count(*) FILTER (WHERE s.event_date >= make_date($1, 1, 1))::int AS cases_1y,
             count(*) FILTER (WHERE ${INITIAL_ENCOUNTER_SQL})::int AS initials_5y,
@@ -378,21 +324,30 @@ export async function hcpCounts(pool: pg.Pool, latestYear: number, facilityId: n
             coalesce(sum(s.units_used) FILTER (WHERE s.antivenom = 'anavip' AND s.event_date >= make_date($1, 1, 1)), 0)::int AS anavip_used_1y,
             0 AS crofab_bought_5y, 0 AS crofab_bought_1y, 0 AS anavip_bought_5y, 0 AS anavip_bought_1y
      FROM snakebite_cases s
-     WHERE s.facility_id = $2 AND s.event_date >= make_date($1 - 4, 1, 1) AND s.event_date < make_date($1 + 1, 1, 1)
-     GROUP BY s.provider_npi`,
-    [latestYear, facilityId],
+     WHERE s.event_date >= make_date($1 - 4, 1, 1) AND s.event_date < make_date($1 + 1, 1, 1)
+     GROUP BY s.facility_id, s.provider_npi
+     ORDER BY s.facility_id, s.provider_npi`,
+    [latestYear],
   )
   return rows
 }
 
-/** Clinicians who treated envenomations in the 5-year window at the facilities. */
-export async function treatingProviderCount(pool: pg.Pool, latestYear: number, facilityIds: number[] | null): Promise<number> {
-  const { rows } = await pool.query<{ n: number }>(
-    `SELECT count(DISTINCT s.provider_npi)::int AS n FROM snakebite_cases s
-     WHERE ($2::int[] IS NULL OR s.facility_id = ANY($2)) AND s.event_date >= make_date($1 - 4, 1, 1) AND s.event_date < make_date($1 + 1, 1, 1)`,
-    [latestYear, facilityIds],
+/** Payer types of the envenomation claims of every facility over 5 years. */
+export async function payerCountsAll(pool: pg.Pool, latestYear: number): Promise<{ facility_id: number; payer_type: string; n: number }[]> {
+  const { rows } = await pool.query<{ facility_id: number; payer_type: string; n: number }>(
+    `SELECT s.facility_id, c.payer_type, count(*)::int AS n
+     FROM snakebite_cases s JOIN claims c ON c.id = s.claim_id
+     WHERE s.event_date >= make_date($1 - 4, 1, 1) AND s.event_date < make_date($1 + 1, 1, 1)
+     GROUP BY s.facility_id, c.payer_type`,
+    [latestYear],
   )
-  return rows[0]?.n ?? 0
+  return rows
+}
+
+/** Whether a health system with this id exists (one with no antivenom activity answers an empty list, not 404). */
+export async function healthSystemExists(pool: pg.Pool, healthsystemId: string): Promise<boolean> {
+  const { rows } = await pool.query('SELECT 1 FROM health_systems WHERE healthsystem_id = $1 LIMIT 1', [healthsystemId])
+  return rows.length > 0
 }
 
 // ---------------------------------------------------------------- scopes and shapes
@@ -408,20 +363,28 @@ export async function dataVersion(pool: pg.Pool): Promise<string> {
   return rows[0]?.v ?? ''
 }
 
-/** The counties of a sales territory. */
-export async function territoryCounties(pool: pg.Pool, territoryId: number): Promise<Set<string>> {
-  const { rows } = await pool.query<{ county_fips: string }>('SELECT county_fips FROM sales_territory_counties WHERE territory_id = $1', [
-    territoryId,
-  ])
-  return new Set(rows.map((r) => r.county_fips))
+/** Every state (abbr, name, and whether it has an outline for the national map). */
+export async function allStates(pool: pg.Pool): Promise<{ abbr: string; name: string; has_geom: boolean }[]> {
+  const { rows } = await pool.query<{ abbr: string; name: string; has_geom: boolean }>(
+    'SELECT abbr, name, geom IS NOT NULL AS has_geom FROM states ORDER BY abbr',
+  )
+  return rows
 }
 
-export async function stateByCode(pool: pg.Pool, value: string): Promise<{ abbr: string; name: string } | null> {
-  const { rows } = await pool.query<{ abbr: string; name: string }>(
-    'SELECT abbr, name FROM states WHERE upper(abbr) = upper($1) OR lower(name) = lower($1)',
-    [value],
+/** The counties of every territory of the use case. */
+export async function territoryCountyList(pool: pg.Pool, useCase: string): Promise<Map<number, Set<string>>> {
+  const { rows } = await pool.query<{ territory_id: number; county_fips: string }>(
+    `SELECT tc.territory_id, tc.county_fips FROM sales_territory_counties tc JOIN sales_territories t ON t.id = tc.territory_id
+     WHERE t.nova_use_case = $1`,
+    [territoryUseCase(useCase)],
   )
-  return rows[0] ?? null
+  const out = new Map<number, Set<string>>()
+  for (const r of rows) {
+    let set = out.get(r.territory_id)
+    if (!set) out.set(r.territory_id, (set = new Set()))
+    set.add(r.county_fips)
+  }
+  return out
 }
 
 export interface TerritoryRecord {
@@ -440,23 +403,3 @@ export async function territories(pool: pg.Pool, useCase: string): Promise<Terri
 }
 
 export const territoryUseCase = (useCase: string) => (useCase === 'general' ? 'serb_crofab' : useCase)
-
-export async function territoryByName(pool: pg.Pool, useCase: string, value: string): Promise<TerritoryRecord | null> {
-  const { rows } = await pool.query<TerritoryRecord>(
-    `SELECT id, name, state FROM sales_territories WHERE nova_use_case = $1 AND (lower(name) = lower($2) OR id::text = $2) ORDER BY id LIMIT 1`,
-    [territoryUseCase(useCase), value],
-  )
-  return rows[0] ?? null
-}
-
-/** County → territory of the use case. */
-export async function territoryOfCounties(pool: pg.Pool, useCase: string): Promise<Map<string, TerritoryRecord>> {
-  const { rows } = await pool.query<TerritoryRecord & { county_fips: string }>(
-    `SELECT tc.county_fips, t.id, t.name, t.state FROM sales_territory_counties tc JOIN sales_territories t ON t.id = tc.territory_id
-     WHERE t.nova_use_case = $1 ORDER BY t.id`,
-    [territoryUseCase(useCase)],
-  )
-  const out = new Map<string, TerritoryRecord>()
-  for (const r of rows) if (!out.has(r.county_fips)) out.set(r.county_fips, { id: r.id, name: r.name, state: r.state })
-  return out
-}

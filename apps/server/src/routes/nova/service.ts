@@ -16,7 +16,6 @@ import {
   NOVA_SORT_OPTIONS,
   SORT_DIRECTIONS,
   type AtlasSummaryResponse,
-  type AtlasTilesResponse,
   type ChoroplethLegend,
   type FilterInput,
   type MetricGroup,
@@ -49,53 +48,36 @@ import {
   PROVIDER_METRIC_CODES,
   sortRows,
   sumCounts,
-  TOP_PRESCRIBER_RANK,
   type DerivedMetrics,
   type MetricValues,
   type NovaCounts,
 } from './metrics.js'
+import { LIST_WEIGHT, NovaDataSource, type NovaData } from './data.js'
 import {
-  affiliations,
-  dataVersion,
-  territoryCounties,
-  facilitiesTreatedBy,
   facilityByNpi,
-  facilityCounts,
-  hcpCounts,
-  healthSystems,
-  novaYears,
-  payerCounts,
-  prescriberCounts,
-  providersByNpi,
-  stateByCode,
-  territories,
-  territoryByName,
-  territoryOfCounties,
-  topPrescriberRanks,
-  treatingProviderCount,
-  type Affiliations,
+  healthSystemExists,
   type FacilityRecord,
   type FacilityRow,
+  type HcpCountRow,
   type HealthSystemRecord,
-  type PrescriberCountRow,
   type ProviderRecord,
   type Scope,
 } from './queries.js'
 import { ShapeCache } from './shapes.js'
 
-/** How long the facility counts are kept at most (a `data refresh` without a load is seen within this time). */
-export const SNAPSHOT_TTL_MS = 5 * 60_000
+type AccountQueryType = (typeof NOVA_ACCOUNT_QUERY_TYPES)[number]
 
-interface Snapshot {
-  years: Awaited<ReturnType<typeof novaYears>>
-  year: number | null
-  rows: FacilityRow[]
-  ranks: Map<string, number>
-  /** states with an outline, for the national state map */
-  states: { abbr: string; name: string }[]
-  /** the serb_crofab territories (the one antivenom use case) and the territory of each county */
-  territories: TerritoryName[]
-  countyTerritory: Map<string, TerritoryName>
+/** A region of the map with its counts and values. */
+interface MapRegion {
+  id: string
+  code: string
+  name: string
+  type: 'COUNTRY' | 'STATE' | 'TERRITORY'
+  territoryName: string | null
+  facilities: FacilityRow[]
+  counts: NovaCounts
+  derived: DerivedMetrics
+  values: MetricValues
 }
 
 interface GeoInput {
@@ -156,87 +138,42 @@ export function payerMix(counts: Map<string, number>): PayerShare[] {
 
 export class NovaService {
   readonly shapes: ShapeCache
+  private readonly source: NovaDataSource
   constructor(private readonly pool: pg.Pool) {
     this.shapes = new ShapeCache(pool)
+    this.source = new NovaDataSource(pool)
   }
 
-  private snapshot: { version: string; at: number; value: Promise<Snapshot> } | null = null
-
-  /**
-   * Every active facility's counts and the national prescriber ranks, computed once per data version (a load
-   * starting or finishing) and at most SNAPSHOT_TTL_MS old; each call then scopes, groups, sorts and pages in
-   * memory and queries only the details of the page. Concurrent first calls share one computation.
-   */
-  private async current(): Promise<Snapshot> {
-    const version = await dataVersion(this.pool)
-    const cached = this.snapshot
-    if (cached && cached.version === version && Date.now() - cached.at < SNAPSHOT_TTL_MS) return cached.value
-    const value = (async (): Promise<Snapshot> => {
-      const years = await novaYears(this.pool)
-      const year = years.latest_year
-      const [rows, ranks, states, territoryList, countyTerritory] = await Promise.all([
-        year === null ? Promise.resolve([]) : facilityCounts(this.pool, year, { level: 'COUNTRY' }),
-        topPrescriberRanks(this.pool, TOP_PRESCRIBER_RANK),
-        this.pool
-          .query<{ abbr: string; name: string }>('SELECT abbr, name FROM states WHERE geom IS NOT NULL ORDER BY abbr')
-          .then((r) => r.rows),
-        territories(this.pool, NOVA_DEFAULT_USE_CASE),
-        territoryOfCounties(this.pool, NOVA_DEFAULT_USE_CASE),
-      ])
-      return { years, year, rows, ranks, states, territories: territoryList, countyTerritory }
-    })()
-    this.snapshot = { version, at: Date.now(), value }
-    value.catch(() => {
-      if (this.snapshot?.value === value) this.snapshot = null
-    })
-    return value
+  /** The data of the current version (docs/decisions/0054): every call answers from it in memory. */
+  data(): Promise<NovaData> {
+    return this.source.get()
   }
 
-  private affiliationCache: { version: string; value: Promise<Affiliations> } | null = null
-
-  /** Clinicians per facility, specialty and health system: they change only with a load, so once per data version. */
-  private async affiliations(): Promise<Affiliations> {
-    const version = await dataVersion(this.pool)
-    const cached = this.affiliationCache
-    if (cached && cached.version === version) return cached.value
-    const value = affiliations(this.pool)
-    this.affiliationCache = { version, value }
-    value.catch(() => {
-      if (this.affiliationCache?.value === value) this.affiliationCache = null
-    })
-    return value
-  }
-
-  private async latestYear(): Promise<number | null> {
-    return (await this.current()).year
-  }
-
-  /** The active facilities of a scope (and of a health system, or some ids), from the snapshot. */
-  private async scopedRows(
-    scope: Scope,
-    filter: { healthSystemId?: string | undefined; facilityIds?: number[] } = {},
-  ): Promise<FacilityRow[]> {
-    const { rows } = await this.current()
-    const counties = scope.level === 'SALES_TERRITORY' ? await territoryCounties(this.pool, scope.territory.id) : null
-    const ids = filter.facilityIds ? new Set(filter.facilityIds) : null
-    return rows.filter(
+  /** The active facilities of a scope (and of a health system), from the data. */
+  private scopedRows(data: NovaData, scope: Scope, healthSystemId?: string): FacilityRow[] {
+    if (scope.level === 'COUNTRY' && healthSystemId === undefined) return data.rows
+    const counties = scope.level === 'SALES_TERRITORY' ? (data.territoryCounties.get(scope.territory.id) ?? new Set<string>()) : null
+    return data.rows.filter(
       (r) =>
         (scope.level !== 'STATE' || r.state === scope.state) &&
         (counties === null || (r.county_fips !== null && counties.has(r.county_fips))) &&
-        (filter.healthSystemId === undefined || r.healthsystem_id === filter.healthSystemId) &&
-        (ids === null || ids.has(r.id)),
+        (healthSystemId === undefined || r.healthsystem_id === healthSystemId),
     )
   }
 
-  async resolveScope(geo: GeoInput, useCase: string): Promise<Scope> {
+  resolveScope(data: NovaData, geo: GeoInput): Scope {
     const { region_level: level, search_within_region: value = '' } = geo.filter_value
     if (level === 'STATE') {
-      const state = await stateByCode(this.pool, value)
+      const state = data.stateLookup.get(`a:${value.toUpperCase()}`) ?? data.stateLookup.get(`n:${value.toLowerCase()}`)
       if (!state) throw badRequest(NOVA_MESSAGES.unknownState(value))
       return { level, state: state.abbr, stateName: state.name }
     }
     if (level === 'SALES_TERRITORY') {
-      const territory = await territoryByName(this.pool, useCase, value)
+      // every use case reads the serb_crofab territories (territoryUseCase): lower(name) = lower(v) OR id::text = v, lowest id
+      const lower = value.toLowerCase()
+      const territory = data.territories
+        .filter((t) => t.name.toLowerCase() === lower || String(t.id) === value)
+        .reduce<TerritoryName | null>((best, t) => (best === null || t.id < best.id ? t : best), null)
       if (!territory) throw badRequest(NOVA_MESSAGES.unknownTerritory(value))
       return { level, territory }
     }
@@ -246,7 +183,7 @@ export class NovaService {
   // ------------------------------------------------------------ metadata
 
   async metadata(): Promise<NovaMetadata> {
-    const { years } = await this.current()
+    const { years } = await this.data()
     return {
       atlas_metadata: {
         map_metadata: {
@@ -300,118 +237,133 @@ export class NovaService {
     }
   }
 
-  async territoryNames(useCase: string): Promise<{ territory_names: TerritoryName[] }> {
-    return { territory_names: await territories(this.pool, useCase) }
+  async territoryNames(_useCase: string): Promise<{ territory_names: TerritoryName[] }> {
+    // every use case reads the serb_crofab territories (territoryUseCase), ordered by state and name
+    return { territory_names: (await this.data()).territories }
   }
 
   // ------------------------------------------------------------ accounts
 
-  private buildAccounts(rows: FacilityRow[], type: (typeof NOVA_ACCOUNT_QUERY_TYPES)[number]): Account[] {
-    const accounts: Account[] = []
-    const systems = new Map<number, FacilityRow[]>()
-    for (const row of rows) {
-      if (type === 'HEALTH_SYSTEM_OR_INDEPENDENT_FACILITY' && row.health_system_id !== null) {
-        const list = systems.get(row.health_system_id) ?? []
-        list.push(row)
-        systems.set(row.health_system_id, list)
-      } else {
-        const derived = derive(row)
-        accounts.push({
-          id: facilityCitrusId(row),
-          name: row.name,
-          kind: 'FACILITY',
-          facilities: [row],
-          systemId: row.health_system_id,
-          systemName: row.health_system_name,
-          counts: row,
-          derived,
-          values: metricValues(derived, { facility_count: 1 }),
-        })
-      }
-    }
-    for (const [systemId, facilities] of systems) {
-      const counts = sumCounts(facilities)
-      const derived = derive(counts)
-      const first = facilities[0]!
-      accounts.push({
-        id: first.healthsystem_id ?? `HS${systemId}`,
-        name: first.health_system_name ?? `Health system ${systemId}`,
-        kind: 'HEALTH_SYSTEM',
-        facilities,
-        systemId,
-        systemName: first.health_system_name,
-        counts,
+  /** A facility as an account of its own (the same object for every list of the data version). */
+  private facilityAccount(data: NovaData, row: FacilityRow): Account {
+    return data.memo.get(`facility-account:${row.id}`, () => {
+      const derived = data.derived.get(row.id) ?? derive(row)
+      return {
+        id: facilityCitrusId(row),
+        name: row.name,
+        kind: 'FACILITY' as const,
+        facilities: [row],
+        systemId: row.health_system_id,
+        systemName: row.health_system_name,
+        counts: row,
         derived,
-        values: metricValues(derived, { facility_count: facilities.length }),
-      })
-    }
-    return accounts
+        values: metricValues(derived, { facility_count: 1 }),
+      }
+    })
   }
 
-  async accounts(
+  /** The accounts of a scope, grouped by type, before filters and sorting (kept with the data). */
+  private accountList(data: NovaData, scope: Scope, type: AccountQueryType, healthSystemId: string | undefined): Account[] {
+    return data.memo.get(
+      `accounts:${scopeKey(scope)}:${type}:${healthSystemId ?? ''}`,
+      () => {
+        const accounts: Account[] = []
+        const systems = new Map<number, FacilityRow[]>()
+        for (const row of this.scopedRows(data, scope, healthSystemId)) {
+          if (type === 'HEALTH_SYSTEM_OR_INDEPENDENT_FACILITY' && row.health_system_id !== null) {
+            const list = systems.get(row.health_system_id)
+            if (list) list.push(row)
+            else systems.set(row.health_system_id, [row])
+          } else accounts.push(this.facilityAccount(data, row))
+        }
+        for (const [systemId, facilities] of systems) {
+          const counts = sumCounts(facilities)
+          const derived = derive(counts)
+          const first = facilities[0]!
+          accounts.push({
+            id: first.healthsystem_id ?? `HS${systemId}`,
+            name: first.health_system_name ?? `Health system ${systemId}`,
+            kind: 'HEALTH_SYSTEM',
+            facilities,
+            systemId,
+            systemName: first.health_system_name,
+            counts,
+            derived,
+            values: metricValues(derived, { facility_count: facilities.length }),
+          })
+        }
+        return accounts
+      },
+      () => LIST_WEIGHT,
+    )
+  }
+
+  /**
+   * A page of accounts as JSON text: each account's insight (details, payer mix, top prescribers, badges) is
+   * written once per scope and data version and kept in the memo; a page splices the insights of its accounts.
+   */
+  async accountsJson(
     input: {
       geo_filter_input: GeoInput
       nova_use_case: string
-      account_query_type: (typeof NOVA_ACCOUNT_QUERY_TYPES)[number]
+      account_query_type: AccountQueryType
       filter_inputs: FilterInput[]
     } & Paging,
-  ): Promise<{ page_results: NovaPageResults }> {
-    const scope = await this.resolveScope(input.geo_filter_input, input.nova_use_case)
-    const year = await this.latestYear()
+  ): Promise<string> {
+    const data = await this.data()
+    const scope = this.resolveScope(data, input.geo_filter_input)
     const healthSystemId = stringFilter(input.filter_inputs, 'health_system_id')
-    if (healthSystemId !== undefined && (await healthSystems(this.pool, { healthsystemId: healthSystemId })).length === 0) {
+    if (healthSystemId !== undefined && !data.systemCodes.has(healthSystemId) && !(await healthSystemExists(this.pool, healthSystemId))) {
       throw notFound(NOVA_MESSAGES.healthSystemNotFound(healthSystemId))
     }
-    const rows = await this.scopedRows(scope, { healthSystemId })
-    const accounts = this.buildAccounts(rows, input.account_query_type).filter((a) => passesQuickFilters(a, input.filter_inputs))
-    sortRows(accounts, input.sort_input.code, input.sort_input.sort_direction)
+    const quick = quickFilters(input.filter_inputs)
+    const { code, sort_direction: direction } = input.sort_input
+    const listKey = `${scopeKey(scope)}:${input.account_query_type}:${healthSystemId ?? ''}`
+    const sorted = data.memo.get(
+      `sorted:${listKey}:${code}:${direction}`,
+      () => sortRows([...this.accountList(data, scope, input.account_query_type, healthSystemId)], code, direction, data.nameOrder),
+      () => LIST_WEIGHT,
+    )
+    const accounts = quick.none ? sorted : sorted.filter((a) => passesQuickFilters(a, quick))
     const pageItems = accounts.slice(input.page * input.page_size, (input.page + 1) * input.page_size)
-    const results = year === null ? [] : await this.enrichAccounts(pageItems, year, scope.level)
-    return { page_results: pageOf(results, accounts.length, input) }
+    const year = data.year
+    const results =
+      year === null
+        ? []
+        : pageItems.map((account) =>
+            data.memo.get(
+              `insight:${scopeKey(scope)}:${account.kind}:${account.id}`,
+              () => JSON.stringify(this.enrichAccounts(data, [account], year, scope.level)[0]),
+              (json) => json.length,
+            ),
+          )
+    const { results: _, ...paging } = pageOf([], accounts.length, input)
+    return `{"page_results":{"results":[${results.join(',')}],${JSON.stringify(paging).slice(1, -1)}}}`
   }
 
-  /** Details, badges, payer mix, top prescribers and specialties of the accounts of one page. */
-  private async enrichAccounts(accounts: Account[], year: number, level: NovaRegionLevel): Promise<NovaInsight[]> {
-    const facilityIds = accounts.flatMap((a) => a.facilities.map((f) => f.id))
-    const systemIds = [...new Set(accounts.filter((a) => a.kind === 'HEALTH_SYSTEM').map((a) => a.systemId!))]
-    const [payers, prescribers, systemRows, affiliation, ranks] = await Promise.all([
-      payerCounts(this.pool, year, facilityIds),
-      prescriberCounts(this.pool, year, facilityIds),
-      systemIds.length > 0 ? healthSystems(this.pool, { ids: systemIds }) : Promise.resolve([]),
-      this.affiliations(),
-      this.current().then((snapshot) => snapshot.ranks),
-    ])
-    const systems = systemRows.map((system) => ({ ...system, number_of_affiliated_hcps: affiliation.bySystem.get(system.id) ?? 0 }))
-    const affiliated = new Map(
-      facilityIds.map((id) => [id, [...(affiliation.byFacility.get(id)?.values() ?? [])].reduce((a, b) => a + b, 0)] as const),
-    )
-    const specialties = facilityIds.flatMap((id) =>
-      [...(affiliation.byFacility.get(id) ?? new Map<string, number>())].map(([specialty, n]) => ({ facility_id: id, specialty, n })),
-    )
-    const [providers, treatedBy] = await Promise.all([
-      providersByNpi(this.pool, [...new Set(prescribers.map((p) => p.npi))]),
-      facilitiesTreatedBy(this.pool, year, [...ranks.keys()], facilityIds),
-    ])
-    const systemById = new Map(systems.map((s) => [s.id, s]))
+  /** Details, badges, payer mix, top prescribers and specialties of the accounts of one page, from the data. */
+  private enrichAccounts(data: NovaData, accounts: Account[], year: number, level: NovaRegionLevel): NovaInsight[] {
     return accounts.map((account) => {
-      const ids = new Set(account.facilities.map((f) => f.id))
-      const topRank = Math.min(
-        ...account.facilities.flatMap((f) => (treatedBy.get(f.id) ?? []).map((npi) => ranks.get(npi) ?? Infinity)),
-        Infinity,
-      )
-      const system = account.systemId !== null ? systemById.get(account.systemId) : undefined
-      const affiliatedTotal = account.facilities.reduce((n, f) => n + (affiliated.get(f.id) ?? 0), 0)
-      const treating = new Set(prescribers.filter((p) => ids.has(p.facility_id) && p.cases_5y > 0).map((p) => p.npi)).size
-      account.values = { ...account.values, provider_count: affiliatedTotal, treating_provider_count: treating }
       const payerByType = new Map<string, number>()
-      for (const p of payers) if (ids.has(p.facility_id)) payerByType.set(p.payer_type, (payerByType.get(p.payer_type) ?? 0) + p.n)
       const specialtyByName = new Map<string, number>()
-      for (const s of specialties)
-        if (ids.has(s.facility_id)) specialtyByName.set(s.specialty, (specialtyByName.get(s.specialty) ?? 0) + s.n)
-      const tops = topLists(
-        prescribers.filter((p) => ids.has(p.facility_id)),
-        providers,
-      )
+      const prescribers: HcpCountRow[] = []
+      let affiliatedTotal = 0
+      let topRank = Infinity
+      for (const f of account.facilities) {
+        for (const [payer, n] of data.payers.get(f.id) ?? []) payerByType.set(payer, (payerByType.get(payer) ?? 0) + n)
+        for (const [specialty, n] of data.affiliations.byFacility.get(f.id) ?? []) {
+          specialtyByName.set(specialty, (specialtyByName.get(specialty) ?? 0) + n)
+          affiliatedTotal += n
+        }
+        for (const r of data.hcps.get(f.id) ?? []) {
+          prescribers.push(r)
+          const rank = data.ranks.get(r.npi)
+          if (rank !== undefined && rank < topRank) topRank = rank
+        }
+      }
+      const treating = new Set(prescribers.filter((p) => p.cases_5y > 0).map((p) => p.npi)).size
+      const values = { ...account.values, provider_count: affiliatedTotal, treating_provider_count: treating }
+      const system = account.systemId !== null ? data.systems.get(account.systemId) : undefined
       const badges = badgesFor(account.derived, {
         kind: account.kind,
         healthSystemName: account.systemName,
@@ -429,9 +381,9 @@ export class NovaService {
         badges,
         additional_metadata: accountMetadata(account, year),
         summary_md: summaryOf(account.name, account.derived, year),
-        metrics: groupMetrics(account.values),
+        metrics: groupMetrics(values),
         payer_mix: payerMix(payerByType),
-        ...tops,
+        ...topLists(prescribers, data.providers),
         specialty_breakdown: specialtyList(specialtyByName),
       }
     })
@@ -439,26 +391,37 @@ export class NovaService {
 
   // ------------------------------------------------------------ facility
 
-  async facility(npi: string): Promise<{ facility_insight: NovaInsight }> {
-    const facility = await facilityByNpi(this.pool, npi)
+  /** A facility by NPI: an active one from the data, any other from its row. */
+  private async facilityByNpi(data: NovaData, npi: string): Promise<FacilityRecord | null> {
+    return data.byNpi.get(npi) ?? (await facilityByNpi(this.pool, npi))
+  }
+
+  /** One facility's insight as JSON text (an active facility's is kept in the memo). */
+  async facilityJson(npi: string): Promise<string> {
+    const data = await this.data()
+    const facility = await this.facilityByNpi(data, npi)
     if (!facility) throw notFound(NOVA_MESSAGES.facilityNotFound(npi))
-    const year = await this.latestYear()
-    const rows = await this.scopedRows({ level: 'COUNTRY' }, { facilityIds: [facility.id] })
-    const row: FacilityRow = rows[0] ?? { ...facility, ...emptyCounts() }
-    const derived = derive(row)
-    const account: Account = {
-      id: facilityCitrusId(facility),
-      name: facility.name,
-      kind: 'FACILITY',
-      facilities: [row],
-      systemId: facility.health_system_id,
-      systemName: facility.health_system_name,
-      counts: row,
-      derived,
-      values: metricValues(derived, { facility_count: 1 }),
-    }
-    const [insight] = await this.enrichAccounts([account], year ?? new Date().getUTCFullYear(), 'COUNTRY')
-    return { facility_insight: insight! }
+    const active = data.byId.get(facility.id)
+    const row: FacilityRow = active ?? { ...facility, ...emptyCounts() }
+    const account: Account = active
+      ? this.facilityAccount(data, active)
+      : (() => {
+          const derived = derive(row)
+          return {
+            id: facilityCitrusId(facility),
+            name: facility.name,
+            kind: 'FACILITY' as const,
+            facilities: [row],
+            systemId: facility.health_system_id,
+            systemName: facility.health_system_name,
+            counts: row,
+            derived,
+            values: metricValues(derived, { facility_count: 1 }),
+          }
+        })()
+    const write = () =>
+      `{"facility_insight":${JSON.stringify(this.enrichAccounts(data, [account], data.year ?? new Date().getUTCFullYear(), 'COUNTRY')[0])}}`
+    return active ? data.memo.get(`facility:${active.id}`, write, (json) => json.length) : write()
   }
 
   // ------------------------------------------------------------ HCPs
@@ -466,37 +429,30 @@ export class NovaService {
   async hcps(input: { geo_filter_input?: GeoInput | undefined; nova_use_case: string; filter_inputs: FilterInput[] } & Paging): Promise<{
     page_results: NovaPageResults
   }> {
-    if (input.geo_filter_input) await this.resolveScope(input.geo_filter_input, input.nova_use_case)
+    const data = await this.data()
+    if (input.geo_filter_input) this.resolveScope(data, input.geo_filter_input)
     const npi = String(input.filter_inputs.find((f) => f.code === 'facility_npi')?.filter_value ?? '')
-    const facility = await facilityByNpi(this.pool, npi)
+    const facility = await this.facilityByNpi(data, npi)
     if (!facility) throw notFound(NOVA_MESSAGES.facilityNotFound(npi))
-    const year = await this.latestYear()
-    const rows = year === null ? [] : await hcpCounts(this.pool, year, facility.id)
-    const [providers, ranks] = await Promise.all([
-      providersByNpi(
-        this.pool,
-        rows.map((r) => r.npi),
-      ),
-      this.current().then((snapshot) => snapshot.ranks),
-    ])
+    const year = data.year
+    const rows = year === null ? [] : (data.hcps.get(facility.id) ?? [])
+    const minCases = numberFilter(input.filter_inputs, 'min_snake_envenominations')
+    const minCrofab = numberFilter(input.filter_inputs, 'min_crofab_units_used')
     const items = rows.map((r) => {
-      const p = providers.get(r.npi)
+      const p = data.providers.get(r.npi)
       const derived = derive(r)
       const values = providerValues(derived, p)
       return { id: r.npi, name: p?.full_name ?? `NPI ${r.npi}`, values, derived, provider: p, npi: r.npi }
     })
-    const filtered = items.filter((item) => {
-      const minCases = numberFilter(input.filter_inputs, 'min_snake_envenominations')
-      const minCrofab = numberFilter(input.filter_inputs, 'min_crofab_units_used')
-      return (
+    const filtered = items.filter(
+      (item) =>
         (minCases === undefined || item.derived.snake_envenomination_cases_5y >= minCases) &&
-        (minCrofab === undefined || item.derived.crofab_units_used_5y >= minCrofab)
-      )
-    })
+        (minCrofab === undefined || item.derived.crofab_units_used_5y >= minCrofab),
+    )
     sortRows(filtered, input.sort_input.code, input.sort_input.sort_direction)
     const page = filtered.slice(input.page * input.page_size, (input.page + 1) * input.page_size)
     const results: NovaInsight[] = page.map((item) => {
-      const rank = ranks.get(item.npi)
+      const rank = data.ranks.get(item.npi)
       const p = item.provider
       return {
         entity_type: 'PROVIDER',
@@ -526,19 +482,27 @@ export class NovaService {
     map_selection: { filter_value: NovaMapType }
     nova_use_case: string
   }): Promise<AtlasSummaryResponse> {
-    const scope = await this.resolveScope(input.geo_filter_input, input.nova_use_case)
-    const year = await this.latestYear()
-    const rows = await this.scopedRows(scope)
-    const ids = rows.map((r) => r.id)
+    const data = await this.data()
+    const scope = this.resolveScope(data, input.geo_filter_input)
+    const mapType = NOVA_MAP_TYPES.find((t) => t.code === input.map_selection.filter_value)!
+    const { summary, values, counts } = data.memo.get(`summary:${scopeKey(scope)}`, () => this.scopeSummary(data, scope))
+    return { summary, map_selection: { code: mapType.code, name: mapType.name, value: values[mapType.metric] ?? null }, counts }
+  }
+
+  private scopeSummary(
+    data: NovaData,
+    scope: Scope,
+  ): { summary: NovaInsight; values: MetricValues; counts: AtlasSummaryResponse['counts'] } {
+    const year = data.year
+    const rows = this.scopedRows(data, scope)
     const region = regionValues(rows)
-    const [payers, prescribers, treating] = await Promise.all([
-      year === null ? [] : payerCounts(this.pool, year, ids),
-      year === null ? [] : prescriberCounts(this.pool, year, ids),
-      year === null ? 0 : treatingProviderCount(this.pool, year, scope.level === 'COUNTRY' ? null : ids),
-    ])
-    const providers = await providersByNpi(this.pool, [...new Set(prescribers.map((p) => p.npi))].slice(0, 5000))
     const payerByType = new Map<string, number>()
-    for (const p of payers) payerByType.set(p.payer_type, (payerByType.get(p.payer_type) ?? 0) + p.n)
+    const prescribers: HcpCountRow[] = []
+    for (const r of rows) {
+      for (const [payer, n] of data.payers.get(r.id) ?? []) payerByType.set(payer, (payerByType.get(payer) ?? 0) + n)
+      for (const p of data.hcps.get(r.id) ?? []) prescribers.push(p)
+    }
+    const treating = scope.level === 'COUNTRY' ? data.treatingAll : new Set(prescribers.map((p) => p.npi)).size
     const systems = new Set(rows.filter((r) => r.health_system_id !== null).map((r) => r.health_system_id)).size
     const values: MetricValues = {
       ...region.values,
@@ -547,7 +511,6 @@ export class NovaService {
       treating_provider_count: treating,
     }
     const name = scopeName(scope)
-    const mapType = NOVA_MAP_TYPES.find((t) => t.code === input.map_selection.filter_value)!
     const summary: NovaInsight = {
       entity_type: scope.level === 'SALES_TERRITORY' ? 'TERRITORY' : scope.level,
       account_type: null,
@@ -569,157 +532,185 @@ export class NovaService {
       summary_md: summaryOf(name, region.derived, year),
       metrics: groupMetrics(values),
       payer_mix: payerMix(payerByType),
-      ...topLists(prescribers, providers),
+      ...topLists(prescribers, data.providers),
     }
-    return {
-      summary,
-      map_selection: { code: mapType.code, name: mapType.name, value: values[mapType.metric] ?? null },
-      counts: { health_system_count: systems, facility_count: rows.length, provider_count: treating },
-    }
+    return { summary, values, counts: { health_system_count: systems, facility_count: rows.length, provider_count: treating } }
   }
 
-  async tiles(input: {
+  /**
+   * The map of a scope as JSON (UTF-8 bytes): region features with their outlines spliced in as PostGIS wrote
+   * them, facility points from per-facility fragments, kept encoded with the data per scope, granularity, map
+   * type and points (a national map with its points is several MB: not even re-encoded per call).
+   */
+  async tilesJson(input: {
     geo_filter_input: GeoInput
     map_selection: { filter_value: NovaMapType }
     nova_use_case: string
     point_selection?: 'ALL' | 'NONE' | undefined
-  }): Promise<AtlasTilesResponse> {
-    const scope = await this.resolveScope(input.geo_filter_input, input.nova_use_case)
+  }): Promise<Buffer> {
+    const data = await this.data()
+    const scope = this.resolveScope(data, input.geo_filter_input)
     const granularity = input.geo_filter_input.filter_value.granularity ?? 'STATE'
     const mapType = NOVA_MAP_TYPES.find((t) => t.code === input.map_selection.filter_value)!
-    const rows = await this.scopedRows(scope)
-
-    // the regions of the map: the scope itself when the granularity is not finer than the scope
-    interface Region {
-      id: string
-      code: string
-      name: string
-      type: 'COUNTRY' | 'STATE' | 'TERRITORY'
-      territoryName: string | null
-      facilities: FacilityRow[]
-    }
-    let regions: Region[]
-    const fine = granularity === 'SALES_TERRITORY' && scope.level !== 'SALES_TERRITORY'
-    if (granularity === 'STATE' && scope.level === 'COUNTRY') {
-      const { rows: states } = await this.pool.query<{ abbr: string; name: string }>(
-        'SELECT abbr, name FROM states WHERE geom IS NOT NULL ORDER BY abbr',
-      )
-      const byState = groupBy(rows, (r) => r.state)
-      regions = states.map((s) => ({
-        id: s.abbr,
-        code: s.abbr,
-        name: s.name,
-        type: 'STATE',
-        territoryName: null,
-        facilities: byState.get(s.abbr) ?? [],
-      }))
-    } else if (fine) {
-      const snapshot = await this.current()
-      const list = snapshot.territories.filter((t) => scope.level === 'COUNTRY' || (scope.level === 'STATE' && t.state === scope.state))
-      const countyTerritory = snapshot.countyTerritory
-      const byTerritory = groupBy(rows, (r) => String((r.county_fips && countyTerritory.get(r.county_fips)?.id) ?? ''))
-      regions = list.map((t) => ({
-        id: String(t.id),
-        code: String(t.id),
-        name: t.name,
-        type: 'TERRITORY',
-        territoryName: t.name,
-        facilities: byTerritory.get(String(t.id)) ?? [],
-      }))
-    } else {
-      regions = [
-        {
-          id: scopeId(scope),
-          code: scopeId(scope),
-          name: scopeName(scope),
-          type: scope.level === 'SALES_TERRITORY' ? 'TERRITORY' : scope.level,
-          territoryName: scope.level === 'SALES_TERRITORY' ? scope.territory.name : null,
-          facilities: rows,
-        },
-      ]
-    }
-
-    const computed = regions.map((r) => ({ region: r, ...regionValues(r.facilities) }))
-    const format = metricDef(mapType.metric)?.value_format ?? 'INTEGER'
-    const legend = legendOf(
-      computed.map((c) => c.values[mapType.metric] ?? null),
-      { code: mapType.code, title: mapType.name, value_format: format },
-    )
-
+    const points = input.point_selection === 'ALL'
+    const regions = this.mapRegions(data, scope, granularity)
     const geometries = await this.regionGeometries(regions)
-    const features: TileFeature[] = computed.map(({ region, values }) => {
-      const value = values[mapType.metric] ?? null
-      return {
-        type: 'Feature',
-        id: region.id,
-        geometry: geometries.get(region.id) ?? null,
-        properties: {
-          id: region.id,
-          label: region.name,
-          value,
-          code: region.code,
-          territory_name: region.territoryName,
-          primary_metric: mapType.metric,
-          primary_metric_value: value,
-          entity_type: region.type,
-          has_marker: false,
-          fill: colorOf(legend, value),
-          'fill-opacity': value === null ? 0.2 : 0.7,
-          stroke: '#ffffff',
-          score: (values.serb_crofab_opportunity_score as number | null | undefined) ?? null,
-          metrics: featureMetrics(values),
-          additional_metadata: [{ code: 'facility_count', label: 'Facilities', value: region.facilities.length }],
-        },
-      }
-    })
-    if (input.point_selection === 'ALL') {
-      for (const f of rows) {
-        if (!(Math.abs(f.latitude) <= 90 && Math.abs(f.longitude) <= 180)) continue
-        const derived = derive(f)
-        const values = metricValues(derived)
-        const value = values[mapType.metric] ?? null
-        const id = facilityCitrusId(f)
-        features.push({
-          type: 'Feature',
-          id,
-          geometry: { type: 'Point', coordinates: [f.longitude, f.latitude] },
-          properties: {
-            id,
-            label: f.name,
-            value,
-            code: id,
-            territory_name: null,
-            primary_metric: mapType.metric,
-            primary_metric_value: value,
-            entity_type: 'FACILITY',
-            has_marker: true,
-            fill: colorOf(legend, value),
-            'fill-opacity': 1,
-            stroke: '#ffffff',
-            score: derived.serb_crofab_opportunity_score,
-            metrics: featureMetrics(values),
-            additional_metadata: [
-              { code: 'health_system', label: 'Health system', value: f.health_system_name },
-              { code: 'city', label: 'City', value: `${f.city}, ${f.state}` },
-            ],
-            npi: f.npi,
-            healthsystem_id: f.healthsystem_id,
-            city: f.city,
-            state: f.state,
-          },
-        })
-      }
-    }
-    return { geojson: { type: 'FeatureCollection', features }, choropleth_legend: legend }
+    return data.memo.get(
+      `tiles:${scopeKey(scope)}:${granularity}:${mapType.code}:${points ? 'ALL' : 'NONE'}`,
+      () => Buffer.from(this.writeTiles(data, scope, regions, geometries, mapType, points)),
+      (json) => json.byteLength,
+    )
   }
 
-  private async regionGeometries(regions: { id: string; type: 'COUNTRY' | 'STATE' | 'TERRITORY' }[]) {
-    const out = new Map<string, { type: string; coordinates: unknown } | null>()
-    const states = regions.filter((r) => r.type === 'STATE').map((r) => r.id)
-    const terrs = regions.filter((r) => r.type === 'TERRITORY').map((r) => Number(r.id))
-    if (states.length > 0) for (const [k, g] of await this.shapes.states(states)) out.set(k, g)
-    if (terrs.length > 0) for (const [k, g] of await this.shapes.territories(terrs)) out.set(String(k), g)
-    if (regions.some((r) => r.type === 'COUNTRY')) out.set('US', await this.shapes.country())
+  /** The regions of the map: the scope itself when the granularity is not finer than the scope. */
+  private mapRegions(data: NovaData, scope: Scope, granularity: NovaGranularity): MapRegion[] {
+    return data.memo.get(
+      `regions:${scopeKey(scope)}:${granularity}`,
+      (): MapRegion[] => {
+        const rows = this.scopedRows(data, scope)
+        const withValues = (r: Omit<MapRegion, 'counts' | 'derived' | 'values'>): MapRegion => ({ ...r, ...regionValues(r.facilities) })
+        if (granularity === 'STATE' && scope.level === 'COUNTRY') {
+          const byState = groupBy(rows, (r) => r.state)
+          return data.mapStates.map((s) =>
+            withValues({
+              id: s.abbr,
+              code: s.abbr,
+              name: s.name,
+              type: 'STATE',
+              territoryName: null,
+              facilities: byState.get(s.abbr) ?? [],
+            }),
+          )
+        }
+        if (granularity === 'SALES_TERRITORY' && scope.level !== 'SALES_TERRITORY') {
+          const list = data.territories.filter((t) => scope.level === 'COUNTRY' || (scope.level === 'STATE' && t.state === scope.state))
+          const byTerritory = groupBy(rows, (r) => String((r.county_fips && data.countyTerritory.get(r.county_fips)?.id) ?? ''))
+          return list.map((t) =>
+            withValues({
+              id: String(t.id),
+              code: String(t.id),
+              name: t.name,
+              type: 'TERRITORY',
+              territoryName: t.name,
+              facilities: byTerritory.get(String(t.id)) ?? [],
+            }),
+          )
+        }
+        return [
+          withValues({
+            id: scopeId(scope),
+            code: scopeId(scope),
+            name: scopeName(scope),
+            type: scope.level === 'SALES_TERRITORY' ? 'TERRITORY' : scope.level,
+            territoryName: scope.level === 'SALES_TERRITORY' ? scope.territory.name : null,
+            facilities: rows,
+          }),
+        ]
+      },
+      () => LIST_WEIGHT,
+    )
+  }
+
+  private writeTiles(
+    data: NovaData,
+    scope: Scope,
+    regions: MapRegion[],
+    geometries: Map<string, string>,
+    mapType: (typeof NOVA_MAP_TYPES)[number],
+    points: boolean,
+  ): string {
+    const format = metricDef(mapType.metric)?.value_format ?? 'INTEGER'
+    const legend = legendOf(
+      regions.map((r) => r.values[mapType.metric] ?? null),
+      { code: mapType.code, title: mapType.name, value_format: format },
+    )
+    const metric = JSON.stringify(mapType.metric)
+    const parts: string[] = []
+    for (const region of regions) {
+      const value = region.values[mapType.metric] ?? null
+      const properties = {
+        id: region.id,
+        label: region.name,
+        value,
+        code: region.code,
+        territory_name: region.territoryName,
+        primary_metric: mapType.metric,
+        primary_metric_value: value,
+        entity_type: region.type,
+        has_marker: false,
+        fill: colorOf(legend, value),
+        'fill-opacity': value === null ? 0.2 : 0.7,
+        stroke: '#ffffff',
+        score: (region.values.serb_crofab_opportunity_score as number | null | undefined) ?? null,
+        metrics: featureMetrics(region.values),
+        additional_metadata: [{ code: 'facility_count', label: 'Facilities', value: region.facilities.length }],
+      } satisfies TileFeature['properties']
+      parts.push(
+        `{"type":"Feature","id":${JSON.stringify(region.id)},"geometry":${geometries.get(region.id) ?? 'null'},"properties":${JSON.stringify(properties)}}`,
+      )
+    }
+    if (points) {
+      for (const f of this.scopedRows(data, scope)) {
+        if (!(Math.abs(f.latitude) <= 90 && Math.abs(f.longitude) <= 180)) continue
+        const point = this.pointFragment(data, f)
+        const value = point.values[mapType.metric] ?? null
+        const v = JSON.stringify(value)
+        parts.push(
+          `${point.head}"primary_metric":${metric},"value":${v},"primary_metric_value":${v},"fill":${JSON.stringify(colorOf(legend, value))}}}`,
+        )
+      }
+    }
+    return `{"geojson":{"type":"FeatureCollection","features":[${parts.join(',')}]},"choropleth_legend":${JSON.stringify(legend)}}`
+  }
+
+  /** A facility's point feature written up to its map-type dependent properties (value, fill), kept with the data. */
+  private pointFragment(data: NovaData, f: FacilityRow): { head: string; values: MetricValues } {
+    return data.memo.get(`point:${f.id}`, () => {
+      const derived = data.derived.get(f.id) ?? derive(f)
+      const values = metricValues(derived)
+      const id = facilityCitrusId(f)
+      const fixed = {
+        id,
+        label: f.name,
+        code: id,
+        territory_name: null,
+        entity_type: 'FACILITY',
+        has_marker: true,
+        'fill-opacity': 1,
+        stroke: '#ffffff',
+        score: derived.serb_crofab_opportunity_score,
+        metrics: featureMetrics(values),
+        additional_metadata: [
+          { code: 'health_system', label: 'Health system', value: f.health_system_name },
+          { code: 'city', label: 'City', value: `${f.city}, ${f.state}` },
+        ],
+        npi: f.npi,
+        healthsystem_id: f.healthsystem_id,
+        city: f.city,
+        state: f.state,
+      }
+      const geometry = JSON.stringify({ type: 'Point', coordinates: [f.longitude, f.latitude] })
+      const properties = JSON.stringify(fixed)
+      return {
+        head: `{"type":"Feature","id":${JSON.stringify(id)},"geometry":${geometry},"properties":${properties.slice(0, -1)},`,
+        values,
+      }
+    })
+  }
+
+  private async regionGeometries(regions: MapRegion[]): Promise<Map<string, string>> {
+    const out = new Map<string, string>()
+    const needs = new Set(regions.map((r) => r.type))
+    const sets = await Promise.all([
+      needs.has('STATE') ? this.shapes.states() : null,
+      needs.has('TERRITORY') ? this.shapes.territories(NOVA_DEFAULT_USE_CASE) : null,
+      needs.has('COUNTRY') ? this.shapes.country() : null,
+    ])
+    for (const region of regions) {
+      const set = region.type === 'STATE' ? sets[0] : region.type === 'TERRITORY' ? sets[1] : sets[2]
+      const g = set?.get(region.id)
+      if (g) out.set(region.id, g)
+    }
     return out
   }
 }
@@ -745,6 +736,11 @@ function groupBy<T>(rows: T[], key: (row: T) => string): Map<string, T[]> {
 }
 
 const plural = (n: number) => (n === 1 ? '' : 's')
+
+/** The key of a scope in the data's memo. */
+function scopeKey(scope: Scope): string {
+  return scope.level === 'COUNTRY' ? 'US' : scope.level === 'STATE' ? `S:${scope.state}` : `T:${scope.territory.id}`
+}
 
 function scopeId(scope: Scope): string {
   return scope.level === 'COUNTRY' ? 'US' : scope.level === 'STATE' ? scope.state : String(scope.territory.id)
@@ -846,18 +842,31 @@ function booleanFilter(filters: FilterInput[], code: FilterInput['code']): boole
   throw badRequest(`Invalid ${code}: expected true or false`)
 }
 
+interface QuickFilters {
+  none: boolean
+  minScore: number | undefined
+  hpg: boolean | undefined
+  minCrofab: number | undefined
+  minCases: number | undefined
+}
+
 /** Quick filters (spec 2 §2): opportunity ≥ 75, purchasing-group affiliation (INFO badge), CroFab use, ≥ 10 cases. */
-function passesQuickFilters(account: Account, filters: FilterInput[]): boolean {
+function quickFilters(filters: FilterInput[]): QuickFilters {
   const minScore = numberFilter(filters, 'min_opportunity_score')
   const hpg = booleanFilter(filters, 'hpg_affiliated')
   const minCrofab = numberFilter(filters, 'min_crofab_units_used')
   const minCases = numberFilter(filters, 'min_snake_envenominations')
+  const none = minScore === undefined && hpg === undefined && minCrofab === undefined && minCases === undefined
+  return { none, minScore, hpg, minCrofab, minCases }
+}
+
+function passesQuickFilters(account: Account, q: QuickFilters): boolean {
   const affiliated = account.kind === 'HEALTH_SYSTEM' || account.systemId !== null
   return (
-    (minScore === undefined || account.derived.serb_crofab_opportunity_score >= minScore) &&
-    (hpg === undefined || affiliated === hpg) &&
-    (minCrofab === undefined || account.derived.crofab_units_used_5y >= minCrofab) &&
-    (minCases === undefined || account.derived.snake_envenomination_cases_5y >= minCases)
+    (q.minScore === undefined || account.derived.serb_crofab_opportunity_score >= q.minScore) &&
+    (q.hpg === undefined || affiliated === q.hpg) &&
+    (q.minCrofab === undefined || account.derived.crofab_units_used_5y >= q.minCrofab) &&
+    (q.minCases === undefined || account.derived.snake_envenomination_cases_5y >= q.minCases)
   )
 }
 
@@ -964,7 +973,10 @@ function providerValues(d: DerivedMetrics, p: ProviderRecord | undefined): Metri
 }
 
 /** top_crofab_hcps, top_anavip_hcps, top_antivenom_hcps of the clinicians who treated at the account. */
-function topLists(rows: PrescriberCountRow[], providers: Map<string, ProviderRecord>) {
+function topLists(
+  rows: readonly Pick<HcpCountRow, 'npi' | 'initials_5y' | 'crofab_patients_5y' | 'anavip_patients_5y'>[],
+  providers: Map<string, ProviderRecord>,
+) {
   const byNpi = new Map<string, { initials: number; crofab: number; anavip: number }>()
   for (const r of rows) {
     const acc = byNpi.get(r.npi) ?? { initials: 0, crofab: 0, anavip: 0 }
