@@ -10,7 +10,7 @@ import {
 import type pg from 'pg'
 import { countWithIndex, currentPatientIndex, patientFilter } from './patient-index.js'
 import { codeConditionSql, granularityKey, patientConditions, SqlParams, type AtlasFilters, type AtlasScope } from './query.js'
-import { dataVersion, neighboursOf, regionsInScope, type Region } from './regions.js'
+import { dataVersion, neighboursOf, regionCatalog, regionsInScope, type Region } from './regions.js'
 import { buildLegend, getisOrdGiStar, scoreOfHotspot } from './statistics.js'
 
 export interface PayerCounts {
@@ -40,6 +40,8 @@ export interface GenericResult {
   total: number
   /** which variable Gi* ran over */
   hotspotVariable: 'prevalence' | 'patients'
+  /** every region of the granularity (the tiles' geometry is cut from it once) */
+  catalog: ReadonlyMap<string, Region>
 }
 
 const PAYER_SQL = ATLAS_PAYER_TYPES.map(
@@ -120,9 +122,10 @@ async function computeGeneric(
   { filters, scope, granularity }: { filters: AtlasFilters; scope: AtlasScope; granularity: TileGranularity },
   version: string,
 ): Promise<GenericResult> {
-  const [counts, inScope] = await Promise.all([
+  const [counts, inScope, catalog] = await Promise.all([
     countByRegion(pool, filters, scope, granularity, version),
     regionsInScope(pool, granularity, scope, version),
+    regionCatalog(pool, granularity, version),
   ])
   // Every ZIP area of the country is many thousands of points: outside a ZIP search only those with patients.
   const regions = granularity === 'ZIP_CODE_50KM' && scope.type !== 'ZIP_CODE_50KM' ? inScope.filter((r) => counts.has(r.id)) : inScope
@@ -159,6 +162,7 @@ async function computeGeneric(
     scope,
     filters,
     hotspotVariable: useRates ? 'prevalence' : 'patients',
+    catalog,
     total: patients.reduce((a, b) => a + b, 0),
     legend: legendBody,
     regions: regions.map((region, i) => ({
