@@ -481,6 +481,8 @@ describe('Atlas API', () => {
         const home = await get('/atlas/', {}, tokens[tier])
         expect(home.body.plan_tier).toBe(tier)
         expect(home.body.features.score.unlocked).toBe(tier === 'ENTERPRISE')
+        // the patient index's size once built (the generic call above built it), recounted
+        expect(home.body.data.patients).toBe((await one<{ n: number }>('SELECT count(*)::int AS n FROM patients')).n)
       })
     }
 

@@ -367,8 +367,6 @@ export function toGenericResponse(result: GenericResult, options: ResponseOption
 
 /** Per region the UTF-8 text of its feature up to the properties (the geometry never changes within a catalog). */
 const featurePrefixes = new WeakMap<Region, Buffer>()
-const COMMA = Buffer.from(',')
-const CLOSE = Buffer.from('}')
 
 /**
  * The same response as UTF-8 JSON, written directly: each region's feature up to its properties (with the
@@ -376,7 +374,11 @@ const CLOSE = Buffer.from('}')
  * the properties, never the polygons (docs/decisions/0043). The route sends the buffer as is.
  */
 export function genericResponseJson(result: GenericResult, options: ResponseOptions): Buffer {
-  const parts: Buffer[] = [Buffer.from('{"geojson":{"type":"FeatureCollection","features":[')]
+  // one buffer of the exact size: the regions' encoded prefixes copied, the rest written as text into it
+  const head = '{"geojson":{"type":"FeatureCollection","features":['
+  const prefixes: Buffer[] = new Array<Buffer>(result.regions.length)
+  const texts: string[] = new Array<string>(result.regions.length)
+  let size = Buffer.byteLength(head)
   result.regions.forEach((r, i) => {
     const region = r.region
     let prefix = featurePrefixes.get(region)
@@ -384,10 +386,22 @@ export function genericResponseJson(result: GenericResult, options: ResponseOpti
       prefix = Buffer.from(`{"type":"Feature","id":${JSON.stringify(region.id)},"geometry":${region.geometry},"properties":`)
       featurePrefixes.set(region, prefix)
     }
-    if (i > 0) parts.push(COMMA)
-    parts.push(prefix, Buffer.from(regionPropertiesJson(result, r, options)), CLOSE)
+    prefixes[i] = prefix
+    texts[i] = `${regionPropertiesJson(result, r, options)}}`
+    size += (i > 0 ? 1 : 0) + prefix.length + Buffer.byteLength(texts[i])
   })
-  options.points.forEach((point, i) => parts.push(Buffer.from(`${i > 0 || result.regions.length > 0 ? ',' : ''}${JSON.stringify(point)}`)))
-  parts.push(Buffer.from(`]},${JSON.stringify(responseTail(result, options)).slice(1)}`))
-  return Buffer.concat(parts)
+  const tail =
+    options.points.map((point, i) => `${i > 0 || result.regions.length > 0 ? ',' : ''}${JSON.stringify(point)}`).join('') +
+    `]},${JSON.stringify(responseTail(result, options)).slice(1)}`
+  size += Buffer.byteLength(tail)
+  const out = Buffer.allocUnsafe(size)
+  let at = out.write(head, 0)
+  for (let i = 0; i < prefixes.length; i++) {
+    if (i > 0) at += out.write(',', at)
+    at += prefixes[i]!.copy(out, at)
+    at += out.write(texts[i]!, at)
+  }
+  at += out.write(tail, at)
+  if (at !== size) throw new Error('Atlas response: size mismatch')
+  return out
 }

@@ -24,6 +24,8 @@ import { emptyMetrics } from './claim-index.js'
 import { countryRow, entityPage, insight, metricGroups, stateRows, type DrilldownQuery, type GroupMetrics } from './drilldown.js'
 import { featureProperties, genericResponseJson, genericResult, round, share, type GenericResult, type RegionResult } from './generic.js'
 import { filtersOf, resolveScope, type AtlasFilters, type AtlasScope } from './query.js'
+import { currentPatientIndex } from './patient-index.js'
+import { dataVersion } from './regions.js'
 import { regionTile, type TileFeature } from './tiles.js'
 import { FEATURE_MESSAGES, planTierOf, requireFeature } from './tiers.js'
 
@@ -142,9 +144,13 @@ export const atlasRoutes: FastifyPluginAsyncZod = async (app) => {
 
   route(app, atlasEndpoints.home, guard, async (request) => {
     const tier = await planTierOf(request)
+    // the patient index of the data version holds every patient: its size instead of counting the table
+    const people = await currentPatientIndex(pool, await dataVersion(pool))
     const { rows } = await pool.query<{ patients: number; states: number; latest: Date | null }>(
-      `SELECT (SELECT count(*)::int FROM patients) AS patients, (SELECT count(*)::int FROM states WHERE geom IS NOT NULL) AS states,
+      `SELECT ${people ? '$1::int' : '(SELECT count(*)::int FROM patients)'} AS patients,
+              (SELECT count(*)::int FROM states WHERE geom IS NOT NULL) AS states,
               (SELECT max(finished_at) FROM data_loads WHERE status = 'done') AS latest`,
+      people ? [people.size] : [],
     )
     const data = rows[0]!
     return {
