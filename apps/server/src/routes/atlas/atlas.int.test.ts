@@ -5,10 +5,10 @@ import request from 'supertest'
 import { beforeAll, describe, expect, it } from 'vitest'
 import type { z } from 'zod'
 import { createTenant, loginTokenFor, useTestApp } from '../../../../../test/helpers.ts'
-import { currentClaimIndex, drillWithIndex, type DrillQuery } from './claim-index.ts'
+import { buildClaimIndex, currentClaimIndex, drillWithIndex, type DrillQuery } from './claim-index.ts'
 import { countryRowSql, entityPageSql, entityPageWithIndex, stateRowsSql, type DrilldownQuery, type GroupMetrics } from './drilldown.ts'
 import { countByRegionSql, genericResult, toGenericResponse } from './generic.ts'
-import { countWithIndex, currentPatientIndex, patientFilter } from './patient-index.ts'
+import { buildPatientIndex, countWithIndex, currentPatientIndex, patientFilter } from './patient-index.ts'
 import { filtersOf, resolveScope } from './query.ts'
 import { dataVersion } from './regions.ts'
 import { getisOrdGiStar } from './statistics.ts'
@@ -481,6 +481,8 @@ describe('Atlas API', () => {
         const home = await get('/atlas/', {}, tokens[tier])
         expect(home.body.plan_tier).toBe(tier)
         expect(home.body.features.score.unlocked).toBe(tier === 'ENTERPRISE')
+        // the patient index's size once built (the generic call above built it), recounted
+        expect(home.body.data.patients).toBe((await one<{ n: number }>('SELECT count(*)::int AS n FROM patients')).n)
       })
     }
 
@@ -719,6 +721,105 @@ describe('Atlas API', () => {
         }
       }
       expect(compared).toBeGreaterThan(1000)
+    })
+
+    it('count the same through code bitsets and postings, age bitsets and per-patient age tests, as recounted over the claims (0052)', async () => {
+      const pool = ctx.app.db.pool
+      const version = await dataVersion(pool)
+      const { state } = await one<{ state: string }>(`SELECT state FROM patients GROUP BY 1 ORDER BY count(*) DESC, 1 LIMIT 1`)
+      const { low, high } = await one<{ low: number; high: number }>(`SELECT min(age)::int AS low, max(age)::int AS high FROM patients`)
+      // every code a bitset with age bitsets; every code postings with per-patient age tests; the default
+      const variants = [
+        await buildPatientIndex(pool, version, { denseShare: 0 }),
+        await buildPatientIndex(pool, version, { denseShare: 2, ageBitsets: false }),
+        (await currentPatientIndex(pool, version, true))!,
+      ]
+      expect(variants[0]!.bitsets.length).toBe(variants[0]!.codes.length)
+      expect(variants[0]!.patients.length).toBe(0)
+      expect(variants[1]!.bitsets.length).toBe(0)
+      expect(variants[1]!.ageAtLeast).toBeNull()
+      expect(variants[2]!.ageAtLeast).not.toBeNull()
+      const keys = { STATE: 'p.state', COUNTY: 'p.county_fips', ZIP_CODE_50KM: 'p.zip_code' } as const
+      let compared = 0
+      for (const codes of ['E11,I10,E66,J45,J44,M17,M06,N18,F32,I25', 'E11.9', '']) {
+        for (const demographics of [
+          {},
+          { gender: 'F' as const, min_age: 18, max_age: 70 },
+          { min_age: low, max_age: low },
+          { min_age: high },
+          { max_age: low - 1 },
+          { min_age: high + 1 },
+          { gender: 'M' as const, max_age: high + 50 },
+        ]) {
+          const filters = filtersOf({ codes, ...demographics })
+          for (const [value, type] of [
+            ['US', 'COUNTRY'],
+            [state, 'STATE'],
+          ] as const) {
+            const scope = await resolveScope(pool, value, type)
+            const where = [filters.codes.length > 0 ? likeAny(filters.codes) : 'true']
+            const values: unknown[] = []
+            if (filters.gender) where.push(`p.gender = $${values.push(filters.gender)}`)
+            if (filters.minAge !== null) where.push(`p.age >= $${values.push(filters.minAge)}`)
+            if (filters.maxAge !== null) where.push(`p.age <= $${values.push(filters.maxAge)}`)
+            if (scope.type === 'STATE') where.push(`p.state = $${values.push(scope.state)}`)
+            for (const granularity of ['STATE', 'COUNTY', 'ZIP_CODE_50KM'] as const) {
+              const rows = await sql<{ id: string; n: number; commercial: number; medicare: number; medicaid: number; other: number }>(
+                `SELECT ${keys[granularity]} AS id, count(DISTINCT p.id)::int AS n,
+                        count(DISTINCT p.id) FILTER (WHERE p.payer_type = 'commercial')::int AS commercial,
+                        count(DISTINCT p.id) FILTER (WHERE p.payer_type = 'medicare')::int AS medicare,
+                        count(DISTINCT p.id) FILTER (WHERE p.payer_type = 'medicaid')::int AS medicaid,
+                        count(DISTINCT p.id) FILTER (WHERE p.payer_type = 'other')::int AS other
+                 FROM patients p JOIN claims c ON c.patient_id = p.id JOIN claim_diagnoses d ON d.claim_id = c.id
+                 WHERE ${where.join(' AND ')} AND ${keys[granularity]} IS NOT NULL GROUP BY 1`,
+                values,
+              )
+              const recount = new Map(
+                rows.map((r) => [
+                  r.id,
+                  { patients: r.n, payers: { commercial: r.commercial, medicare: r.medicare, medicaid: r.medicaid, other: r.other } },
+                ]),
+              )
+              for (const index of variants) {
+                const filter = (await patientFilter(pool, index, filters, scope))!
+                expect(
+                  stable(countWithIndex(index, filters, filter, granularity)),
+                  `${codes} ${JSON.stringify(demographics)} ${value} ${granularity}`,
+                ).toBe(stable(recount))
+              }
+              compared += recount.size
+            }
+          }
+        }
+      }
+      expect(compared).toBeGreaterThan(500)
+      // the drill-down walks the same patients whichever way the index selects them
+      const filters = filtersOf({ codes: 'E11,I10', gender: 'F', min_age: 18, max_age: 70 })
+      const scope = await resolveScope(pool, 'US', 'COUNTRY')
+      const base: DrilldownQuery = {
+        type: 'STATE',
+        filters,
+        scope,
+        facilityId: null,
+        healthSystemId: null,
+        state: null,
+        sort: { code: 'patient_count', direction: 'DESC' },
+        page: 0,
+        pageSize: 10,
+      }
+      const sparse = await buildClaimIndex(pool, variants[1]!)
+      const byState = await drillWithIndex(pool, sparse, {
+        group: 'STATE',
+        filters,
+        scope,
+        facilityId: null,
+        healthSystemId: null,
+        state: null,
+      })
+      expect(stable(new Map(byState.map((c) => [c.key, c.metrics])))).toBe(stable(await stateRowsSql(pool, base)))
+      const page = await entityPageWithIndex(pool, sparse, { ...base, type: 'FACILITY' }, 'patients')
+      const pageSql = await entityPageSql(pool, { ...base, type: 'FACILITY' })
+      expect(page.rows.map((r) => [r.id, ...displayed(r.metrics)])).toEqual(pageSql.rows.map((r) => [r.id, ...displayed(r.metrics)]))
     })
 
     it('the served JSON (written without the schema serialiser) is the documented response, for every tier and census flag', async () => {

@@ -1,15 +1,7 @@
 import { ATLAS_PAYER_TYPES } from '@citrus/contracts'
 import type pg from 'pg'
 import type { GroupMetrics } from './drilldown.js'
-import {
-  currentPatientIndex,
-  forEachPatient,
-  NONE8,
-  passesFilter,
-  patientFilter,
-  type PatientFilter,
-  type PatientIndex,
-} from './patient-index.js'
+import { currentPatientIndex, NONE8, patientFilter, selectPatients, type PatientIndex } from './patient-index.js'
 import { scopeZipsSql, SqlParams, type AtlasFilters, type AtlasScope } from './query.js'
 import { versionedBuild } from './versioned-build.js'
 
@@ -30,9 +22,9 @@ export function emptyMetrics(): GroupMetrics {
 }
 
 /**
- * The drill-down index of Atlas (docs/decisions/0043): the claims grouped by (patient, facility, rendering
- * provider, set of diagnosis codes) with their number, rows of a patient together in patient-number order
- * (the numbers of the patient index). A drill-down takes the patients of the query from the patient index
+ * The drill-down index of Atlas (docs/decisions/0043, 0052): the claims grouped by (patient, facility,
+ * rendering provider, set of diagnosis codes) with their number, rows of a patient together in patient-number
+ * order (the numbers of the patient index, so the patients of a region are adjacent). A drill-down takes the patients of the query from the patient index
  * and walks their rows: a row counts when its code set holds a code of the query, so distinct claims,
  * patients, providers, facilities and health systems per state, facility or provider are exact without
  * scanning claims per request.
@@ -76,7 +68,6 @@ export async function buildClaimIndex(pool: pg.Pool, people: PatientIndex): Prom
   const providerNpis: string[] = []
   const setNumber = new Map<string, number>()
   const sets: string[][] = []
-  const rowStart = new Uint32Array(people.size + 1)
   let facility: number[] = []
   let provider: number[] = []
   let codeSet: number[] = []
@@ -94,10 +85,17 @@ export async function buildClaimIndex(pool: pg.Pool, people: PatientIndex): Prom
   }
   let rows = 0
   let maxClaims = 0
-  let p = 0
-  for (let first = 0; first < people.size; first += CHUNK) {
-    const last = Math.min(first + CHUNK, people.size) - 1
-    const result = await pool.query<[string, number, string, string, number]>({
+  // rows arrive by patient id; rowStartById[q] is the first row of the q-th patient in id order
+  const size = people.size
+  const idsById = new Float64Array(size)
+  for (let p = 0; p < size; p++) idsById[people.idOrder[p]!] = people.ids[p]!
+  const rowStartById = new Uint32Array(size + 1)
+  let q = 0
+  const ranges: [number, number][] = []
+  for (let first = 0; first < size; first += CHUNK) ranges.push([idsById[first]!, idsById[Math.min(first + CHUNK, size) - 1]!])
+  // two chunks in flight: the database groups the next one while this process decodes the last
+  const fetchChunk = ([low, high]: [number, number]) => {
+    const promise = pool.query<[string, number, string, string, number]>({
       text: `WITH cd AS (
                SELECT d.claim_id, string_agg(DISTINCT d.icd10_code, ',' ORDER BY d.icd10_code) AS codes
                FROM claim_diagnoses d JOIN claims c ON c.id = d.claim_id
@@ -106,13 +104,20 @@ export async function buildClaimIndex(pool: pg.Pool, people: PatientIndex): Prom
              FROM claims c LEFT JOIN cd ON cd.claim_id = c.id
              WHERE c.patient_id BETWEEN $1::int8 AND $2::int8
              GROUP BY c.patient_id, 2, c.rendering_npi, 4 ORDER BY c.patient_id`,
-      values: [people.ids[first], people.ids[last]],
+      values: [low, high],
       rowMode: 'array',
     })
+    promise.catch(() => undefined) // awaited later: not an unhandled rejection meanwhile
+    return promise
+  }
+  let pending = ranges.length > 0 ? fetchChunk(ranges[0]!) : null
+  for (let c = 0; c < ranges.length; c++) {
+    const result = await pending!
+    pending = c + 1 < ranges.length ? fetchChunk(ranges[c + 1]!) : null
     for (const [patientId, facilityId, npi, codes, count] of result.rows) {
       const id = Number(patientId)
-      while (p < people.size && people.ids[p]! < id) rowStart[++p] = rows
-      if (people.ids[p] !== id) throw new Error(`Atlas index: claims of patient ${id}, who is not in patients`)
+      while (q < size && idsById[q]! < id) rowStartById[++q] = rows
+      if (idsById[q] !== id) throw new Error(`Atlas index: claims of patient ${id}, who is not in patients`)
       facility.push(facilityId < 0 ? -1 : (facilityNumber.get(facilityId) ?? -1))
       let n = npiNumber.get(npi)
       if (n === undefined) {
@@ -134,7 +139,7 @@ export async function buildClaimIndex(pool: pg.Pool, people: PatientIndex): Prom
     }
     flush()
   }
-  while (p < people.size) rowStart[++p] = rows
+  while (q < size) rowStartById[++q] = rows
   const concat = <T extends Int32Array | Uint32Array | Uint16Array>(parts: ArrayLike<number>[], make: (n: number) => T): T => {
     const out = make(rows)
     let at = 0
@@ -155,14 +160,30 @@ export async function buildClaimIndex(pool: pg.Pool, people: PatientIndex): Prom
     providerState[n] = row.state
     providerZip[n] = row.zip_code
   }
+  // rows into patient-number order (region order), so a region's patients are walked sequentially
+  const rowStart = new Uint32Array(size + 1)
+  for (let p = 0; p < size; p++) {
+    const qp = people.idOrder[p]!
+    rowStart[p + 1] = rowStart[p]! + rowStartById[qp + 1]! - rowStartById[qp]!
+  }
+  const permute = <T extends Int32Array | Uint32Array | Uint16Array>(parts: ArrayLike<number>[], make: (n: number) => T): T => {
+    const byId = concat(parts, make)
+    parts.length = 0
+    const out = make(rows)
+    for (let p = 0, at = 0; p < size; p++) {
+      const qp = people.idOrder[p]!
+      for (let r = rowStartById[qp]!, end = rowStartById[qp + 1]!; r < end; r++) out[at++] = byId[r]!
+    }
+    return out
+  }
   const index: ClaimIndex = {
     version: people.version,
     people,
     rowStart,
-    facility: concat(columns.facility, (n) => new Int32Array(n)),
-    provider: concat(columns.provider, (n) => new Int32Array(n)),
-    codeSet: concat(columns.codeSet, (n) => (sets.length <= 0xffff ? new Uint16Array(n) : new Uint32Array(n))),
-    claims: concat(columns.claims, (n) => (maxClaims <= 0xffff ? new Uint16Array(n) : new Uint32Array(n))),
+    facility: permute(columns.facility, (n) => new Int32Array(n)),
+    provider: permute(columns.provider, (n) => new Int32Array(n)),
+    codeSet: permute(columns.codeSet, (n) => (sets.length <= 0xffff ? new Uint16Array(n) : new Uint32Array(n))),
+    claims: permute(columns.claims, (n) => (maxClaims <= 0xffff ? new Uint16Array(n) : new Uint32Array(n))),
     sets,
     facilityIds: Int32Array.from(facilities.rows.map((row) => row.id)),
     facilityState: facilities.rows.map((row) => row.state),
@@ -226,9 +247,7 @@ export async function drillWithIndex(pool: pg.Pool, index: ClaimIndex, q: DrillQ
   }
   // code sets of the query: any code starting with a prefix; all of them (with claims without a diagnosis) without codes
   const prefixes = q.filters.codes
-  const setMatch = Uint8Array.from(index.sets, (codes) =>
-    prefixes.length === 0 || codes.some((code) => prefixes.some((prefix) => code.startsWith(prefix))) ? 1 : 0,
-  )
+  const setMatch = setMatchOf(index, prefixes)
   // facilities and providers a row may have (scope, state, health system, facility filters)
   const needsFacility = q.group === 'FACILITY' || q.facilityId !== null || q.healthSystemId !== null
   let facilityOk: Uint8Array | null = null
@@ -255,29 +274,37 @@ export async function drillWithIndex(pool: pg.Pool, index: ClaimIndex, q: DrillQ
       return 1
     })
   }
-  const patients = patientsOf(people, prefixes, filter)
+  const patients = selectPatients(people, prefixes, filter)
   if (onPatients) return countByPatientState(index, patients, q.group === 'COUNTRY', setMatch, facilityOk)
   return countByEntity(index, patients, q.group === 'FACILITY', setMatch, facilityOk, providerOk)
+}
+
+const SET_MATCH_LIMIT = 50
+const setMatches = new WeakMap<ClaimIndex, Map<string, Uint8Array>>()
+
+/** Per code set whether it holds a code of the prefixes (all of them without prefixes), kept per index and prefixes. */
+function setMatchOf(index: ClaimIndex, prefixes: readonly string[]): Uint8Array {
+  let cache = setMatches.get(index)
+  if (!cache) setMatches.set(index, (cache = new Map()))
+  const key = prefixes.join(',')
+  let match = cache.get(key)
+  if (match) {
+    cache.delete(key)
+    cache.set(key, match)
+    return match
+  }
+  match = Uint8Array.from(index.sets, (codes) =>
+    prefixes.length === 0 || codes.some((code) => prefixes.some((prefix) => code.startsWith(prefix))) ? 1 : 0,
+  )
+  cache.set(key, match)
+  while (cache.size > SET_MATCH_LIMIT) cache.delete(cache.keys().next().value as string)
+  return match
 }
 
 async function zipsOf(pool: pg.Pool, scope: AtlasScope): Promise<Set<string>> {
   const params = new SqlParams()
   const { rows } = await pool.query<{ zip: string }>(scopeZipsSql(scope, params), params.values)
   return new Set(rows.map((row) => row.zip))
-}
-
-/** The patients of the query: those with a matching diagnosis (every patient without codes) passing the filter. */
-function patientsOf(people: PatientIndex, prefixes: readonly string[], filter: PatientFilter): Int32Array {
-  if (prefixes.length === 0) {
-    const passes = passesFilter(people, filter)
-    const out = new Int32Array(people.size)
-    let n = 0
-    for (let p = 0; p < people.size; p++) if (passes(p)) out[n++] = p
-    return out.subarray(0, n)
-  }
-  const list: number[] = []
-  forEachPatient(people, prefixes, filter, (p) => list.push(p))
-  return Int32Array.from(list)
 }
 
 function nextStamp(index: ClaimIndex): number {
@@ -290,26 +317,45 @@ function nextStamp(index: ClaimIndex): number {
   return index.stamp
 }
 
-/** COUNTRY (one group) or STATE (the patients' states): the patients taken state by state, so a stamp per group dedupes. */
+/**
+ * COUNTRY (one group) or STATE (the patients' states). Patient numbers are in state order, so the selected
+ * patients come state by state and a stamp per group dedupes providers, facilities and health systems.
+ */
 function countByPatientState(
   index: ClaimIndex,
-  patients: Int32Array,
+  patients: Uint32Array,
   single: boolean,
   setMatch: Uint8Array,
   facilityOk: Uint8Array | null,
 ): DrillCount[] {
   const people = index.people
-  const byState: number[][] = single ? [Array.from(patients)] : people.states.map(() => [])
-  if (!single) for (const p of patients) if (people.state[p] !== NONE8) byState[people.state[p]!]!.push(p)
   const out: DrillCount[] = []
   const { rowStart, facility, provider, codeSet, claims, facilitySystem, providerStamp, facilityStamp, systemStamp } = index
-  byState.forEach((list, s) => {
-    const m = emptyMetrics()
-    const stamp = nextStamp(index)
-    const statesSeen = new Set<number>()
-    for (const p of list) {
+  const statesSeen = new Uint8Array(256)
+  let m = emptyMetrics()
+  let group = -1
+  let stamp = nextStamp(index)
+  const close = () => {
+    if (group >= 0 && m.patients > 0) out.push({ key: single ? 'all' : people.states[group]!, metrics: m })
+  }
+  for (let w = 0; w < patients.length; w++) {
+    let word = patients[w]!
+    while (word !== 0) {
+      const low = word & -word
+      word ^= low
+      const p = (w << 5) + 31 - Math.clz32(low)
+      const s = people.state[p]!
+      if (!single) {
+        if (s === NONE8) continue
+        if (s !== group) {
+          close()
+          m = emptyMetrics()
+          group = s
+          stamp = nextStamp(index)
+        }
+      } else group = 0
       let counted = false
-      for (let r = rowStart[p]!; r < rowStart[p + 1]!; r++) {
+      for (let r = rowStart[p]!, end = rowStart[p + 1]!; r < end; r++) {
         if (!setMatch[codeSet[r]!]) continue
         const f = facility[r]!
         if (facilityOk && (f < 0 || !facilityOk[f])) continue
@@ -334,19 +380,21 @@ function countByPatientState(
         m.patients++
         const kind = people.payer[p]!
         if (kind !== NONE8) m[ATLAS_PAYER_TYPES[kind]!]++
-        statesSeen.add(people.state[p]!)
+        if (s !== NONE8 && !statesSeen[s]) {
+          statesSeen[s] = 1
+          m.states++
+        }
       }
     }
-    m.states = statesSeen.size
-    if (m.patients > 0) out.push({ key: single ? 'all' : people.states[s]!, metrics: m })
-  })
+  }
+  close()
   return out
 }
 
 /** FACILITY or PROVIDER groups: rows of one patient are together, so the last patient per group dedupes patients. */
 function countByEntity(
   index: ClaimIndex,
-  patients: Int32Array,
+  patients: Uint32Array,
   byFacility: boolean,
   setMatch: Uint8Array,
   facilityOk: Uint8Array | null,
@@ -360,24 +408,34 @@ function countByEntity(
   const counts = new Float64Array(groups * width)
   const lastPatient = new Int32Array(groups).fill(-1)
   const pairs: number[] = []
+  let lastPair = -1
   const providerCount = index.providerNpis.length
-  for (const p of patients) {
-    const kind = people.payer[p]!
-    for (let r = rowStart[p]!; r < rowStart[p + 1]!; r++) {
-      if (!setMatch[codeSet[r]!]) continue
-      const f = facility[r]!
-      const n = provider[r]!
-      if (facilityOk && (f < 0 || !facilityOk[f])) continue
-      if (providerOk && !providerOk[n]) continue
-      const g = byFacility ? f : n
-      const at = g * width
-      counts[at + 1]! += claims[r]!
-      if (lastPatient[g] !== p) {
-        lastPatient[g] = p
-        counts[at]!++
-        if (kind !== NONE8) counts[at + 3 + kind]!++
+  for (let w = 0; w < patients.length; w++) {
+    let word = patients[w]!
+    while (word !== 0) {
+      const low = word & -word
+      word ^= low
+      const p = (w << 5) + 31 - Math.clz32(low)
+      const kind = people.payer[p]!
+      for (let r = rowStart[p]!, end = rowStart[p + 1]!; r < end; r++) {
+        if (!setMatch[codeSet[r]!]) continue
+        const f = facility[r]!
+        const n = provider[r]!
+        if (facilityOk && (f < 0 || !facilityOk[f])) continue
+        if (providerOk && !providerOk[n]) continue
+        const g = byFacility ? f : n
+        const at = g * width
+        counts[at + 1]! += claims[r]!
+        if (lastPatient[g] !== p) {
+          lastPatient[g] = p
+          counts[at]!++
+          if (kind !== NONE8) counts[at + 3 + kind]!++
+        }
+        if (byFacility) {
+          const pair = g * providerCount + n
+          if (pair !== lastPair) pairs.push((lastPair = pair))
+        }
       }
-      if (byFacility) pairs.push(g * providerCount + n)
     }
   }
   if (byFacility) {

@@ -8,7 +8,7 @@ import {
 } from '@citrus/contracts'
 import type pg from 'pg'
 import { metric, payerMetrics, round, type PayerCounts } from './generic.js'
-import { currentClaimIndex, drillWithIndex, type ClaimIndex, type DrillQuery } from './claim-index.js'
+import { currentClaimIndex, drillWithIndex, type ClaimIndex, type DrillCount, type DrillQuery } from './claim-index.js'
 import { dataVersion } from './regions.js'
 import { codeConditionSql, patientConditions, scopeZipsSql, SqlParams, type AtlasFilters, type AtlasScope } from './query.js'
 
@@ -93,11 +93,35 @@ export interface DrilldownQuery {
   sort: { code: string; direction: 'ASC' | 'DESC' }
   page: number
   pageSize: number
+  /** recount instead of taking the groups counted for the same query before (`_bypass_cache`) */
+  bypass?: boolean
 }
 
 /** The drill-down index of the current data version when it is built (docs/decisions/0043), else null (SQL answers). */
 async function readyIndex(pool: pg.Pool): Promise<ClaimIndex | null> {
   return currentClaimIndex(pool, await dataVersion(pool))
+}
+
+const drillCache = new Map<string, DrillCount[]>()
+const DRILL_CACHE_LIMIT = 100
+
+/**
+ * The groups of a drill-down from the index, kept per data version and query (least recently used first
+ * out), so that paging through one drill-down counts it once; `bypass` recounts. Callers must not mutate
+ * the returned array.
+ */
+export async function drillCounts(pool: pg.Pool, index: ClaimIndex, q: DrillQuery, bypass = false): Promise<readonly DrillCount[]> {
+  const key = JSON.stringify([index.version, q])
+  const hit = drillCache.get(key)
+  if (hit && !bypass) {
+    drillCache.delete(key)
+    drillCache.set(key, hit)
+    return hit
+  }
+  const groups = await drillWithIndex(pool, index, q)
+  drillCache.set(key, groups)
+  while (drillCache.size > DRILL_CACHE_LIMIT) drillCache.delete(drillCache.keys().next().value as string)
+  return groups
 }
 
 function drillQuery(q: DrilldownQuery): DrillQuery {
@@ -114,7 +138,8 @@ function drillQuery(q: DrilldownQuery): DrillQuery {
 /** COUNTRY: one row, the whole search region. */
 export async function countryRow(pool: pg.Pool, q: DrilldownQuery): Promise<GroupMetrics> {
   const index = await readyIndex(pool)
-  if (index) return (await drillWithIndex(pool, index, { ...drillQuery(q), group: 'COUNTRY', state: null }))[0]?.metrics ?? toMetrics({})
+  if (index)
+    return (await drillCounts(pool, index, { ...drillQuery(q), group: 'COUNTRY', state: null }, q.bypass))[0]?.metrics ?? toMetrics({})
   return countryRowSql(pool, q)
 }
 
@@ -130,7 +155,7 @@ export async function countryRowSql(pool: pg.Pool, q: DrilldownQuery): Promise<G
 export async function stateRows(pool: pg.Pool, q: DrilldownQuery): Promise<Map<string, GroupMetrics>> {
   const index = await readyIndex(pool)
   if (index) {
-    const counts = await drillWithIndex(pool, index, { ...drillQuery(q), group: 'STATE' })
+    const counts = await drillCounts(pool, index, { ...drillQuery(q), group: 'STATE' }, q.bypass)
     return new Map(counts.map((c) => [c.key, c.metrics]))
   }
   return stateRowsSql(pool, q)
@@ -231,7 +256,7 @@ export async function entityPageWithIndex(
   q: DrilldownQuery,
   column: 'patients' | 'providers' | 'claims',
 ): Promise<DrilldownPage> {
-  const groups = await drillWithIndex(pool, index, drillQuery(q))
+  const groups = [...(await drillCounts(pool, index, drillQuery(q), q.bypass))]
   const n = groups.length
   // percent_rank() OVER (ORDER BY patients): (rank - 1) / (n - 1), ties share the lowest rank
   const ascending = groups.map((g) => g.metrics.patients).sort((a, b) => a - b)

@@ -10,7 +10,7 @@ import {
 import type pg from 'pg'
 import { countWithIndex, currentPatientIndex, patientFilter } from './patient-index.js'
 import { codeConditionSql, granularityKey, patientConditions, SqlParams, type AtlasFilters, type AtlasScope } from './query.js'
-import { dataVersion, neighboursOf, regionsInScope, type Region } from './regions.js'
+import { dataVersion, neighboursOf, regionCatalog, regionsInScope, type Region } from './regions.js'
 import { buildLegend, getisOrdGiStar, scoreOfHotspot } from './statistics.js'
 
 export interface PayerCounts {
@@ -40,6 +40,8 @@ export interface GenericResult {
   total: number
   /** which variable Gi* ran over */
   hotspotVariable: 'prevalence' | 'patients'
+  /** every region of the granularity (the tiles' geometry is cut from it once) */
+  catalog: ReadonlyMap<string, Region>
 }
 
 const PAYER_SQL = ATLAS_PAYER_TYPES.map(
@@ -120,9 +122,10 @@ async function computeGeneric(
   { filters, scope, granularity }: { filters: AtlasFilters; scope: AtlasScope; granularity: TileGranularity },
   version: string,
 ): Promise<GenericResult> {
-  const [counts, inScope] = await Promise.all([
+  const [counts, inScope, catalog] = await Promise.all([
     countByRegion(pool, filters, scope, granularity, version),
     regionsInScope(pool, granularity, scope, version),
+    regionCatalog(pool, granularity, version),
   ])
   // Every ZIP area of the country is many thousands of points: outside a ZIP search only those with patients.
   const regions = granularity === 'ZIP_CODE_50KM' && scope.type !== 'ZIP_CODE_50KM' ? inScope.filter((r) => counts.has(r.id)) : inScope
@@ -159,6 +162,7 @@ async function computeGeneric(
     scope,
     filters,
     hotspotVariable: useRates ? 'prevalence' : 'patients',
+    catalog,
     total: patients.reduce((a, b) => a + b, 0),
     legend: legendBody,
     regions: regions.map((region, i) => ({
@@ -363,8 +367,6 @@ export function toGenericResponse(result: GenericResult, options: ResponseOption
 
 /** Per region the UTF-8 text of its feature up to the properties (the geometry never changes within a catalog). */
 const featurePrefixes = new WeakMap<Region, Buffer>()
-const COMMA = Buffer.from(',')
-const CLOSE = Buffer.from('}')
 
 /**
  * The same response as UTF-8 JSON, written directly: each region's feature up to its properties (with the
@@ -372,7 +374,11 @@ const CLOSE = Buffer.from('}')
  * the properties, never the polygons (docs/decisions/0043). The route sends the buffer as is.
  */
 export function genericResponseJson(result: GenericResult, options: ResponseOptions): Buffer {
-  const parts: Buffer[] = [Buffer.from('{"geojson":{"type":"FeatureCollection","features":[')]
+  // one buffer of the exact size: the regions' encoded prefixes copied, the rest written as text into it
+  const head = '{"geojson":{"type":"FeatureCollection","features":['
+  const prefixes: Buffer[] = new Array<Buffer>(result.regions.length)
+  const texts: string[] = new Array<string>(result.regions.length)
+  let size = Buffer.byteLength(head)
   result.regions.forEach((r, i) => {
     const region = r.region
     let prefix = featurePrefixes.get(region)
@@ -380,10 +386,22 @@ export function genericResponseJson(result: GenericResult, options: ResponseOpti
       prefix = Buffer.from(`{"type":"Feature","id":${JSON.stringify(region.id)},"geometry":${region.geometry},"properties":`)
       featurePrefixes.set(region, prefix)
     }
-    if (i > 0) parts.push(COMMA)
-    parts.push(prefix, Buffer.from(regionPropertiesJson(result, r, options)), CLOSE)
+    prefixes[i] = prefix
+    texts[i] = `${regionPropertiesJson(result, r, options)}}`
+    size += (i > 0 ? 1 : 0) + prefix.length + Buffer.byteLength(texts[i])
   })
-  options.points.forEach((point, i) => parts.push(Buffer.from(`${i > 0 || result.regions.length > 0 ? ',' : ''}${JSON.stringify(point)}`)))
-  parts.push(Buffer.from(`]},${JSON.stringify(responseTail(result, options)).slice(1)}`))
-  return Buffer.concat(parts)
+  const tail =
+    options.points.map((point, i) => `${i > 0 || result.regions.length > 0 ? ',' : ''}${JSON.stringify(point)}`).join('') +
+    `]},${JSON.stringify(responseTail(result, options)).slice(1)}`
+  size += Buffer.byteLength(tail)
+  const out = Buffer.allocUnsafe(size)
+  let at = out.write(head, 0)
+  for (let i = 0; i < prefixes.length; i++) {
+    if (i > 0) at += out.write(',', at)
+    at += prefixes[i]!.copy(out, at)
+    at += out.write(texts[i]!, at)
+  }
+  at += out.write(tail, at)
+  if (at !== size) throw new Error('Atlas response: size mismatch')
+  return out
 }

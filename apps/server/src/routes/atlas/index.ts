@@ -22,9 +22,11 @@ import { route } from '../../lib/endpoint.js'
 import { badRequest, notFound } from '../../lib/errors.js'
 import { emptyMetrics } from './claim-index.js'
 import { countryRow, entityPage, insight, metricGroups, stateRows, type DrilldownQuery, type GroupMetrics } from './drilldown.js'
-import { featureProperties, genericResponseJson, genericResult, round, share, type GenericResult } from './generic.js'
+import { featureProperties, genericResponseJson, genericResult, round, share, type GenericResult, type RegionResult } from './generic.js'
 import { filtersOf, resolveScope, type AtlasFilters, type AtlasScope } from './query.js'
-import { nearTile, tileInNode, tileWithPostgis, type TileFeature } from './tiles.js'
+import { currentPatientIndex } from './patient-index.js'
+import { dataVersion } from './regions.js'
+import { regionTile, type TileFeature } from './tiles.js'
 import { FEATURE_MESSAGES, planTierOf, requireFeature } from './tiers.js'
 
 /** Atlas callers: staff roles with the ATLAS product, and link guests whose link lists the endpoint. */
@@ -53,6 +55,14 @@ async function readGenericQuery(pool: pg.Pool, query: ParsedGenericQuery, tier: 
 const HCO_POINT_LIMIT = 1000
 const TILE_CACHE_LIMIT = 500
 const tileCache = new WeakMap<GenericResult, Map<string, Buffer>>()
+const regionMaps = new WeakMap<GenericResult, Map<string, RegionResult>>()
+
+/** The regions of a result by id (kept with the result). */
+function regionsById(result: GenericResult): Map<string, RegionResult> {
+  let map = regionMaps.get(result)
+  if (!map) regionMaps.set(result, (map = new Map(result.regions.map((r) => [r.region.id, r]))))
+  return map
+}
 
 /** Facilities of the region with their patients of the query, as point features (has_marker). */
 async function facilityPoints(
@@ -134,9 +144,13 @@ export const atlasRoutes: FastifyPluginAsyncZod = async (app) => {
 
   route(app, atlasEndpoints.home, guard, async (request) => {
     const tier = await planTierOf(request)
+    // the patient index of the data version holds every patient: its size instead of counting the table
+    const people = await currentPatientIndex(pool, await dataVersion(pool))
     const { rows } = await pool.query<{ patients: number; states: number; latest: Date | null }>(
-      `SELECT (SELECT count(*)::int FROM patients) AS patients, (SELECT count(*)::int FROM states WHERE geom IS NOT NULL) AS states,
+      `SELECT ${people ? '$1::int' : '(SELECT count(*)::int FROM patients)'} AS patients,
+              (SELECT count(*)::int FROM states WHERE geom IS NOT NULL) AS states,
               (SELECT max(finished_at) FROM data_loads WHERE status = 'done') AS latest`,
+      people ? [people.size] : [],
     )
     const data = rows[0]!
     return {
@@ -184,12 +198,14 @@ export const atlasRoutes: FastifyPluginAsyncZod = async (app) => {
     const send = (tile: Buffer) =>
       reply.header('content-type', 'application/vnd.mapbox-vector-tile').header('cache-control', 'private, max-age=60').send(tile)
     if (cached) return send(cached)
-    // only the regions whose bounding box comes near the tile (a superset of what the tile shows)
-    const near = nearTile({ z, x, y }, result.regions, (r) => r.region.geometry)
-    const regions: TileFeature[] = featureProperties(result, { tier, census: q.census }, near).map((properties, i) => ({
-      id: properties.id,
-      geometry: near[i]!.region.geometry,
-      properties: {
+    // the pre-cut geometry of the catalog with this result's attributes (docs/decisions/0052)
+    const byId = regionsById(result)
+    const options = { tier, census: q.census }
+    const propertiesOf = (id: string) => {
+      const r = byId.get(id)
+      if (!r) return null
+      const properties = featureProperties(result, options, [r])[0]!
+      return {
         id: properties.id,
         label: properties.label,
         value: properties.value,
@@ -199,8 +215,8 @@ export const atlasRoutes: FastifyPluginAsyncZod = async (app) => {
         score: properties.score,
         population: properties.population ?? null,
         prevalence_per_100k: properties.prevalence_per_100k ?? null,
-      },
-    }))
+      }
+    }
     const points: TileFeature[] = (q.points ? await facilityPoints(pool, q.filters, q.scope, tier) : []).map((feature) => ({
       id: feature.properties.id,
       geometry: JSON.stringify(feature.geometry),
@@ -212,16 +228,7 @@ export const atlasRoutes: FastifyPluginAsyncZod = async (app) => {
         npi: feature.properties.npi ?? null,
       },
     }))
-    const tile =
-      app.config.databaseMode === 'postgres'
-        ? await tileWithPostgis(
-            pool,
-            q.granularity,
-            { z, x, y },
-            regions,
-            nearTile({ z, x, y }, points, (p) => p.geometry),
-          )
-        : tileInNode({ z, x, y }, regions, points)
+    const tile = regionTile(q.granularity, result.catalog, { z, x, y }, propertiesOf, points)
     if (tiles.size >= TILE_CACHE_LIMIT) tiles.delete(tiles.keys().next().value as string)
     tiles.set(tileKey, tile)
     return send(tile)
@@ -258,6 +265,7 @@ export const atlasRoutes: FastifyPluginAsyncZod = async (app) => {
       sort: { code: sortCode, direction: body.sort_input?.sort_direction ?? 'DESC' },
       page: body.page,
       pageSize: body.page_size,
+      bypass: Boolean(body._bypass_cache),
     })
     const bypass = Boolean(body._bypass_cache)
     let results: AtlasInsight[]

@@ -5,16 +5,19 @@ import { scopeZipsSql, SqlParams, type AtlasFilters, type AtlasScope } from './q
 import { versionedBuild } from './versioned-build.js'
 
 /**
- * The in-process patient index of Atlas (docs/decisions/0043): mv_patient_diagnoses (one row per patient
- * and diagnosis code, refreshed by every data load) held as columns, so that counting distinct patients per
- * region over a union of code prefixes never scans claims or the view per request.
+ * The in-process patient index of Atlas (docs/decisions/0043, 0052): mv_patient_diagnoses (one row per
+ * patient and diagnosis code, refreshed by every data load) held as columns and bitsets, so that counting
+ * distinct patients per region over a union of code prefixes never scans claims or the view per request.
  *
- * - patients are numbered 0..n-1 in id order; per patient typed arrays of state, county, ZIP area, gender,
- *   age and payer (dictionary indexes);
- * - per ICD-10 code (sorted, so a prefix is one contiguous run of codes) the sorted patient numbers that
- *   carry it (postings, all in one Int32Array);
- * - a query marks the patients of the codes' postings with a generation stamp (the union, each patient
- *   once), tests the filters on the typed arrays and counts per region and payer.
+ * - patients are numbered 0..n-1 in (state, county, ZIP area, id) order, so that every region of every
+ *   granularity is a few contiguous runs of numbers; per patient typed arrays of state, county, ZIP area,
+ *   gender, age and payer (dictionary indexes);
+ * - per ICD-10 code (sorted, so a prefix is one contiguous run of codes) its patients: a bitset over the
+ *   numbers when it has at least `denseAt` of them (smaller than the list then), else the sorted numbers
+ *   (postings, all in one Int32Array);
+ * - bitsets of each gender, each payer and each "age ≥ a";
+ * - a query ORs the codes' bitsets and postings into one bitset (the union, each patient once), ANDs the
+ *   filters' bitsets, and counts per region with a popcount over each region's runs.
  *
  * Built lazily from the database (the truth) and keyed by the data version: a finished seed or import
  * makes a new version, and the next request builds a new index while the old one (or SQL) still answers.
@@ -22,8 +25,12 @@ import { versionedBuild } from './versioned-build.js'
 export interface PatientIndex {
   version: string
   size: number
+  /** 32-bit words of a bitset over the patients */
+  words: number
   /** patient ids in number order */
   ids: Float64Array
+  /** position of patient number p in id order (the drill-down index reads claims by id ranges) */
+  idOrder: Int32Array
   /** dictionary of each attribute; `NONE` in a column where the value is null */
   states: string[]
   counties: string[]
@@ -34,16 +41,24 @@ export interface PatientIndex {
   gender: Uint8Array
   age: Int16Array
   payer: Uint8Array
+  /** per granularity the runs of equal region: numbers runStart[r] .. runStart[r+1] are in runRegion[r] */
+  runs: Record<TileGranularity, { start: Int32Array; region: Uint32Array }>
   /** ICD-10 codes in text order (the order of the view's text_pattern_ops index: bytewise) */
   codes: string[]
-  /** postings of code i: patients[offsets[i] .. offsets[i+1]) */
+  /** postings of code i: patients[offsets[i] .. offsets[i+1]) (empty when the code has a bitset) */
   offsets: Uint32Array
   patients: Int32Array
-  /** patients with any diagnosis (the union of all postings) */
-  any: Int32Array
-  /** generation stamps of the union (a query runs synchronously, so one array serves every query) */
-  mark: Uint32Array
-  generation: number
+  /** bitset of code i (index into `bitsets`), or -1 */
+  dense: Int32Array
+  bitsets: Uint32Array[]
+  /** patients with any diagnosis (the union of all codes) */
+  any: Uint32Array
+  genderBits: Uint32Array[]
+  payerBits: Uint32Array[]
+  /** ageAtLeast[k]: patients aged ≥ ageLow + k (null when the ages span too much: then tested per patient) */
+  ageAtLeast: Uint32Array[] | null
+  ageLow: number
+  ageHigh: number
   bytes: number
 }
 
@@ -53,6 +68,15 @@ const NONE32 = 0xffffffff
 const GENDERS = ['M', 'F'] as const
 const PATIENT_RECORD = 24
 const CHUNK = 250_000
+/** at most this many "age ≥ a" bitsets (ages outside a sane span are tested per patient instead) */
+const MAX_AGE_BITSETS = 160
+
+export interface PatientIndexOptions {
+  /** a code gets a bitset from this share of the patients on (default 1/32: where the bitset is smaller) */
+  denseShare?: number
+  /** build the age bitsets (default true) */
+  ageBitsets?: boolean
+}
 
 function dictionary() {
   const values: string[] = []
@@ -79,8 +103,8 @@ const byteOrder = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0)
  * aggregated into one bytea per chunk, and the view's postings as one bytea of int8 ids per code: a few
  * large values instead of millions of rows through the driver.
  */
-export async function buildPatientIndex(pool: pg.Pool, version: string): Promise<PatientIndex> {
-  const ids: number[] = []
+export async function buildPatientIndex(pool: pg.Pool, version: string, options: PatientIndexOptions = {}): Promise<PatientIndex> {
+  const idsById: number[] = []
   const states = dictionary()
   const counties = dictionary()
   const zips = dictionary()
@@ -106,7 +130,7 @@ export async function buildPatientIndex(pool: pg.Pool, version: string): Promise
     const data = rows[0]?.data
     if (!data || data.length === 0) break
     for (let off = 0; off + PATIENT_RECORD <= data.length; off += PATIENT_RECORD) {
-      ids.push(Number(data.readBigInt64BE(off)))
+      idsById.push(Number(data.readBigInt64BE(off)))
       ageCol.push(data.readInt16BE(off + 8))
       genderCol.push(data[off + 10]!)
       payerCol.push(data[off + 11]!)
@@ -121,62 +145,169 @@ export async function buildPatientIndex(pool: pg.Pool, version: string): Promise
     if (data.length < CHUNK * PATIENT_RECORD) break
   }
   if (states.values.length >= NONE8 || counties.values.length >= NONE16) throw new Error('Atlas index: too many states or counties')
-  const size = ids.length
-  const idToIndex = indexOfId(ids)
+  const size = idsById.length
+  const words = (size + 31) >>> 5
+
+  // number the patients in (state, county, ZIP area, id) order: each region is then a few runs of numbers
+  const zipRank = (z: number) => (z === NONE32 ? 0x1fffff : z)
+  if (zips.values.length >= 0x1fffff) throw new Error('Atlas index: too many ZIP areas')
+  const keys = new Float64Array(size)
+  for (let q = 0; q < size; q++) keys[q] = (stateCol[q]! * 0x10000 + countyCol[q]!) * 0x200000 + zipRank(zipCol[q]!)
+  const byId = new Int32Array(size)
+  for (let q = 0; q < size; q++) byId[q] = q
+  byId.sort((a, b) => keys[a]! - keys[b]! || a - b)
+  // byId is now the id-order position of each number: invert it
+  const idOrder = byId
+  const numberOf = new Int32Array(size)
+  for (let p = 0; p < size; p++) numberOf[idOrder[p]!] = p
+  const ids = new Float64Array(size)
+  const state = new Uint8Array(size)
+  const county = new Uint16Array(size)
+  const zip = new Uint32Array(size)
+  const gender = new Uint8Array(size)
+  const age = new Int16Array(size)
+  const payer = new Uint8Array(size)
+  for (let p = 0; p < size; p++) {
+    const q = idOrder[p]!
+    ids[p] = idsById[q]!
+    state[p] = stateCol[q]!
+    county[p] = countyCol[q]!
+    zip[p] = zipCol[q]!
+    gender[p] = genderCol[q]!
+    age[p] = ageCol[q]!
+    payer[p] = payerCol[q]!
+  }
+  const runsOf = (column: ArrayLike<number>, none: number) => {
+    const start: number[] = []
+    const region: number[] = []
+    for (let p = 0; p < size; p++) {
+      if (p === 0 || column[p] !== column[p - 1]) {
+        start.push(p)
+        region.push(column[p] === none ? NONE32 : column[p]!)
+      }
+    }
+    start.push(size)
+    return { start: Int32Array.from(start), region: Uint32Array.from(region) }
+  }
+  const runs = { STATE: runsOf(state, NONE8), COUNTY: runsOf(county, NONE16), ZIP_CODE_50KM: runsOf(zip, NONE32) }
+  const idToPosition = indexOfId(idsById)
 
   const { rows: codeRows } = await pool.query<{ code: string; data: Buffer }>(
     `SELECT icd10_code AS code, string_agg(int8send(patient_id), ''::bytea ORDER BY patient_id) AS data
      FROM mv_patient_diagnoses GROUP BY icd10_code`,
   )
   codeRows.sort((a, b) => byteOrder(a.code, b.code))
-  const total = codeRows.reduce((sum, row) => sum + row.data.length / 8, 0)
+  const denseAt = Math.max(1, Math.ceil(size * (options.denseShare ?? 1 / 32)))
+  const isDense = codeRows.map((row) => row.data.length / 8 >= denseAt)
+  const total = codeRows.reduce((sum, row, i) => sum + (isDense[i] ? 0 : row.data.length / 8), 0)
   const patients = new Int32Array(total)
   const offsets = new Uint32Array(codeRows.length + 1)
-  const seen = new Uint8Array(size)
-  let anyCount = 0
+  const dense = new Int32Array(codeRows.length).fill(-1)
+  const bitsets: Uint32Array[] = []
+  const any = new Uint32Array(words)
   let at = 0
   codeRows.forEach((row, i) => {
     offsets[i] = at
-    for (let off = 0; off < row.data.length; off += 8) {
-      const p = idToIndex(Number(row.data.readBigInt64BE(off)))
-      patients[at++] = p
-      if (!seen[p]) {
-        seen[p] = 1
-        anyCount++
+    const n = row.data.length / 8
+    if (isDense[i]) {
+      const bits = new Uint32Array(words)
+      for (let off = 0; off < row.data.length; off += 8) {
+        const p = numberOf[idToPosition(Number(row.data.readBigInt64BE(off)))]!
+        bits[p >>> 5]! |= 1 << (p & 31)
       }
+      dense[i] = bitsets.length
+      bitsets.push(bits)
+      for (let w = 0; w < words; w++) any[w]! |= bits[w]!
+    } else {
+      for (let off = 0; off < row.data.length; off += 8) {
+        const p = numberOf[idToPosition(Number(row.data.readBigInt64BE(off)))]!
+        patients[at++] = p
+        any[p >>> 5]! |= 1 << (p & 31)
+      }
+      patients.subarray(at - n, at).sort()
     }
     row.data = Buffer.alloc(0)
   })
   offsets[codeRows.length] = at
-  const any = new Int32Array(anyCount)
-  for (let p = 0, k = 0; p < size; p++) if (seen[p]) any[k++] = p
 
-  const index: PatientIndex = {
+  const bitsetOf = (test: (p: number) => boolean) => {
+    const bits = new Uint32Array(words)
+    for (let p = 0; p < size; p++) if (test(p)) bits[p >>> 5]! |= 1 << (p & 31)
+    return bits
+  }
+  const genderBits = GENDERS.map((_, g) => bitsetOf((p) => gender[p] === g))
+  const payerBits = ATLAS_PAYER_TYPES.map((_, k) => bitsetOf((p) => payer[p] === k))
+  let ageLow = 0
+  let ageHigh = -1
+  if (size > 0) {
+    ageLow = Infinity
+    ageHigh = -Infinity
+    for (let p = 0; p < size; p++) {
+      if (age[p]! < ageLow) ageLow = age[p]!
+      if (age[p]! > ageHigh) ageHigh = age[p]!
+    }
+  }
+  let ageAtLeast: Uint32Array[] | null = null
+  if ((options.ageBitsets ?? true) && ageHigh - ageLow + 1 <= MAX_AGE_BITSETS) {
+    // age ≥ ageLow + k, from the oldest down: each one the previous plus the patients of that age
+    const span = ageHigh - ageLow + 1
+    const byAgeStart = new Int32Array(span + 1)
+    for (let p = 0; p < size; p++) byAgeStart[age[p]! - ageLow + 1]!++
+    for (let k = 0; k < span; k++) byAgeStart[k + 1]! += byAgeStart[k]!
+    const ofAge = new Int32Array(size)
+    const fill = byAgeStart.slice(0, span)
+    for (let p = 0; p < size; p++) ofAge[fill[age[p]! - ageLow]!++] = p
+    const byAge: Uint32Array[] = new Array<Uint32Array>(span)
+    for (let k = span - 1; k >= 0; k--) {
+      const bits = k === span - 1 ? new Uint32Array(words) : Uint32Array.from(byAge[k + 1]!)
+      for (let i = byAgeStart[k]!; i < byAgeStart[k + 1]!; i++) {
+        const p = ofAge[i]!
+        bits[p >>> 5]! |= 1 << (p & 31)
+      }
+      byAge[k] = bits
+    }
+    ageAtLeast = byAge
+  }
+
+  const bitsetBytes = words * 4 * (bitsets.length + 1 + genderBits.length + payerBits.length + (ageAtLeast?.length ?? 0))
+  return {
     version,
     size,
-    ids: Float64Array.from(ids),
+    words,
+    ids,
+    idOrder,
     states: states.values,
     counties: counties.values,
     zips: zips.values,
-    state: Uint8Array.from(stateCol),
-    county: Uint16Array.from(countyCol),
-    zip: Uint32Array.from(zipCol),
-    gender: Uint8Array.from(genderCol),
-    age: Int16Array.from(ageCol),
-    payer: Uint8Array.from(payerCol),
+    state,
+    county,
+    zip,
+    gender,
+    age,
+    payer,
+    runs,
     codes: codeRows.map((row) => row.code),
     offsets,
     patients,
+    dense,
+    bitsets,
     any,
-    mark: new Uint32Array(size),
-    generation: 0,
-    bytes: 0,
+    genderBits,
+    payerBits,
+    ageAtLeast,
+    ageLow,
+    ageHigh,
+    bytes:
+      size * (8 + 4 + 1 + 2 + 4 + 1 + 2 + 1) +
+      patients.byteLength +
+      offsets.byteLength +
+      dense.byteLength +
+      bitsetBytes +
+      Object.values(runs).reduce((sum, r) => sum + r.start.byteLength + r.region.byteLength, 0),
   }
-  index.bytes = size * (8 + 1 + 2 + 4 + 1 + 2 + 1 + 4 + 4) + patients.byteLength + offsets.byteLength + any.byteLength
-  return index
 }
 
-/** id → patient number: an offset table when the ids are dense enough, else a binary search. */
+/** id → position in id order: an offset table when the ids are dense enough, else a binary search. */
 function indexOfId(ids: readonly number[]): (id: number) => number {
   const size = ids.length
   if (size === 0) return () => -1
@@ -218,13 +349,9 @@ function lowerBound(codes: readonly string[], key: string): number {
   return lo
 }
 
-/** The runs of postings of the codes that start with any of the prefixes (E11 matches E11 and E11.65). */
-export function postingRuns(index: PatientIndex, codes: readonly string[]): [number, number][] {
-  return codes.map((prefix) => {
-    const first = lowerBound(index.codes, prefix)
-    const end = lowerBound(index.codes, `${prefix}~`)
-    return [index.offsets[first]!, index.offsets[end]!]
-  })
+/** The codes that start with any of the prefixes (E11 matches E11 and E11.65): [first, end) per prefix. */
+export function codeRuns(index: PatientIndex, codes: readonly string[]): [number, number][] {
+  return codes.map((prefix) => [lowerBound(index.codes, prefix), lowerBound(index.codes, `${prefix}~`)])
 }
 
 /** The patient filter of a query, on the index's columns; null when nothing can match. */
@@ -268,43 +395,105 @@ export async function patientFilter(
   }
 }
 
-/**
- * Calls `visit` once for every patient of the query: any of the code prefixes (every patient with a
- * diagnosis when there are none), passing the filter.
- */
-export function forEachPatient(index: PatientIndex, codes: readonly string[], filter: PatientFilter, visit: (p: number) => void): void {
-  const passes = passesFilter(index, filter)
-  if (codes.length === 0) {
-    for (const p of index.any) if (passes(p)) visit(p)
+/** Sets bits start .. end-1. */
+function setRange(bits: Uint32Array, start: number, end: number): void {
+  if (start >= end) return
+  const first = start >>> 5
+  const last = (end - 1) >>> 5
+  const head = ~0 << (start & 31)
+  const tail = ~0 >>> (31 - ((end - 1) & 31))
+  if (first === last) {
+    bits[first]! |= head & tail
     return
   }
-  const runs = postingRuns(index, codes)
-  if (++index.generation >= NONE32) {
-    index.mark.fill(0)
-    index.generation = 1
+  bits[first]! |= head
+  for (let w = first + 1; w < last; w++) bits[w] = ~0
+  bits[last]! |= tail
+}
+
+function and(target: Uint32Array, mask: Uint32Array): void {
+  for (let w = 0; w < target.length; w++) target[w]! &= mask[w]!
+}
+
+function andNot(target: Uint32Array, mask: Uint32Array): void {
+  for (let w = 0; w < target.length; w++) target[w]! &= ~mask[w]!
+}
+
+/** Keeps the patients of the runs whose region passes `keep`. */
+function keepRuns(
+  index: PatientIndex,
+  target: Uint32Array,
+  runs: { start: Int32Array; region: Uint32Array },
+  keep: (region: number) => boolean,
+) {
+  const mask = new Uint32Array(index.words)
+  for (let r = 0; r < runs.region.length; r++)
+    if (runs.region[r] !== NONE32 && keep(runs.region[r]!)) setRange(mask, runs.start[r]!, runs.start[r + 1]!)
+  and(target, mask)
+}
+
+/**
+ * The patients of the query as a bitset over the patient numbers: any of the code prefixes (every patient
+ * with a diagnosis when there are none), passing the filter. The codes' bitsets are ORed word by word, the
+ * postings of the others set bit by bit; the filters are ANDed (gender, age ≥ min, not age ≥ max + 1, the
+ * runs of the state or of the ZIP areas in scope). No list of patients is materialised.
+ */
+export function selectPatients(index: PatientIndex, codes: readonly string[], filter: PatientFilter): Uint32Array {
+  const { words, dense, bitsets, offsets, patients } = index
+  const out = new Uint32Array(words)
+  if (codes.length === 0) out.set(index.any)
+  for (const [first, end] of codeRuns(index, codes)) {
+    for (let i = first; i < end; i++) {
+      const d = dense[i]!
+      if (d >= 0) {
+        const bits = bitsets[d]!
+        for (let w = 0; w < words; w++) out[w]! |= bits[w]!
+      } else {
+        for (let k = offsets[i]!, stop = offsets[i + 1]!; k < stop; k++) {
+          const p = patients[k]!
+          out[p >>> 5]! |= 1 << (p & 31)
+        }
+      }
+    }
   }
-  const g = index.generation
-  const { mark, patients } = index
-  for (const [start, end] of runs) {
-    for (let k = start; k < end; k++) {
-      const p = patients[k]!
-      if (mark[p] === g) continue
-      mark[p] = g
-      if (passes(p)) visit(p)
+  if (filter.gender >= 0) and(out, index.genderBits[filter.gender]!)
+  const minAge = Math.ceil(filter.minAge)
+  const maxAge = Math.floor(filter.maxAge)
+  if (minAge > index.ageLow || maxAge < index.ageHigh) {
+    if (minAge > index.ageHigh || maxAge < index.ageLow || minAge > maxAge) out.fill(0)
+    else if (index.ageAtLeast) {
+      if (minAge > index.ageLow) and(out, index.ageAtLeast[minAge - index.ageLow]!)
+      if (maxAge < index.ageHigh) andNot(out, index.ageAtLeast[maxAge + 1 - index.ageLow]!)
+    } else {
+      const { age } = index
+      forEachBit(out, (p) => {
+        if (age[p]! < minAge || age[p]! > maxAge) out[p >>> 5]! &= ~(1 << (p & 31))
+      })
+    }
+  }
+  if (filter.state >= 0) keepRuns(index, out, index.runs.STATE, (s) => s === filter.state)
+  const { zipMask } = filter
+  if (zipMask) keepRuns(index, out, index.runs.ZIP_CODE_50KM, (z) => zipMask[z] === 1)
+  return out
+}
+
+/** Calls `visit` for every set bit, in increasing order. */
+export function forEachBit(bits: Uint32Array, visit: (p: number) => void): void {
+  for (let w = 0; w < bits.length; w++) {
+    let word = bits[w]!
+    while (word !== 0) {
+      const low = word & -word
+      visit((w << 5) + 31 - Math.clz32(low))
+      word ^= low
     }
   }
 }
 
-/** The filter as a predicate on a patient number. */
-export function passesFilter(index: PatientIndex, filter: PatientFilter): (p: number) => boolean {
-  const { gender, age, state, zip } = index
-  const { zipMask } = filter
-  return (p) =>
-    (filter.gender < 0 || gender[p] === filter.gender) &&
-    age[p]! >= filter.minAge &&
-    age[p]! <= filter.maxAge &&
-    (filter.state < 0 || state[p] === filter.state) &&
-    (zipMask === null || (zip[p] !== NONE32 && zipMask[zip[p]!] === 1))
+/** Set bits of a 32-bit word. */
+export function popcount(v: number): number {
+  v -= (v >>> 1) & 0x55555555
+  v = (v & 0x33333333) + ((v >>> 2) & 0x33333333)
+  return Math.imul((v + (v >>> 4)) & 0x0f0f0f0f, 0x01010101) >>> 24
 }
 
 /** Distinct patients per region of the granularity with their payers: what countByRegion counts in SQL. */
@@ -314,34 +503,69 @@ export function countWithIndex(
   filter: PatientFilter,
   granularity: TileGranularity,
 ): Map<string, { patients: number; payers: PayerCounts }> {
-  const [column, names, none] =
-    granularity === 'STATE'
-      ? [index.state, index.states, NONE8]
-      : granularity === 'COUNTY'
-        ? [index.county, index.counties, NONE16]
-        : [index.zip, index.zips, NONE32]
+  const names = granularity === 'STATE' ? index.states : granularity === 'COUNTY' ? index.counties : index.zips
+  const selected = selectPatients(index, filters.codes, filter)
+  const counts = countRuns(index, selected, granularity)
   const width = ATLAS_PAYER_TYPES.length + 1
-  const counts = new Uint32Array(names.length * width)
-  const { payer } = index
-  forEachPatient(index, filters.codes, filter, (p) => {
-    const region = column[p]!
-    if (region === none) return
-    counts[region * width]! += 1
-    const kind = payer[p]!
-    if (kind !== NONE8) counts[region * width + 1 + kind]! += 1
-  })
   const result = new Map<string, { patients: number; payers: PayerCounts }>()
   names.forEach((name, i) => {
     const n = counts[i * width]!
     if (n === 0) return
-    const payers = Object.fromEntries(ATLAS_PAYER_TYPES.map((type, k) => [type, counts[i * width + 1 + k]!])) as unknown as PayerCounts
+    const payers = { commercial: 0, medicare: 0, medicaid: 0, other: 0 }
+    ATLAS_PAYER_TYPES.forEach((type, k) => (payers[type] = counts[i * width + 1 + k]!))
     result.set(name, { patients: n, payers })
   })
   return result
 }
 
 /**
+ * Per region of the granularity [patients, then one count per payer type]: the popcount of the selection
+ * (and of the selection AND each payer's bitset) over each run of the region.
+ */
+export function countRuns(index: PatientIndex, selected: Uint32Array, granularity: TileGranularity): Uint32Array {
+  const names = granularity === 'STATE' ? index.states : granularity === 'COUNTY' ? index.counties : index.zips
+  const width = ATLAS_PAYER_TYPES.length + 1
+  const counts = new Uint32Array(names.length * width)
+  const { start, region } = index.runs[granularity]
+  const [p0, p1, p2, p3] = index.payerBits as [Uint32Array, Uint32Array, Uint32Array, Uint32Array]
+  if (ATLAS_PAYER_TYPES.length !== 4) throw new Error('Atlas index: four payer types expected')
+  for (let r = 0; r < region.length; r++) {
+    const g = region[r]!
+    if (g === NONE32) continue
+    const s = start[r]!
+    const e = start[r + 1]!
+    const first = s >>> 5
+    const last = (e - 1) >>> 5
+    let n = 0
+    let c0 = 0
+    let c1 = 0
+    let c2 = 0
+    let c3 = 0
+    for (let w = first; w <= last; w++) {
+      let word = selected[w]!
+      if (word === 0) continue
+      if (w === first) word &= ~0 << (s & 31)
+      if (w === last) word &= ~0 >>> (31 - ((e - 1) & 31))
+      if (word === 0) continue
+      n += popcount(word)
+      c0 += popcount(word & p0[w]!)
+      c1 += popcount(word & p1[w]!)
+      c2 += popcount(word & p2[w]!)
+      c3 += popcount(word & p3[w]!)
+    }
+    if (n === 0) continue
+    const at = g * width
+    counts[at]! += n
+    counts[at + 1]! += c0
+    counts[at + 2]! += c1
+    counts[at + 3]! += c2
+    counts[at + 4]! += c3
+  }
+  return counts
+}
+
+/**
  * The index of the current data version, or null while it is being built (the caller answers from SQL
  * meanwhile). `wait` awaits the build instead (tests, the bench's warm-up).
  */
-export const currentPatientIndex = versionedBuild(buildPatientIndex)
+export const currentPatientIndex = versionedBuild((pool, version) => buildPatientIndex(pool, version))
