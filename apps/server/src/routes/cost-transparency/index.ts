@@ -21,6 +21,14 @@ import { providerCosts } from './provider.js'
 export const PRICE_CACHE_MAX_ENTRIES = 1_000
 export const PRICE_CACHE_TTL_MS = 10 * 60 * 1000
 
+/**
+ * Sends JSON written by the route (docs/decisions/0051): a string is sent as it is, without the zod serialiser
+ * of the route's schema (the reply's typed send accepts only the schema's object, hence the untyped reply).
+ */
+function sendJson(reply: FastifyReply, json: string): FastifyReply {
+  return reply.type('application/json; charset=utf-8').send(json)
+}
+
 /** A cached answer: the figures, and their JSON (serialised once) without the request's own fields. */
 export interface PriceCacheEntry {
   value: Omit<ProcedureCostResponse, 'cached' | 'payment_perspective' | 'procedure_codes'>
@@ -88,7 +96,7 @@ export const costTransparencyRoutes: FastifyPluginAsyncZod = async (app) => {
         procedure_codes: input.procedure_codes,
         cached,
       }
-      return reply.type('application/json; charset=utf-8').send(`${entry.json.slice(0, -1)},${JSON.stringify(tail).slice(1)}`)
+      return sendJson(reply, `${entry.json.slice(0, -1)},${JSON.stringify(tail).slice(1)}`)
     }
     if (!query._bypass_cache) {
       const hit = cache.get(key, version)
@@ -114,7 +122,7 @@ export const costTransparencyRoutes: FastifyPluginAsyncZod = async (app) => {
     async (request, reply) => {
       const body: ProviderCostResponse = await providerCosts(app.db.pool, request.params.npi, request.query.payment_perspective)
       // typed by construction; the integration tests parse the answers with the contract's schema (as for /procedure)
-      return reply.type('application/json; charset=utf-8').send(JSON.stringify(body))
+      return sendJson(reply, JSON.stringify(body))
     },
   )
 

@@ -76,26 +76,39 @@ export function boundingBox(lat: number, lon: number, radiusM: number): [number,
  */
 async function peersOf(pool: pg.Pool, subject: SubjectRow): Promise<string[] | number[]> {
   if (subject.latitude === null || subject.longitude === null || subject.peer_group === null) return []
-  const box = boundingBox(subject.latitude, subject.longitude, PROVIDER_PEER_RADIUS_M) ?? [-90, 90, -180, 180]
-  const params = [subject.peer_group, PROVIDER_PEER_RADIUS_M, ...box]
   if (subject.kind === 'provider') {
+    const box = boundingBox(subject.latitude, subject.longitude, PROVIDER_PEER_RADIUS_M) ?? [-90, 90, -180, 180]
+    // The candidates in the box from the taxonomy index (materialised, so that the planner does not also scan the
+    // geography index over every provider of the metro). The geography functions cost ~10-20 µs a call: a great-
+    // circle distance computed from latitude and longitude keeps the candidates that can be among the nearest 200
+    // (the sphere and the spheroid differ by < 0.6 %, so a 2 % margin on the radius and on the 200th distance loses
+    // none), and only those are measured and ordered on the spheroid (ST_DWithin, ST_Distance), exactly as before.
     const { rows } = await pool.query<{ npi: string }>(
-      `WITH me AS (SELECT geog FROM providers WHERE npi = $7)
-       SELECT p.npi FROM providers p, me
-       WHERE p.primary_taxonomy_code = $1 AND p.npi <> $7 AND p.latitude BETWEEN $3 AND $4 AND p.longitude BETWEEN $5 AND $6
-         AND ST_DWithin(p.geog, me.geog, $2)
-       ORDER BY ST_Distance(p.geog, me.geog), p.npi LIMIT ${PROVIDER_MAX_PEERS}`,
-      [...params, subject.npi],
+      `WITH me AS (SELECT geog FROM providers WHERE npi = $7),
+       near AS MATERIALIZED (
+         SELECT npi, geog, sphere FROM (
+           SELECT p.npi, p.geog, 12742017.6 * asin(sqrt(
+               power(sin(radians(p.latitude - $8) / 2), 2) + cos(radians($8)) * cos(radians(p.latitude)) * power(sin(radians(p.longitude - $9) / 2), 2)
+             )) AS sphere
+           FROM providers p
+           WHERE p.primary_taxonomy_code = $1 AND p.npi <> $7 AND p.latitude BETWEEN $3 AND $4 AND p.longitude BETWEEN $5 AND $6
+         ) c WHERE sphere <= $2 * 1.02
+       ),
+       cut AS (SELECT sphere FROM near ORDER BY sphere OFFSET ${PROVIDER_MAX_PEERS - 1} LIMIT 1)
+       SELECT n.npi FROM near n, me
+       WHERE n.sphere <= coalesce((SELECT sphere FROM cut) * 1.02, 'infinity'::float8) AND ST_DWithin(n.geog, me.geog, $2)
+       ORDER BY ST_Distance(n.geog, me.geog), n.npi LIMIT ${PROVIDER_MAX_PEERS}`,
+      [subject.peer_group, PROVIDER_PEER_RADIUS_M, ...box, subject.npi, subject.latitude, subject.longitude],
     )
     return rows.map((r) => r.npi)
   }
+  // facilities are few (52,100 at the full scale): the geography index finds them
   const { rows } = await pool.query<{ id: number }>(
-    `WITH me AS (SELECT geog FROM facilities WHERE id = $7)
+    `WITH me AS (SELECT geog FROM facilities WHERE id = $3)
      SELECT f.id FROM facilities f, me
-     WHERE f.facility_type = $1 AND f.id <> $7 AND f.latitude BETWEEN $3 AND $4 AND f.longitude BETWEEN $5 AND $6
-       AND ST_DWithin(f.geog, me.geog, $2)
+     WHERE f.facility_type = $1 AND f.id <> $3 AND ST_DWithin(f.geog, me.geog, $2)
      ORDER BY ST_Distance(f.geog, me.geog), f.id LIMIT ${FACILITY_MAX_PEERS}`,
-    [...params, subject.self_id],
+    [subject.peer_group, PROVIDER_PEER_RADIUS_M, subject.self_id],
   )
   return rows.map((r) => r.id)
 }
@@ -176,7 +189,7 @@ export async function providerCosts(pool: pg.Pool, npi: string, payer: string | 
 
   // each peer's mean negotiated amount of each of the visit codes: the peers' claims by their index, those codes only
   const codes = visits.rows.map((v) => v.code)
-  const peerKey = facilityKind ? 'c.facility_id = ANY($1::int[])' : 'c.rendering_npi = ANY($1::text[])'
+  const peerKey = facilityKind ? 'c.facility_id = ANY($1::int[])' : 'c.rendering_npi = ANY($1::bpchar[])'
   const means =
     peers.length > 0 && codes.length > 0
       ? (
