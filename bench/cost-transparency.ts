@@ -109,9 +109,14 @@ export async function benchCostTransparency(requests: number, concurrency: numbe
   async function run(name: string, path: (i: number) => string, bearer = token) {
     // the requests are sent from a worker thread (bench/http-load.ts): the server's event loop is its own
     const list = Array.from({ length: requests }, (_, i) => ({ path: path(i), headers: { authorization: `Bearer ${bearer}` } }))
+    const cpu = process.cpuUsage()
     const { latencies, throughput } = await runHttpLoad(base, list, concurrency)
+    // CPU of this process per request (the server and the load generator's thread; not PostgreSQL's): unlike the
+    // latencies, it hardly depends on what else the machine runs
+    const used = process.cpuUsage(cpu)
+    const cpuMs = (used.user + used.system) / 1000 / requests
     console.log(
-      `  ${name.padEnd(30)} concurrency ${concurrency}: p50 ${ms(quantileOf(latencies, 0.5)).padStart(6)} ms  p95 ${ms(quantileOf(latencies, 0.95)).padStart(6)} ms  ${Math.round(throughput)} req/s  (load ${loadavg()[0]!.toFixed(2)})`,
+      `  ${name.padEnd(30)} concurrency ${concurrency}: p50 ${ms(quantileOf(latencies, 0.5)).padStart(6)} ms  p95 ${ms(quantileOf(latencies, 0.95)).padStart(6)} ms  ${Math.round(throughput)} req/s  CPU ${cpuMs.toFixed(2)} ms/req  (load ${loadavg()[0]!.toFixed(2)})`,
     )
   }
   try {
