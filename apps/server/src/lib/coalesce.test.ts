@@ -16,7 +16,7 @@ function controlledLoad() {
 describe('batchLoader', () => {
   it('serves the calls that arrive during a read with one later read, never with the read in flight', async () => {
     const { runs, load } = controlledLoad()
-    const get = batchLoader(load)
+    const get = batchLoader(load, 1)
     const first = get(1)
     expect(runs).toHaveLength(1)
     // these arrive while the first read is in flight: they must not share it
@@ -31,6 +31,20 @@ describe('batchLoader', () => {
     expect(runs[1]!.keys).toEqual([2, 1, 3])
     runs[1]!.finish()
     expect(await Promise.all([second, third, fourth])).toEqual(['2@2', '1@2', '3@2'])
+  })
+
+  it('starts a read per call up to the limit in flight, then queues the calls for the next read', async () => {
+    const { runs, load } = controlledLoad()
+    const get = batchLoader(load, 2)
+    const calls = [get(1), get(2), get(3), get(4)]
+    expect(runs.map((r) => r.keys)).toEqual([[1], [2]])
+    runs[1]!.finish()
+    await calls[1]
+    await Promise.resolve()
+    expect(runs.map((r) => r.keys)).toEqual([[1], [2], [3, 4]])
+    runs[0]!.finish()
+    runs[2]!.finish()
+    expect(await Promise.all(calls)).toEqual(['1@1', '2@2', '3@3', '4@3'])
   })
 
   it('answers undefined for a key the read did not find, and rejects the calls of a failed read only', async () => {
@@ -56,7 +70,7 @@ describe('coalescedRead', () => {
       const seen = value // what the database would answer as of the read's start
       await new Promise((resolve) => setTimeout(resolve, 5))
       return seen
-    })
+    }, 1)
     const before = read()
     value = 1 // a write that lands after the first read started
     const after = await Promise.all([read(), read(), read()])

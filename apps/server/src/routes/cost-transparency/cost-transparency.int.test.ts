@@ -2,7 +2,13 @@ import { existsSync } from 'node:fs'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { COMMERCIAL_PLANS, MEDICAID_PLAN, MEDICARE_ADVANTAGE_PLAN, MEDICARE_FFS_PLAN, ZERO_COST_SHARING_CODES } from '@citrus/data-kit'
-import { PRICE_CHECK_MESSAGES, procedureCostResponseSchema, type CostBundle, type HcoCost, type ProcedureCostResponse } from '@citrus/contracts'
+import {
+  PRICE_CHECK_MESSAGES,
+  procedureCostResponseSchema,
+  type CostBundle,
+  type HcoCost,
+  type ProcedureCostResponse,
+} from '@citrus/contracts'
 import request from 'supertest'
 import { beforeAll, describe, expect, it } from 'vitest'
 import { createTenant, loginTokenFor, testConfig, useTestApp } from '../../../../../test/helpers.ts'

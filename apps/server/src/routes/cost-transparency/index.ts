@@ -115,16 +115,11 @@ export const costTransparencyRoutes: FastifyPluginAsyncZod = async (app) => {
     return send(entry, false)
   })
 
-  route(
-    app,
-    costTransparencyEndpoints.provider,
-    { onRequest: guard, preHandler: meterSearch },
-    async (request, reply) => {
-      const body: ProviderCostResponse = await providerCosts(app.db.pool, request.params.npi, request.query.payment_perspective)
-      // typed by construction; the integration tests parse the answers with the contract's schema (as for /procedure)
-      return sendJson(reply, JSON.stringify(body))
-    },
-  )
+  route(app, costTransparencyEndpoints.provider, { onRequest: guard, preHandler: meterSearch }, async (request, reply) => {
+    const body: ProviderCostResponse = await providerCosts(app.db.pool, request.params.npi, request.query.payment_perspective)
+    // typed by construction; the integration tests parse the answers with the contract's schema (as for /procedure)
+    return sendJson(reply, JSON.stringify(body))
+  })
 
   // A member may share a provider cost page: the server fixes the scope (this page, this endpoint, public, 30 days).
   route(app, costTransparencyEndpoints.shareProvider, { onRequest: app.requireAccess({ roles: [...ROLES] }) }, async (request) => {
