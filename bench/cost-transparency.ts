@@ -4,6 +4,7 @@
  * Database: DATABASE_URL (the loaded scale), else a scratch embedded database with the test dataset.
  */
 import { randomUUID } from 'node:crypto'
+import { loadavg } from 'node:os'
 import { buildApp } from '../apps/server/src/app.ts'
 import { signLoginToken } from '../apps/server/src/auth/tokens.ts'
 import { loadEnv } from '../apps/server/src/config.ts'
@@ -35,6 +36,19 @@ export async function benchCostTransparency(requests: number, concurrency: numbe
   })
   const user = await db.prisma.user.create({
     data: { email: `bench-${randomUUID().slice(0, 8)}@bench.citrus`, role: 'member', company_id: company.id, password_hash: 'x' },
+  })
+  // a second bench company that holds an unlimited SEARCH policy: its calls are metered (one credit row write each)
+  const metered = await db.prisma.company.create({
+    data: {
+      company_name: `Bench metered ${randomUUID().slice(0, 6)}`,
+      industry: 'Healthcare',
+      renewal_cycle_days: 30,
+      activation_key: newActivationKey(),
+      policies: { create: [{ product_group: 'SEARCH', limit: null }] },
+    },
+  })
+  const meteredUser = await db.prisma.user.create({
+    data: { email: `bench-${randomUUID().slice(0, 8)}@bench.citrus`, role: 'member', company_id: metered.id, password_hash: 'x' },
   })
   // searches people make: a facility's ZIP, one of its priced codes, and (every other one) one of its payers
   const { rows: searches } = await db.pool.query<{ zip: string; code: string; payer: string }>(
@@ -74,6 +88,14 @@ export async function benchCostTransparency(requests: number, concurrency: numbe
     role: 'member',
     phone_number: null,
   })
+  const meteredToken = await signLoginToken(secret, {
+    id: meteredUser.id,
+    email: meteredUser.email,
+    company_id: metered.id,
+    company_name: metered.company_name,
+    role: 'member',
+    phone_number: null,
+  })
   const get = async (path: string) => {
     const response = await fetch(`${base}${path}`, { headers: { authorization: `Bearer ${token}` } })
     await response.arrayBuffer()
@@ -84,12 +106,17 @@ export async function benchCostTransparency(requests: number, concurrency: numbe
     const payer = i % 2 === 0 ? `&payment_perspective=${encodeURIComponent(s.payer)}` : ''
     return `/api/cost-transparency/procedure?zip_code=${s.zip}&procedure_codes_csv=${s.code}${payer}${bypass ? '&_bypass_cache=true' : ''}`
   }
-  async function run(name: string, path: (i: number) => string) {
+  async function run(name: string, path: (i: number) => string, bearer = token) {
     // the requests are sent from a worker thread (bench/http-load.ts): the server's event loop is its own
-    const list = Array.from({ length: requests }, (_, i) => ({ path: path(i), headers: { authorization: `Bearer ${token}` } }))
+    const list = Array.from({ length: requests }, (_, i) => ({ path: path(i), headers: { authorization: `Bearer ${bearer}` } }))
+    const cpu = process.cpuUsage()
     const { latencies, throughput } = await runHttpLoad(base, list, concurrency)
+    // CPU of this process per request (the server and the load generator's thread; not PostgreSQL's): unlike the
+    // latencies, it hardly depends on what else the machine runs
+    const used = process.cpuUsage(cpu)
+    const cpuMs = (used.user + used.system) / 1000 / requests
     console.log(
-      `  ${name.padEnd(26)} concurrency ${concurrency}: p50 ${ms(quantileOf(latencies, 0.5)).padStart(6)} ms  p95 ${ms(quantileOf(latencies, 0.95)).padStart(6)} ms  ${Math.round(throughput)} req/s`,
+      `  ${name.padEnd(30)} concurrency ${concurrency}: p50 ${ms(quantileOf(latencies, 0.5)).padStart(6)} ms  p95 ${ms(quantileOf(latencies, 0.95)).padStart(6)} ms  ${Math.round(throughput)} req/s  CPU ${cpuMs.toFixed(2)} ms/req  (load ${loadavg()[0]!.toFixed(2)})`,
     )
   }
   try {
@@ -102,6 +129,7 @@ export async function benchCostTransparency(requests: number, concurrency: numbe
     await run('baseline GET /insurers/', () => '/api/insurers/')
     await run('procedure (uncached)', (i) => procedure(i, true))
     await run('procedure (cached)', (i) => procedure(i, false))
+    await run('procedure (cached, metered)', (i) => procedure(i, false), meteredToken)
     if (npis.length > 0) {
       for (let i = 0; i < Math.min(npis.length, 20); i++) await get(`/api/cost-transparency/provider/${npis[i]!.npi}`)
       await run('provider cost page', (i) => `/api/cost-transparency/provider/${npis[i % npis.length]!.npi}`)

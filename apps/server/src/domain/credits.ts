@@ -107,8 +107,13 @@ export class CreditService {
    * without the product gets 403, one out of credits 402 (CREDITS_EXHAUSTED).
    */
   async consume(companyId: number, group: ProductGroup, now: Date = new Date(), known?: ProductPolicy | null): Promise<Charge> {
+    // `known`: the policy the caller read during this request (null: it read that the company has none); undefined: read it here
     const policy =
-      known?.company_id === companyId && known.product_group === group ? known : await productPolicyOf(this.pool, companyId, group)
+      known === null
+        ? null
+        : known?.company_id === companyId && known.product_group === group
+          ? known
+          : await productPolicyOf(this.pool, companyId, group)
     if (!policy) throw forbidden(AUTH_MESSAGES.productDenied(PRODUCT_NAMES[group]))
     const cycle = currentCycle(policy.company_created_at, policy.renewal_cycle_days, now)
     const limit = policy.limit

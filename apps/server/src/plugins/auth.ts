@@ -12,6 +12,8 @@ import {
 import { productPolicyOf, type ProductPolicy } from '../domain/credits.js'
 import { AppError, forbidden, unauthorized } from '../lib/errors.js'
 import fp from 'fastify-plugin'
+import type pg from 'pg'
+import { batchLoader } from '../lib/coalesce.js'
 
 /**
  * Authentication for everything under /api (docs: README "Auth").
@@ -53,6 +55,8 @@ declare module 'fastify' {
     presentedLink: { link: GuestLink } | { error: AppError } | null
     /** the caller's company policies the access guard read during this request, by product group */
     productPolicies: Map<ProductGroup, ProductPolicy>
+    /** every policy of the signed-in user's company, read with the user (null: not read, e.g. API keys, guests) */
+    companyPolicies: { company_id: number; policies: Map<ProductGroup, ProductPolicy> } | null
   }
   interface FastifyInstance {
     credentials: CredentialRegistry
@@ -101,11 +105,23 @@ function segmentMatches(segment: string, actual: string): boolean {
   return new RegExp(`^${literal.join('[^/]+')}$`).test(actual)
 }
 
-export async function companyHasProduct(request: FastifyRequest, companyId: number, product: ProductGroup): Promise<boolean> {
+/**
+ * The company's policy for a product group: from the policies read with the login principal when the company is
+ * the caller's (no query), else one query (kept on the request for the meter).
+ */
+export async function policyOf(request: FastifyRequest, companyId: number, product: ProductGroup): Promise<ProductPolicy | null> {
+  const known = request.companyPolicies
+  if (known?.company_id === companyId) return known.policies.get(product) ?? null
+  const cached = request.productPolicies.get(product)
+  if (cached?.company_id === companyId) return cached
   const policy = await productPolicyOf(request.server.db.pool, companyId, product)
   // kept for the meter of this request (plugins/credits.ts), which would read the same row again
   if (policy && request.auth?.company_id === companyId) request.productPolicies.set(product, policy)
-  return policy !== null
+  return policy
+}
+
+export async function companyHasProduct(request: FastifyRequest, companyId: number, product: ProductGroup): Promise<boolean> {
+  return (await policyOf(request, companyId, product)) !== null
 }
 
 /** Whether a link with these authorized_user_ids admits the signed-in user (an empty list admits everyone). */
@@ -164,29 +180,64 @@ export function userOf(request: FastifyRequest): UserPrincipal {
   return principal
 }
 
-async function principalFromLoginToken(request: FastifyRequest, token: string): Promise<UserPrincipal> {
+/** A user row as the login check reads it, with the company's policies (one statement for both). */
+interface LoginRow {
+  id: number
+  email: string
+  company_id: number
+  role: Role
+  phone_number: string | null
+  is_active: boolean
+  company_name: string
+  created_at: Date
+  renewal_cycle_days: number
+  policies: { product_group: ProductGroup; limit: number | null }[]
+}
+
+/**
+ * The login principals' reader: the users (joined with their company and its product policies) of every request
+ * that arrived while the previous read was in flight, in one indexed statement (lib/coalesce.ts,
+ * docs/decisions/0051). Each request still sees the database as of after its arrival.
+ */
+export function loginReader(pool: pg.Pool) {
+  return batchLoader<number, LoginRow>(async (ids) => {
+    const { rows } = await pool.query<LoginRow>(
+      `SELECT u.id, u.email, u.company_id, u.role::text AS role, u.phone_number, u.is_active, c.company_name, c.created_at,
+         c.renewal_cycle_days,
+         coalesce((SELECT json_agg(json_build_object('product_group', p.product_group, 'limit', p."limit"))
+                   FROM company_policies p WHERE p.company_id = c.id), '[]'::json) AS policies
+       FROM users u JOIN companies c ON c.id = u.company_id WHERE u.id = ANY($1::int[])`,
+      [ids],
+    )
+    return new Map(rows.map((row) => [row.id, row]))
+  })
+}
+
+async function principalFromLoginToken(
+  request: FastifyRequest,
+  token: string,
+  readLogin: (id: number) => Promise<LoginRow | undefined>,
+): Promise<UserPrincipal> {
   const verified = request.server.tokens.verifyLogin(token)
   if (!verified.ok) {
     throw unauthorized(verified.reason === 'expired' ? AUTH_MESSAGES.sessionExpired : AUTH_MESSAGES.invalidToken)
   }
   const id = Number(verified.claims.sub)
   if (!Number.isSafeInteger(id) || id > 2_147_483_647) throw unauthorized(AUTH_MESSAGES.invalidToken)
-  // One indexed query on the pool rather than Prisma's include: it runs on every signed-in request.
-  const { rows } = await request.server.db.pool.query<{
-    id: number
-    email: string
-    company_id: number
-    role: Role
-    phone_number: string | null
-    is_active: boolean
-    company_name: string
-  }>(
-    `SELECT u.id, u.email, u.company_id, u.role::text AS role, u.phone_number, u.is_active, c.company_name
-     FROM users u JOIN companies c ON c.id = u.company_id WHERE u.id = $1`,
-    [id],
-  )
-  const row = rows[0]
+  // One indexed statement (shared by the requests that arrive together) rather than Prisma's include: it runs on
+  // every signed-in request. It reads the company's policies too, so that no guard or meter reads them again.
+  const row = await readLogin(id)
   if (!row || !row.is_active) throw unauthorized(AUTH_MESSAGES.accountInactive)
+  const policies = new Map<ProductGroup, ProductPolicy>()
+  for (const policy of row.policies)
+    policies.set(policy.product_group, {
+      company_id: row.company_id,
+      product_group: policy.product_group,
+      limit: policy.limit,
+      company_created_at: row.created_at,
+      renewal_cycle_days: row.renewal_cycle_days,
+    })
+  request.companyPolicies = { company_id: row.company_id, policies }
   const user = { ...row, company: { company_name: row.company_name } }
   // The database, not the token, is the truth: a role change or deactivation applies at once.
   return userPrincipal(user, 'jwt')
@@ -253,6 +304,7 @@ export function registerAuth(app: FastifyInstance) {
   app.decorateRequest('auth', null)
   app.decorateRequest('authError', null)
   app.decorateRequest('presentedLink', null)
+  app.decorateRequest('companyPolicies', null)
   app.decorateRequest('productPolicies', {
     getter(this: FastifyRequest & { _productPolicies?: Map<ProductGroup, ProductPolicy> }) {
       this._productPolicies ??= new Map()
@@ -261,6 +313,7 @@ export function registerAuth(app: FastifyInstance) {
   })
   app.decorate('authenticate', requireAccess())
   app.decorate('requireAccess', requireAccess)
+  const readLogin = loginReader(app.db.pool)
 
   app.addHook('onRequest', async (request) => {
     try {
@@ -272,7 +325,7 @@ export function registerAuth(app: FastifyInstance) {
         const resolver = resolvers.find((candidate) => candidate.accepts(token))
         if (resolver) request.auth = await resolver.resolve(token, request)
         else if (token.startsWith('sk-')) throw unauthorized(AUTH_MESSAGES.invalidApiKey)
-        else request.auth = await principalFromLoginToken(request, token)
+        else request.auth = await principalFromLoginToken(request, token, readLogin)
         const linkToken = queryToken(request)
         if (linkToken) {
           try {

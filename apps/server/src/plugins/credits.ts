@@ -2,6 +2,7 @@ import { AUTH_MESSAGES, type ProductGroup } from '@citrus/contracts'
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import { CreditService, type Charge } from '../domain/credits.js'
 import { unauthorized } from '../lib/errors.js'
+import { policyOf } from './auth.js'
 import fp from 'fastify-plugin'
 
 type Hook = (request: FastifyRequest, reply: FastifyReply) => Promise<void>
@@ -34,8 +35,8 @@ export function registerCredits(app: FastifyInstance) {
   async function meter(request: FastifyRequest, product: ProductGroup): Promise<Charge> {
     const principal = request.auth
     if (!principal) throw request.authError ?? unauthorized(AUTH_MESSAGES.authRequired)
-    // the access guard already read the policy (plugins/auth.ts): one query fewer per metered request
-    const charge = await credits.consume(principal.company_id, product, new Date(), request.productPolicies.get(product))
+    // the login check or the access guard already read the policy (plugins/auth.ts): no query for it here
+    const charge = await credits.consume(principal.company_id, product, new Date(), await policyOf(request, principal.company_id, product))
     request.creditCharge = charge
     return charge
   }

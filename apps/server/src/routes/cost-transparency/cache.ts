@@ -1,16 +1,27 @@
 import type pg from 'pg'
+import { coalescedRead } from '../../lib/coalesce.js'
 
-/**
- * The data version: changes whenever a seed or an import finishes (data_loads), in this process or any
- * other (the CLI imports in its own process). Cached answers are keyed by it, so a re-import invalidates
- * them at once without any message between processes (docs/decisions/0028).
- */
-export async function dataVersion(pool: pg.Pool): Promise<string> {
+async function readDataVersion(pool: pg.Pool): Promise<string> {
   const { rows } = await pool.query<{ n: number; last: string | null; top: number | null }>(
     `SELECT count(*)::int AS n, max(finished_at)::text AS last, max(id) AS top FROM data_loads WHERE status = 'done'`,
   )
   const row = rows[0]
   return `${row?.n ?? 0}:${row?.top ?? 0}:${row?.last ?? ''}`
+}
+
+const readers = new WeakMap<pg.Pool, () => Promise<string>>()
+
+/**
+ * The data version: changes whenever a seed or an import finishes (data_loads), in this process or any
+ * other (the CLI imports in its own process). Cached answers are keyed by it, so a re-import invalidates
+ * them at once without any message between processes (docs/decisions/0028). The requests that arrive
+ * while a read is in flight share the next one (lib/coalesce.ts, docs/decisions/0051): each still sees
+ * every load that finished before it arrived.
+ */
+export function dataVersion(pool: pg.Pool): Promise<string> {
+  let read = readers.get(pool)
+  if (!read) readers.set(pool, (read = coalescedRead(() => readDataVersion(pool))))
+  return read()
 }
 
 interface Entry<V> {

@@ -2,7 +2,13 @@ import { existsSync } from 'node:fs'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { COMMERCIAL_PLANS, MEDICAID_PLAN, MEDICARE_ADVANTAGE_PLAN, MEDICARE_FFS_PLAN, ZERO_COST_SHARING_CODES } from '@citrus/data-kit'
-import { PRICE_CHECK_MESSAGES, type CostBundle, type HcoCost, type ProcedureCostResponse } from '@citrus/contracts'
+import {
+  PRICE_CHECK_MESSAGES,
+  procedureCostResponseSchema,
+  type CostBundle,
+  type HcoCost,
+  type ProcedureCostResponse,
+} from '@citrus/contracts'
 import request from 'supertest'
 import { beforeAll, describe, expect, it } from 'vitest'
 import { createTenant, loginTokenFor, testConfig, useTestApp } from '../../../../../test/helpers.ts'
@@ -152,6 +158,8 @@ describe('GET /api/cost-transparency/procedure', () => {
   const price = async (query: Record<string, string | number | boolean>) => {
     const response = await get({ _bypass_cache: true, ...query })
     expect(response.status, JSON.stringify(response.body)).toBe(200)
+    // written as a string, not through the zod serialiser: the answer must be the contract's (no field missing or extra)
+    expect(procedureCostResponseSchema.parse(response.body)).toEqual(response.body)
     return response.body as ProcedureCostResponse
   }
   const recount = async (zip: string, codes: string[], radius: number, payer: string | null) =>
@@ -256,7 +264,11 @@ describe('GET /api/cost-transparency/procedure', () => {
     const first = await get(query)
     const second = await get(query)
     expect(second.body.cached).toBe(true)
+    expect(procedureCostResponseSchema.parse(second.body)).toEqual(second.body)
     expect({ ...second.body, cached: false }).toEqual({ ...first.body, cached: false })
+    // the request's own fields are the request's, also when the cache holds the same search spelled otherwise
+    const spelled = await get({ ...query, payment_perspective: scenario.payer.toUpperCase() })
+    expect(spelled.body).toMatchObject({ cached: true, payment_perspective: scenario.payer.toUpperCase() })
     const bypass = await get({ ...query, _bypass_cache: true })
     expect(bypass.body.cached).toBe(false)
   })

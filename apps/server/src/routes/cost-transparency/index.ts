@@ -8,7 +8,7 @@ import {
 } from '@citrus/contracts'
 import type { FastifyReply, FastifyRequest } from 'fastify'
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod'
-import { userOf } from '../../plugins/auth.js'
+import { policyOf, userOf } from '../../plugins/auth.js'
 import { notFound } from '../../lib/errors.js'
 import { route } from '../../lib/endpoint.js'
 import { signShareToken } from '../../auth/tokens.js'
@@ -21,9 +21,23 @@ import { providerCosts } from './provider.js'
 export const PRICE_CACHE_MAX_ENTRIES = 1_000
 export const PRICE_CACHE_TTL_MS = 10 * 60 * 1000
 
+/**
+ * Sends JSON written by the route (docs/decisions/0051): a string is sent as it is, without the zod serialiser
+ * of the route's schema (the reply's typed send accepts only the schema's object, hence the untyped reply).
+ */
+function sendJson(reply: FastifyReply, json: string): FastifyReply {
+  return reply.type('application/json; charset=utf-8').send(json)
+}
+
+/** A cached answer: the figures, and their JSON (serialised once) without the request's own fields. */
+export interface PriceCacheEntry {
+  value: Omit<ProcedureCostResponse, 'cached' | 'payment_perspective' | 'procedure_codes'>
+  json: string
+}
+
 declare module 'fastify' {
   interface FastifyInstance {
-    priceCache: VersionedLruCache<Omit<ProcedureCostResponse, 'cached'>>
+    priceCache: VersionedLruCache<PriceCacheEntry>
   }
 }
 
@@ -35,19 +49,17 @@ declare module 'fastify' {
 export const costTransparencyRoutes: FastifyPluginAsyncZod = async (app) => {
   const guard = app.requireAccess({ roles: [...ROLES, 'guest'] })
 
+  // Metered against the SEARCH policy when the company has one; the policy was read with the login principal
+  // (plugins/auth.ts), so a company without one costs no query here (docs/decisions/0051).
   async function meterSearch(request: FastifyRequest, reply: FastifyReply) {
     const principal = request.auth
     if (!principal) return
-    const policy = await app.db.prisma.companyPolicy.findUnique({
-      where: { company_id_product_group: { company_id: principal.company_id, product_group: 'SEARCH' } },
-      select: { id: true },
-    })
-    if (!policy) return
+    if (!(await policyOf(request, principal.company_id, 'SEARCH'))) return
     const charge = await app.meter(request, 'SEARCH')
     if (charge.remaining !== null) reply.header(CREDITS_REMAINING_HEADER, String(charge.remaining))
   }
 
-  const cache = new VersionedLruCache<Omit<ProcedureCostResponse, 'cached'>>(PRICE_CACHE_MAX_ENTRIES, PRICE_CACHE_TTL_MS)
+  const cache = new VersionedLruCache<PriceCacheEntry>(PRICE_CACHE_MAX_ENTRIES, PRICE_CACHE_TTL_MS)
   app.decorate('priceCache', cache)
   // cost sharing and insurer kinds, per data version
   let reference: { version: string; value: Promise<PricingReference> } | null = null
@@ -60,7 +72,7 @@ export const costTransparencyRoutes: FastifyPluginAsyncZod = async (app) => {
     return reference.value
   }
 
-  route(app, costTransparencyEndpoints.procedure, { onRequest: guard, preHandler: meterSearch }, async (request) => {
+  route(app, costTransparencyEndpoints.procedure, { onRequest: guard, preHandler: meterSearch }, async (request, reply) => {
     const query = request.query
     const input = {
       zip_code: query.zip_code,
@@ -75,25 +87,39 @@ export const costTransparencyRoutes: FastifyPluginAsyncZod = async (app) => {
       input.payment_perspective?.toLowerCase() ?? null,
     ])
     const version = await dataVersion(app.db.pool)
+    // The answer is written as a string (docs/decisions/0051): the cached part is serialised once, when it is
+    // computed, and the request's own fields are spliced around it. The shape is the contract's by construction
+    // (typed) and the integration tests parse every answer with the contract's schema.
+    const send = (entry: PriceCacheEntry, cached: boolean) => {
+      const tail: Pick<ProcedureCostResponse, 'payment_perspective' | 'procedure_codes' | 'cached'> = {
+        payment_perspective: input.payment_perspective ?? null,
+        procedure_codes: input.procedure_codes,
+        cached,
+      }
+      return sendJson(reply, `${entry.json.slice(0, -1)},${JSON.stringify(tail).slice(1)}`)
+    }
     if (!query._bypass_cache) {
       const hit = cache.get(key, version)
-      if (hit)
-        return { ...hit, procedure_codes: input.procedure_codes, payment_perspective: input.payment_perspective ?? null, cached: true }
+      if (hit) return send(hit, true)
     }
-    await checkInput(app.db.pool, input)
-    const result = await procedureCosts(app.db.pool, await referenceFor(version), input)
-    cache.set(key, version, result)
-    return { ...result, cached: false }
+    // the input check and the pricing run side by side (one round trip, not two); a 400 wins over the figures
+    const [checked, priced] = await Promise.allSettled([
+      checkInput(app.db.pool, input),
+      referenceFor(version).then((reference) => procedureCosts(app.db.pool, reference, input)),
+    ])
+    if (checked.status === 'rejected') throw checked.reason
+    if (priced.status === 'rejected') throw priced.reason
+    const { payment_perspective: _payer, procedure_codes: _codes, ...result } = priced.value
+    const entry = { value: result, json: JSON.stringify(result) }
+    cache.set(key, version, entry)
+    return send(entry, false)
   })
 
-  route(
-    app,
-    costTransparencyEndpoints.provider,
-    { onRequest: guard, preHandler: meterSearch },
-    async (request): Promise<ProviderCostResponse> => {
-      return providerCosts(app.db.pool, request.params.npi, request.query.payment_perspective)
-    },
-  )
+  route(app, costTransparencyEndpoints.provider, { onRequest: guard, preHandler: meterSearch }, async (request, reply) => {
+    const body: ProviderCostResponse = await providerCosts(app.db.pool, request.params.npi, request.query.payment_perspective)
+    // typed by construction; the integration tests parse the answers with the contract's schema (as for /procedure)
+    return sendJson(reply, JSON.stringify(body))
+  })
 
   // A member may share a provider cost page: the server fixes the scope (this page, this endpoint, public, 30 days).
   route(app, costTransparencyEndpoints.shareProvider, { onRequest: app.requireAccess({ roles: [...ROLES] }) }, async (request) => {

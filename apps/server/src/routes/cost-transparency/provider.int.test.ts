@@ -1,4 +1,4 @@
-import { PRICE_CHECK_MESSAGES, type ProviderCostResponse } from '@citrus/contracts'
+import { PRICE_CHECK_MESSAGES, providerCostResponseSchema, type ProviderCostResponse } from '@citrus/contracts'
 import request from 'supertest'
 import { beforeAll, describe, expect, it } from 'vitest'
 import { createTenant, loginTokenFor, testConfig, useTestApp } from '../../../../../test/helpers.ts'
@@ -38,6 +38,8 @@ describe('GET /api/cost-transparency/provider/{npi}', () => {
     const response = await get(npi)
     expect(response.status, JSON.stringify(response.body)).toBe(200)
     const body = response.body as ProviderCostResponse
+    // written with JSON.stringify, not through the zod serialiser: the answer must be the contract's exactly
+    expect(providerCostResponseSchema.parse(body)).toEqual(body)
     expect(body.provider.npi).toBe(npi)
 
     const range = await ctx.db.pool.query<{ n: number; lo: number; mid: number; hi: number }>(
@@ -107,6 +109,7 @@ describe('GET /api/cost-transparency/provider/{npi}', () => {
     const response = await get(facility.npi, { payment_perspective: '' })
     expect(response.status, JSON.stringify(response.body)).toBe(200)
     const body = response.body as ProviderCostResponse
+    expect(providerCostResponseSchema.parse(body)).toEqual(body)
     expect(body.kind).toBe('facility')
     expect(body.provider).toMatchObject({ npi: facility.npi, facility_npi: facility.npi })
     const range = await ctx.db.pool.query<{ n: number; lo: number; hi: number }>(

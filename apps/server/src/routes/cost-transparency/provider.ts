@@ -14,61 +14,103 @@ export const PROVIDER_MAX_PEERS = 200
 /** A facility's peers: the nearest facilities of the same type within the metro radius (docs/decisions/0049). */
 export const FACILITY_MAX_PEERS = 20
 
-/**
- * Whose claims a page shows: a provider's (claims.rendering_npi) or, for an organisation NPI of a facility,
- * the facility's (claims.facility_id; docs/decisions/0049). The SQL fragments differ, the arithmetic does not.
- */
-interface Subject {
+/** What the page needs to know of its subject before the figures: identity, and where its peers are looked for. */
+interface SubjectRow {
   kind: 'provider' | 'facility'
-  /** SQL over the NPI ($1) */
-  claims: (alias: string) => string
-  identity: string
-  peers: string
-  peerKey: (alias: string) => string
-  facilityId: string
+  npi: string
+  full_name: string
+  title: string | null
+  cms_specialization: string
+  primary_taxonomy_code: string
+  address: string
+  city: string
+  state: string
+  zip_code: string
+  phone_number: string | null
+  facility_id: number | null
+  facility_name: string | null
+  facility_npi: string | null
+  /** the facility's own id (kind facility) */
+  self_id: number | null
+  /** the peers' key: the provider's primary taxonomy or the facility's type */
+  peer_group: string | null
+  latitude: number | null
+  longitude: number | null
 }
 
-const PROVIDER_SUBJECT: Subject = {
-  kind: 'provider',
-  claims: (c) => `${c}.rendering_npi = $1`,
-  identity: `SELECT p.npi, p.full_name, p.title, p.cms_specialization, p.primary_taxonomy_code, p.address, p.city, p.state, p.zip_code, p.phone_number,
-         p.facility_id, f.name AS facility_name, f.npi AS facility_npi
-       FROM providers p LEFT JOIN facilities f ON f.id = p.facility_id WHERE p.npi = $1`,
-  peers: `WITH me AS (SELECT geog, primary_taxonomy_code FROM providers WHERE npi = $1)
-         SELECT p.npi AS key FROM providers p, me
-         WHERE p.primary_taxonomy_code = me.primary_taxonomy_code AND p.npi <> $1 AND ST_DWithin(p.geog, me.geog, $2)
-         ORDER BY ST_Distance(p.geog, me.geog), p.npi LIMIT ${PROVIDER_MAX_PEERS}`,
-  peerKey: (c) => `${c}.rendering_npi`,
-  facilityId: '(SELECT facility_id FROM providers WHERE npi = $1)',
+/**
+ * The subject of an NPI in one indexed statement: a provider's NPI first, else a facility's organisation NPI
+ * (docs/decisions/0049); none = 404.
+ */
+const SUBJECT_SQL = `
+  SELECT 'provider' AS kind, p.npi, p.full_name, p.title, p.cms_specialization, p.primary_taxonomy_code, p.address, p.city, p.state,
+    p.zip_code, p.phone_number, p.facility_id, f.name AS facility_name, f.npi AS facility_npi, NULL::int AS self_id,
+    p.primary_taxonomy_code::text AS peer_group, p.latitude, p.longitude
+  FROM providers p LEFT JOIN facilities f ON f.id = p.facility_id WHERE p.npi = $1
+  UNION ALL
+  SELECT 'facility', f.npi, f.name, NULL::text, coalesce(f.hco_compile_level_1, f.facility_type), coalesce(f.taxonomy_code, ''),
+    f.address_line_1, f.city, f.state, f.zip_code, f.phone_number, f.id, f.name, f.npi, f.id, f.facility_type, f.latitude, f.longitude
+  FROM facilities f WHERE f.npi = $1 AND NOT EXISTS (SELECT 1 FROM providers WHERE npi = $1)`
+
+/** Kilometres per degree of latitude, rounded down (the shortest, at the equator, is 110.57 km): a safe bound. */
+const KM_PER_DEGREE = 110
+
+/**
+ * A latitude/longitude box that holds every point within `radiusM` of (lat, lon) on the spheroid, or null when it
+ * would reach a pole or the antimeridian (then only ST_DWithin bounds the search). It only lets the planner use
+ * the (taxonomy, latitude, longitude) index; ST_DWithin still decides, so the peers are exactly the same.
+ */
+export function boundingBox(lat: number, lon: number, radiusM: number): [number, number, number, number] | null {
+  const dLat = radiusM / 1000 / KM_PER_DEGREE
+  const farthest = Math.abs(lat) + dLat
+  if (farthest >= 85) return null
+  const dLon = dLat / Math.cos((farthest * Math.PI) / 180)
+  if (lon - dLon <= -180 || lon + dLon >= 180) return null
+  return [lat - dLat, lat + dLat, lon - dLon, lon + dLon]
 }
 
-/** The facility of an organisation NPI ($1; facilities.npi is unique). */
-const FACILITY_ID = '(SELECT id FROM facilities WHERE npi = $1)'
-
-const FACILITY_SUBJECT: Subject = {
-  kind: 'facility',
-  claims: (c) => `${c}.facility_id = ${FACILITY_ID}`,
-  identity: `SELECT f.npi, f.name AS full_name, NULL::text AS title, coalesce(f.hco_compile_level_1, f.facility_type) AS cms_specialization,
-         coalesce(f.taxonomy_code, '') AS primary_taxonomy_code, f.address_line_1 AS address, f.city, f.state, f.zip_code, f.phone_number,
-         f.id AS facility_id, f.name AS facility_name, f.npi AS facility_npi
-       FROM facilities f WHERE f.npi = $1`,
-  peers: `WITH me AS (SELECT id, geog, facility_type FROM facilities WHERE npi = $1)
-         SELECT f.id AS key FROM facilities f, me
-         WHERE f.facility_type = me.facility_type AND f.id <> me.id AND ST_DWithin(f.geog, me.geog, $2)
-         ORDER BY ST_Distance(f.geog, me.geog), f.id LIMIT ${FACILITY_MAX_PEERS}`,
-  peerKey: (c) => `${c}.facility_id`,
-  facilityId: FACILITY_ID,
-}
-
-/** A provider's NPI, else a facility's organisation NPI; 404 otherwise. */
-async function subjectOf(pool: pg.Pool, npi: string): Promise<Subject> {
-  const { rows } = await pool.query<{ provider: boolean; facility: boolean }>(
-    `SELECT EXISTS (SELECT 1 FROM providers WHERE npi = $1) AS provider, EXISTS (SELECT 1 FROM facilities WHERE npi = $1) AS facility`,
-    [npi],
+/**
+ * The peers: the nearest providers of the same primary taxonomy (or facilities of the same type) within the
+ * metro radius. The box lets the (primary_taxonomy_code, latitude, longitude) index find the candidates
+ * instead of every provider of the metro (docs/decisions/0051).
+ */
+async function peersOf(pool: pg.Pool, subject: SubjectRow): Promise<string[] | number[]> {
+  if (subject.latitude === null || subject.longitude === null || subject.peer_group === null) return []
+  if (subject.kind === 'provider') {
+    const box = boundingBox(subject.latitude, subject.longitude, PROVIDER_PEER_RADIUS_M) ?? [-90, 90, -180, 180]
+    // The candidates in the box from the taxonomy index (materialised, so that the planner does not also scan the
+    // geography index over every provider of the metro). The geography functions cost ~10-20 µs a call: a great-
+    // circle distance computed from latitude and longitude keeps the candidates that can be among the nearest 200
+    // (the sphere and the spheroid differ by < 0.6 %, so a 2 % margin on the radius and on the 200th distance loses
+    // none), and only those are measured and ordered on the spheroid (ST_DWithin, ST_Distance), exactly as before.
+    const { rows } = await pool.query<{ npi: string }>(
+      `WITH me AS (SELECT geog FROM providers WHERE npi = $7),
+       near AS MATERIALIZED (
+         SELECT npi, geog, sphere FROM (
+           SELECT p.npi, p.geog, 12742017.6 * asin(sqrt(
+               power(sin(radians(p.latitude - $8) / 2), 2) + cos(radians($8)) * cos(radians(p.latitude)) * power(sin(radians(p.longitude - $9) / 2), 2)
+             )) AS sphere
+           FROM providers p
+           WHERE p.primary_taxonomy_code = $1 AND p.npi <> $7 AND p.latitude BETWEEN $3 AND $4 AND p.longitude BETWEEN $5 AND $6
+         ) c WHERE sphere <= $2 * 1.02
+       ),
+       cut AS (SELECT sphere FROM near ORDER BY sphere OFFSET ${PROVIDER_MAX_PEERS - 1} LIMIT 1)
+       SELECT n.npi FROM near n, me
+       WHERE n.sphere <= coalesce((SELECT sphere FROM cut) * 1.02, 'infinity'::float8) AND ST_DWithin(n.geog, me.geog, $2)
+       ORDER BY ST_Distance(n.geog, me.geog), n.npi LIMIT ${PROVIDER_MAX_PEERS}`,
+      [subject.peer_group, PROVIDER_PEER_RADIUS_M, ...box, subject.npi, subject.latitude, subject.longitude],
+    )
+    return rows.map((r) => r.npi)
+  }
+  // facilities are few (52,100 at the full scale): the geography index finds them
+  const { rows } = await pool.query<{ id: number }>(
+    `WITH me AS (SELECT geog FROM facilities WHERE id = $3)
+     SELECT f.id FROM facilities f, me
+     WHERE f.facility_type = $1 AND f.id <> $3 AND ST_DWithin(f.geog, me.geog, $2)
+     ORDER BY ST_Distance(f.geog, me.geog), f.id LIMIT ${FACILITY_MAX_PEERS}`,
+    [subject.peer_group, PROVIDER_PEER_RADIUS_M, subject.self_id],
   )
-  if (rows[0]?.provider) return PROVIDER_SUBJECT
-  if (rows[0]?.facility) return FACILITY_SUBJECT
-  throw notFound(PRICE_CHECK_MESSAGES.providerNotFound(npi))
+  return rows.map((r) => r.id)
 }
 
 /**
@@ -78,26 +120,21 @@ async function subjectOf(pool: pg.Pool, npi: string): Promise<Subject> {
  * rate of each code, and the affordability of each against the peers (same primary taxonomy within 50 km,
  * the nearest 200): the share of the peers who billed the code whose mean negotiated amount is at or above
  * this provider's, in whole percent.
+ *
+ * Three rounds of indexed statements (docs/decisions/0051): the subject; then its claims' range, its visit
+ * types and its peers at once; then the peers' means of those codes only, read by the peers' keys.
  */
 export async function providerCosts(pool: pg.Pool, npi: string, payer: string | undefined): Promise<ProviderCostResponse> {
   const payerParam = payer ?? null
-  const subject = await subjectOf(pool, npi)
-  const [found, ranges, visits, peers] = await Promise.all([
-    pool.query<{
-      npi: string
-      full_name: string
-      title: string | null
-      cms_specialization: string
-      primary_taxonomy_code: string
-      address: string
-      city: string
-      state: string
-      zip_code: string
-      phone_number: string | null
-      facility_id: number | null
-      facility_name: string | null
-      facility_npi: string | null
-    }>(subject.identity, [npi]),
+  const found = await pool.query<SubjectRow>(SUBJECT_SQL, [npi])
+  const provider = found.rows[0]
+  if (!provider) throw notFound(PRICE_CHECK_MESSAGES.providerNotFound(npi))
+  // whose claims: the provider's (rendering_npi) or the facility's (facility_id); the arithmetic is the same
+  const facilityKind = provider.kind === 'facility'
+  const own = facilityKind ? 'c.facility_id = $1' : 'c.rendering_npi = $1'
+  const ownKey = facilityKind ? provider.self_id : npi
+  const payerFilter = (param: string) => `(${param}::text IS NULL OR lower(c.insurer_name) = lower(${param}::text))`
+  const [ranges, visits, peers] = await Promise.all([
     pool.query<{
       n: number
       lo: number | null
@@ -114,8 +151,8 @@ export async function providerCosts(pool: pg.Pool, npi: string, payer: string | 
          percentile_cont(0.1) WITHIN GROUP (ORDER BY patient_amount)::float8 AS plo,
          percentile_cont(0.5) WITHIN GROUP (ORDER BY patient_amount)::float8 AS pmid,
          percentile_cont(0.9) WITHIN GROUP (ORDER BY patient_amount)::float8 AS phi
-       FROM claims c WHERE ${subject.claims('c')} AND ($2::text IS NULL OR lower(insurer_name) = lower($2::text))`,
-      [npi, payerParam],
+       FROM claims c WHERE ${own} AND ${payerFilter('$2')}`,
+      [ownKey, payerParam],
     ),
     pool.query<{
       code: string
@@ -130,7 +167,7 @@ export async function providerCosts(pool: pg.Pool, npi: string, payer: string | 
       `WITH lines AS (
          SELECT cp.claim_id, cp.procedure_code, cp.list_amount, cp.negotiated_amount, cp.insurer_amount, cp.patient_amount
          FROM claims c JOIN claim_procedures cp ON cp.claim_id = c.id
-         WHERE ${subject.claims('c')} AND ($2::text IS NULL OR lower(c.insurer_name) = lower($2::text))
+         WHERE ${own} AND ${payerFilter('$2')}
        ), visit AS (
          SELECT procedure_code AS code, count(DISTINCT claim_id)::int AS claim_count, avg(list_amount)::float8 AS list,
            avg(negotiated_amount)::float8 AS negotiated, avg(insurer_amount)::float8 AS insurer, avg(patient_amount)::float8 AS patient
@@ -141,37 +178,33 @@ export async function providerCosts(pool: pg.Pool, npi: string, payer: string | 
        SELECT v.*, pc.description,
          (SELECT avg(coalesce(fp.negotiated_dollar, fp.median_amount, round(fp.negotiated_percentage / 100 * fp.gross_charge, 2)))::float8
           FROM facility_prices fp
-          WHERE fp.facility_id = ${subject.facilityId} AND fp.procedure_code = v.code AND fp.payer_name <> ''
+          WHERE fp.facility_id = $3 AND fp.procedure_code = v.code AND fp.payer_name <> ''
             AND ($2::text IS NULL OR lower(fp.payer_name) = lower($2::text))) AS facility_rate
        FROM visit v LEFT JOIN procedure_codes pc ON pc.code = v.code
        ORDER BY v.claim_count DESC, v.code`,
-      [npi, payerParam],
+      [ownKey, payerParam, provider.facility_id],
     ),
-    // the peers, and each peer's mean negotiated amount of each of the provider's visit codes, in one statement
-    pool.query<{ peers: number; means: { code: string; mean: number }[] }>(
-      `WITH codes AS (
-         SELECT cp.procedure_code FROM claims c JOIN claim_procedures cp ON cp.claim_id = c.id
-         WHERE ${subject.claims('c')} AND ($3::text IS NULL OR lower(c.insurer_name) = lower($3::text))
-         GROUP BY cp.procedure_code ORDER BY count(DISTINCT c.id) DESC, cp.procedure_code LIMIT ${PROVIDER_VISIT_TYPES}
-       ),
-       peers AS (${subject.peers}),
-       means AS (
-         SELECT cp.procedure_code AS code, avg(cp.negotiated_amount)::float8 AS mean
-         FROM claims c JOIN claim_procedures cp ON cp.claim_id = c.id
-         WHERE ${subject.peerKey('c')} IN (SELECT key FROM peers) AND cp.procedure_code IN (SELECT procedure_code FROM codes)
-           AND ($3::text IS NULL OR lower(c.insurer_name) = lower($3::text))
-         GROUP BY ${subject.peerKey('c')}, cp.procedure_code
-       )
-       SELECT (SELECT count(*) FROM peers)::int AS peers, coalesce((SELECT json_agg(means) FROM means), '[]'::json) AS means`,
-      [npi, PROVIDER_PEER_RADIUS_M, payerParam],
-    ),
+    peersOf(pool, provider),
   ])
 
-  const provider = found.rows[0]
-  if (!provider) throw notFound(PRICE_CHECK_MESSAGES.providerNotFound(npi))
-  const peerRow = peers.rows[0]
+  // each peer's mean negotiated amount of each of the visit codes: the peers' claims by their index, those codes only
+  const codes = visits.rows.map((v) => v.code)
+  const peerKey = facilityKind ? 'c.facility_id = ANY($1::int[])' : 'c.rendering_npi = ANY($1::bpchar[])'
+  const means =
+    peers.length > 0 && codes.length > 0
+      ? (
+          await pool.query<{ code: string; mean: number }>(
+            `SELECT cp.procedure_code AS code, avg(cp.negotiated_amount)::float8 AS mean
+             FROM claims c JOIN claim_procedures cp ON cp.claim_id = c.id
+             WHERE ${peerKey} AND cp.procedure_code = ANY($2::text[]) AND ${payerFilter('$3')}
+             GROUP BY ${facilityKind ? 'c.facility_id' : 'c.rendering_npi'}, cp.procedure_code`,
+            [peers, codes, payerParam],
+          )
+        ).rows
+      : []
+  const peerRow = { peers: peers.length, means }
   const peerMeans = new Map<string, number[]>()
-  for (const row of peerRow?.means ?? []) {
+  for (const row of peerRow.means) {
     const list = peerMeans.get(row.code)
     if (list) list.push(row.mean)
     else peerMeans.set(row.code, [row.mean])
@@ -203,16 +236,24 @@ export async function providerCosts(pool: pg.Pool, npi: string, payer: string | 
   const r = ranges.rows[0]
   const range = (lo: number | null, mid: number | null, hi: number | null) =>
     lo === null || mid === null || hi === null ? null : { low: round2(lo), median: round2(mid), high: round2(hi) }
-  const { facility_id: _facility, ...identity } = provider
+  const {
+    kind,
+    facility_id: _facility,
+    self_id: _self,
+    peer_group: _group,
+    latitude: _latitude,
+    longitude: _longitude,
+    ...identity
+  } = provider
   return {
-    kind: subject.kind,
+    kind,
     provider: identity,
     claim_count: r?.n ?? 0,
     estimated_cost_range: r ? range(r.lo, r.mid, r.hi) : null,
     patient_cost_range: r ? range(r.plo, r.pmid, r.phi) : null,
     visit_types: visitTypes,
     affordability,
-    peers: { count: peerRow?.peers ?? 0, radius_in_m: PROVIDER_PEER_RADIUS_M, specialty: provider.cms_specialization },
+    peers: { count: peerRow.peers, radius_in_m: PROVIDER_PEER_RADIUS_M, specialty: provider.cms_specialization },
     payment_perspective: payerParam,
   }
 }

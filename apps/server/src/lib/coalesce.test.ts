@@ -1,0 +1,81 @@
+import { describe, expect, it } from 'vitest'
+import { batchLoader, coalescedRead } from './coalesce.ts'
+
+/** A read whose completion the test controls, recording when it started and which keys it got. */
+function controlledLoad() {
+  const runs: { keys: number[]; startedAt: number; finish: () => void }[] = []
+  let clock = 0
+  const load = (keys: number[]) =>
+    new Promise<Map<number, string>>((resolve) => {
+      const startedAt = ++clock
+      runs.push({ keys, startedAt, finish: () => resolve(new Map(keys.map((k) => [k, `${k}@${startedAt}`]))) })
+    })
+  return { runs, load, tick: () => ++clock }
+}
+
+describe('batchLoader', () => {
+  it('serves the calls that arrive during a read with one later read, never with the read in flight', async () => {
+    const { runs, load } = controlledLoad()
+    const get = batchLoader(load, 1)
+    const first = get(1)
+    expect(runs).toHaveLength(1)
+    // these arrive while the first read is in flight: they must not share it
+    const second = get(2)
+    const third = get(1)
+    const fourth = get(3)
+    expect(runs).toHaveLength(1)
+    runs[0]!.finish()
+    expect(await first).toBe('1@1')
+    await Promise.resolve()
+    expect(runs).toHaveLength(2)
+    expect(runs[1]!.keys).toEqual([2, 1, 3])
+    runs[1]!.finish()
+    expect(await Promise.all([second, third, fourth])).toEqual(['2@2', '1@2', '3@2'])
+  })
+
+  it('starts a read per call up to the limit in flight, then queues the calls for the next read', async () => {
+    const { runs, load } = controlledLoad()
+    const get = batchLoader(load, 2)
+    const calls = [get(1), get(2), get(3), get(4)]
+    expect(runs.map((r) => r.keys)).toEqual([[1], [2]])
+    runs[1]!.finish()
+    await calls[1]
+    await Promise.resolve()
+    expect(runs.map((r) => r.keys)).toEqual([[1], [2], [3, 4]])
+    runs[0]!.finish()
+    runs[2]!.finish()
+    expect(await Promise.all(calls)).toEqual(['1@1', '2@2', '3@3', '4@3'])
+  })
+
+  it('answers undefined for a key the read did not find, and rejects the calls of a failed read only', async () => {
+    let fail = true
+    const get = batchLoader(async (keys: number[]) => {
+      if (fail) {
+        fail = false
+        throw new Error('down')
+      }
+      return new Map(keys.filter((k) => k !== 9).map((k) => [k, k * 10]))
+    })
+    await expect(get(1)).rejects.toThrow('down')
+    expect(await Promise.all([get(1), get(9)])).toEqual([10, undefined])
+  })
+})
+
+describe('coalescedRead', () => {
+  it('gives each caller a value read after its call', async () => {
+    let value = 0
+    let reads = 0
+    const read = coalescedRead(async () => {
+      reads++
+      const seen = value // what the database would answer as of the read's start
+      await new Promise((resolve) => setTimeout(resolve, 5))
+      return seen
+    }, 1)
+    const before = read()
+    value = 1 // a write that lands after the first read started
+    const after = await Promise.all([read(), read(), read()])
+    expect(await before).toBe(0)
+    expect(after).toEqual([1, 1, 1])
+    expect(reads).toBe(2)
+  })
+})

@@ -1,0 +1,51 @@
+/** Reads a loader runs at once: a call waits for at most about one round trip before its read starts. */
+export const MAX_READS_IN_FLIGHT = 2
+
+/**
+ * Read coalescing for the per-request look-ups (docs/decisions/0051).
+ *
+ * A loader runs at most `maxInFlight` reads at a time. A call never joins a read in flight (that read started
+ * before the call, so it may miss a write committed just before the call): it starts a read of its own when
+ * fewer are in flight, else it waits in the queue for the next read, which starts as soon as one in flight
+ * ends and serves every call queued meanwhile. So a call always gets what a read started after the call saw
+ * (the same as one query of its own), while under concurrency N callers share a few round trips instead of N.
+ */
+export function batchLoader<K, V>(
+  load: (keys: K[]) => Promise<Map<K, V>>,
+  maxInFlight = MAX_READS_IN_FLIGHT,
+): (key: K) => Promise<V | undefined> {
+  let running = 0
+  let queue: { key: K; resolve: (value: V | undefined) => void; reject: (error: unknown) => void }[] = []
+
+  const run = () => {
+    if (running >= maxInFlight || queue.length === 0) return
+    running++
+    const batch = queue
+    queue = []
+    const keys = [...new Set(batch.map((call) => call.key))]
+    load(keys).then(
+      (values) => {
+        running--
+        for (const call of batch) call.resolve(values.get(call.key))
+        run()
+      },
+      (error: unknown) => {
+        running--
+        for (const call of batch) call.reject(error)
+        run()
+      },
+    )
+  }
+
+  return (key: K) =>
+    new Promise<V | undefined>((resolve, reject) => {
+      queue.push({ key, resolve, reject })
+      run()
+    })
+}
+
+/** A keyless {@link batchLoader}: every call gets the result of a read that started after it. */
+export function coalescedRead<V>(read: () => Promise<V>, maxInFlight = MAX_READS_IN_FLIGHT): () => Promise<V> {
+  const load = batchLoader<0, V>(async () => new Map([[0, await read()]]), maxInFlight)
+  return async () => (await load(0)) as V
+}
