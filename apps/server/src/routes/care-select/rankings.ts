@@ -4,6 +4,8 @@ import {
   CARE_MAX_HCP_RESULTS,
   CARE_MESSAGES,
   CARE_MIN_PRICE_PEERS,
+  CARE_SCORED_LARGEST_PANELS,
+  CARE_SCORED_NEAREST,
   CARE_SCORE_WEIGHTS,
   CARE_TYPICAL_CODES_PER_KIND,
   METERS_PER_MILE,
@@ -18,12 +20,26 @@ import {
 } from '@citrus/contracts'
 import type pg from 'pg'
 import { badRequest } from '../../lib/errors.js'
+import {
+  exactDistance,
+  facilityDistanceWithin,
+  facilityPoints,
+  findCandidates,
+  inNetworkWithAny,
+  largestPanelsOf,
+  nearestOf,
+  specialtyIndex,
+  type Candidates,
+  type FacilityPoint,
+} from './candidate-index.js'
 
 /**
- * Care Select rankings (spec 4 §5; the method and its constants: docs/decisions/0022-care-select-ranking.md).
- * Three round trips: (1) resolve and check the inputs, (2) the candidates with every number the scores need
- * (volumes of the relevant codes, prices, facilities) from the materialised aggregates, (3) the details of
- * the clinicians and facilities listed. Percentiles and scores are computed here over all candidates.
+ * Care Select rankings (spec 4 §5; the method: docs/decisions/0022-care-select-ranking.md, the scored set and
+ * the candidate index: docs/decisions/0050-care-select-scored-set.md). Three round trips: (1) resolve and check
+ * the inputs (and read the data version); the candidates come from the in-process candidate index; (2) the
+ * numbers the scores need (volumes of the relevant codes, prices) of the scored set from the materialised
+ * aggregates; (3) the details of the clinicians and facilities listed. Percentiles and scores are computed
+ * here over the scored set.
  */
 
 export interface ResolvedSearch {
@@ -39,6 +55,8 @@ export interface ResolvedSearch {
   icd10: string[]
   radiusM: number
   filterNpis: string[]
+  /** the data version (finished data loads): the candidate index is kept per version */
+  version: string
 }
 
 /** ICD-10-CM as typed: upper case; an undotted code longer than a category gets its dot (E119 → E11.9). */
@@ -59,7 +77,8 @@ SELECT
   (SELECT coalesce(json_agg(c.code ORDER BY c.ord), '[]') FROM unnest($4::text[]) WITH ORDINALITY AS c(code, ord)
      WHERE NOT EXISTS (SELECT 1 FROM procedure_codes p WHERE p.code = c.code)) AS unknown_cpt,
   (SELECT coalesce(json_agg(c.code ORDER BY c.ord), '[]') FROM unnest($5::text[]) WITH ORDINALITY AS c(code, ord)
-     WHERE NOT EXISTS (SELECT 1 FROM icd10_codes i WHERE i.code = c.code)) AS unknown_icd10`
+     WHERE NOT EXISTS (SELECT 1 FROM icd10_codes i WHERE i.code = c.code)) AS unknown_icd10,
+  (SELECT count(*) || ':' || coalesce(max(id), 0) || ':' || coalesce(max(finished_at)::text, '') FROM data_loads WHERE status = 'done') AS version`
 
 /** Checks the search's ZIP, specialty, carriers and codes; 400 naming the field when one is unknown. */
 export async function resolveSearch(pool: pg.Pool, query: ParsedRankingsQuery): Promise<ResolvedSearch> {
@@ -72,6 +91,7 @@ export async function resolveSearch(pool: pg.Pool, query: ParsedRankingsQuery): 
     insurers: [string, string | null][]
     unknown_cpt: string[]
     unknown_icd10: string[]
+    version: string
   }>(RESOLVE_SQL, [query.zip_code, omniCode, query.insurance_names_csv, cpt, icd10])
   const row = rows[0]
   if (!row) throw new Error('resolve query returned no row')
@@ -97,36 +117,18 @@ export async function resolveSearch(pool: pg.Pool, query: ParsedRankingsQuery): 
     icd10,
     radiusM: query.radius_in_m,
     filterNpis: query.filter_npis,
+    version: row.version,
   }
 }
 
-/** A latitude/longitude box that contains the radius circle (a generous metres-per-degree keeps it outside the circle). */
-export function boundingBox(latitude: number, longitude: number, radiusM: number) {
-  const latDelta = radiusM / 110_000
-  const maxLat = Math.min(89.9, Math.abs(latitude) + latDelta)
-  const lngDelta = Math.min(180, radiusM / (110_000 * Math.cos((maxLat * Math.PI) / 180)))
-  return { minLat: latitude - latDelta, maxLat: latitude + latDelta, minLng: longitude - lngDelta, maxLng: longitude + lngDelta }
-}
-
 /**
- * Candidates and the numbers behind their scores. The candidates come from the providers' taxonomy +
- * coordinates index (the box) and ST_DWithin on the geography (exact radius; GiST-indexed); the volumes and
- * prices from the materialised views, looked up per candidate NPI.
+ * The numbers behind the scores of the scored set ($1, its NPIs): the typical codes of their claims, the
+ * volumes of the given (prefix-matched sums) and typical codes, and the prices of the cost procedures, all
+ * from the materialised views read by NPI (never the claims at request time).
  */
-export const CANDIDATES_SQL = `
-WITH z AS (SELECT geog FROM zips WHERE zip = $1),
-cand AS MATERIALIZED (
-  SELECT p.npi, p.facility_id, p.provider_kind, p.accepting_new_patients,
-         ST_Distance(p.geog, z.geog) AS distance_m,
-         CASE WHEN cardinality($8::text[]) = 0 THEN NULL
-              ELSE coalesce((SELECT bool_or((p.aggregated_insurance_networks_v1 ->> n)::boolean) FROM unnest($8::text[]) AS n), false) END AS in_network
-  FROM providers p CROSS JOIN z
-  WHERE p.primary_taxonomy_code = $2
-    AND p.latitude BETWEEN $3 AND $4 AND p.longitude BETWEEN $5 AND $6
-    AND ST_DWithin(p.geog, z.geog, $7)
-),
-vol AS MATERIALIZED (
-  SELECT v.npi, v.code_kind, v.code, v.claim_count FROM cand c JOIN mv_provider_code_volume v ON v.npi = c.npi
+export const SCORING_SQL = `
+WITH vol AS MATERIALIZED (
+  SELECT v.npi, v.code_kind, v.code, v.claim_count FROM mv_provider_code_volume v WHERE v.npi = ANY($1::bpchar[])
 ),
 typical AS (
   SELECT code_kind, code FROM (
@@ -135,8 +137,8 @@ typical AS (
   ) t WHERE rn <= ${CARE_TYPICAL_CODES_PER_KIND}
 ),
 requested AS (
-  SELECT 'procedure'::text AS kind, code FROM unnest($9::text[]) AS code
-  UNION ALL SELECT 'icd10'::text, code FROM unnest($10::text[]) AS code
+  SELECT 'procedure'::text AS kind, code FROM unnest($2::text[]) AS code
+  UNION ALL SELECT 'icd10'::text, code FROM unnest($3::text[]) AS code
 ),
 keyed AS (
   SELECT v.npi, r.kind, r.code AS key, 'given'::text AS src, sum(v.claim_count)::int AS n
@@ -146,49 +148,32 @@ keyed AS (
   SELECT v.npi, v.code_kind, v.code, 'topical', v.claim_count FROM vol v JOIN typical t USING (code_kind, code)
 ),
 price_codes AS (
-  SELECT code FROM unnest($9::text[]) AS code
-  UNION SELECT code FROM typical WHERE code_kind = 'procedure' AND cardinality($9::text[]) = 0
+  SELECT code FROM unnest($2::text[]) AS code
+  UNION SELECT code FROM typical WHERE code_kind = 'procedure' AND cardinality($2::text[]) = 0
 ),
 prices AS (
   SELECT pr.npi, pr.procedure_code, pr.line_count, pr.avg_list_amount, pr.avg_negotiated_amount, pr.avg_insurer_amount, pr.avg_patient_amount
-  FROM cand c JOIN mv_provider_prices pr ON pr.npi = c.npi JOIN price_codes pc ON pc.code = pr.procedure_code
-),
-facs AS (
-  SELECT f.id, ST_Distance(f.geog, z.geog) AS distance_m
-  FROM facilities f CROSS JOIN z
-  WHERE f.id IN (SELECT facility_id FROM cand WHERE facility_id IS NOT NULL) AND ST_DWithin(f.geog, z.geog, $7)
+  FROM mv_provider_prices pr JOIN price_codes pc ON pc.code = pr.procedure_code
+  WHERE pr.npi = ANY($1::bpchar[])
 )
 SELECT
-  (SELECT coalesce(json_agg(json_build_array(npi, facility_id, provider_kind, accepting_new_patients, distance_m, in_network)), '[]') FROM cand) AS candidates,
   (SELECT coalesce(json_agg(json_build_array(code_kind, code)), '[]') FROM typical) AS typical,
   (SELECT coalesce(json_agg(json_build_array(npi, kind, key, src, n)), '[]') FROM keyed) AS volumes,
-  (SELECT coalesce(json_agg(json_build_array(npi, procedure_code, line_count, avg_list_amount, avg_negotiated_amount, avg_insurer_amount, avg_patient_amount)), '[]') FROM prices) AS prices,
-  (SELECT coalesce(json_agg(json_build_array(id, distance_m)), '[]') FROM facs) AS facilities`
-
-export function candidatesParams(search: ResolvedSearch): unknown[] {
-  const box = boundingBox(search.latitude, search.longitude, search.radiusM)
-  return [
-    search.zip,
-    search.omniCode,
-    box.minLat,
-    box.maxLat,
-    box.minLng,
-    box.maxLng,
-    search.radiusM,
-    search.insurers,
-    search.cpt,
-    search.icd10,
-  ]
-}
+  (SELECT coalesce(json_agg(json_build_array(npi, procedure_code, line_count, avg_list_amount, avg_negotiated_amount, avg_insurer_amount, avg_patient_amount)), '[]') FROM prices) AS prices`
 
 type Kind = 'procedure' | 'icd10'
-interface CandidateRows {
-  candidates: [string, number | null, string, boolean, number, boolean | null][]
+interface ScoringRows {
   typical: [Kind, string][]
   volumes: [string, Kind, string, 'given' | 'topical', number][]
   prices: [string, string, number, string | number, string | number, string | number, string | number][]
-  facilities: [number, number][]
 }
+
+/** How many candidates are scored at most (docs/decisions/0050): per group, the nearest and the largest panels. */
+export interface ScoredBound {
+  nearest: number
+  largestPanels: number
+}
+export const SCORED_BOUND: ScoredBound = { nearest: CARE_SCORED_NEAREST, largestPanels: CARE_SCORED_LARGEST_PANELS }
 
 export const DETAILS_SQL = `
 SELECT
@@ -304,25 +289,61 @@ interface Scored {
   affordability: { negotiated: Record<string, number>; patient: Record<string, number> }
 }
 
-export async function rankProviders(pool: pg.Pool, search: ResolvedSearch): Promise<RankingsResponse> {
-  const { rows } = await pool.query<CandidateRows>(CANDIDATES_SQL, candidatesParams(search))
-  const data = rows[0] as CandidateRows
-  const codesSource: 'given' | 'typical' = search.cpt.length + search.icd10.length > 0 ? 'given' : 'typical'
-  const typical: Record<Kind, string[]> = { procedure: [], icd10: [] }
-  for (const [kind, code] of data.typical) typical[kind].push(code)
-  const relevant: Record<Kind, string[]> = codesSource === 'given' ? { procedure: search.cpt, icd10: search.icd10 } : typical
-  const priceCodes = search.cpt.length > 0 ? search.cpt : typical.procedure
+export interface ScoredSet {
+  /** the candidates within the radius (all of them) and the positions of those scored */
+  candidates: Candidates
+  scored: number[]
+  inNetwork: Uint8Array | null
+}
 
-  const index = new Map<string, number>()
-  const scored: Scored[] = data.candidates.map(([npi, facilityId, providerKind, accepting, distanceM, inNetwork], i) => {
-    index.set(npi, i)
+/**
+ * The candidates of the search and the ones it scores: per group (all candidates; with carriers also the
+ * in-network ones) the `nearest` nearest and the `largestPanels` with the most distinct patients. Every
+ * candidate is scored when there are at most `nearest` of them.
+ */
+export async function scoredSetOf(pool: pg.Pool, search: ResolvedSearch, bound: ScoredBound = SCORED_BOUND): Promise<ScoredSet> {
+  const index = await specialtyIndex(pool, search.version, search.omniCode)
+  const candidates = findCandidates(index, { lat: search.latitude, lng: search.longitude }, search.radiusM)
+  const n = candidates.members.length
+  const all = Array.from({ length: n }, (_, c) => c)
+  let inNetwork: Uint8Array | null = null
+  if (search.insurers.length > 0) {
+    const flags = new Uint8Array(n)
+    for (let c = 0; c < n; c++) flags[c] = inNetworkWithAny(index, candidates.members[c] as number, search.insurers) ? 1 : 0
+    inNetwork = flags
+  }
+  const chosen = new Set<number>()
+  const pick = (positions: number[]) => {
+    for (const c of nearestOf(candidates, positions, bound.nearest)) chosen.add(c)
+    for (const c of largestPanelsOf(candidates, positions, bound.largestPanels)) chosen.add(c)
+  }
+  pick(all)
+  if (inNetwork) {
+    const flags = inNetwork
+    pick(all.filter((c) => flags[c] === 1))
+  }
+  return { candidates, scored: [...chosen].sort((a, b) => a - b), inNetwork }
+}
+
+export async function rankProviders(pool: pg.Pool, search: ResolvedSearch, bound: ScoredBound = SCORED_BOUND): Promise<RankingsResponse> {
+  const [{ candidates, scored: positions, inNetwork }, facilityIndex] = await Promise.all([
+    scoredSetOf(pool, search, bound),
+    facilityPoints(pool, search.version),
+  ])
+  const index = candidates.index
+  const centre = candidates.centre
+  const n = candidates.members.length
+
+  const scored: Scored[] = positions.map((c) => {
+    const i = candidates.members[c] as number
+    const distanceM = exactDistance(candidates, c)
     return {
-      npi,
-      facilityId,
-      providerKind,
-      accepting,
+      npi: index.npi[i] as string,
+      facilityId: (index.facility[i] as number) < 0 ? null : (index.facility[i] as number),
+      providerKind: index.kinds[index.kind[i] as number] as string,
+      accepting: index.accepting[i] === 1,
       distanceM,
-      inNetwork,
+      inNetwork: inNetwork ? inNetwork[c] === 1 : null,
       quality: 0,
       cost: null,
       distance: clamp01(1 - distanceM / search.radiusM),
@@ -336,17 +357,27 @@ export async function rankProviders(pool: pg.Pool, search: ResolvedSearch): Prom
       affordability: { negotiated: {}, patient: {} },
     }
   })
-  const n = scored.length
+  const byNpi = new Map(scored.map((row) => [row.npi, row]))
+
+  const data =
+    scored.length > 0
+      ? ((await pool.query<ScoringRows>(SCORING_SQL, [scored.map((r) => r.npi), search.cpt, search.icd10])).rows[0] as ScoringRows)
+      : { typical: [], volumes: [], prices: [] }
+  const codesSource: 'given' | 'typical' = search.cpt.length + search.icd10.length > 0 ? 'given' : 'typical'
+  const typical: Record<Kind, string[]> = { procedure: [], icd10: [] }
+  for (const [kind, code] of data.typical) typical[kind].push(code)
+  const relevant: Record<Kind, string[]> = codesSource === 'given' ? { procedure: search.cpt, icd10: search.icd10 } : typical
+  const priceCodes = search.cpt.length > 0 ? search.cpt : typical.procedure
 
   // Volumes: the given codes' counts (prefix-matched sums), the typical codes' counts.
   for (const [npi, kind, key, src, count] of data.volumes) {
-    const row = scored[index.get(npi) as number] as Scored
+    const row = byNpi.get(npi) as Scored
     if (src === 'given') row.given[kind][key] = count
     else row.topical[kind][key] = count
   }
   const relevantCounts = (row: Scored, kind: Kind) => (codesSource === 'given' ? row.given[kind] : row.topical[kind])
 
-  // Per-code volume percentiles among all candidates (zero for those without the code), and the quality volume.
+  // Per-code volume percentiles among the scored candidates (zero for those without the code), and the quality volume.
   for (const kind of ['procedure', 'icd10'] as const) {
     for (const code of relevant[kind]) {
       const counts = scored.map((row) => relevantCounts(row, kind)[code] ?? 0)
@@ -363,10 +394,10 @@ export async function rankProviders(pool: pg.Pool, search: ResolvedSearch): Prom
     row.quality = row.relevantVolume > 0 ? clamp01((qualityRanks[i] as number) / 100) : 0
   })
 
-  // Prices and affordability per procedure among the candidates that billed it.
+  // Prices and affordability per procedure among the scored candidates that billed it.
   const byCode = new Map<string, { row: Scored; list: number; negotiated: number; insurer: number; patient: number }[]>()
   for (const [npi, code, , list, negotiated, insurer, patient] of data.prices) {
-    const row = scored[index.get(npi) as number] as Scored
+    const row = byNpi.get(npi) as Scored
     const entry = { row, list: Number(list), negotiated: Number(negotiated), insurer: Number(insurer), patient: Number(patient) }
     const bucket = byCode.get(code)
     if (bucket) bucket.push(entry)
@@ -408,14 +439,33 @@ export async function rankProviders(pool: pg.Pool, search: ResolvedSearch): Prom
       Number(b.inNetwork === true) - Number(a.inNetwork === true) ||
       b.final - a.final ||
       a.distanceM - b.distanceM ||
-      a.npi.localeCompare(b.npi),
+      (a.npi < b.npi ? -1 : a.npi > b.npi ? 1 : 0),
   )
 
-  // Facilities: affiliated facilities within the radius, scored from their candidates.
-  const facilityDistance = new Map(data.facilities.map(([id, distanceM]) => [id, distanceM]))
+  // Facilities: the affiliated facilities of all candidates that lie within the radius (the totals), scored from
+  // their scored candidates.
+  const facilityDistance = new Map<number, number | null>()
+  const providerTypes: Record<string, number> = {}
+  for (let c = 0; c < n; c++) {
+    const i = candidates.members[c] as number
+    const type = providerTypeOf(index.kinds[index.kind[i] as number] as string)
+    providerTypes[type] = (providerTypes[type] ?? 0) + 1
+    const id = index.facility[i] as number
+    if (id < 0 || facilityDistance.has(id)) continue
+    const point = facilityIndex.get(id)
+    facilityDistance.set(id, point ? facilityDistanceWithin(point, centre, search.radiusM) : null)
+  }
+  const institutionTypes: Record<string, number> = {}
+  let totalFacilities = 0
+  for (const [id, distanceM] of facilityDistance) {
+    if (distanceM === null) continue
+    totalFacilities++
+    const type = institutionTypeOf((facilityIndex.get(id) as FacilityPoint).type)
+    institutionTypes[type] = (institutionTypes[type] ?? 0) + 1
+  }
   const members = new Map<number, Scored[]>()
   for (const row of scored) {
-    if (row.facilityId === null || !facilityDistance.has(row.facilityId)) continue
+    if (row.facilityId === null || (facilityDistance.get(row.facilityId) ?? null) === null) continue
     const list = members.get(row.facilityId) ?? []
     list.push(row)
     members.set(row.facilityId, list)
@@ -565,18 +615,6 @@ export async function rankProviders(pool: pg.Pool, search: ResolvedSearch): Prom
     if (hco_rankings.length >= CARE_MAX_HCO_RESULTS) break
   }
 
-  const providerTypes: Record<string, number> = {}
-  for (const row of scored) {
-    const type = providerTypeOf(row.providerKind)
-    providerTypes[type] = (providerTypes[type] ?? 0) + 1
-  }
-  const institutionTypes: Record<string, number> = {}
-  for (const f of facilityScores) {
-    const facility = facilityById.get(f.id)
-    if (!facility) continue
-    const type = institutionTypeOf(facility.hco_compile_level_1)
-    institutionTypes[type] = (institutionTypes[type] ?? 0) + 1
-  }
   const pick = (table: Record<string, string>, codes: string[]) =>
     Object.fromEntries(codes.flatMap((code) => (table[code] ? [[code, table[code]]] : [])))
 
@@ -590,7 +628,7 @@ export async function rankProviders(pool: pg.Pool, search: ResolvedSearch): Prom
       provider_types_to_counts: providerTypes,
       institution_types_to_counts: institutionTypes,
       total_hcp_candidates: n,
-      total_hco_candidates: facilityScores.length,
+      total_hco_candidates: totalFacilities,
       diagnosis_code_descriptions: pick(detail.icd10, allCodes.icd10),
       procedure_code_descriptions: pick(detail.procedures, allCodes.procedure),
       taxonomy_code_descriptions: { [search.omniCode]: search.specialty },
