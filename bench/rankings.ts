@@ -29,7 +29,11 @@ const loadAverage = () => {
     return 'n/a'
   }
 }
-const median = (values: number[]) => quantileOf([...values].sort((a, b) => a - b), 0.5)
+const median = (values: number[]) =>
+  quantileOf(
+    [...values].sort((a, b) => a - b),
+    0.5,
+  )
 
 /** A pool whose queries add their time to `sqlMs` (the same connections as the server's pool). */
 function timedPool(pool: pg.Pool): { pool: pg.Pool; sqlMs: { total: number } } {
@@ -147,7 +151,11 @@ export async function benchRankings(requests: number, levels: number[]) {
       const body = (await r.json()) as { common_ranking_metadata: { total_hcp_candidates: number } }
       const bytes = JSON.stringify(body).length
       console.log(`  ${name.padEnd(22)} ${n(body.common_ranking_metadata.total_hcp_candidates)} candidates, ${n(bytes / 1024)} KB`)
-      await runHttpLoad(base, Array.from({ length: 20 }, () => ({ path: path(query), headers })), Math.max(...levels))
+      await runHttpLoad(
+        base,
+        Array.from({ length: 20 }, () => ({ path: path(query), headers })),
+        Math.max(...levels),
+      )
     }
 
     console.log('\n  GET /api/care-select/rankings over HTTP (p50 / p95, throughput; load average before each point):')
@@ -162,7 +170,9 @@ export async function benchRankings(requests: number, levels: number[]) {
       }
     }
 
-    console.log('\n  API / (SQL + scoring) at concurrency 1, p50 (the same search on the server\'s pool, in its process; 4 alternating rounds):')
+    console.log(
+      "\n  API / (SQL + scoring) at concurrency 1, p50 (the same search on the server's pool, in its process; 4 alternating rounds):",
+    )
     const timed = timedPool(app.db.pool)
     for (const [name, query] of Object.entries(scenarios)) {
       // the wrapper is a pool of its own to the candidate index: warm it
@@ -220,8 +230,12 @@ export async function benchRankings(requests: number, levels: number[]) {
         search: scenarios.metro,
       }),
     }
-    await runHttpLoad(base, Array.from({ length: 10 }, () => letter), 1)
-    console.log('\n  POST /api/care-select/referral-letter over HTTP (two providers, with the metro search\'s scores):')
+    await runHttpLoad(
+      base,
+      Array.from({ length: 10 }, () => letter),
+      1,
+    )
+    console.log("\n  POST /api/care-select/referral-letter over HTTP (two providers, with the metro search's scores):")
     for (const c of levels) {
       const load = loadAverage()
       const { latencies, throughput } = await runHttpLoad(

@@ -36,6 +36,14 @@ export interface SpecialtyIndex {
   insurerBit: Map<string, number>
   words: number
   networks: Uint32Array
+  /**
+   * Code volumes (mv_provider_code_volume) of the specialty's providers: provider i's rows are
+   * volumeCode/volumeCount[volumeStart[i] .. volumeStart[i + 1]); codes[id] is `kind:code`.
+   */
+  codes: string[]
+  volumeStart: Int32Array
+  volumeCode: Int32Array
+  volumeCount: Int32Array
 }
 
 export interface FacilityPoint {
@@ -84,7 +92,8 @@ async function buildSpecialty(pool: pg.Pool, taxonomy: string): Promise<Specialt
   }>(SPECIALTY_SQL, [taxonomy])
   const size = rows.length
   const insurerBit = new Map<string, number>()
-  for (const row of rows) for (const name of Object.keys(row.networks ?? {})) if (!insurerBit.has(name)) insurerBit.set(name, insurerBit.size)
+  for (const row of rows)
+    for (const name of Object.keys(row.networks ?? {})) if (!insurerBit.has(name)) insurerBit.set(name, insurerBit.size)
   const words = Math.max(1, Math.ceil(insurerBit.size / 32))
   const index: SpecialtyIndex = {
     taxonomy,
@@ -103,6 +112,10 @@ async function buildSpecialty(pool: pg.Pool, taxonomy: string): Promise<Specialt
     insurerBit,
     words,
     networks: new Uint32Array(size * words),
+    codes: [],
+    volumeStart: new Int32Array(size + 1),
+    volumeCode: new Int32Array(0),
+    volumeCount: new Int32Array(0),
   }
   const kindOf = new Map<string, number>()
   rows.forEach((row, i) => {
@@ -130,7 +143,56 @@ async function buildSpecialty(pool: pg.Pool, taxonomy: string): Promise<Specialt
     }
   })
   if (index.kinds.length > 255) throw new Error('more than 255 provider kinds')
+  await loadVolumes(pool, index)
   return index
+}
+
+const VOLUME_SQL = `
+SELECT v.npi, v.code_kind, v.code, v.claim_count
+FROM providers p JOIN mv_provider_code_volume v ON v.npi = p.npi
+WHERE p.primary_taxonomy_code = $1`
+
+/** The specialty's code volumes, as per-provider runs of (code id, claim count). */
+async function loadVolumes(pool: pg.Pool, index: SpecialtyIndex): Promise<void> {
+  const { rows } = await pool.query<{ npi: string; code_kind: string; code: string; claim_count: number }>({
+    text: VOLUME_SQL,
+    values: [index.taxonomy],
+    rowMode: 'array',
+  } as pg.QueryConfig<string[]>)
+  const position = new Map<string, number>()
+  index.npi.forEach((npi, i) => position.set(npi, i))
+  const codeId = new Map<string, number>()
+  const counts = new Int32Array(index.size + 1)
+  const owner = new Int32Array(rows.length)
+  const code = new Int32Array(rows.length)
+  const count = new Int32Array(rows.length)
+  rows.forEach((raw, r) => {
+    const [npi, kind, value, claims] = raw as unknown as [string, string, string, number]
+    const i = position.get(npi) as number
+    const key = `${kind}:${value}`
+    let id = codeId.get(key)
+    if (id === undefined) {
+      id = index.codes.length
+      codeId.set(key, id)
+      index.codes.push(key)
+    }
+    owner[r] = i
+    code[r] = id
+    count[r] = claims
+    counts[i + 1] = (counts[i + 1] as number) + 1
+  })
+  for (let i = 0; i < index.size; i++) counts[i + 1] = (counts[i + 1] as number) + (counts[i] as number)
+  index.volumeStart = counts
+  const fill = counts.slice(0, index.size)
+  index.volumeCode = new Int32Array(rows.length)
+  index.volumeCount = new Int32Array(rows.length)
+  for (let r = 0; r < rows.length; r++) {
+    const i = owner[r] as number
+    const at = fill[i] as number
+    fill[i] = at + 1
+    index.volumeCode[at] = code[r] as number
+    index.volumeCount[at] = count[r] as number
+  }
 }
 
 /** The specialty's index for the data version (built on first use; concurrent searches share the build). */

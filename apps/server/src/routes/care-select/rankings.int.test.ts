@@ -171,10 +171,14 @@ describe('GET /care-select/rankings', () => {
     for (const kind of ['procedure', 'icd10'] as const)
       for (const code of typical[kind]) topical[kind].set(code, await codeCounts(kind, code, scoredNpis, false))
     const volumes = scoredNpis.map((npi) =>
-      (['procedure', 'icd10'] as const).reduce((sum, kind) => sum + [...counts[kind].values()].reduce((s, m) => s + (m.get(npi) ?? 0), 0), 0),
+      (['procedure', 'icd10'] as const).reduce(
+        (sum, kind) => sum + [...counts[kind].values()].reduce((s, m) => s + (m.get(npi) ?? 0), 0),
+        0,
+      ),
     )
     const qualityRanks = percentRanks(volumes)
-    const codeRanks = (kind: 'procedure' | 'icd10', code: string) => percentRanks(scoredNpis.map((npi) => counts[kind].get(code)!.get(npi) ?? 0))
+    const codeRanks = (kind: 'procedure' | 'icd10', code: string) =>
+      percentRanks(scoredNpis.map((npi) => counts[kind].get(code)!.get(npi) ?? 0))
 
     // prices of the cost procedures (the given CPT codes, else the typical procedures) and affordability among the scored that billed them
     const costCodes = search.cpt.length > 0 ? search.cpt : typical.procedure
@@ -402,9 +406,19 @@ describe('GET /care-select/rankings', () => {
         ).rows.map((r) => [r.npi.trim(), r.facility_id]),
       )
     for (const [query, codes] of [
-      [{ zip_code: zip, omni_code: taxonomy, radius_in_m: radius }, { cpt: [], icd: [], carriers: [] }],
       [
-        { zip_code: zip, omni_code: taxonomy, radius_in_m: radius, cpt_union_csv: cpt, icd10_cm_union_csv: icdCategory, insurance_names_csv: carrier },
+        { zip_code: zip, omni_code: taxonomy, radius_in_m: radius },
+        { cpt: [], icd: [], carriers: [] },
+      ],
+      [
+        {
+          zip_code: zip,
+          omni_code: taxonomy,
+          radius_in_m: radius,
+          cpt_union_csv: cpt,
+          icd10_cm_union_csv: icdCategory,
+          insurance_names_csv: carrier,
+        },
         { cpt: [cpt], icd: [icdCategory], carriers: [carrier] },
       ],
     ] as const) {

@@ -31,6 +31,7 @@ import {
   specialtyIndex,
   type Candidates,
   type FacilityPoint,
+  type SpecialtyIndex,
 } from './candidate-index.js'
 
 /**
@@ -121,51 +122,38 @@ export async function resolveSearch(pool: pg.Pool, query: ParsedRankingsQuery): 
   }
 }
 
-/**
- * The numbers behind the scores of the scored set ($1, its NPIs): the typical codes of their claims, the
- * volumes of the given (prefix-matched sums) and typical codes, and the prices of the cost procedures, all
- * from the materialised views read by NPI (never the claims at request time).
- */
-export const SCORING_SQL = `
-WITH vol AS MATERIALIZED (
-  SELECT v.npi, v.code_kind, v.code, v.claim_count FROM mv_provider_code_volume v WHERE v.npi = ANY($1::bpchar[])
-),
-typical AS (
-  SELECT code_kind, code FROM (
-    SELECT code_kind, code, row_number() OVER (PARTITION BY code_kind ORDER BY sum(claim_count) DESC, code) AS rn
-    FROM vol GROUP BY code_kind, code
-  ) t WHERE rn <= ${CARE_TYPICAL_CODES_PER_KIND}
-),
-requested AS (
-  SELECT 'procedure'::text AS kind, code FROM unnest($2::text[]) AS code
-  UNION ALL SELECT 'icd10'::text, code FROM unnest($3::text[]) AS code
-),
-keyed AS (
-  SELECT v.npi, r.kind, r.code AS key, 'given'::text AS src, sum(v.claim_count)::int AS n
-  FROM vol v JOIN requested r ON v.code_kind = r.kind AND starts_with(v.code, r.code)
-  GROUP BY v.npi, r.kind, r.code
-  UNION ALL
-  SELECT v.npi, v.code_kind, v.code, 'topical', v.claim_count FROM vol v JOIN typical t USING (code_kind, code)
-),
-price_codes AS (
-  SELECT code FROM unnest($2::text[]) AS code
-  UNION SELECT code FROM typical WHERE code_kind = 'procedure' AND cardinality($2::text[]) = 0
-),
-prices AS (
-  SELECT pr.npi, pr.procedure_code, pr.line_count, pr.avg_list_amount, pr.avg_negotiated_amount, pr.avg_insurer_amount, pr.avg_patient_amount
-  FROM mv_provider_prices pr JOIN price_codes pc ON pc.code = pr.procedure_code
-  WHERE pr.npi = ANY($1::bpchar[])
-)
-SELECT
-  (SELECT coalesce(json_agg(json_build_array(code_kind, code)), '[]') FROM typical) AS typical,
-  (SELECT coalesce(json_agg(json_build_array(npi, kind, key, src, n)), '[]') FROM keyed) AS volumes,
-  (SELECT coalesce(json_agg(json_build_array(npi, procedure_code, line_count, avg_list_amount, avg_negotiated_amount, avg_insurer_amount, avg_patient_amount)), '[]') FROM prices) AS prices`
+/** Prices of the cost procedures ($2) of the scored set ($1, its NPIs) from the materialised view. */
+export const PRICES_SQL = `
+SELECT pr.npi, pr.procedure_code, pr.line_count, pr.avg_list_amount, pr.avg_negotiated_amount, pr.avg_insurer_amount, pr.avg_patient_amount
+FROM mv_provider_prices pr
+WHERE pr.procedure_code = ANY($2::text[]) AND pr.npi = ANY($1::bpchar[])`
 
 type Kind = 'procedure' | 'icd10'
-interface ScoringRows {
-  typical: [Kind, string][]
-  volumes: [string, Kind, string, 'given' | 'topical', number][]
-  prices: [string, string, number, string | number, string | number, string | number, string | number][]
+type PriceRow = [string, string, number, string | number, string | number, string | number, string | number]
+
+/**
+ * The typical codes of the scored providers (index positions): per kind, the CARE_TYPICAL_CODES_PER_KIND codes
+ * with the most claims over them (ties by code), from the index's copy of mv_provider_code_volume.
+ */
+function typicalCodesOf(index: SpecialtyIndex, providers: readonly number[]): Record<Kind, string[]> {
+  const sums = new Map<number, number>()
+  for (const i of providers) {
+    for (let r = index.volumeStart[i] as number; r < (index.volumeStart[i + 1] as number); r++) {
+      const id = index.volumeCode[r] as number
+      sums.set(id, (sums.get(id) ?? 0) + (index.volumeCount[r] as number))
+    }
+  }
+  const out: Record<Kind, string[]> = { procedure: [], icd10: [] }
+  for (const kind of ['procedure', 'icd10'] as const) {
+    const prefix = `${kind}:`
+    const list = [...sums].flatMap(([id, sum]) => {
+      const key = index.codes[id] as string
+      return key.startsWith(prefix) ? [{ code: key.slice(prefix.length), sum }] : []
+    })
+    list.sort((a, b) => b.sum - a.sum || (a.code < b.code ? -1 : a.code > b.code ? 1 : 0))
+    out[kind] = list.slice(0, CARE_TYPICAL_CODES_PER_KIND).map((e) => e.code)
+  }
+  return out
 }
 
 /** How many candidates are scored at most (docs/decisions/0050): per group, the nearest and the largest panels. */
@@ -358,23 +346,47 @@ export async function rankProviders(pool: pg.Pool, search: ResolvedSearch, bound
     }
   })
   const byNpi = new Map(scored.map((row) => [row.npi, row]))
+  const providers = positions.map((c) => candidates.members[c] as number)
 
-  const data =
-    scored.length > 0
-      ? ((await pool.query<ScoringRows>(SCORING_SQL, [scored.map((r) => r.npi), search.cpt, search.icd10])).rows[0] as ScoringRows)
-      : { typical: [], volumes: [], prices: [] }
+  // Volumes from the index: the typical codes of the scored set, the given codes' counts (a code matches its
+  // sub-codes: prefix-matched sums), the typical codes' counts.
   const codesSource: 'given' | 'typical' = search.cpt.length + search.icd10.length > 0 ? 'given' : 'typical'
-  const typical: Record<Kind, string[]> = { procedure: [], icd10: [] }
-  for (const [kind, code] of data.typical) typical[kind].push(code)
+  const typical = typicalCodesOf(index, providers)
   const relevant: Record<Kind, string[]> = codesSource === 'given' ? { procedure: search.cpt, icd10: search.icd10 } : typical
   const priceCodes = search.cpt.length > 0 ? search.cpt : typical.procedure
-
-  // Volumes: the given codes' counts (prefix-matched sums), the typical codes' counts.
-  for (const [npi, kind, key, src, count] of data.volumes) {
-    const row = byNpi.get(npi) as Scored
-    if (src === 'given') row.given[kind][key] = count
-    else row.topical[kind][key] = count
+  const givenKeys: [Kind, string][] = [
+    ...search.cpt.map((code) => ['procedure', code] as [Kind, string]),
+    ...search.icd10.map((code) => ['icd10', code] as [Kind, string]),
+  ]
+  const givenOf = new Map<number, [Kind, string][]>()
+  if (givenKeys.length > 0) {
+    index.codes.forEach((key, id) => {
+      const matches = givenKeys.filter(([kind, code]) => key.startsWith(`${kind}:${code}`))
+      if (matches.length > 0) givenOf.set(id, matches)
+    })
   }
+  const typicalOf = new Map<string, [Kind, string]>()
+  for (const kind of ['procedure', 'icd10'] as const) for (const code of typical[kind]) typicalOf.set(`${kind}:${code}`, [kind, code])
+  scored.forEach((row, k) => {
+    const i = providers[k] as number
+    for (let r = index.volumeStart[i] as number; r < (index.volumeStart[i + 1] as number); r++) {
+      const id = index.volumeCode[r] as number
+      const count = index.volumeCount[r] as number
+      const topical = typicalOf.get(index.codes[id] as string)
+      if (topical) row.topical[topical[0]][topical[1]] = count
+      for (const [kind, code] of givenOf.get(id) ?? []) row.given[kind][code] = (row.given[kind][code] ?? 0) + count
+    }
+  })
+  const priceRows =
+    scored.length > 0 && priceCodes.length > 0
+      ? (
+          await pool.query<PriceRow>({
+            text: PRICES_SQL,
+            values: [scored.map((r) => r.npi), priceCodes],
+            rowMode: 'array',
+          } as pg.QueryConfig<unknown[]>)
+        ).rows
+      : []
   const relevantCounts = (row: Scored, kind: Kind) => (codesSource === 'given' ? row.given[kind] : row.topical[kind])
 
   // Per-code volume percentiles among the scored candidates (zero for those without the code), and the quality volume.
@@ -396,7 +408,7 @@ export async function rankProviders(pool: pg.Pool, search: ResolvedSearch, bound
 
   // Prices and affordability per procedure among the scored candidates that billed it.
   const byCode = new Map<string, { row: Scored; list: number; negotiated: number; insurer: number; patient: number }[]>()
-  for (const [npi, code, , list, negotiated, insurer, patient] of data.prices) {
+  for (const [npi, code, , list, negotiated, insurer, patient] of priceRows) {
     const row = byNpi.get(npi) as Scored
     const entry = { row, list: Number(list), negotiated: Number(negotiated), insurer: Number(insurer), patient: Number(patient) }
     const bucket = byCode.get(code)
