@@ -145,7 +145,11 @@ export async function benchRankings(requests: number, levels: number[]) {
       hcp_rankings: { hcp_entity: { npi: string } }[]
     }
     if (response.status !== 200) throw new Error(`rankings answered ${response.status}: ${JSON.stringify(metro).slice(0, 200)}`)
-    console.log(`  first search (builds the specialty's candidate index): ${ms(performance.now() - first)} ms`)
+    const rssBefore = process.memoryUsage().rss
+    console.log(
+      `  first search (builds the specialty's candidate index): ${ms(performance.now() - first)} ms (load ${loadAverage()}); ` +
+        `process RSS ${n(process.memoryUsage().rss / 2 ** 20)} MiB, heap used ${n(process.memoryUsage().heapUsed / 2 ** 20)} MiB`,
+    )
     for (const [name, query] of Object.entries(scenarios)) {
       const r = await fetch(`${base}${path(query)}`, { headers })
       const body = (await r.json()) as { common_ranking_metadata: { total_hcp_candidates: number } }
@@ -198,22 +202,9 @@ export async function benchRankings(requests: number, levels: number[]) {
       )
     }
 
-    // what the bound costs in fidelity: the listed clinicians against a ranking that scores every candidate
-    console.log('\n  Listed clinicians shared with a ranking that scores every candidate (docs/decisions/0050):')
-    for (const [name, query] of Object.entries(scenarios)) {
-      const search = await resolveSearch(app.db.pool, rankingsQuerySchema.parse(query))
-      const bounded = await rankProviders(app.db.pool, search)
-      const t = performance.now()
-      const every = await rankProviders(app.db.pool, search, { nearest: Number.MAX_SAFE_INTEGER, largestPanels: 0 })
-      const took = performance.now() - t
-      const everyTop = new Set(every.hcp_rankings.map((r) => r.hcp_entity.npi))
-      const shared = bounded.hcp_rankings.filter((r) => everyTop.has(r.hcp_entity.npi)).length
-      const top10 = new Set(every.hcp_rankings.slice(0, 10).map((r) => r.hcp_entity.npi))
-      const shared10 = bounded.hcp_rankings.slice(0, 10).filter((r) => top10.has(r.hcp_entity.npi)).length
-      console.log(
-        `    ${name.padEnd(22)} top ${bounded.hcp_rankings.length}: ${shared} shared, top 10: ${shared10} shared (scoring all ${n(every.common_ranking_metadata.total_hcp_candidates)} took ${ms(took)} ms)`,
-      )
-    }
+    console.log(
+      `\n  process RSS after the runs ${n(process.memoryUsage().rss / 2 ** 20)} MiB (after the first search ${n(rssBefore / 2 ** 20)} MiB)`,
+    )
 
     // the referral letter with two providers and the scores of the metro search
     const selected = metro.hcp_rankings.slice(0, 2).map((r) => r.hcp_entity.npi)

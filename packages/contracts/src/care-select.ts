@@ -42,13 +42,6 @@ export const CARE_ANALYTICS_EVENTS = {
 export type CareGrade = (typeof CARE_GRADES)[number]
 /** How many of the specialty's most frequent diagnosis and procedure codes stand in when none are given. */
 export const CARE_TYPICAL_CODES_PER_KIND = 5
-/**
- * The scored set (docs/decisions/0050): of the candidates within the radius, the CARE_SCORED_NEAREST nearest and
- * the CARE_SCORED_LARGEST_PANELS with the most distinct patients are scored (each also among the in-network
- * candidates when carriers are given); every candidate is scored when there are at most CARE_SCORED_NEAREST.
- */
-export const CARE_SCORED_NEAREST = 200
-export const CARE_SCORED_LARGEST_PANELS = 200
 /** CONFIDENTLY_AFFORDABLE: a cost score at or above this, from prices compared with at least CARE_MIN_PRICE_PEERS candidates. */
 export const CARE_AFFORDABLE_MIN_COST = 0.75
 export const CARE_MIN_PRICE_PEERS = 3
@@ -284,7 +277,7 @@ export const hcoRankingSchema = z
     distance_in_miles: z.number(),
     final_score: z.number().min(0).max(1),
     final_grade: grade,
-    num_hcp_samples: z.number().int().describe("scored candidate clinicians affiliated with the facility (its scores' sample)"),
+    num_hcp_samples: z.number().int().describe("candidate clinicians affiliated with the facility (its scores' sample)"),
     task_scores: z.object({
       distance: z.number().min(0).max(1),
       distance_grade: grade,
@@ -326,15 +319,15 @@ export type RankingsResponse = z.infer<typeof rankingsResponseSchema>
 export const RANKING_METHOD_DESCRIPTION = `Ranks clinicians (hcp_rankings) and facilities (hco_rankings) for a patient ZIP and a specialty.
 
 **Candidates**: clinicians whose primary taxonomy is omni_code and whose practice lies within radius_in_m of the ZIP's centroid (spheroid distance, as PostGIS ST_Distance on geography). common_ranking_metadata counts all of them (total_hcp_candidates, provider_types_to_counts) and the facilities within the radius they are affiliated with (total_hco_candidates, institution_types_to_counts).
-**Scored set**: the ${CARE_SCORED_NEAREST} nearest candidates (ties by NPI) and the ${CARE_SCORED_LARGEST_PANELS} candidates with the most distinct patients in the claims (at least one; ties by distance, then NPI); with insurance_names_csv, also the ${CARE_SCORED_NEAREST} nearest and the ${CARE_SCORED_LARGEST_PANELS} largest panels of the in-network candidates. With at most ${CARE_SCORED_NEAREST} candidates, all are scored. Percentiles are taken among the scored set and only scored candidates are listed.
-**Relevant codes**: the given CPT and ICD-10-CM codes (a code matches its sub-codes); when none is given, the ${CARE_TYPICAL_CODES_PER_KIND} most frequent diagnoses and procedures of the scored set's claims.
-**quality_of_care** (0-1): percentile rank among the scored set of the provider's claims carrying a relevant code; 0 without any.
-**cost** (0-1): mean, over the relevant procedures the provider billed, of the affordability percentiles (cheaper = higher) of its average negotiated and patient price among the scored candidates that billed the procedure; 0.5 (grade N/A) without prices.
+**Every candidate is scored** (computed in process from an index of the specialty held per data version: locations, networks, code volumes and prices); percentiles are taken among all candidates.
+**Relevant codes**: the given CPT and ICD-10-CM codes (a code matches its sub-codes); when none is given, the ${CARE_TYPICAL_CODES_PER_KIND} most frequent diagnoses and procedures of the candidates' claims.
+**quality_of_care** (0-1): percentile rank among the candidates of the provider's claims carrying a relevant code; 0 without any.
+**cost** (0-1): mean, over the relevant procedures the provider billed, of the affordability percentiles (cheaper = higher) of its average negotiated and patient price among the candidates that billed the procedure; 0.5 (grade N/A) without prices.
 **distance** (0-1): 1 − distance / radius.
 **final_score** = ${CARE_SCORE_WEIGHTS.quality_of_care} × quality_of_care + ${CARE_SCORE_WEIGHTS.cost} × cost + ${CARE_SCORE_WEIGHTS.distance} × distance. Grades: A ≥ 0.75, B ≥ 0.5, C ≥ 0.25, else D.
 **Order**: with insurance_names_csv, in-network clinicians (in network with any given carrier) first; then final_score descending, distance, NPI.
 **Badges** (only when true): ALL_PROCEDURES_MATCH (billed every given CPT), ALL_DIAGNOSIS_MATCH (treated every given diagnosis), CONFIDENTLY_AFFORDABLE (cost ≥ ${CARE_AFFORDABLE_MIN_COST} against at least ${CARE_MIN_PRICE_PEERS} priced candidates), NEW_PATIENT_AVAILABLE (accepting new patients).
-**Facilities**: affiliated facilities of the candidates within the radius; quality and cost are the means of their scored candidates' (num_hcp_samples of them), distance from the facility.
+**Facilities**: affiliated facilities of the candidates within the radius; quality and cost are the means of their candidates' (num_hcp_samples of them), distance from the facility.
 Features are computed from the claims (materialised aggregates). At most ${CARE_MAX_HCP_RESULTS} clinicians and ${CARE_MAX_HCO_RESULTS} facilities are listed; filter_npis narrows before that cut. Unknown ZIP, specialty, carrier or code: 400 naming the field.`
 
 // ---- referral letter -----------------------------------------------------------------------------

@@ -3,10 +3,10 @@ import { haversineTerm, haversineTermOf, SPHERE_MARGIN, spheroidDistance, toRadi
 
 /**
  * The in-process candidate index of Care Select (docs/decisions/0050): per specialty, the providers' point,
- * kind, facility, new-patient flag, networks and panel size (distinct patients in the claims, the scored-set
- * prior) as columns sorted by latitude; and every facility's point and type. A search finds its candidates
- * (exactly those whose spheroid distance to the ZIP centroid is within the radius, as ST_Distance measures it),
- * counts them and picks the set it scores without reading the providers table.
+ * kind, facility, new-patient flag and networks as columns sorted by latitude, their code volumes
+ * (mv_provider_code_volume) and prices (mv_provider_prices); and every facility's point and type. A search finds
+ * its candidates (exactly those whose spheroid distance to the ZIP centroid is within the radius, as ST_Distance
+ * measures it) and scores every one of them without reading the providers table or the views.
  *
  * Built from the database (the truth) on the first search of a specialty and kept per data version: a finished
  * seed or import makes a new version, whose first search builds afresh. At most CANDIDATE_INDEX_MAX_PROVIDERS
@@ -30,8 +30,6 @@ export interface SpecialtyIndex {
   /** affiliated facility id, -1 without */
   facility: Int32Array
   accepting: Uint8Array
-  /** distinct patients in the claims (mv_provider_panel.patient_count), 0 without claims */
-  patients: Int32Array
   /** insurer name → bit of `networks` (words per provider: `words`) */
   insurerBit: Map<string, number>
   words: number
@@ -44,6 +42,19 @@ export interface SpecialtyIndex {
   volumeStart: Int32Array
   volumeCode: Int32Array
   volumeCount: Int32Array
+  /**
+   * Prices (mv_provider_prices) of the specialty's providers: provider i's rows are
+   * price*[priceStart[i] .. priceStart[i + 1]); priceCodes[id] is the procedure code.
+   */
+  priceCodes: string[]
+  priceCodeId: Map<string, number>
+  priceStart: Int32Array
+  priceCode: Int32Array
+  priceLines: Int32Array
+  priceList: Float64Array
+  priceNegotiated: Float64Array
+  priceInsurer: Float64Array
+  pricePatient: Float64Array
 }
 
 export interface FacilityPoint {
@@ -74,8 +85,8 @@ function slotOf(pool: pg.Pool, version: string): Held {
 
 const SPECIALTY_SQL = `
 SELECT p.npi, p.latitude, p.longitude, p.provider_kind, p.facility_id, p.accepting_new_patients,
-       p.aggregated_insurance_networks_v1 AS networks, coalesce(pp.patient_count, 0)::int AS patients
-FROM providers p LEFT JOIN mv_provider_panel pp ON pp.npi = p.npi
+       p.aggregated_insurance_networks_v1 AS networks
+FROM providers p
 WHERE p.primary_taxonomy_code = $1
 ORDER BY p.latitude, p.npi`
 
@@ -88,7 +99,6 @@ async function buildSpecialty(pool: pg.Pool, taxonomy: string): Promise<Specialt
     facility_id: number | null
     accepting_new_patients: boolean
     networks: Record<string, boolean> | null
-    patients: number
   }>(SPECIALTY_SQL, [taxonomy])
   const size = rows.length
   const insurerBit = new Map<string, number>()
@@ -108,7 +118,6 @@ async function buildSpecialty(pool: pg.Pool, taxonomy: string): Promise<Specialt
     kind: new Uint8Array(size),
     facility: new Int32Array(size),
     accepting: new Uint8Array(size),
-    patients: new Int32Array(size),
     insurerBit,
     words,
     networks: new Uint32Array(size * words),
@@ -116,6 +125,15 @@ async function buildSpecialty(pool: pg.Pool, taxonomy: string): Promise<Specialt
     volumeStart: new Int32Array(size + 1),
     volumeCode: new Int32Array(0),
     volumeCount: new Int32Array(0),
+    priceCodes: [],
+    priceCodeId: new Map(),
+    priceStart: new Int32Array(size + 1),
+    priceCode: new Int32Array(0),
+    priceLines: new Int32Array(0),
+    priceList: new Float64Array(0),
+    priceNegotiated: new Float64Array(0),
+    priceInsurer: new Float64Array(0),
+    pricePatient: new Float64Array(0),
   }
   const kindOf = new Map<string, number>()
   rows.forEach((row, i) => {
@@ -134,7 +152,6 @@ async function buildSpecialty(pool: pg.Pool, taxonomy: string): Promise<Specialt
     index.kind[i] = kind
     index.facility[i] = row.facility_id ?? -1
     index.accepting[i] = row.accepting_new_patients ? 1 : 0
-    index.patients[i] = row.patients
     for (const [name, inNetwork] of Object.entries(row.networks ?? {})) {
       if (inNetwork !== true) continue
       const bit = insurerBit.get(name) as number
@@ -143,7 +160,9 @@ async function buildSpecialty(pool: pg.Pool, taxonomy: string): Promise<Specialt
     }
   })
   if (index.kinds.length > 255) throw new Error('more than 255 provider kinds')
-  await loadVolumes(pool, index)
+  const position = new Map<string, number>()
+  index.npi.forEach((npi, i) => position.set(npi, i))
+  await Promise.all([loadVolumes(pool, index, position), loadPrices(pool, index, position)])
   return index
 }
 
@@ -153,14 +172,12 @@ FROM providers p JOIN mv_provider_code_volume v ON v.npi = p.npi
 WHERE p.primary_taxonomy_code = $1`
 
 /** The specialty's code volumes, as per-provider runs of (code id, claim count). */
-async function loadVolumes(pool: pg.Pool, index: SpecialtyIndex): Promise<void> {
+async function loadVolumes(pool: pg.Pool, index: SpecialtyIndex, position: Map<string, number>): Promise<void> {
   const { rows } = await pool.query<{ npi: string; code_kind: string; code: string; claim_count: number }>({
     text: VOLUME_SQL,
     values: [index.taxonomy],
     rowMode: 'array',
   } as pg.QueryConfig<string[]>)
-  const position = new Map<string, number>()
-  index.npi.forEach((npi, i) => position.set(npi, i))
   const codeId = new Map<string, number>()
   const counts = new Int32Array(index.size + 1)
   const owner = new Int32Array(rows.length)
@@ -192,6 +209,63 @@ async function loadVolumes(pool: pg.Pool, index: SpecialtyIndex): Promise<void> 
     fill[i] = at + 1
     index.volumeCode[at] = code[r] as number
     index.volumeCount[at] = count[r] as number
+  }
+}
+
+const PRICE_SQL = `
+SELECT pr.npi, pr.procedure_code, pr.line_count, pr.avg_list_amount, pr.avg_negotiated_amount, pr.avg_insurer_amount, pr.avg_patient_amount
+FROM providers p JOIN mv_provider_prices pr ON pr.npi = p.npi
+WHERE p.primary_taxonomy_code = $1`
+
+/** The specialty's prices per procedure, as per-provider runs (the numeric averages as doubles, as the response shows them). */
+async function loadPrices(pool: pg.Pool, index: SpecialtyIndex, position: Map<string, number>): Promise<void> {
+  const { rows } = await pool.query({
+    text: PRICE_SQL,
+    values: [index.taxonomy],
+    rowMode: 'array',
+  } as pg.QueryConfig<string[]>)
+  const n = rows.length
+  const counts = new Int32Array(index.size + 1)
+  const owner = new Int32Array(n)
+  for (let r = 0; r < n; r++) {
+    const i = position.get((rows[r] as unknown as [string])[0]) as number
+    owner[r] = i
+    counts[i + 1] = (counts[i + 1] as number) + 1
+  }
+  for (let i = 0; i < index.size; i++) counts[i + 1] = (counts[i + 1] as number) + (counts[i] as number)
+  index.priceStart = counts
+  index.priceCode = new Int32Array(n)
+  index.priceLines = new Int32Array(n)
+  index.priceList = new Float64Array(n)
+  index.priceNegotiated = new Float64Array(n)
+  index.priceInsurer = new Float64Array(n)
+  index.pricePatient = new Float64Array(n)
+  const fill = counts.slice(0, index.size)
+  for (let r = 0; r < n; r++) {
+    const [, code, lines, list, negotiated, insurer, patient] = rows[r] as unknown as [
+      string,
+      string,
+      number,
+      string,
+      string,
+      string,
+      string,
+    ]
+    let id = index.priceCodeId.get(code)
+    if (id === undefined) {
+      id = index.priceCodes.length
+      index.priceCodeId.set(code, id)
+      index.priceCodes.push(code)
+    }
+    const i = owner[r] as number
+    const at = fill[i] as number
+    fill[i] = at + 1
+    index.priceCode[at] = id
+    index.priceLines[at] = lines
+    index.priceList[at] = Number(list)
+    index.priceNegotiated[at] = Number(negotiated)
+    index.priceInsurer[at] = Number(insurer)
+    index.pricePatient[at] = Number(patient)
   }
 }
 
@@ -327,47 +401,6 @@ export function exactDistance(set: Candidates, c: number): number {
     set.exact[c] = d
   }
   return d
-}
-
-const byDistance = (set: Candidates) => (a: number, b: number) => {
-  const d = exactDistance(set, a) - exactDistance(set, b)
-  if (d !== 0) return d
-  const na = set.index.npi[set.members[a] as number] as string
-  const nb = set.index.npi[set.members[b] as number] as string
-  return na < nb ? -1 : na > nb ? 1 : 0
-}
-
-/**
- * The `m` nearest of the given candidate positions by spheroid distance (ties by NPI). The spheroid is computed
- * only for those whose sphere distance cannot rule them out: the m-th smallest sphere distance s bounds the
- * m-th smallest spheroid distance by s (1 + margin), and any candidate within that lies within
- * s (1 + margin) / (1 − margin) on the sphere.
- */
-export function nearestOf(set: Candidates, positions: readonly number[], m: number): number[] {
-  if (m <= 0) return []
-  if (positions.length <= m) return [...positions].sort(byDistance(set))
-  const hs = Float64Array.from(positions, (c) => set.h[c] as number).sort()
-  const hm = hs[m - 1] as number
-  const sm = 2 * Math.asin(Math.sqrt(hm))
-  const bound = Math.sin(Math.min(Math.PI / 2, (sm * (1 + SPHERE_MARGIN)) / (1 - SPHERE_MARGIN) / 2)) ** 2
-  const shortlist = positions.filter((c) => (set.h[c] as number) <= bound)
-  return shortlist.sort(byDistance(set)).slice(0, m)
-}
-
-/**
- * The `k` candidates with the largest panels (distinct patients; only those with at least one), ties by
- * spheroid distance then NPI.
- */
-export function largestPanelsOf(set: Candidates, positions: readonly number[], k: number): number[] {
-  if (k <= 0) return []
-  const patients = set.index.patients
-  const withPatients = positions.filter((c) => (patients[set.members[c] as number] as number) > 0)
-  if (withPatients.length <= k) return withPatients
-  const values = Int32Array.from(withPatients, (c) => patients[set.members[c] as number] as number).sort()
-  const kth = values[values.length - k] as number
-  const above = withPatients.filter((c) => (patients[set.members[c] as number] as number) > kth)
-  const tied = withPatients.filter((c) => (patients[set.members[c] as number] as number) === kth)
-  return [...above, ...nearestOf(set, tied, k - above.length)]
 }
 
 /** Whether provider `i` of the index is in network with any of the insurers (canonical names). */

@@ -5,7 +5,6 @@ import {
   SHARE_MESSAGES,
   gradeOf,
   type HcpRanking,
-  rankingsQuerySchema,
   rankingsResponseSchema,
   type RankingsResponse,
 } from '@citrus/contracts'
@@ -13,7 +12,7 @@ import request from 'supertest'
 import { beforeAll, describe, expect, it } from 'vitest'
 import { createTenant, loginTokenFor, useTestApp } from '../../../../../test/helpers.ts'
 import { spheroidDistance } from './geodesic.ts'
-import { affordabilityPercentiles, percentRanks, rankProviders, resolveSearch, SCORED_BOUND, type ScoredBound } from './rankings.ts'
+import { affordabilityPercentiles, percentRanks } from './rankings.ts'
 
 /** Rankings on the ci dataset, every number checked against the claims with independent SQL. */
 describe('GET /care-select/rankings', () => {
@@ -80,34 +79,11 @@ describe('GET /care-select/rankings', () => {
     return rankingsResponseSchema.parse(response.body)
   }
 
-  /**
-   * The scored set of a search, recounted independently: every provider of the specialty within the radius
-   * (PostGIS ST_Distance on the spheroid), its distinct patients from the claims, its networks from the directory;
-   * per group (all; with carriers also the in-network ones) the `nearest` nearest (ties by NPI) and the
-   * `largestPanels` with the most patients (at least one; ties by distance, NPI).
-   */
-  async function scoredSetRecount(carriers: string[], bound: ScoredBound, radiusM = radius): Promise<string[]> {
+  /** The scored set of a search, recounted independently: every provider of the specialty within the radius (PostGIS ST_Distance on the spheroid). */
+  async function scoredSetRecount(radiusM = radius): Promise<string[]> {
     const { rows } = await ctx.db.pool.query<{ npi: string }>(
-      `WITH z AS (SELECT geog FROM zips WHERE zip = $1),
-       cand AS (
-         SELECT p.npi, ST_Distance(p.geog, z.geog) AS d,
-                (SELECT count(DISTINCT c.patient_id) FROM claims c WHERE c.rendering_npi = p.npi)::int AS patients,
-                coalesce((SELECT bool_or((p.aggregated_insurance_networks_v1 ->> n)::boolean) FROM unnest($4::text[]) AS n), false) AS in_net
-         FROM providers p, z WHERE p.primary_taxonomy_code = $2 AND ST_Distance(p.geog, z.geog) <= $3
-       ),
-       ranked AS (
-         SELECT npi, in_net, patients,
-                row_number() OVER (ORDER BY d, npi) AS near_all,
-                row_number() OVER (ORDER BY patients DESC, d, npi) AS panel_all,
-                row_number() OVER (PARTITION BY in_net ORDER BY d, npi) AS near_group,
-                row_number() OVER (PARTITION BY in_net ORDER BY patients DESC, d, npi) AS panel_group
-         FROM cand
-       )
-       SELECT npi FROM ranked
-       WHERE near_all <= $5 OR (patients > 0 AND panel_all <= $6)
-          OR (cardinality($4::text[]) > 0 AND in_net AND (near_group <= $5 OR (patients > 0 AND panel_group <= $6)))
-       ORDER BY npi`,
-      [zip, taxonomy, radiusM, carriers, bound.nearest, bound.largestPanels],
+      `SELECT p.npi FROM providers p, zips z WHERE z.zip = $1 AND p.primary_taxonomy_code = $2 AND ST_Distance(p.geog, z.geog) <= $3 ORDER BY p.npi`,
+      [zip, taxonomy, radiusM],
     )
     return rows.map((r) => r.npi.trim())
   }
@@ -129,10 +105,7 @@ describe('GET /care-select/rankings', () => {
    * totals, the scored set, the typical codes, the volumes, percentiles, prices, affordability, cost, quality,
    * distance and final scores, the order, the badges, the panel counts and the facilities.
    */
-  async function recount(
-    body: RankingsResponse,
-    search: { cpt: string[]; icd: string[]; carriers: string[]; bound: ScoredBound; radius?: number },
-  ) {
+  async function recount(body: RankingsResponse, search: { cpt: string[]; icd: string[]; carriers: string[]; radius?: number }) {
     const pool = ctx.db.pool
     const radiusM = search.radius ?? radius
     const total = await pool.query<{ n: number }>(
@@ -140,7 +113,8 @@ describe('GET /care-select/rankings', () => {
       [zip, taxonomy, radiusM],
     )
     expect(body.common_ranking_metadata.total_hcp_candidates).toBe(total.rows[0]!.n)
-    const scoredNpis = await scoredSetRecount(search.carriers, search.bound, radiusM)
+    const scoredNpis = await scoredSetRecount(radiusM)
+    expect(scoredNpis.length).toBe(total.rows[0]!.n)
     const listed = body.hcp_rankings.map((r) => r.hcp_entity.npi)
     expect(listed.length).toBe(Math.min(100, scoredNpis.length))
     for (const npi of listed) expect(scoredNpis).toContain(npi)
@@ -371,7 +345,7 @@ describe('GET /care-select/rankings', () => {
       expect(row.taxonomy).toBe(taxonomy)
     }
     // every number of the typical-codes search, recounted
-    await recount(body, { cpt: [], icd: [], carriers: [], bound: SCORED_BOUND })
+    await recount(body, { cpt: [], icd: [], carriers: [] })
     // a smaller radius keeps only the closer ones
     const near = await ok({ zip_code: zip, omni_code: taxonomy, radius_in_m: 40_000 })
     for (const r of near.hcp_rankings) expect(r.features.distance_in_miles * METERS_PER_MILE).toBeLessThanOrEqual(40_000)
@@ -382,7 +356,7 @@ describe('GET /care-select/rankings', () => {
     const body = await ok({ zip_code: zip, omni_code: taxonomy, radius_in_m: radius, cpt_union_csv: cpt, icd10_cm_union_csv: icdCategory })
     expect(body.common_ranking_metadata.relevant_procedure_codes).toEqual([cpt])
     expect(body.common_ranking_metadata.relevant_diagnosis_codes).toEqual([icdCategory])
-    await recount(body, { cpt: [cpt], icd: [icdCategory], carriers: [], bound: SCORED_BOUND })
+    await recount(body, { cpt: [cpt], icd: [icdCategory], carriers: [] })
     // the given codes are billed by some candidates, so the recount compared non-empty volumes
     expect(body.hcp_rankings.some((r) => Object.keys(r.features.given_procedure_counts).length > 0)).toBe(true)
     expect(body.hcp_rankings.some((r) => Object.keys(r.features.given_diagnosis_counts).length > 0)).toBe(true)
@@ -390,55 +364,40 @@ describe('GET /care-select/rankings', () => {
     expect(body.common_ranking_metadata.diagnosis_code_descriptions[icdCategory]).toEqual(expect.any(String))
   })
 
-  it('scores a bounded set when the candidates outnumber the bound: the nearest and the largest panels, recounted', async () => {
-    const all = await ok({ zip_code: zip, omni_code: taxonomy, radius_in_m: radius })
-    const n = all.common_ranking_metadata.total_hcp_candidates
-    const share = Math.max(2, Math.min(12, Math.floor(n / 5)))
-    const bound: ScoredBound = { nearest: share, largestPanels: share }
+  it('scores a facility from all its candidates: a radius where every candidate is listed, the means recounted', async () => {
+    // the radius that holds at most 100 candidates, so every candidate's scores are shown
+    const { rows } = await ctx.db.pool.query<{ d: number }>(
+      `SELECT ST_Distance(p.geog, z.geog) AS d FROM providers p, zips z WHERE z.zip = $1 AND p.primary_taxonomy_code = $2
+       ORDER BY 1 OFFSET 99 LIMIT 1`,
+      [zip, taxonomy],
+    )
+    const radiusM = Math.max(1, Math.min(radius, Math.floor(rows[0]!.d) - 1))
     const carrier = await commonCarrier()
-    const providerFacility = async (npis: string[]) =>
-      new Map(
-        (
-          await ctx.db.pool.query<{ npi: string; facility_id: number | null }>(
-            'SELECT npi, facility_id FROM providers WHERE npi = ANY($1::bpchar[])',
-            [npis],
-          )
-        ).rows.map((r) => [r.npi.trim(), r.facility_id]),
-      )
-    for (const [query, codes] of [
-      [
-        { zip_code: zip, omni_code: taxonomy, radius_in_m: radius },
-        { cpt: [], icd: [], carriers: [] },
-      ],
-      [
-        {
-          zip_code: zip,
-          omni_code: taxonomy,
-          radius_in_m: radius,
-          cpt_union_csv: cpt,
-          icd10_cm_union_csv: icdCategory,
-          insurance_names_csv: carrier,
-        },
-        { cpt: [cpt], icd: [icdCategory], carriers: [carrier] },
-      ],
-    ] as const) {
-      const search = await resolveSearch(ctx.db.pool, rankingsQuerySchema.parse(query))
-      const body = rankingsResponseSchema.parse(JSON.parse(JSON.stringify(await rankProviders(ctx.db.pool, search, bound))))
-      const scored = await recount(body, { cpt: [...codes.cpt], icd: [...codes.icd], carriers: [...codes.carriers], bound })
-      expect(body.common_ranking_metadata.total_hcp_candidates).toBe(n)
-      expect(scored.length).toBeLessThan(n)
-      expect(scored.length).toBeLessThanOrEqual((codes.carriers.length > 0 ? 2 : 1) * (bound.nearest + bound.largestPanels))
-      // every scored candidate is listed here, so each facility's scores are the means of its listed candidates'
-      expect(body.hcp_rankings.length).toBe(scored.length)
-      const facilityOf = await providerFacility(scored)
-      for (const h of body.hco_rankings) {
-        const list = body.hcp_rankings.filter((r) => facilityOf.get(r.hcp_entity.npi) === h.hco_id)
-        expect(list.length).toBe(h.num_hcp_samples)
-        const mean = (values: number[]) => values.reduce((a, b) => a + b, 0) / values.length
-        expect(h.task_scores.quality_of_care).toBeCloseTo(mean(list.map((r) => r.task_scores.quality_of_care)), 3)
-        const costs = list.filter((r) => r.task_scores.cost_grade !== 'N/A').map((r) => r.task_scores.cost)
-        expect(h.task_scores.cost).toBeCloseTo(costs.length > 0 ? mean(costs) : 0.5, 3)
-      }
+    const body = await ok({ zip_code: zip, omni_code: taxonomy, radius_in_m: radiusM, cpt_union_csv: cpt, insurance_names_csv: carrier })
+    const scored = await recount(body, { cpt: [cpt], icd: [], carriers: [carrier], radius: radiusM })
+    expect(scored.length).toBeGreaterThan(5)
+    expect(body.hcp_rankings.length).toBe(scored.length)
+    const facilityOf = new Map(
+      (
+        await ctx.db.pool.query<{ npi: string; facility_id: number | null }>(
+          'SELECT npi, facility_id FROM providers WHERE npi = ANY($1::bpchar[])',
+          [scored],
+        )
+      ).rows.map((r) => [r.npi.trim(), r.facility_id]),
+    )
+    expect(body.hco_rankings.length).toBeGreaterThan(0)
+    const mean = (values: number[]) => values.reduce((a, b) => a + b, 0) / values.length
+    for (const h of body.hco_rankings) {
+      const list = body.hcp_rankings.filter((r) => facilityOf.get(r.hcp_entity.npi) === h.hco_id)
+      expect(list.length).toBe(h.num_hcp_samples)
+      expect(h.task_scores.quality_of_care).toBeCloseTo(mean(list.map((r) => r.task_scores.quality_of_care)), 3)
+      const costs = list.filter((r) => r.task_scores.cost_grade !== 'N/A').map((r) => r.task_scores.cost)
+      expect(h.task_scores.cost).toBeCloseTo(costs.length > 0 ? mean(costs) : 0.5, 3)
+      const mix =
+        CARE_SCORE_WEIGHTS.quality_of_care * h.task_scores.quality_of_care +
+        CARE_SCORE_WEIGHTS.cost * h.task_scores.cost +
+        CARE_SCORE_WEIGHTS.distance * h.task_scores.distance
+      expect(h.final_score).toBeCloseTo(mix, 3)
     }
   })
 
@@ -455,7 +414,7 @@ describe('GET /care-select/rankings', () => {
   it('ranks in-network clinicians above out-of-network ones when a carrier is given', async () => {
     const carrier = await commonCarrier()
     const body = await ok({ zip_code: zip, omni_code: taxonomy, radius_in_m: radius, insurance_names_csv: carrier })
-    await recount(body, { cpt: [], icd: [], carriers: [carrier], bound: SCORED_BOUND })
+    await recount(body, { cpt: [], icd: [], carriers: [carrier] })
     const flags = body.hcp_rankings.map((r) => r.in_network)
     expect(flags).toContain(true)
     expect(flags).toContain(false)
@@ -480,7 +439,7 @@ describe('GET /care-select/rankings', () => {
     expect(narrowed.hco_rankings.map((h) => h.hco_npi)).toEqual(hco ? [hco.hco_npi] : [])
 
     expect(full.hco_rankings.length).toBeGreaterThan(0)
-    await recount(full, { cpt: [], icd: [], carriers: [], bound: SCORED_BOUND })
+    await recount(full, { cpt: [], icd: [], carriers: [] })
   })
 
   it('answers 400 naming the field for an unknown ZIP, specialty, carrier or code, and costs no credit', async () => {

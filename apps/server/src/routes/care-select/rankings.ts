@@ -4,8 +4,6 @@ import {
   CARE_MAX_HCP_RESULTS,
   CARE_MESSAGES,
   CARE_MIN_PRICE_PEERS,
-  CARE_SCORED_LARGEST_PANELS,
-  CARE_SCORED_NEAREST,
   CARE_SCORE_WEIGHTS,
   CARE_TYPICAL_CODES_PER_KIND,
   METERS_PER_MILE,
@@ -26,8 +24,6 @@ import {
   facilityPoints,
   findCandidates,
   inNetworkWithAny,
-  largestPanelsOf,
-  nearestOf,
   specialtyIndex,
   type Candidates,
   type FacilityPoint,
@@ -35,12 +31,11 @@ import {
 } from './candidate-index.js'
 
 /**
- * Care Select rankings (spec 4 §5; the method: docs/decisions/0022-care-select-ranking.md, the scored set and
- * the candidate index: docs/decisions/0050-care-select-scored-set.md). Three round trips: (1) resolve and check
- * the inputs (and read the data version); the candidates come from the in-process candidate index; (2) the
- * numbers the scores need (volumes of the relevant codes, prices) of the scored set from the materialised
- * aggregates; (3) the details of the clinicians and facilities listed. Percentiles and scores are computed
- * here over the scored set.
+ * Care Select rankings (spec 4 §5; the method: docs/decisions/0022-care-select-ranking.md, every candidate
+ * scored; the in-process candidate index: docs/decisions/0050-care-select-scored-set.md). Two round trips:
+ * (1) resolve and check the inputs (and read the data version); the candidates, their code volumes and prices
+ * come from the in-process candidate index, and percentiles and scores are computed here over every candidate
+ * within the radius; (2) the details of the clinicians and facilities listed.
  */
 
 export interface ResolvedSearch {
@@ -122,17 +117,10 @@ export async function resolveSearch(pool: pg.Pool, query: ParsedRankingsQuery): 
   }
 }
 
-/** Prices of the cost procedures ($2) of the scored set ($1, its NPIs) from the materialised view. */
-export const PRICES_SQL = `
-SELECT pr.npi, pr.procedure_code, pr.line_count, pr.avg_list_amount, pr.avg_negotiated_amount, pr.avg_insurer_amount, pr.avg_patient_amount
-FROM mv_provider_prices pr
-WHERE pr.procedure_code = ANY($2::text[]) AND pr.npi = ANY($1::bpchar[])`
-
 type Kind = 'procedure' | 'icd10'
-type PriceRow = [string, string, number, string | number, string | number, string | number, string | number]
 
 /**
- * The typical codes of the scored providers (index positions): per kind, the CARE_TYPICAL_CODES_PER_KIND codes
+ * The typical codes of the candidates (index positions): per kind, the CARE_TYPICAL_CODES_PER_KIND codes
  * with the most claims over them (ties by code), from the index's copy of mv_provider_code_volume.
  */
 function typicalCodesOf(index: SpecialtyIndex, providers: readonly number[]): Record<Kind, string[]> {
@@ -155,13 +143,6 @@ function typicalCodesOf(index: SpecialtyIndex, providers: readonly number[]): Re
   }
   return out
 }
-
-/** How many candidates are scored at most (docs/decisions/0050): per group, the nearest and the largest panels. */
-export interface ScoredBound {
-  nearest: number
-  largestPanels: number
-}
-export const SCORED_BOUND: ScoredBound = { nearest: CARE_SCORED_NEAREST, largestPanels: CARE_SCORED_LARGEST_PANELS }
 
 export const DETAILS_SQL = `
 SELECT
@@ -277,50 +258,31 @@ interface Scored {
   affordability: { negotiated: Record<string, number>; patient: Record<string, number> }
 }
 
-export interface ScoredSet {
-  /** the candidates within the radius (all of them) and the positions of those scored */
-  candidates: Candidates
-  scored: number[]
-  inNetwork: Uint8Array | null
-}
-
 /**
- * The candidates of the search and the ones it scores: per group (all candidates; with carriers also the
- * in-network ones) the `nearest` nearest and the `largestPanels` with the most distinct patients. Every
- * candidate is scored when there are at most `nearest` of them.
+ * The candidates of the search (every provider of the specialty within the radius, all of them scored) and,
+ * when carriers are given, which are in network with any of them.
  */
-export async function scoredSetOf(pool: pg.Pool, search: ResolvedSearch, bound: ScoredBound = SCORED_BOUND): Promise<ScoredSet> {
+export async function candidatesOf(
+  pool: pg.Pool,
+  search: ResolvedSearch,
+): Promise<{ candidates: Candidates; inNetwork: Uint8Array | null }> {
   const index = await specialtyIndex(pool, search.version, search.omniCode)
   const candidates = findCandidates(index, { lat: search.latitude, lng: search.longitude }, search.radiusM)
   const n = candidates.members.length
-  const all = Array.from({ length: n }, (_, c) => c)
   let inNetwork: Uint8Array | null = null
   if (search.insurers.length > 0) {
-    const flags = new Uint8Array(n)
-    for (let c = 0; c < n; c++) flags[c] = inNetworkWithAny(index, candidates.members[c] as number, search.insurers) ? 1 : 0
-    inNetwork = flags
+    inNetwork = new Uint8Array(n)
+    for (let c = 0; c < n; c++) inNetwork[c] = inNetworkWithAny(index, candidates.members[c] as number, search.insurers) ? 1 : 0
   }
-  const chosen = new Set<number>()
-  const pick = (positions: number[]) => {
-    for (const c of nearestOf(candidates, positions, bound.nearest)) chosen.add(c)
-    for (const c of largestPanelsOf(candidates, positions, bound.largestPanels)) chosen.add(c)
-  }
-  pick(all)
-  if (inNetwork) {
-    const flags = inNetwork
-    pick(all.filter((c) => flags[c] === 1))
-  }
-  return { candidates, scored: [...chosen].sort((a, b) => a - b), inNetwork }
+  return { candidates, inNetwork }
 }
 
-export async function rankProviders(pool: pg.Pool, search: ResolvedSearch, bound: ScoredBound = SCORED_BOUND): Promise<RankingsResponse> {
-  const [{ candidates, scored: positions, inNetwork }, facilityIndex] = await Promise.all([
-    scoredSetOf(pool, search, bound),
-    facilityPoints(pool, search.version),
-  ])
+export async function rankProviders(pool: pg.Pool, search: ResolvedSearch): Promise<RankingsResponse> {
+  const [{ candidates, inNetwork }, facilityIndex] = await Promise.all([candidatesOf(pool, search), facilityPoints(pool, search.version)])
   const index = candidates.index
   const centre = candidates.centre
   const n = candidates.members.length
+  const positions = Array.from({ length: n }, (_, c) => c)
 
   const scored: Scored[] = positions.map((c) => {
     const i = candidates.members[c] as number
@@ -345,10 +307,9 @@ export async function rankProviders(pool: pg.Pool, search: ResolvedSearch, bound
       affordability: { negotiated: {}, patient: {} },
     }
   })
-  const byNpi = new Map(scored.map((row) => [row.npi, row]))
   const providers = positions.map((c) => candidates.members[c] as number)
 
-  // Volumes from the index: the typical codes of the scored set, the given codes' counts (a code matches its
+  // Volumes from the index: the typical codes of the candidates, the given codes' counts (a code matches its
   // sub-codes: prefix-matched sums), the typical codes' counts.
   const codesSource: 'given' | 'typical' = search.cpt.length + search.icd10.length > 0 ? 'given' : 'typical'
   const typical = typicalCodesOf(index, providers)
@@ -377,19 +338,9 @@ export async function rankProviders(pool: pg.Pool, search: ResolvedSearch, bound
       for (const [kind, code] of givenOf.get(id) ?? []) row.given[kind][code] = (row.given[kind][code] ?? 0) + count
     }
   })
-  const priceRows =
-    scored.length > 0 && priceCodes.length > 0
-      ? (
-          await pool.query<PriceRow>({
-            text: PRICES_SQL,
-            values: [scored.map((r) => r.npi), priceCodes],
-            rowMode: 'array',
-          } as pg.QueryConfig<unknown[]>)
-        ).rows
-      : []
   const relevantCounts = (row: Scored, kind: Kind) => (codesSource === 'given' ? row.given[kind] : row.topical[kind])
 
-  // Per-code volume percentiles among the scored candidates (zero for those without the code), and the quality volume.
+  // Per-code volume percentiles among the candidates (zero for those without the code), and the quality volume.
   for (const kind of ['procedure', 'icd10'] as const) {
     for (const code of relevant[kind]) {
       const counts = scored.map((row) => relevantCounts(row, kind)[code] ?? 0)
@@ -406,14 +357,31 @@ export async function rankProviders(pool: pg.Pool, search: ResolvedSearch, bound
     row.quality = row.relevantVolume > 0 ? clamp01((qualityRanks[i] as number) / 100) : 0
   })
 
-  // Prices and affordability per procedure among the scored candidates that billed it.
+  // Prices (from the index) and affordability per procedure among the candidates that billed it.
   const byCode = new Map<string, { row: Scored; list: number; negotiated: number; insurer: number; patient: number }[]>()
-  for (const [npi, code, , list, negotiated, insurer, patient] of priceRows) {
-    const row = byNpi.get(npi) as Scored
-    const entry = { row, list: Number(list), negotiated: Number(negotiated), insurer: Number(insurer), patient: Number(patient) }
-    const bucket = byCode.get(code)
-    if (bucket) bucket.push(entry)
-    else byCode.set(code, [entry])
+  const priceIds = new Map<number, string>()
+  for (const code of priceCodes) {
+    const id = index.priceCodeId.get(code)
+    if (id !== undefined) priceIds.set(id, code)
+  }
+  if (priceIds.size > 0) {
+    scored.forEach((row, k) => {
+      const i = providers[k] as number
+      for (let r = index.priceStart[i] as number; r < (index.priceStart[i + 1] as number); r++) {
+        const code = priceIds.get(index.priceCode[r] as number)
+        if (code === undefined) continue
+        const entry = {
+          row,
+          list: index.priceList[r] as number,
+          negotiated: index.priceNegotiated[r] as number,
+          insurer: index.priceInsurer[r] as number,
+          patient: index.pricePatient[r] as number,
+        }
+        const bucket = byCode.get(code)
+        if (bucket) bucket.push(entry)
+        else byCode.set(code, [entry])
+      }
+    })
   }
   const costParts = new Map<Scored, number[]>()
   for (const code of priceCodes) {
@@ -455,7 +423,7 @@ export async function rankProviders(pool: pg.Pool, search: ResolvedSearch, bound
   )
 
   // Facilities: the affiliated facilities of all candidates that lie within the radius (the totals), scored from
-  // their scored candidates.
+  // their candidates.
   const facilityDistance = new Map<number, number | null>()
   const providerTypes: Record<string, number> = {}
   for (let c = 0; c < n; c++) {
