@@ -277,37 +277,54 @@ export async function candidatesOf(
   return { candidates, inNetwork }
 }
 
+/** percentRanks over a typed array (the same ranks: the share of the others strictly below; one value alone: 100 when above zero). */
+function percentRanksOf(values: Float64Array): Float64Array {
+  const n = values.length
+  const out = new Float64Array(n)
+  if (n === 1) {
+    out[0] = (values[0] as number) > 0 ? 100 : 0
+    return out
+  }
+  const sorted = Float64Array.from(values).sort()
+  for (let k = 0; k < n; k++) {
+    const value = values[k] as number
+    let lo = 0
+    let hi = n
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1
+      if ((sorted[mid] as number) < value) lo = mid + 1
+      else hi = mid
+    }
+    out[k] = (100 * lo) / (n - 1)
+  }
+  return out
+}
+
+interface PriceEntry {
+  c: number
+  list: number
+  negotiated: number
+  insurer: number
+  patient: number
+  negotiatedAff: number
+  patientAff: number
+}
+
 export async function rankProviders(pool: pg.Pool, search: ResolvedSearch): Promise<RankingsResponse> {
   const [{ candidates, inNetwork }, facilityIndex] = await Promise.all([candidatesOf(pool, search), facilityPoints(pool, search.version)])
   const index = candidates.index
   const centre = candidates.centre
   const n = candidates.members.length
-  const positions = Array.from({ length: n }, (_, c) => c)
+  const members = candidates.members
 
-  const scored: Scored[] = positions.map((c) => {
-    const i = candidates.members[c] as number
-    const distanceM = exactDistance(candidates, c)
-    return {
-      npi: index.npi[i] as string,
-      facilityId: (index.facility[i] as number) < 0 ? null : (index.facility[i] as number),
-      providerKind: index.kinds[index.kind[i] as number] as string,
-      accepting: index.accepting[i] === 1,
-      distanceM,
-      inNetwork: inNetwork ? inNetwork[c] === 1 : null,
-      quality: 0,
-      cost: null,
-      distance: clamp01(1 - distanceM / search.radiusM),
-      final: 0,
-      relevantVolume: 0,
-      pricePeersMin: 0,
-      given: { procedure: {}, icd10: {} },
-      topical: { procedure: {}, icd10: {} },
-      percentiles: { procedure: [], icd10: [] },
-      prices: { list: {}, negotiated: {}, insurer: {}, patient: {} },
-      affordability: { negotiated: {}, patient: {} },
-    }
-  })
-  const providers = positions.map((c) => candidates.members[c] as number)
+  // Every candidate is scored (0022); the numbers are held in columns, rows are made only for what is listed.
+  const distanceM = new Float64Array(n)
+  const distance = new Float64Array(n)
+  for (let c = 0; c < n; c++) {
+    distanceM[c] = exactDistance(candidates, c)
+    distance[c] = clamp01(1 - (distanceM[c] as number) / search.radiusM)
+  }
+  const providers = Array.from(members)
 
   // Volumes from the index: the typical codes of the candidates, the given codes' counts (a code matches its
   // sub-codes: prefix-matched sums), the typical codes' counts.
@@ -315,158 +332,217 @@ export async function rankProviders(pool: pg.Pool, search: ResolvedSearch): Prom
   const typical = typicalCodesOf(index, providers)
   const relevant: Record<Kind, string[]> = codesSource === 'given' ? { procedure: search.cpt, icd10: search.icd10 } : typical
   const priceCodes = search.cpt.length > 0 ? search.cpt : typical.procedure
-  const givenKeys: [Kind, string][] = [
-    ...search.cpt.map((code) => ['procedure', code] as [Kind, string]),
-    ...search.icd10.map((code) => ['icd10', code] as [Kind, string]),
+  // columns of counts: per (kind, code), one per candidate
+  const givenCols: { kind: Kind; code: string; counts: Float64Array }[] = [
+    ...search.cpt.map((code) => ({ kind: 'procedure' as Kind, code, counts: new Float64Array(n) })),
+    ...search.icd10.map((code) => ({ kind: 'icd10' as Kind, code, counts: new Float64Array(n) })),
   ]
-  const givenOf = new Map<number, [Kind, string][]>()
-  if (givenKeys.length > 0) {
-    index.codes.forEach((key, id) => {
-      const matches = givenKeys.filter(([kind, code]) => key.startsWith(`${kind}:${code}`))
+  const topicalCols: { kind: Kind; code: string; counts: Float64Array }[] = [
+    ...typical.procedure.map((code) => ({ kind: 'procedure' as Kind, code, counts: new Float64Array(n) })),
+    ...typical.icd10.map((code) => ({ kind: 'icd10' as Kind, code, counts: new Float64Array(n) })),
+  ]
+  const givenOf = new Map<number, Float64Array[]>()
+  const topicalOf = new Map<number, Float64Array>()
+  index.codes.forEach((key, id) => {
+    if (givenCols.length > 0) {
+      const matches = givenCols.filter((col) => key.startsWith(`${col.kind}:${col.code}`)).map((col) => col.counts)
       if (matches.length > 0) givenOf.set(id, matches)
-    })
-  }
-  const typicalOf = new Map<string, [Kind, string]>()
-  for (const kind of ['procedure', 'icd10'] as const) for (const code of typical[kind]) typicalOf.set(`${kind}:${code}`, [kind, code])
-  scored.forEach((row, k) => {
-    const i = providers[k] as number
+    }
+    const topical = topicalCols.find((col) => key === `${col.kind}:${col.code}`)
+    if (topical) topicalOf.set(id, topical.counts)
+  })
+  for (let c = 0; c < n; c++) {
+    const i = members[c] as number
     for (let r = index.volumeStart[i] as number; r < (index.volumeStart[i + 1] as number); r++) {
       const id = index.volumeCode[r] as number
       const count = index.volumeCount[r] as number
-      const topical = typicalOf.get(index.codes[id] as string)
-      if (topical) row.topical[topical[0]][topical[1]] = count
-      for (const [kind, code] of givenOf.get(id) ?? []) row.given[kind][code] = (row.given[kind][code] ?? 0) + count
+      const topical = topicalOf.get(id)
+      if (topical) topical[c] = count
+      const given = givenOf.get(id)
+      if (given) for (const col of given) col[c] = (col[c] as number) + count
     }
-  })
-  const relevantCounts = (row: Scored, kind: Kind) => (codesSource === 'given' ? row.given[kind] : row.topical[kind])
+  }
+  const relevantCols = codesSource === 'given' ? givenCols : topicalCols
 
   // Per-code volume percentiles among the candidates (zero for those without the code), and the quality volume.
-  for (const kind of ['procedure', 'icd10'] as const) {
-    for (const code of relevant[kind]) {
-      const counts = scored.map((row) => relevantCounts(row, kind)[code] ?? 0)
-      const ranks = percentRanks(counts)
-      scored.forEach((row, i) => {
-        const count = counts[i] as number
-        row.relevantVolume += count
-        if (count > 0) row.percentiles[kind].push({ code, count, percentile: round(ranks[i] as number, 2) })
-      })
-    }
-  }
-  const qualityRanks = percentRanks(scored.map((row) => row.relevantVolume))
-  scored.forEach((row, i) => {
-    row.quality = row.relevantVolume > 0 ? clamp01((qualityRanks[i] as number) / 100) : 0
+  const relevantVolume = new Float64Array(n)
+  const codeRanks = relevantCols.map((col) => {
+    for (let c = 0; c < n; c++) relevantVolume[c] = (relevantVolume[c] as number) + (col.counts[c] as number)
+    return percentRanksOf(col.counts)
   })
+  const qualityRanks = percentRanksOf(relevantVolume)
+  const quality = new Float64Array(n)
+  for (let c = 0; c < n; c++) quality[c] = (relevantVolume[c] as number) > 0 ? clamp01((qualityRanks[c] as number) / 100) : 0
 
   // Prices (from the index) and affordability per procedure among the candidates that billed it.
-  const byCode = new Map<string, { row: Scored; list: number; negotiated: number; insurer: number; patient: number }[]>()
-  const priceIds = new Map<number, string>()
-  for (const code of priceCodes) {
+  const priceIds = new Map<number, number>()
+  priceCodes.forEach((code, k) => {
     const id = index.priceCodeId.get(code)
-    if (id !== undefined) priceIds.set(id, code)
-  }
+    if (id !== undefined && !priceIds.has(id)) priceIds.set(id, k)
+  })
+  const buckets: PriceEntry[][] = priceCodes.map(() => [])
   if (priceIds.size > 0) {
-    scored.forEach((row, k) => {
-      const i = providers[k] as number
+    for (let c = 0; c < n; c++) {
+      const i = members[c] as number
       for (let r = index.priceStart[i] as number; r < (index.priceStart[i + 1] as number); r++) {
-        const code = priceIds.get(index.priceCode[r] as number)
-        if (code === undefined) continue
-        const entry = {
-          row,
+        const k = priceIds.get(index.priceCode[r] as number)
+        if (k === undefined) continue
+        ;(buckets[k] as PriceEntry[]).push({
+          c,
           list: index.priceList[r] as number,
           negotiated: index.priceNegotiated[r] as number,
           insurer: index.priceInsurer[r] as number,
           patient: index.pricePatient[r] as number,
-        }
-        const bucket = byCode.get(code)
-        if (bucket) bucket.push(entry)
-        else byCode.set(code, [entry])
+          negotiatedAff: 0,
+          patientAff: 0,
+        })
       }
-    })
+    }
   }
-  const costParts = new Map<Scored, number[]>()
-  for (const code of priceCodes) {
-    const bucket = byCode.get(code)
-    if (!bucket) continue
+  const costSum = new Float64Array(n)
+  const costParts = new Int32Array(n)
+  const pricePeersMin = new Int32Array(n)
+  const priceOf: Map<number, PriceEntry>[] = priceCodes.map(() => new Map())
+  buckets.forEach((bucket, k) => {
+    if (bucket.length === 0) return
     const negotiatedAff = affordabilityPercentiles(bucket.map((e) => e.negotiated))
     const patientAff = affordabilityPercentiles(bucket.map((e) => e.patient))
-    bucket.forEach((entry, i) => {
-      const { row } = entry
-      row.prices.list[code] = entry.list
-      row.prices.negotiated[code] = entry.negotiated
-      row.prices.insurer[code] = entry.insurer
-      row.prices.patient[code] = entry.patient
-      row.affordability.negotiated[code] = round(negotiatedAff[i] as number, 2)
-      row.affordability.patient[code] = round(patientAff[i] as number, 2)
-      const parts = costParts.get(row) ?? []
-      parts.push(((negotiatedAff[i] as number) + (patientAff[i] as number)) / 200)
-      costParts.set(row, parts)
-      row.pricePeersMin = row.pricePeersMin === 0 ? bucket.length : Math.min(row.pricePeersMin, bucket.length)
+    bucket.forEach((entry, j) => {
+      entry.negotiatedAff = negotiatedAff[j] as number
+      entry.patientAff = patientAff[j] as number
+      ;(priceOf[k] as Map<number, PriceEntry>).set(entry.c, entry)
+      costSum[entry.c] = (costSum[entry.c] as number) + (entry.negotiatedAff + entry.patientAff) / 200
+      costParts[entry.c] = (costParts[entry.c] as number) + 1
+      const peers = pricePeersMin[entry.c] as number
+      pricePeersMin[entry.c] = peers === 0 ? bucket.length : Math.min(peers, bucket.length)
     })
-  }
-  for (const row of scored) {
-    const parts = costParts.get(row)
-    row.cost = parts ? clamp01(parts.reduce((a, b) => a + b, 0) / parts.length) : null
-    row.final = clamp01(
-      CARE_SCORE_WEIGHTS.quality_of_care * row.quality +
-        CARE_SCORE_WEIGHTS.cost * (row.cost ?? 0.5) +
-        CARE_SCORE_WEIGHTS.distance * row.distance,
+  })
+  const cost = new Float64Array(n) // NaN: no price
+  const final = new Float64Array(n)
+  for (let c = 0; c < n; c++) {
+    const parts = costParts[c] as number
+    cost[c] = parts > 0 ? clamp01((costSum[c] as number) / parts) : Number.NaN
+    const costOrHalf = parts > 0 ? (cost[c] as number) : 0.5
+    final[c] = clamp01(
+      CARE_SCORE_WEIGHTS.quality_of_care * (quality[c] as number) +
+        CARE_SCORE_WEIGHTS.cost * costOrHalf +
+        CARE_SCORE_WEIGHTS.distance * (distance[c] as number),
     )
   }
+  const costOf = (c: number) => (Number.isNaN(cost[c] as number) ? null : (cost[c] as number))
 
   // Order: in network first (when carriers are given), then final_score, then distance, then NPI (stable).
-  const ordered = [...scored].sort(
-    (a, b) =>
-      Number(b.inNetwork === true) - Number(a.inNetwork === true) ||
-      b.final - a.final ||
-      a.distanceM - b.distanceM ||
-      (a.npi < b.npi ? -1 : a.npi > b.npi ? 1 : 0),
-  )
+  const npiOf = (c: number) => index.npi[members[c] as number] as string
+  const ordered = Array.from({ length: n }, (_, c) => c).sort((a, b) => {
+    const net = inNetwork ? (inNetwork[b] as number) - (inNetwork[a] as number) : 0
+    if (net !== 0) return net
+    const f = (final[b] as number) - (final[a] as number)
+    if (f !== 0) return f
+    const d = (distanceM[a] as number) - (distanceM[b] as number)
+    if (d !== 0) return d
+    const na = npiOf(a)
+    const nb = npiOf(b)
+    return na < nb ? -1 : na > nb ? 1 : 0
+  })
 
   // Facilities: the affiliated facilities of all candidates that lie within the radius (the totals), scored from
   // their candidates.
   const facilityDistance = new Map<number, number | null>()
   const providerTypes: Record<string, number> = {}
+  const kindCounts = new Int32Array(index.kinds.length)
   for (let c = 0; c < n; c++) {
-    const i = candidates.members[c] as number
-    const type = providerTypeOf(index.kinds[index.kind[i] as number] as string)
-    providerTypes[type] = (providerTypes[type] ?? 0) + 1
+    const i = members[c] as number
+    kindCounts[index.kind[i] as number] = (kindCounts[index.kind[i] as number] as number) + 1
     const id = index.facility[i] as number
     if (id < 0 || facilityDistance.has(id)) continue
     const point = facilityIndex.get(id)
     facilityDistance.set(id, point ? facilityDistanceWithin(point, centre, search.radiusM) : null)
   }
+  kindCounts.forEach((count, kind) => {
+    if (count === 0) return
+    const type = providerTypeOf(index.kinds[kind] as string)
+    providerTypes[type] = (providerTypes[type] ?? 0) + count
+  })
   const institutionTypes: Record<string, number> = {}
   let totalFacilities = 0
-  for (const [id, distanceM] of facilityDistance) {
-    if (distanceM === null) continue
+  for (const [id, d] of facilityDistance) {
+    if (d === null) continue
     totalFacilities++
     const type = institutionTypeOf((facilityIndex.get(id) as FacilityPoint).type)
     institutionTypes[type] = (institutionTypes[type] ?? 0) + 1
   }
-  const members = new Map<number, Scored[]>()
-  for (const row of scored) {
-    if (row.facilityId === null || (facilityDistance.get(row.facilityId) ?? null) === null) continue
-    const list = members.get(row.facilityId) ?? []
-    list.push(row)
-    members.set(row.facilityId, list)
+  const sums = new Map<number, { samples: number; quality: number; cost: number; costs: number }>()
+  for (let c = 0; c < n; c++) {
+    const id = index.facility[members[c] as number] as number
+    if (id < 0 || (facilityDistance.get(id) ?? null) === null) continue
+    let sum = sums.get(id)
+    if (!sum) {
+      sum = { samples: 0, quality: 0, cost: 0, costs: 0 }
+      sums.set(id, sum)
+    }
+    sum.samples++
+    sum.quality += quality[c] as number
+    const co = costOf(c)
+    if (co !== null) {
+      sum.cost += co
+      sum.costs++
+    }
   }
-  const mean = (values: number[]) => values.reduce((a, b) => a + b, 0) / values.length
-  const facilityScores = [...members.entries()].map(([id, list]) => {
-    const distanceM = facilityDistance.get(id) as number
-    const quality = mean(list.map((r) => r.quality))
-    const costs = list.flatMap((r) => (r.cost === null ? [] : [r.cost]))
-    const cost = costs.length > 0 ? mean(costs) : null
-    const distance = clamp01(1 - distanceM / search.radiusM)
-    const final = clamp01(
-      CARE_SCORE_WEIGHTS.quality_of_care * quality + CARE_SCORE_WEIGHTS.cost * (cost ?? 0.5) + CARE_SCORE_WEIGHTS.distance * distance,
-    )
-    return { id, distanceM, quality, cost, distance, final, samples: list.length }
+  const facilityScores = [...sums.entries()].map(([id, sum]) => {
+    const dM = facilityDistance.get(id) as number
+    const q = sum.quality / sum.samples
+    const co = sum.costs > 0 ? sum.cost / sum.costs : null
+    const d = clamp01(1 - dM / search.radiusM)
+    const f = clamp01(CARE_SCORE_WEIGHTS.quality_of_care * q + CARE_SCORE_WEIGHTS.cost * (co ?? 0.5) + CARE_SCORE_WEIGHTS.distance * d)
+    return { id, distanceM: dM, quality: q, cost: co, distance: d, final: f, samples: sum.samples }
   })
   facilityScores.sort((a, b) => b.final - a.final || a.distanceM - b.distanceM || a.id - b.id)
 
+  // The rows of what is listed.
+  const rowOf = (c: number): Scored => {
+    const i = members[c] as number
+    const row: Scored = {
+      npi: index.npi[i] as string,
+      facilityId: (index.facility[i] as number) < 0 ? null : (index.facility[i] as number),
+      providerKind: index.kinds[index.kind[i] as number] as string,
+      accepting: index.accepting[i] === 1,
+      distanceM: distanceM[c] as number,
+      inNetwork: inNetwork ? inNetwork[c] === 1 : null,
+      quality: quality[c] as number,
+      cost: costOf(c),
+      distance: distance[c] as number,
+      final: final[c] as number,
+      relevantVolume: relevantVolume[c] as number,
+      pricePeersMin: pricePeersMin[c] as number,
+      given: { procedure: {}, icd10: {} },
+      topical: { procedure: {}, icd10: {} },
+      percentiles: { procedure: [], icd10: [] },
+      prices: { list: {}, negotiated: {}, insurer: {}, patient: {} },
+      affordability: { negotiated: {}, patient: {} },
+    }
+    for (const col of givenCols) if ((col.counts[c] as number) > 0) row.given[col.kind][col.code] = col.counts[c] as number
+    for (const col of topicalCols) if ((col.counts[c] as number) > 0) row.topical[col.kind][col.code] = col.counts[c] as number
+    relevantCols.forEach((col, k) => {
+      const count = col.counts[c] as number
+      if (count > 0)
+        row.percentiles[col.kind].push({ code: col.code, count, percentile: round((codeRanks[k] as Float64Array)[c] as number, 2) })
+    })
+    priceCodes.forEach((code, k) => {
+      const entry = (priceOf[k] as Map<number, PriceEntry>).get(c)
+      if (!entry) return
+      row.prices.list[code] = entry.list
+      row.prices.negotiated[code] = entry.negotiated
+      row.prices.insurer[code] = entry.insurer
+      row.prices.patient[code] = entry.patient
+      row.affordability.negotiated[code] = round(entry.negotiatedAff, 2)
+      row.affordability.patient[code] = round(entry.patientAff, 2)
+    })
+    return row
+  }
+
   // Details of what is listed (filter_npis narrows before the cut).
   const filter = search.filterNpis.length > 0 ? new Set(search.filterNpis) : null
-  const hcpList = (filter ? ordered.filter((r) => filter.has(r.npi)) : ordered).slice(0, CARE_MAX_HCP_RESULTS)
+  const hcpList = (filter ? ordered.filter((c) => filter.has(npiOf(c))) : ordered).slice(0, CARE_MAX_HCP_RESULTS).map(rowOf)
   const hcoCandidates = filter ? facilityScores : facilityScores.slice(0, CARE_MAX_HCO_RESULTS)
   const allCodes = {
     icd10: [...new Set([...relevant.icd10, ...typical.icd10, ...search.icd10])],
