@@ -39,6 +39,8 @@ export interface SpecialtyIndex {
    * volumeCode/volumeCount[volumeStart[i] .. volumeStart[i + 1]); codes[id] is `kind:code`.
    */
   codes: string[]
+  /** `kind:code` → its id in `codes` */
+  codeId: Map<string, number>
   volumeStart: Int32Array
   volumeCode: Int32Array
   volumeCount: Int32Array
@@ -122,6 +124,7 @@ async function buildSpecialty(pool: pg.Pool, taxonomy: string): Promise<Specialt
     words,
     networks: new Uint32Array(size * words),
     codes: [],
+    codeId: new Map(),
     volumeStart: new Int32Array(size + 1),
     volumeCode: new Int32Array(0),
     volumeCount: new Int32Array(0),
@@ -178,7 +181,7 @@ async function loadVolumes(pool: pg.Pool, index: SpecialtyIndex, position: Map<s
     values: [index.taxonomy],
     rowMode: 'array',
   } as pg.QueryConfig<string[]>)
-  const codeId = new Map<string, number>()
+  const codeId = index.codeId
   const counts = new Int32Array(index.size + 1)
   const owner = new Int32Array(rows.length)
   const code = new Int32Array(rows.length)

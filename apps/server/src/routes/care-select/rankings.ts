@@ -123,21 +123,25 @@ type Kind = 'procedure' | 'icd10'
  * The typical codes of the candidates (index positions): per kind, the CARE_TYPICAL_CODES_PER_KIND codes
  * with the most claims over them (ties by code), from the index's copy of mv_provider_code_volume.
  */
-function typicalCodesOf(index: SpecialtyIndex, providers: readonly number[]): Record<Kind, string[]> {
-  const sums = new Map<number, number>()
-  for (const i of providers) {
+function typicalCodesOf(index: SpecialtyIndex, providers: ArrayLike<number>): Record<Kind, string[]> {
+  const sums = new Float64Array(index.codes.length)
+  for (let k = 0; k < providers.length; k++) {
+    const i = providers[k] as number
     for (let r = index.volumeStart[i] as number; r < (index.volumeStart[i + 1] as number); r++) {
       const id = index.volumeCode[r] as number
-      sums.set(id, (sums.get(id) ?? 0) + (index.volumeCount[r] as number))
+      sums[id] = (sums[id] as number) + (index.volumeCount[r] as number)
     }
   }
+  const lists: Record<Kind, { code: string; sum: number }[]> = { procedure: [], icd10: [] }
+  sums.forEach((sum, id) => {
+    if (sum === 0) return
+    const key = index.codes[id] as string
+    if (key.startsWith('procedure:')) lists.procedure.push({ code: key.slice('procedure:'.length), sum })
+    else if (key.startsWith('icd10:')) lists.icd10.push({ code: key.slice('icd10:'.length), sum })
+  })
   const out: Record<Kind, string[]> = { procedure: [], icd10: [] }
   for (const kind of ['procedure', 'icd10'] as const) {
-    const prefix = `${kind}:`
-    const list = [...sums].flatMap(([id, sum]) => {
-      const key = index.codes[id] as string
-      return key.startsWith(prefix) ? [{ code: key.slice(prefix.length), sum }] : []
-    })
+    const list = lists[kind]
     list.sort((a, b) => b.sum - a.sum || (a.code < b.code ? -1 : a.code > b.code ? 1 : 0))
     out[kind] = list.slice(0, CARE_TYPICAL_CODES_PER_KIND).map((e) => e.code)
   }
@@ -324,12 +328,11 @@ export async function rankProviders(pool: pg.Pool, search: ResolvedSearch): Prom
     distanceM[c] = exactDistance(candidates, c)
     distance[c] = clamp01(1 - (distanceM[c] as number) / search.radiusM)
   }
-  const providers = Array.from(members)
 
   // Volumes from the index: the typical codes of the candidates, the given codes' counts (a code matches its
   // sub-codes: prefix-matched sums), the typical codes' counts.
   const codesSource: 'given' | 'typical' = search.cpt.length + search.icd10.length > 0 ? 'given' : 'typical'
-  const typical = typicalCodesOf(index, providers)
+  const typical = typicalCodesOf(index, members)
   const relevant: Record<Kind, string[]> = codesSource === 'given' ? { procedure: search.cpt, icd10: search.icd10 } : typical
   const priceCodes = search.cpt.length > 0 ? search.cpt : typical.procedure
   // columns of counts: per (kind, code), one per candidate
@@ -341,25 +344,32 @@ export async function rankProviders(pool: pg.Pool, search: ResolvedSearch): Prom
     ...typical.procedure.map((code) => ({ kind: 'procedure' as Kind, code, counts: new Float64Array(n) })),
     ...typical.icd10.map((code) => ({ kind: 'icd10' as Kind, code, counts: new Float64Array(n) })),
   ]
-  const givenOf = new Map<number, Float64Array[]>()
+  // per code id: the topical column it fills (exact code) and the given columns it adds to (prefix match)
   const topicalOf = new Map<number, Float64Array>()
-  index.codes.forEach((key, id) => {
-    if (givenCols.length > 0) {
-      const matches = givenCols.filter((col) => key.startsWith(`${col.kind}:${col.code}`)).map((col) => col.counts)
+  for (const col of topicalCols) {
+    const id = index.codeId.get(`${col.kind}:${col.code}`)
+    if (id !== undefined) topicalOf.set(id, col.counts)
+  }
+  const givenOf = new Map<number, Float64Array[]>()
+  if (givenCols.length > 0) {
+    const prefixes = givenCols.map((col) => `${col.kind}:${col.code}`)
+    index.codes.forEach((key, id) => {
+      const matches = givenCols.filter((_, k) => key.startsWith(prefixes[k] as string)).map((col) => col.counts)
       if (matches.length > 0) givenOf.set(id, matches)
-    }
-    const topical = topicalCols.find((col) => key === `${col.kind}:${col.code}`)
-    if (topical) topicalOf.set(id, topical.counts)
-  })
-  for (let c = 0; c < n; c++) {
-    const i = members[c] as number
-    for (let r = index.volumeStart[i] as number; r < (index.volumeStart[i + 1] as number); r++) {
-      const id = index.volumeCode[r] as number
-      const count = index.volumeCount[r] as number
-      const topical = topicalOf.get(id)
-      if (topical) topical[c] = count
-      const given = givenOf.get(id)
-      if (given) for (const col of given) col[c] = (col[c] as number) + count
+    })
+  }
+  if (topicalOf.size + givenOf.size > 0) {
+    for (let c = 0; c < n; c++) {
+      const i = members[c] as number
+      for (let r = index.volumeStart[i] as number; r < (index.volumeStart[i + 1] as number); r++) {
+        const id = index.volumeCode[r] as number
+        const topical = topicalOf.get(id)
+        const given = givenOf.get(id)
+        if (topical === undefined && given === undefined) continue
+        const count = index.volumeCount[r] as number
+        if (topical) topical[c] = count
+        if (given) for (const col of given) col[c] = (col[c] as number) + count
+      }
     }
   }
   const relevantCols = codesSource === 'given' ? givenCols : topicalCols
