@@ -214,19 +214,7 @@ interface FacilityDetails {
  * (percent_rank; ties share the lowest rank). One value alone: 100 when it is above zero, else 0.
  */
 export function percentRanks(values: readonly number[]): number[] {
-  const sorted = [...values].sort((a, b) => a - b)
-  const n = values.length
-  return values.map((value) => {
-    if (n === 1) return value > 0 ? 100 : 0
-    let lo = 0
-    let hi = n
-    while (lo < hi) {
-      const mid = (lo + hi) >> 1
-      if ((sorted[mid] as number) < value) lo = mid + 1
-      else hi = mid
-    }
-    return (100 * lo) / (n - 1)
-  })
+  return Array.from(percentRanksOf(Float64Array.from(values)))
 }
 
 /** Affordability percentile (0-100) of each price: the share of the other prices strictly above it (cheaper = higher). */
