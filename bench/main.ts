@@ -18,10 +18,10 @@
  *       the run starts on 127.0.0.1 (a scratch in-memory embedded database with the test dataset, or
  *       DATABASE_URL); throughput, p50/p95 per kind, errors (unexpected statuses) and /readyz at the end
  *   npm run bench -- rankings [--requests 200] [--concurrency 1,8]
- *       Care Select rankings over HTTP against the loaded database (DATABASE_URL, else the embedded one):
- *       a common specialty in the densest metro and in a rural ZIP, with and without codes and carrier;
- *       p50/p95 per scenario and concurrency, the ratio API / raw SQL of the same search on the same pool at
- *       concurrency 1, and the referral letter's p95
+ *       Care Select (bench/rankings.ts): rankings over HTTP from a worker thread against the loaded database
+ *       (DATABASE_URL, else the embedded one): a common specialty in the densest metro and in a rural ZIP, with
+ *       and without codes and carrier; p50/p95 per scenario and concurrency, the ratio API / (SQL + scoring) of
+ *       the same search on the server's pool at concurrency 1, and the referral letter's p50/p95
  *
  * Database: DATABASE_URL, else the embedded database of a running `npm start` (DATA_DIR), else the embedded
  * database in DATA_DIR started for the run. `generate` on the embedded database uses a scratch in-memory
@@ -42,11 +42,10 @@ import { applyMigrations } from '../apps/server/src/db/migrate.ts'
 import { searchIcd10, searchProcedureCodes, searchProcedures, searchSpecialties } from '../apps/server/src/routes/typeahead/lookups.ts'
 import { MIGRATIONS_DIR, runningEmbeddedUrl, startRuntime } from '../apps/server/src/runtime.ts'
 import { newActivationKey } from '../apps/server/src/seed/demo-accounts.ts'
-import { rankProviders, resolveSearch } from '../apps/server/src/routes/care-select/rankings.ts'
-import { rankingsQuerySchema } from '../packages/contracts/src/index.ts'
 import { benchAtlas, benchAtlasReadOnly } from './atlas.ts'
 import { benchCostTransparency } from './cost-transparency.ts'
 import { benchNova } from './nova.ts'
+import { benchRankings } from './rankings.ts'
 
 const fmt = new Intl.NumberFormat('en-US')
 const n = (x: number) => fmt.format(Math.round(x))
@@ -439,196 +438,6 @@ async function benchLoad(seconds: number, concurrency: number) {
   await app.close()
   await embedded?.stop()
   if (errorCount > 0 || ready.status !== 200) process.exitCode = 1
-}
-
-/** Care Select rankings (issue 11): HTTP latency per scenario and concurrency, and the API / raw SQL ratio. */
-async function benchRankings(requests: number, levels: number[]) {
-  const env = loadEnv({ LOG_LEVEL: 'silent', OUTBOX_POLL_INTERVAL_MS: '0' })
-  const target = await openDatabase({ scratch: false })
-  const pool = target.db.pool
-  const databaseUrl = env.DATABASE_URL ?? runningEmbeddedUrl(env)
-  if (!databaseUrl) throw new Error('rankings needs DATABASE_URL or a running embedded server (npm start)')
-  // a common specialty; its densest ZIP (most of its providers within 30 miles) and a rural ZIP that has some
-  const common = (
-    await pool.query<{ code: string; n: number }>(
-      `SELECT primary_taxonomy_code AS code, count(*)::int AS n FROM providers WHERE primary_taxonomy_code = '207Q00000X' GROUP BY 1`,
-    )
-  ).rows[0]
-  const taxonomy = common?.code ?? '207Q00000X'
-  const dense = (
-    await pool.query<{ zip: string }>(
-      `SELECT zip_code AS zip FROM providers WHERE primary_taxonomy_code = $1 GROUP BY zip_code ORDER BY count(*) DESC, 1 LIMIT 1`,
-      [taxonomy],
-    )
-  ).rows[0]!.zip
-  const rural =
-    (
-      await pool.query<{ zip: string }>(
-        `SELECT z.zip FROM zips z JOIN providers p ON p.zip_code = z.zip AND p.primary_taxonomy_code = $1
-       WHERE z.state IN ('MT', 'WY', 'ND', 'SD', 'NE', 'KS') GROUP BY z.zip ORDER BY count(*), 1 LIMIT 1`,
-        [taxonomy],
-      )
-    ).rows[0]?.zip ?? dense
-  const top = await pool.query<{ code_kind: string; code: string }>(
-    `SELECT DISTINCT ON (code_kind) code_kind, code FROM (
-       SELECT v.code_kind, v.code, sum(v.claim_count) AS n FROM mv_provider_code_volume v JOIN providers p ON p.npi = v.npi
-       WHERE p.primary_taxonomy_code = $1 AND p.zip_code = $2 GROUP BY 1, 2) t ORDER BY code_kind, n DESC`,
-    [taxonomy, dense],
-  )
-  const cpt = top.rows.find((r) => r.code_kind === 'procedure')?.code ?? '99213'
-  const icd = top.rows.find((r) => r.code_kind === 'icd10')?.code ?? 'I10'
-  const insurer =
-    (await pool.query<{ name: string }>(`SELECT name FROM insurers WHERE kind = 'commercial' ORDER BY name LIMIT 1`)).rows[0]?.name ??
-    'Aetna'
-  const scenarios: Record<string, Record<string, string>> = {
-    metro: { zip_code: dense, omni_code: taxonomy },
-    'metro codes+carrier': {
-      zip_code: dense,
-      omni_code: taxonomy,
-      cpt_union_csv: cpt,
-      icd10_cm_union_csv: icd,
-      insurance_names_csv: insurer,
-    },
-    rural: { zip_code: rural, omni_code: taxonomy },
-    'rural codes+carrier': {
-      zip_code: rural,
-      omni_code: taxonomy,
-      cpt_union_csv: cpt,
-      icd10_cm_union_csv: icd,
-      insurance_names_csv: insurer,
-    },
-  }
-  const company = await target.db.prisma.company.create({
-    data: {
-      company_name: `Bench ${randomUUID().slice(0, 6)}`,
-      industry: 'Healthcare',
-      renewal_cycle_days: 30,
-      activation_key: newActivationKey(),
-      policies: { create: [{ product_group: 'CARE_SELECT', limit: null }] },
-    },
-  })
-  const user = await target.db.prisma.user.create({
-    data: {
-      email: `bench-${randomUUID().slice(0, 8)}@bench.citrus`,
-      role: 'user',
-      company_id: company.id,
-      password_hash: await hashPassword(randomUUID()),
-    },
-  })
-  const jwtSecret = randomUUID() + randomUUID()
-  const app = await buildApp(
-    {
-      env,
-      databaseUrl,
-      databaseMode: env.DATABASE_URL ? 'postgres' : 'embedded',
-      jwtSecret,
-      migrationsDir: MIGRATIONS_DIR,
-      webDistDir: null,
-    },
-    { logger: false },
-  )
-  await app.ready()
-  const token = app.tokens.signLogin({
-    id: user.id,
-    email: user.email,
-    company_id: company.id,
-    company_name: company.company_name,
-    role: 'user',
-    phone_number: null,
-  })
-  const providers = (await pool.query<{ n: string }>('SELECT count(*)::text AS n FROM providers')).rows[0]!.n
-  console.log(
-    `Rankings against ${target.mode}: ${n(Number(providers))} providers; specialty ${taxonomy}, metro ZIP ${dense}, rural ZIP ${rural}`,
-  )
-  const api = async (query: Record<string, string>) => {
-    const response = await app.inject({
-      method: 'GET',
-      url: '/api/care-select/rankings',
-      query,
-      headers: { authorization: `Bearer ${token}` },
-    })
-    if (response.statusCode !== 200) throw new Error(`rankings answered ${response.statusCode}: ${response.body.slice(0, 200)}`)
-    return response
-  }
-  // the client's JSON.parse of the answer is not server time: the timed calls below only check the status
-  const parsed = async (query: Record<string, string>) =>
-    (await api(query)).json() as { common_ranking_metadata: { total_hcp_candidates: number } }
-  try {
-    for (const [name, query] of Object.entries(scenarios)) {
-      const body = await parsed(query)
-      console.log(`  ${name.padEnd(22)} ${n(body.common_ranking_metadata.total_hcp_candidates)} candidates`)
-    }
-    for (const query of Object.values(scenarios)) await atConcurrency(Math.max(...levels), 20, () => api(query))
-    for (const [name, query] of Object.entries(scenarios)) {
-      for (const c of levels) {
-        const latencies: number[] = []
-        await atConcurrency(c, requests, async () => {
-          const t = performance.now()
-          await api(query)
-          latencies.push(performance.now() - t)
-        })
-        latencies.sort((a, b) => a - b)
-        console.log(
-          `  ${name.padEnd(22)} concurrency ${String(c).padStart(2)}: p50 ${ms(quantile(latencies, 0.5)).padStart(6)} ms  p95 ${ms(quantile(latencies, 0.95)).padStart(6)} ms`,
-        )
-      }
-    }
-    console.log('\n  API / raw SQL at concurrency 1 (p50; the SQL includes the details query of the listed rows):')
-    for (const [name, query] of Object.entries(scenarios)) {
-      const apiTimes: number[] = []
-      const sqlTimes: number[] = []
-      for (let i = 0; i < Math.min(requests, 100); i++) {
-        let t = performance.now()
-        const search = await resolveSearch(pool, rankingsQuerySchema.parse(query))
-        await rankProviders(pool, search)
-        sqlTimes.push(performance.now() - t)
-        t = performance.now()
-        await api(query)
-        apiTimes.push(performance.now() - t)
-      }
-      apiTimes.sort((a, b) => a - b)
-      sqlTimes.sort((a, b) => a - b)
-      const [a, q] = [quantile(apiTimes, 0.5), quantile(sqlTimes, 0.5)]
-      console.log(`    ${name.padEnd(22)} API ${ms(a)} ms, SQL + scoring ${ms(q)} ms: ratio ${(a / q).toFixed(2)}`)
-    }
-    // the referral letter with two providers and the search's scores
-    const first = (
-      await app.inject({
-        method: 'GET',
-        url: '/api/care-select/rankings',
-        query: scenarios.metro!,
-        headers: { authorization: `Bearer ${token}` },
-      })
-    ).json() as {
-      hcp_rankings: { hcp_entity: { npi: string } }[]
-    }
-    const selected = first.hcp_rankings.slice(0, 2).map((r) => r.hcp_entity.npi)
-    const letter: number[] = []
-    for (let i = 0; i < Math.min(requests, 100); i++) {
-      const t = performance.now()
-      const response = await app.inject({
-        method: 'POST',
-        url: '/api/care-select/referral-letter',
-        headers: { authorization: `Bearer ${token}` },
-        payload: {
-          patient_name: 'Bench Patient',
-          dob: '1970-01-01',
-          destination_fax: '',
-          condition: 'bench',
-          selected_npis: selected,
-          search: scenarios.metro,
-        },
-      })
-      if (response.statusCode !== 200) throw new Error(`referral letter answered ${response.statusCode}`)
-      letter.push(performance.now() - t)
-    }
-    letter.sort((a, b) => a - b)
-    console.log(`\n  referral letter: p50 ${ms(quantile(letter, 0.5))} ms  p95 ${ms(quantile(letter, 0.95))} ms`)
-  } finally {
-    await app.close()
-    await target.db.prisma.user.delete({ where: { id: user.id } }).catch(() => undefined)
-    await target.close()
-  }
 }
 
 async function main() {

@@ -318,15 +318,16 @@ export type RankingsResponse = z.infer<typeof rankingsResponseSchema>
 
 export const RANKING_METHOD_DESCRIPTION = `Ranks clinicians (hcp_rankings) and facilities (hco_rankings) for a patient ZIP and a specialty.
 
-**Candidates**: clinicians whose primary taxonomy is omni_code and whose practice lies within radius_in_m of the ZIP's centroid (ST_DWithin on an indexed geography).
+**Candidates**: clinicians whose primary taxonomy is omni_code and whose practice lies within radius_in_m of the ZIP's centroid (spheroid distance, as PostGIS ST_Distance on geography). common_ranking_metadata counts all of them (total_hcp_candidates, provider_types_to_counts) and the facilities within the radius they are affiliated with (total_hco_candidates, institution_types_to_counts).
+**Every candidate is scored** (computed in process from an index of the specialty held per data version: locations, networks, code volumes and prices); percentiles are taken among all candidates.
 **Relevant codes**: the given CPT and ICD-10-CM codes (a code matches its sub-codes); when none is given, the ${CARE_TYPICAL_CODES_PER_KIND} most frequent diagnoses and procedures of the candidates' claims.
-**quality_of_care** (0-1): percentile rank among the candidates of the provider's claims carrying a relevant code.
+**quality_of_care** (0-1): percentile rank among the candidates of the provider's claims carrying a relevant code; 0 without any.
 **cost** (0-1): mean, over the relevant procedures the provider billed, of the affordability percentiles (cheaper = higher) of its average negotiated and patient price among the candidates that billed the procedure; 0.5 (grade N/A) without prices.
 **distance** (0-1): 1 − distance / radius.
 **final_score** = ${CARE_SCORE_WEIGHTS.quality_of_care} × quality_of_care + ${CARE_SCORE_WEIGHTS.cost} × cost + ${CARE_SCORE_WEIGHTS.distance} × distance. Grades: A ≥ 0.75, B ≥ 0.5, C ≥ 0.25, else D.
-**Order**: with insurance_names_csv, in-network clinicians (in network with any given carrier) first; then final_score descending.
+**Order**: with insurance_names_csv, in-network clinicians (in network with any given carrier) first; then final_score descending, distance, NPI.
 **Badges** (only when true): ALL_PROCEDURES_MATCH (billed every given CPT), ALL_DIAGNOSIS_MATCH (treated every given diagnosis), CONFIDENTLY_AFFORDABLE (cost ≥ ${CARE_AFFORDABLE_MIN_COST} against at least ${CARE_MIN_PRICE_PEERS} priced candidates), NEW_PATIENT_AVAILABLE (accepting new patients).
-**Facilities**: affiliated facilities of the candidates within the radius; quality and cost are the means of their candidates' (num_hcp_samples), distance from the facility.
+**Facilities**: affiliated facilities of the candidates within the radius; quality and cost are the means of their candidates' (num_hcp_samples of them), distance from the facility.
 Features are computed from the claims (materialised aggregates). At most ${CARE_MAX_HCP_RESULTS} clinicians and ${CARE_MAX_HCO_RESULTS} facilities are listed; filter_npis narrows before that cut. Unknown ZIP, specialty, carrier or code: 400 naming the field.`
 
 // ---- referral letter -----------------------------------------------------------------------------

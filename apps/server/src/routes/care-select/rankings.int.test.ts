@@ -11,6 +11,7 @@ import {
 import request from 'supertest'
 import { beforeAll, describe, expect, it } from 'vitest'
 import { createTenant, loginTokenFor, useTestApp } from '../../../../../test/helpers.ts'
+import { spheroidDistance } from './geodesic.ts'
 import { affordabilityPercentiles, percentRanks } from './rankings.ts'
 
 /** Rankings on the ci dataset, every number checked against the claims with independent SQL. */
@@ -55,6 +56,17 @@ describe('GET /care-select/rankings', () => {
   })
 
   const auth = () => ({ authorization: `Bearer ${token}` })
+  /** A carrier some candidates are in network with and some are not. */
+  async function commonCarrier(): Promise<string> {
+    return (
+      await ctx.db.pool.query<{ name: string }>(
+        `SELECT n.key AS name FROM providers p, zips z, jsonb_each_text(p.aggregated_insurance_networks_v1) n
+         WHERE z.zip = $1 AND p.primary_taxonomy_code = $2 AND ST_DWithin(p.geog, z.geog, $3)
+         GROUP BY 1 HAVING bool_or(n.value::boolean) AND bool_or(NOT n.value::boolean) ORDER BY count(*) DESC, 1 LIMIT 1`,
+        [zip, taxonomy, radius],
+      )
+    ).rows[0]!.name
+  }
   async function rankings(query: Record<string, string | number>, headers: Record<string, string> = auth()) {
     const response = await request(ctx.app.server).get('/api/care-select/rankings').query(query).set(headers)
     return response
@@ -65,6 +77,230 @@ describe('GET /care-select/rankings', () => {
     expect(response.headers['content-type']).toBe('application/json; charset=utf-8')
     // the route serialises the answer without the schema: it must still be exactly the contract's shape
     return rankingsResponseSchema.parse(response.body)
+  }
+
+  /** The scored set of a search, recounted independently: every provider of the specialty within the radius (PostGIS ST_Distance on the spheroid). */
+  async function scoredSetRecount(radiusM = radius): Promise<string[]> {
+    const { rows } = await ctx.db.pool.query<{ npi: string }>(
+      `SELECT p.npi FROM providers p, zips z WHERE z.zip = $1 AND p.primary_taxonomy_code = $2 AND ST_Distance(p.geog, z.geog) <= $3 ORDER BY p.npi`,
+      [zip, taxonomy, radiusM],
+    )
+    return rows.map((r) => r.npi.trim())
+  }
+
+  /** Per scored NPI, the claims carrying a code (each claim and code once; a prefix matches its sub-codes). */
+  async function codeCounts(kind: 'procedure' | 'icd10', code: string, npis: string[], prefix: boolean): Promise<Map<string, number>> {
+    const sql =
+      kind === 'procedure'
+        ? `SELECT npi, count(*)::int AS n FROM (SELECT DISTINCT c.rendering_npi AS npi, c.id, l.procedure_code FROM claims c
+             JOIN claim_procedures l ON l.claim_id = c.id WHERE c.rendering_npi = ANY($1::bpchar[]) AND ${prefix ? `l.procedure_code LIKE $2 || '%'` : 'l.procedure_code = $2'}) x GROUP BY npi`
+        : `SELECT npi, count(*)::int AS n FROM (SELECT DISTINCT c.rendering_npi AS npi, c.id, d.icd10_code FROM claims c
+             JOIN claim_diagnoses d ON d.claim_id = c.id WHERE c.rendering_npi = ANY($1::bpchar[]) AND ${prefix ? `d.icd10_code LIKE $2 || '%'` : 'd.icd10_code = $2'}) x GROUP BY npi`
+    const { rows } = await ctx.db.pool.query<{ npi: string; n: number }>(sql, [npis, code])
+    return new Map(rows.map((r) => [r.npi.trim(), r.n]))
+  }
+
+  /**
+   * Recounts every number of an answer from the claims and the directory with independent SQL: the candidate
+   * totals, the scored set, the typical codes, the volumes, percentiles, prices, affordability, cost, quality,
+   * distance and final scores, the order, the badges, the panel counts and the facilities.
+   */
+  async function recount(body: RankingsResponse, search: { cpt: string[]; icd: string[]; carriers: string[]; radius?: number }) {
+    const pool = ctx.db.pool
+    const radiusM = search.radius ?? radius
+    const total = await pool.query<{ n: number }>(
+      `SELECT count(*)::int AS n FROM providers p, zips z WHERE z.zip = $1 AND p.primary_taxonomy_code = $2 AND ST_Distance(p.geog, z.geog) <= $3`,
+      [zip, taxonomy, radiusM],
+    )
+    expect(body.common_ranking_metadata.total_hcp_candidates).toBe(total.rows[0]!.n)
+    const scoredNpis = await scoredSetRecount(radiusM)
+    expect(scoredNpis.length).toBe(total.rows[0]!.n)
+    const listed = body.hcp_rankings.map((r) => r.hcp_entity.npi)
+    expect(listed.length).toBe(Math.min(100, scoredNpis.length))
+    for (const npi of listed) expect(scoredNpis).toContain(npi)
+
+    // the typical codes of the scored set's claims (5 per kind, most claims first, ties by code)
+    const typicalOf = async (kind: 'procedure' | 'icd10') =>
+      (
+        await pool.query<{ code: string }>(
+          kind === 'procedure'
+            ? `SELECT l.procedure_code AS code FROM claims c JOIN claim_procedures l ON l.claim_id = c.id WHERE c.rendering_npi = ANY($1::bpchar[])
+               GROUP BY 1 ORDER BY count(DISTINCT c.id) DESC, 1 LIMIT 5`
+            : `SELECT d.icd10_code AS code FROM claims c JOIN claim_diagnoses d ON d.claim_id = c.id WHERE c.rendering_npi = ANY($1::bpchar[])
+               GROUP BY 1 ORDER BY count(DISTINCT c.id) DESC, 1 LIMIT 5`,
+          [scoredNpis],
+        )
+      ).rows.map((r) => r.code)
+    const typical = { procedure: await typicalOf('procedure'), icd10: await typicalOf('icd10') }
+    const given = search.cpt.length + search.icd.length > 0
+    const relevant = given ? { procedure: search.cpt, icd10: search.icd } : typical
+    expect(body.common_ranking_metadata.codes_source).toBe(given ? 'given' : 'typical')
+    expect([...body.common_ranking_metadata.relevant_procedure_codes].sort()).toEqual([...relevant.procedure].sort())
+    expect([...body.common_ranking_metadata.relevant_diagnosis_codes].sort()).toEqual([...relevant.icd10].sort())
+
+    const counts = { procedure: new Map<string, Map<string, number>>(), icd10: new Map<string, Map<string, number>>() }
+    for (const kind of ['procedure', 'icd10'] as const)
+      for (const code of relevant[kind]) counts[kind].set(code, await codeCounts(kind, code, scoredNpis, given))
+    const topical = { procedure: new Map<string, Map<string, number>>(), icd10: new Map<string, Map<string, number>>() }
+    for (const kind of ['procedure', 'icd10'] as const)
+      for (const code of typical[kind]) topical[kind].set(code, await codeCounts(kind, code, scoredNpis, false))
+    const volumes = scoredNpis.map((npi) =>
+      (['procedure', 'icd10'] as const).reduce(
+        (sum, kind) => sum + [...counts[kind].values()].reduce((s, m) => s + (m.get(npi) ?? 0), 0),
+        0,
+      ),
+    )
+    const qualityRanks = percentRanks(volumes)
+    const codeRanks = (kind: 'procedure' | 'icd10', code: string) =>
+      percentRanks(scoredNpis.map((npi) => counts[kind].get(code)!.get(npi) ?? 0))
+
+    // prices of the cost procedures (the given CPT codes, else the typical procedures) and affordability among the scored that billed them
+    const costCodes = search.cpt.length > 0 ? search.cpt : typical.procedure
+    const prices = new Map<string, Map<string, { list: number; negotiated: number; insurer: number; patient: number }>>()
+    for (const code of costCodes) {
+      const { rows } = await pool.query<{ npi: string; list: string; negotiated: string; insurer: string; patient: string }>(
+        `SELECT c.rendering_npi AS npi, round(avg(l.list_amount / l.units), 2) AS list, round(avg(l.negotiated_amount / l.units), 2) AS negotiated,
+                round(avg(l.insurer_amount / l.units), 2) AS insurer, round(avg(l.patient_amount / l.units), 2) AS patient
+         FROM claims c JOIN claim_procedures l ON l.claim_id = c.id
+         WHERE c.rendering_npi = ANY($1::bpchar[]) AND l.procedure_code = $2 AND l.units > 0 GROUP BY c.rendering_npi`,
+        [scoredNpis, code],
+      )
+      prices.set(
+        code,
+        new Map(
+          rows.map((r) => [
+            r.npi.trim(),
+            { list: Number(r.list), negotiated: Number(r.negotiated), insurer: Number(r.insurer), patient: Number(r.patient) },
+          ]),
+        ),
+      )
+    }
+    const affordability = new Map<string, { negotiated: Map<string, number>; patient: Map<string, number>; peers: number }>()
+    for (const [code, byNpi] of prices) {
+      const npis = [...byNpi.keys()]
+      const negotiated = affordabilityPercentiles(npis.map((npi) => byNpi.get(npi)!.negotiated))
+      const patient = affordabilityPercentiles(npis.map((npi) => byNpi.get(npi)!.patient))
+      affordability.set(code, {
+        negotiated: new Map(npis.map((npi, i) => [npi, negotiated[i]!])),
+        patient: new Map(npis.map((npi, i) => [npi, patient[i]!])),
+        peers: npis.length,
+      })
+    }
+
+    const details = await pool.query<{ npi: string; miles: number; accepting: boolean; networks: Record<string, boolean> }>(
+      `SELECT p.npi, ST_Distance(p.geog, z.geog) / ${METERS_PER_MILE} AS miles, p.accepting_new_patients AS accepting,
+              p.aggregated_insurance_networks_v1 AS networks
+       FROM providers p, zips z WHERE z.zip = $1 AND p.npi = ANY($2::bpchar[])`,
+      [zip, listed],
+    )
+    const panels = await pool.query<{ npi: string; last_year: number; last_month_new: number }>(
+      `WITH ref AS (SELECT max(service_date) AS d FROM claims),
+       seen AS (SELECT rendering_npi AS npi, patient_id, min(service_date) AS first, max(service_date) AS last
+                FROM claims WHERE rendering_npi = ANY($1::bpchar[]) GROUP BY 1, 2)
+       SELECT npi, count(*) FILTER (WHERE last > ref.d - 365)::int AS last_year, count(*) FILTER (WHERE first > ref.d - 30)::int AS last_month_new
+       FROM seen, ref GROUP BY npi`,
+      [listed],
+    )
+    const detailOf = new Map(details.rows.map((r) => [r.npi.trim(), r]))
+    const panelOf = new Map(panels.rows.map((r) => [r.npi.trim(), r]))
+
+    let previous: HcpRanking | null = null
+    for (const r of body.hcp_rankings) {
+      const npi = r.hcp_entity.npi
+      const i = scoredNpis.indexOf(npi)
+      const d = detailOf.get(npi)!
+      // distance
+      expect(r.features.distance_in_miles).toBeCloseTo(d.miles, 2)
+      expect(r.task_scores.distance).toBeCloseTo(Math.max(0, 1 - (d.miles * METERS_PER_MILE) / radiusM), 3)
+      // volumes and percentiles
+      const shown = (kind: 'procedure' | 'icd10', table: Map<string, Map<string, number>>) =>
+        Object.fromEntries([...table].flatMap(([code, m]) => (m.has(npi) ? [[code, m.get(npi)!]] : [])))
+      expect(r.features.given_procedure_counts).toEqual(given ? shown('procedure', counts.procedure) : {})
+      expect(r.features.given_diagnosis_counts).toEqual(given ? shown('icd10', counts.icd10) : {})
+      expect(r.features.topical_procedure_counts).toEqual(shown('procedure', topical.procedure))
+      expect(r.features.topical_diagnosis_counts).toEqual(shown('icd10', topical.icd10))
+      expect(r.features.relevant_claim_count).toBe(volumes[i])
+      expect(r.task_scores.quality_of_care).toBeCloseTo(volumes[i]! > 0 ? qualityRanks[i]! / 100 : 0, 3)
+      for (const [kind, list] of [
+        ['procedure', r.features.top_procedure_percentiles],
+        ['icd10', r.features.top_diagnosis_percentiles],
+      ] as const) {
+        const expected = relevant[kind].filter((code) => (counts[kind].get(code)!.get(npi) ?? 0) > 0)
+        expect(list.length).toBe(Math.min(10, expected.length))
+        for (const entry of list) {
+          expect(entry.count).toBe(counts[kind].get(entry.code)!.get(npi))
+          expect(entry.percentile).toBeCloseTo(codeRanks(kind, entry.code)[i]!, 1)
+        }
+      }
+      // prices, affordability and cost
+      const parts: number[] = []
+      let peers = Infinity
+      for (const code of costCodes) {
+        const price = prices.get(code)!.get(npi)
+        if (!price) {
+          expect(r.features.avg_negotiated_price_by_procedure[code]).toBeUndefined()
+          continue
+        }
+        const aff = affordability.get(code)!
+        expect(r.features.avg_initial_price_by_procedure[code]).toBe(price.list)
+        expect(r.features.avg_negotiated_price_by_procedure[code]).toBe(price.negotiated)
+        expect(r.features.avg_insurer_price_by_procedure[code]).toBe(price.insurer)
+        expect(r.features.avg_patient_price_by_procedure[code]).toBe(price.patient)
+        expect(r.features.negotiated_affordability_percentiles[code]).toBeCloseTo(aff.negotiated.get(npi)!, 1)
+        expect(r.features.patient_affordability_percentiles[code]).toBeCloseTo(aff.patient.get(npi)!, 1)
+        parts.push((aff.negotiated.get(npi)! + aff.patient.get(npi)!) / 200)
+        peers = Math.min(peers, aff.peers)
+      }
+      const cost = parts.length > 0 ? parts.reduce((a, b) => a + b, 0) / parts.length : null
+      expect(r.task_scores.cost).toBeCloseTo(cost ?? 0.5, 3)
+      expect(r.task_scores.cost_grade).toBe(gradeOf(cost))
+      const mix =
+        CARE_SCORE_WEIGHTS.quality_of_care * r.task_scores.quality_of_care +
+        CARE_SCORE_WEIGHTS.cost * r.task_scores.cost +
+        CARE_SCORE_WEIGHTS.distance * r.task_scores.distance
+      expect(r.final_score).toBeCloseTo(mix, 3)
+      expect(r.final_grade).toBe(gradeOf(r.final_score))
+      // network and order
+      const inNetwork = search.carriers.length > 0 ? search.carriers.some((carrier) => d.networks[carrier] === true) : null
+      expect(r.in_network).toBe(inNetwork)
+      if (previous) {
+        expect(Number(previous.in_network === true)).toBeGreaterThanOrEqual(Number(r.in_network === true))
+        if (previous.in_network === r.in_network) expect(previous.final_score).toBeGreaterThanOrEqual(r.final_score)
+      }
+      previous = r
+      // badges, only when true
+      const allMatch = (kind: 'procedure' | 'icd10', codes: string[]) =>
+        codes.length > 0 && codes.every((code) => (counts[kind].get(code)?.get(npi) ?? 0) > 0)
+      expect(r.badges.includes('ALL_PROCEDURES_MATCH')).toBe(given && allMatch('procedure', search.cpt))
+      expect(r.badges.includes('ALL_DIAGNOSIS_MATCH')).toBe(given && allMatch('icd10', search.icd))
+      expect(r.badges.includes('CONFIDENTLY_AFFORDABLE')).toBe(cost !== null && cost >= 0.75 && peers >= 3)
+      expect(r.badges.includes('NEW_PATIENT_AVAILABLE')).toBe(d.accepting)
+      // panel
+      expect(r.features.last_year_patient_count).toBe(panelOf.get(npi)?.last_year ?? 0)
+      expect(r.features.last_month_new_patient_count).toBe(panelOf.get(npi)?.last_month_new ?? 0)
+    }
+
+    // facilities: within the radius and affiliated with a candidate (the total); scored from their scored candidates
+    const facilities = await pool.query<{ id: number; scored: number; miles: number }>(
+      `SELECT f.id, count(*) FILTER (WHERE p.npi = ANY($4::bpchar[]))::int AS scored, min(ST_Distance(f.geog, z.geog)) / ${METERS_PER_MILE} AS miles
+       FROM providers p JOIN facilities f ON f.id = p.facility_id, zips z
+       WHERE z.zip = $1 AND p.primary_taxonomy_code = $2 AND ST_Distance(p.geog, z.geog) <= $3 AND ST_Distance(f.geog, z.geog) <= $3
+       GROUP BY f.id`,
+      [zip, taxonomy, radiusM, scoredNpis],
+    )
+    expect(body.common_ranking_metadata.total_hco_candidates).toBe(facilities.rows.length)
+    const facilityOf = new Map(facilities.rows.map((r) => [r.id, r]))
+    expect(body.hco_rankings.length).toBe(Math.min(50, facilities.rows.filter((r) => r.scored > 0).length))
+    for (const h of body.hco_rankings) {
+      const f = facilityOf.get(h.hco_id)!
+      expect(h.num_hcp_samples).toBe(f.scored)
+      expect(h.distance_in_miles).toBeCloseTo(f.miles, 2)
+      expect(h.final_score).toBeGreaterThanOrEqual(0)
+      expect(h.final_score).toBeLessThanOrEqual(1)
+    }
+    const hcoScores = body.hco_rankings.map((h) => h.final_score)
+    expect(hcoScores).toEqual([...hcoScores].sort((a, b) => b - a))
+    return scoredNpis
   }
 
   it('finds every candidate of the specialty within the radius (independent count), scores in 0..1, best first', async () => {
@@ -108,6 +344,8 @@ describe('GET /care-select/rankings', () => {
       expect(row.miles * METERS_PER_MILE).toBeLessThanOrEqual(radius)
       expect(row.taxonomy).toBe(taxonomy)
     }
+    // every number of the typical-codes search, recounted
+    await recount(body, { cpt: [], icd: [], carriers: [] })
     // a smaller radius keeps only the closer ones
     const near = await ok({ zip_code: zip, omni_code: taxonomy, radius_in_m: 40_000 })
     for (const r of near.hcp_rankings) expect(r.features.distance_in_miles * METERS_PER_MILE).toBeLessThanOrEqual(40_000)
@@ -116,104 +354,67 @@ describe('GET /care-select/rankings', () => {
 
   it('computes the features from the claims: counts, prices and percentiles equal an independent recount', async () => {
     const body = await ok({ zip_code: zip, omni_code: taxonomy, radius_in_m: radius, cpt_union_csv: cpt, icd10_cm_union_csv: icdCategory })
-    expect(body.common_ranking_metadata.codes_source).toBe('given')
     expect(body.common_ranking_metadata.relevant_procedure_codes).toEqual([cpt])
     expect(body.common_ranking_metadata.relevant_diagnosis_codes).toEqual([icdCategory])
-    const pool = ctx.db.pool
-    // all candidates' volumes straight from the claims (not the materialised views)
-    const procedures = await pool.query<{ npi: string; n: number }>(
-      `SELECT p.npi, count(DISTINCT c.id)::int AS n FROM providers p, zips z, claims c JOIN claim_procedures l ON l.claim_id = c.id
-       WHERE z.zip = $1 AND p.primary_taxonomy_code = $2 AND ST_Distance(p.geog, z.geog) <= $3 AND c.rendering_npi = p.npi
-         AND l.procedure_code = $4 GROUP BY p.npi`,
-      [zip, taxonomy, radius, cpt],
-    )
-    const diagnoses = await pool.query<{ npi: string; n: number }>(
-      `SELECT npi, count(*)::int AS n FROM (
-         SELECT DISTINCT p.npi, c.id, d.icd10_code FROM providers p, zips z, claims c JOIN claim_diagnoses d ON d.claim_id = c.id
-         WHERE z.zip = $1 AND p.primary_taxonomy_code = $2 AND ST_Distance(p.geog, z.geog) <= $3 AND c.rendering_npi = p.npi
-           AND d.icd10_code LIKE $4 || '%') x GROUP BY npi`,
-      [zip, taxonomy, radius, icdCategory],
-    )
-    const prices = await pool.query<{ npi: string; list: string; negotiated: string; insurer: string; patient: string }>(
-      `SELECT c.rendering_npi AS npi, round(avg(l.list_amount / l.units), 2) AS list, round(avg(l.negotiated_amount / l.units), 2) AS negotiated,
-              round(avg(l.insurer_amount / l.units), 2) AS insurer, round(avg(l.patient_amount / l.units), 2) AS patient
-       FROM claims c JOIN claim_procedures l ON l.claim_id = c.id JOIN providers p ON p.npi = c.rendering_npi, zips z
-       WHERE z.zip = $1 AND p.primary_taxonomy_code = $2 AND ST_Distance(p.geog, z.geog) <= $3 AND l.procedure_code = $4 AND l.units > 0
-       GROUP BY c.rendering_npi`,
-      [zip, taxonomy, radius, cpt],
-    )
-    const procedureCount = new Map(procedures.rows.map((r) => [r.npi.trim(), r.n]))
-    const diagnosisCount = new Map(diagnoses.rows.map((r) => [r.npi.trim(), r.n]))
-    const priceOf = new Map(prices.rows.map((r) => [r.npi.trim(), r]))
-    expect(procedureCount.size).toBeGreaterThan(0)
-    expect(diagnosisCount.size).toBeGreaterThan(0)
-
-    const candidates = body.common_ranking_metadata.total_hcp_candidates
-    expect(body.hcp_rankings.length).toBe(Math.min(candidates, 100))
-    // the quality volume of every candidate, for the percentile recount
-    const allNpis = (
-      await pool.query<{ npi: string }>(
-        `SELECT p.npi FROM providers p, zips z WHERE z.zip = $1 AND p.primary_taxonomy_code = $2 AND ST_Distance(p.geog, z.geog) <= $3`,
-        [zip, taxonomy, radius],
-      )
-    ).rows.map((r) => r.npi.trim())
-    const cptCounts = allNpis.map((npi) => procedureCount.get(npi) ?? 0)
-    const cptRanks = percentRanks(cptCounts)
-    const volumes = allNpis.map((npi) => (procedureCount.get(npi) ?? 0) + (diagnosisCount.get(npi) ?? 0))
-    const qualityRanks = percentRanks(volumes)
-    const priced = allNpis.filter((npi) => priceOf.has(npi))
-    const negotiatedAff = affordabilityPercentiles(priced.map((npi) => Number(priceOf.get(npi)!.negotiated)))
-
-    for (const r of body.hcp_rankings) {
-      const npi = r.hcp_entity.npi
-      const i = allNpis.indexOf(npi)
-      expect(r.features.given_procedure_counts).toEqual(procedureCount.has(npi) ? { [cpt]: procedureCount.get(npi) } : {})
-      expect(r.features.given_diagnosis_counts).toEqual(diagnosisCount.has(npi) ? { [icdCategory]: diagnosisCount.get(npi) } : {})
-      expect(r.features.relevant_claim_count).toBe(volumes[i])
-      expect(r.task_scores.quality_of_care).toBeCloseTo(volumes[i]! > 0 ? qualityRanks[i]! / 100 : 0, 3)
-      const cptPercentile = r.features.top_procedure_percentiles.find((p) => p.code === cpt)
-      if (procedureCount.has(npi)) expect(cptPercentile?.percentile).toBeCloseTo(cptRanks[i]!, 1)
-      else expect(cptPercentile).toBeUndefined()
-      const price = priceOf.get(npi)
-      if (price) {
-        expect(r.features.avg_initial_price_by_procedure[cpt]).toBe(Number(price.list))
-        expect(r.features.avg_negotiated_price_by_procedure[cpt]).toBe(Number(price.negotiated))
-        expect(r.features.avg_insurer_price_by_procedure[cpt]).toBe(Number(price.insurer))
-        expect(r.features.avg_patient_price_by_procedure[cpt]).toBe(Number(price.patient))
-        expect(r.features.negotiated_affordability_percentiles[cpt]).toBeCloseTo(negotiatedAff[priced.indexOf(npi)]!, 1)
-      } else {
-        expect(r.features.avg_negotiated_price_by_procedure).toEqual({})
-        expect(r.task_scores.cost_grade).toBe('N/A')
-      }
-      // badges only when true
-      if (r.badges.includes('ALL_PROCEDURES_MATCH')) expect(procedureCount.get(npi)).toBeGreaterThan(0)
-      else expect(procedureCount.get(npi) ?? 0).toBe(0)
-      if (r.badges.includes('ALL_DIAGNOSIS_MATCH')) expect(diagnosisCount.get(npi)).toBeGreaterThan(0)
-      else expect(diagnosisCount.get(npi) ?? 0).toBe(0)
-      if (r.badges.includes('CONFIDENTLY_AFFORDABLE')) expect(r.task_scores.cost).toBeGreaterThanOrEqual(0.75)
-    }
-    const accepting = await ctx.db.prisma.provider.findMany({
-      where: { npi: { in: body.hcp_rankings.map((r) => r.hcp_entity.npi) } },
-      select: { npi: true, accepting_new_patients: true },
-    })
-    for (const row of accepting) {
-      const ranked = body.hcp_rankings.find((r) => r.hcp_entity.npi === row.npi)!
-      expect(ranked.badges.includes('NEW_PATIENT_AVAILABLE')).toBe(row.accepting_new_patients)
-    }
+    await recount(body, { cpt: [cpt], icd: [icdCategory], carriers: [] })
+    // the given codes are billed by some candidates, so the recount compared non-empty volumes
+    expect(body.hcp_rankings.some((r) => Object.keys(r.features.given_procedure_counts).length > 0)).toBe(true)
+    expect(body.hcp_rankings.some((r) => Object.keys(r.features.given_diagnosis_counts).length > 0)).toBe(true)
     expect(body.common_ranking_metadata.procedure_code_descriptions[cpt]).toEqual(expect.any(String))
     expect(body.common_ranking_metadata.diagnosis_code_descriptions[icdCategory]).toEqual(expect.any(String))
   })
 
+  it('scores a facility from all its candidates: a radius where every candidate is listed, the means recounted', async () => {
+    // the radius that holds at most 100 candidates, so every candidate's scores are shown
+    const { rows } = await ctx.db.pool.query<{ d: number }>(
+      `SELECT ST_Distance(p.geog, z.geog) AS d FROM providers p, zips z WHERE z.zip = $1 AND p.primary_taxonomy_code = $2
+       ORDER BY 1 OFFSET 99 LIMIT 1`,
+      [zip, taxonomy],
+    )
+    const radiusM = Math.max(1, Math.min(radius, Math.floor(rows[0]!.d) - 1))
+    const carrier = await commonCarrier()
+    const body = await ok({ zip_code: zip, omni_code: taxonomy, radius_in_m: radiusM, cpt_union_csv: cpt, insurance_names_csv: carrier })
+    const scored = await recount(body, { cpt: [cpt], icd: [], carriers: [carrier], radius: radiusM })
+    expect(scored.length).toBeGreaterThan(5)
+    expect(body.hcp_rankings.length).toBe(scored.length)
+    const facilityOf = new Map(
+      (
+        await ctx.db.pool.query<{ npi: string; facility_id: number | null }>(
+          'SELECT npi, facility_id FROM providers WHERE npi = ANY($1::bpchar[])',
+          [scored],
+        )
+      ).rows.map((r) => [r.npi.trim(), r.facility_id]),
+    )
+    expect(body.hco_rankings.length).toBeGreaterThan(0)
+    const mean = (values: number[]) => values.reduce((a, b) => a + b, 0) / values.length
+    for (const h of body.hco_rankings) {
+      const list = body.hcp_rankings.filter((r) => facilityOf.get(r.hcp_entity.npi) === h.hco_id)
+      expect(list.length).toBe(h.num_hcp_samples)
+      expect(h.task_scores.quality_of_care).toBeCloseTo(mean(list.map((r) => r.task_scores.quality_of_care)), 3)
+      const costs = list.filter((r) => r.task_scores.cost_grade !== 'N/A').map((r) => r.task_scores.cost)
+      expect(h.task_scores.cost).toBeCloseTo(costs.length > 0 ? mean(costs) : 0.5, 3)
+      const mix =
+        CARE_SCORE_WEIGHTS.quality_of_care * h.task_scores.quality_of_care +
+        CARE_SCORE_WEIGHTS.cost * h.task_scores.cost +
+        CARE_SCORE_WEIGHTS.distance * h.task_scores.distance
+      expect(h.final_score).toBeCloseTo(mix, 3)
+    }
+  })
+
+  it('measures distances as PostGIS does on the spheroid', async () => {
+    const { rows } = await ctx.db.pool.query<{ a_lat: number; a_lng: number; b_lat: number; b_lng: number; d: number }>(
+      `SELECT a.latitude AS a_lat, a.longitude AS a_lng, b.latitude AS b_lat, b.longitude AS b_lng, ST_Distance(a.geog, b.geog) AS d
+       FROM (SELECT latitude, longitude, geog FROM providers ORDER BY npi LIMIT 40) a,
+            (SELECT latitude, longitude, geog FROM zips ORDER BY zip LIMIT 40) b`,
+    )
+    expect(rows.length).toBe(1600)
+    for (const r of rows) expect(Math.abs(spheroidDistance(r.a_lat, r.a_lng, r.b_lat, r.b_lng) - r.d)).toBeLessThan(0.001)
+  })
+
   it('ranks in-network clinicians above out-of-network ones when a carrier is given', async () => {
-    const carrier = (
-      await ctx.db.pool.query<{ name: string }>(
-        `SELECT n.key AS name FROM providers p, zips z, jsonb_each_text(p.aggregated_insurance_networks_v1) n
-         WHERE z.zip = $1 AND p.primary_taxonomy_code = $2 AND ST_DWithin(p.geog, z.geog, $3)
-         GROUP BY 1 HAVING bool_or(n.value::boolean) AND bool_or(NOT n.value::boolean) ORDER BY count(*) DESC LIMIT 1`,
-        [zip, taxonomy, radius],
-      )
-    ).rows[0]!.name
+    const carrier = await commonCarrier()
     const body = await ok({ zip_code: zip, omni_code: taxonomy, radius_in_m: radius, insurance_names_csv: carrier })
+    await recount(body, { cpt: [], icd: [], carriers: [carrier] })
     const flags = body.hcp_rankings.map((r) => r.in_network)
     expect(flags).toContain(true)
     expect(flags).toContain(false)
@@ -238,21 +439,7 @@ describe('GET /care-select/rankings', () => {
     expect(narrowed.hco_rankings.map((h) => h.hco_npi)).toEqual(hco ? [hco.hco_npi] : [])
 
     expect(full.hco_rankings.length).toBeGreaterThan(0)
-    const samples = await ctx.db.pool.query<{ id: number; n: number }>(
-      `SELECT f.id, count(*)::int AS n FROM providers p JOIN facilities f ON f.id = p.facility_id, zips z
-       WHERE z.zip = $1 AND p.primary_taxonomy_code = $2 AND ST_Distance(p.geog, z.geog) <= $3 AND ST_Distance(f.geog, z.geog) <= $3
-       GROUP BY f.id`,
-      [zip, taxonomy, radius],
-    )
-    expect(full.common_ranking_metadata.total_hco_candidates).toBe(samples.rows.length)
-    for (const h of full.hco_rankings) {
-      expect(h.num_hcp_samples).toBe(samples.rows.find((r) => r.id === h.hco_id)!.n)
-      expect(h.final_score).toBeGreaterThanOrEqual(0)
-      expect(h.final_score).toBeLessThanOrEqual(1)
-      expect(h.distance_in_miles * METERS_PER_MILE).toBeLessThanOrEqual(radius)
-    }
-    const scores = full.hco_rankings.map((h) => h.final_score)
-    expect(scores).toEqual([...scores].sort((a, b) => b - a))
+    await recount(full, { cpt: [], icd: [], carriers: [] })
   })
 
   it('answers 400 naming the field for an unknown ZIP, specialty, carrier or code, and costs no credit', async () => {

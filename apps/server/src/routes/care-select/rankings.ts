@@ -18,12 +18,24 @@ import {
 } from '@citrus/contracts'
 import type pg from 'pg'
 import { badRequest } from '../../lib/errors.js'
+import {
+  exactDistance,
+  facilityDistanceWithin,
+  facilityPoints,
+  findCandidates,
+  inNetworkWithAny,
+  specialtyIndex,
+  type Candidates,
+  type FacilityPoint,
+  type SpecialtyIndex,
+} from './candidate-index.js'
 
 /**
- * Care Select rankings (spec 4 §5; the method and its constants: docs/decisions/0022-care-select-ranking.md).
- * Three round trips: (1) resolve and check the inputs, (2) the candidates with every number the scores need
- * (volumes of the relevant codes, prices, facilities) from the materialised aggregates, (3) the details of
- * the clinicians and facilities listed. Percentiles and scores are computed here over all candidates.
+ * Care Select rankings (spec 4 §5; the method: docs/decisions/0022-care-select-ranking.md, every candidate
+ * scored; the in-process candidate index: docs/decisions/0050-care-select-scored-set.md). Two round trips:
+ * (1) resolve and check the inputs (and read the data version); the candidates, their code volumes and prices
+ * come from the in-process candidate index, and percentiles and scores are computed here over every candidate
+ * within the radius; (2) the details of the clinicians and facilities listed.
  */
 
 export interface ResolvedSearch {
@@ -39,6 +51,8 @@ export interface ResolvedSearch {
   icd10: string[]
   radiusM: number
   filterNpis: string[]
+  /** the data version (finished data loads): the candidate index is kept per version */
+  version: string
 }
 
 /** ICD-10-CM as typed: upper case; an undotted code longer than a category gets its dot (E119 → E11.9). */
@@ -59,7 +73,8 @@ SELECT
   (SELECT coalesce(json_agg(c.code ORDER BY c.ord), '[]') FROM unnest($4::text[]) WITH ORDINALITY AS c(code, ord)
      WHERE NOT EXISTS (SELECT 1 FROM procedure_codes p WHERE p.code = c.code)) AS unknown_cpt,
   (SELECT coalesce(json_agg(c.code ORDER BY c.ord), '[]') FROM unnest($5::text[]) WITH ORDINALITY AS c(code, ord)
-     WHERE NOT EXISTS (SELECT 1 FROM icd10_codes i WHERE i.code = c.code)) AS unknown_icd10`
+     WHERE NOT EXISTS (SELECT 1 FROM icd10_codes i WHERE i.code = c.code)) AS unknown_icd10,
+  (SELECT count(*) || ':' || coalesce(max(id), 0) || ':' || coalesce(max(finished_at)::text, '') FROM data_loads WHERE status = 'done') AS version`
 
 /** Checks the search's ZIP, specialty, carriers and codes; 400 naming the field when one is unknown. */
 export async function resolveSearch(pool: pg.Pool, query: ParsedRankingsQuery): Promise<ResolvedSearch> {
@@ -72,6 +87,7 @@ export async function resolveSearch(pool: pg.Pool, query: ParsedRankingsQuery): 
     insurers: [string, string | null][]
     unknown_cpt: string[]
     unknown_icd10: string[]
+    version: string
   }>(RESOLVE_SQL, [query.zip_code, omniCode, query.insurance_names_csv, cpt, icd10])
   const row = rows[0]
   if (!row) throw new Error('resolve query returned no row')
@@ -97,97 +113,39 @@ export async function resolveSearch(pool: pg.Pool, query: ParsedRankingsQuery): 
     icd10,
     radiusM: query.radius_in_m,
     filterNpis: query.filter_npis,
+    version: row.version,
   }
 }
 
-/** A latitude/longitude box that contains the radius circle (a generous metres-per-degree keeps it outside the circle). */
-export function boundingBox(latitude: number, longitude: number, radiusM: number) {
-  const latDelta = radiusM / 110_000
-  const maxLat = Math.min(89.9, Math.abs(latitude) + latDelta)
-  const lngDelta = Math.min(180, radiusM / (110_000 * Math.cos((maxLat * Math.PI) / 180)))
-  return { minLat: latitude - latDelta, maxLat: latitude + latDelta, minLng: longitude - lngDelta, maxLng: longitude + lngDelta }
-}
+type Kind = 'procedure' | 'icd10'
 
 /**
- * Candidates and the numbers behind their scores. The candidates come from the providers' taxonomy +
- * coordinates index (the box) and ST_DWithin on the geography (exact radius; GiST-indexed); the volumes and
- * prices from the materialised views, looked up per candidate NPI.
+ * The typical codes of the candidates (index positions): per kind, the CARE_TYPICAL_CODES_PER_KIND codes
+ * with the most claims over them (ties by code), from the index's copy of mv_provider_code_volume.
  */
-export const CANDIDATES_SQL = `
-WITH z AS (SELECT geog FROM zips WHERE zip = $1),
-cand AS MATERIALIZED (
-  SELECT p.npi, p.facility_id, p.provider_kind, p.accepting_new_patients,
-         ST_Distance(p.geog, z.geog) AS distance_m,
-         CASE WHEN cardinality($8::text[]) = 0 THEN NULL
-              ELSE coalesce((SELECT bool_or((p.aggregated_insurance_networks_v1 ->> n)::boolean) FROM unnest($8::text[]) AS n), false) END AS in_network
-  FROM providers p CROSS JOIN z
-  WHERE p.primary_taxonomy_code = $2
-    AND p.latitude BETWEEN $3 AND $4 AND p.longitude BETWEEN $5 AND $6
-    AND ST_DWithin(p.geog, z.geog, $7)
-),
-vol AS MATERIALIZED (
-  SELECT v.npi, v.code_kind, v.code, v.claim_count FROM cand c JOIN mv_provider_code_volume v ON v.npi = c.npi
-),
-typical AS (
-  SELECT code_kind, code FROM (
-    SELECT code_kind, code, row_number() OVER (PARTITION BY code_kind ORDER BY sum(claim_count) DESC, code) AS rn
-    FROM vol GROUP BY code_kind, code
-  ) t WHERE rn <= ${CARE_TYPICAL_CODES_PER_KIND}
-),
-requested AS (
-  SELECT 'procedure'::text AS kind, code FROM unnest($9::text[]) AS code
-  UNION ALL SELECT 'icd10'::text, code FROM unnest($10::text[]) AS code
-),
-keyed AS (
-  SELECT v.npi, r.kind, r.code AS key, 'given'::text AS src, sum(v.claim_count)::int AS n
-  FROM vol v JOIN requested r ON v.code_kind = r.kind AND starts_with(v.code, r.code)
-  GROUP BY v.npi, r.kind, r.code
-  UNION ALL
-  SELECT v.npi, v.code_kind, v.code, 'topical', v.claim_count FROM vol v JOIN typical t USING (code_kind, code)
-),
-price_codes AS (
-  SELECT code FROM unnest($9::text[]) AS code
-  UNION SELECT code FROM typical WHERE code_kind = 'procedure' AND cardinality($9::text[]) = 0
-),
-prices AS (
-  SELECT pr.npi, pr.procedure_code, pr.line_count, pr.avg_list_amount, pr.avg_negotiated_amount, pr.avg_insurer_amount, pr.avg_patient_amount
-  FROM cand c JOIN mv_provider_prices pr ON pr.npi = c.npi JOIN price_codes pc ON pc.code = pr.procedure_code
-),
-facs AS (
-  SELECT f.id, ST_Distance(f.geog, z.geog) AS distance_m
-  FROM facilities f CROSS JOIN z
-  WHERE f.id IN (SELECT facility_id FROM cand WHERE facility_id IS NOT NULL) AND ST_DWithin(f.geog, z.geog, $7)
-)
-SELECT
-  (SELECT coalesce(json_agg(json_build_array(npi, facility_id, provider_kind, accepting_new_patients, distance_m, in_network)), '[]') FROM cand) AS candidates,
-  (SELECT coalesce(json_agg(json_build_array(code_kind, code)), '[]') FROM typical) AS typical,
-  (SELECT coalesce(json_agg(json_build_array(npi, kind, key, src, n)), '[]') FROM keyed) AS volumes,
-  (SELECT coalesce(json_agg(json_build_array(npi, procedure_code, line_count, avg_list_amount, avg_negotiated_amount, avg_insurer_amount, avg_patient_amount)), '[]') FROM prices) AS prices,
-  (SELECT coalesce(json_agg(json_build_array(id, distance_m)), '[]') FROM facs) AS facilities`
-
-export function candidatesParams(search: ResolvedSearch): unknown[] {
-  const box = boundingBox(search.latitude, search.longitude, search.radiusM)
-  return [
-    search.zip,
-    search.omniCode,
-    box.minLat,
-    box.maxLat,
-    box.minLng,
-    box.maxLng,
-    search.radiusM,
-    search.insurers,
-    search.cpt,
-    search.icd10,
-  ]
-}
-
-type Kind = 'procedure' | 'icd10'
-interface CandidateRows {
-  candidates: [string, number | null, string, boolean, number, boolean | null][]
-  typical: [Kind, string][]
-  volumes: [string, Kind, string, 'given' | 'topical', number][]
-  prices: [string, string, number, string | number, string | number, string | number, string | number][]
-  facilities: [number, number][]
+function typicalCodesOf(index: SpecialtyIndex, providers: ArrayLike<number>): Record<Kind, string[]> {
+  const sums = new Float64Array(index.codes.length)
+  for (let k = 0; k < providers.length; k++) {
+    const i = providers[k] as number
+    for (let r = index.volumeStart[i] as number; r < (index.volumeStart[i + 1] as number); r++) {
+      const id = index.volumeCode[r] as number
+      sums[id] = (sums[id] as number) + (index.volumeCount[r] as number)
+    }
+  }
+  const lists: Record<Kind, { code: string; sum: number }[]> = { procedure: [], icd10: [] }
+  sums.forEach((sum, id) => {
+    if (sum === 0) return
+    const key = index.codes[id] as string
+    if (key.startsWith('procedure:')) lists.procedure.push({ code: key.slice('procedure:'.length), sum })
+    else if (key.startsWith('icd10:')) lists.icd10.push({ code: key.slice('icd10:'.length), sum })
+  })
+  const out: Record<Kind, string[]> = { procedure: [], icd10: [] }
+  for (const kind of ['procedure', 'icd10'] as const) {
+    const list = lists[kind]
+    list.sort((a, b) => b.sum - a.sum || (a.code < b.code ? -1 : a.code > b.code ? 1 : 0))
+    out[kind] = list.slice(0, CARE_TYPICAL_CODES_PER_KIND).map((e) => e.code)
+  }
+  return out
 }
 
 export const DETAILS_SQL = `
@@ -256,19 +214,7 @@ interface FacilityDetails {
  * (percent_rank; ties share the lowest rank). One value alone: 100 when it is above zero, else 0.
  */
 export function percentRanks(values: readonly number[]): number[] {
-  const sorted = [...values].sort((a, b) => a - b)
-  const n = values.length
-  return values.map((value) => {
-    if (n === 1) return value > 0 ? 100 : 0
-    let lo = 0
-    let hi = n
-    while (lo < hi) {
-      const mid = (lo + hi) >> 1
-      if ((sorted[mid] as number) < value) lo = mid + 1
-      else hi = mid
-    }
-    return (100 * lo) / (n - 1)
-  })
+  return Array.from(percentRanksOf(Float64Array.from(values)))
 }
 
 /** Affordability percentile (0-100) of each price: the share of the other prices strictly above it (cheaper = higher). */
@@ -304,139 +250,297 @@ interface Scored {
   affordability: { negotiated: Record<string, number>; patient: Record<string, number> }
 }
 
+/**
+ * The candidates of the search (every provider of the specialty within the radius, all of them scored) and,
+ * when carriers are given, which are in network with any of them.
+ */
+export async function candidatesOf(
+  pool: pg.Pool,
+  search: ResolvedSearch,
+): Promise<{ candidates: Candidates; inNetwork: Uint8Array | null }> {
+  const index = await specialtyIndex(pool, search.version, search.omniCode)
+  const candidates = findCandidates(index, { lat: search.latitude, lng: search.longitude }, search.radiusM)
+  const n = candidates.members.length
+  let inNetwork: Uint8Array | null = null
+  if (search.insurers.length > 0) {
+    inNetwork = new Uint8Array(n)
+    for (let c = 0; c < n; c++) inNetwork[c] = inNetworkWithAny(index, candidates.members[c] as number, search.insurers) ? 1 : 0
+  }
+  return { candidates, inNetwork }
+}
+
+/** percentRanks over a typed array (the same ranks: the share of the others strictly below; one value alone: 100 when above zero). */
+function percentRanksOf(values: Float64Array): Float64Array {
+  const n = values.length
+  const out = new Float64Array(n)
+  if (n === 1) {
+    out[0] = (values[0] as number) > 0 ? 100 : 0
+    return out
+  }
+  const sorted = Float64Array.from(values).sort()
+  for (let k = 0; k < n; k++) {
+    const value = values[k] as number
+    let lo = 0
+    let hi = n
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1
+      if ((sorted[mid] as number) < value) lo = mid + 1
+      else hi = mid
+    }
+    out[k] = (100 * lo) / (n - 1)
+  }
+  return out
+}
+
+interface PriceEntry {
+  c: number
+  list: number
+  negotiated: number
+  insurer: number
+  patient: number
+  negotiatedAff: number
+  patientAff: number
+}
+
 export async function rankProviders(pool: pg.Pool, search: ResolvedSearch): Promise<RankingsResponse> {
-  const { rows } = await pool.query<CandidateRows>(CANDIDATES_SQL, candidatesParams(search))
-  const data = rows[0] as CandidateRows
+  const [{ candidates, inNetwork }, facilityIndex] = await Promise.all([candidatesOf(pool, search), facilityPoints(pool, search.version)])
+  const index = candidates.index
+  const centre = candidates.centre
+  const n = candidates.members.length
+  const members = candidates.members
+
+  // Every candidate is scored (0022); the numbers are held in columns, rows are made only for what is listed.
+  const distanceM = new Float64Array(n)
+  const distance = new Float64Array(n)
+  for (let c = 0; c < n; c++) {
+    distanceM[c] = exactDistance(candidates, c)
+    distance[c] = clamp01(1 - (distanceM[c] as number) / search.radiusM)
+  }
+
+  // Volumes from the index: the typical codes of the candidates, the given codes' counts (a code matches its
+  // sub-codes: prefix-matched sums), the typical codes' counts.
   const codesSource: 'given' | 'typical' = search.cpt.length + search.icd10.length > 0 ? 'given' : 'typical'
-  const typical: Record<Kind, string[]> = { procedure: [], icd10: [] }
-  for (const [kind, code] of data.typical) typical[kind].push(code)
+  const typical = typicalCodesOf(index, members)
   const relevant: Record<Kind, string[]> = codesSource === 'given' ? { procedure: search.cpt, icd10: search.icd10 } : typical
   const priceCodes = search.cpt.length > 0 ? search.cpt : typical.procedure
+  // columns of counts: per (kind, code), one per candidate
+  const givenCols: { kind: Kind; code: string; counts: Float64Array }[] = [
+    ...search.cpt.map((code) => ({ kind: 'procedure' as Kind, code, counts: new Float64Array(n) })),
+    ...search.icd10.map((code) => ({ kind: 'icd10' as Kind, code, counts: new Float64Array(n) })),
+  ]
+  const topicalCols: { kind: Kind; code: string; counts: Float64Array }[] = [
+    ...typical.procedure.map((code) => ({ kind: 'procedure' as Kind, code, counts: new Float64Array(n) })),
+    ...typical.icd10.map((code) => ({ kind: 'icd10' as Kind, code, counts: new Float64Array(n) })),
+  ]
+  // per code id: the topical column it fills (exact code) and the given columns it adds to (prefix match)
+  const topicalOf = new Map<number, Float64Array>()
+  for (const col of topicalCols) {
+    const id = index.codeId.get(`${col.kind}:${col.code}`)
+    if (id !== undefined) topicalOf.set(id, col.counts)
+  }
+  const givenOf = new Map<number, Float64Array[]>()
+  if (givenCols.length > 0) {
+    const prefixes = givenCols.map((col) => `${col.kind}:${col.code}`)
+    index.codes.forEach((key, id) => {
+      const matches = givenCols.filter((_, k) => key.startsWith(prefixes[k] as string)).map((col) => col.counts)
+      if (matches.length > 0) givenOf.set(id, matches)
+    })
+  }
+  if (topicalOf.size + givenOf.size > 0) {
+    for (let c = 0; c < n; c++) {
+      const i = members[c] as number
+      for (let r = index.volumeStart[i] as number; r < (index.volumeStart[i + 1] as number); r++) {
+        const id = index.volumeCode[r] as number
+        const topical = topicalOf.get(id)
+        const given = givenOf.get(id)
+        if (topical === undefined && given === undefined) continue
+        const count = index.volumeCount[r] as number
+        if (topical) topical[c] = count
+        if (given) for (const col of given) col[c] = (col[c] as number) + count
+      }
+    }
+  }
+  const relevantCols = codesSource === 'given' ? givenCols : topicalCols
 
-  const index = new Map<string, number>()
-  const scored: Scored[] = data.candidates.map(([npi, facilityId, providerKind, accepting, distanceM, inNetwork], i) => {
-    index.set(npi, i)
-    return {
-      npi,
-      facilityId,
-      providerKind,
-      accepting,
-      distanceM,
-      inNetwork,
-      quality: 0,
-      cost: null,
-      distance: clamp01(1 - distanceM / search.radiusM),
-      final: 0,
-      relevantVolume: 0,
-      pricePeersMin: 0,
+  // Per-code volume percentiles among the candidates (zero for those without the code), and the quality volume.
+  const relevantVolume = new Float64Array(n)
+  const codeRanks = relevantCols.map((col) => {
+    for (let c = 0; c < n; c++) relevantVolume[c] = (relevantVolume[c] as number) + (col.counts[c] as number)
+    return percentRanksOf(col.counts)
+  })
+  const qualityRanks = percentRanksOf(relevantVolume)
+  const quality = new Float64Array(n)
+  for (let c = 0; c < n; c++) quality[c] = (relevantVolume[c] as number) > 0 ? clamp01((qualityRanks[c] as number) / 100) : 0
+
+  // Prices (from the index) and affordability per procedure among the candidates that billed it.
+  const priceIds = new Map<number, number>()
+  priceCodes.forEach((code, k) => {
+    const id = index.priceCodeId.get(code)
+    if (id !== undefined && !priceIds.has(id)) priceIds.set(id, k)
+  })
+  const buckets: PriceEntry[][] = priceCodes.map(() => [])
+  if (priceIds.size > 0) {
+    for (let c = 0; c < n; c++) {
+      const i = members[c] as number
+      for (let r = index.priceStart[i] as number; r < (index.priceStart[i + 1] as number); r++) {
+        const k = priceIds.get(index.priceCode[r] as number)
+        if (k === undefined) continue
+        ;(buckets[k] as PriceEntry[]).push({
+          c,
+          list: index.priceList[r] as number,
+          negotiated: index.priceNegotiated[r] as number,
+          insurer: index.priceInsurer[r] as number,
+          patient: index.pricePatient[r] as number,
+          negotiatedAff: 0,
+          patientAff: 0,
+        })
+      }
+    }
+  }
+  const costSum = new Float64Array(n)
+  const costParts = new Int32Array(n)
+  const pricePeersMin = new Int32Array(n)
+  const priceOf: Map<number, PriceEntry>[] = priceCodes.map(() => new Map())
+  buckets.forEach((bucket, k) => {
+    if (bucket.length === 0) return
+    const negotiatedAff = affordabilityPercentiles(bucket.map((e) => e.negotiated))
+    const patientAff = affordabilityPercentiles(bucket.map((e) => e.patient))
+    bucket.forEach((entry, j) => {
+      entry.negotiatedAff = negotiatedAff[j] as number
+      entry.patientAff = patientAff[j] as number
+      ;(priceOf[k] as Map<number, PriceEntry>).set(entry.c, entry)
+      costSum[entry.c] = (costSum[entry.c] as number) + (entry.negotiatedAff + entry.patientAff) / 200
+      costParts[entry.c] = (costParts[entry.c] as number) + 1
+      const peers = pricePeersMin[entry.c] as number
+      pricePeersMin[entry.c] = peers === 0 ? bucket.length : Math.min(peers, bucket.length)
+    })
+  })
+  const cost = new Float64Array(n) // NaN: no price
+  const final = new Float64Array(n)
+  for (let c = 0; c < n; c++) {
+    const parts = costParts[c] as number
+    cost[c] = parts > 0 ? clamp01((costSum[c] as number) / parts) : Number.NaN
+    const costOrHalf = parts > 0 ? (cost[c] as number) : 0.5
+    final[c] = clamp01(
+      CARE_SCORE_WEIGHTS.quality_of_care * (quality[c] as number) +
+        CARE_SCORE_WEIGHTS.cost * costOrHalf +
+        CARE_SCORE_WEIGHTS.distance * (distance[c] as number),
+    )
+  }
+  const costOf = (c: number) => (Number.isNaN(cost[c] as number) ? null : (cost[c] as number))
+
+  // Order: in network first (when carriers are given), then final_score, then distance, then NPI (stable).
+  const npiOf = (c: number) => index.npi[members[c] as number] as string
+  const ordered = Array.from({ length: n }, (_, c) => c).sort((a, b) => {
+    const net = inNetwork ? (inNetwork[b] as number) - (inNetwork[a] as number) : 0
+    if (net !== 0) return net
+    const f = (final[b] as number) - (final[a] as number)
+    if (f !== 0) return f
+    const d = (distanceM[a] as number) - (distanceM[b] as number)
+    if (d !== 0) return d
+    const na = npiOf(a)
+    const nb = npiOf(b)
+    return na < nb ? -1 : na > nb ? 1 : 0
+  })
+
+  // Facilities: the affiliated facilities of all candidates that lie within the radius (the totals), scored from
+  // their candidates.
+  const facilityDistance = new Map<number, number | null>()
+  const providerTypes: Record<string, number> = {}
+  const kindCounts = new Int32Array(index.kinds.length)
+  for (let c = 0; c < n; c++) {
+    const i = members[c] as number
+    kindCounts[index.kind[i] as number] = (kindCounts[index.kind[i] as number] as number) + 1
+    const id = index.facility[i] as number
+    if (id < 0 || facilityDistance.has(id)) continue
+    const point = facilityIndex.get(id)
+    facilityDistance.set(id, point ? facilityDistanceWithin(point, centre, search.radiusM) : null)
+  }
+  kindCounts.forEach((count, kind) => {
+    if (count === 0) return
+    const type = providerTypeOf(index.kinds[kind] as string)
+    providerTypes[type] = (providerTypes[type] ?? 0) + count
+  })
+  const institutionTypes: Record<string, number> = {}
+  let totalFacilities = 0
+  for (const [id, d] of facilityDistance) {
+    if (d === null) continue
+    totalFacilities++
+    const type = institutionTypeOf((facilityIndex.get(id) as FacilityPoint).type)
+    institutionTypes[type] = (institutionTypes[type] ?? 0) + 1
+  }
+  const sums = new Map<number, { samples: number; quality: number; cost: number; costs: number }>()
+  for (let c = 0; c < n; c++) {
+    const id = index.facility[members[c] as number] as number
+    if (id < 0 || (facilityDistance.get(id) ?? null) === null) continue
+    let sum = sums.get(id)
+    if (!sum) {
+      sum = { samples: 0, quality: 0, cost: 0, costs: 0 }
+      sums.set(id, sum)
+    }
+    sum.samples++
+    sum.quality += quality[c] as number
+    const co = costOf(c)
+    if (co !== null) {
+      sum.cost += co
+      sum.costs++
+    }
+  }
+  const facilityScores = [...sums.entries()].map(([id, sum]) => {
+    const dM = facilityDistance.get(id) as number
+    const q = sum.quality / sum.samples
+    const co = sum.costs > 0 ? sum.cost / sum.costs : null
+    const d = clamp01(1 - dM / search.radiusM)
+    const f = clamp01(CARE_SCORE_WEIGHTS.quality_of_care * q + CARE_SCORE_WEIGHTS.cost * (co ?? 0.5) + CARE_SCORE_WEIGHTS.distance * d)
+    return { id, distanceM: dM, quality: q, cost: co, distance: d, final: f, samples: sum.samples }
+  })
+  facilityScores.sort((a, b) => b.final - a.final || a.distanceM - b.distanceM || a.id - b.id)
+
+  // The rows of what is listed.
+  const rowOf = (c: number): Scored => {
+    const i = members[c] as number
+    const row: Scored = {
+      npi: index.npi[i] as string,
+      facilityId: (index.facility[i] as number) < 0 ? null : (index.facility[i] as number),
+      providerKind: index.kinds[index.kind[i] as number] as string,
+      accepting: index.accepting[i] === 1,
+      distanceM: distanceM[c] as number,
+      inNetwork: inNetwork ? inNetwork[c] === 1 : null,
+      quality: quality[c] as number,
+      cost: costOf(c),
+      distance: distance[c] as number,
+      final: final[c] as number,
+      relevantVolume: relevantVolume[c] as number,
+      pricePeersMin: pricePeersMin[c] as number,
       given: { procedure: {}, icd10: {} },
       topical: { procedure: {}, icd10: {} },
       percentiles: { procedure: [], icd10: [] },
       prices: { list: {}, negotiated: {}, insurer: {}, patient: {} },
       affordability: { negotiated: {}, patient: {} },
     }
-  })
-  const n = scored.length
-
-  // Volumes: the given codes' counts (prefix-matched sums), the typical codes' counts.
-  for (const [npi, kind, key, src, count] of data.volumes) {
-    const row = scored[index.get(npi) as number] as Scored
-    if (src === 'given') row.given[kind][key] = count
-    else row.topical[kind][key] = count
-  }
-  const relevantCounts = (row: Scored, kind: Kind) => (codesSource === 'given' ? row.given[kind] : row.topical[kind])
-
-  // Per-code volume percentiles among all candidates (zero for those without the code), and the quality volume.
-  for (const kind of ['procedure', 'icd10'] as const) {
-    for (const code of relevant[kind]) {
-      const counts = scored.map((row) => relevantCounts(row, kind)[code] ?? 0)
-      const ranks = percentRanks(counts)
-      scored.forEach((row, i) => {
-        const count = counts[i] as number
-        row.relevantVolume += count
-        if (count > 0) row.percentiles[kind].push({ code, count, percentile: round(ranks[i] as number, 2) })
-      })
-    }
-  }
-  const qualityRanks = percentRanks(scored.map((row) => row.relevantVolume))
-  scored.forEach((row, i) => {
-    row.quality = row.relevantVolume > 0 ? clamp01((qualityRanks[i] as number) / 100) : 0
-  })
-
-  // Prices and affordability per procedure among the candidates that billed it.
-  const byCode = new Map<string, { row: Scored; list: number; negotiated: number; insurer: number; patient: number }[]>()
-  for (const [npi, code, , list, negotiated, insurer, patient] of data.prices) {
-    const row = scored[index.get(npi) as number] as Scored
-    const entry = { row, list: Number(list), negotiated: Number(negotiated), insurer: Number(insurer), patient: Number(patient) }
-    const bucket = byCode.get(code)
-    if (bucket) bucket.push(entry)
-    else byCode.set(code, [entry])
-  }
-  const costParts = new Map<Scored, number[]>()
-  for (const code of priceCodes) {
-    const bucket = byCode.get(code)
-    if (!bucket) continue
-    const negotiatedAff = affordabilityPercentiles(bucket.map((e) => e.negotiated))
-    const patientAff = affordabilityPercentiles(bucket.map((e) => e.patient))
-    bucket.forEach((entry, i) => {
-      const { row } = entry
+    for (const col of givenCols) if ((col.counts[c] as number) > 0) row.given[col.kind][col.code] = col.counts[c] as number
+    for (const col of topicalCols) if ((col.counts[c] as number) > 0) row.topical[col.kind][col.code] = col.counts[c] as number
+    relevantCols.forEach((col, k) => {
+      const count = col.counts[c] as number
+      if (count > 0)
+        row.percentiles[col.kind].push({ code: col.code, count, percentile: round((codeRanks[k] as Float64Array)[c] as number, 2) })
+    })
+    priceCodes.forEach((code, k) => {
+      const entry = (priceOf[k] as Map<number, PriceEntry>).get(c)
+      if (!entry) return
       row.prices.list[code] = entry.list
       row.prices.negotiated[code] = entry.negotiated
       row.prices.insurer[code] = entry.insurer
       row.prices.patient[code] = entry.patient
-      row.affordability.negotiated[code] = round(negotiatedAff[i] as number, 2)
-      row.affordability.patient[code] = round(patientAff[i] as number, 2)
-      const parts = costParts.get(row) ?? []
-      parts.push(((negotiatedAff[i] as number) + (patientAff[i] as number)) / 200)
-      costParts.set(row, parts)
-      row.pricePeersMin = row.pricePeersMin === 0 ? bucket.length : Math.min(row.pricePeersMin, bucket.length)
+      row.affordability.negotiated[code] = round(entry.negotiatedAff, 2)
+      row.affordability.patient[code] = round(entry.patientAff, 2)
     })
+    return row
   }
-  for (const row of scored) {
-    const parts = costParts.get(row)
-    row.cost = parts ? clamp01(parts.reduce((a, b) => a + b, 0) / parts.length) : null
-    row.final = clamp01(
-      CARE_SCORE_WEIGHTS.quality_of_care * row.quality +
-        CARE_SCORE_WEIGHTS.cost * (row.cost ?? 0.5) +
-        CARE_SCORE_WEIGHTS.distance * row.distance,
-    )
-  }
-
-  // Order: in network first (when carriers are given), then final_score, then distance, then NPI (stable).
-  const ordered = [...scored].sort(
-    (a, b) =>
-      Number(b.inNetwork === true) - Number(a.inNetwork === true) ||
-      b.final - a.final ||
-      a.distanceM - b.distanceM ||
-      a.npi.localeCompare(b.npi),
-  )
-
-  // Facilities: affiliated facilities within the radius, scored from their candidates.
-  const facilityDistance = new Map(data.facilities.map(([id, distanceM]) => [id, distanceM]))
-  const members = new Map<number, Scored[]>()
-  for (const row of scored) {
-    if (row.facilityId === null || !facilityDistance.has(row.facilityId)) continue
-    const list = members.get(row.facilityId) ?? []
-    list.push(row)
-    members.set(row.facilityId, list)
-  }
-  const mean = (values: number[]) => values.reduce((a, b) => a + b, 0) / values.length
-  const facilityScores = [...members.entries()].map(([id, list]) => {
-    const distanceM = facilityDistance.get(id) as number
-    const quality = mean(list.map((r) => r.quality))
-    const costs = list.flatMap((r) => (r.cost === null ? [] : [r.cost]))
-    const cost = costs.length > 0 ? mean(costs) : null
-    const distance = clamp01(1 - distanceM / search.radiusM)
-    const final = clamp01(
-      CARE_SCORE_WEIGHTS.quality_of_care * quality + CARE_SCORE_WEIGHTS.cost * (cost ?? 0.5) + CARE_SCORE_WEIGHTS.distance * distance,
-    )
-    return { id, distanceM, quality, cost, distance, final, samples: list.length }
-  })
-  facilityScores.sort((a, b) => b.final - a.final || a.distanceM - b.distanceM || a.id - b.id)
 
   // Details of what is listed (filter_npis narrows before the cut).
   const filter = search.filterNpis.length > 0 ? new Set(search.filterNpis) : null
-  const hcpList = (filter ? ordered.filter((r) => filter.has(r.npi)) : ordered).slice(0, CARE_MAX_HCP_RESULTS)
+  const hcpList = (filter ? ordered.filter((c) => filter.has(npiOf(c))) : ordered).slice(0, CARE_MAX_HCP_RESULTS).map(rowOf)
   const hcoCandidates = filter ? facilityScores : facilityScores.slice(0, CARE_MAX_HCO_RESULTS)
   const allCodes = {
     icd10: [...new Set([...relevant.icd10, ...typical.icd10, ...search.icd10])],
@@ -565,18 +669,6 @@ export async function rankProviders(pool: pg.Pool, search: ResolvedSearch): Prom
     if (hco_rankings.length >= CARE_MAX_HCO_RESULTS) break
   }
 
-  const providerTypes: Record<string, number> = {}
-  for (const row of scored) {
-    const type = providerTypeOf(row.providerKind)
-    providerTypes[type] = (providerTypes[type] ?? 0) + 1
-  }
-  const institutionTypes: Record<string, number> = {}
-  for (const f of facilityScores) {
-    const facility = facilityById.get(f.id)
-    if (!facility) continue
-    const type = institutionTypeOf(facility.hco_compile_level_1)
-    institutionTypes[type] = (institutionTypes[type] ?? 0) + 1
-  }
   const pick = (table: Record<string, string>, codes: string[]) =>
     Object.fromEntries(codes.flatMap((code) => (table[code] ? [[code, table[code]]] : [])))
 
@@ -590,7 +682,7 @@ export async function rankProviders(pool: pg.Pool, search: ResolvedSearch): Prom
       provider_types_to_counts: providerTypes,
       institution_types_to_counts: institutionTypes,
       total_hcp_candidates: n,
-      total_hco_candidates: facilityScores.length,
+      total_hco_candidates: totalFacilities,
       diagnosis_code_descriptions: pick(detail.icd10, allCodes.icd10),
       procedure_code_descriptions: pick(detail.procedures, allCodes.procedure),
       taxonomy_code_descriptions: { [search.omniCode]: search.specialty },

@@ -1,0 +1,426 @@
+import type pg from 'pg'
+import { haversineTerm, haversineTermOf, SPHERE_MARGIN, spheroidDistance, toRadians } from './geodesic.js'
+
+/**
+ * The in-process candidate index of Care Select (docs/decisions/0050): per specialty, the providers' point,
+ * kind, facility, new-patient flag and networks as columns sorted by latitude, their code volumes
+ * (mv_provider_code_volume) and prices (mv_provider_prices); and every facility's point and type. A search finds
+ * its candidates (exactly those whose spheroid distance to the ZIP centroid is within the radius, as ST_Distance
+ * measures it) and scores every one of them without reading the providers table or the views.
+ *
+ * Built from the database (the truth) on the first search of a specialty and kept per data version: a finished
+ * seed or import makes a new version, whose first search builds afresh. At most CANDIDATE_INDEX_MAX_PROVIDERS
+ * providers are held (least recently used specialties go first).
+ */
+
+export const CANDIDATE_INDEX_MAX_PROVIDERS = 1_500_000
+
+export interface SpecialtyIndex {
+  taxonomy: string
+  size: number
+  /** NPIs in latitude order (the order of every column) */
+  npi: string[]
+  lat: Float64Array
+  lng: Float64Array
+  latRad: Float64Array
+  lngRad: Float64Array
+  cosLat: Float64Array
+  kinds: string[]
+  kind: Uint8Array
+  /** affiliated facility id, -1 without */
+  facility: Int32Array
+  accepting: Uint8Array
+  /** insurer name → bit of `networks` (words per provider: `words`) */
+  insurerBit: Map<string, number>
+  words: number
+  networks: Uint32Array
+  /**
+   * Code volumes (mv_provider_code_volume) of the specialty's providers: provider i's rows are
+   * volumeCode/volumeCount[volumeStart[i] .. volumeStart[i + 1]); codes[id] is `kind:code`.
+   */
+  codes: string[]
+  /** `kind:code` → its id in `codes` */
+  codeId: Map<string, number>
+  volumeStart: Int32Array
+  volumeCode: Int32Array
+  volumeCount: Int32Array
+  /**
+   * Prices (mv_provider_prices) of the specialty's providers: provider i's rows are
+   * price*[priceStart[i] .. priceStart[i + 1]); priceCodes[id] is the procedure code.
+   */
+  priceCodes: string[]
+  priceCodeId: Map<string, number>
+  priceStart: Int32Array
+  priceCode: Int32Array
+  priceLines: Int32Array
+  priceList: Float64Array
+  priceNegotiated: Float64Array
+  priceInsurer: Float64Array
+  pricePatient: Float64Array
+}
+
+export interface FacilityPoint {
+  lat: number
+  lng: number
+  latRad: number
+  lngRad: number
+  cosLat: number
+  type: string
+}
+
+interface Held {
+  version: string
+  specialties: Map<string, { size: number; promise: Promise<SpecialtyIndex> }>
+  facilities: Promise<Map<number, FacilityPoint>> | null
+}
+
+const held = new WeakMap<pg.Pool, Held>()
+
+function slotOf(pool: pg.Pool, version: string): Held {
+  let slot = held.get(pool)
+  if (!slot || slot.version !== version) {
+    slot = { version, specialties: new Map(), facilities: null }
+    held.set(pool, slot)
+  }
+  return slot
+}
+
+const SPECIALTY_SQL = `
+SELECT p.npi, p.latitude, p.longitude, p.provider_kind, p.facility_id, p.accepting_new_patients,
+       p.aggregated_insurance_networks_v1 AS networks
+FROM providers p
+WHERE p.primary_taxonomy_code = $1
+ORDER BY p.latitude, p.npi`
+
+async function buildSpecialty(pool: pg.Pool, taxonomy: string): Promise<SpecialtyIndex> {
+  const { rows } = await pool.query<{
+    npi: string
+    latitude: number
+    longitude: number
+    provider_kind: string
+    facility_id: number | null
+    accepting_new_patients: boolean
+    networks: Record<string, boolean> | null
+  }>(SPECIALTY_SQL, [taxonomy])
+  const size = rows.length
+  const insurerBit = new Map<string, number>()
+  for (const row of rows)
+    for (const name of Object.keys(row.networks ?? {})) if (!insurerBit.has(name)) insurerBit.set(name, insurerBit.size)
+  const words = Math.max(1, Math.ceil(insurerBit.size / 32))
+  const index: SpecialtyIndex = {
+    taxonomy,
+    size,
+    npi: new Array<string>(size),
+    lat: new Float64Array(size),
+    lng: new Float64Array(size),
+    latRad: new Float64Array(size),
+    lngRad: new Float64Array(size),
+    cosLat: new Float64Array(size),
+    kinds: [],
+    kind: new Uint8Array(size),
+    facility: new Int32Array(size),
+    accepting: new Uint8Array(size),
+    insurerBit,
+    words,
+    networks: new Uint32Array(size * words),
+    codes: [],
+    codeId: new Map(),
+    volumeStart: new Int32Array(size + 1),
+    volumeCode: new Int32Array(0),
+    volumeCount: new Int32Array(0),
+    priceCodes: [],
+    priceCodeId: new Map(),
+    priceStart: new Int32Array(size + 1),
+    priceCode: new Int32Array(0),
+    priceLines: new Int32Array(0),
+    priceList: new Float64Array(0),
+    priceNegotiated: new Float64Array(0),
+    priceInsurer: new Float64Array(0),
+    pricePatient: new Float64Array(0),
+  }
+  const kindOf = new Map<string, number>()
+  rows.forEach((row, i) => {
+    index.npi[i] = row.npi
+    index.lat[i] = row.latitude
+    index.lng[i] = row.longitude
+    index.latRad[i] = toRadians(row.latitude)
+    index.lngRad[i] = toRadians(row.longitude)
+    index.cosLat[i] = Math.cos(toRadians(row.latitude))
+    let kind = kindOf.get(row.provider_kind)
+    if (kind === undefined) {
+      kind = index.kinds.length
+      kindOf.set(row.provider_kind, kind)
+      index.kinds.push(row.provider_kind)
+    }
+    index.kind[i] = kind
+    index.facility[i] = row.facility_id ?? -1
+    index.accepting[i] = row.accepting_new_patients ? 1 : 0
+    for (const [name, inNetwork] of Object.entries(row.networks ?? {})) {
+      if (inNetwork !== true) continue
+      const bit = insurerBit.get(name) as number
+      const word = i * words + (bit >>> 5)
+      index.networks[word] = (index.networks[word] as number) | (1 << (bit & 31))
+    }
+  })
+  if (index.kinds.length > 255) throw new Error('more than 255 provider kinds')
+  const position = new Map<string, number>()
+  index.npi.forEach((npi, i) => position.set(npi, i))
+  await Promise.all([loadVolumes(pool, index, position), loadPrices(pool, index, position)])
+  return index
+}
+
+const VOLUME_SQL = `
+SELECT v.npi, v.code_kind, v.code, v.claim_count
+FROM providers p JOIN mv_provider_code_volume v ON v.npi = p.npi
+WHERE p.primary_taxonomy_code = $1`
+
+/** The specialty's code volumes, as per-provider runs of (code id, claim count). */
+async function loadVolumes(pool: pg.Pool, index: SpecialtyIndex, position: Map<string, number>): Promise<void> {
+  const { rows } = await pool.query<{ npi: string; code_kind: string; code: string; claim_count: number }>({
+    text: VOLUME_SQL,
+    values: [index.taxonomy],
+    rowMode: 'array',
+  } as pg.QueryConfig<string[]>)
+  const codeId = index.codeId
+  const counts = new Int32Array(index.size + 1)
+  const owner = new Int32Array(rows.length)
+  const code = new Int32Array(rows.length)
+  const count = new Int32Array(rows.length)
+  rows.forEach((raw, r) => {
+    const [npi, kind, value, claims] = raw as unknown as [string, string, string, number]
+    const i = position.get(npi) as number
+    const key = `${kind}:${value}`
+    let id = codeId.get(key)
+    if (id === undefined) {
+      id = index.codes.length
+      codeId.set(key, id)
+      index.codes.push(key)
+    }
+    owner[r] = i
+    code[r] = id
+    count[r] = claims
+    counts[i + 1] = (counts[i + 1] as number) + 1
+  })
+  for (let i = 0; i < index.size; i++) counts[i + 1] = (counts[i + 1] as number) + (counts[i] as number)
+  index.volumeStart = counts
+  const fill = counts.slice(0, index.size)
+  index.volumeCode = new Int32Array(rows.length)
+  index.volumeCount = new Int32Array(rows.length)
+  for (let r = 0; r < rows.length; r++) {
+    const i = owner[r] as number
+    const at = fill[i] as number
+    fill[i] = at + 1
+    index.volumeCode[at] = code[r] as number
+    index.volumeCount[at] = count[r] as number
+  }
+}
+
+const PRICE_SQL = `
+SELECT pr.npi, pr.procedure_code, pr.line_count, pr.avg_list_amount, pr.avg_negotiated_amount, pr.avg_insurer_amount, pr.avg_patient_amount
+FROM providers p JOIN mv_provider_prices pr ON pr.npi = p.npi
+WHERE p.primary_taxonomy_code = $1`
+
+/** The specialty's prices per procedure, as per-provider runs (the numeric averages as doubles, as the response shows them). */
+async function loadPrices(pool: pg.Pool, index: SpecialtyIndex, position: Map<string, number>): Promise<void> {
+  const { rows } = await pool.query({
+    text: PRICE_SQL,
+    values: [index.taxonomy],
+    rowMode: 'array',
+  } as pg.QueryConfig<string[]>)
+  const n = rows.length
+  const counts = new Int32Array(index.size + 1)
+  const owner = new Int32Array(n)
+  for (let r = 0; r < n; r++) {
+    const i = position.get((rows[r] as unknown as [string])[0]) as number
+    owner[r] = i
+    counts[i + 1] = (counts[i + 1] as number) + 1
+  }
+  for (let i = 0; i < index.size; i++) counts[i + 1] = (counts[i + 1] as number) + (counts[i] as number)
+  index.priceStart = counts
+  index.priceCode = new Int32Array(n)
+  index.priceLines = new Int32Array(n)
+  index.priceList = new Float64Array(n)
+  index.priceNegotiated = new Float64Array(n)
+  index.priceInsurer = new Float64Array(n)
+  index.pricePatient = new Float64Array(n)
+  const fill = counts.slice(0, index.size)
+  for (let r = 0; r < n; r++) {
+    const [, code, lines, list, negotiated, insurer, patient] = rows[r] as unknown as [
+      string,
+      string,
+      number,
+      string,
+      string,
+      string,
+      string,
+    ]
+    let id = index.priceCodeId.get(code)
+    if (id === undefined) {
+      id = index.priceCodes.length
+      index.priceCodeId.set(code, id)
+      index.priceCodes.push(code)
+    }
+    const i = owner[r] as number
+    const at = fill[i] as number
+    fill[i] = at + 1
+    index.priceCode[at] = id
+    index.priceLines[at] = lines
+    index.priceList[at] = Number(list)
+    index.priceNegotiated[at] = Number(negotiated)
+    index.priceInsurer[at] = Number(insurer)
+    index.pricePatient[at] = Number(patient)
+  }
+}
+
+/** The specialty's index for the data version (built on first use; concurrent searches share the build). */
+export function specialtyIndex(pool: pg.Pool, version: string, taxonomy: string): Promise<SpecialtyIndex> {
+  const slot = slotOf(pool, version)
+  const entry = slot.specialties.get(taxonomy)
+  if (entry) {
+    // most recently used last
+    slot.specialties.delete(taxonomy)
+    slot.specialties.set(taxonomy, entry)
+    return entry.promise
+  }
+  const promise = buildSpecialty(pool, taxonomy)
+  const fresh = { size: 0, promise }
+  slot.specialties.set(taxonomy, fresh)
+  promise.then(
+    (index) => {
+      fresh.size = index.size
+      let total = 0
+      for (const e of slot.specialties.values()) total += e.size
+      for (const [key, e] of slot.specialties) {
+        if (total <= CANDIDATE_INDEX_MAX_PROVIDERS || e === fresh) break
+        slot.specialties.delete(key)
+        total -= e.size
+      }
+    },
+    () => {
+      if (slot.specialties.get(taxonomy) === fresh) slot.specialties.delete(taxonomy)
+    },
+  )
+  return promise
+}
+
+/** Every facility's point and type (hco_compile_level_1) for the data version. */
+export function facilityPoints(pool: pg.Pool, version: string): Promise<Map<number, FacilityPoint>> {
+  const slot = slotOf(pool, version)
+  if (slot.facilities) return slot.facilities
+  const promise = pool
+    .query<{ id: number; latitude: number; longitude: number; hco_compile_level_1: string }>(
+      'SELECT id, latitude, longitude, hco_compile_level_1 FROM facilities',
+    )
+    .then(
+      ({ rows }) =>
+        new Map(
+          rows.map((f) => [
+            f.id,
+            {
+              lat: f.latitude,
+              lng: f.longitude,
+              latRad: toRadians(f.latitude),
+              lngRad: toRadians(f.longitude),
+              cosLat: Math.cos(toRadians(f.latitude)),
+              type: f.hco_compile_level_1,
+            },
+          ]),
+        ),
+    )
+  slot.facilities = promise
+  promise.catch(() => {
+    if (slot.facilities === promise) slot.facilities = null
+  })
+  return promise
+}
+
+export interface Centre {
+  lat: number
+  lng: number
+}
+
+/**
+ * The candidates of a search: positions in the specialty index of the providers within `radiusM` of the centre
+ * (spheroid distance ≤ radius, the test of ST_Distance), with their haversine terms (for ordering by distance)
+ * and their spheroid distances where already known (NaN elsewhere).
+ */
+export interface Candidates {
+  index: SpecialtyIndex
+  centre: Centre
+  members: Int32Array
+  h: Float64Array
+  exact: Float64Array
+}
+
+function lowerBound(values: Float64Array, target: number): number {
+  let lo = 0
+  let hi = values.length
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1
+    if ((values[mid] as number) < target) lo = mid + 1
+    else hi = mid
+  }
+  return lo
+}
+
+export function findCandidates(index: SpecialtyIndex, centre: Centre, radiusM: number): Candidates {
+  // a latitude band that contains the circle (a degree of latitude is at least 110.5 km on the spheroid)
+  const latDelta = radiusM / 110_000
+  const from = lowerBound(index.lat, centre.lat - latDelta)
+  const to = lowerBound(index.lat, centre.lat + latDelta + 1e-9)
+  const maxLat = Math.min(89.9, Math.abs(centre.lat) + latDelta)
+  const lngDelta = radiusM / (110_000 * Math.cos(toRadians(maxLat)))
+  const wraps = lngDelta >= 180 || centre.lng - lngDelta < -180 || centre.lng + lngDelta > 180
+  const cLat = toRadians(centre.lat)
+  const cLng = toRadians(centre.lng)
+  const cCos = Math.cos(cLat)
+  const surelyIn = haversineTermOf(radiusM / (1 + SPHERE_MARGIN))
+  const surelyOut = haversineTermOf(radiusM / (1 - SPHERE_MARGIN))
+  const members: number[] = []
+  const hs: number[] = []
+  const exacts: number[] = []
+  for (let i = from; i < to; i++) {
+    if (!wraps && Math.abs((index.lng[i] as number) - centre.lng) > lngDelta) continue
+    const h = haversineTerm(cLat, cLng, cCos, index.latRad[i] as number, index.lngRad[i] as number, index.cosLat[i] as number)
+    if (h > surelyOut) continue
+    let exact = Number.NaN
+    if (h > surelyIn) {
+      exact = spheroidDistance(centre.lat, centre.lng, index.lat[i] as number, index.lng[i] as number)
+      if (exact > radiusM) continue
+    }
+    members.push(i)
+    hs.push(h)
+    exacts.push(exact)
+  }
+  return { index, centre, members: Int32Array.from(members), h: Float64Array.from(hs), exact: Float64Array.from(exacts) }
+}
+
+/** The spheroid distance of candidate position `c` (computed once). */
+export function exactDistance(set: Candidates, c: number): number {
+  let d = set.exact[c] as number
+  if (Number.isNaN(d)) {
+    const i = set.members[c] as number
+    d = spheroidDistance(set.centre.lat, set.centre.lng, set.index.lat[i] as number, set.index.lng[i] as number)
+    set.exact[c] = d
+  }
+  return d
+}
+
+/** Whether provider `i` of the index is in network with any of the insurers (canonical names). */
+export function inNetworkWithAny(index: SpecialtyIndex, i: number, insurers: readonly string[]): boolean {
+  for (const name of insurers) {
+    const bit = index.insurerBit.get(name)
+    if (bit === undefined) continue
+    if (((index.networks[i * index.words + (bit >>> 5)] as number) >>> (bit & 31)) & 1) return true
+  }
+  return false
+}
+
+/** A facility's spheroid distance to the centre when within the radius, else null (sphere first, spheroid when needed). */
+export function facilityDistanceWithin(point: FacilityPoint, centre: Centre, radiusM: number): number | null {
+  const cLat = toRadians(centre.lat)
+  const h = haversineTerm(cLat, toRadians(centre.lng), Math.cos(cLat), point.latRad, point.lngRad, point.cosLat)
+  if (h > haversineTermOf(radiusM / (1 - SPHERE_MARGIN))) return null
+  const d = spheroidDistance(centre.lat, centre.lng, point.lat, point.lng)
+  return d <= radiusM ? d : null
+}

@@ -1,0 +1,248 @@
+/**
+ * Care Select benchmark (issue 11): GET /api/care-select/rankings over HTTP for a common specialty in the
+ * densest metro ZIP and in a rural ZIP, with and without codes and carrier, at each concurrency; the ratio of
+ * the API time to the same search's SQL and scoring on the server's own pool at concurrency 1; and POST
+ * /api/care-select/referral-letter. The server listens on 127.0.0.1 and every timed request comes from the
+ * load generator's worker thread (bench/http-load.ts), so the server's event loop is its own.
+ * Database: DATABASE_URL (the loaded scale), else the embedded database of a running `npm start`.
+ * It creates one bench company and user (removed at the end) and changes no data table.
+ */
+import { randomUUID } from 'node:crypto'
+import { readFileSync } from 'node:fs'
+import type pg from 'pg'
+import { buildApp } from '../apps/server/src/app.ts'
+import { loadEnv } from '../apps/server/src/config.ts'
+import { createDatabase } from '../apps/server/src/db/database.ts'
+import { applyMigrations } from '../apps/server/src/db/migrate.ts'
+import { rankProviders, resolveSearch } from '../apps/server/src/routes/care-select/rankings.ts'
+import { MIGRATIONS_DIR, runningEmbeddedUrl } from '../apps/server/src/runtime.ts'
+import { newActivationKey } from '../apps/server/src/seed/demo-accounts.ts'
+import { rankingsQuerySchema } from '../packages/contracts/src/index.ts'
+import { quantileOf, runHttpLoad, type BenchRequest } from './http-load.ts'
+
+const ms = (x: number) => (x < 10 ? x.toFixed(2) : x < 100 ? x.toFixed(1) : x.toFixed(0))
+const n = (x: number) => Math.round(x).toLocaleString('en-US')
+const loadAverage = () => {
+  try {
+    return readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' ')
+  } catch {
+    return 'n/a'
+  }
+}
+const median = (values: number[]) =>
+  quantileOf(
+    [...values].sort((a, b) => a - b),
+    0.5,
+  )
+
+/** A pool whose queries add their time to `sqlMs` (the same connections as the server's pool). */
+function timedPool(pool: pg.Pool): { pool: pg.Pool; sqlMs: { total: number } } {
+  const sqlMs = { total: 0 }
+  const wrapper = {
+    query: async (...args: Parameters<pg.Pool['query']>) => {
+      const t = performance.now()
+      try {
+        return await (pool.query as (...a: unknown[]) => Promise<unknown>)(...args)
+      } finally {
+        sqlMs.total += performance.now() - t
+      }
+    },
+  }
+  return { pool: wrapper as unknown as pg.Pool, sqlMs }
+}
+
+export async function benchRankings(requests: number, levels: number[]) {
+  const env = loadEnv({ LOG_LEVEL: 'silent', OUTBOX_POLL_INTERVAL_MS: '0' })
+  const databaseUrl = env.DATABASE_URL ?? runningEmbeddedUrl(env)
+  if (!databaseUrl) throw new Error('rankings needs DATABASE_URL or a running embedded server (npm start)')
+  const mode = env.DATABASE_URL ? 'PostgreSQL (DATABASE_URL)' : 'embedded PGlite (running server)'
+  await applyMigrations(databaseUrl, MIGRATIONS_DIR)
+  const db = createDatabase(databaseUrl, { maxConnections: 2 })
+  const pool = db.pool
+  // a common specialty; its densest ZIP (most of its providers) and a rural ZIP that has some
+  const taxonomy = '207Q00000X'
+  const dense = (
+    await pool.query<{ zip: string }>(
+      `SELECT zip_code AS zip FROM providers WHERE primary_taxonomy_code = $1 GROUP BY zip_code ORDER BY count(*) DESC, 1 LIMIT 1`,
+      [taxonomy],
+    )
+  ).rows[0]?.zip
+  if (!dense) throw new Error(`no provider of ${taxonomy}: load a dataset first`)
+  const rural =
+    (
+      await pool.query<{ zip: string }>(
+        `SELECT z.zip FROM zips z JOIN providers p ON p.zip_code = z.zip AND p.primary_taxonomy_code = $1
+         WHERE z.state IN ('MT', 'WY', 'ND', 'SD', 'NE', 'KS') GROUP BY z.zip ORDER BY count(*), 1 LIMIT 1`,
+        [taxonomy],
+      )
+    ).rows[0]?.zip ?? dense
+  const top = await pool.query<{ code_kind: string; code: string }>(
+    `SELECT DISTINCT ON (code_kind) code_kind, code FROM (
+       SELECT v.code_kind, v.code, sum(v.claim_count) AS n FROM mv_provider_code_volume v JOIN providers p ON p.npi = v.npi
+       WHERE p.primary_taxonomy_code = $1 AND p.zip_code = $2 GROUP BY 1, 2) t ORDER BY code_kind, n DESC`,
+    [taxonomy, dense],
+  )
+  const cpt = top.rows.find((r) => r.code_kind === 'procedure')?.code ?? '99213'
+  const icd = top.rows.find((r) => r.code_kind === 'icd10')?.code ?? 'I10'
+  const insurer =
+    (await pool.query<{ name: string }>(`SELECT name FROM insurers WHERE kind = 'commercial' ORDER BY name LIMIT 1`)).rows[0]?.name ??
+    'Aetna'
+  const providers = (await pool.query<{ n: string }>('SELECT count(*)::text AS n FROM providers')).rows[0]!.n
+  const withCodes = { cpt_union_csv: cpt, icd10_cm_union_csv: icd, insurance_names_csv: insurer }
+  const scenarios: Record<string, Record<string, string>> = {
+    metro: { zip_code: dense, omni_code: taxonomy },
+    'metro codes+carrier': { zip_code: dense, omni_code: taxonomy, ...withCodes },
+    rural: { zip_code: rural, omni_code: taxonomy },
+    'rural codes+carrier': { zip_code: rural, omni_code: taxonomy, ...withCodes },
+  }
+
+  const company = await db.prisma.company.create({
+    data: {
+      company_name: `Bench ${randomUUID().slice(0, 6)}`,
+      industry: 'Healthcare',
+      renewal_cycle_days: 30,
+      activation_key: newActivationKey(),
+      policies: { create: [{ product_group: 'CARE_SELECT', limit: null }] },
+    },
+  })
+  const user = await db.prisma.user.create({
+    data: { email: `bench-${randomUUID().slice(0, 8)}@bench.citrus`, role: 'user', company_id: company.id, password_hash: 'x' },
+  })
+  const app = await buildApp(
+    {
+      env,
+      databaseUrl,
+      databaseMode: env.DATABASE_URL ? 'postgres' : 'embedded',
+      jwtSecret: randomUUID() + randomUUID(),
+      migrationsDir: MIGRATIONS_DIR,
+      webDistDir: null,
+    },
+    { logger: false },
+  )
+  try {
+    await app.listen({ host: '127.0.0.1', port: 0 })
+    const address = app.server.address()
+    const base = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`
+    const token = app.tokens.signLogin({
+      id: user.id,
+      email: user.email,
+      company_id: company.id,
+      company_name: company.company_name,
+      role: 'user',
+      phone_number: null,
+    })
+    const headers = { authorization: `Bearer ${token}` }
+    const path = (query: Record<string, string>) => `/api/care-select/rankings?${new URLSearchParams(query).toString()}`
+    console.log(
+      `Rankings against ${mode}: ${n(Number(providers))} providers; specialty ${taxonomy}, metro ZIP ${dense}, rural ZIP ${rural}; ` +
+        `codes ${cpt} + ${icd}, carrier ${insurer}; ${requests} requests per point`,
+    )
+    // warm-up: the first search of the specialty builds its candidate index (timed here), then plans and connections
+    const first = performance.now()
+    const response = await fetch(`${base}${path(scenarios.metro!)}`, { headers })
+    const metro = (await response.json()) as {
+      common_ranking_metadata: { total_hcp_candidates: number }
+      hcp_rankings: { hcp_entity: { npi: string } }[]
+    }
+    if (response.status !== 200) throw new Error(`rankings answered ${response.status}: ${JSON.stringify(metro).slice(0, 200)}`)
+    const rssBefore = process.memoryUsage().rss
+    console.log(
+      `  first search (builds the specialty's candidate index): ${ms(performance.now() - first)} ms (load ${loadAverage()}); ` +
+        `process RSS ${n(process.memoryUsage().rss / 2 ** 20)} MiB, heap used ${n(process.memoryUsage().heapUsed / 2 ** 20)} MiB`,
+    )
+    for (const [name, query] of Object.entries(scenarios)) {
+      const r = await fetch(`${base}${path(query)}`, { headers })
+      const body = (await r.json()) as { common_ranking_metadata: { total_hcp_candidates: number } }
+      const bytes = JSON.stringify(body).length
+      console.log(`  ${name.padEnd(22)} ${n(body.common_ranking_metadata.total_hcp_candidates)} candidates, ${n(bytes / 1024)} KB`)
+      await runHttpLoad(
+        base,
+        Array.from({ length: 20 }, () => ({ path: path(query), headers })),
+        Math.max(...levels),
+      )
+    }
+
+    console.log('\n  GET /api/care-select/rankings over HTTP (p50 / p95, throughput; load average before each point):')
+    for (const [name, query] of Object.entries(scenarios)) {
+      for (const c of levels) {
+        const load = loadAverage()
+        const list: BenchRequest[] = Array.from({ length: requests }, () => ({ path: path(query), headers }))
+        const { latencies, throughput } = await runHttpLoad(base, list, c)
+        console.log(
+          `    ${name.padEnd(22)} concurrency ${String(c).padStart(2)}: p50 ${ms(quantileOf(latencies, 0.5)).padStart(6)} ms  p95 ${ms(quantileOf(latencies, 0.95)).padStart(6)} ms  ${n(throughput).padStart(5)} req/s  (load ${load})`,
+        )
+      }
+    }
+
+    console.log(
+      "\n  API / (SQL + scoring) at concurrency 1, p50 (the same search on the server's pool, in its process; 4 alternating rounds):",
+    )
+    const timed = timedPool(app.db.pool)
+    for (const [name, query] of Object.entries(scenarios)) {
+      // the wrapper is a pool of its own to the candidate index: warm it
+      await rankProviders(timed.pool, await resolveSearch(timed.pool, rankingsQuerySchema.parse(query)))
+      const api: number[] = []
+      const inProcess: number[] = []
+      const sqlOnly: number[] = []
+      const perRound = Math.max(5, Math.ceil(Math.min(requests, 100) / 4))
+      for (let round = 0; round < 4; round++) {
+        for (let i = 0; i < perRound; i++) {
+          timed.sqlMs.total = 0
+          const t = performance.now()
+          await rankProviders(timed.pool, await resolveSearch(timed.pool, rankingsQuerySchema.parse(query)))
+          inProcess.push(performance.now() - t)
+          sqlOnly.push(timed.sqlMs.total)
+        }
+        const list: BenchRequest[] = Array.from({ length: perRound }, () => ({ path: path(query), headers }))
+        api.push(...(await runHttpLoad(base, list, 1)).latencies)
+      }
+      const [a, p, q] = [median(api), median(inProcess), median(sqlOnly)]
+      console.log(
+        `    ${name.padEnd(22)} API ${ms(a)} ms, SQL + scoring ${ms(p)} ms (of which SQL ${ms(q)} ms): ratio ${(a / p).toFixed(2)}  (load ${loadAverage()})`,
+      )
+    }
+
+    console.log(
+      `\n  process RSS after the runs ${n(process.memoryUsage().rss / 2 ** 20)} MiB (after the first search ${n(rssBefore / 2 ** 20)} MiB)`,
+    )
+
+    // the referral letter with two providers and the scores of the metro search
+    const selected = metro.hcp_rankings.slice(0, 2).map((r) => r.hcp_entity.npi)
+    const letter: BenchRequest = {
+      method: 'POST',
+      path: '/api/care-select/referral-letter',
+      headers: { ...headers, 'content-type': 'application/json' },
+      body: JSON.stringify({
+        patient_name: 'Bench Patient',
+        dob: '1970-01-01',
+        destination_fax: '',
+        condition: 'bench',
+        selected_npis: selected,
+        search: scenarios.metro,
+      }),
+    }
+    await runHttpLoad(
+      base,
+      Array.from({ length: 10 }, () => letter),
+      1,
+    )
+    console.log("\n  POST /api/care-select/referral-letter over HTTP (two providers, with the metro search's scores):")
+    for (const c of levels) {
+      const load = loadAverage()
+      const { latencies, throughput } = await runHttpLoad(
+        base,
+        Array.from({ length: Math.min(requests, 100) }, () => letter),
+        c,
+      )
+      console.log(
+        `    concurrency ${String(c).padStart(2)}: p50 ${ms(quantileOf(latencies, 0.5)).padStart(6)} ms  p95 ${ms(quantileOf(latencies, 0.95)).padStart(6)} ms  ${n(throughput).padStart(5)} req/s  (load ${load})`,
+      )
+    }
+  } finally {
+    await app.close()
+    await db.prisma.user.delete({ where: { id: user.id } }).catch(() => undefined)
+    await db.prisma.creditUsage.deleteMany({ where: { company_id: company.id } }).catch(() => undefined)
+    await db.prisma.company.delete({ where: { id: company.id } }).catch(() => undefined)
+    await db.close()
+  }
+}
