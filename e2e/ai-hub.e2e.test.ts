@@ -85,8 +85,11 @@ describe('AI Hub in a real browser', () => {
     await page.getByText('Explore Health Systems', { exact: true }).waitFor({ timeout: 30_000 })
     const system = page.locator('[data-insight^="HS"]').first()
     await system.waitFor({ timeout: 30_000 })
+    const systemId = await system.getAttribute('data-insight')
     await system.click()
     await page.getByText('Health System ID', { exact: true }).waitFor({ timeout: 30_000 })
+    // the list swaps the systems (and independent facilities) for the system's hospitals once they arrive
+    await page.locator(`[data-insight="${systemId}"]`).waitFor({ state: 'detached', timeout: 30_000 })
     const hospital = page.locator('[data-insight]:not([data-insight^="HS"])').first()
     await hospital.waitFor({ timeout: 30_000 })
     const npi = await hospital.getAttribute('data-insight')
