@@ -12,7 +12,19 @@ import request from 'supertest'
 import { beforeAll, describe, expect, it } from 'vitest'
 import { createTenant, loginTokenFor, useTestApp } from '../../../../../test/helpers.ts'
 import { spheroidDistance } from './geodesic.ts'
-import { affordabilityPercentiles, percentRanks } from './rankings.ts'
+
+/** The documented percentile, counted directly (not the product's sort and binary search): 100 × the share of the
+ * others strictly below; a value alone ranks 100 when above zero. */
+function percentRanks(values: readonly number[]): number[] {
+  if (values.length === 1) return [values[0]! > 0 ? 100 : 0]
+  return values.map((v) => (100 * values.filter((w) => w < v).length) / (values.length - 1))
+}
+
+/** Affordability, counted directly: 100 × the share of the other prices strictly above; a price alone is 100. */
+function affordabilityPercentiles(prices: readonly number[]): number[] {
+  if (prices.length === 1) return [100]
+  return prices.map((p) => (100 * prices.filter((q) => q > p).length) / (prices.length - 1))
+}
 
 /** Rankings on the ci dataset, every number checked against the claims with independent SQL. */
 describe('GET /care-select/rankings', () => {
