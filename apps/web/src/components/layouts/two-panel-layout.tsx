@@ -3,11 +3,41 @@ import { useHotkeys } from '@mantine/hooks'
 import { IconLayoutSidebarLeftCollapse, IconLayoutSidebarLeftExpand } from '@tabler/icons-react'
 import { useState, type ReactNode } from 'react'
 
+/** The header card above a two-panel page: title, optional status chip and notice. */
+export interface LayoutHeaderProps {
+  title: ReactNode
+  status?: string
+  statusColor?: string
+  notice?: ReactNode
+}
+
+export function LayoutHeader({ title, status, statusColor, notice }: LayoutHeaderProps) {
+  return (
+    <Paper withBorder radius="lg" p="md">
+      <Group justify="space-between" wrap="nowrap">
+        <Title order={2} fz="lg">
+          {title}
+        </Title>
+        {status && (
+          <Badge variant="light" color={statusColor}>
+            {status}
+          </Badge>
+        )}
+      </Group>
+      {notice && (
+        <Text size="sm" c="dimmed" mt={6}>
+          {notice}
+        </Text>
+      )}
+    </Paper>
+  )
+}
+
 export interface TwoPanelLayoutProps {
   left: ReactNode
   right: ReactNode
   /** header card with a status chip and a notice */
-  header?: { title: ReactNode; status?: string; statusColor?: string; notice?: ReactNode }
+  header?: LayoutHeaderProps
   leftWidth?: string | number
   defaultCollapsed?: boolean
   collapsed?: boolean
@@ -37,25 +67,7 @@ export function TwoPanelLayout({
   ])
   return (
     <Stack gap="md" h="100%">
-      {header && (
-        <Paper withBorder radius="lg" p="md">
-          <Group justify="space-between" wrap="nowrap">
-            <Title order={2} fz="lg">
-              {header.title}
-            </Title>
-            {header.status && (
-              <Badge variant="light" color={header.statusColor}>
-                {header.status}
-              </Badge>
-            )}
-          </Group>
-          {header.notice && (
-            <Text size="sm" c="dimmed" mt={6}>
-              {header.notice}
-            </Text>
-          )}
-        </Paper>
-      )}
+      {header && <LayoutHeader {...header} />}
       <Flex gap="md" flex={1} mih={0}>
         <Box w={isCollapsed ? 44 : leftWidth} style={{ flexShrink: 0, transition: 'width 150ms ease' }} data-collapsed={isCollapsed}>
           <Stack gap="xs" h="100%">

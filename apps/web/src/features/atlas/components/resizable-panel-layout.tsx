@@ -1,7 +1,8 @@
-import { ActionIcon, Badge, Box, Flex, Group, Paper, Stack, Text, Title, Tooltip } from '@mantine/core'
+import { ActionIcon, Box, Flex, Group, Stack, Tooltip } from '@mantine/core'
 import { useElementSize, useHotkeys, useLocalStorage, useMergedRef } from '@mantine/hooks'
 import { IconGripVertical, IconLayoutSidebarLeftCollapse, IconLayoutSidebarLeftExpand } from '@tabler/icons-react'
 import { useId, useRef, useState, type KeyboardEvent, type PointerEvent, type ReactNode } from 'react'
+import { LayoutHeader, type LayoutHeaderProps } from '../../../components/layouts/two-panel-layout'
 import { clampPercent, percentAfterKey, percentAtPointer, percentBounds, QUERY_BUILDER_PANEL } from '../utils/panel-width'
 
 export interface ResizablePanelLayoutProps {
@@ -12,7 +13,7 @@ export interface ResizablePanelLayoutProps {
   /** localStorage keys of the width (a percentage) and of the collapsed state */
   widthKey: string
   collapsedKey: string
-  header?: { title: ReactNode; status?: string; statusColor?: string; notice?: ReactNode }
+  header?: LayoutHeaderProps
 }
 
 /**
@@ -82,25 +83,7 @@ export function ResizablePanelLayout({ left, right, panelLabel, widthKey, collap
   const { minPx, maxPercent, collapsedPx } = QUERY_BUILDER_PANEL
   return (
     <Stack gap="md" h="100%">
-      {header && (
-        <Paper withBorder radius="lg" p="md">
-          <Group justify="space-between" wrap="nowrap">
-            <Title order={2} fz="lg">
-              {header.title}
-            </Title>
-            {header.status && (
-              <Badge variant="light" color={header.statusColor}>
-                {header.status}
-              </Badge>
-            )}
-          </Group>
-          {header.notice && (
-            <Text size="sm" c="dimmed" mt={6}>
-              {header.notice}
-            </Text>
-          )}
-        </Paper>
-      )}
+      {header && <LayoutHeader {...header} />}
       <Flex ref={containerRef} flex={1} mih={0} style={draft !== null ? { userSelect: 'none', cursor: 'col-resize' } : undefined}>
         <Box
           id={panelId}
