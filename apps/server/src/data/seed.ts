@@ -134,6 +134,24 @@ async function rebuildIndexes(client: pg.ClientBase, progress: Progress, table: 
   progress.line(`  ${table}: ${definitions.length} ${definitions.length === 1 ? 'index' : 'indexes'} built in ${formatSeconds(Date.now() - started)}`)
 }
 
+/**
+ * One table's load in its own transaction: its secondary indexes deferred (deferIndexes), `write` puts the rows
+ * in and returns how many, the indexes are built, and COMMIT; any failure rolls all of it back.
+ */
+async function intoTable(client: pg.ClientBase, progress: Progress, table: string, write: () => Promise<number>): Promise<number> {
+  await client.query('BEGIN')
+  try {
+    const deferred = await deferIndexes(client, table)
+    const written = await write()
+    await rebuildIndexes(client, progress, table, deferred)
+    await client.query('COMMIT')
+    return written
+  } catch (error) {
+    await client.query('ROLLBACK').catch(() => undefined)
+    throw error
+  }
+}
+
 /** Loads rows into one table in its own transaction, with progress. */
 async function loadTable(
   client: pg.ClientBase,
@@ -144,9 +162,7 @@ async function loadTable(
   total: number | null,
 ): Promise<number> {
   const step = progress.step(table, total)
-  await client.query('BEGIN')
-  try {
-    const deferred = await deferIndexes(client, table)
+  return intoTable(client, progress, table, async () => {
     const writer = await openBulkWriter(client, table, columns)
     for await (const row of rows) {
       await writer.write(row)
@@ -154,13 +170,8 @@ async function loadTable(
     }
     const written = await writer.close()
     step.finish(written)
-    await rebuildIndexes(client, progress, table, deferred)
-    await client.query('COMMIT')
     return written
-  } catch (error) {
-    await client.query('ROLLBACK').catch(() => undefined)
-    throw error
-  }
+  })
 }
 
 /**
@@ -220,9 +231,7 @@ async function loadSpill(client: pg.ClientBase, progress: Progress, table: strin
   const parts: SpillFile[] = [spill, ...threadFiles]
   const total = parts.reduce((sum, part) => sum + part.rows, 0)
   const step = progress.step(table, total)
-  await client.query('BEGIN')
-  try {
-    const deferred = await deferIndexes(client, table)
+  return intoTable(client, progress, table, async () => {
     let before = 0
     let reported = 0
     for (const part of parts) {
@@ -234,13 +243,8 @@ async function loadSpill(client: pg.ClientBase, progress: Progress, table: strin
       before += part.rows
     }
     step.finish(total)
-    await rebuildIndexes(client, progress, table, deferred)
-    await client.query('COMMIT')
     return total
-  } catch (error) {
-    await client.query('ROLLBACK').catch(() => undefined)
-    throw error
-  }
+  })
 }
 
 /**
@@ -352,9 +356,7 @@ function ranges(n: number, parts: number): [number, number][] {
 /** Loads COPY text chunks (from generator threads) into one table in its own transaction, with progress. */
 async function loadChunks(client: pg.ClientBase, progress: Progress, table: string, columns: readonly string[], chunks: AsyncIterable<ThreadChunk>, total: number): Promise<number> {
   const step = progress.step(table, total)
-  await client.query('BEGIN')
-  try {
-    const deferred = await deferIndexes(client, table)
+  return intoTable(client, progress, table, async () => {
     const writer = await openBulkWriter(client, table, columns, 'copy')
     let done = 0
     for await (const chunk of chunks) {
@@ -363,13 +365,8 @@ async function loadChunks(client: pg.ClientBase, progress: Progress, table: stri
     }
     const written = await writer.close()
     step.finish(written)
-    await rebuildIndexes(client, progress, table, deferred)
-    await client.query('COMMIT')
     return written
-  } catch (error) {
-    await client.query('ROLLBACK').catch(() => undefined)
-    throw error
-  }
+  })
 }
 
 /** Per load connection on PostgreSQL: each index build after a bulk load sorts in memory. */
@@ -467,56 +464,50 @@ export async function seedDataset(pool: pg.Pool, options: SeedOptions): Promise<
       // and loaded next, so the generator runs once and memory stays flat at any scale.
       const facilityIdByNpi = new Map(ds.facilities.map((f) => [f.npi, f.id]))
       const claimStep = progress.step('claims', ds.scale.patients + snakebites.length)
-      let claimRows: number
-      await lane.query('BEGIN')
       try {
-        const claimIndexes = await deferIndexes(lane, 'claims')
-        const writer: BulkWriter = await openBulkWriter(lane, 'claims', CLAIM_COLUMNS)
-        const writeBundle = async (bundle: ReturnType<SyntheticDataset['claimsOfPatient']>[number]) => {
-          await writer.write(claimValues(bundle, facilityIdByNpi))
-          for (const d of bundle.diagnoses) await diagnoses.push(pick(d, DIAGNOSIS_COLUMNS))
-          for (const l of bundle.procedures) await lines.push(pick(l, LINE_COLUMNS))
-        }
-        let done = 0
-        if (threads > 0) {
-          const tasks = ranges(ds.scale.patients, threads).map((r, i) =>
-            task('claims', r, { diagnoses: path.join(spillDir, `diagnoses-${i}.spill`), lines: path.join(spillDir, `lines-${i}.spill`), fills: path.join(spillDir, `pharmacy-${i}.spill`) }),
-          )
-          const chunks = fromThreads(tasks, (t, spilled) => {
-            threadSpills.diagnoses.push({ file: t.spill!.diagnoses, rows: spilled.diagnoses })
-            threadSpills.lines.push({ file: t.spill!.lines, rows: spilled.lines })
-            threadSpills.fills.push({ file: t.spill!.fills, rows: spilled.fills })
-          })
-          for await (const chunk of chunks) {
-            await writer.writeText!(chunk.text, chunk.rows)
-            claimStep.tick(chunk.rows, (done += chunk.units))
+        counts.claims = await intoTable(lane, progress, 'claims', async () => {
+          const writer: BulkWriter = await openBulkWriter(lane, 'claims', CLAIM_COLUMNS)
+          const writeBundle = async (bundle: ReturnType<SyntheticDataset['claimsOfPatient']>[number]) => {
+            await writer.write(claimValues(bundle, facilityIdByNpi))
+            for (const d of bundle.diagnoses) await diagnoses.push(pick(d, DIAGNOSIS_COLUMNS))
+            for (const l of bundle.procedures) await lines.push(pick(l, LINE_COLUMNS))
           }
-        } else {
-          for await (const p of ds.patients()) {
-            const bundles = ds.claimsOfPatient(p)
-            for (const b of bundles) await writeBundle(b)
-            for (const f of ds.pharmacyOfPatient(p)) await fills.push(pick(f, PHARMACY_COLUMNS))
-            claimStep.tick(bundles.length, ++done)
+          let done = 0
+          if (threads > 0) {
+            const tasks = ranges(ds.scale.patients, threads).map((r, i) =>
+              task('claims', r, { diagnoses: path.join(spillDir, `diagnoses-${i}.spill`), lines: path.join(spillDir, `lines-${i}.spill`), fills: path.join(spillDir, `pharmacy-${i}.spill`) }),
+            )
+            const chunks = fromThreads(tasks, (t, spilled) => {
+              threadSpills.diagnoses.push({ file: t.spill!.diagnoses, rows: spilled.diagnoses })
+              threadSpills.lines.push({ file: t.spill!.lines, rows: spilled.lines })
+              threadSpills.fills.push({ file: t.spill!.fills, rows: spilled.fills })
+            })
+            for await (const chunk of chunks) {
+              await writer.writeText!(chunk.text, chunk.rows)
+              claimStep.tick(chunk.rows, (done += chunk.units))
+            }
+          } else {
+            for await (const p of ds.patients()) {
+              const bundles = ds.claimsOfPatient(p)
+              for (const b of bundles) await writeBundle(b)
+              for (const f of ds.pharmacyOfPatient(p)) await fills.push(pick(f, PHARMACY_COLUMNS))
+              claimStep.tick(bundles.length, ++done)
+            }
           }
-        }
-        for (const s of snakebites) {
-          await writeBundle(s.claim)
-          if (s.pharmacy) await fills.push(pick(s.pharmacy, PHARMACY_COLUMNS))
-          claimStep.tick(1, ++done)
-        }
-        claimRows = await writer.close()
-        await rebuildIndexes(lane, progress, 'claims', claimIndexes)
-        await lane.query('COMMIT')
-      } catch (error) {
-        await lane.query('ROLLBACK').catch(() => undefined)
-        throw error
+          for (const s of snakebites) {
+            await writeBundle(s.claim)
+            if (s.pharmacy) await fills.push(pick(s.pharmacy, PHARMACY_COLUMNS))
+            claimStep.tick(1, ++done)
+          }
+          const written = await writer.close()
+          claimStep.finish(written)
+          return written
+        })
       } finally {
         await diagnoses.close()
         await lines.close()
         await fills.close()
       }
-      claimStep.finish(claimRows)
-      counts.claims = claimRows
     }
 
     const loadPrices = async (lane: pg.ClientBase) => {
