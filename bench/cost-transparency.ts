@@ -5,14 +5,13 @@
  */
 import { randomUUID } from 'node:crypto'
 import { loadavg } from 'node:os'
-import { buildApp } from '../apps/server/src/app.ts'
-import { signLoginToken } from '../apps/server/src/auth/tokens.ts'
 import { loadEnv } from '../apps/server/src/config.ts'
 import { ensureTestDataset } from '../apps/server/src/data/test-dataset.ts'
 import { createDatabase } from '../apps/server/src/db/database.ts'
 import { startEmbeddedPostgres } from '../apps/server/src/db/embedded.ts'
 import { applyMigrations } from '../apps/server/src/db/migrate.ts'
 import { MIGRATIONS_DIR } from '../apps/server/src/runtime.ts'
+import { startBenchServer } from './bench-server.ts'
 import { runHttpLoad, quantileOf } from './http-load.ts'
 import { newActivationKey } from '../apps/server/src/seed/demo-accounts.ts'
 
@@ -65,22 +64,8 @@ export async function benchCostTransparency(requests: number, concurrency: numbe
   await db.close()
   if (searches.length === 0) throw new Error('no priced facilities: load a dataset first (npm run cli -- data seed)')
 
-  const secret = randomUUID() + randomUUID()
-  const app = await buildApp(
-    {
-      env,
-      databaseUrl,
-      databaseMode: embedded ? 'embedded' : 'postgres',
-      jwtSecret: secret,
-      migrationsDir: MIGRATIONS_DIR,
-      webDistDir: null,
-    },
-    { logger: false },
-  )
-  await app.listen({ host: '127.0.0.1', port: 0 })
-  const address = app.server.address()
-  const base = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`
-  const token = await signLoginToken(secret, {
+  const { app, base } = await startBenchServer(env, databaseUrl, embedded ? 'embedded' : 'postgres')
+  const token = app.tokens.signLogin({
     id: user.id,
     email: user.email,
     company_id: company.id,
@@ -88,7 +73,7 @@ export async function benchCostTransparency(requests: number, concurrency: numbe
     role: 'member',
     phone_number: null,
   })
-  const meteredToken = await signLoginToken(secret, {
+  const meteredToken = app.tokens.signLogin({
     id: meteredUser.id,
     email: meteredUser.email,
     company_id: metered.id,

@@ -11,8 +11,6 @@
  *   npm run bench -- nova [--requests 200] [--concurrency 1,8]
  */
 import { randomUUID } from 'node:crypto'
-import { buildApp } from '../apps/server/src/app.ts'
-import { signLoginToken } from '../apps/server/src/auth/tokens.ts'
 import { loadEnv } from '../apps/server/src/config.ts'
 import { ensureTestDataset } from '../apps/server/src/data/test-dataset.ts'
 import { createDatabase } from '../apps/server/src/db/database.ts'
@@ -20,6 +18,7 @@ import { startEmbeddedPostgres } from '../apps/server/src/db/embedded.ts'
 import { applyMigrations } from '../apps/server/src/db/migrate.ts'
 import { MIGRATIONS_DIR } from '../apps/server/src/runtime.ts'
 import { newActivationKey } from '../apps/server/src/seed/demo-accounts.ts'
+import { startBenchServer } from './bench-server.ts'
 import { quantileOf, runHttpLoad, type BenchRequest } from './http-load.ts'
 
 const ms = (x: number) => (x < 10 ? x.toFixed(2) : x < 100 ? x.toFixed(1) : x.toFixed(0))
@@ -62,23 +61,9 @@ export async function benchNova(requests: number, levels: number[]) {
     `SELECT state FROM snakebite_cases GROUP BY state ORDER BY count(*) DESC LIMIT 5`,
   )
 
-  const secret = randomUUID() + randomUUID()
-  const app = await buildApp(
-    {
-      env,
-      databaseUrl,
-      databaseMode: embedded ? 'embedded' : 'postgres',
-      jwtSecret: secret,
-      migrationsDir: MIGRATIONS_DIR,
-      webDistDir: null,
-    },
-    { logger: false },
-  )
+  const { app, base } = await startBenchServer(env, databaseUrl, embedded ? 'embedded' : 'postgres')
   try {
-    await app.listen({ host: '127.0.0.1', port: 0 })
-    const address = app.server.address()
-    const base = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`
-    const token = await signLoginToken(secret, {
+    const token = app.tokens.signLogin({
       id: user.id,
       email: user.email,
       company_id: company.id,

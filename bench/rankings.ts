@@ -10,7 +10,6 @@
 import { randomUUID } from 'node:crypto'
 import { readFileSync } from 'node:fs'
 import type pg from 'pg'
-import { buildApp } from '../apps/server/src/app.ts'
 import { loadEnv } from '../apps/server/src/config.ts'
 import { createDatabase } from '../apps/server/src/db/database.ts'
 import { applyMigrations } from '../apps/server/src/db/migrate.ts'
@@ -18,6 +17,7 @@ import { rankProviders, resolveSearch } from '../apps/server/src/routes/care-sel
 import { MIGRATIONS_DIR, runningEmbeddedUrl } from '../apps/server/src/runtime.ts'
 import { newActivationKey } from '../apps/server/src/seed/demo-accounts.ts'
 import { rankingsQuerySchema } from '../packages/contracts/src/index.ts'
+import { startBenchServer } from './bench-server.ts'
 import { quantileOf, runHttpLoad, type BenchRequest } from './http-load.ts'
 
 const ms = (x: number) => (x < 10 ? x.toFixed(2) : x < 100 ? x.toFixed(1) : x.toFixed(0))
@@ -108,21 +108,8 @@ export async function benchRankings(requests: number, levels: number[]) {
   const user = await db.prisma.user.create({
     data: { email: `bench-${randomUUID().slice(0, 8)}@bench.citrus`, role: 'user', company_id: company.id, password_hash: 'x' },
   })
-  const app = await buildApp(
-    {
-      env,
-      databaseUrl,
-      databaseMode: env.DATABASE_URL ? 'postgres' : 'embedded',
-      jwtSecret: randomUUID() + randomUUID(),
-      migrationsDir: MIGRATIONS_DIR,
-      webDistDir: null,
-    },
-    { logger: false },
-  )
+  const { app, base } = await startBenchServer(env, databaseUrl, env.DATABASE_URL ? 'postgres' : 'embedded')
   try {
-    await app.listen({ host: '127.0.0.1', port: 0 })
-    const address = app.server.address()
-    const base = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`
     const token = app.tokens.signLogin({
       id: user.id,
       email: user.email,
