@@ -2,7 +2,7 @@
  * The synthetic tables' columns and how one generated entity becomes the values of its row, shared by the
  * loader (seed.ts) and its generator threads (seed-worker.ts), so both write exactly the same rows.
  */
-import type { ClaimBundle, CopyValue, FacilityPriceRow, ProviderRow } from '@citrus/data-kit'
+import { copyTextRow, type ClaimBundle, type CopyValue, type FacilityPriceRow, type FacilityRow, type ProviderRow, type SyntheticDataset } from '@citrus/data-kit'
 
 export const PROVIDER_COLUMNS = ['id', 'npi', 'first_name', 'middle_name', 'last_name', 'full_name', 'title', 'provider_kind', 'primary_taxonomy_code', 'cms_specialization', 'gender', 'age', 'years_in_practice', 'medical_school', 'phone_number', 'website', 'address', 'city', 'state', 'zip_code', 'county_fips', 'latitude', 'longitude', 'facility_id', 'accepting_new_patients', 'aggregated_insurance_networks_v1', 'last_verified_at', 'confidence', 'source'] as const
 export const PATIENT_COLUMNS = ['id', 'age', 'birth_year', 'gender', 'zip_code', 'state', 'county_fips', 'payer_type', 'insurer_name'] as const
@@ -32,3 +32,51 @@ export function priceValues(r: FacilityPriceRow): CopyValue[] {
 
 /** Facilities that publish price files: Price Check compares hospitals, surgery and imaging centres. */
 export const publishesPrices = (facilityType: string) => facilityType !== 'urgent_care' && facilityType !== 'clinic'
+
+/** One provider's row as COPY text (the generator threads' unit of work). */
+export function providerText(p: ProviderRow): string {
+  return copyTextRow(providerValues(p))
+}
+
+/** The COPY text of one patient's claims and of what the loader spills beside them. */
+export interface PatientTexts {
+  claims: string
+  claimRows: number
+  diagnoses: string
+  diagnosisRows: number
+  lines: string
+  lineRows: number
+  fills: string
+  fillRows: number
+}
+
+/** Patient `index`'s claims, their diagnoses and lines, and the patient's pharmacy fills, as COPY text. */
+export function patientTexts(ds: SyntheticDataset, index: number, facilityIdByNpi: ReadonlyMap<string, number>): PatientTexts {
+  const patient = ds.patient(index)
+  const out: PatientTexts = { claims: '', claimRows: 0, diagnoses: '', diagnosisRows: 0, lines: '', lineRows: 0, fills: '', fillRows: 0 }
+  for (const bundle of ds.claimsOfPatient(patient)) {
+    out.claims += copyTextRow(claimValues(bundle, facilityIdByNpi))
+    out.claimRows++
+    for (const d of bundle.diagnoses) out.diagnoses += copyTextRow(pick(d, DIAGNOSIS_COLUMNS))
+    out.diagnosisRows += bundle.diagnoses.length
+    for (const l of bundle.procedures) out.lines += copyTextRow(pick(l, LINE_COLUMNS))
+    out.lineRows += bundle.procedures.length
+  }
+  for (const f of ds.pharmacyOfPatient(patient)) {
+    out.fills += copyTextRow(pick(f, PHARMACY_COLUMNS))
+    out.fillRows++
+  }
+  return out
+}
+
+/** A facility's price list as COPY text (nothing for a facility that publishes none). */
+export function facilityPricesText(ds: SyntheticDataset, facility: FacilityRow): { text: string; rows: number } {
+  if (!publishesPrices(facility.facility_type)) return { text: '', rows: 0 }
+  let text = ''
+  let rows = 0
+  for (const r of ds.facilityPrices(facility)) {
+    text += copyTextRow(priceValues(r))
+    rows++
+  }
+  return { text, rows }
+}
