@@ -174,7 +174,9 @@ async function benchEncode(scaleName: Scale['name'], seed: number, sample: { pro
   const indexStart = cpuMs()
   ds.kindOfProvider(0)
   const providerIndex = cpuMs() - indexStart
-  console.log(`  dataset setup ${ms(setup / 1000)} s CPU (every thread); provider index for claims ${ms(providerIndex / 1000)} s CPU (every claims thread)`)
+  console.log(
+    `  dataset setup ${ms(setup / 1000)} s CPU (every thread); provider index for claims ${ms(providerIndex / 1000)} s CPU (every claims thread)`,
+  )
   const hashes = new Map<string, { hash: ReturnType<typeof createHash>; rows: number; bytes: number }>()
   const digest = (table: string, text: string, rows: number) => {
     let h = hashes.get(table)
@@ -184,7 +186,12 @@ async function benchEncode(scaleName: Scale['name'], seed: number, sample: { pro
     h.bytes += Buffer.byteLength(text)
   }
   const BATCH = 1 << 18
-  const runKind = (label: string, count: number, total: number, encode: (i: number, out: Map<string, { text: string; rows: number }>) => void) => {
+  const runKind = (
+    label: string,
+    count: number,
+    total: number,
+    encode: (i: number, out: Map<string, { text: string; rows: number }>) => void,
+  ) => {
     let cpu = 0
     const pending = new Map<string, { text: string; rows: number }>()
     const flush = () => {
@@ -192,7 +199,7 @@ async function benchEncode(scaleName: Scale['name'], seed: number, sample: { pro
       pending.clear()
     }
     let size = 0
-    for (let i = 0; i < count; ) {
+    for (let i = 0; i < count;) {
       const started = cpuMs()
       for (; i < count && size < BATCH; i++) {
         encode(i, pending)
@@ -216,7 +223,9 @@ async function benchEncode(scaleName: Scale['name'], seed: number, sample: { pro
       p.rows += rows
     } else out.set(table, { text, rows })
   }
-  runKind('providers', Math.min(sample.providers, scale.providers), scale.providers, (i, out) => add(out, 'providers', providerText(ds.provider(i)), 1))
+  runKind('providers', Math.min(sample.providers, scale.providers), scale.providers, (i, out) =>
+    add(out, 'providers', providerText(ds, i), 1),
+  )
   const facilityIdByNpi = new Map(ds.facilities.map((f) => [f.npi, f.id]))
   runKind('patients (claims, spills)', Math.min(sample.patients, scale.patients), scale.patients, (i, out) => {
     const t = patientTexts(ds, i, facilityIdByNpi)
@@ -232,7 +241,8 @@ async function benchEncode(scaleName: Scale['name'], seed: number, sample: { pro
     add(out, 'facility_prices', t.text, t.rows)
   })
   console.log('  COPY text of the sample:')
-  for (const [table, h] of hashes) console.log(`    ${table.padEnd(18)} ${n(h.rows).padStart(10)} rows  ${mib(h.bytes).padStart(10)}  md5 ${h.hash.digest('hex')}`)
+  for (const [table, h] of hashes)
+    console.log(`    ${table.padEnd(18)} ${n(h.rows).padStart(10)} rows  ${mib(h.bytes).padStart(10)}  md5 ${h.hash.digest('hex')}`)
 }
 
 async function printSizes(pool: pg.Pool) {
@@ -554,7 +564,8 @@ async function main() {
     const scale = values.scale as Scale['name']
     if (!(scale in SCALES)) throw new Error(`--scale must be one of ${Object.keys(SCALES).join(', ')}`)
     const sample = { providers: Number(values.providers), patients: Number(values.patients), facilities: Number(values.facilities) }
-    if (Object.values(sample).some((v) => !Number.isInteger(v) || v < 0)) throw new Error('--providers, --patients and --facilities take whole numbers')
+    if (Object.values(sample).some((v) => !Number.isInteger(v) || v < 0))
+      throw new Error('--providers, --patients and --facilities take whole numbers')
     await benchEncode(scale, Number(values.seed), sample)
   } else if (command === 'typeahead') {
     const levels = (values.concurrency ?? '1,8').split(',').map(Number)

@@ -89,7 +89,7 @@ async function run(task: SeedWorkerTask, port: NonNullable<typeof parentPort>) {
   const spilled = { diagnoses: 0, lines: 0, fills: 0 }
   if (task.kind === 'providers') {
     for (let i = task.from; i < task.to; i++) {
-      await add(providerText(ds.provider(i)), 1)
+      await add(providerText(ds, i), 1)
       units++
     }
   } else if (task.kind === 'prices') {
