@@ -318,6 +318,7 @@ const DRUG_BY_KEY = new Map(MAINTENANCE_DRUGS.map((d) => [d.key, d]))
 const drugName = (drug: { brand_name: string; generic_name: string; strength?: string; generic?: boolean }) =>
   drug.generic ? `${drug.generic_name} ${drug.strength ?? ''} (generic)`.replace('  ', ' ') : `${drug.brand_name} (${drug.generic_name})`
 const DAY = 86_400_000
+const PRICE_LEVEL_STREAMS = { facility: 'price-level-facility', practice: 'price-level-practice' } as const
 const MD_SCHOOLS = MEDICAL_SCHOOLS.slice(0, OSTEOPATHIC_SCHOOL_FROM)
 const DO_SCHOOLS = MEDICAL_SCHOOLS.slice(OSTEOPATHIC_SCHOOL_FROM)
 
@@ -1284,18 +1285,22 @@ export class SyntheticDataset {
   }
 
   /** Commercial price level (log-normal, median 1) and chargemaster level of a facility or practice. */
-  private priceLevel(key: string, index: number): { factor: number; charge: number } {
-    const cacheKey = `${key}${index}`
-    let level = this.priceLevels.get(cacheKey)
+  private priceLevel(key: 'facility' | 'practice', index: number): { factor: number; charge: number } {
+    const cache = this.priceLevels[key]
+    let level = cache.get(index)
     if (!level) {
-      const rng = rngFor(this.seed, `price-level-${key}`, index)
+      const rng = rngFor(this.seed, PRICE_LEVEL_STREAMS[key], index)
       level = { factor: rng.lognormal(key === 'practice' ? 0.2 : FACILITY_PRICE_SIGMA), charge: rng.lognormal(0.3) }
-      if (this.priceLevels.size > 50_000) this.priceLevels.clear()
-      this.priceLevels.set(cacheKey, level)
+      if (cache.size > 50_000) cache.clear()
+      cache.set(index, level)
     }
     return level
   }
-  private readonly priceLevels = new Map<string, { factor: number; charge: number }>()
+  /** Memoised price levels by facility id and by practice (provider index); a level is a pure function of both. */
+  private readonly priceLevels = {
+    facility: new Map<number, { factor: number; charge: number }>(),
+    practice: new Map<number, { factor: number; charge: number }>(),
+  }
 
   /**
    * Pharmacy fills (PHARMX) of one patient over the last PHARMACY_WINDOW_DAYS: for each diagnosed condition,
