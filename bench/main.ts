@@ -4,6 +4,11 @@
  *   npm run bench -- generate [--scale ci|demo|full] [--seed N] [--no-load]
  *       generator speed per entity; then (unless --no-load) loads the scale into the database and reports
  *       load time and database size per table
+ *   npm run bench -- encode [--scale ci|demo|full] [--seed N] [--providers N] [--patients N] [--facilities N]
+ *       the generator threads' work on this thread (docs/decisions/0059): a sample of providers, patients
+ *       (claims, diagnoses, lines, fills) and facility price lists generated and encoded as COPY text, exactly
+ *       as seed-worker.ts does; CPU time (user + sys) per entity and per table, the estimate for the whole
+ *       scale, and the md5 of each table's COPY text (equal digests = byte-identical rows)
  *   npm run bench -- typeahead [--requests 200] [--concurrency 1,8]
  *       p50/p95 latency of every look-up at each concurrency against the loaded database
  *   npm run bench -- nova [--requests 200] [--concurrency 1,8]
@@ -27,7 +32,7 @@
  * database in DATA_DIR started for the run. `generate` on the embedded database uses a scratch in-memory
  * instance unless --data-dir-db is given, so a benchmark never replaces the data of your data folder.
  */
-import { randomUUID } from 'node:crypto'
+import { createHash, randomUUID } from 'node:crypto'
 import { parseArgs } from 'node:util'
 import { SCALES, SyntheticDataset, type Scale } from '@citrus/data-kit'
 import type pg from 'pg'
@@ -36,6 +41,7 @@ import { hashPassword } from '../apps/server/src/auth/password.ts'
 import { loadEnv } from '../apps/server/src/config.ts'
 import { ensureTestDataset } from '../apps/server/src/data/test-dataset.ts'
 import { seedDataset } from '../apps/server/src/data/seed.ts'
+import { facilityPricesText, patientTexts, providerText } from '../apps/server/src/data/seed-rows.ts'
 import { createDatabase, type Database } from '../apps/server/src/db/database.ts'
 import { startEmbeddedPostgres } from '../apps/server/src/db/embedded.ts'
 import { applyMigrations } from '../apps/server/src/db/migrate.ts'
@@ -146,6 +152,97 @@ async function benchGenerate(scaleName: Scale['name'], seed: number, load: boole
   } finally {
     await target.close()
   }
+}
+
+/** CPU time of this process (user + sys) in ms. */
+const cpuMs = () => {
+  const { user, system } = process.cpuUsage()
+  return (user + system) / 1000
+}
+
+/**
+ * The generator threads' work (seed-worker.ts) on this thread for a sample of each kind: CPU per entity and
+ * per table, the estimate for the whole scale, and the md5 of each table's COPY text. Hashing runs outside
+ * the timed spans (text is hashed in ~256 KB batches, as the threads post it).
+ */
+async function benchEncode(scaleName: Scale['name'], seed: number, sample: { providers: number; patients: number; facilities: number }) {
+  const scale = SCALES[scaleName]
+  console.log(`Generator threads' work (generate + COPY text), scale ${scaleName} (seed ${seed}); CPU = user + sys of this process`)
+  const setupStart = cpuMs()
+  const ds = new SyntheticDataset({ seed, scale: scaleName })
+  const setup = cpuMs() - setupStart
+  const indexStart = cpuMs()
+  ds.kindOfProvider(0)
+  const providerIndex = cpuMs() - indexStart
+  console.log(
+    `  dataset setup ${ms(setup / 1000)} s CPU (every thread); provider index for claims ${ms(providerIndex / 1000)} s CPU (every claims thread)`,
+  )
+  const hashes = new Map<string, { hash: ReturnType<typeof createHash>; rows: number; bytes: number }>()
+  const digest = (table: string, text: string, rows: number) => {
+    let h = hashes.get(table)
+    if (!h) hashes.set(table, (h = { hash: createHash('md5'), rows: 0, bytes: 0 }))
+    h.hash.update(text)
+    h.rows += rows
+    h.bytes += Buffer.byteLength(text)
+  }
+  const BATCH = 1 << 18
+  const runKind = (
+    label: string,
+    count: number,
+    total: number,
+    encode: (i: number, out: Map<string, { text: string; rows: number }>) => void,
+  ) => {
+    let cpu = 0
+    const pending = new Map<string, { text: string; rows: number }>()
+    const flush = () => {
+      for (const [table, p] of pending) digest(table, p.text, p.rows)
+      pending.clear()
+    }
+    let size = 0
+    for (let i = 0; i < count;) {
+      const started = cpuMs()
+      for (; i < count && size < BATCH; i++) {
+        encode(i, pending)
+        size = 0
+        for (const p of pending.values()) size += p.text.length
+      }
+      cpu += cpuMs() - started
+      flush()
+      size = 0
+    }
+    const per = (cpu * 1000) / Math.max(1, count)
+    console.log(
+      `  ${label.padEnd(26)} ${n(count).padStart(9)} of ${n(total).padStart(10)}  ${ms(cpu / 1000).padStart(7)} s CPU  ${per.toFixed(2).padStart(8)} µs each  → whole scale ${ms((per * total) / 1e6).padStart(7)} s CPU`,
+    )
+  }
+  const add = (out: Map<string, { text: string; rows: number }>, table: string, text: string, rows: number) => {
+    if (rows === 0) return
+    const p = out.get(table)
+    if (p) {
+      p.text += text
+      p.rows += rows
+    } else out.set(table, { text, rows })
+  }
+  runKind('providers', Math.min(sample.providers, scale.providers), scale.providers, (i, out) =>
+    add(out, 'providers', providerText(ds, i), 1),
+  )
+  const facilityIdByNpi = new Map(ds.facilities.map((f) => [f.npi, f.id]))
+  runKind('patients (claims, spills)', Math.min(sample.patients, scale.patients), scale.patients, (i, out) => {
+    const t = patientTexts(ds, i, facilityIdByNpi)
+    add(out, 'claims', t.claims, t.claimRows)
+    add(out, 'claim_diagnoses', t.diagnoses, t.diagnosisRows)
+    add(out, 'claim_procedures', t.lines, t.lineRows)
+    add(out, 'pharmacy_claims', t.fills, t.fillRows)
+  })
+  // facilities are ordered by type: an even spread over all of them
+  const facilitySample = Math.min(sample.facilities, ds.facilities.length)
+  runKind('facilities (price lists)', facilitySample, ds.facilities.length, (i, out) => {
+    const t = facilityPricesText(ds, ds.facilities[Math.floor((i * ds.facilities.length) / facilitySample)]!)
+    add(out, 'facility_prices', t.text, t.rows)
+  })
+  console.log('  COPY text of the sample:')
+  for (const [table, h] of hashes)
+    console.log(`    ${table.padEnd(18)} ${n(h.rows).padStart(10)} rows  ${mib(h.bytes).padStart(10)}  md5 ${h.hash.digest('hex')}`)
 }
 
 async function printSizes(pool: pg.Pool) {
@@ -453,6 +550,9 @@ async function main() {
       concurrency: { type: 'string' },
       seconds: { type: 'string', default: '600' },
       'read-only': { type: 'boolean', default: false },
+      providers: { type: 'string', default: '100000' },
+      patients: { type: 'string', default: '20000' },
+      facilities: { type: 'string', default: '5000' },
     },
     strict: true,
   })
@@ -460,6 +560,13 @@ async function main() {
     const scale = values.scale as Scale['name']
     if (!(scale in SCALES)) throw new Error(`--scale must be one of ${Object.keys(SCALES).join(', ')}`)
     await benchGenerate(scale, Number(values.seed), !values['no-load'], !values['data-dir-db'])
+  } else if (command === 'encode') {
+    const scale = values.scale as Scale['name']
+    if (!(scale in SCALES)) throw new Error(`--scale must be one of ${Object.keys(SCALES).join(', ')}`)
+    const sample = { providers: Number(values.providers), patients: Number(values.patients), facilities: Number(values.facilities) }
+    if (Object.values(sample).some((v) => !Number.isInteger(v) || v < 0))
+      throw new Error('--providers, --patients and --facilities take whole numbers')
+    await benchEncode(scale, Number(values.seed), sample)
   } else if (command === 'typeahead') {
     const levels = (values.concurrency ?? '1,8').split(',').map(Number)
     if (levels.some((l) => !Number.isInteger(l) || l < 1)) throw new Error('--concurrency takes whole numbers, e.g. 1,8')
@@ -487,7 +594,7 @@ async function main() {
     await benchLoad(seconds, concurrency)
   } else {
     console.log(
-      'Usage: npm run bench -- generate [--scale ci|demo|full] [--seed N] [--no-load] | typeahead [--requests 200] [--concurrency 1,8] | cost-transparency [--requests 200] [--concurrency 8] | nova [--requests 200] [--concurrency 1,8] | rankings [--requests 200] [--concurrency 1,8] | atlas [--requests 200] [--concurrency 8] [--read-only] | load [--seconds 600] [--concurrency 16]',
+      'Usage: npm run bench -- generate [--scale ci|demo|full] [--seed N] [--no-load] | encode [--scale ci|demo|full] [--providers N] [--patients N] [--facilities N] | typeahead [--requests 200] [--concurrency 1,8] | cost-transparency [--requests 200] [--concurrency 8] | nova [--requests 200] [--concurrency 1,8] | rankings [--requests 200] [--concurrency 1,8] | atlas [--requests 200] [--concurrency 8] [--read-only] | load [--seconds 600] [--concurrency 16]',
     )
     process.exitCode = command ? 2 : 0
   }

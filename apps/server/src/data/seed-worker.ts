@@ -9,8 +9,8 @@
 import { once } from 'node:events'
 import { createWriteStream, type WriteStream } from 'node:fs'
 import { parentPort, workerData } from 'node:worker_threads'
-import { SyntheticDataset, copyTextRow, type CopyValue, type Scale } from '@citrus/data-kit'
-import { DIAGNOSIS_COLUMNS, LINE_COLUMNS, PHARMACY_COLUMNS, claimValues, pick, priceValues, providerValues, publishesPrices } from './seed-rows.js'
+import { SyntheticDataset, type Scale } from '@citrus/data-kit'
+import { facilityPricesText, patientTexts, providerText } from './seed-rows.js'
 
 export interface SeedWorkerTask {
   seed: number
@@ -38,9 +38,11 @@ class FileSpill {
   constructor(file: string) {
     this.out = createWriteStream(file)
   }
-  async push(values: readonly CopyValue[]) {
-    this.rows++
-    this.chunk += copyTextRow(values)
+  /** `rows` rows of COPY text */
+  async push(text: string, rows: number) {
+    if (rows === 0) return
+    this.rows += rows
+    this.chunk += text
     if (this.chunk.length >= CHUNK_CHARS) await this.flush()
   }
   private async flush() {
@@ -75,9 +77,11 @@ async function run(task: SeedWorkerTask, port: NonNullable<typeof parentPort>) {
     units = 0
     if (++inFlight >= MAX_IN_FLIGHT) await new Promise<void>((resolve) => (wake = resolve))
   }
-  const row = async (values: readonly CopyValue[]) => {
-    text += copyTextRow(values)
-    rows++
+  /** `count` rows of COPY text of the table being copied */
+  const add = async (rowsText: string, count: number) => {
+    if (count === 0) return
+    text += rowsText
+    rows += count
     if (text.length >= CHUNK_CHARS) await send()
   }
 
@@ -85,13 +89,13 @@ async function run(task: SeedWorkerTask, port: NonNullable<typeof parentPort>) {
   const spilled = { diagnoses: 0, lines: 0, fills: 0 }
   if (task.kind === 'providers') {
     for (let i = task.from; i < task.to; i++) {
-      await row(providerValues(ds.provider(i)))
+      await add(providerText(ds, i), 1)
       units++
     }
   } else if (task.kind === 'prices') {
     for (let i = task.from; i < task.to; i++) {
-      const facility = ds.facilities[i]!
-      if (publishesPrices(facility.facility_type)) for (const r of ds.facilityPrices(facility)) await row(priceValues(r))
+      const { text: pricesText, rows: count } = facilityPricesText(ds, ds.facilities[i]!)
+      await add(pricesText, count)
       units++
     }
   } else {
@@ -101,13 +105,11 @@ async function run(task: SeedWorkerTask, port: NonNullable<typeof parentPort>) {
     const lines = new FileSpill(task.spill.lines)
     const fills = new FileSpill(task.spill.fills)
     for (let i = task.from; i < task.to; i++) {
-      const patient = ds.patient(i)
-      for (const bundle of ds.claimsOfPatient(patient)) {
-        await row(claimValues(bundle, facilityIdByNpi))
-        for (const d of bundle.diagnoses) await diagnoses.push(pick(d, DIAGNOSIS_COLUMNS))
-        for (const l of bundle.procedures) await lines.push(pick(l, LINE_COLUMNS))
-      }
-      for (const f of ds.pharmacyOfPatient(patient)) await fills.push(pick(f, PHARMACY_COLUMNS))
+      const t = patientTexts(ds, i, facilityIdByNpi)
+      await add(t.claims, t.claimRows)
+      await diagnoses.push(t.diagnoses, t.diagnosisRows)
+      await lines.push(t.lines, t.lineRows)
+      await fills.push(t.fills, t.fillRows)
       units++
     }
     await Promise.all([diagnoses.close(), lines.close(), fills.close()])

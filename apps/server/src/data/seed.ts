@@ -135,14 +135,59 @@ async function rebuildIndexes(client: pg.ClientBase, progress: Progress, table: 
 }
 
 /**
+ * Whether a COPY load on `client` may skip the per-row foreign-key checks (session_replication_role = replica,
+ * which only a superuser may set): each checked row costs the server an index probe and a row lock on the
+ * parent (FOR KEY SHARE; two lanes locking the same claim make a MultiXact), for 70 million rows at the full
+ * scale. verifyForeignKeys then checks every key in one query per constraint.
+ */
+async function mayDeferForeignKeys(client: pg.ClientBase): Promise<boolean> {
+  if ((await bulkMethodOf(client)) !== 'copy') return false
+  const { rows } = await client.query<{ superuser: boolean }>(`SELECT current_setting('is_superuser') = 'on' AS superuser`)
+  return rows[0]?.superuser === true
+}
+
+/**
+ * The table's foreign keys checked the way ALTER TABLE ... VALIDATE CONSTRAINT does, one anti-join per
+ * constraint, after a load that ran without the per-row checks: the first row whose parent is missing fails
+ * the load (the caller rolls it back). Run inside the load's transaction (work_mem raised for its hash joins).
+ */
+export async function verifyForeignKeys(client: pg.ClientBase, table: string): Promise<void> {
+  const { rows } = await client.query<{ name: string; parent: string; columns: string[]; parent_columns: string[] }>(
+    `SELECT c.conname AS name, c.confrelid::regclass::text AS parent,
+            array(SELECT a.attname::text FROM unnest(c.conkey) WITH ORDINALITY k(num, ord)
+                  JOIN pg_attribute a ON a.attrelid = c.conrelid AND a.attnum = k.num ORDER BY k.ord) AS columns,
+            array(SELECT a.attname::text FROM unnest(c.confkey) WITH ORDINALITY k(num, ord)
+                  JOIN pg_attribute a ON a.attrelid = c.confrelid AND a.attnum = k.num ORDER BY k.ord) AS parent_columns
+     FROM pg_constraint c WHERE c.contype = 'f' AND c.conrelid = $1::regclass ORDER BY c.conname`,
+    [quoteIdent(table)],
+  )
+  if (rows.length > 0) await client.query(`SET LOCAL work_mem = '64MB'`)
+  for (const fk of rows) {
+    const keys = fk.columns.map((c) => `x.${quoteIdent(c)}`)
+    const match = fk.columns.map((c, i) => `p.${quoteIdent(fk.parent_columns[i]!)} = x.${quoteIdent(c)}`).join(' AND ')
+    const { rows: orphans } = await client.query(
+      `SELECT ${keys.join(', ')} FROM ${quoteIdent(table)} x WHERE ${keys.map((k) => `${k} IS NOT NULL`).join(' AND ')} AND NOT EXISTS (SELECT 1 FROM ${fk.parent} p WHERE ${match}) LIMIT 1`,
+    )
+    if (orphans.length > 0) throw new Error(`${table}: ${JSON.stringify(orphans[0])} has no row in ${fk.parent} (foreign key ${fk.name})`)
+  }
+}
+
+/**
  * One table's load in its own transaction: its secondary indexes deferred (deferIndexes), `write` puts the rows
- * in and returns how many, the indexes are built, and COMMIT; any failure rolls all of it back.
+ * in and returns how many, the foreign keys are checked in bulk when the rows went in without the per-row
+ * checks (mayDeferForeignKeys), the indexes are built, and COMMIT; any failure rolls all of it back.
  */
 async function intoTable(client: pg.ClientBase, progress: Progress, table: string, write: () => Promise<number>): Promise<number> {
   await client.query('BEGIN')
   try {
     const deferred = await deferIndexes(client, table)
+    const bulkForeignKeys = await mayDeferForeignKeys(client)
+    if (bulkForeignKeys) await client.query(`SET LOCAL session_replication_role = replica`)
     const written = await write()
+    if (bulkForeignKeys) {
+      await client.query(`SET LOCAL session_replication_role = origin`)
+      await verifyForeignKeys(client, table)
+    }
     await rebuildIndexes(client, progress, table, deferred)
     await client.query('COMMIT')
     return written

@@ -30,15 +30,32 @@ export function arrayLiteral(items: readonly (string | number | boolean | null)[
     .join(',')}}`
 }
 
+const COPY_SPECIAL = /[\\\t\n\r]/
+const COPY_SPECIAL_ALL = /[\\\t\n\r]/g
+const copyEscape = (c: string) => (c === '\\' ? '\\\\' : c === '\t' ? '\\t' : c === '\n' ? '\\n' : '\\r')
+
+/** Text as a COPY text field: backslash, tab, newline and carriage return escaped (a test first: most text has none). */
+export function copyTextEscape(text: string): string {
+  return COPY_SPECIAL.test(text) ? text.replace(COPY_SPECIAL_ALL, copyEscape) : text
+}
+
 /** One field of COPY text format. */
 export function copyTextField(value: CopyValue): string {
   if (value === null || value === undefined) return '\\N'
-  return scalarText(value).replace(/[\\\t\n\r]/g, (c) => (c === '\\' ? '\\\\' : c === '\t' ? '\\t' : c === '\n' ? '\\n' : '\\r'))
+  // numbers and booleans never need escaping
+  if (typeof value === 'number') {
+    if (!Number.isFinite(value)) throw new Error(`cannot COPY the number ${value}`)
+    return String(value)
+  }
+  if (typeof value === 'boolean') return value ? 't' : 'f'
+  return copyTextEscape(scalarText(value))
 }
 
 /** One row of COPY text format, newline-terminated. */
 export function copyTextRow(values: readonly CopyValue[]): string {
-  return `${values.map(copyTextField).join('\t')}\n`
+  let row = values.length > 0 ? copyTextField(values[0]) : ''
+  for (let i = 1; i < values.length; i++) row += '\t' + copyTextField(values[i])
+  return row + '\n'
 }
 
 /** One field of CSV (COPY ... WITH (FORMAT csv)): NULL is an unquoted empty field, '' a quoted one. */

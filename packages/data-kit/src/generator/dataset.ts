@@ -169,6 +169,9 @@ export interface ProviderRow {
   confidence: number
 }
 
+/** A provider's row as the loader writes it: the insurer networks as their JSON text. */
+export type ProviderCopyRow = Omit<ProviderRow, 'aggregated_insurance_networks_v1'> & { aggregated_insurance_networks_v1: string }
+
 export interface PatientRow {
   id: number
   age: number
@@ -315,8 +318,58 @@ const DRUG_BY_KEY = new Map(MAINTENANCE_DRUGS.map((d) => [d.key, d]))
 const drugName = (drug: { brand_name: string; generic_name: string; strength?: string; generic?: boolean }) =>
   drug.generic ? `${drug.generic_name} ${drug.strength ?? ''} (generic)`.replace('  ', ' ') : `${drug.brand_name} (${drug.generic_name})`
 const DAY = 86_400_000
+const PRICE_LEVEL_STREAMS = { facility: 'price-level-facility', practice: 'price-level-practice' } as const
+const MD_SCHOOLS = MEDICAL_SCHOOLS.slice(0, OSTEOPATHIC_SCHOOL_FROM)
+const DO_SCHOOLS = MEDICAL_SCHOOLS.slice(OSTEOPATHIC_SCHOOL_FROM)
+
+/** The carriers whose network a clinician of a state may be in, in INSURERS order, with the chance of being in it. */
+interface NetworkEntry {
+  name: string
+  chance: number
+  /** this carrier's `"name":` in the networks' JSON text, after `{` for the first one, else after `,` */
+  jsonKey: string
+}
+const networkEntriesByState = new Map<string, readonly NetworkEntry[]>()
+function networkEntries(state: string): readonly NetworkEntry[] {
+  let entries = networkEntriesByState.get(state)
+  if (!entries) {
+    const list: NetworkEntry[] = []
+    for (const insurer of INSURERS) {
+      if (insurer.states && !insurer.states.includes(state)) continue
+      const chance = insurer.kind === 'medicare' ? 0.9 : insurer.kind === 'medicaid' ? 0.6 : insurer.kind === 'military' ? 0.5 : 0.8
+      list.push({ name: insurer.name, chance, jsonKey: `${list.length === 0 ? '{' : ','}${JSON.stringify(insurer.name)}:` })
+    }
+    networkEntriesByState.set(state, (entries = list))
+  }
+  return entries
+}
+/** Who builds a clinician's insurer networks from the drawn memberships: the object, or its JSON text. */
+type NetworksOf<N> = (entries: readonly NetworkEntry[], inNetwork: Uint8Array) => N
+const networksObject: NetworksOf<Record<string, boolean>> = (entries, inNetwork) => {
+  const networks: Record<string, boolean> = {}
+  for (let k = 0; k < entries.length; k++) networks[(entries[k] as NetworkEntry).name] = inNetwork[k] === 1
+  return networks
+}
+/** Equal to JSON.stringify(networksObject(...)), without building the object. */
+const networksJson: NetworksOf<string> = (entries, inNetwork) => {
+  if (entries.length === 0) return '{}'
+  let text = ''
+  for (let k = 0; k < entries.length; k++) text += (entries[k] as NetworkEntry).jsonKey + (inNetwork[k] === 1 ? 'true' : 'false')
+  return text + '}'
+}
+const inNetworkScratch = new Uint8Array(INSURERS.length)
 const REF = Date.parse(`${REFERENCE_DATE}T00:00:00Z`)
-const isoDay = (ms: number) => new Date(ms).toISOString().slice(0, 10)
+const isoDays = new Map<number, string>()
+/** YYYY-MM-DD of a UTC time (memoised: the generator formats the same few thousand days millions of times). */
+const isoDay = (ms: number) => {
+  let day = isoDays.get(ms)
+  if (day === undefined) {
+    day = new Date(ms).toISOString().slice(0, 10)
+    if (isoDays.size >= 100_000) isoDays.clear()
+    isoDays.set(ms, day)
+  }
+  return day
+}
 const REF_YEAR = Number(REFERENCE_DATE.slice(0, 4))
 const CONDITION_BY_KEY = new Map(CONDITIONS.map((c) => [c.key, c]))
 const AGE_GROUP_TABLE = new WeightedTable(AGE_PYRAMID.map((g) => [g, g[2]] as const))
@@ -759,6 +812,21 @@ export class SyntheticDataset {
   }
 
   provider(i: number): ProviderRow {
+    return this.providerWith(i, networksObject)
+  }
+
+  /**
+   * Provider `i` with its insurer networks as JSON text (exactly JSON.stringify of provider(i)'s networks), which
+   * is what the loader writes: the same draws without building the object.
+   */
+  providerForCopy(i: number): ProviderCopyRow {
+    return this.providerWith(i, networksJson)
+  }
+
+  private providerWith<N>(
+    i: number,
+    networksOf: NetworksOf<N>,
+  ): Omit<ProviderRow, 'aggregated_insurance_networks_v1'> & { aggregated_insurance_networks_v1: N } {
     const rng = rngFor(this.seed, 'provider', i)
     const core = this.providerCore(i, rng)
     const z = this.zips[core.zipIndex] as ZipRow
@@ -771,22 +839,19 @@ export class SyntheticDataset {
     const isDo = core.kind === 'physician' && rng.chance(DO_SHARE)
     if (core.kind === 'physician') {
       title = isDo ? 'DO' : 'MD'
-      school = isDo ? rng.pick(MEDICAL_SCHOOLS.slice(OSTEOPATHIC_SCHOOL_FROM)) : rng.pick(MEDICAL_SCHOOLS.slice(0, OSTEOPATHIC_SCHOOL_FROM))
+      school = isDo ? rng.pick(DO_SCHOOLS) : rng.pick(MD_SCHOOLS)
     } else title = tableOf(CREDENTIALS[core.kind]).pick(rng)
     const trainingEnd = core.kind === 'physician' ? 31 + rng.int(0, 4) : 24 + rng.int(0, 6)
     const age = Math.min(78, Math.max(trainingEnd + 1, Math.round(rng.normal(core.kind === 'physician' ? 51 : 44, 10.5))))
     const years = age - trainingEnd
     const [lat, lng] = this.jitter(rng, z)
     const hospitals = this.hospitalsByState.get(z.state) ?? []
-    const sameCounty = hospitals.filter((h) => h.county_fips === z.county_fips)
+    const sameCounty = this.hospitalsOfCounty(z.state, hospitals, z.county_fips)
     const facility =
       rng.chance(0.72) && hospitals.length > 0 ? rng.pick(sameCounty.length > 0 && rng.chance(0.7) ? sameCounty : hospitals) : null
-    const networks: Record<string, boolean> = {}
-    for (const insurer of INSURERS) {
-      if (insurer.states && !insurer.states.includes(z.state)) continue
-      const p = insurer.kind === 'medicare' ? 0.9 : insurer.kind === 'medicaid' ? 0.6 : insurer.kind === 'military' ? 0.5 : 0.8
-      networks[insurer.name] = rng.chance(p)
-    }
+    const entries = networkEntries(z.state)
+    for (let k = 0; k < entries.length; k++) inNetworkScratch[k] = rng.chance((entries[k] as NetworkEntry).chance) ? 1 : 0
+    const networks = networksOf(entries, inNetworkScratch)
     const verifiedDaysAgo = Math.floor(rng.next() ** 2 * 540)
     const specialty = this.specialtyByCode.get(core.taxonomy)
     const full = `${first}${middle ? ' ' + middle + '.' : ''} ${last}${title ? ', ' + title : ''}`
@@ -824,27 +889,79 @@ export class SyntheticDataset {
     }
   }
 
+  /** The state's hospitals in one county (hospitalsByState filtered by county_fips), built once per county. */
+  private hospitalsOfCounty(state: string, hospitals: readonly FacilityRow[], county: string | null): readonly FacilityRow[] {
+    let byCounty = this.hospitalsByCounty.get(state)
+    if (!byCounty) this.hospitalsByCounty.set(state, (byCounty = new Map()))
+    let list = byCounty.get(county)
+    if (!list) byCounty.set(county, (list = hospitals.filter((h) => h.county_fips === county)))
+    return list
+  }
+  private readonly hospitalsByCounty = new Map<string, Map<string | null, readonly FacilityRow[]>>()
+
   async *providers(from = 0, to = this.scale.providers): AsyncGenerator<ProviderRow> {
     for (let i = from; i < to; i++) yield this.provider(i)
   }
 
+  /**
+   * Every provider's core draws (providerCore: kind, taxonomy, ZIP) as numbers, bucketed by (state, taxonomy)
+   * with a counting sort into one Int32Array (each bucket a view, providers in index order), and their kinds.
+   * Same draws as providerCore, without its object or a Map look-up per provider (6 million at the full scale,
+   * built by every claims thread).
+   */
+  private buildProviderIndex(): Map<string, Map<string, Int32Array>> {
+    const n = this.scale.providers
+    const states: string[] = []
+    const stateIndex = new Map<string, number>()
+    const zipState = Uint16Array.from(this.zips, (z) => {
+      let k = stateIndex.get(z.state)
+      if (k === undefined) stateIndex.set(z.state, (k = states.push(z.state) - 1))
+      return k
+    })
+    const taxonomies: string[] = []
+    const taxonomyIndex = new Map<string, number>()
+    const kinds = this.kindTable.items
+    const byKind = kinds.map((kind) => {
+      const table = this.taxonomyTables.get(kind) as WeightedTable<string>
+      const ids = Int32Array.from(table.items, (code) => {
+        let k = taxonomyIndex.get(code)
+        if (k === undefined) taxonomyIndex.set(code, (k = taxonomies.push(code) - 1))
+        return k
+      })
+      return { table, ids, code: KIND_CODES.indexOf(kind), zips: kind === 'physician' ? this.physicianZipTable : this.zipTable }
+    })
+    const width = taxonomies.length
+    const keys = new Int32Array(n)
+    const starts = new Int32Array(states.length * width + 1)
+    this.providerKinds = new Uint8Array(n)
+    for (let i = 0; i < n; i++) {
+      const rng = rngFor(this.seed, 'provider', i)
+      const kind = byKind[this.kindTable.pickIndex(rng)]!
+      const taxonomy = kind.ids[kind.table.pickIndex(rng)]!
+      const key = zipState[kind.zips.pick(rng)]! * width + taxonomy
+      this.providerKinds[i] = kind.code
+      keys[i] = key
+      starts[key + 1]!++
+    }
+    for (let k = 1; k < starts.length; k++) starts[k]! += starts[k - 1]!
+    const sorted = new Int32Array(n)
+    const next = starts.slice(0, -1)
+    for (let i = 0; i < n; i++) sorted[next[keys[i]!]!++] = i
+    const index = new Map<string, Map<string, Int32Array>>()
+    states.forEach((state, si) => {
+      const byTax = new Map<string, Int32Array>()
+      taxonomies.forEach((code, ti) => {
+        const key = si * width + ti
+        if (starts[key + 1]! > starts[key]!) byTax.set(code, sorted.subarray(starts[key], starts[key + 1]))
+      })
+      if (byTax.size > 0) index.set(state, byTax)
+    })
+    return index
+  }
+
   /** Provider indexes by state and taxonomy, for picking the rendering provider of a claim (built once). */
   private providersIn(state: string, taxonomies: readonly string[]): Int32Array[] {
-    if (!this.providerIndex) {
-      const lists = new Map<string, Map<string, number[]>>()
-      this.providerKinds = new Uint8Array(this.scale.providers)
-      for (let i = 0; i < this.scale.providers; i++) {
-        const core = this.providerCore(i)
-        this.providerKinds[i] = KIND_CODES.indexOf(core.kind)
-        const st = (this.zips[core.zipIndex] as ZipRow).state
-        let byTax = lists.get(st)
-        if (!byTax) lists.set(st, (byTax = new Map()))
-        const list = byTax.get(core.taxonomy)
-        if (list) list.push(i)
-        else byTax.set(core.taxonomy, [i])
-      }
-      this.providerIndex = new Map([...lists].map(([st, m]) => [st, new Map([...m].map(([t, l]) => [t, Int32Array.from(l)]))]))
-    }
+    this.providerIndex ??= this.buildProviderIndex()
     let byList = this.providersInCache.get(taxonomies)
     if (!byList) this.providersInCache.set(taxonomies, (byList = new Map()))
     const cached = byList.get(state)
@@ -1168,18 +1285,22 @@ export class SyntheticDataset {
   }
 
   /** Commercial price level (log-normal, median 1) and chargemaster level of a facility or practice. */
-  private priceLevel(key: string, index: number): { factor: number; charge: number } {
-    const cacheKey = `${key}${index}`
-    let level = this.priceLevels.get(cacheKey)
+  private priceLevel(key: 'facility' | 'practice', index: number): { factor: number; charge: number } {
+    const cache = this.priceLevels[key]
+    let level = cache.get(index)
     if (!level) {
-      const rng = rngFor(this.seed, `price-level-${key}`, index)
+      const rng = rngFor(this.seed, PRICE_LEVEL_STREAMS[key], index)
       level = { factor: rng.lognormal(key === 'practice' ? 0.2 : FACILITY_PRICE_SIGMA), charge: rng.lognormal(0.3) }
-      if (this.priceLevels.size > 50_000) this.priceLevels.clear()
-      this.priceLevels.set(cacheKey, level)
+      if (cache.size > 50_000) cache.clear()
+      cache.set(index, level)
     }
     return level
   }
-  private readonly priceLevels = new Map<string, { factor: number; charge: number }>()
+  /** Memoised price levels by facility id and by practice (provider index); a level is a pure function of both. */
+  private readonly priceLevels = {
+    facility: new Map<number, { factor: number; charge: number }>(),
+    practice: new Map<number, { factor: number; charge: number }>(),
+  }
 
   /**
    * Pharmacy fills (PHARMX) of one patient over the last PHARMACY_WINDOW_DAYS: for each diagnosed condition,

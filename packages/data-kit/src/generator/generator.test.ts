@@ -26,6 +26,57 @@ describe('PRNG', () => {
     expect(seq(rngFor(1, 'x', 6))).not.toEqual(seq(rngFor(1, 'x', 5)))
     expect(hash32('a', 1)).not.toBe(hash32('a', 2))
   })
+  it('hashes and seeds exactly as the string-based reference (cached stream prefixes, arithmetic digits)', () => {
+    // the hash every generated row was made with before the fast paths (docs/decisions/0059)
+    const reference = (...parts: (string | number)[]) => {
+      let h = 0x811c9dc5
+      for (const part of parts) {
+        const text = typeof part === 'number' ? `#${part}` : part
+        for (let i = 0; i < text.length; i++) {
+          h ^= text.charCodeAt(i)
+          h = Math.imul(h, 0x01000193)
+        }
+        h ^= 0xff
+        h = Math.imul(h, 0x01000193)
+      }
+      h ^= h >>> 16
+      h = Math.imul(h, 0x85ebca6b)
+      h ^= h >>> 13
+      h = Math.imul(h, 0xc2b2ae35)
+      h ^= h >>> 16
+      return h >>> 0
+    }
+    const numbers = [0, -0, 1, 9, 10, 99, 100, 12_345, 20_251_231, 2 ** 31, 2 ** 32 - 1, 2 ** 53 - 1, -1, 1.5, -0.25, 1e21, NaN, Infinity]
+    for (const a of numbers) {
+      expect(hash32(a, 'provider', a), String(a)).toBe(reference(a, 'provider', a))
+      expect(hash32('claims', a, 7), String(a)).toBe(reference('claims', a, 7))
+    }
+    // sfc32 seeded through the reference hash
+    const referenceRng = (seed: number, stream: number) => {
+      let [a, b, c, d] = [seed >>> 0, (stream ^ 0x9e3779b9) >>> 0, reference(seed, stream, 'c'), 1]
+      const next = () => {
+        const t = (((a + b) | 0) + d) | 0
+        d = (d + 1) | 0
+        a = b ^ (b >>> 9)
+        b = (c + (c << 3)) | 0
+        c = (c << 21) | (c >>> 11)
+        c = (c + t) | 0
+        return t >>> 0
+      }
+      for (let i = 0; i < 12; i++) next()
+      return Array.from({ length: 4 }, next)
+    }
+    const seq = (r: Rng) => Array.from({ length: 4 }, () => r.nextUint32())
+    for (const seed of [0, 42, 20_251_231, 2 ** 32 - 1])
+      for (const stream of ['provider', 'claims', 'price-level-facility'])
+        for (const index of [0, 1, 17, 999_999, 5_999_999, 123_456_789]) {
+          const expected = referenceRng(reference(seed, stream, index), reference(stream, index, seed))
+          expect(seq(rngFor(seed, stream, index)), `${seed} ${stream} ${index}`).toEqual(expected)
+        }
+    // the per-stream cache follows a change of seed
+    expect(seq(rngFor(42, 'x', 3))).toEqual(referenceRng(reference(42, 'x', 3), reference('x', 3, 42)))
+    expect(seq(rngFor(43, 'x', 3))).toEqual(referenceRng(reference(43, 'x', 3), reference('x', 3, 43)))
+  })
   it('produces roughly uniform values and honours weights', () => {
     const r = new Rng(7)
     let sum = 0
@@ -55,6 +106,18 @@ describe('SyntheticDataset (ci scale)', () => {
     // rows do not depend on the generation range
     const slice = await take(ds.providers(10, 12))
     expect(slice).toEqual([ds.provider(10), ds.provider(11)])
+  })
+
+  it("writes a provider for COPY with its insurer networks as exactly the JSON text of provider()'s networks", () => {
+    const states = new Set<string>()
+    for (let i = 0; i < SCALES.ci.providers; i += 7) {
+      const { aggregated_insurance_networks_v1: networks, ...row } = ds.provider(i)
+      const { aggregated_insurance_networks_v1: text, ...copyRow } = ds.providerForCopy(i)
+      expect(text).toBe(JSON.stringify(networks))
+      expect(copyRow).toEqual(row)
+      states.add(row.state)
+    }
+    expect(states.size).toBeGreaterThan(40)
   })
 
   it('gives every provider and facility a unique NPI with a valid Luhn check digit', async () => {
@@ -280,6 +343,11 @@ describe('COPY encoders', () => {
       'a\\tb\tline\\nbreak\tback\\\\slash\t\\N\t3.5\tt\t{x,"y z"}\t{"a":1}\n',
     )
     expect(arrayLiteral(['', 'NULL', 'q"uote', null])).toBe('{"","NULL","q\\"uote",NULL}')
+    expect(copyTextRow(['cr\r', undefined, -0, false, new Date(Date.UTC(2025, 0, 2)), ['b\\s'], { k: 'v\t' }, ''])).toBe(
+      'cr\\r\t\\N\t0\tf\t2025-01-02T00:00:00.000Z\t{"b\\\\\\\\s"}\t{"k":"v\\\\t"}\t\n',
+    )
+    expect(copyTextRow([])).toBe('\n')
+    expect(() => copyTextRow([1, Number.NaN])).toThrow(/cannot COPY the number NaN/)
   })
   it('quotes CSV fields only when needed and tells NULL from empty', () => {
     expect(csvRow(['plain', 'a,b', 'say "hi"', null, '', ' pad'])).toBe('plain,"a,b","say ""hi""",,""," pad"\n')

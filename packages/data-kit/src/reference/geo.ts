@@ -1,4 +1,4 @@
-import type { MultiPolygon, Polygon, Position } from 'geojson'
+import type { MultiPolygon, Polygon } from 'geojson'
 import { createRequire } from 'node:module'
 import { feature } from 'topojson-client'
 import type { GeometryCollection, Topology } from 'topojson-specification'
@@ -103,19 +103,71 @@ export function loadCountyGeometries(): CountyGeoRow[] {
   return countyCache
 }
 
-function ringContains(ring: Position[], x: number, y: number): boolean {
+/** A polygon prepared for point tests: its rings as flat [x0, y0, x1, y1, ...] arrays and the box of all their vertices. */
+interface PreparedPolygon {
+  rings: Float64Array[]
+  minX: number
+  minY: number
+  maxX: number
+  maxY: number
+}
+const prepared = new WeakMap<MultiPolygon, PreparedPolygon[]>()
+function prepare(geometry: MultiPolygon): PreparedPolygon[] {
+  let polygons = prepared.get(geometry)
+  if (polygons) return polygons
+  polygons = geometry.coordinates.map((polygon) => {
+    let minX = Infinity
+    let minY = Infinity
+    let maxX = -Infinity
+    let maxY = -Infinity
+    const rings = polygon.map((ring) => {
+      const flat = new Float64Array(ring.length * 2)
+      ring.forEach(([x = 0, y = 0], i) => {
+        flat[2 * i] = x
+        flat[2 * i + 1] = y
+        if (x < minX) minX = x
+        if (x > maxX) maxX = x
+        if (y < minY) minY = y
+        if (y > maxY) maxY = y
+      })
+      return flat
+    })
+    return { rings, minX, minY, maxX, maxY }
+  })
+  prepared.set(geometry, polygons)
+  return polygons
+}
+
+/** Even-odd crossing test of one ring (flat coordinates). */
+function ringContains(ring: Float64Array, x: number, y: number): boolean {
   let inside = false
-  for (let i = 0, j = ring.length - 1; i < ring.length; j = i++) {
-    const [xi = 0, yi = 0] = ring[i] ?? []
-    const [xj = 0, yj = 0] = ring[j] ?? []
+  const n = ring.length / 2
+  for (let i = 0, j = n - 1; i < n; j = i++) {
+    const xi = ring[2 * i] as number
+    const yi = ring[2 * i + 1] as number
+    const xj = ring[2 * j] as number
+    const yj = ring[2 * j + 1] as number
     if (yi > y !== yj > y && x < ((xj - xi) * (y - yi)) / (yj - yi) + xi) inside = !inside
   }
   return inside
 }
 
-/** Point-in-polygon (even-odd over every ring, so holes are handled). */
+/** Beyond this distance from a polygon's box a point has an even number of crossings with each of its rings. */
+const BOX_MARGIN = 1e-9
+
+/**
+ * Point-in-polygon (even-odd over every ring, so holes are handled). A point outside a polygon's box skips its
+ * rings: above or below every vertex no edge straddles it, and left or right of every vertex (by more than
+ * rounding) the ray crosses each closed ring an even number of times, so the answer is the same.
+ */
 export function multiPolygonContains(geometry: MultiPolygon, lng: number, lat: number): boolean {
-  return geometry.coordinates.some((polygon) => polygon.reduce((inside, ring) => (ringContains(ring, lng, lat) ? !inside : inside), false))
+  for (const polygon of prepare(geometry)) {
+    if (lat < polygon.minY || lat > polygon.maxY || lng < polygon.minX - BOX_MARGIN || lng > polygon.maxX + BOX_MARGIN) continue
+    let inside = false
+    for (const ring of polygon.rings) if (ringContains(ring, lng, lat)) inside = !inside
+    if (inside) return true
+  }
+  return false
 }
 
 /** Finds the county containing a point (bounding boxes first). */
