@@ -164,8 +164,16 @@ export class AiAnalyst {
         .slice(0, MAX_QUOTES_PER_PAGE)
       quotes.push(...scored)
     })
+    // The same sentence twice (a document uploaded twice, a line repeated on every page) is quoted once: the first.
+    const seen = new Set<string>()
     const chosen = quotes
       .sort((a, b) => b.score - a.score || a.order - b.order)
+      .filter((quote) => {
+        const key = quote.text.replace(/\s+/g, ' ').toLowerCase()
+        if (seen.has(key)) return false
+        seen.add(key)
+        return true
+      })
       .slice(0, MAX_QUOTES)
       .sort((a, b) => a.order - b.order)
 

@@ -207,6 +207,33 @@ describe('AI Hub (offline analyst)', () => {
     expect(await recount(ctx.db, tenant.users[0]!.id)).toEqual(before)
   })
 
+  it('waits for a database busy with a data load instead of failing (the embedded one on its first start)', async () => {
+    const busy = await createTenant(ctx.db, { roles: ['user'] })
+    const headers = await authFor(busy)
+    // A data load in the background, as on the first `npm start`: transactions of 2.2 s one after the other on
+    // their own connection. On the embedded database every other statement waits for the running one, so the
+    // upload's transaction waits longer to start than Prisma's default 2 s (a 500 P2028 before the fix).
+    const loader = await ctx.db.pool.connect()
+    let loading = true
+    const load = (async () => {
+      while (loading) {
+        await loader.query('BEGIN')
+        await loader.query('SELECT count(*) FROM ai_documents')
+        await new Promise((resolve) => setTimeout(resolve, 2_200))
+        await loader.query('COMMIT')
+      }
+    })()
+    try {
+      const uploaded = await upload(headers, [['notes.txt', Buffer.from('Call the pharmacy director in May.')]])
+      expect([uploaded.status, uploaded.body.message]).toEqual([201, undefined])
+    } finally {
+      loading = false
+      await load
+      loader.release()
+    }
+    expect(await recount(ctx.db, busy.users[0]!.id)).toMatchObject({ documents: 1 })
+  }, 120_000)
+
   it('answers 413 for more files than one upload takes, storing none of them', async () => {
     const before = await recount(ctx.db, tenant.users[0]!.id)
     const files = Array.from({ length: AI_MAX_FILES_PER_UPLOAD + 1 }, (_, i): [string, Buffer] => [
@@ -326,6 +353,19 @@ describe('AI Hub (offline analyst)', () => {
     const known = numbersIn(rows.map((row) => row.text).join('\n') + JSON.stringify(pins.rows))
     for (const number of numbersIn(answer.content)) expect(known, `number ${number}`).toContain(number)
     expect(answer.unverifiedNumbers).toEqual([])
+  })
+
+  it('quotes a sentence once when a document was uploaded twice', async () => {
+    const twice = await createTenant(ctx.db, { roles: ['user'] })
+    const headers = await authFor(twice)
+    for (let i = 0; i < 2; i++) expect((await upload(headers, [['Market Report.pdf', pdf]])).status).toBe(201)
+    const response = await request(ctx.app.server)
+      .post('/api/ai-hub/generate')
+      .set(headers)
+      .send({ prompt: 'CroFab usage in Texas', productGroup: 'ATLAS' })
+    const texts = (response.body as AiResponse).citations.map((citation) => citation.text)
+    expect(texts).toContain('CroFab usage in Texas reached 1,234 vials last year.')
+    expect(new Set(texts).size).toBe(texts.length)
   })
 
   it('says so when the context does not answer', async () => {
