@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs'
 import ExcelJS from 'exceljs'
 import { Document, Packer, PageBreak, Paragraph, TextRun } from 'docx'
 import PDFDocument from 'pdfkit'
@@ -9,10 +10,14 @@ import PptxGenJS from 'pptxgenjs'
  */
 export type Pages = string[][]
 
-export async function pdfOf(pages: Pages, options: { userPassword?: string } = {}): Promise<Buffer> {
+/** A PDF; with `userPassword` it opens only with that password, with `ownerPassword` alone it opens without one. */
+export async function pdfOf(pages: Pages, options: { userPassword?: string; ownerPassword?: string } = {}): Promise<Buffer> {
   const doc = new PDFDocument({
     autoFirstPage: false,
-    ...(options.userPassword ? { userPassword: options.userPassword, ownerPassword: 'owner' } : {}),
+    ...(options.userPassword ? { userPassword: options.userPassword, ownerPassword: options.ownerPassword ?? 'owner' } : {}),
+    ...(!options.userPassword && options.ownerPassword
+      ? { ownerPassword: options.ownerPassword, permissions: { printing: 'highResolution' } }
+      : {}),
   })
   const chunks: Buffer[] = []
   doc.on('data', (chunk: Buffer) => chunks.push(chunk))
@@ -54,4 +59,12 @@ export async function xlsxOf(sheets: { name: string; rows: (string | number)[][]
     for (const row of sheet.rows) worksheet.addRow(row)
   }
   return Buffer.from(await workbook.xlsx.writeBuffer())
+}
+
+/**
+ * A Word, Excel or PowerPoint file saved with the password 'citrus' (ECMA-376 agile encryption): committed files,
+ * their source in test/fixtures/ai-hub/README.md.
+ */
+export function encryptedOffice(type: 'docx' | 'xlsx' | 'pptx'): Buffer {
+  return readFileSync(new URL(`./fixtures/ai-hub/encrypted.${type}`, import.meta.url))
 }

@@ -86,6 +86,17 @@ export const AI_HUB_MESSAGES = {
   pinRemoved: (name: string) => `${name} removed from AI Hub`,
   dropFiles: 'Drag files here or click to upload',
   dropFilesHint: `PDF, DOCX, PPTX, XLSX or TXT, up to ${AI_MAX_FILE_BYTES / 1024 / 1024} MB each`,
+  // ---- client states and fallbacks (shown when a failure carries no server message) ----
+  uploading: (filename: string) => `Uploading ${filename}...`,
+  uploadFailed: (filename: string) => `Failed to upload ${filename}`,
+  removeFailed: 'Failed to remove the document',
+  reorderFailed: 'Failed to reorder the pinned insights',
+  clearFailed: 'Failed to clear the pinned insights',
+  pinFailed: 'The AI Hub could not be updated',
+  composerPlaceholder: 'Ask about your documents and pinned insights...',
+  generateFailedTitle: 'The answer could not be generated',
+  generateFailed: 'The answer could not be generated. Try again.',
+  newAnalysis: 'New Analysis',
   // ---- server refusals (one per rule; the names of spec 4 §5) ----
   budgetExceeded: (total: number, overflow: number) =>
     `The AI context would hold ${formatTokens(total)} tokens, ${formatTokens(overflow)} over the ${formatTokens(AI_MAX_CONTEXT_TOKENS)}-token budget. Remove documents or pinned insights first.`,
@@ -362,7 +373,9 @@ export const aiHubEndpoints = {
     method: 'POST',
     path: '/ai-hub/generate',
     summary: 'Answer a prompt from the context (the configured OpenAI-compatible model, else the offline analyst), with citations',
-    description: 'Metered against productGroup. The streamed form is POST /ai-hub/generate/stream.',
+    description:
+      'Metered against productGroup: one credit of that app per answer. A refused question (unknown template, empty context) ' +
+      'takes no credit; an answer that fails on the server or the provider (503) gives it back. The streamed form is POST /ai-hub/generate/stream.',
     tags,
     security,
     body: aiGenerateSchema,

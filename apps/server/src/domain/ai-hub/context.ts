@@ -89,6 +89,16 @@ export const titleOf = (filename: string) => filename.replace(/\.[A-Za-z0-9]+$/,
 export const budgetExceeded = (total: number) =>
   new AppError(422, AI_HUB_ERROR_CODES.budgetExceeded, AI_HUB_MESSAGES.budgetExceeded(total, total - AI_MAX_CONTEXT_TOKENS))
 
+/**
+ * How long a context change waits for its transaction, and may take: as long as any other statement waits (10
+ * min). Prisma's defaults (2 s to start, 5 s to run) are far too short on the embedded database, where a statement
+ * waits for any other transaction to end: on the first `npm start` the demo data load in the background holds it
+ * for a minute and more at a time, and an upload or a pin then failed with a 500 (P2028 'Unable to start a
+ * transaction in the given time') where every other request merely waited. On PostgreSQL a transaction starts at
+ * once unless the pool is exhausted.
+ */
+export const CONTEXT_TRANSACTION = { maxWait: 600_000, timeout: 600_000 } as const
+
 export class AiContextStore {
   constructor(private readonly prisma: PrismaClient) {}
 
@@ -96,7 +106,7 @@ export class AiContextStore {
     return this.prisma.$transaction(async (tx) => {
       await tx.$executeRaw`SELECT pg_advisory_xact_lock(4215, ${owner.user_id}::int)`
       return work(tx)
-    })
+    }, CONTEXT_TRANSACTION)
   }
 
   private async usedTokens(tx: Tx | PrismaClient, owner: Owner): Promise<number> {

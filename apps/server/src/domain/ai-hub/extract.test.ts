@@ -1,6 +1,6 @@
 import { AI_HUB_ERROR_CODES, AI_HUB_MESSAGES } from '@citrus/contracts'
 import { describe, expect, it } from 'vitest'
-import { docxOf, pdfOf, pptxOf, xlsxOf } from '../../../../../test/ai-hub-fixtures.ts'
+import { docxOf, encryptedOffice, pdfOf, pptxOf, xlsxOf } from '../../../../../test/ai-hub-fixtures.ts'
 import { AppError } from '../../lib/errors.ts'
 import { cleanText, documentTypeOf, extractPages } from './extract.ts'
 import { numbersNotIn } from './numbers.ts'
@@ -85,17 +85,24 @@ describe('document text extraction', () => {
     }
   })
 
-  it('refuses a password-protected PDF and an encrypted Office file', async () => {
+  it('refuses a password-protected PDF and password-protected Word, Excel and PowerPoint files', async () => {
     const error = await refusal(extractPages('secret.pdf', 'pdf', await pdfOf([['Secret.']], { userPassword: 'pw' })))
     expect([error.status, error.code, error.message]).toEqual([422, AI_HUB_ERROR_CODES.encrypted, AI_HUB_MESSAGES.encrypted('secret.pdf')])
-    // An encrypted OOXML file is a Compound File holding an EncryptedPackage stream (MS-OFFCRYPTO).
-    const cfb = Buffer.concat([
-      Buffer.from([0xd0, 0xcf, 0x11, 0xe0, 0xa1, 0xb1, 0x1a, 0xe1]),
-      Buffer.alloc(500),
-      Buffer.from('EncryptedPackage', 'utf16le'),
-    ])
-    const office = await refusal(extractPages('secret.xlsx', 'xlsx', cfb))
-    expect([office.status, office.code]).toEqual([422, AI_HUB_ERROR_CODES.encrypted])
+    // real files saved with a password (ECMA-376 agile encryption; test/fixtures/ai-hub/README.md names their source)
+    for (const type of ['docx', 'xlsx', 'pptx'] as const) {
+      const name = `secret.${type}`
+      const office = await refusal(extractPages(name, type, encryptedOffice(type)))
+      expect([office.status, office.code, office.message]).toEqual([422, AI_HUB_ERROR_CODES.encrypted, AI_HUB_MESSAGES.encrypted(name)])
+    }
+    // a PDF with an owner password only opens without one: it is read, not refused
+    const ownerOnly = await pdfOf([['Printable but not editable.']], { ownerPassword: 'owner' })
+    expect(texts(await extractPages('restricted.pdf', 'pdf', ownerOnly))).toEqual(['Printable but not editable.'])
+  })
+
+  it('refuses a legacy Office file (a Compound File that is not encrypted) as not what .docx says', async () => {
+    const legacy = Buffer.concat([Buffer.from([0xd0, 0xcf, 0x11, 0xe0, 0xa1, 0xb1, 0x1a, 0xe1]), Buffer.alloc(504)])
+    const error = await refusal(extractPages('old.docx', 'docx', legacy))
+    expect([error.status, error.code]).toEqual([422, AI_HUB_ERROR_CODES.mislabelled])
   })
 
   it('refuses an empty file and a file without text', async () => {

@@ -63,11 +63,24 @@ export class AiAnalyst {
     return this.provider?.model ?? OFFLINE_MODEL
   }
 
-  /** Refusals that must come before any answer is streamed: an empty context, an unknown template. */
+  /**
+   * The refusals of a generation (an unknown template, an empty context), cheaply, before a credit is taken:
+   * a refused question costs nothing.
+   */
+  async check(owner: Owner, input: GenerateInput): Promise<void> {
+    if (input.templateId && !templateById(input.templateId)) throw notFound(AI_HUB_MESSAGES.templateNotFound)
+    const [row] = await this.prisma.$queryRaw<{ has: boolean }[]>`
+      SELECT EXISTS (SELECT 1 FROM ai_document_pages p JOIN ai_documents d ON d.id = p.document_id
+                     WHERE d.user_id = ${owner.user_id} AND p.text <> '')
+          OR EXISTS (SELECT 1 FROM ai_pins WHERE user_id = ${owner.user_id}) AS has`
+    if (!row?.has) throw noContext()
+  }
+
+  /** The context an answer is made from; the refusals again (the context may have changed since the check). */
   async prepare(owner: Owner, input: GenerateInput) {
     if (input.templateId && !templateById(input.templateId)) throw notFound(AI_HUB_MESSAGES.templateNotFound)
     const [pages, pins] = await Promise.all([this.pages(owner), this.store.pins(owner)])
-    if (pages.length === 0 && pins.length === 0) throw new AppError(422, AI_HUB_ERROR_CODES.noContext, AI_HUB_MESSAGES.noContext)
+    if (pages.length === 0 && pins.length === 0) throw noContext()
     return { pages, pins }
   }
 
@@ -151,8 +164,16 @@ export class AiAnalyst {
         .slice(0, MAX_QUOTES_PER_PAGE)
       quotes.push(...scored)
     })
+    // The same sentence twice (a document uploaded twice, a line repeated on every page) is quoted once: the first.
+    const seen = new Set<string>()
     const chosen = quotes
       .sort((a, b) => b.score - a.score || a.order - b.order)
+      .filter((quote) => {
+        const key = quote.text.replace(/\s+/g, ' ').toLowerCase()
+        if (seen.has(key)) return false
+        seen.add(key)
+        return true
+      })
       .slice(0, MAX_QUOTES)
       .sort((a, b) => a.order - b.order)
 
@@ -265,6 +286,8 @@ export class AiAnalyst {
     }
   }
 }
+
+const noContext = () => new AppError(422, AI_HUB_ERROR_CODES.noContext, AI_HUB_MESSAGES.noContext)
 
 export const providerFailure = (error: ProviderError) =>
   new AppError(503, AI_HUB_ERROR_CODES.providerError, AI_HUB_MESSAGES.providerError(error.message))

@@ -4,13 +4,14 @@ import {
   AI_HUB_MESSAGES,
   AI_MAX_CONTEXT_TOKENS,
   AI_MAX_FILE_BYTES,
+  AI_MAX_FILES_PER_UPLOAD,
   AI_TOKENS_PER_PIN,
   AUTH_MESSAGES,
   type AiResponse,
 } from '@citrus/contracts'
 import request from 'supertest'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { docxOf, pdfOf, pptxOf, xlsxOf } from '../../../../../test/ai-hub-fixtures.ts'
+import { docxOf, encryptedOffice, pdfOf, pptxOf, xlsxOf } from '../../../../../test/ai-hub-fixtures.ts'
 import { createTenant, loginTokenFor, testConfig, useTestApp } from '../../../../../test/helpers.ts'
 import { generateApiKey, hashApiKey, maskOf } from '../../auth/api-keys.ts'
 import { signShareToken } from '../../auth/tokens.ts'
@@ -141,6 +142,23 @@ describe('AI Hub (offline analyst)', () => {
       [tenant.users[0]!.id],
     )
     expect(indexed.rows[0]!.n).toBe(2) // 'Hospital' on PDF page 2 and on the Word document's first page (stemmed)
+    // the pages' search column has its GIN index, and the planner can answer the analyst's query with it
+    const index = await ctx.db.pool.query<{ indexdef: string }>(
+      `SELECT indexdef FROM pg_indexes WHERE tablename = 'ai_document_pages' AND indexname = 'ai_document_pages_search'`,
+    )
+    expect(index.rows[0]?.indexdef).toMatch(/USING gin \(search\)/)
+    const client = await ctx.db.pool.connect()
+    try {
+      await client.query('BEGIN')
+      await client.query('SET LOCAL enable_seqscan = off')
+      const plan = await client.query<{ 'QUERY PLAN': string }>(
+        `EXPLAIN SELECT document_id FROM ai_document_pages WHERE search @@ to_tsquery('english', 'crofab | hospitals')`,
+      )
+      expect(plan.rows.map((row) => row['QUERY PLAN']).join('\n')).toContain('ai_document_pages_search')
+    } finally {
+      await client.query('ROLLBACK')
+      client.release()
+    }
 
     const context = await request(ctx.app.server).get('/api/ai-hub/context').set(auth)
     expect(context.status).toBe(200)
@@ -170,10 +188,78 @@ describe('AI Hub (offline analyst)', () => {
     expect(await recount(ctx.db, tenant.users[0]!.id)).toEqual(before)
   })
 
-  it('answers 413 for a file over the size limit', async () => {
-    const response = await upload(auth, [['huge.txt', Buffer.alloc(AI_MAX_FILE_BYTES + 1, 'a')]])
+  it('refuses a password-protected PDF, Word, Excel or PowerPoint file, and stores nothing of that upload', async () => {
+    const before = await recount(ctx.db, tenant.users[0]!.id)
+    const encrypted: [string, Buffer][] = [
+      ['secret.pdf', await pdfOf([['Secret plan.']], { userPassword: 'pw' })],
+      ['secret.docx', encryptedOffice('docx')],
+      ['secret.xlsx', encryptedOffice('xlsx')],
+      ['secret.pptx', encryptedOffice('pptx')],
+    ]
+    for (const [name, bytes] of encrypted) {
+      const response = await upload(auth, [
+        ['fine.txt', Buffer.from('A fine text file.')],
+        [name, bytes],
+      ])
+      expect(response.body).toEqual({ message: AI_HUB_MESSAGES.encrypted(name), code: AI_HUB_ERROR_CODES.encrypted, status: 422 })
+      expect(response.body.message).toBe(`${name} is password-protected; remove the password and upload it again`)
+    }
+    expect(await recount(ctx.db, tenant.users[0]!.id)).toEqual(before)
+  })
+
+  it('waits for a database busy with a data load instead of failing (the embedded one on its first start)', async () => {
+    const busy = await createTenant(ctx.db, { roles: ['user'] })
+    const headers = await authFor(busy)
+    // A data load in the background, as on the first `npm start`: transactions of 2.2 s one after the other on
+    // their own connection. On the embedded database every other statement waits for the running one, so the
+    // upload's transaction waits longer to start than Prisma's default 2 s (a 500 P2028 before the fix).
+    const loader = await ctx.db.pool.connect()
+    let loading = true
+    const load = (async () => {
+      while (loading) {
+        await loader.query('BEGIN')
+        await loader.query('SELECT count(*) FROM ai_documents')
+        await new Promise((resolve) => setTimeout(resolve, 2_200))
+        await loader.query('COMMIT')
+      }
+    })()
+    try {
+      const uploaded = await upload(headers, [['notes.txt', Buffer.from('Call the pharmacy director in May.')]])
+      expect([uploaded.status, uploaded.body.message]).toEqual([201, undefined])
+    } finally {
+      loading = false
+      await load
+      loader.release()
+    }
+    expect(await recount(ctx.db, busy.users[0]!.id)).toMatchObject({ documents: 1 })
+  }, 120_000)
+
+  it('answers 413 for more files than one upload takes, storing none of them', async () => {
+    const before = await recount(ctx.db, tenant.users[0]!.id)
+    const files = Array.from({ length: AI_MAX_FILES_PER_UPLOAD + 1 }, (_, i): [string, Buffer] => [
+      `note${i}.txt`,
+      Buffer.from(`Note ${i}.`),
+    ])
+    const response = await upload(auth, files)
+    expect(response.body).toEqual({ message: AI_HUB_MESSAGES.tooManyFiles, code: 'PAYLOAD_TOO_LARGE', status: 413 })
+    expect(response.body.message).toBe('Upload at most 10 files at once')
+    expect(await recount(ctx.db, tenant.users[0]!.id)).toEqual(before)
+  })
+
+  it('answers 413 for a file over the documented 10 MB limit, storing nothing of the upload', async () => {
+    const before = await recount(ctx.db, tenant.users[0]!.id)
+    expect(AI_MAX_FILE_BYTES).toBe(10 * 1024 * 1024)
+    const response = await upload(auth, [
+      ['fine.txt', Buffer.from('A fine text file.')],
+      ['huge.txt', Buffer.alloc(AI_MAX_FILE_BYTES + 1, 'a')],
+    ])
     expect(response.status).toBe(413)
     expect(response.body).toEqual({ message: AI_HUB_MESSAGES.fileTooLarge('huge.txt'), code: 'PAYLOAD_TOO_LARGE', status: 413 })
+    expect(response.body.message).toBe('huge.txt is larger than 10 MB, the largest file the AI Hub accepts')
+    // exactly at the limit is accepted (the file is refused for its content only: 10 MB of one word is no PDF)
+    const atLimit = await upload(auth, [['limit.pdf', Buffer.alloc(AI_MAX_FILE_BYTES, 'a')]])
+    expect([atLimit.status, atLimit.body.code]).toEqual([422, AI_HUB_ERROR_CODES.mislabelled])
+    expect(await recount(ctx.db, tenant.users[0]!.id)).toEqual(before)
   })
 
   it('pins, refuses a duplicate, reorders, unpins and clears, per user', async () => {
@@ -269,6 +355,19 @@ describe('AI Hub (offline analyst)', () => {
     expect(answer.unverifiedNumbers).toEqual([])
   })
 
+  it('quotes a sentence once when a document was uploaded twice', async () => {
+    const twice = await createTenant(ctx.db, { roles: ['user'] })
+    const headers = await authFor(twice)
+    for (let i = 0; i < 2; i++) expect((await upload(headers, [['Market Report.pdf', pdf]])).status).toBe(201)
+    const response = await request(ctx.app.server)
+      .post('/api/ai-hub/generate')
+      .set(headers)
+      .send({ prompt: 'CroFab usage in Texas', productGroup: 'ATLAS' })
+    const texts = (response.body as AiResponse).citations.map((citation) => citation.text)
+    expect(texts).toContain('CroFab usage in Texas reached 1,234 vials last year.')
+    expect(new Set(texts).size).toBe(texts.length)
+  })
+
   it('says so when the context does not answer', async () => {
     const response = await request(ctx.app.server)
       .post('/api/ai-hub/generate')
@@ -361,13 +460,19 @@ describe('AI Hub (offline analyst)', () => {
     expect([unknown.status, unknown.body.message]).toEqual([404, AI_HUB_MESSAGES.templateNotFound])
   })
 
-  it('refuses generation without context, members and companies without Atlas or Nova', async () => {
+  it('refuses generation without context (taking no credit), members and companies without Atlas or Nova', async () => {
     const stranger = await authFor(other)
-    const empty = await request(ctx.app.server)
-      .post('/api/ai-hub/generate')
-      .set(stranger)
-      .send({ prompt: 'Anything?', productGroup: 'ATLAS' })
-    expect(empty.body).toEqual({ message: AI_HUB_MESSAGES.noContext, code: AI_HUB_ERROR_CODES.noContext, status: 422 })
+    const spent = async () =>
+      (
+        await ctx.db.pool.query<{ used: number }>('SELECT coalesce(sum(used), 0)::int AS used FROM credit_usage WHERE company_id = $1', [
+          other.company.id,
+        ])
+      ).rows[0]!.used
+    for (const path of ['/api/ai-hub/generate', '/api/ai-hub/generate/stream']) {
+      const empty = await request(ctx.app.server).post(path).set(stranger).send({ prompt: 'Anything?', productGroup: 'ATLAS' })
+      expect(empty.body).toEqual({ message: AI_HUB_MESSAGES.noContext, code: AI_HUB_ERROR_CODES.noContext, status: 422 })
+    }
+    expect(await spent()).toBe(0)
     const member = await request(ctx.app.server)
       .get('/api/ai-hub/context')
       .set(await authFor(tenant, 2))
@@ -409,6 +514,21 @@ describe('AI Hub (offline analyst)', () => {
     }
   })
 
+  it("refuses an answer once the app's credits are spent", async () => {
+    const limited = await createTenant(ctx.db, { roles: ['user'], products: [{ product_group: 'ATLAS', limit: 1 }] })
+    const headers = await authFor(limited)
+    expect((await request(ctx.app.server).post('/api/ai-hub/pins').set(headers).send(statePin())).status).toBe(201)
+    const first = await request(ctx.app.server).post('/api/ai-hub/generate').set(headers).send({ prompt: 'Texas', productGroup: 'ATLAS' })
+    expect(first.status).toBe(200)
+    const second = await request(ctx.app.server).post('/api/ai-hub/generate').set(headers).send({ prompt: 'Texas', productGroup: 'ATLAS' })
+    expect([second.status, second.body.code]).toEqual([402, 'CREDITS_EXHAUSTED'])
+    const { rows } = await ctx.db.pool.query<{ used: number }>(
+      "SELECT coalesce(sum(used), 0)::int AS used FROM credit_usage WHERE company_id = $1 AND product_group = 'ATLAS'",
+      [limited.company.id],
+    )
+    expect(rows[0]!.used).toBe(1)
+  })
+
   it('enforces the 32,000-token budget, naming the budget and the overflow', async () => {
     const budget = await createTenant(ctx.db, { roles: ['user'] })
     const headers = await authFor(budget)
@@ -443,7 +563,7 @@ describe('AI Hub (OpenAI-compatible endpoint)', () => {
     authorization: string | undefined
     body: { model: string; stream: boolean; messages: { role: string; content: string }[] }
   }[] = []
-  let mode: 'ok' | 'fail' = 'ok'
+  let mode: 'ok' | 'fail' | 'midstream' = 'ok'
 
   beforeAll(async () => {
     server = createServer((req: IncomingMessage, res) => {
@@ -454,6 +574,13 @@ describe('AI Hub (OpenAI-compatible endpoint)', () => {
         if (mode === 'fail') {
           res.writeHead(429, { 'content-type': 'application/json' })
           res.end(JSON.stringify({ error: { message: 'Rate limit reached for requests' } }))
+          return
+        }
+        if (mode === 'midstream') {
+          // the stream starts, then the provider reports an error in it (as OpenAI does for a server error mid-answer)
+          res.writeHead(200, { 'content-type': 'text/event-stream' })
+          res.write(`data: ${JSON.stringify({ model: 'test-model-2', choices: [{ index: 0, delta: { content: 'Texas used ' } }] })}\n\n`)
+          res.end(`data: ${JSON.stringify({ error: { message: 'The server had an error while processing your request' } })}\n\n`)
           return
         }
         // cite the page that holds the sentence about Texas
@@ -557,6 +684,25 @@ describe('AI Hub (OpenAI-compatible endpoint)', () => {
       })
     expect(eventsOf(streamed.body as string)).toEqual([
       { event: 'error', data: { message: AI_HUB_MESSAGES.providerError(detail), code: AI_HUB_ERROR_CODES.providerError, status: 503 } },
+    ])
+    mode = 'midstream'
+    const broken = await request(ctx.app.server)
+      .post('/api/ai-hub/generate/stream')
+      .set(auth)
+      .send({ prompt: 'CroFab in Texas?', productGroup: 'ATLAS' })
+      .buffer(true)
+      .parse((res, callback) => {
+        let text = ''
+        res.on('data', (chunk: Buffer) => (text += chunk.toString()))
+        res.on('end', () => callback(null, text))
+      })
+    const midstream = AI_HUB_MESSAGES.providerError('The server had an error while processing your request')
+    expect(midstream).toBe(
+      'The AI provider could not answer (The server had an error while processing your request). Your documents and pinned insights are kept; try again.',
+    )
+    expect(eventsOf(broken.body as string)).toEqual([
+      { event: 'delta', data: { text: 'Texas used ' } },
+      { event: 'error', data: { message: midstream, code: AI_HUB_ERROR_CODES.providerError, status: 503 } },
     ])
     const context = await request(ctx.app.server).get('/api/ai-hub/context').set(auth)
     expect(context.body.documents).toHaveLength(1)

@@ -75,12 +75,19 @@ export const aiHubRoutes: FastifyPluginAsyncZod = async (app) => {
       throw forbidden(AUTH_MESSAGES.productDenied(`${PRODUCT_NAMES.ATLAS} or ${PRODUCT_NAMES.NOVA}`))
     }
   }
-  /** After validation: the caller may use the app the generation is for; then one credit of it. */
-  async function appAccessAndMeter(request: FastifyRequest<{ Body: { productGroup: AiHubProduct } }>, reply: FastifyReply) {
+  /**
+   * After validation: the caller may use the app the generation is for, the question can be asked (a known
+   * template, a context that is not empty); then one credit of that app.
+   */
+  async function appAccessAndMeter(
+    request: FastifyRequest<{ Body: { productGroup: AiHubProduct; prompt: string; templateId?: string | null | undefined } }>,
+    reply: FastifyReply,
+  ) {
     const product = request.body.productGroup
     const user = userOf(request)
     if (!APP_ROLES[product].includes(user.role)) throw forbidden(AUTH_MESSAGES.roleDenied(user.role))
     if (!(await companyHasProduct(request, user.company_id, product))) throw forbidden(AUTH_MESSAGES.productDenied(PRODUCT_NAMES[product]))
+    await analyst.check(ownerOf(request), request.body)
     await app.meterProduct(product)(request, reply)
   }
   const guard = { onRequest: hubAccess }

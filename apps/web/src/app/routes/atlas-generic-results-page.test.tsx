@@ -97,6 +97,10 @@ function setup() {
       pins = [PIN]
       return reply(201, PIN)
     },
+    [`DELETE /ai-hub/pins/${PIN.id}`]: () => {
+      pins = []
+      return reply(204, undefined)
+    },
   })
 }
 
@@ -108,13 +112,20 @@ describe('/atlas/generic/results composed with the AI Hub', () => {
     const save = await within(card).findByRole('button', { name: AI_HUB_MESSAGES.saveToHub })
     await vi.waitFor(() => expect(save.hasAttribute('disabled') || save.hasAttribute('data-loading')).toBe(false))
     fireEvent.click(save)
-    expect(await screen.findByText(AI_HUB_MESSAGES.pinSaved('Texas'))).toBeTruthy()
+    expect(await screen.findByText('Texas saved to AI Hub!')).toBeTruthy()
     expect(api.callsTo('POST /ai-hub/pins')[0]!.body).toEqual(PIN_BODY)
-    expect(await within(card).findByRole('button', { name: AI_HUB_MESSAGES.savedToHub })).toBeTruthy()
+    const saved = await within(card).findByRole('button', { name: AI_HUB_MESSAGES.savedToHub })
+    expect(saved.textContent).toBe('Saved to Hub')
     // the click stayed on the button: still the States level, no facility drill-down was requested
     expect(api.callsTo('POST /atlas/drilldown').every((call) => (call.body as { drilldown_type: string }).drilldown_type === 'STATE')).toBe(
       true,
     )
+    // a second click unpins it, with the info toast
+    await vi.waitFor(() => expect(saved.hasAttribute('disabled') || saved.hasAttribute('data-loading')).toBe(false))
+    fireEvent.click(saved)
+    expect(await screen.findByText('Texas removed from AI Hub')).toBeTruthy()
+    expect(api.callsTo(`DELETE /ai-hub/pins/${PIN.id}`)).toHaveLength(1)
+    expect(await within(card).findByRole('button', { name: 'Save to Hub' })).toBeTruthy()
   })
 
   it('shows the AI Hub (ATLAS) in the ai-hub tab', async () => {

@@ -5,7 +5,8 @@ import { NOVA_CLIENT_MESSAGES } from '../../features/nova/utils/messages'
 
 const SAVE_LABELS = { save: NOVA_CLIENT_MESSAGES.saveToHub, saved: NOVA_CLIENT_MESSAGES.savedToHub }
 
-function NovaSaveToHub({ pin }: { pin: NovaHubPin }) {
+/** Nova's 'Save to AI Hub' toggle on a detail panel: the AI Hub's button with Nova's labels, pinning with source NOVA. */
+export function NovaSaveToHub({ pin }: { pin: NovaHubPin }) {
   return <SaveToHubButton source="NOVA" labels={SAVE_LABELS} {...pin} />
 }
 

@@ -65,7 +65,7 @@ export function AiAssistant({
     } catch (caught) {
       if (caught instanceof DOMException && caught.name === 'AbortError') return
       setStreamed('')
-      setError(apiMessageOf(caught, 'The answer could not be generated. Try again.'))
+      setError(apiMessageOf(caught, AI_HUB_MESSAGES.generateFailed))
     } finally {
       setGenerating(false)
     }
@@ -133,7 +133,7 @@ export function AiAssistant({
         <Alert
           color="red"
           variant="light"
-          title="The answer could not be generated"
+          title={AI_HUB_MESSAGES.generateFailedTitle}
           data-testid="ai-error"
           withCloseButton
           onClose={() => setError(null)}
@@ -152,7 +152,7 @@ export function AiAssistant({
               setStreamed('')
             }}
           >
-            New Analysis
+            {AI_HUB_MESSAGES.newAnalysis}
           </Button>
         </Group>
       )}

@@ -121,7 +121,7 @@ export function Composer(props: ComposerProps) {
       )}
       <Textarea
         aria-label="Ask the AI assistant"
-        placeholder="Ask about your documents and pinned insights..."
+        placeholder={AI_HUB_MESSAGES.composerPlaceholder}
         // 1 to 6 rows by the lines typed (spec 2 §9)
         rows={Math.min(AI_COMPOSER_MAX_ROWS, Math.max(AI_COMPOSER_MIN_ROWS, value.split('\n').length))}
         maxLength={AI_MAX_PROMPT_CHARS}

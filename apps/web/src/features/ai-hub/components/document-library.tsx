@@ -22,7 +22,7 @@ export function DocumentLibrary({ documents }: { documents: readonly AiDocument[
       try {
         await upload.mutateAsync(file)
       } catch (error) {
-        notify({ severity: 'error', message: apiMessageOf(error, `Failed to upload ${file.name}`) })
+        notify({ severity: 'error', message: apiMessageOf(error, AI_HUB_MESSAGES.uploadFailed(file.name)) })
       }
     }
     setUploading(null)
@@ -57,7 +57,7 @@ export function DocumentLibrary({ documents }: { documents: readonly AiDocument[
         <Stack gap={4} align="center">
           <IconUpload size={22} />
           <Text size="sm" fw={600}>
-            {uploading ? `Uploading ${uploading}...` : AI_HUB_MESSAGES.dropFiles}
+            {uploading ? AI_HUB_MESSAGES.uploading(uploading) : AI_HUB_MESSAGES.dropFiles}
           </Text>
           <Text size="xs" c="dimmed">
             {AI_HUB_MESSAGES.dropFilesHint}
@@ -112,8 +112,7 @@ export function DocumentLibrary({ documents }: { documents: readonly AiDocument[
                         remove.mutate(
                           { params: { document_id: document.id } },
                           {
-                            onError: (error) =>
-                              notify({ severity: 'error', message: apiMessageOf(error, 'Failed to remove the document') }),
+                            onError: (error) => notify({ severity: 'error', message: apiMessageOf(error, AI_HUB_MESSAGES.removeFailed) }),
                           },
                         )
                       }

@@ -35,7 +35,7 @@ export function PinnedInsights({ pins }: { pins: readonly AiPin[] }) {
       {
         onSettled: () => setPending(null),
         onError: (error) => {
-          notify({ severity: 'error', message: apiMessageOf(error, 'Failed to reorder the pinned insights') })
+          notify({ severity: 'error', message: apiMessageOf(error, AI_HUB_MESSAGES.reorderFailed) })
         },
       },
     )
@@ -121,7 +121,10 @@ export function PinnedInsights({ pins }: { pins: readonly AiPin[] }) {
                   onClick={() =>
                     unpin.mutate(
                       { params: { pin_id: pin.id } },
-                      { onSuccess: () => notify({ severity: 'info', message: AI_HUB_MESSAGES.pinRemoved(pin.data.display_name) }) },
+                      {
+                        onSuccess: () => notify({ severity: 'info', message: AI_HUB_MESSAGES.pinRemoved(pin.data.display_name) }),
+                        onError: (error) => notify({ severity: 'error', message: apiMessageOf(error, AI_HUB_MESSAGES.pinFailed) }),
+                      },
                     )
                   }
                 >
@@ -132,7 +135,15 @@ export function PinnedInsights({ pins }: { pins: readonly AiPin[] }) {
           </Paper>
         ))}
       </Stack>
-      <Button variant="subtle" color="red" size="xs" loading={clear.isPending} onClick={() => clear.mutate({})}>
+      <Button
+        variant="subtle"
+        color="red"
+        size="xs"
+        loading={clear.isPending}
+        onClick={() =>
+          clear.mutate({}, { onError: (error) => notify({ severity: 'error', message: apiMessageOf(error, AI_HUB_MESSAGES.clearFailed) }) })
+        }
+      >
         {AI_HUB_MESSAGES.clearPinned}
       </Button>
     </Stack>

@@ -32,7 +32,7 @@ export function SaveToHubButton({ source, type, entityKey, displayName, entity, 
   const busy = pin.isPending || unpin.isPending || pins.isPending
 
   function toggle() {
-    const onError = (error: Error) => notify({ severity: 'error', message: apiMessageOf(error, 'The AI Hub could not be updated') })
+    const onError = (error: Error) => notify({ severity: 'error', message: apiMessageOf(error, AI_HUB_MESSAGES.pinFailed) })
     if (existing) {
       unpin.mutate(
         { params: { pin_id: existing.id } },
