@@ -1,5 +1,6 @@
 import type pg from 'pg'
-import { haversineTerm, haversineTermOf, SPHERE_MARGIN, spheroidDistance, toRadians } from './geodesic.js'
+import { haversineTerm, haversineTermOf, reducedLatitude, SPHERE_MARGIN, spheroidDistanceReduced, toRadians } from './geodesic.js'
+import { ascendingOrder } from './order.js'
 
 /**
  * The in-process candidate index of Care Select (docs/decisions/0050): per specialty, the providers' point,
@@ -25,10 +26,16 @@ export interface SpecialtyIndex {
   latRad: Float64Array
   lngRad: Float64Array
   cosLat: Float64Array
+  /** sine and cosine of the reduced latitude (the spheroid distance's per-point terms) */
+  sinU: Float64Array
+  cosU: Float64Array
   kinds: string[]
   kind: Uint8Array
   /** affiliated facility id, -1 without */
   facility: Int32Array
+  /** the affiliated facility as a position in `facilityIds` (the specialty's distinct facilities), -1 without */
+  facilityLocal: Int32Array
+  facilityIds: Int32Array
   accepting: Uint8Array
   /** insurer name → bit of `networks` (words per provider: `words`) */
   insurerBit: Map<string, number>
@@ -41,6 +48,11 @@ export interface SpecialtyIndex {
   codes: string[]
   /** `kind:code` → its id in `codes` */
   codeId: Map<string, number>
+  /** per code id: 0 procedure, 1 icd10, 2 other kind; and the code without its kind */
+  codeKind: Uint8Array
+  codeValue: string[]
+  /** code ids in the order of their `kind:code` keys (a prefix's codes are one run) */
+  codesSorted: Int32Array
   volumeStart: Int32Array
   volumeCode: Int32Array
   volumeCount: Int32Array
@@ -57,6 +69,12 @@ export interface SpecialtyIndex {
   priceNegotiated: Float64Array
   priceInsurer: Float64Array
   pricePatient: Float64Array
+  /**
+   * Per price row, the rank of its negotiated and of its patient price among the specialty's rows of the same
+   * procedure, dearest first (equal prices, equal ranks): affordability among any subset is counted on these.
+   */
+  priceNegotiatedRank: Uint32Array
+  pricePatientRank: Uint32Array
 }
 
 export interface FacilityPoint {
@@ -65,7 +83,10 @@ export interface FacilityPoint {
   latRad: number
   lngRad: number
   cosLat: number
+  sinU: number
+  cosU: number
   type: string
+  npi: string | null
 }
 
 interface Held {
@@ -92,16 +113,53 @@ FROM providers p
 WHERE p.primary_taxonomy_code = $1
 ORDER BY p.latitude, p.npi`
 
+export interface ProviderRow {
+  npi: string
+  latitude: number
+  longitude: number
+  provider_kind: string
+  facility_id: number | null
+  accepting_new_patients: boolean
+  networks: Record<string, boolean> | null
+}
+/** A row of mv_provider_code_volume: npi, code kind, code, claim count. */
+export type VolumeRow = [string, string, string, number]
+/** A row of mv_provider_prices: npi, procedure code, line count, the average list, negotiated, insurer and patient amounts. */
+export type PriceRow = [string, string, number, string | number, string | number, string | number, string | number]
+
 async function buildSpecialty(pool: pg.Pool, taxonomy: string): Promise<SpecialtyIndex> {
-  const { rows } = await pool.query<{
-    npi: string
-    latitude: number
-    longitude: number
-    provider_kind: string
-    facility_id: number | null
-    accepting_new_patients: boolean
-    networks: Record<string, boolean> | null
-  }>(SPECIALTY_SQL, [taxonomy])
+  const { rows } = await pool.query<ProviderRow>(SPECIALTY_SQL, [taxonomy])
+  const index = providerColumns(taxonomy, rows)
+  const position = positionsOf(index)
+  await Promise.all([
+    pool
+      .query({ text: VOLUME_SQL, values: [taxonomy], rowMode: 'array' } as pg.QueryConfig<string[]>)
+      .then(({ rows: volumes }) => fillVolumes(index, position, volumes as unknown as VolumeRow[])),
+    pool
+      .query({ text: PRICE_SQL, values: [taxonomy], rowMode: 'array' } as pg.QueryConfig<string[]>)
+      .then(({ rows: prices }) => fillPrices(index, position, prices as unknown as PriceRow[])),
+  ])
+  describeCodes(index)
+  return index
+}
+
+/** A specialty index from rows as the build reads them (providers in latitude order, then NPI). */
+export function indexFromRows(taxonomy: string, providers: ProviderRow[], volumes: VolumeRow[], prices: PriceRow[]): SpecialtyIndex {
+  const index = providerColumns(taxonomy, providers)
+  const position = positionsOf(index)
+  fillVolumes(index, position, volumes)
+  fillPrices(index, position, prices)
+  describeCodes(index)
+  return index
+}
+
+function positionsOf(index: SpecialtyIndex): Map<string, number> {
+  const position = new Map<string, number>()
+  index.npi.forEach((npi, i) => position.set(npi, i))
+  return position
+}
+
+function providerColumns(taxonomy: string, rows: ProviderRow[]): SpecialtyIndex {
   const size = rows.length
   const insurerBit = new Map<string, number>()
   for (const row of rows)
@@ -116,15 +174,22 @@ async function buildSpecialty(pool: pg.Pool, taxonomy: string): Promise<Specialt
     latRad: new Float64Array(size),
     lngRad: new Float64Array(size),
     cosLat: new Float64Array(size),
+    sinU: new Float64Array(size),
+    cosU: new Float64Array(size),
     kinds: [],
     kind: new Uint8Array(size),
     facility: new Int32Array(size),
+    facilityLocal: new Int32Array(size),
+    facilityIds: new Int32Array(0),
     accepting: new Uint8Array(size),
     insurerBit,
     words,
     networks: new Uint32Array(size * words),
     codes: [],
     codeId: new Map(),
+    codeKind: new Uint8Array(0),
+    codeValue: [],
+    codesSorted: new Int32Array(0),
     volumeStart: new Int32Array(size + 1),
     volumeCode: new Int32Array(0),
     volumeCount: new Int32Array(0),
@@ -137,8 +202,12 @@ async function buildSpecialty(pool: pg.Pool, taxonomy: string): Promise<Specialt
     priceNegotiated: new Float64Array(0),
     priceInsurer: new Float64Array(0),
     pricePatient: new Float64Array(0),
+    priceNegotiatedRank: new Uint32Array(0),
+    pricePatientRank: new Uint32Array(0),
   }
   const kindOf = new Map<string, number>()
+  const facilityLocalOf = new Map<number, number>()
+  const facilityIds: number[] = []
   rows.forEach((row, i) => {
     index.npi[i] = row.npi
     index.lat[i] = row.latitude
@@ -146,6 +215,9 @@ async function buildSpecialty(pool: pg.Pool, taxonomy: string): Promise<Specialt
     index.latRad[i] = toRadians(row.latitude)
     index.lngRad[i] = toRadians(row.longitude)
     index.cosLat[i] = Math.cos(toRadians(row.latitude))
+    const u = reducedLatitude(row.latitude)
+    index.sinU[i] = Math.sin(u)
+    index.cosU[i] = Math.cos(u)
     let kind = kindOf.get(row.provider_kind)
     if (kind === undefined) {
       kind = index.kinds.length
@@ -154,6 +226,16 @@ async function buildSpecialty(pool: pg.Pool, taxonomy: string): Promise<Specialt
     }
     index.kind[i] = kind
     index.facility[i] = row.facility_id ?? -1
+    if (row.facility_id === null) index.facilityLocal[i] = -1
+    else {
+      let local = facilityLocalOf.get(row.facility_id)
+      if (local === undefined) {
+        local = facilityIds.length
+        facilityLocalOf.set(row.facility_id, local)
+        facilityIds.push(row.facility_id)
+      }
+      index.facilityLocal[i] = local
+    }
     index.accepting[i] = row.accepting_new_patients ? 1 : 0
     for (const [name, inNetwork] of Object.entries(row.networks ?? {})) {
       if (inNetwork !== true) continue
@@ -163,10 +245,29 @@ async function buildSpecialty(pool: pg.Pool, taxonomy: string): Promise<Specialt
     }
   })
   if (index.kinds.length > 255) throw new Error('more than 255 provider kinds')
-  const position = new Map<string, number>()
-  index.npi.forEach((npi, i) => position.set(npi, i))
-  await Promise.all([loadVolumes(pool, index, position), loadPrices(pool, index, position)])
+  index.facilityIds = Int32Array.from(facilityIds)
   return index
+}
+
+/** Per code id its kind and bare code, and the ids in key order (for prefix matches by range). */
+function describeCodes(index: SpecialtyIndex): void {
+  const count = index.codes.length
+  index.codeKind = new Uint8Array(count)
+  index.codeValue = new Array<string>(count)
+  for (let id = 0; id < count; id++) {
+    const key = index.codes[id] as string
+    const colon = key.indexOf(':')
+    const kind = key.slice(0, colon)
+    index.codeKind[id] = kind === 'procedure' ? 0 : kind === 'icd10' ? 1 : 2
+    index.codeValue[id] = key.slice(colon + 1)
+  }
+  index.codesSorted = Int32Array.from(
+    Array.from({ length: count }, (_, id) => id).sort((a, b) => {
+      const ka = index.codes[a] as string
+      const kb = index.codes[b] as string
+      return ka < kb ? -1 : ka > kb ? 1 : 0
+    }),
+  )
 }
 
 const VOLUME_SQL = `
@@ -175,19 +276,14 @@ FROM providers p JOIN mv_provider_code_volume v ON v.npi = p.npi
 WHERE p.primary_taxonomy_code = $1`
 
 /** The specialty's code volumes, as per-provider runs of (code id, claim count). */
-async function loadVolumes(pool: pg.Pool, index: SpecialtyIndex, position: Map<string, number>): Promise<void> {
-  const { rows } = await pool.query<{ npi: string; code_kind: string; code: string; claim_count: number }>({
-    text: VOLUME_SQL,
-    values: [index.taxonomy],
-    rowMode: 'array',
-  } as pg.QueryConfig<string[]>)
+function fillVolumes(index: SpecialtyIndex, position: Map<string, number>, rows: VolumeRow[]): void {
   const codeId = index.codeId
   const counts = new Int32Array(index.size + 1)
   const owner = new Int32Array(rows.length)
   const code = new Int32Array(rows.length)
   const count = new Int32Array(rows.length)
   rows.forEach((raw, r) => {
-    const [npi, kind, value, claims] = raw as unknown as [string, string, string, number]
+    const [npi, kind, value, claims] = raw
     const i = position.get(npi) as number
     const key = `${kind}:${value}`
     let id = codeId.get(key)
@@ -221,17 +317,12 @@ FROM providers p JOIN mv_provider_prices pr ON pr.npi = p.npi
 WHERE p.primary_taxonomy_code = $1`
 
 /** The specialty's prices per procedure, as per-provider runs (the numeric averages as doubles, as the response shows them). */
-async function loadPrices(pool: pg.Pool, index: SpecialtyIndex, position: Map<string, number>): Promise<void> {
-  const { rows } = await pool.query({
-    text: PRICE_SQL,
-    values: [index.taxonomy],
-    rowMode: 'array',
-  } as pg.QueryConfig<string[]>)
+function fillPrices(index: SpecialtyIndex, position: Map<string, number>, rows: PriceRow[]): void {
   const n = rows.length
   const counts = new Int32Array(index.size + 1)
   const owner = new Int32Array(n)
   for (let r = 0; r < n; r++) {
-    const i = position.get((rows[r] as unknown as [string])[0]) as number
+    const i = position.get((rows[r] as PriceRow)[0]) as number
     owner[r] = i
     counts[i + 1] = (counts[i + 1] as number) + 1
   }
@@ -245,15 +336,7 @@ async function loadPrices(pool: pg.Pool, index: SpecialtyIndex, position: Map<st
   index.pricePatient = new Float64Array(n)
   const fill = counts.slice(0, index.size)
   for (let r = 0; r < n; r++) {
-    const [, code, lines, list, negotiated, insurer, patient] = rows[r] as unknown as [
-      string,
-      string,
-      number,
-      string,
-      string,
-      string,
-      string,
-    ]
+    const [, code, lines, list, negotiated, insurer, patient] = rows[r] as PriceRow
     let id = index.priceCodeId.get(code)
     if (id === undefined) {
       id = index.priceCodes.length
@@ -270,6 +353,27 @@ async function loadPrices(pool: pg.Pool, index: SpecialtyIndex, position: Map<st
     index.priceInsurer[at] = Number(insurer)
     index.pricePatient[at] = Number(patient)
   }
+  index.priceNegotiatedRank = priceRanks(index, index.priceNegotiated)
+  index.pricePatientRank = priceRanks(index, index.pricePatient)
+}
+
+/** Per price row, the dense rank of its price among the rows of its procedure, dearest first. */
+function priceRanks(index: SpecialtyIndex, price: Float64Array): Uint32Array {
+  const n = price.length
+  const rows = Array.from({ length: index.priceCodes.length }, () => [] as number[])
+  for (let r = 0; r < n; r++) (rows[index.priceCode[r] as number] as number[]).push(r)
+  const ranks = new Uint32Array(n)
+  for (const list of rows) {
+    const negated = new Float64Array(list.length)
+    list.forEach((r, k) => (negated[k] = -(price[r] as number)))
+    const order = ascendingOrder(negated)
+    let rank = 0
+    for (let k = 0; k < order.length; k++) {
+      if (k > 0 && negated[order[k] as number] !== negated[order[k - 1] as number]) rank++
+      ranks[list[order[k] as number] as number] = rank
+    }
+  }
+  return ranks
 }
 
 /** The specialty's index for the data version (built on first use; concurrent searches share the build). */
@@ -303,28 +407,34 @@ export function specialtyIndex(pool: pg.Pool, version: string, taxonomy: string)
   return promise
 }
 
-/** Every facility's point and type (hco_compile_level_1) for the data version. */
+/** Every facility's point, type (hco_compile_level_1) and NPI for the data version. */
 export function facilityPoints(pool: pg.Pool, version: string): Promise<Map<number, FacilityPoint>> {
   const slot = slotOf(pool, version)
   if (slot.facilities) return slot.facilities
   const promise = pool
-    .query<{ id: number; latitude: number; longitude: number; hco_compile_level_1: string }>(
-      'SELECT id, latitude, longitude, hco_compile_level_1 FROM facilities',
+    .query<{ id: number; npi: string | null; latitude: number; longitude: number; hco_compile_level_1: string }>(
+      'SELECT id, npi, latitude, longitude, hco_compile_level_1 FROM facilities',
     )
     .then(
       ({ rows }) =>
         new Map(
-          rows.map((f) => [
-            f.id,
-            {
-              lat: f.latitude,
-              lng: f.longitude,
-              latRad: toRadians(f.latitude),
-              lngRad: toRadians(f.longitude),
-              cosLat: Math.cos(toRadians(f.latitude)),
-              type: f.hco_compile_level_1,
-            },
-          ]),
+          rows.map((f) => {
+            const u = reducedLatitude(f.latitude)
+            return [
+              f.id,
+              {
+                lat: f.latitude,
+                lng: f.longitude,
+                latRad: toRadians(f.latitude),
+                lngRad: toRadians(f.longitude),
+                cosLat: Math.cos(toRadians(f.latitude)),
+                sinU: Math.sin(u),
+                cosU: Math.cos(u),
+                type: f.hco_compile_level_1,
+                npi: f.npi,
+              },
+            ]
+          }),
         ),
     )
   slot.facilities = promise
@@ -339,6 +449,31 @@ export interface Centre {
   lng: number
 }
 
+/** A search's centre with the terms every distance to it shares. */
+export interface CentreTerms {
+  lat: number
+  lng: number
+  latRad: number
+  lngRad: number
+  cosLat: number
+  sinU: number
+  cosU: number
+}
+
+function termsOf(centre: Centre): CentreTerms {
+  const u = reducedLatitude(centre.lat)
+  const latRad = toRadians(centre.lat)
+  return {
+    lat: centre.lat,
+    lng: centre.lng,
+    latRad,
+    lngRad: toRadians(centre.lng),
+    cosLat: Math.cos(latRad),
+    sinU: Math.sin(u),
+    cosU: Math.cos(u),
+  }
+}
+
 /**
  * The candidates of a search: positions in the specialty index of the providers within `radiusM` of the centre
  * (spheroid distance ≤ radius, the test of ST_Distance), with their haversine terms (for ordering by distance)
@@ -346,7 +481,7 @@ export interface Centre {
  */
 export interface Candidates {
   index: SpecialtyIndex
-  centre: Centre
+  centre: CentreTerms
   members: Int32Array
   h: Float64Array
   exact: Float64Array
@@ -371,9 +506,10 @@ export function findCandidates(index: SpecialtyIndex, centre: Centre, radiusM: n
   const maxLat = Math.min(89.9, Math.abs(centre.lat) + latDelta)
   const lngDelta = radiusM / (110_000 * Math.cos(toRadians(maxLat)))
   const wraps = lngDelta >= 180 || centre.lng - lngDelta < -180 || centre.lng + lngDelta > 180
-  const cLat = toRadians(centre.lat)
-  const cLng = toRadians(centre.lng)
-  const cCos = Math.cos(cLat)
+  const terms = termsOf(centre)
+  const cLat = terms.latRad
+  const cLng = terms.lngRad
+  const cCos = terms.cosLat
   const surelyIn = haversineTermOf(radiusM / (1 + SPHERE_MARGIN))
   const surelyOut = haversineTermOf(radiusM / (1 - SPHERE_MARGIN))
   const members: number[] = []
@@ -385,14 +521,28 @@ export function findCandidates(index: SpecialtyIndex, centre: Centre, radiusM: n
     if (h > surelyOut) continue
     let exact = Number.NaN
     if (h > surelyIn) {
-      exact = spheroidDistance(centre.lat, centre.lng, index.lat[i] as number, index.lng[i] as number)
+      exact = distanceTo(terms, index, i)
       if (exact > radiusM) continue
     }
     members.push(i)
     hs.push(h)
     exacts.push(exact)
   }
-  return { index, centre, members: Int32Array.from(members), h: Float64Array.from(hs), exact: Float64Array.from(exacts) }
+  return { index, centre: terms, members: Int32Array.from(members), h: Float64Array.from(hs), exact: Float64Array.from(exacts) }
+}
+
+/** The spheroid distance of provider `i` of the index to the centre (spheroidDistance, centre first). */
+function distanceTo(centre: CentreTerms, index: SpecialtyIndex, i: number): number {
+  return spheroidDistanceReduced(
+    centre.lat,
+    centre.lng,
+    centre.sinU,
+    centre.cosU,
+    index.lat[i] as number,
+    index.lng[i] as number,
+    index.sinU[i] as number,
+    index.cosU[i] as number,
+  )
 }
 
 /** The spheroid distance of candidate position `c` (computed once). */
@@ -400,27 +550,40 @@ export function exactDistance(set: Candidates, c: number): number {
   let d = set.exact[c] as number
   if (Number.isNaN(d)) {
     const i = set.members[c] as number
-    d = spheroidDistance(set.centre.lat, set.centre.lng, set.index.lat[i] as number, set.index.lng[i] as number)
+    d = distanceTo(set.centre, set.index, i)
     set.exact[c] = d
   }
   return d
 }
 
-/** Whether provider `i` of the index is in network with any of the insurers (canonical names). */
-export function inNetworkWithAny(index: SpecialtyIndex, i: number, insurers: readonly string[]): boolean {
+/** Per candidate, whether it is in network with any of the insurers (canonical names): 1 or 0. */
+export function inNetworkWithAny(set: Candidates, insurers: readonly string[]): Uint8Array {
+  const { index, members } = set
+  const bits: number[] = []
   for (const name of insurers) {
     const bit = index.insurerBit.get(name)
-    if (bit === undefined) continue
-    if (((index.networks[i * index.words + (bit >>> 5)] as number) >>> (bit & 31)) & 1) return true
+    if (bit !== undefined) bits.push(bit)
   }
-  return false
+  const out = new Uint8Array(members.length)
+  if (bits.length === 0) return out
+  const words = index.words
+  const networks = index.networks
+  for (let c = 0; c < members.length; c++) {
+    const base = (members[c] as number) * words
+    for (const bit of bits) {
+      if (((networks[base + (bit >>> 5)] as number) >>> (bit & 31)) & 1) {
+        out[c] = 1
+        break
+      }
+    }
+  }
+  return out
 }
 
 /** A facility's spheroid distance to the centre when within the radius, else null (sphere first, spheroid when needed). */
-export function facilityDistanceWithin(point: FacilityPoint, centre: Centre, radiusM: number): number | null {
-  const cLat = toRadians(centre.lat)
-  const h = haversineTerm(cLat, toRadians(centre.lng), Math.cos(cLat), point.latRad, point.lngRad, point.cosLat)
+export function facilityDistanceWithin(point: FacilityPoint, centre: CentreTerms, radiusM: number): number | null {
+  const h = haversineTerm(centre.latRad, centre.lngRad, centre.cosLat, point.latRad, point.lngRad, point.cosLat)
   if (h > haversineTermOf(radiusM / (1 - SPHERE_MARGIN))) return null
-  const d = spheroidDistance(centre.lat, centre.lng, point.lat, point.lng)
+  const d = spheroidDistanceReduced(centre.lat, centre.lng, centre.sinU, centre.cosU, point.lat, point.lng, point.sinU, point.cosU)
   return d <= radiusM ? d : null
 }

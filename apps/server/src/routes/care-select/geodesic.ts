@@ -21,13 +21,32 @@ export const SPHERE_MARGIN = 0.01
 /** Geodesic distance in metres on the WGS 84 spheroid (Vincenty), as PostGIS's ST_Distance(geography, geography). */
 export function spheroidDistance(lat1: number, lon1: number, lat2: number, lon2: number): number {
   if (lat1 === lat2 && lon1 === lon2) return 0
+  const U1 = reducedLatitude(lat1)
+  const U2 = reducedLatitude(lat2)
+  return spheroidDistanceReduced(lat1, lon1, Math.sin(U1), Math.cos(U1), lat2, lon2, Math.sin(U2), Math.cos(U2))
+}
+
+/** The reduced latitude (radians) of a latitude in degrees: its sine and cosine can be kept with a point. */
+export function reducedLatitude(lat: number): number {
+  return Math.atan((1 - F) * Math.tan(lat * RAD))
+}
+
+/**
+ * spheroidDistance with the points' reduced latitudes given by their sine and cosine (kept per point by the
+ * candidate index): the same arithmetic, so the same result to the last bit, without four trigonometric calls.
+ */
+export function spheroidDistanceReduced(
+  lat1: number,
+  lon1: number,
+  sinU1: number,
+  cosU1: number,
+  lat2: number,
+  lon2: number,
+  sinU2: number,
+  cosU2: number,
+): number {
+  if (lat1 === lat2 && lon1 === lon2) return 0
   const L = (lon2 - lon1) * RAD
-  const U1 = Math.atan((1 - F) * Math.tan(lat1 * RAD))
-  const U2 = Math.atan((1 - F) * Math.tan(lat2 * RAD))
-  const sinU1 = Math.sin(U1)
-  const cosU1 = Math.cos(U1)
-  const sinU2 = Math.sin(U2)
-  const cosU2 = Math.cos(U2)
   let lambda = L
   let sinSigma = 0
   let cosSigma = 0

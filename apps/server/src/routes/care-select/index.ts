@@ -5,8 +5,7 @@ import {
   careSelectEndpoints,
   normalizeUsPhone,
   rankingsQuerySchema,
-  type HcoRanking,
-  type HcpRanking,
+  type ParsedRankingsQuery,
   type RankingsResponse,
 } from '@citrus/contracts'
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod'
@@ -18,6 +17,40 @@ import { rankProviders, resolveSearch, type ResolvedSearch } from './rankings.js
 import { renderReferralLetter, type LetterProvider } from './referral-letter.js'
 
 const STAFF = ['admin', 'citrus', 'user'] as const
+
+/** The referral letter's selected clinicians and facilities (by NPI), with a clinician's facility name. */
+const LETTER_SELECTION_SQL = `
+SELECT
+  (SELECT coalesce(json_agg(json_build_object(
+      'npi', p.npi, 'full_name', p.full_name, 'cms_specialization', p.cms_specialization, 'address', p.address,
+      'city', p.city, 'state', p.state, 'zip_code', p.zip_code, 'phone_number', p.phone_number, 'facility_name', f.name)), '[]')
+   FROM providers p LEFT JOIN facilities f ON f.id = p.facility_id WHERE p.npi = ANY($1::bpchar[])) AS clinicians,
+  (SELECT coalesce(json_agg(json_build_object(
+      'npi', f.npi, 'name', f.name, 'hco_compile_level_1', f.hco_compile_level_1, 'address_line_1', f.address_line_1,
+      'city', f.city, 'state', f.state, 'zip_code', f.zip_code, 'phone_number', f.phone_number)), '[]')
+   FROM facilities f WHERE f.npi = ANY($1::bpchar[])) AS facilities`
+
+interface LetterClinician {
+  npi: string
+  full_name: string
+  cms_specialization: string
+  address: string
+  city: string
+  state: string
+  zip_code: string
+  phone_number: string | null
+  facility_name: string | null
+}
+interface LetterFacility {
+  npi: string
+  name: string
+  hco_compile_level_1: string
+  address_line_1: string
+  city: string
+  state: string
+  zip_code: string
+  phone_number: string | null
+}
 
 /**
  * Care Select (spec 3 §7, spec 4 §5). Rankings: staff (Care Connect), members (recommendations) and link
@@ -60,28 +93,39 @@ export const careSelectRoutes: FastifyPluginAsyncZod = async (app) => {
       const user = userOf(request)
       const body = request.body
       const npis = [...new Set(body.selected_npis)]
-      const [clinicians, facilities] = await Promise.all([
-        prisma.provider.findMany({ where: { npi: { in: npis } }, include: { facility: { select: { name: true } } } }),
-        prisma.facility.findMany({ where: { npi: { in: npis } } }),
+      // The search the selection came from, when it is given in full (for the scores).
+      const parsed =
+        body.search?.zip_code && body.search.omni_code && npis.length > 0
+          ? rankingsQuerySchema.safeParse({ ...body.search, filter_npis: npis.join(',') })
+          : null
+      const parsedSearch: ParsedRankingsQuery | null = parsed?.success ? parsed.data : null
+      // The selection's rows and the search's inputs are read together (one round trip each, on the pool); an
+      // unknown NPI is reported before an invalid search.
+      const [selection, resolved] = await Promise.allSettled([
+        pool.query<{ clinicians: LetterClinician[]; facilities: LetterFacility[] }>(LETTER_SELECTION_SQL, [npis]),
+        parsedSearch ? resolveSearch(pool, parsedSearch) : Promise.resolve(null),
       ])
+      if (selection.status === 'rejected') throw selection.reason
+      const { clinicians, facilities } = selection.value.rows[0] as { clinicians: LetterClinician[]; facilities: LetterFacility[] }
       const unknown = npis.find((npi) => !clinicians.some((c) => c.npi === npi) && !facilities.some((f) => f.npi === npi))
       if (unknown)
         throw badRequest(`Unknown NPI ${unknown} in selected_npis`, [{ path: 'body.selected_npis', message: `Unknown NPI ${unknown}` }])
+      if (parsed && !parsed.success)
+        throw badRequest('The search of the selection is not valid', [
+          { path: 'body.search', message: parsed.error.issues[0]?.message ?? '' },
+        ])
+      if (resolved.status === 'rejected') throw resolved.reason
+      const search: ResolvedSearch | null = resolved.value
 
-      // Scores of the search the selection came from, when it is given in full.
-      let search: ResolvedSearch | null = null
-      let rankings: { hcp: HcpRanking[]; hco: HcoRanking[] } = { hcp: [], hco: [] }
-      if (body.search?.zip_code && body.search.omni_code && npis.length > 0) {
-        const parsed = rankingsQuerySchema.safeParse({ ...body.search, filter_npis: npis.join(',') })
-        if (!parsed.success)
-          throw badRequest('The search of the selection is not valid', [
-            { path: 'body.search', message: parsed.error.issues[0]?.message ?? '' },
-          ])
-        search = await resolveSearch(pool, parsed.data)
-        const ranked = await rankProviders(pool, search)
-        rankings = { hcp: ranked.hcp_rankings, hco: ranked.hco_rankings }
-      }
-      const charge = await app.meter(request, 'CARE_SELECT')
+      // The credit is taken while the search is scored (as for rankings, docs/decisions/0047).
+      const [charged, ranked] = await Promise.allSettled([
+        app.meter(request, 'CARE_SELECT'),
+        search ? rankProviders(pool, search) : Promise.resolve(null),
+      ])
+      if (charged.status === 'rejected') throw charged.reason
+      if (ranked.status === 'rejected') throw ranked.reason
+      const charge = charged.value
+      const rankings = ranked.value ? { hcp: ranked.value.hcp_rankings, hco: ranked.value.hco_rankings } : { hcp: [], hco: [] }
       if (charge.remaining !== null) reply.header(CREDITS_REMAINING_HEADER, String(charge.remaining))
 
       const providers: LetterProvider[] = npis.map((npi) => {
@@ -94,7 +138,7 @@ export const careSelectRoutes: FastifyPluginAsyncZod = async (app) => {
             specialty: clinician.cms_specialization,
             address: `${clinician.address}, ${clinician.city}, ${clinician.state} ${clinician.zip_code}`,
             phone_number: clinician.phone_number,
-            affiliation: clinician.facility?.name ?? null,
+            affiliation: clinician.facility_name,
             ranking: rankings.hcp.find((r) => r.hcp_entity.npi === npi) ?? null,
           }
         }

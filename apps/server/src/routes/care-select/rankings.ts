@@ -1,11 +1,9 @@
 import {
   CARE_AFFORDABLE_MIN_COST,
   CARE_MAX_HCO_RESULTS,
-  CARE_MAX_HCP_RESULTS,
   CARE_MESSAGES,
   CARE_MIN_PRICE_PEERS,
   CARE_SCORE_WEIGHTS,
-  CARE_TYPICAL_CODES_PER_KIND,
   METERS_PER_MILE,
   gradeOf,
   institutionTypeOf,
@@ -18,17 +16,8 @@ import {
 } from '@citrus/contracts'
 import type pg from 'pg'
 import { badRequest } from '../../lib/errors.js'
-import {
-  exactDistance,
-  facilityDistanceWithin,
-  facilityPoints,
-  findCandidates,
-  inNetworkWithAny,
-  specialtyIndex,
-  type Candidates,
-  type FacilityPoint,
-  type SpecialtyIndex,
-} from './candidate-index.js'
+import { facilityPoints, specialtyIndex } from './candidate-index.js'
+import { scoreSearch, type ScoredSearch } from './score.js'
 
 /**
  * Care Select rankings (spec 4 §5; the method: docs/decisions/0022-care-select-ranking.md, every candidate
@@ -119,35 +108,6 @@ export async function resolveSearch(pool: pg.Pool, query: ParsedRankingsQuery): 
 
 type Kind = 'procedure' | 'icd10'
 
-/**
- * The typical codes of the candidates (index positions): per kind, the CARE_TYPICAL_CODES_PER_KIND codes
- * with the most claims over them (ties by code), from the index's copy of mv_provider_code_volume.
- */
-function typicalCodesOf(index: SpecialtyIndex, providers: ArrayLike<number>): Record<Kind, string[]> {
-  const sums = new Float64Array(index.codes.length)
-  for (let k = 0; k < providers.length; k++) {
-    const i = providers[k] as number
-    for (let r = index.volumeStart[i] as number; r < (index.volumeStart[i + 1] as number); r++) {
-      const id = index.volumeCode[r] as number
-      sums[id] = (sums[id] as number) + (index.volumeCount[r] as number)
-    }
-  }
-  const lists: Record<Kind, { code: string; sum: number }[]> = { procedure: [], icd10: [] }
-  sums.forEach((sum, id) => {
-    if (sum === 0) return
-    const key = index.codes[id] as string
-    if (key.startsWith('procedure:')) lists.procedure.push({ code: key.slice('procedure:'.length), sum })
-    else if (key.startsWith('icd10:')) lists.icd10.push({ code: key.slice('icd10:'.length), sum })
-  })
-  const out: Record<Kind, string[]> = { procedure: [], icd10: [] }
-  for (const kind of ['procedure', 'icd10'] as const) {
-    const list = lists[kind]
-    list.sort((a, b) => b.sum - a.sum || (a.code < b.code ? -1 : a.code > b.code ? 1 : 0))
-    out[kind] = list.slice(0, CARE_TYPICAL_CODES_PER_KIND).map((e) => e.code)
-  }
-  return out
-}
-
 export const DETAILS_SQL = `
 SELECT
   (SELECT coalesce(json_agg(json_build_object(
@@ -209,21 +169,7 @@ interface FacilityDetails {
   hco_compile_level_1: string
 }
 
-/**
- * Percentile rank (0-100) of each value among the values: the share of the others strictly below it
- * (percent_rank; ties share the lowest rank). One value alone: 100 when it is above zero, else 0.
- */
-export function percentRanks(values: readonly number[]): number[] {
-  return Array.from(percentRanksOf(Float64Array.from(values)))
-}
-
-/** Affordability percentile (0-100) of each price: the share of the other prices strictly above it (cheaper = higher). */
-export function affordabilityPercentiles(prices: readonly number[]): number[] {
-  return percentRanks(prices.map((price) => -price)).map((p, i, all) => (all.length === 1 ? 100 : p))
-}
-
 const round = (value: number, digits = 4) => Math.round(value * 10 ** digits) / 10 ** digits
-const clamp01 = (value: number) => Math.min(1, Math.max(0, value))
 
 interface Scored {
   npi: string
@@ -250,251 +196,40 @@ interface Scored {
   affordability: { negotiated: Record<string, number>; patient: Record<string, number> }
 }
 
-/**
- * The candidates of the search (every provider of the specialty within the radius, all of them scored) and,
- * when carriers are given, which are in network with any of them.
- */
-export async function candidatesOf(
-  pool: pg.Pool,
-  search: ResolvedSearch,
-): Promise<{ candidates: Candidates; inNetwork: Uint8Array | null }> {
-  const index = await specialtyIndex(pool, search.version, search.omniCode)
-  const candidates = findCandidates(index, { lat: search.latitude, lng: search.longitude }, search.radiusM)
-  const n = candidates.members.length
-  let inNetwork: Uint8Array | null = null
-  if (search.insurers.length > 0) {
-    inNetwork = new Uint8Array(n)
-    for (let c = 0; c < n; c++) inNetwork[c] = inNetworkWithAny(index, candidates.members[c] as number, search.insurers) ? 1 : 0
-  }
-  return { candidates, inNetwork }
-}
-
-/** percentRanks over a typed array (the same ranks: the share of the others strictly below; one value alone: 100 when above zero). */
-function percentRanksOf(values: Float64Array): Float64Array {
-  const n = values.length
-  const out = new Float64Array(n)
-  if (n === 1) {
-    out[0] = (values[0] as number) > 0 ? 100 : 0
-    return out
-  }
-  const sorted = Float64Array.from(values).sort()
-  for (let k = 0; k < n; k++) {
-    const value = values[k] as number
-    let lo = 0
-    let hi = n
-    while (lo < hi) {
-      const mid = (lo + hi) >> 1
-      if ((sorted[mid] as number) < value) lo = mid + 1
-      else hi = mid
-    }
-    out[k] = (100 * lo) / (n - 1)
-  }
-  return out
-}
-
-interface PriceEntry {
-  c: number
-  list: number
-  negotiated: number
-  insurer: number
-  patient: number
-  negotiatedAff: number
-  patientAff: number
+/** Scores every candidate of the search (score.ts) from the specialty's candidate index. */
+export async function scoreOf(pool: pg.Pool, search: ResolvedSearch): Promise<ScoredSearch> {
+  const [index, facilityIndex] = await Promise.all([
+    specialtyIndex(pool, search.version, search.omniCode),
+    facilityPoints(pool, search.version),
+  ])
+  return scoreSearch(index, facilityIndex, {
+    centre: { lat: search.latitude, lng: search.longitude },
+    radiusM: search.radiusM,
+    cpt: search.cpt,
+    icd10: search.icd10,
+    insurers: search.insurers,
+    filterNpis: search.filterNpis,
+  })
 }
 
 export async function rankProviders(pool: pg.Pool, search: ResolvedSearch): Promise<RankingsResponse> {
-  const [{ candidates, inNetwork }, facilityIndex] = await Promise.all([candidatesOf(pool, search), facilityPoints(pool, search.version)])
+  const scored = await scoreOf(pool, search)
+  const { candidates, n, inNetwork, distanceM, distance, quality, cost, final, relevantVolume, pricePeersMin } = scored
+  const { givenCols, topicalCols, relevantCols, codeRanks, typical, relevant, codesSource } = scored
   const index = candidates.index
-  const centre = candidates.centre
-  const n = candidates.members.length
   const members = candidates.members
-
-  // Every candidate is scored (0022); the numbers are held in columns, rows are made only for what is listed.
-  const distanceM = new Float64Array(n)
-  const distance = new Float64Array(n)
-  for (let c = 0; c < n; c++) {
-    distanceM[c] = exactDistance(candidates, c)
-    distance[c] = clamp01(1 - (distanceM[c] as number) / search.radiusM)
-  }
-
-  // Volumes from the index: the typical codes of the candidates, the given codes' counts (a code matches its
-  // sub-codes: prefix-matched sums), the typical codes' counts.
-  const codesSource: 'given' | 'typical' = search.cpt.length + search.icd10.length > 0 ? 'given' : 'typical'
-  const typical = typicalCodesOf(index, members)
-  const relevant: Record<Kind, string[]> = codesSource === 'given' ? { procedure: search.cpt, icd10: search.icd10 } : typical
-  const priceCodes = search.cpt.length > 0 ? search.cpt : typical.procedure
-  // columns of counts: per (kind, code), one per candidate
-  const givenCols: { kind: Kind; code: string; counts: Float64Array }[] = [
-    ...search.cpt.map((code) => ({ kind: 'procedure' as Kind, code, counts: new Float64Array(n) })),
-    ...search.icd10.map((code) => ({ kind: 'icd10' as Kind, code, counts: new Float64Array(n) })),
-  ]
-  const topicalCols: { kind: Kind; code: string; counts: Float64Array }[] = [
-    ...typical.procedure.map((code) => ({ kind: 'procedure' as Kind, code, counts: new Float64Array(n) })),
-    ...typical.icd10.map((code) => ({ kind: 'icd10' as Kind, code, counts: new Float64Array(n) })),
-  ]
-  // per code id: the topical column it fills (exact code) and the given columns it adds to (prefix match)
-  const topicalOf = new Map<number, Float64Array>()
-  for (const col of topicalCols) {
-    const id = index.codeId.get(`${col.kind}:${col.code}`)
-    if (id !== undefined) topicalOf.set(id, col.counts)
-  }
-  const givenOf = new Map<number, Float64Array[]>()
-  if (givenCols.length > 0) {
-    const prefixes = givenCols.map((col) => `${col.kind}:${col.code}`)
-    index.codes.forEach((key, id) => {
-      const matches = givenCols.filter((_, k) => key.startsWith(prefixes[k] as string)).map((col) => col.counts)
-      if (matches.length > 0) givenOf.set(id, matches)
-    })
-  }
-  if (topicalOf.size + givenOf.size > 0) {
-    for (let c = 0; c < n; c++) {
-      const i = members[c] as number
-      for (let r = index.volumeStart[i] as number; r < (index.volumeStart[i + 1] as number); r++) {
-        const id = index.volumeCode[r] as number
-        const topical = topicalOf.get(id)
-        const given = givenOf.get(id)
-        if (topical === undefined && given === undefined) continue
-        const count = index.volumeCount[r] as number
-        if (topical) topical[c] = count
-        if (given) for (const col of given) col[c] = (col[c] as number) + count
-      }
-    }
-  }
-  const relevantCols = codesSource === 'given' ? givenCols : topicalCols
-
-  // Per-code volume percentiles among the candidates (zero for those without the code), and the quality volume.
-  const relevantVolume = new Float64Array(n)
-  const codeRanks = relevantCols.map((col) => {
-    for (let c = 0; c < n; c++) relevantVolume[c] = (relevantVolume[c] as number) + (col.counts[c] as number)
-    return percentRanksOf(col.counts)
-  })
-  const qualityRanks = percentRanksOf(relevantVolume)
-  const quality = new Float64Array(n)
-  for (let c = 0; c < n; c++) quality[c] = (relevantVolume[c] as number) > 0 ? clamp01((qualityRanks[c] as number) / 100) : 0
-
-  // Prices (from the index) and affordability per procedure among the candidates that billed it.
-  const priceIds = new Map<number, number>()
-  priceCodes.forEach((code, k) => {
-    const id = index.priceCodeId.get(code)
-    if (id !== undefined && !priceIds.has(id)) priceIds.set(id, k)
-  })
-  const buckets: PriceEntry[][] = priceCodes.map(() => [])
-  if (priceIds.size > 0) {
-    for (let c = 0; c < n; c++) {
-      const i = members[c] as number
-      for (let r = index.priceStart[i] as number; r < (index.priceStart[i + 1] as number); r++) {
-        const k = priceIds.get(index.priceCode[r] as number)
-        if (k === undefined) continue
-        ;(buckets[k] as PriceEntry[]).push({
-          c,
-          list: index.priceList[r] as number,
-          negotiated: index.priceNegotiated[r] as number,
-          insurer: index.priceInsurer[r] as number,
-          patient: index.pricePatient[r] as number,
-          negotiatedAff: 0,
-          patientAff: 0,
-        })
-      }
-    }
-  }
-  const costSum = new Float64Array(n)
-  const costParts = new Int32Array(n)
-  const pricePeersMin = new Int32Array(n)
-  const priceOf: Map<number, PriceEntry>[] = priceCodes.map(() => new Map())
-  buckets.forEach((bucket, k) => {
-    if (bucket.length === 0) return
-    const negotiatedAff = affordabilityPercentiles(bucket.map((e) => e.negotiated))
-    const patientAff = affordabilityPercentiles(bucket.map((e) => e.patient))
-    bucket.forEach((entry, j) => {
-      entry.negotiatedAff = negotiatedAff[j] as number
-      entry.patientAff = patientAff[j] as number
-      ;(priceOf[k] as Map<number, PriceEntry>).set(entry.c, entry)
-      costSum[entry.c] = (costSum[entry.c] as number) + (entry.negotiatedAff + entry.patientAff) / 200
-      costParts[entry.c] = (costParts[entry.c] as number) + 1
-      const peers = pricePeersMin[entry.c] as number
-      pricePeersMin[entry.c] = peers === 0 ? bucket.length : Math.min(peers, bucket.length)
-    })
-  })
-  const cost = new Float64Array(n) // NaN: no price
-  const final = new Float64Array(n)
-  for (let c = 0; c < n; c++) {
-    const parts = costParts[c] as number
-    cost[c] = parts > 0 ? clamp01((costSum[c] as number) / parts) : Number.NaN
-    const costOrHalf = parts > 0 ? (cost[c] as number) : 0.5
-    final[c] = clamp01(
-      CARE_SCORE_WEIGHTS.quality_of_care * (quality[c] as number) +
-        CARE_SCORE_WEIGHTS.cost * costOrHalf +
-        CARE_SCORE_WEIGHTS.distance * (distance[c] as number),
-    )
-  }
   const costOf = (c: number) => (Number.isNaN(cost[c] as number) ? null : (cost[c] as number))
 
-  // Order: in network first (when carriers are given), then final_score, then distance, then NPI (stable).
-  const npiOf = (c: number) => index.npi[members[c] as number] as string
-  const ordered = Array.from({ length: n }, (_, c) => c).sort((a, b) => {
-    const net = inNetwork ? (inNetwork[b] as number) - (inNetwork[a] as number) : 0
-    if (net !== 0) return net
-    const f = (final[b] as number) - (final[a] as number)
-    if (f !== 0) return f
-    const d = (distanceM[a] as number) - (distanceM[b] as number)
-    if (d !== 0) return d
-    const na = npiOf(a)
-    const nb = npiOf(b)
-    return na < nb ? -1 : na > nb ? 1 : 0
-  })
-
-  // Facilities: the affiliated facilities of all candidates that lie within the radius (the totals), scored from
-  // their candidates.
-  const facilityDistance = new Map<number, number | null>()
   const providerTypes: Record<string, number> = {}
-  const kindCounts = new Int32Array(index.kinds.length)
-  for (let c = 0; c < n; c++) {
-    const i = members[c] as number
-    kindCounts[index.kind[i] as number] = (kindCounts[index.kind[i] as number] as number) + 1
-    const id = index.facility[i] as number
-    if (id < 0 || facilityDistance.has(id)) continue
-    const point = facilityIndex.get(id)
-    facilityDistance.set(id, point ? facilityDistanceWithin(point, centre, search.radiusM) : null)
-  }
-  kindCounts.forEach((count, kind) => {
-    if (count === 0) return
-    const type = providerTypeOf(index.kinds[kind] as string)
+  for (const { kind, count } of scored.providerTypeCounts) {
+    const type = providerTypeOf(kind)
     providerTypes[type] = (providerTypes[type] ?? 0) + count
-  })
+  }
   const institutionTypes: Record<string, number> = {}
-  let totalFacilities = 0
-  for (const [id, d] of facilityDistance) {
-    if (d === null) continue
-    totalFacilities++
-    const type = institutionTypeOf((facilityIndex.get(id) as FacilityPoint).type)
+  for (const facilityType of scored.facilityTypes) {
+    const type = institutionTypeOf(facilityType)
     institutionTypes[type] = (institutionTypes[type] ?? 0) + 1
   }
-  const sums = new Map<number, { samples: number; quality: number; cost: number; costs: number }>()
-  for (let c = 0; c < n; c++) {
-    const id = index.facility[members[c] as number] as number
-    if (id < 0 || (facilityDistance.get(id) ?? null) === null) continue
-    let sum = sums.get(id)
-    if (!sum) {
-      sum = { samples: 0, quality: 0, cost: 0, costs: 0 }
-      sums.set(id, sum)
-    }
-    sum.samples++
-    sum.quality += quality[c] as number
-    const co = costOf(c)
-    if (co !== null) {
-      sum.cost += co
-      sum.costs++
-    }
-  }
-  const facilityScores = [...sums.entries()].map(([id, sum]) => {
-    const dM = facilityDistance.get(id) as number
-    const q = sum.quality / sum.samples
-    const co = sum.costs > 0 ? sum.cost / sum.costs : null
-    const d = clamp01(1 - dM / search.radiusM)
-    const f = clamp01(CARE_SCORE_WEIGHTS.quality_of_care * q + CARE_SCORE_WEIGHTS.cost * (co ?? 0.5) + CARE_SCORE_WEIGHTS.distance * d)
-    return { id, distanceM: dM, quality: q, cost: co, distance: d, final: f, samples: sum.samples }
-  })
-  facilityScores.sort((a, b) => b.final - a.final || a.distanceM - b.distanceM || a.id - b.id)
 
   // The rows of what is listed.
   const rowOf = (c: number): Scored => {
@@ -525,23 +260,25 @@ export async function rankProviders(pool: pg.Pool, search: ResolvedSearch): Prom
       if (count > 0)
         row.percentiles[col.kind].push({ code: col.code, count, percentile: round((codeRanks[k] as Float64Array)[c] as number, 2) })
     })
-    priceCodes.forEach((code, k) => {
-      const entry = (priceOf[k] as Map<number, PriceEntry>).get(c)
-      if (!entry) return
-      row.prices.list[code] = entry.list
-      row.prices.negotiated[code] = entry.negotiated
-      row.prices.insurer[code] = entry.insurer
-      row.prices.patient[code] = entry.patient
-      row.affordability.negotiated[code] = round(entry.negotiatedAff, 2)
-      row.affordability.patient[code] = round(entry.patientAff, 2)
-    })
+    for (const column of scored.prices) {
+      const entry = column.entryOf[c] as number
+      if (entry < 0) continue
+      const r = column.row[entry] as number
+      const code = column.code
+      row.prices.list[code] = index.priceList[r] as number
+      row.prices.negotiated[code] = index.priceNegotiated[r] as number
+      row.prices.insurer[code] = index.priceInsurer[r] as number
+      row.prices.patient[code] = index.pricePatient[r] as number
+      row.affordability.negotiated[code] = round(column.negotiatedAff[entry] as number, 2)
+      row.affordability.patient[code] = round(column.patientAff[entry] as number, 2)
+    }
     return row
   }
 
   // Details of what is listed (filter_npis narrows before the cut).
   const filter = search.filterNpis.length > 0 ? new Set(search.filterNpis) : null
-  const hcpList = (filter ? ordered.filter((c) => filter.has(npiOf(c))) : ordered).slice(0, CARE_MAX_HCP_RESULTS).map(rowOf)
-  const hcoCandidates = filter ? facilityScores : facilityScores.slice(0, CARE_MAX_HCO_RESULTS)
+  const hcpList = Array.from(scored.listed, rowOf)
+  const hcoCandidates = scored.facilities
   const allCodes = {
     icd10: [...new Set([...relevant.icd10, ...typical.icd10, ...search.icd10])],
     procedure: [...new Set([...relevant.procedure, ...typical.procedure, ...search.cpt])],
@@ -682,7 +419,7 @@ export async function rankProviders(pool: pg.Pool, search: ResolvedSearch): Prom
       provider_types_to_counts: providerTypes,
       institution_types_to_counts: institutionTypes,
       total_hcp_candidates: n,
-      total_hco_candidates: totalFacilities,
+      total_hco_candidates: scored.totalFacilities,
       diagnosis_code_descriptions: pick(detail.icd10, allCodes.icd10),
       procedure_code_descriptions: pick(detail.procedures, allCodes.procedure),
       taxonomy_code_descriptions: { [search.omniCode]: search.specialty },
