@@ -15,6 +15,7 @@ import {
   type AiTemplate,
 } from '@citrus/contracts'
 import type { Prisma, PrismaClient } from '../../generated/prisma/client.js'
+import { TRANSACTION_OPTIONS } from '../../db/database.js'
 import { AppError, badRequest, conflict, notFound } from '../../lib/errors.js'
 import type { ExtractedPage } from './extract.js'
 import { AI_TEMPLATES } from './templates.js'
@@ -89,15 +90,8 @@ export const titleOf = (filename: string) => filename.replace(/\.[A-Za-z0-9]+$/,
 export const budgetExceeded = (total: number) =>
   new AppError(422, AI_HUB_ERROR_CODES.budgetExceeded, AI_HUB_MESSAGES.budgetExceeded(total, total - AI_MAX_CONTEXT_TOKENS))
 
-/**
- * How long a context change waits for its transaction, and may take: as long as any other statement waits (10
- * min). Prisma's defaults (2 s to start, 5 s to run) are far too short on the embedded database, where a statement
- * waits for any other transaction to end: on the first `npm start` the demo data load in the background holds it
- * for a minute and more at a time, and an upload or a pin then failed with a 500 (P2028 'Unable to start a
- * transaction in the given time') where every other request merely waited. On PostgreSQL a transaction starts at
- * once unless the pool is exhausted.
- */
-export const CONTEXT_TRANSACTION = { maxWait: 600_000, timeout: 600_000 } as const
+/** A context change waits for its transaction as every transaction does (db/database.ts). */
+export const CONTEXT_TRANSACTION = TRANSACTION_OPTIONS
 
 export class AiContextStore {
   constructor(private readonly prisma: PrismaClient) {}
