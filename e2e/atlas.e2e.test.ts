@@ -9,7 +9,7 @@ import { dismissToasts, useBrowserSuite } from './browser.ts'
 /**
  * Atlas end to end in headless Chromium against the real server process and the ci dataset: the
  * condition-based search (overview with a card exported as PNG, the resizable query builder kept across a
- * reload, list, hospitals, CSV export) and the generic search (drill-down to providers and back, GeoJSON
+ * reload, list, hospitals, CSV export, a map click opening the region's detail card) and the generic search (drill-down to providers and back, GeoJSON
  * export, the shared URL in a fresh browser).
  */
 describe('Atlas in a real browser', () => {
@@ -74,7 +74,7 @@ describe('Atlas in a real browser', () => {
     }, png.toString('base64'))
   }
 
-  it('condition search: overview, PNG export, resizable query builder, list, hospitals of a state, CSV export', async () => {
+  it('condition search: overview, PNG export, resizable query builder, list, hospitals of a state, CSV export, map click with the region card', async () => {
     const page = await signedInPage()
     await page.goto(`${suite.server.baseUrl}/atlas-search`)
     await page.getByText('Ready to Discover Healthcare Insights', { exact: true }).waitFor({ timeout: 30_000 })
@@ -180,8 +180,11 @@ describe('Atlas in a real browser', () => {
       undefined,
       { timeout: 30_000 },
     )
+    await map.scrollIntoViewIfNeeded()
     await page.waitForTimeout(1_000) // the choropleth source is drawn
     const mapBox = (await map.boundingBox())!
+    // a point with no region: Canada, at the top edge right of the card and left of the zoom buttons
+    const empty = { x: mapBox.x + mapBox.width - 80, y: mapBox.y + 8 }
     await page.mouse.click(mapBox.x + mapBox.width / 2, mapBox.y + mapBox.height / 2)
     await page.getByText('Viewing Region KS', { exact: true }).waitFor({ timeout: 10_000 })
     const card = page.getByRole('dialog', { name: 'Region details: Kansas', exact: true })
@@ -197,8 +200,8 @@ describe('Atlas in a real browser', () => {
       await page.screenshot({ path: path.join(process.env.E2E_SCREENSHOT_DIR, 'atlas-map-region-card.png') })
     await card.getByRole('button', { name: 'Pin region details', exact: true }).click()
     await expect.poll(() => card.getAttribute('data-variant')).toBe('fixed-card')
-    // an empty click (the Pacific, bottom left) clears popups, not the fixed card
-    await page.mouse.click(mapBox.x + 8, mapBox.y + mapBox.height - 8)
+    // an empty click clears popups, not the fixed card
+    await page.mouse.click(empty.x, empty.y)
     await page.waitForTimeout(300)
     expect(await card.getAttribute('data-variant')).toBe('fixed-card')
     await card.getByRole('button', { name: 'Close region details', exact: true }).click()
@@ -206,7 +209,8 @@ describe('Atlas in a real browser', () => {
     // a popup that is not pinned goes with an empty click
     await page.mouse.click(mapBox.x + mapBox.width / 2, mapBox.y + mapBox.height / 2)
     await card.waitFor({ timeout: 10_000 })
-    await page.mouse.click(mapBox.x + 8, mapBox.y + mapBox.height - 8)
+    expect(await card.getAttribute('data-variant')).toBe('region-popup')
+    await page.mouse.click(empty.x, empty.y)
     await card.waitFor({ state: 'detached', timeout: 10_000 })
   })
 
