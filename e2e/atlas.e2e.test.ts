@@ -9,8 +9,8 @@ import { dismissToasts, useBrowserSuite } from './browser.ts'
 /**
  * Atlas end to end in headless Chromium against the real server process and the ci dataset: the
  * condition-based search (overview with a card exported as PNG, the resizable query builder kept across a
- * reload, list, hospitals, CSV export, a map click opening the region's detail card) and the generic search (drill-down to providers and back, GeoJSON
- * export, the shared URL in a fresh browser).
+ * reload, list, hospitals, CSV export, a map click opening the region's detail card) and the generic search
+ * (drill-down to providers and back, GeoJSON export, the shared URL in a fresh browser).
  */
 describe('Atlas in a real browser', () => {
   const suite = useBrowserSuite()

@@ -215,25 +215,60 @@ export class SplicedGzip {
 
   private literals(bytes: Uint8Array) {
     this.ensure(bytes.length * 2)
-    for (let i = 0; i < bytes.length; i++) this.bits(LITERAL_BITS[bytes[i]!]!, LITERAL_COUNT[bytes[i]!]!)
+    const out = this.out
+    let at = this.at
+    let bitBuf = this.bitBuf
+    let bitCount = this.bitCount
+    for (let i = 0; i < bytes.length; i++) {
+      const b = bytes[i]!
+      bitBuf |= LITERAL_BITS[b]! << bitCount
+      bitCount += LITERAL_COUNT[b]!
+      while (bitCount >= 8) {
+        out[at++] = bitBuf & 255
+        bitBuf >>>= 8
+        bitCount -= 8
+      }
+    }
+    this.at = at
+    this.bitBuf = bitBuf
+    this.bitCount = bitCount
   }
 
   /** `length` bytes copied from `distance` back, in matches of at most 258 bytes. */
   private copy(length: number, distance: number) {
-    this.ensure(Math.ceil(length / 258) * 4)
+    this.ensure(Math.ceil(length / 258) * 5)
     const distanceBits = DISTANCE_BITS[distance]!
     const distanceCount = DISTANCE_COUNT[distance]!
+    const out = this.out
+    let at = this.at
+    let bitBuf = this.bitBuf
+    let bitCount = this.bitCount
     while (length > 0) {
       const n = length > 258 ? (length - 258 < 3 ? length - 3 : 258) : length
-      this.bits(LENGTH_BITS[n]!, LENGTH_COUNT[n]!)
-      this.bits(distanceBits, distanceCount)
+      bitBuf |= LENGTH_BITS[n]! << bitCount
+      bitCount += LENGTH_COUNT[n]!
+      while (bitCount >= 8) {
+        out[at++] = bitBuf & 255
+        bitBuf >>>= 8
+        bitCount -= 8
+      }
+      bitBuf |= distanceBits << bitCount
+      bitCount += distanceCount
+      while (bitCount >= 8) {
+        out[at++] = bitBuf & 255
+        bitBuf >>>= 8
+        bitCount -= 8
+      }
       length -= n
     }
+    this.at = at
+    this.bitBuf = bitBuf
+    this.bitCount = bitCount
   }
 
   /** Text that differs per request; with a slot, the same text as that slot's last one is a back-reference. */
   value(text: string, slot = -1) {
-    this.open()
+    if (!this.inBlock) this.open()
     if (slot >= 0 && this.slotText[slot] === text) {
       const distance = this.pos - this.slotPos[slot]!
       const length = this.slotLength[slot]!
@@ -244,26 +279,38 @@ export class SplicedGzip {
         return
       }
     }
-    let ascii = true
-    for (let i = 0; i < text.length; i++) if (text.charCodeAt(i) > 127) ascii = false
     let length = text.length
-    if (ascii) {
-      this.ensure(length * 2)
-      let c = ~this.crc
-      for (let i = 0; i < length; i++) {
-        const b = text.charCodeAt(i)
-        this.bits(LITERAL_BITS[b]!, LITERAL_COUNT[b]!)
-        c = CRC_TABLE[(c ^ b) & 255]! ^ (c >>> 8)
+    this.ensure(length * 2)
+    const out = this.out
+    let at = this.at
+    let bitBuf = this.bitBuf
+    let bitCount = this.bitCount
+    let c = ~this.crc
+    let i = 0
+    for (; i < length; i++) {
+      const b = text.charCodeAt(i)
+      if (b > 127) break
+      bitBuf |= LITERAL_BITS[b]! << bitCount
+      bitCount += LITERAL_COUNT[b]!
+      while (bitCount >= 8) {
+        out[at++] = bitBuf & 255
+        bitBuf >>>= 8
+        bitCount -= 8
       }
-      this.crc = ~c >>> 0
-      this.pos += length
-    } else {
-      const bytes = Buffer.from(text)
-      length = bytes.length
+      c = CRC_TABLE[(c ^ b) & 255]! ^ (c >>> 8)
+    }
+    this.at = at
+    this.bitBuf = bitBuf
+    this.bitCount = bitCount
+    this.crc = ~c >>> 0
+    if (i < length) {
+      // the rest is not ASCII: as UTF-8 bytes
+      const bytes = Buffer.from(text.slice(i))
       this.literals(bytes)
       this.crc = crc32(bytes, this.crc)
-      this.pos += length
+      length = i + bytes.length
     }
+    this.pos += length
     if (slot >= 0) {
       this.slotText[slot] = text
       this.slotPos[slot] = this.pos - length
@@ -273,8 +320,7 @@ export class SplicedGzip {
 
   /** the CRC and position after a back-reference to text already written */
   private advance(text: string, length: number) {
-    const bytes = length === text.length ? null : Buffer.from(text)
-    if (bytes) this.crc = crc32(bytes, this.crc)
+    if (length !== text.length) this.crc = crc32(Buffer.from(text), this.crc)
     else {
       let c = ~this.crc
       for (let i = 0; i < length; i++) c = CRC_TABLE[(c ^ text.charCodeAt(i)) & 255]! ^ (c >>> 8)
@@ -287,7 +333,7 @@ export class SplicedGzip {
   constant(entry: ConstantPiece) {
     const length = entry.bytes.length
     if (length === 0) return
-    this.open()
+    if (!this.inBlock) this.open()
     const distance = this.pos - entry.lastPos
     if (entry.lastWriter === this.id && distance <= WINDOW && length >= 3) this.copy(length, distance)
     else this.literals(entry.bytes)
