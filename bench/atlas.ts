@@ -26,6 +26,7 @@ import { entityPage, stateRows, type DrilldownQuery } from '../apps/server/src/r
 import {
   countByRegionSql,
   featureProperties,
+  genericResponseGzip,
   genericResponseJson,
   genericResult,
   type GenericResult,
@@ -185,6 +186,27 @@ export async function benchAtlas(requests: number, concurrency: number) {
     // warm-up: connections, the catalogs and the tiles' geometry, the cached result of the tile query
     await runHttpLoad(base, [get(`/api/atlas/generic?${tileQuery}`), get(`/api/atlas/tiles/3/1/3.mvt?${tileQuery}`)], 1)
     for (const [, , request] of cases) await runHttpLoad(base, [request(0), request(1)], 1)
+    // the national COUNTY body: identity JSON against the spliced gzip (docs/decisions/0057), sizes and CPU per call
+    {
+      const county = await genericResult(pool, {
+        filters: filtersOf({ codes: TEN_CODES, gender: 'F', min_age: 18, max_age: 70 }),
+        scope: await resolveScope(pool, 'US', 'COUNTRY'),
+        granularity: 'COUNTY',
+        bypass: false,
+      })
+      const options = { tier: 'ENTERPRISE' as const, census: false, points: [] }
+      const timed = (write: () => Buffer) => {
+        let body = write()
+        const t = performance.now()
+        for (let i = 0; i < 10; i++) body = write()
+        return { bytes: body.length, ms: (performance.now() - t) / 10 }
+      }
+      const plain = timed(() => genericResponseJson(county, options))
+      const gzip = timed(() => genericResponseGzip(county, options))
+      console.log(
+        `  COUNTY body (${county.regions.length.toLocaleString('en-US')} regions): identity ${(plain.bytes / 2 ** 20).toFixed(2)} MiB written in ${ms(plain.ms)} ms; gzip ${(gzip.bytes / 2 ** 20).toFixed(2)} MiB written in ${ms(gzip.ms)} ms`,
+      )
+    }
     for (const level of levelsOf(concurrency)) {
       console.log(`  concurrency ${level} (load average ${await loadavg()})`)
       for (const [name, target, request] of cases) {

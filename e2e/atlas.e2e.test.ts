@@ -9,8 +9,8 @@ import { dismissToasts, useBrowserSuite } from './browser.ts'
 /**
  * Atlas end to end in headless Chromium against the real server process and the ci dataset: the
  * condition-based search (overview with a card exported as PNG, the resizable query builder kept across a
- * reload, list, hospitals, CSV export) and the generic search (drill-down to providers and back, GeoJSON
- * export, the shared URL in a fresh browser).
+ * reload, list, hospitals, CSV export, a map click opening the region's detail card) and the generic search
+ * (drill-down to providers and back, GeoJSON export, the shared URL in a fresh browser).
  */
 describe('Atlas in a real browser', () => {
   const suite = useBrowserSuite()
@@ -74,7 +74,7 @@ describe('Atlas in a real browser', () => {
     }, png.toString('base64'))
   }
 
-  it('condition search: overview, PNG export, resizable query builder, list, hospitals of a state, CSV export', async () => {
+  it('condition search: overview, PNG export, resizable query builder, list, hospitals of a state, CSV export, map click with the region card', async () => {
     const page = await signedInPage()
     await page.goto(`${suite.server.baseUrl}/atlas-search`)
     await page.getByText('Ready to Discover Healthcare Insights', { exact: true }).waitFor({ timeout: 30_000 })
@@ -166,6 +166,52 @@ describe('Atlas in a real browser', () => {
     expect(csv.split('\r\n')[0]).toBe('Hospital,City,State,Patients,%Commercial,%Medicare,%Medicaid,HCPs,Score')
     await page.getByRole('button', { name: 'All States' }).click()
     await page.getByTestId('atlas-state-table').waitFor()
+
+    // the map: a click on a region (Kansas, the centre of the default view) opens its detail card as the
+    // region popup; a click on it pins it as the fixed card, which an empty click leaves; close removes it
+    await page.getByRole('tab', { name: 'Map' }).click()
+    const map = page.getByTestId('citrus-map')
+    await map.and(page.locator('[data-map-ready="true"]')).waitFor({ timeout: 60_000 })
+    await page.waitForFunction(
+      () => {
+        const canvas = document.querySelector('[data-testid="citrus-map"] canvas')
+        return canvas instanceof HTMLCanvasElement && canvas.width > 0 && canvas.height > 0
+      },
+      undefined,
+      { timeout: 30_000 },
+    )
+    await map.scrollIntoViewIfNeeded()
+    await page.waitForTimeout(1_000) // the choropleth source is drawn
+    const mapBox = (await map.boundingBox())!
+    // a point with no region: Canada, at the top edge right of the card and left of the zoom buttons
+    const empty = { x: mapBox.x + mapBox.width - 80, y: mapBox.y + 8 }
+    await page.mouse.click(mapBox.x + mapBox.width / 2, mapBox.y + mapBox.height / 2)
+    await page.getByText('Viewing Region KS', { exact: true }).waitFor({ timeout: 10_000 })
+    const card = page.getByRole('dialog', { name: 'Region details: Kansas', exact: true })
+    await card.waitFor({ timeout: 10_000 })
+    expect(await card.getAttribute('data-variant')).toBe('region-popup')
+    const kansas = await suite.db.pool.query<{ n: number }>(
+      `SELECT count(DISTINCT c.patient_id)::int AS n FROM claims c JOIN claim_diagnoses d ON d.claim_id = c.id
+       JOIN patients p ON p.id = c.patient_id WHERE d.icd10_code LIKE 'I10%' AND p.state = 'KS'`,
+    )
+    expect(await card.locator('[data-metric="patient_count"]').innerText()).toBe(kansas.rows[0]!.n.toLocaleString('en-US'))
+    await card.locator('[data-metric="commercial_percent"]').waitFor()
+    if (process.env.E2E_SCREENSHOT_DIR)
+      await page.screenshot({ path: path.join(process.env.E2E_SCREENSHOT_DIR, 'atlas-map-region-card.png') })
+    await card.getByRole('button', { name: 'Pin region details', exact: true }).click()
+    await expect.poll(() => card.getAttribute('data-variant')).toBe('fixed-card')
+    // an empty click clears popups, not the fixed card
+    await page.mouse.click(empty.x, empty.y)
+    await page.waitForTimeout(300)
+    expect(await card.getAttribute('data-variant')).toBe('fixed-card')
+    await card.getByRole('button', { name: 'Close region details', exact: true }).click()
+    await card.waitFor({ state: 'detached' })
+    // a popup that is not pinned goes with an empty click
+    await page.mouse.click(mapBox.x + mapBox.width / 2, mapBox.y + mapBox.height / 2)
+    await card.waitFor({ timeout: 10_000 })
+    expect(await card.getAttribute('data-variant')).toBe('region-popup')
+    await page.mouse.click(empty.x, empty.y)
+    await card.waitFor({ state: 'detached', timeout: 10_000 })
   })
 
   it('generic search: drill state → facility → providers → back, GeoJSON export, shared URL in a fresh browser', async () => {

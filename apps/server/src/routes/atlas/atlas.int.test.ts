@@ -334,6 +334,46 @@ describe('Atlas API', () => {
       expect(generic_.summary.total_patients).toBe(expected!.patients)
     })
 
+    it('STATE pages counted for their states only (ordered by patients) and in full (ordered by claims) match the recount', async () => {
+      const recount = await sql<{
+        state: string
+        patients: number
+        claims: number
+        providers: number
+        facilities: number
+        systems: number
+      }>(
+        `SELECT p.state, count(DISTINCT p.id)::int AS patients, count(DISTINCT c.id)::int AS claims,
+                count(DISTINCT c.rendering_npi)::int AS providers, count(DISTINCT c.facility_id)::int AS facilities,
+                count(DISTINCT f.health_system_id)::int AS systems
+         FROM claims c JOIN claim_diagnoses d ON d.claim_id = c.id JOIN patients p ON p.id = c.patient_id
+         LEFT JOIN facilities f ON f.id = c.facility_id
+         WHERE ${likeAny(['E11', 'I10'])} AND p.gender = 'F' GROUP BY p.state`,
+      )
+      const expected = new Map(recount.map((r) => [r.state, [r.patients, r.claims, r.providers, r.facilities, r.systems]]))
+      const shown = (r: Insight) =>
+        ['patient_count', 'claim_count', 'provider_count', 'facility_count', 'health_system_count'].map((code) => metricOf(r, code))
+      for (const sort of ['patient_count', 'claim_count'] as const) {
+        const seen = new Map<string, unknown[]>()
+        for (let page = 0; page * 7 < expected.size; page++) {
+          const body = await drill({
+            drilldown_type: 'STATE',
+            icd10_cm_union_csv: 'E11,I10',
+            gender: 'F',
+            page,
+            page_size: 7,
+            sort_input: { code: sort, sort_direction: 'DESC' },
+            _bypass_cache: true,
+          })
+          expect(body.page_results.total_results).toBe(expected.size)
+          for (const r of body.page_results.results) seen.set(r.citrus_id, shown(r))
+          const keys = body.page_results.results.map((r) => metricOf(r, sort) as number)
+          expect(keys).toEqual([...keys].sort((a, b) => b - a))
+        }
+        expect(seen).toEqual(expected)
+      }
+    })
+
     it('STATE: a row per state matching the recount, sorted by state ascending, paged', async () => {
       const body = await drill({
         drilldown_type: 'STATE',
@@ -846,6 +886,36 @@ describe('Atlas API', () => {
             bypass: false,
           })
           expect(body).toEqual(JSON.parse(JSON.stringify(schema.parse(toGenericResponse(result, { tier, census, points: [] })))))
+        }
+      }
+    })
+
+    it('the gzip body (spliced from pre-compressed geometry) decodes to the same bytes as the identity body', async () => {
+      const { state } = await one<{ state: string }>(`SELECT state FROM patients GROUP BY 1 ORDER BY count(*) DESC, 1 LIMIT 1`)
+      const { zip } = await one<{ zip: string }>(`SELECT zip_code AS zip FROM patients GROUP BY 1 ORDER BY count(*) DESC, 1 LIMIT 1`)
+      const queries: Record<string, string | number | boolean>[] = [
+        { icd10_cm_union_csv: 'E11,I10', tile_granularity: 'COUNTY', search_within_region: 'US', gender: 'F', min_age: 18 },
+        { icd10_cm_union_csv: 'I10', tile_granularity: 'STATE', search_within_region: 'US', include_census_data: true },
+        { tile_granularity: 'COUNTY', search_within_region: state, include_census_data: true, include_hco_points: true },
+        {
+          icd10_cm_union_csv: 'E11',
+          tile_granularity: 'ZIP_CODE_50KM',
+          search_within_region: zip,
+          search_within_region_type: 'ZIP_CODE_50KM',
+        },
+      ]
+      for (const tier of ['BUSINESS_PLUS', 'ENTERPRISE'] as const) {
+        for (const query of queries) {
+          const plain = await get('/atlas/generic', query, tokens[tier]).set('Accept-Encoding', 'identity')
+          const gzip = await get('/atlas/generic', query, tokens[tier]).set('Accept-Encoding', 'gzip, deflate, br')
+          expect(plain.status).toBe(200)
+          expect(gzip.status).toBe(200)
+          expect(plain.headers['content-encoding']).toBeUndefined()
+          expect(gzip.headers['content-encoding']).toBe('gzip')
+          expect(gzip.headers.vary).toBe('Accept-Encoding')
+          // supertest gunzips (checking the CRC-32 and length); the text is the identity body byte for byte
+          expect(gzip.text).toBe(plain.text)
+          expect(Number(gzip.headers['content-length'])).toBeLessThan(Buffer.byteLength(plain.text))
         }
       }
     })

@@ -41,6 +41,18 @@ export interface ClaimIndex {
   claims: Uint16Array | Uint32Array
   /** code sets (codes of a claim, sorted; empty for a claim without a diagnosis) */
   sets: string[][]
+  /**
+   * The rows with a facility again, ordered by (facility, patient) (docs/decisions/0057): rows of facility f are
+   * byFacility.start[f] .. start[f+1], so a drill-down over the facilities of a state, a ZIP area or one facility
+   * walks only their rows instead of the rows of every selected patient.
+   */
+  byFacility: {
+    start: Uint32Array
+    patient: Uint32Array
+    provider: Int32Array
+    codeSet: Uint16Array | Uint32Array
+    claims: Uint16Array | Uint32Array
+  }
   facilityIds: Int32Array
   facilityState: string[]
   facilityZip: string[]
@@ -68,20 +80,20 @@ export async function buildClaimIndex(pool: pg.Pool, people: PatientIndex): Prom
   const providerNpis: string[] = []
   const setNumber = new Map<string, number>()
   const sets: string[][] = []
-  let facility: number[] = []
-  let provider: number[] = []
-  let codeSet: number[] = []
-  let claims: number[] = []
+  let chunkFacility: number[] = []
+  let chunkProvider: number[] = []
+  let chunkCodeSet: number[] = []
+  let chunkClaims: number[] = []
   const columns = { facility: [] as Int32Array[], provider: [] as Int32Array[], codeSet: [] as Uint32Array[], claims: [] as Uint32Array[] }
   const flush = () => {
-    columns.facility.push(Int32Array.from(facility))
-    columns.provider.push(Int32Array.from(provider))
-    columns.codeSet.push(Uint32Array.from(codeSet))
-    columns.claims.push(Uint32Array.from(claims))
-    facility = []
-    provider = []
-    codeSet = []
-    claims = []
+    columns.facility.push(Int32Array.from(chunkFacility))
+    columns.provider.push(Int32Array.from(chunkProvider))
+    columns.codeSet.push(Uint32Array.from(chunkCodeSet))
+    columns.claims.push(Uint32Array.from(chunkClaims))
+    chunkFacility = []
+    chunkProvider = []
+    chunkCodeSet = []
+    chunkClaims = []
   }
   let rows = 0
   let maxClaims = 0
@@ -118,22 +130,22 @@ export async function buildClaimIndex(pool: pg.Pool, people: PatientIndex): Prom
       const id = Number(patientId)
       while (q < size && idsById[q]! < id) rowStartById[++q] = rows
       if (idsById[q] !== id) throw new Error(`Atlas index: claims of patient ${id}, who is not in patients`)
-      facility.push(facilityId < 0 ? -1 : (facilityNumber.get(facilityId) ?? -1))
+      chunkFacility.push(facilityId < 0 ? -1 : (facilityNumber.get(facilityId) ?? -1))
       let n = npiNumber.get(npi)
       if (n === undefined) {
         n = providerNpis.length
         providerNpis.push(npi)
         npiNumber.set(npi, n)
       }
-      provider.push(n)
+      chunkProvider.push(n)
       let s = setNumber.get(codes)
       if (s === undefined) {
         s = sets.length
         sets.push(codes === '' ? [] : codes.split(','))
         setNumber.set(codes, s)
       }
-      codeSet.push(s)
-      claims.push(count)
+      chunkCodeSet.push(s)
+      chunkClaims.push(count)
       if (count > maxClaims) maxClaims = count
       rows++
     }
@@ -176,14 +188,19 @@ export async function buildClaimIndex(pool: pg.Pool, people: PatientIndex): Prom
     }
     return out
   }
+  const facility = permute(columns.facility, (n) => new Int32Array(n))
+  const provider = permute(columns.provider, (n) => new Int32Array(n))
+  const codeSet = permute(columns.codeSet, (n) => (sets.length <= 0xffff ? new Uint16Array(n) : new Uint32Array(n)))
+  const claims = permute(columns.claims, (n) => (maxClaims <= 0xffff ? new Uint16Array(n) : new Uint32Array(n)))
   const index: ClaimIndex = {
     version: people.version,
     people,
     rowStart,
-    facility: permute(columns.facility, (n) => new Int32Array(n)),
-    provider: permute(columns.provider, (n) => new Int32Array(n)),
-    codeSet: permute(columns.codeSet, (n) => (sets.length <= 0xffff ? new Uint16Array(n) : new Uint32Array(n))),
-    claims: permute(columns.claims, (n) => (maxClaims <= 0xffff ? new Uint16Array(n) : new Uint32Array(n))),
+    facility,
+    provider,
+    codeSet,
+    claims,
+    byFacility: facilityOrder(facilities.rows.length, rowStart, facility, provider, codeSet, claims),
     sets,
     facilityIds: Int32Array.from(facilities.rows.map((row) => row.id)),
     facilityState: facilities.rows.map((row) => row.state),
@@ -200,6 +217,11 @@ export async function buildClaimIndex(pool: pg.Pool, people: PatientIndex): Prom
   }
   index.bytes =
     rowStart.byteLength +
+    index.byFacility.start.byteLength +
+    index.byFacility.patient.byteLength +
+    index.byFacility.provider.byteLength +
+    index.byFacility.codeSet.byteLength +
+    index.byFacility.claims.byteLength +
     index.facility.byteLength +
     index.provider.byteLength +
     index.codeSet.byteLength +
@@ -209,6 +231,42 @@ export async function buildClaimIndex(pool: pg.Pool, people: PatientIndex): Prom
     providerNpis.length * 60 +
     facilities.rows.length * 40
   return index
+}
+
+/** The rows with a facility in (facility, patient) order: a counting sort of the patient-ordered rows. */
+function facilityOrder(
+  facilities: number,
+  rowStart: Uint32Array,
+  facility: Int32Array,
+  provider: Int32Array,
+  codeSet: Uint16Array | Uint32Array,
+  claims: Uint16Array | Uint32Array,
+): ClaimIndex['byFacility'] {
+  const start = new Uint32Array(facilities + 1)
+  for (let r = 0; r < facility.length; r++) if (facility[r]! >= 0) start[facility[r]! + 1]!++
+  for (let f = 0; f < facilities; f++) start[f + 1]! += start[f]!
+  const rows = start[facilities]!
+  const out = {
+    start,
+    patient: new Uint32Array(rows),
+    provider: new Int32Array(rows),
+    codeSet: codeSet instanceof Uint16Array ? new Uint16Array(rows) : new Uint32Array(rows),
+    claims: claims instanceof Uint16Array ? new Uint16Array(rows) : new Uint32Array(rows),
+  }
+  const next = start.slice(0, facilities)
+  const patients = rowStart.length - 1
+  for (let p = 0; p < patients; p++) {
+    for (let r = rowStart[p]!, end = rowStart[p + 1]!; r < end; r++) {
+      const f = facility[r]!
+      if (f < 0) continue
+      const at = next[f]!++
+      out.patient[at] = p
+      out.provider[at] = provider[r]!
+      out.codeSet[at] = codeSet[r]!
+      out.claims[at] = claims[r]!
+    }
+  }
+  return out
 }
 
 /** What a drill-down groups by: the whole region, the patients' states, facilities or rendering providers. */
@@ -222,6 +280,8 @@ export interface DrillQuery {
   healthSystemId: number | null
   /** STATE: the patients' state; FACILITY: the facility's; PROVIDER: the provider's */
   state: string | null
+  /** STATE: count only the groups of these states (the page's; docs/decisions/0057) */
+  states?: readonly string[] | null
 }
 
 /** One group of a drill-down: the facility id, the NPI, the state or 'all'. */
@@ -274,9 +334,41 @@ export async function drillWithIndex(pool: pg.Pool, index: ClaimIndex, q: DrillQ
       return 1
     })
   }
-  const patients = selectPatients(people, prefixes, filter)
+  let patients = selectPatients(people, prefixes, filter)
+  if (q.group === 'STATE' && q.states) patients = onlyStates(people, patients, q.states)
   if (onPatients) return countByPatientState(index, patients, q.group === 'COUNTRY', setMatch, facilityOk)
+  // facilities of a state, a ZIP area or one facility: their rows only (a provider's patients are deduped per
+  // facility walk, so PROVIDER groups take this path only within one facility)
+  if (facilityOk && (q.group === 'FACILITY' || q.facilityId !== null))
+    return countByFacilityRows(index, patients, q.group === 'FACILITY', setMatch, facilityOk, providerOk)
   return countByEntity(index, patients, q.group === 'FACILITY', setMatch, facilityOk, providerOk)
+}
+
+/** The selection restricted to the patients of some states: their runs of numbers copied (patients are in state order). */
+function onlyStates(people: PatientIndex, selected: Uint32Array, states: readonly string[]): Uint32Array {
+  const keep = new Uint8Array(people.states.length)
+  for (const state of states) {
+    const s = people.states.indexOf(state)
+    if (s >= 0) keep[s] = 1
+  }
+  const out = new Uint32Array(selected.length)
+  const { start, region } = people.runs.STATE
+  for (let r = 0; r < region.length; r++) {
+    const g = region[r]!
+    if (g >= keep.length || !keep[g]) continue
+    const s = start[r]!
+    const e = start[r + 1]!
+    if (e <= s) continue
+    const first = s >>> 5
+    const last = (e - 1) >>> 5
+    for (let w = first; w <= last; w++) {
+      let word = selected[w]!
+      if (w === first) word &= ~0 << (s & 31)
+      if (w === last) word &= ~0 >>> (31 - ((e - 1) & 31))
+      out[w]! |= word
+    }
+  }
+  return out
 }
 
 const SET_MATCH_LIMIT = 50
@@ -458,6 +550,73 @@ function countByEntity(
     out.push({ key: byFacility ? String(index.facilityIds[g]) : index.providerNpis[g]!, metrics: m })
   }
   return out
+}
+
+/**
+ * FACILITY groups, or PROVIDER groups within one facility, from the facility-ordered rows: only the rows of
+ * the facilities that pass are read; a row counts when its patient is selected and its code set matches. Rows
+ * of a facility are in patient order, so the last patient per group dedupes patients and a stamp per
+ * facility dedupes its providers. The same counts as countByEntity.
+ */
+function countByFacilityRows(
+  index: ClaimIndex,
+  patients: Uint32Array,
+  byFacility: boolean,
+  setMatch: Uint8Array,
+  facilityOk: Uint8Array,
+  providerOk: Uint8Array | null,
+): DrillCount[] {
+  const people = index.people
+  const { start, patient, provider, codeSet, claims } = index.byFacility
+  const { providerStamp } = index
+  const width = 3 + ATLAS_PAYER_TYPES.length
+  // per group (facility number, or provider number in first-seen order): patients, claims, providers, payers
+  const counts: number[] = []
+  const groupOf = new Map<number, number>()
+  const keys: number[] = []
+  const lastPatient: number[] = []
+  for (let f = 0; f < facilityOk.length; f++) {
+    if (!facilityOk[f]) continue
+    const stamp = nextStamp(index)
+    for (let r = start[f]!, end = start[f + 1]!; r < end; r++) {
+      const p = patient[r]!
+      if ((patients[p >>> 5]! & (1 << (p & 31))) === 0) continue
+      if (!setMatch[codeSet[r]!]) continue
+      const n = provider[r]!
+      if (providerOk && !providerOk[n]) continue
+      const key = byFacility ? f : n
+      let g = groupOf.get(key)
+      if (g === undefined) {
+        g = keys.length
+        groupOf.set(key, g)
+        keys.push(key)
+        lastPatient.push(-1)
+        for (let k = 0; k < width; k++) counts.push(0)
+      }
+      const at = g * width
+      counts[at + 1]! += claims[r]!
+      if (lastPatient[g] !== p) {
+        lastPatient[g] = p
+        counts[at]!++
+        const kind = people.payer[p]!
+        if (kind !== NONE8) counts[at + 3 + kind]!++
+      }
+      if (byFacility && providerStamp[n] !== stamp) {
+        providerStamp[n] = stamp
+        counts[at + 2]!++
+      }
+    }
+  }
+  const order = keys.map((_, g) => g).sort((a, b) => keys[a]! - keys[b]!)
+  return order.map((g) => {
+    const at = g * width
+    const m = emptyMetrics()
+    m.patients = counts[at]!
+    m.claims = counts[at + 1]!
+    m.providers = byFacility ? counts[at + 2]! : 1
+    ATLAS_PAYER_TYPES.forEach((type, k) => (m[type] = counts[at + 3 + k]!))
+    return { key: byFacility ? String(index.facilityIds[keys[g]!]) : index.providerNpis[keys[g]!]!, metrics: m }
+  })
 }
 
 /** The drill-down index of the data version, or null while it (or the patient index) is being built. */

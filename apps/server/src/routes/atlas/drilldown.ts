@@ -95,6 +95,8 @@ export interface DrilldownQuery {
   pageSize: number
   /** recount instead of taking the groups counted for the same query before (`_bypass_cache`) */
   bypass?: boolean
+  /** STATE: only the groups of these states (a page whose order the patient counts decide) */
+  states?: string[] | null
 }
 
 /** The drill-down index of the current data version when it is built (docs/decisions/0043), else null (SQL answers). */
@@ -132,6 +134,7 @@ function drillQuery(q: DrilldownQuery): DrillQuery {
     facilityId: q.facilityId,
     healthSystemId: q.healthSystemId,
     state: q.state,
+    ...(q.type === 'STATE' && q.states ? { states: q.states } : {}),
   }
 }
 
@@ -166,6 +169,7 @@ export async function stateRowsSql(pool: pg.Pool, q: DrilldownQuery): Promise<Ma
   const params = new SqlParams()
   const { from, where } = claimsFrom(q.filters, q.scope, params, 'patient')
   if (q.state) where.push(`p.state = ${params.add(q.state)}`)
+  if (q.states) where.push(`p.state = ANY(${params.add(q.states)}::text[])`)
   const { rows } = await pool.query<{ id: string }>(
     `SELECT p.state AS id, ${METRICS_SQL} FROM ${from} ${whereSql(where)} GROUP BY p.state`,
     params.values,

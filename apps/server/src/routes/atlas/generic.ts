@@ -12,6 +12,7 @@ import { countWithIndex, currentPatientIndex, patientFilter } from './patient-in
 import { codeConditionSql, granularityKey, patientConditions, SqlParams, type AtlasFilters, type AtlasScope } from './query.js'
 import { dataVersion, neighboursOf, regionCatalog, regionsInScope, type Region } from './regions.js'
 import { buildLegend, getisOrdGiStar, scoreOfHotspot } from './statistics.js'
+import { constantPiece, gzipSegment, SplicedGzip, type ConstantPiece, type GzipSegment } from '../../lib/spliced-gzip.js'
 
 export interface PayerCounts {
   commercial: number
@@ -274,68 +275,207 @@ function regionProperties(result: GenericResult, r: RegionResult, options: Omit<
 
 /** JSON of a number as JSON.stringify writes it (null for NaN and infinities). */
 const num = (v: number | null) => (v === null || !Number.isFinite(v) ? 'null' : String(v))
-/** The constant start of each metric's JSON (code, name, description, unit), by code. */
-const metricHeads = new Map<string, string>()
-function metricJson(m: AtlasMetric): string {
-  let head = metricHeads.get(m.code)
-  if (head === undefined) {
-    head = JSON.stringify({ code: m.code, name: m.name, description: m.description, unit: m.unit }).slice(0, -1)
-    metricHeads.set(m.code, head)
-  }
-  return `${head},"value":{"v":${typeof m.value.v === 'string' ? JSON.stringify(m.value.v) : num(m.value.v)},"value_kind":"${m.value.value_kind}"}}`
+/** Where the JSON of a response goes: constant text of the template, or per-request values (see spliced-gzip). */
+interface JsonSink {
+  constant(piece: ConstantPiece): void
+  /** `slot`: the same text written again in the same slot may be a back-reference */
+  value(text: string, slot?: number): void
 }
-/** Per region the constant text around its values: [after id, label, …] (see regionPropertiesJson). */
-const regionTexts = new WeakMap<Region, { id: string; label: string; tail: string }>()
 
-/**
- * JSON.stringify(regionProperties(…)) written from constant pieces: the region's own text is encoded once,
- * only the counts, fill, scores and metric values are written per request (the test compares both).
- */
-function regionPropertiesJson(result: GenericResult, r: RegionResult, options: Omit<ResponseOptions, 'points'>): string {
-  let texts = regionTexts.get(r.region)
+/** Builds the text (the identity response). */
+class TextSink implements JsonSink {
+  text = ''
+  constant(piece: ConstantPiece) {
+    this.text += piece.text
+  }
+  value(text: string) {
+    this.text += text
+  }
+}
+
+const SLOT_ID = 0
+const SLOT_LABEL = 1
+const SLOT_VALUE = 2
+const SLOT_FILL = 3
+const SLOT_STATE = 4
+const SLOT_LATITUDE = 5
+const SLOT_LONGITUDE = 6
+const SLOT_HOTSPOT = 7
+const SLOT_POPULATION = 8
+const SLOT_PREVALENCE = 9
+
+/** Per region its id, label, state and rounded coordinates as JSON text, encoded once. */
+const regionTexts = new WeakMap<Region, { id: string; label: string; state: string; latitude: string; longitude: string }>()
+function textsOf(region: Region) {
+  let texts = regionTexts.get(region)
   if (!texts) {
-    const { region } = r
     texts = {
       id: JSON.stringify(region.id),
       label: JSON.stringify(region.label),
-      tail: JSON.stringify({
-        additional_metadata: [
-          { code: 'state', label: 'State', value: region.state },
-          { code: 'latitude', label: 'Latitude', value: round(region.latitude, 5) },
-          { code: 'longitude', label: 'Longitude', value: round(region.longitude, 5) },
-        ],
-        latitude: round(region.latitude, 5),
-        longitude: round(region.longitude, 5),
-        state: region.state,
-      }).slice(1),
+      state: JSON.stringify(region.state),
+      latitude: num(round(region.latitude, 5)),
+      longitude: num(round(region.longitude, 5)),
     }
-    regionTexts.set(r.region, texts)
+    regionTexts.set(region, texts)
   }
-  const scoreAllowed = tierAllows(options.tier, 'score')
-  const population = options.census ? r.region.population : null
-  const prevalence = options.census && r.prevalence !== null ? round(r.prevalence, 2) : null
-  const metrics = [
-    metricJson(metric('patient_count', 'Patients', 'Distinct patients with any of the conditions', 'PATIENT_COUNT', r.patients, 'INT')),
-    ...payerMetrics(r.payers, r.patients).map(metricJson),
+  return texts
+}
+
+/** The head of a metric's JSON up to its value (code, name, description, unit), as JSON.stringify writes it. */
+const metricHead = (code: string, name: string, description: string, unit: AtlasMetric['unit']) =>
+  `${JSON.stringify({ code, name, description, unit }).slice(0, -1)},"value":{"v":`
+const kindTail = (kind: 'INT' | 'FLOAT') => `,"value_kind":"${kind}"}}`
+const PAYER_HEADS = [
+  metricHead('commercial_percent', 'Commercial', 'Share of patients with commercial insurance', 'PERCENT'),
+  metricHead('medicare_percent', 'Medicare', 'Share of patients on Medicare', 'PERCENT'),
+  metricHead('medicaid_percent', 'Medicaid', 'Share of patients on Medicaid', 'PERCENT'),
+  metricHead('other_percent', 'Other', 'Share of patients with another or no payer', 'PERCENT'),
+]
+
+/**
+ * The constant text between the values of a region's properties, for one entity type, tier (score or not)
+ * and census flag: the pieces of regionProperties' JSON (metric heads and tails merged with what surrounds
+ * them), made once. `lead` starts the properties (`{"id":`, or `,"properties":{"id":` in a feature).
+ */
+interface PropertiesTemplate {
+  lead: ConstantPiece
+  featureLead: ConstantPiece
+  pieces: ConstantPiece[]
+}
+const templates = new Map<string, PropertiesTemplate>()
+function templateOf(entity: string, scoreAllowed: boolean, census: boolean): PropertiesTemplate {
+  const key = `${entity}|${scoreAllowed}|${census}`
+  let template = templates.get(key)
+  if (template) return template
+  const texts = [
+    ',"label":',
+    ',"value":',
+    ',"code":',
+    ',"territory_name":',
+    ',"primary_metric_value":',
+    `,"primary_metric":"patient_count","entity_type":"${entity}","has_marker":false,"fill":`,
+    ',"fill-opacity":0.75,"stroke":"#5C5F66","score":',
+    ',"hotspot_score":',
+    ',"population":',
+    ',"prevalence_per_100k":',
+    `,"metrics":[${metricHead('patient_count', 'Patients', 'Distinct patients with any of the conditions', 'PATIENT_COUNT')}`,
   ]
-  if (options.census) {
-    metrics.push(metricJson(metric('population', 'Population', 'Census resident population', 'STAT', population, 'INT')))
-    metrics.push(
-      metricJson(metric('prevalence_per_100k', 'Prevalence per 100,000', 'Patients per 100,000 residents', 'RATIO', prevalence, 'FLOAT')),
-    )
+  let tail = kindTail('INT')
+  for (const head of PAYER_HEADS) {
+    texts.push(`${tail},${head}`)
+    tail = kindTail('FLOAT')
   }
-  if (scoreAllowed)
-    metrics.push(
-      metricJson(metric('hotspot_score', 'Hotspot (Gi*)', 'Getis-Ord Gi* z-score over neighbouring regions', 'STAT', r.hotspot, 'FLOAT')),
+  if (census) {
+    texts.push(`${tail},${metricHead('population', 'Population', 'Census resident population', 'STAT')}`)
+    texts.push(
+      `${kindTail('INT')},${metricHead('prevalence_per_100k', 'Prevalence per 100,000', 'Patients per 100,000 residents', 'RATIO')}`,
     )
-  const value = num(r.patients)
-  return (
-    `{"id":${texts.id},"label":${texts.label},"value":${value},"code":${texts.id},"territory_name":${texts.label},` +
-    `"primary_metric_value":${value},"primary_metric":"patient_count","entity_type":"${ENTITY_OF[result.granularity]}","has_marker":false,` +
-    `"fill":${JSON.stringify(r.fill)},"fill-opacity":0.75,"stroke":"#5C5F66","score":${num(scoreAllowed ? r.score : null)},` +
-    `"hotspot_score":${num(scoreAllowed ? r.hotspot : null)},"population":${num(population)},"prevalence_per_100k":${num(prevalence)},` +
-    `"metrics":[${metrics.join(',')}],${texts.tail}`
+    tail = kindTail('FLOAT')
+  }
+  if (scoreAllowed) {
+    texts.push(`${tail},${metricHead('hotspot_score', 'Hotspot (Gi*)', 'Getis-Ord Gi* z-score over neighbouring regions', 'STAT')}`)
+    tail = kindTail('FLOAT')
+  }
+  texts.push(
+    `${tail}],"additional_metadata":[{"code":"state","label":"State","value":`,
+    '},{"code":"latitude","label":"Latitude","value":',
+    '},{"code":"longitude","label":"Longitude","value":',
+    '}],"latitude":',
+    ',"longitude":',
+    ',"state":',
+    '}',
   )
+  template = { lead: constantPiece('{"id":'), featureLead: constantPiece(',"properties":{"id":'), pieces: texts.map(constantPiece) }
+  templates.set(key, template)
+  return template
+}
+
+/** share() as JSON text */
+const shareText = (part: number, total: number) => num(share(part, total))
+
+/**
+ * JSON.stringify(regionProperties(…)) written from the template's constant pieces and the values: the
+ * region's own text is encoded once, only the counts, fill, scores and metric values are written per request
+ * (the test compares it with the object response). `inFeature`: the lead piece carries `,"properties":`.
+ */
+function writeRegionProperties(
+  sink: JsonSink,
+  result: GenericResult,
+  r: RegionResult,
+  options: Omit<ResponseOptions, 'points'>,
+  inFeature = false,
+) {
+  const texts = textsOf(r.region)
+  const scoreAllowed = tierAllows(options.tier, 'score')
+  const template = templateOf(ENTITY_OF[result.granularity], scoreAllowed, options.census)
+  const pieces = template.pieces
+  const population = options.census ? num(r.region.population) : 'null'
+  const prevalence = options.census && r.prevalence !== null ? num(round(r.prevalence, 2)) : 'null'
+  const hotspot = scoreAllowed ? num(r.hotspot) : 'null'
+  const value = num(r.patients)
+  const { patients, payers } = r
+  sink.constant(inFeature ? template.featureLead : template.lead)
+  sink.value(texts.id, SLOT_ID)
+  sink.constant(pieces[0]!)
+  sink.value(texts.label, SLOT_LABEL)
+  sink.constant(pieces[1]!)
+  sink.value(value, SLOT_VALUE)
+  sink.constant(pieces[2]!)
+  sink.value(texts.id, SLOT_ID)
+  sink.constant(pieces[3]!)
+  sink.value(texts.label, SLOT_LABEL)
+  sink.constant(pieces[4]!)
+  sink.value(value, SLOT_VALUE)
+  sink.constant(pieces[5]!)
+  sink.value(JSON.stringify(r.fill), SLOT_FILL)
+  sink.constant(pieces[6]!)
+  sink.value(scoreAllowed ? num(r.score) : 'null')
+  sink.constant(pieces[7]!)
+  sink.value(hotspot, SLOT_HOTSPOT)
+  sink.constant(pieces[8]!)
+  sink.value(population, SLOT_POPULATION)
+  sink.constant(pieces[9]!)
+  sink.value(prevalence, SLOT_PREVALENCE)
+  sink.constant(pieces[10]!)
+  sink.value(value, SLOT_VALUE)
+  sink.constant(pieces[11]!)
+  sink.value(shareText(payers.commercial, patients))
+  sink.constant(pieces[12]!)
+  sink.value(shareText(payers.medicare, patients))
+  sink.constant(pieces[13]!)
+  sink.value(shareText(payers.medicaid, patients))
+  sink.constant(pieces[14]!)
+  sink.value(shareText(payers.other, patients))
+  let k = 15
+  if (options.census) {
+    sink.constant(pieces[k++]!)
+    sink.value(population, SLOT_POPULATION)
+    sink.constant(pieces[k++]!)
+    sink.value(prevalence, SLOT_PREVALENCE)
+  }
+  if (scoreAllowed) {
+    sink.constant(pieces[k++]!)
+    sink.value(hotspot, SLOT_HOTSPOT)
+  }
+  sink.constant(pieces[k++]!)
+  sink.value(texts.state, SLOT_STATE)
+  sink.constant(pieces[k++]!)
+  sink.value(texts.latitude, SLOT_LATITUDE)
+  sink.constant(pieces[k++]!)
+  sink.value(texts.longitude, SLOT_LONGITUDE)
+  sink.constant(pieces[k++]!)
+  sink.value(texts.latitude, SLOT_LATITUDE)
+  sink.constant(pieces[k++]!)
+  sink.value(texts.longitude, SLOT_LONGITUDE)
+  sink.constant(pieces[k++]!)
+  sink.value(texts.state, SLOT_STATE)
+  sink.constant(pieces[k]!)
+}
+
+function regionPropertiesJson(result: GenericResult, r: RegionResult, options: Omit<ResponseOptions, 'points'>): string {
+  const sink = new TextSink()
+  writeRegionProperties(sink, result, r, options)
+  return sink.text
 }
 
 function responseTail(result: GenericResult, options: ResponseOptions) {
@@ -404,4 +544,48 @@ export function genericResponseJson(result: GenericResult, options: ResponseOpti
   at += out.write(tail, at)
   if (at !== size) throw new Error('Atlas response: size mismatch')
   return out
+}
+
+/** Per region its geometry compressed once (a catalog's geometry never changes); small ones are written as values. */
+const geometrySegments = new WeakMap<Region, GzipSegment>()
+const SEGMENT_MIN_LENGTH = 256
+const GZIP_HEAD = constantPiece('{"geojson":{"type":"FeatureCollection","features":[{"type":"Feature","id":')
+const GZIP_FEATURE = constantPiece('},{"type":"Feature","id":')
+const GZIP_GEOMETRY = constantPiece(',"geometry":')
+const GZIP_LAST = constantPiece('}')
+const GZIP_EMPTY = constantPiece('{"geojson":{"type":"FeatureCollection","features":[')
+
+/**
+ * The same response as `genericResponseJson`, gzip-encoded without compressing it per request
+ * (docs/decisions/0057): each region's geometry is compressed once and copied, the properties' constant text
+ * is a back-reference to the previous feature's, and only the values are written as literals.
+ */
+export function genericResponseGzip(result: GenericResult, options: ResponseOptions): Buffer {
+  let capacity = 1 << 16
+  const segments = result.regions.map(({ region }) => {
+    if (region.geometry.length < SEGMENT_MIN_LENGTH) return null
+    let segment = geometrySegments.get(region)
+    if (!segment) geometrySegments.set(region, (segment = gzipSegment(region.geometry)))
+    capacity += segment.bytes.length
+    return segment
+  })
+  const gzip = new SplicedGzip(capacity + result.regions.length * 256)
+  const regions = result.regions
+  if (regions.length === 0) gzip.constant(GZIP_EMPTY)
+  for (let i = 0; i < regions.length; i++) {
+    const r = regions[i]!
+    gzip.constant(i === 0 ? GZIP_HEAD : GZIP_FEATURE)
+    gzip.value(textsOf(r.region).id, SLOT_ID)
+    gzip.constant(GZIP_GEOMETRY)
+    const segment = segments[i]
+    if (segment) gzip.segment(segment)
+    else gzip.value(r.region.geometry)
+    writeRegionProperties(gzip, result, r, options, true)
+  }
+  if (regions.length > 0) gzip.constant(GZIP_LAST)
+  gzip.text(
+    options.points.map((point, i) => `${i > 0 || result.regions.length > 0 ? ',' : ''}${JSON.stringify(point)}`).join('') +
+      `]},${JSON.stringify(responseTail(result, options)).slice(1)}`,
+  )
+  return gzip.finish()
 }

@@ -19,10 +19,20 @@ import {
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod'
 import type pg from 'pg'
 import { route } from '../../lib/endpoint.js'
+import { acceptsGzip } from '../../lib/spliced-gzip.js'
 import { badRequest, notFound } from '../../lib/errors.js'
 import { emptyMetrics } from './claim-index.js'
 import { countryRow, entityPage, insight, metricGroups, stateRows, type DrilldownQuery, type GroupMetrics } from './drilldown.js'
-import { featureProperties, genericResponseJson, genericResult, round, share, type GenericResult, type RegionResult } from './generic.js'
+import {
+  featureProperties,
+  genericResponseGzip,
+  genericResponseJson,
+  genericResult,
+  round,
+  share,
+  type GenericResult,
+  type RegionResult,
+} from './generic.js'
 import { filtersOf, resolveScope, type AtlasFilters, type AtlasScope } from './query.js'
 import { currentPatientIndex } from './patient-index.js'
 import { dataVersion } from './regions.js'
@@ -178,10 +188,13 @@ export const atlasRoutes: FastifyPluginAsyncZod = async (app) => {
     const q = await readGenericQuery(pool, request.query as ParsedGenericQuery, tier)
     const result = await genericResult(pool, q)
     const points = q.points ? await facilityPoints(pool, q.filters, q.scope, tier) : []
-    // written as JSON text with the regions' GeoJSON spliced in (the contract test checks it against the schema)
-    return reply
-      .header('content-type', 'application/json; charset=utf-8')
-      .send(genericResponseJson(result, { tier, census: q.census, points }) as never)
+    // written as JSON text with the regions' GeoJSON spliced in (the contract test checks it against the schema);
+    // gzip-encoded from pre-compressed geometry when the client accepts it (docs/decisions/0057)
+    const options = { tier, census: q.census, points }
+    reply.header('content-type', 'application/json; charset=utf-8').header('vary', 'Accept-Encoding')
+    if (acceptsGzip(request.headers['accept-encoding']))
+      return reply.header('content-encoding', 'gzip').send(genericResponseGzip(result, options) as never)
+    return reply.send(genericResponseJson(result, options) as never)
   })
 
   route(app, atlasEndpoints.tile, guard, async (request, reply) => {
@@ -284,11 +297,17 @@ export const atlasRoutes: FastifyPluginAsyncZod = async (app) => {
       total = all.length
       results = all.slice(q.page * q.pageSize, (q.page + 1) * q.pageSize)
     } else if (body.drilldown_type === 'STATE') {
-      const [byState, hot] = await Promise.all([stateRows(pool, q), stateHotspots(pool, filters, scope, bypass)])
-      const rows = hot.regions
-        .filter((r) => !q.state || r.region.id === q.state)
-        .map((r) => ({ r, m: byState.get(r.region.id) ?? emptyMetrics() }))
-        .filter(({ m }) => m.patients > 0)
+      // The patients of each state are the generic STATE result's (the same distinct patients, from the patient
+      // index): unless the order needs the claim-level counts (providers, claims) or a facility filter changes
+      // who counts, the page is chosen from them and only its states' claim rows are walked (docs/decisions/0057).
+      const pageFirst =
+        q.sort.code !== 'provider_count' && q.sort.code !== 'claim_count' && q.facilityId === null && q.healthSystemId === null
+      const hot = await stateHotspots(pool, filters, scope, bypass)
+      const candidates = hot.regions.filter((r) => (!q.state || r.region.id === q.state) && (!pageFirst || r.patients > 0))
+      let byState: Map<string, GroupMetrics> | null = pageFirst ? null : await stateRows(pool, q)
+      const rows = candidates
+        .map((r) => ({ r, m: byState?.get(r.region.id) ?? emptyMetrics() }))
+        .filter(({ m }) => pageFirst || m.patients > 0)
       const direction = q.sort.direction === 'ASC' ? 1 : -1
       const key = (row: (typeof rows)[number]): number | string => {
         switch (q.sort.code) {
@@ -302,7 +321,7 @@ export const atlasRoutes: FastifyPluginAsyncZod = async (app) => {
           case 'opportunity_score':
             return row.r.score ?? -1
           default:
-            return row.m.patients
+            return pageFirst ? row.r.patients : row.m.patients
         }
       }
       rows.sort((a, b) => {
@@ -312,7 +331,12 @@ export const atlasRoutes: FastifyPluginAsyncZod = async (app) => {
         return c !== 0 ? c * direction : a.r.region.id.localeCompare(b.r.region.id)
       })
       total = rows.length
-      results = rows.slice(q.page * q.pageSize, (q.page + 1) * q.pageSize).map(({ r, m }) =>
+      const page = rows.slice(q.page * q.pageSize, (q.page + 1) * q.pageSize)
+      if (pageFirst) {
+        byState = page.length > 0 ? await stateRows(pool, { ...q, states: page.map(({ r }) => r.region.id).sort() }) : new Map()
+        for (const row of page) row.m = byState.get(row.r.region.id) ?? emptyMetrics()
+      }
+      results = page.map(({ r, m }) =>
         insight(
           'STATE',
           {

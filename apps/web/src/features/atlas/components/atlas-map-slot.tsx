@@ -19,6 +19,8 @@ export interface AtlasMapProps {
     | { tilesUrl: string; property: string; stops: { value: number; color: string }[] }
   points?: FeatureCollection
   onFeatureClick?: (properties: Record<string, unknown>) => void
+  /** a click on the map outside every region and point */
+  onEmptyClick?: () => void
   height?: number | string
 }
 
@@ -44,7 +46,7 @@ export function atlasChoropleth(choropleth: AtlasMapProps['choropleth']): MapCho
   return { ...choropleth, data: choropleth.data as GeoJSON.FeatureCollection }
 }
 
-export function AtlasMapSlot({ choropleth, points, onFeatureClick, height }: AtlasMapProps) {
+export function AtlasMapSlot({ choropleth, points, onFeatureClick, onEmptyClick, height }: AtlasMapProps) {
   // callers build the choropleth inline: the map redraws it only when its source, property or stops change
   const source = choropleth ? ('tilesUrl' in choropleth ? choropleth.tilesUrl : choropleth.data) : undefined
   const stopsKey = JSON.stringify(choropleth?.stops ?? null)
@@ -53,7 +55,14 @@ export function AtlasMapSlot({ choropleth, points, onFeatureClick, height }: Atl
   const mapPoints = useMemo(() => atlasMapPoints(points), [points])
   return (
     <Suspense fallback={null}>
-      <CitrusMap choropleth={mapChoropleth} points={mapPoints} onFeatureClick={onFeatureClick} height={height} ariaLabel="Atlas map" />
+      <CitrusMap
+        choropleth={mapChoropleth}
+        points={mapPoints}
+        onFeatureClick={onFeatureClick}
+        onEmptyClick={onEmptyClick}
+        height={height}
+        ariaLabel="Atlas map"
+      />
     </Suspense>
   )
 }

@@ -10,6 +10,7 @@ import { useAtlasDrilldown, useAtlasGeneric, useAtlasHome } from '../api/atlas'
 import { apiMessageOf, tilesUrl } from '../api/raw'
 import { AtlasMapSlot } from '../components/atlas-map-slot'
 import { ConditionPicker } from '../components/condition-picker'
+import { RegionDetailCard, type RegionCardVariant, type RegionFeatureProperties } from '../components/region-detail-card'
 import { ListTab } from '../components/list-tab'
 import { OverviewTab } from '../components/overview-tab'
 import { ResizablePanelLayout } from '../components/resizable-panel-layout'
@@ -74,6 +75,12 @@ export function AtlasSearchRoute() {
   const valid = !conditionError && !zipError
 
   const generic = useAtlasGeneric(urlQuery ? genericApiQuery(urlQuery) : null)
+  // the region a map click selected: its detail card reads the full properties of the response's feature
+  const [selectedRegion, setSelectedRegion] = useState<{ id: string; variant: RegionCardVariant } | null>(null)
+  const selectedFeature = selectedRegion
+    ? ((generic.data?.geojson.features.find((f) => String(f.properties.id) === selectedRegion.id && !f.properties.has_marker)
+        ?.properties as RegionFeatureProperties | undefined) ?? null)
+    : null
   const country = useAtlasDrilldown(
     urlQuery
       ? {
@@ -229,15 +236,32 @@ export function AtlasSearchRoute() {
             <EmptyState type="no-data" title={ATLAS_MESSAGES.noGeoData} message={ATLAS_MESSAGES.noGeoDataCriteria} />
           ) : (
             <Stack>
-              <AtlasMapSlot
-                height={560}
-                choropleth={{
-                  data: generic.data.geojson as never,
-                  property: 'value',
-                  stops: generic.data.choropleth_legend.items.map((i) => ({ value: i.min_value, color: i.color })),
-                }}
-                onFeatureClick={(props) => notify({ message: ATLAS_MESSAGES.viewingRegion(String(props.id ?? '')) })}
-              />
+              <div style={{ position: 'relative' }}>
+                <AtlasMapSlot
+                  height={560}
+                  choropleth={{
+                    data: generic.data.geojson as never,
+                    property: 'value',
+                    stops: generic.data.choropleth_legend.items.map((i) => ({ value: i.min_value, color: i.color })),
+                  }}
+                  onFeatureClick={(props) => {
+                    const id = String(props.id ?? '')
+                    notify({ message: ATLAS_MESSAGES.viewingRegion(id) })
+                    // a new region replaces the popup and a fixed card alike (the card of the region last clicked)
+                    setSelectedRegion({ id, variant: 'region-popup' })
+                  }}
+                  // an empty click clears the popup; a fixed card stays until closed (spec 2 §4)
+                  onEmptyClick={() => setSelectedRegion((current) => (current?.variant === 'fixed-card' ? current : null))}
+                />
+                {selectedFeature && selectedRegion && (
+                  <RegionDetailCard
+                    properties={selectedFeature}
+                    variant={selectedRegion.variant}
+                    onPromote={() => setSelectedRegion({ id: selectedRegion.id, variant: 'fixed-card' })}
+                    onClose={() => setSelectedRegion(null)}
+                  />
+                )}
+              </div>
               <Text size="xs" c="dimmed" data-tiles-url={tilesUrl(genericApiQuery(urlQuery!))}>
                 {generic.data.summary.total_patients.toLocaleString('en-US')} patients in {generic.data.summary.region_count} regions
               </Text>
