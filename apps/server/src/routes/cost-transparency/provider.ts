@@ -114,6 +114,51 @@ async function peersOf(pool: pg.Pool, subject: SubjectRow): Promise<string[] | n
 }
 
 /**
+ * Each peer's mean negotiated amount of each of the codes (one row per peer and code it billed), of all
+ * carriers or of one (case-insensitive). A provider's peers are read from mv_provider_prices, whose rows hold
+ * per (npi, code) the sum and count of every line's negotiated amount, in all and per carrier, precomputed per
+ * data version (docs/decisions/0056): 200 peers are a few hundred index probes into rows stored by NPI instead of
+ * thousands of claims and lines read from the 2 GB tables. sum / count is the numeric division that avg() of the
+ * lines ends with, so the means are exactly those of the claims. A facility's peers (20 facilities) are read
+ * from their claims by the claims' facility index.
+ */
+async function peerMeans(
+  pool: pg.Pool,
+  facilityKind: boolean,
+  peers: string[] | number[],
+  codes: string[],
+  payer: string | null,
+): Promise<{ code: string; mean: number }[]> {
+  if (facilityKind) {
+    const { rows } = await pool.query<{ code: string; mean: number }>(
+      `SELECT cp.procedure_code AS code, avg(cp.negotiated_amount)::float8 AS mean
+       FROM claims c JOIN claim_procedures cp ON cp.claim_id = c.id
+       WHERE c.facility_id = ANY($1::int[]) AND cp.procedure_code = ANY($2::text[])
+         AND ($3::text IS NULL OR lower(c.insurer_name) = lower($3::text))
+       GROUP BY c.facility_id, cp.procedure_code`,
+      [peers, codes, payer],
+    )
+    return rows
+  }
+  const { rows } =
+    payer === null
+      ? await pool.query<{ code: string; mean: number }>(
+          `SELECT procedure_code AS code, (sum_negotiated / all_line_count)::float8 AS mean
+           FROM mv_provider_prices WHERE npi = ANY($1::bpchar[]) AND procedure_code = ANY($2::text[])`,
+          [peers, codes],
+        )
+      : await pool.query<{ code: string; mean: number }>(
+          `SELECT m.procedure_code AS code, (sum(u.amount) / sum(u.lines))::float8 AS mean
+           FROM mv_provider_prices m
+           CROSS JOIN LATERAL unnest(m.carriers, m.carrier_sum_negotiated, m.carrier_line_count) AS u(carrier, amount, lines)
+           WHERE m.npi = ANY($1::bpchar[]) AND m.procedure_code = ANY($2::text[]) AND lower(u.carrier) = lower($3::text)
+           GROUP BY m.npi, m.procedure_code`,
+          [peers, codes, payer],
+        )
+  return rows
+}
+
+/**
  * Provider cost transparency (docs/decisions/0029-provider-cost-transparency.md): from the provider's claim
  * lines (rendering_npi), optionally of one carrier, the per-claim cost range, the visit types (codes billed
  * most) with their mean list, negotiated, insurer and patient amounts, the facility's listed negotiated
@@ -122,7 +167,8 @@ async function peersOf(pool: pg.Pool, subject: SubjectRow): Promise<string[] | n
  * this provider's, in whole percent.
  *
  * Three rounds of indexed statements (docs/decisions/0051): the subject; then its claims' range, its visit
- * types and its peers at once; then the peers' means of those codes only, read by the peers' keys.
+ * types and its peers at once; then the peers' means of those codes only, read by the peers' keys from the
+ * precomputed per-code sums (docs/decisions/0056).
  */
 export async function providerCosts(pool: pg.Pool, npi: string, payer: string | undefined): Promise<ProviderCostResponse> {
   const payerParam = payer ?? null
@@ -187,31 +233,19 @@ export async function providerCosts(pool: pg.Pool, npi: string, payer: string | 
     peersOf(pool, provider),
   ])
 
-  // each peer's mean negotiated amount of each of the visit codes: the peers' claims by their index, those codes only
+  // each peer's mean negotiated amount of each of the visit codes, those codes only
   const codes = visits.rows.map((v) => v.code)
-  const peerKey = facilityKind ? 'c.facility_id = ANY($1::int[])' : 'c.rendering_npi = ANY($1::bpchar[])'
-  const means =
-    peers.length > 0 && codes.length > 0
-      ? (
-          await pool.query<{ code: string; mean: number }>(
-            `SELECT cp.procedure_code AS code, avg(cp.negotiated_amount)::float8 AS mean
-             FROM claims c JOIN claim_procedures cp ON cp.claim_id = c.id
-             WHERE ${peerKey} AND cp.procedure_code = ANY($2::text[]) AND ${payerFilter('$3')}
-             GROUP BY ${facilityKind ? 'c.facility_id' : 'c.rendering_npi'}, cp.procedure_code`,
-            [peers, codes, payerParam],
-          )
-        ).rows
-      : []
+  const means = peers.length > 0 && codes.length > 0 ? await peerMeans(pool, facilityKind, peers, codes, payerParam) : []
   const peerRow = { peers: peers.length, means }
-  const peerMeans = new Map<string, number[]>()
+  const meansByCode = new Map<string, number[]>()
   for (const row of peerRow.means) {
-    const list = peerMeans.get(row.code)
+    const list = meansByCode.get(row.code)
     if (list) list.push(row.mean)
-    else peerMeans.set(row.code, [row.mean])
+    else meansByCode.set(row.code, [row.mean])
   }
 
   const visitTypes: VisitType[] = visits.rows.map((v) => {
-    const means = peerMeans.get(v.code) ?? []
+    const means = meansByCode.get(v.code) ?? []
     // the same rounding on both sides, so that equal amounts compare equal
     const own = round2(v.negotiated)
     const atOrAbove = means.filter((m) => round2(m) >= own).length
