@@ -138,6 +138,11 @@ describe('data seed (ci scale) on the test database', () => {
     const viewTotals = 'SELECT npi, procedure_code, all_line_count AS lines, sum_negotiated::text AS amount FROM mv_provider_prices'
     expect(await scalar(ctx.db, `SELECT count(*) AS v FROM ((${totals}) EXCEPT ALL (${viewTotals})) x`)).toBe(0)
     expect(await scalar(ctx.db, `SELECT count(*) AS v FROM ((${viewTotals}) EXCEPT ALL (${totals})) x`)).toBe(0)
+    // the peer search's copy of the providers (mv_provider_points): every provider, nothing else
+    const points = 'SELECT primary_taxonomy_code, latitude, longitude, npi FROM mv_provider_points'
+    const providers = 'SELECT primary_taxonomy_code, latitude, longitude, npi FROM providers'
+    expect(await scalar(ctx.db, `SELECT count(*) AS v FROM ((${points}) EXCEPT ALL (${providers})) x`)).toBe(0)
+    expect(await scalar(ctx.db, `SELECT count(*) AS v FROM ((${providers}) EXCEPT ALL (${points})) x`)).toBe(0)
     // stored by NPI, so that a provider's rows share a page or two
     expect(await scalar(ctx.db, `SELECT count(*) AS v FROM (SELECT npi < lag(npi) OVER (ORDER BY ctid) AS back FROM mv_provider_prices) x WHERE back`)).toBe(0)
   })

@@ -78,26 +78,32 @@ async function peersOf(pool: pg.Pool, subject: SubjectRow): Promise<string[] | n
   if (subject.latitude === null || subject.longitude === null || subject.peer_group === null) return []
   if (subject.kind === 'provider') {
     const box = boundingBox(subject.latitude, subject.longitude, PROVIDER_PEER_RADIUS_M) ?? [-90, 90, -180, 180]
-    // The candidates in the box from the taxonomy index (materialised, so that the planner does not also scan the
-    // geography index over every provider of the metro). The geography functions cost ~10-20 µs a call: a great-
-    // circle distance computed from latitude and longitude keeps the candidates that can be among the nearest 200
-    // (the sphere and the spheroid differ by < 0.6 %, so a 2 % margin on the radius and on the 200th distance loses
-    // none), and only those are measured and ordered on the spheroid (ST_DWithin, ST_Distance), exactly as before.
+    // The candidates in the box from mv_provider_points, stored by taxonomy and grid cell, so that a metro's
+    // candidates share a few dozen pages (docs/decisions/0056); it is refreshed by every seed and NPPES import, so it
+    // holds the providers as they are. The geography functions cost ~10-20 µs a call: a great-circle distance
+    // computed from latitude and longitude keeps the candidates that can be among the nearest 200 (the sphere and
+    // the spheroid differ by < 0.6 %, so a 2 % margin on the radius and on the 200th distance loses none), and only
+    // those get their point (the providers' own GENERATED expression) and are measured and ordered on the spheroid
+    // (ST_DWithin, ST_Distance), exactly as on the providers table.
     const { rows } = await pool.query<{ npi: string }>(
       `WITH me AS (SELECT geog FROM providers WHERE npi = $7),
        near AS MATERIALIZED (
-         SELECT npi, geog, sphere FROM (
-           SELECT p.npi, p.geog, 12742017.6 * asin(sqrt(
+         SELECT npi, latitude, longitude, sphere FROM (
+           SELECT p.npi, p.latitude, p.longitude, 12742017.6 * asin(sqrt(
                power(sin(radians(p.latitude - $8) / 2), 2) + cos(radians($8)) * cos(radians(p.latitude)) * power(sin(radians(p.longitude - $9) / 2), 2)
              )) AS sphere
-           FROM providers p
+           FROM mv_provider_points p
            WHERE p.primary_taxonomy_code = $1 AND p.npi <> $7 AND p.latitude BETWEEN $3 AND $4 AND p.longitude BETWEEN $5 AND $6
          ) c WHERE sphere <= $2 * 1.02
        ),
-       cut AS (SELECT sphere FROM near ORDER BY sphere OFFSET ${PROVIDER_MAX_PEERS - 1} LIMIT 1)
-       SELECT n.npi FROM near n, me
-       WHERE n.sphere <= coalesce((SELECT sphere FROM cut) * 1.02, 'infinity'::float8) AND ST_DWithin(n.geog, me.geog, $2)
-       ORDER BY ST_Distance(n.geog, me.geog), n.npi LIMIT ${PROVIDER_MAX_PEERS}`,
+       cut AS (SELECT sphere FROM near ORDER BY sphere OFFSET ${PROVIDER_MAX_PEERS - 1} LIMIT 1),
+       kept AS MATERIALIZED (
+         SELECT npi, (ST_SetSRID(ST_MakePoint(longitude, latitude), 4326))::geography AS geog FROM near
+         WHERE sphere <= coalesce((SELECT sphere FROM cut) * 1.02, 'infinity'::float8)
+       )
+       SELECT k.npi FROM kept k, me
+       WHERE ST_DWithin(k.geog, me.geog, $2)
+       ORDER BY ST_Distance(k.geog, me.geog), k.npi LIMIT ${PROVIDER_MAX_PEERS}`,
       [subject.peer_group, PROVIDER_PEER_RADIUS_M, ...box, subject.npi, subject.latitude, subject.longitude],
     )
     return rows.map((r) => r.npi)
@@ -140,18 +146,24 @@ async function peerMeans(
     )
     return rows
   }
+  // the peers' rows by NPI only (one index descent per peer, its rows side by side), then the codes: with both
+  // arrays in the index condition, PostgreSQL 15 probes every (peer, code) pair, ten times the pages
   const { rows } =
     payer === null
       ? await pool.query<{ code: string; mean: number }>(
-          `SELECT procedure_code AS code, (sum_negotiated / all_line_count)::float8 AS mean
-           FROM mv_provider_prices WHERE npi = ANY($1::bpchar[]) AND procedure_code = ANY($2::text[])`,
+          `WITH m AS MATERIALIZED (
+             SELECT procedure_code, sum_negotiated, all_line_count FROM mv_provider_prices WHERE npi = ANY($1::bpchar[])
+           )
+           SELECT procedure_code AS code, (sum_negotiated / all_line_count)::float8 AS mean FROM m WHERE procedure_code = ANY($2::text[])`,
           [peers, codes],
         )
       : await pool.query<{ code: string; mean: number }>(
-          `SELECT m.procedure_code AS code, (sum(u.amount) / sum(u.lines))::float8 AS mean
-           FROM mv_provider_prices m
-           CROSS JOIN LATERAL unnest(m.carriers, m.carrier_sum_negotiated, m.carrier_line_count) AS u(carrier, amount, lines)
-           WHERE m.npi = ANY($1::bpchar[]) AND m.procedure_code = ANY($2::text[]) AND lower(u.carrier) = lower($3::text)
+          `WITH m AS MATERIALIZED (
+             SELECT npi, procedure_code, carriers, carrier_sum_negotiated, carrier_line_count FROM mv_provider_prices WHERE npi = ANY($1::bpchar[])
+           )
+           SELECT m.procedure_code AS code, (sum(u.amount) / sum(u.lines))::float8 AS mean
+           FROM m CROSS JOIN LATERAL unnest(m.carriers, m.carrier_sum_negotiated, m.carrier_line_count) AS u(carrier, amount, lines)
+           WHERE m.procedure_code = ANY($2::text[]) AND lower(u.carrier) = lower($3::text)
            GROUP BY m.npi, m.procedure_code`,
           [peers, codes, payer],
         )
