@@ -110,6 +110,11 @@ describe('importers on the data-kit fixtures (malformed rows included)', () => {
     const again = await run('nppes', fixture('npidata_pfile_sample.csv'))
     expect(again.written).toBe(summary.written)
     expect(await one(`SELECT count(*)::int AS n FROM providers WHERE npi = '1000000012'`)).toEqual({ n: 1 })
+    // the cost page's peer search (mv_provider_points) holds the providers as they are after the import
+    const stale = `SELECT count(*)::int AS n FROM ((SELECT primary_taxonomy_code, latitude, longitude, npi FROM providers)
+      EXCEPT ALL (SELECT primary_taxonomy_code, latitude, longitude, npi FROM mv_provider_points)) x`
+    expect(await one(stale)).toEqual({ n: 0 })
+    expect(await one(`SELECT count(*)::int AS n FROM mv_provider_points WHERE npi = '1000000012'`)).toEqual({ n: 1 })
   })
 
   it('prices: v3 JSON and CSV charges for a facility chosen by CCN; the file names no known facility without it', async () => {

@@ -29,7 +29,7 @@ import { bulkLoad, forceBulkMethod, quoteIdent, type BulkMethod } from './bulk.j
 import { failLoad, finishLoad, startLoad } from './loads.js'
 import { Progress, formatCount, formatSeconds, type ProgressSink } from './progress.js'
 import { createStage } from './reference.js'
-import { mergePendingIndexEntries, refreshSearchWords } from './refresh.js'
+import { mergePendingIndexEntries, refreshProviderPoints, refreshSearchWords } from './refresh.js'
 
 export const IMPORT_KINDS = ['nppes', 'nucc', 'icd10cm', 'hcpcs', 'hospitals', 'census', 'prices'] as const
 export type ImportKind = (typeof IMPORT_KINDS)[number]
@@ -444,6 +444,7 @@ export async function runImport(pool: pg.Pool, kind: ImportKind, file: string, o
     await runSpec(client, spec, file, tally, progress, label, options.batchSize ?? 5_000)
     await mergePendingIndexEntries(client)
     if (kind === 'icd10cm' || kind === 'hcpcs') await refreshSearchWords(client)
+    if (kind === 'nppes') await refreshProviderPoints(client)
     if (kind === 'nppes' || kind === 'hospitals' || kind === 'prices') await client.query(`ANALYZE ${kind === 'nppes' ? 'providers' : kind === 'hospitals' ? 'facilities' : 'facility_prices'}`)
     const counts = { read: tally.read, written: tally.written, rejected: tally.rejected, skipped: tally.skipped }
     await finishLoad(client, loadId, counts)

@@ -7,6 +7,7 @@ export const MATERIALIZED_VIEWS = [
   'mv_patient_diagnoses',
   'mv_provider_code_volume',
   'mv_provider_prices',
+  'mv_provider_points',
   'mv_provider_panel',
   'mv_facility_snakebite',
   'mv_facility_antivenom_purchases',
@@ -31,6 +32,12 @@ export const LOOKUP_GIN_INDEXES = [
 /** The look-ups' word vocabulary (mv_search_words), recomputed from the codes' descriptions. */
 export async function refreshSearchWords(client: pg.ClientBase): Promise<void> {
   await client.query('REFRESH MATERIALIZED VIEW mv_search_words')
+}
+
+/** The cost page's peer search (mv_provider_points, docs/decisions/0056), recomputed from the providers. */
+export async function refreshProviderPoints(client: pg.ClientBase): Promise<void> {
+  await client.query('REFRESH MATERIALIZED VIEW mv_provider_points')
+  await client.query('ANALYZE mv_provider_points')
 }
 
 /**

@@ -112,6 +112,41 @@ describe('data seed (ci scale) on the test database', () => {
     expect(await scalar(ctx.db, 'SELECT sum(claims_5yr) AS v FROM mv_prescriber_summaries')).toBe(await scalar(ctx.db, 'SELECT count(*) AS v FROM pharmacy_claims'))
   })
 
+  it("keeps Care Connect's provider prices as the lines' own averages, and the cost page's sums per carrier (docs/decisions/0056)", async () => {
+    // Care Connect's figures, row for row and digit for digit: avg() of the lines with units > 0 per (npi, code)
+    const prices = `SELECT c.rendering_npi AS npi, l.procedure_code, count(*)::int AS line_count,
+        round(avg(l.list_amount / l.units), 2) AS list, round(avg(l.negotiated_amount / l.units), 2) AS negotiated,
+        round(avg(l.insurer_amount / l.units), 2) AS insurer, round(avg(l.patient_amount / l.units), 2) AS patient
+      FROM claims c JOIN claim_procedures l ON l.claim_id = c.id WHERE l.units > 0 GROUP BY 1, 2`
+    const view = `SELECT npi, procedure_code, line_count, avg_list_amount::text AS list, avg_negotiated_amount::text AS negotiated,
+        avg_insurer_amount::text AS insurer, avg_patient_amount::text AS patient FROM mv_provider_prices WHERE line_count > 0`
+    const asText = `SELECT npi, procedure_code, line_count, list::text, negotiated::text, insurer::text, patient::text FROM (${prices}) p`
+    expect(await scalar(ctx.db, `SELECT count(*) AS v FROM (${view}) v`)).toBeGreaterThan(0)
+    expect(await scalar(ctx.db, `SELECT count(*) AS v FROM (${view}) v`)).toBe(await scalar(ctx.db, `SELECT count(*) AS v FROM (${prices}) p`))
+    expect(await scalar(ctx.db, `SELECT count(*) AS v FROM ((${view}) EXCEPT (${asText})) x`)).toBe(0)
+    expect(await scalar(ctx.db, `SELECT count(*) AS v FROM ((${asText}) EXCEPT (${view})) x`)).toBe(0)
+
+    // the cost page's sums: every line of every (npi, code), in all and per carrier (NULL included), exactly
+    const perCarrier = `SELECT c.rendering_npi AS npi, l.procedure_code, c.insurer_name AS carrier, count(*)::int AS lines, sum(l.negotiated_amount)::text AS amount
+      FROM claims c JOIN claim_procedures l ON l.claim_id = c.id GROUP BY 1, 2, 3`
+    const unnested = `SELECT m.npi, m.procedure_code, u.carrier, u.lines, u.amount::text AS amount
+      FROM mv_provider_prices m CROSS JOIN LATERAL unnest(m.carriers, m.carrier_sum_negotiated, m.carrier_line_count) AS u(carrier, amount, lines)`
+    expect(await scalar(ctx.db, `SELECT count(*) AS v FROM ((${perCarrier}) EXCEPT ALL (${unnested})) x`)).toBe(0)
+    expect(await scalar(ctx.db, `SELECT count(*) AS v FROM ((${unnested}) EXCEPT ALL (${perCarrier})) x`)).toBe(0)
+    const totals = `SELECT c.rendering_npi AS npi, l.procedure_code, count(*)::int AS lines, sum(l.negotiated_amount)::text AS amount
+      FROM claims c JOIN claim_procedures l ON l.claim_id = c.id GROUP BY 1, 2`
+    const viewTotals = 'SELECT npi, procedure_code, all_line_count AS lines, sum_negotiated::text AS amount FROM mv_provider_prices'
+    expect(await scalar(ctx.db, `SELECT count(*) AS v FROM ((${totals}) EXCEPT ALL (${viewTotals})) x`)).toBe(0)
+    expect(await scalar(ctx.db, `SELECT count(*) AS v FROM ((${viewTotals}) EXCEPT ALL (${totals})) x`)).toBe(0)
+    // the peer search's copy of the providers (mv_provider_points): every provider, nothing else
+    const points = 'SELECT primary_taxonomy_code, latitude, longitude, npi FROM mv_provider_points'
+    const providers = 'SELECT primary_taxonomy_code, latitude, longitude, npi FROM providers'
+    expect(await scalar(ctx.db, `SELECT count(*) AS v FROM ((${points}) EXCEPT ALL (${providers})) x`)).toBe(0)
+    expect(await scalar(ctx.db, `SELECT count(*) AS v FROM ((${providers}) EXCEPT ALL (${points})) x`)).toBe(0)
+    // stored by NPI, so that a provider's rows share a page or two
+    expect(await scalar(ctx.db, `SELECT count(*) AS v FROM (SELECT npi < lag(npi) OVER (ORDER BY ctid) AS back FROM mv_provider_prices) x WHERE back`)).toBe(0)
+  })
+
   it('leaves planner statistics on every materialized view it refreshed', async () => {
     for (const view of MATERIALIZED_VIEWS) {
       if ((await scalar(ctx.db, `SELECT count(*) AS v FROM (SELECT 1 FROM "${view}" LIMIT 1) x`)) === 0) continue

@@ -314,9 +314,13 @@ function fillVolumes(index: SpecialtyIndex, position: Map<string, number>, rows:
 const PRICE_SQL = `
 SELECT pr.npi, pr.procedure_code, pr.line_count, pr.avg_list_amount, pr.avg_negotiated_amount, pr.avg_insurer_amount, pr.avg_patient_amount
 FROM providers p JOIN mv_provider_prices pr ON pr.npi = p.npi
-WHERE p.primary_taxonomy_code = $1`
+WHERE p.primary_taxonomy_code = $1 AND pr.line_count > 0`
 
-/** The specialty's prices per procedure, as per-provider runs (the numeric averages as doubles, as the response shows them). */
+/**
+ * The specialty's prices per procedure, as per-provider runs (the numeric averages as doubles, as the response shows
+ * them): the per-unit averages of the lines with units > 0, so the view's rows of a code billed only with units <= 0
+ * (line_count 0, kept for the cost page's sums, docs/decisions/0056) are not prices.
+ */
 function fillPrices(index: SpecialtyIndex, position: Map<string, number>, rows: PriceRow[]): void {
   const n = rows.length
   const counts = new Int32Array(index.size + 1)

@@ -99,6 +99,70 @@ describe('GET /api/cost-transparency/provider/{npi}', () => {
     expect(body.affordability).toEqual(expect.any(Number))
   })
 
+  it("restricts the figures to one carrier's claims, the peers' means recounted from the raw claims", async () => {
+    // the provider's carrier with the most claims, asked in another case (the match is case-insensitive)
+    const { rows: carriers } = await ctx.db.pool.query<{ carrier: string }>(
+      `SELECT insurer_name AS carrier FROM claims WHERE rendering_npi = $1 AND insurer_name IS NOT NULL GROUP BY 1 ORDER BY count(*) DESC, 1 LIMIT 1`,
+      [npi],
+    )
+    const carrier = carriers[0]!.carrier
+    const response = await get(npi, { payment_perspective: carrier.toUpperCase() })
+    expect(response.status, JSON.stringify(response.body)).toBe(200)
+    const body = response.body as ProviderCostResponse
+    expect(providerCostResponseSchema.parse(body)).toEqual(body)
+
+    const range = await ctx.db.pool.query<{ n: number }>(
+      `SELECT count(*)::int AS n FROM claims WHERE rendering_npi = $1 AND lower(insurer_name) = lower($2)`,
+      [npi, carrier],
+    )
+    expect(body.claim_count).toBe(range.rows[0]!.n)
+    const visits = await ctx.db.pool.query<{ code: string; n: number; neg: number }>(
+      `SELECT cp.procedure_code AS code, count(DISTINCT c.id)::int AS n, avg(cp.negotiated_amount)::float8 AS neg
+       FROM claims c JOIN claim_procedures cp ON cp.claim_id = c.id WHERE c.rendering_npi = $1 AND lower(c.insurer_name) = lower($2)
+       GROUP BY 1 ORDER BY 2 DESC, 1 LIMIT 12`,
+      [npi, carrier],
+    )
+    expect(body.visit_types.map((v) => v.code)).toEqual(visits.rows.map((v) => v.code))
+    // each peer's mean of each code over that carrier's claim lines only, from claims and claim_procedures
+    const peers = await ctx.db.pool.query<{ code: string; mean: number }>(
+      `WITH me AS (SELECT geog, primary_taxonomy_code FROM providers WHERE npi = $1),
+       peers AS (SELECT p.npi FROM providers p, me WHERE p.primary_taxonomy_code = me.primary_taxonomy_code AND p.npi <> $1
+                 AND ST_DWithin(p.geog, me.geog, 50000) ORDER BY ST_Distance(p.geog, me.geog), p.npi LIMIT 200)
+       SELECT cp.procedure_code AS code, avg(cp.negotiated_amount)::float8 AS mean
+       FROM peers JOIN claims c ON c.rendering_npi = peers.npi JOIN claim_procedures cp ON cp.claim_id = c.id
+       WHERE lower(c.insurer_name) = lower($2)
+       GROUP BY c.rendering_npi, cp.procedure_code`,
+      [npi, carrier],
+    )
+    const everyCarrier = await ctx.db.pool.query<{ n: number }>(
+      `WITH me AS (SELECT geog, primary_taxonomy_code FROM providers WHERE npi = $1),
+       peers AS (SELECT p.npi FROM providers p, me WHERE p.primary_taxonomy_code = me.primary_taxonomy_code AND p.npi <> $1
+                 AND ST_DWithin(p.geog, me.geog, 50000) ORDER BY ST_Distance(p.geog, me.geog), p.npi LIMIT 200)
+       SELECT count(DISTINCT (c.rendering_npi, cp.procedure_code))::int AS n
+       FROM peers JOIN claims c ON c.rendering_npi = peers.npi JOIN claim_procedures cp ON cp.claim_id = c.id WHERE cp.procedure_code = ANY($2::text[])`,
+      [npi, body.visit_types.map((v) => v.code)],
+    )
+    const round2 = (x: number) => Math.round(x * 100) / 100
+    let compared = 0
+    for (const [i, v] of body.visit_types.entries()) {
+      const e = visits.rows[i]!
+      expect(v.claim_count).toBe(e.n)
+      cents(v.avg_negotiated_rate, e.neg, `${v.code} negotiated`)
+      const means = peers.rows.filter((p) => p.code === v.code).map((p) => p.mean)
+      expect(v.peer_count, v.code).toBe(means.length)
+      compared += means.length
+      if (means.length === 0) {
+        expect(v.affordability).toBeNull()
+        continue
+      }
+      cents(v.peer_avg_negotiated_rate, means.reduce((s, m) => s + m, 0) / means.length, `${v.code} peer mean`)
+      expect(v.affordability, v.code).toBe(Math.floor((100 * means.filter((m) => round2(m) >= round2(e.neg)).length) / means.length))
+    }
+    // the carrier's lines are a part of every carrier's: the filter removed peers, so it was applied
+    expect(compared).toBeGreaterThan(0)
+    expect(compared).toBeLessThan(everyCarrier.rows[0]!.n)
+  })
+
   it("answers a facility's organisation NPI with the facility's claims, facilities of its type as peers, recounted in SQL", async () => {
     const { rows } = await ctx.db.pool.query<{ id: number; npi: string }>(
       `SELECT f.id, f.npi FROM facilities f JOIN claims c ON c.facility_id = f.id

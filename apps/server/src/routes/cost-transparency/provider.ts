@@ -78,26 +78,32 @@ async function peersOf(pool: pg.Pool, subject: SubjectRow): Promise<string[] | n
   if (subject.latitude === null || subject.longitude === null || subject.peer_group === null) return []
   if (subject.kind === 'provider') {
     const box = boundingBox(subject.latitude, subject.longitude, PROVIDER_PEER_RADIUS_M) ?? [-90, 90, -180, 180]
-    // The candidates in the box from the taxonomy index (materialised, so that the planner does not also scan the
-    // geography index over every provider of the metro). The geography functions cost ~10-20 µs a call: a great-
-    // circle distance computed from latitude and longitude keeps the candidates that can be among the nearest 200
-    // (the sphere and the spheroid differ by < 0.6 %, so a 2 % margin on the radius and on the 200th distance loses
-    // none), and only those are measured and ordered on the spheroid (ST_DWithin, ST_Distance), exactly as before.
+    // The candidates in the box from mv_provider_points, stored by taxonomy and grid cell, so that a metro's
+    // candidates share a few dozen pages (docs/decisions/0056); it is refreshed by every seed and NPPES import, so it
+    // holds the providers as they are. The geography functions cost ~10-20 µs a call: a great-circle distance
+    // computed from latitude and longitude keeps the candidates that can be among the nearest 200 (the sphere and
+    // the spheroid differ by < 0.6 %, so a 2 % margin on the radius and on the 200th distance loses none), and only
+    // those get their point (the providers' own GENERATED expression) and are measured and ordered on the spheroid
+    // (ST_DWithin, ST_Distance), exactly as on the providers table.
     const { rows } = await pool.query<{ npi: string }>(
       `WITH me AS (SELECT geog FROM providers WHERE npi = $7),
        near AS MATERIALIZED (
-         SELECT npi, geog, sphere FROM (
-           SELECT p.npi, p.geog, 12742017.6 * asin(sqrt(
+         SELECT npi, latitude, longitude, sphere FROM (
+           SELECT p.npi, p.latitude, p.longitude, 12742017.6 * asin(sqrt(
                power(sin(radians(p.latitude - $8) / 2), 2) + cos(radians($8)) * cos(radians(p.latitude)) * power(sin(radians(p.longitude - $9) / 2), 2)
              )) AS sphere
-           FROM providers p
+           FROM mv_provider_points p
            WHERE p.primary_taxonomy_code = $1 AND p.npi <> $7 AND p.latitude BETWEEN $3 AND $4 AND p.longitude BETWEEN $5 AND $6
          ) c WHERE sphere <= $2 * 1.02
        ),
-       cut AS (SELECT sphere FROM near ORDER BY sphere OFFSET ${PROVIDER_MAX_PEERS - 1} LIMIT 1)
-       SELECT n.npi FROM near n, me
-       WHERE n.sphere <= coalesce((SELECT sphere FROM cut) * 1.02, 'infinity'::float8) AND ST_DWithin(n.geog, me.geog, $2)
-       ORDER BY ST_Distance(n.geog, me.geog), n.npi LIMIT ${PROVIDER_MAX_PEERS}`,
+       cut AS (SELECT sphere FROM near ORDER BY sphere OFFSET ${PROVIDER_MAX_PEERS - 1} LIMIT 1),
+       kept AS MATERIALIZED (
+         SELECT npi, (ST_SetSRID(ST_MakePoint(longitude, latitude), 4326))::geography AS geog FROM near
+         WHERE sphere <= coalesce((SELECT sphere FROM cut) * 1.02, 'infinity'::float8)
+       )
+       SELECT k.npi FROM kept k, me
+       WHERE ST_DWithin(k.geog, me.geog, $2)
+       ORDER BY ST_Distance(k.geog, me.geog), k.npi LIMIT ${PROVIDER_MAX_PEERS}`,
       [subject.peer_group, PROVIDER_PEER_RADIUS_M, ...box, subject.npi, subject.latitude, subject.longitude],
     )
     return rows.map((r) => r.npi)
@@ -114,6 +120,57 @@ async function peersOf(pool: pg.Pool, subject: SubjectRow): Promise<string[] | n
 }
 
 /**
+ * Each peer's mean negotiated amount of each of the codes (one row per peer and code it billed), of all
+ * carriers or of one (case-insensitive). A provider's peers are read from mv_provider_prices, whose rows hold
+ * per (npi, code) the sum and count of every line's negotiated amount, in all and per carrier, precomputed per
+ * data version (docs/decisions/0056): 200 peers are a few hundred index probes into rows stored by NPI instead of
+ * thousands of claims and lines read from the 2 GB tables. sum / count is the numeric division that avg() of the
+ * lines ends with, so the means are exactly those of the claims. A facility's peers (20 facilities) are read
+ * from their claims by the claims' facility index.
+ */
+async function peerMeans(
+  pool: pg.Pool,
+  facilityKind: boolean,
+  peers: string[] | number[],
+  codes: string[],
+  payer: string | null,
+): Promise<{ code: string; mean: number }[]> {
+  if (facilityKind) {
+    const { rows } = await pool.query<{ code: string; mean: number }>(
+      `SELECT cp.procedure_code AS code, avg(cp.negotiated_amount)::float8 AS mean
+       FROM claims c JOIN claim_procedures cp ON cp.claim_id = c.id
+       WHERE c.facility_id = ANY($1::int[]) AND cp.procedure_code = ANY($2::text[])
+         AND ($3::text IS NULL OR lower(c.insurer_name) = lower($3::text))
+       GROUP BY c.facility_id, cp.procedure_code`,
+      [peers, codes, payer],
+    )
+    return rows
+  }
+  // the peers' rows by NPI only (one index descent per peer, its rows side by side), then the codes: with both
+  // arrays in the index condition, PostgreSQL 15 probes every (peer, code) pair, ten times the pages
+  const { rows } =
+    payer === null
+      ? await pool.query<{ code: string; mean: number }>(
+          `WITH m AS MATERIALIZED (
+             SELECT procedure_code, sum_negotiated, all_line_count FROM mv_provider_prices WHERE npi = ANY($1::bpchar[])
+           )
+           SELECT procedure_code AS code, (sum_negotiated / all_line_count)::float8 AS mean FROM m WHERE procedure_code = ANY($2::text[])`,
+          [peers, codes],
+        )
+      : await pool.query<{ code: string; mean: number }>(
+          `WITH m AS MATERIALIZED (
+             SELECT npi, procedure_code, carriers, carrier_sum_negotiated, carrier_line_count FROM mv_provider_prices WHERE npi = ANY($1::bpchar[])
+           )
+           SELECT m.procedure_code AS code, (sum(u.amount) / sum(u.lines))::float8 AS mean
+           FROM m CROSS JOIN LATERAL unnest(m.carriers, m.carrier_sum_negotiated, m.carrier_line_count) AS u(carrier, amount, lines)
+           WHERE m.procedure_code = ANY($2::text[]) AND lower(u.carrier) = lower($3::text)
+           GROUP BY m.npi, m.procedure_code`,
+          [peers, codes, payer],
+        )
+  return rows
+}
+
+/**
  * Provider cost transparency (docs/decisions/0029-provider-cost-transparency.md): from the provider's claim
  * lines (rendering_npi), optionally of one carrier, the per-claim cost range, the visit types (codes billed
  * most) with their mean list, negotiated, insurer and patient amounts, the facility's listed negotiated
@@ -122,7 +179,8 @@ async function peersOf(pool: pg.Pool, subject: SubjectRow): Promise<string[] | n
  * this provider's, in whole percent.
  *
  * Three rounds of indexed statements (docs/decisions/0051): the subject; then its claims' range, its visit
- * types and its peers at once; then the peers' means of those codes only, read by the peers' keys.
+ * types and its peers at once; then the peers' means of those codes only, read by the peers' keys from the
+ * precomputed per-code sums (docs/decisions/0056).
  */
 export async function providerCosts(pool: pg.Pool, npi: string, payer: string | undefined): Promise<ProviderCostResponse> {
   const payerParam = payer ?? null
@@ -187,31 +245,19 @@ export async function providerCosts(pool: pg.Pool, npi: string, payer: string | 
     peersOf(pool, provider),
   ])
 
-  // each peer's mean negotiated amount of each of the visit codes: the peers' claims by their index, those codes only
+  // each peer's mean negotiated amount of each of the visit codes, those codes only
   const codes = visits.rows.map((v) => v.code)
-  const peerKey = facilityKind ? 'c.facility_id = ANY($1::int[])' : 'c.rendering_npi = ANY($1::bpchar[])'
-  const means =
-    peers.length > 0 && codes.length > 0
-      ? (
-          await pool.query<{ code: string; mean: number }>(
-            `SELECT cp.procedure_code AS code, avg(cp.negotiated_amount)::float8 AS mean
-             FROM claims c JOIN claim_procedures cp ON cp.claim_id = c.id
-             WHERE ${peerKey} AND cp.procedure_code = ANY($2::text[]) AND ${payerFilter('$3')}
-             GROUP BY ${facilityKind ? 'c.facility_id' : 'c.rendering_npi'}, cp.procedure_code`,
-            [peers, codes, payerParam],
-          )
-        ).rows
-      : []
+  const means = peers.length > 0 && codes.length > 0 ? await peerMeans(pool, facilityKind, peers, codes, payerParam) : []
   const peerRow = { peers: peers.length, means }
-  const peerMeans = new Map<string, number[]>()
+  const meansByCode = new Map<string, number[]>()
   for (const row of peerRow.means) {
-    const list = peerMeans.get(row.code)
+    const list = meansByCode.get(row.code)
     if (list) list.push(row.mean)
-    else peerMeans.set(row.code, [row.mean])
+    else meansByCode.set(row.code, [row.mean])
   }
 
   const visitTypes: VisitType[] = visits.rows.map((v) => {
-    const means = peerMeans.get(v.code) ?? []
+    const means = meansByCode.get(v.code) ?? []
     // the same rounding on both sides, so that equal amounts compare equal
     const own = round2(v.negotiated)
     const atOrAbove = means.filter((m) => round2(m) >= own).length
