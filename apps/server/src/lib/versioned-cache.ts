@@ -28,30 +28,40 @@ interface Entry<V> {
   version: string
   value: V
   expires: number
+  /** the entry's share of `maxWeight` (e.g. bytes); 0 unless given */
+  weight: number
 }
 
 /**
  * A bounded least-recently-used cache with a time to live, whose entries belong to one data version.
- * `get` answers only an entry of the current version that has not expired.
+ * `get` answers only an entry of the current version that has not expired. Bounded by its number of entries and,
+ * optionally, by the sum of their weights (`maxWeight`, e.g. bytes held): the least recently used go first.
  */
 export class VersionedLruCache<V> {
   private readonly entries = new Map<string, Entry<V>>()
+  private weights = 0
 
   constructor(
     readonly maxEntries: number,
     readonly ttlMs: number,
     private readonly now: () => number = Date.now,
+    readonly maxWeight = Number.POSITIVE_INFINITY,
   ) {}
 
   get size(): number {
     return this.entries.size
   }
 
+  /** the sum of the entries' weights */
+  get weight(): number {
+    return this.weights
+  }
+
   get(key: string, version: string): V | undefined {
     const entry = this.entries.get(key)
     if (!entry) return undefined
     if (entry.version !== version || entry.expires <= this.now()) {
-      this.entries.delete(key)
+      this.delete(key)
       return undefined
     }
     // most recently used last
@@ -60,22 +70,44 @@ export class VersionedLruCache<V> {
     return entry.value
   }
 
-  set(key: string, version: string, value: V): void {
-    this.entries.delete(key)
-    this.entries.set(key, { version, value, expires: this.now() + this.ttlMs })
-    while (this.entries.size > this.maxEntries) {
-      const oldest = this.entries.keys().next().value
-      if (oldest === undefined) break
-      this.entries.delete(oldest)
-    }
+  set(key: string, version: string, value: V, weight = 0): void {
+    this.delete(key)
+    this.entries.set(key, { version, value, expires: this.now() + this.ttlMs, weight })
+    this.weights += weight
+    this.evict()
+  }
+
+  /**
+   * Gives the entry of `key`, when it still holds `value`, its weight (known once a computation kept as a promise
+   * has finished), without changing its recency; evicts what no longer fits (the entry itself when it alone is
+   * heavier than maxWeight).
+   */
+  reweigh(key: string, value: V, weight: number): void {
+    const entry = this.entries.get(key)
+    if (!entry || entry.value !== value) return
+    this.weights += weight - entry.weight
+    entry.weight = weight
+    this.evict()
   }
 
   /** Removes one entry (e.g. a computation that failed). */
   delete(key: string): void {
+    const entry = this.entries.get(key)
+    if (!entry) return
+    this.weights -= entry.weight
     this.entries.delete(key)
   }
 
   clear(): void {
     this.entries.clear()
+    this.weights = 0
+  }
+
+  private evict(): void {
+    while (this.entries.size > this.maxEntries || (this.weights > this.maxWeight && this.entries.size > 0)) {
+      const oldest = this.entries.keys().next().value
+      if (oldest === undefined) break
+      this.delete(oldest)
+    }
   }
 }

@@ -2,7 +2,18 @@ import { describe, expect, it } from 'vitest'
 import type { ScoredSearch } from './score.ts'
 import { ScoredSearchCache, scoredSearchKey } from './scored-cache.ts'
 
-const fake = (n: number) => ({ n }) as unknown as ScoredSearch
+/** A scored search with `bytes` of columns (scoredSearchBytes counts them). */
+const columns = (bytes: number) =>
+  ({
+    candidates: { members: new Int32Array(bytes / 4), h: null, exact: null },
+    inNetwork: null,
+    givenCols: [],
+    topicalCols: [],
+    codeRanks: [],
+    prices: [],
+    rankedFacilities: [],
+  }) as unknown as ScoredSearch
+const fake = (n: number) => ({ ...columns(0), n }) as unknown as ScoredSearch
 
 describe('ScoredSearchCache', () => {
   it('keys a search by its sorted carriers and codes, not their order', () => {
@@ -53,5 +64,25 @@ describe('ScoredSearchCache', () => {
     expect((await cache.scored('a', 'v', false, async () => fake(2))).cached).toBe(false)
     now = 150
     expect((await cache.scored('c', 'v', false, async () => fake(3))).cached).toBe(false)
+  })
+})
+
+describe('ScoredSearchCache byte bound', () => {
+  it('holds at most maxBytes of columns: the least recently used go first, one too large is not kept', async () => {
+    const cache = new ScoredSearchCache(10, 1000, undefined, 1000)
+    await cache.scored('a', 'v', false, async () => columns(400))
+    await cache.scored('b', 'v', false, async () => columns(400))
+    expect(cache.bytes).toBe(800)
+    expect((await cache.scored('a', 'v', false, async () => columns(4))).cached).toBe(true)
+    await cache.scored('c', 'v', false, async () => columns(400))
+    // b was the least recently used
+    expect(cache.size).toBe(2)
+    expect(cache.bytes).toBe(800)
+    expect((await cache.scored('a', 'v', false, async () => columns(4))).cached).toBe(true)
+    expect((await cache.scored('b', 'v', false, async () => columns(400))).cached).toBe(false)
+    const huge = await cache.scored('huge', 'v', false, async () => columns(2000))
+    expect(huge.cached).toBe(false)
+    expect(cache.size).toBe(0)
+    expect(cache.bytes).toBe(0)
   })
 })

@@ -1,4 +1,4 @@
-import { CARE_SCORE_CACHE_MAX_ENTRIES, CARE_SCORE_CACHE_TTL_MINUTES } from '@citrus/contracts'
+import { CARE_SCORE_CACHE_MAX_ENTRIES, CARE_SCORE_CACHE_MAX_MIB, CARE_SCORE_CACHE_TTL_MINUTES } from '@citrus/contracts'
 import type pg from 'pg'
 import { VersionedLruCache } from '../../lib/versioned-cache.js'
 import type { ScoredSearch } from './score.js'
@@ -12,8 +12,12 @@ import type { ScoredSearch } from './score.js'
  * answer stay per request.
  */
 
-/** Bounds (contracts): entries (a dense metro's scored search holds a few MB of columns) and how long one lives. */
+/**
+ * Bounds (contracts): entries, the bytes of columns they hold (scoredSearchBytes: a dense metro's search ~2.8 MiB,
+ * a rural one a few KB; a 200-mile radius around a metro more), and how long one lives.
+ */
 export { CARE_SCORE_CACHE_MAX_ENTRIES }
+export const CARE_SCORE_CACHE_MAX_BYTES = CARE_SCORE_CACHE_MAX_MIB * 2 ** 20
 export const CARE_SCORE_CACHE_TTL_MS = CARE_SCORE_CACHE_TTL_MINUTES * 60 * 1000
 
 /** The search as scored: the resolved inputs, codes and carriers sorted (resolveSearch sorts them). */
@@ -38,12 +42,22 @@ export class ScoredSearchCache {
   hits = 0
   scorings = 0
 
-  constructor(maxEntries = CARE_SCORE_CACHE_MAX_ENTRIES, ttlMs = CARE_SCORE_CACHE_TTL_MS, now?: () => number) {
-    this.entries = new VersionedLruCache(maxEntries, ttlMs, now)
+  constructor(
+    maxEntries = CARE_SCORE_CACHE_MAX_ENTRIES,
+    ttlMs = CARE_SCORE_CACHE_TTL_MS,
+    now?: () => number,
+    maxBytes = CARE_SCORE_CACHE_MAX_BYTES,
+  ) {
+    this.entries = new VersionedLruCache(maxEntries, ttlMs, now, maxBytes)
   }
 
   get size(): number {
     return this.entries.size
+  }
+
+  /** the bytes of columns held (scoredSearchBytes of every finished entry) */
+  get bytes(): number {
+    return this.entries.weight
   }
 
   /**
@@ -73,7 +87,9 @@ export class ScoredSearchCache {
     const pending = score()
     this.entries.set(key, version, pending)
     try {
-      return { scored: await pending, cached: false }
+      const scored = await pending
+      this.entries.reweigh(key, pending, scoredSearchBytes(scored))
+      return { scored, cached: false }
     } catch (error) {
       if (this.entries.get(key, version) === pending) this.entries.delete(key)
       throw error
