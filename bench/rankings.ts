@@ -1,8 +1,10 @@
 /**
  * Care Select benchmark (issue 11): GET /api/care-select/rankings over HTTP for a common specialty in the
- * densest metro ZIP and in a rural ZIP, with and without codes and carrier, at each concurrency; the ratio of
- * the API time to the same search's SQL and scoring on the server's own pool at concurrency 1; and POST
- * /api/care-select/referral-letter. The server listens on 127.0.0.1 and every timed request comes from the
+ * densest metro ZIP and in a rural ZIP, with and without codes and carrier, at each concurrency, each case twice:
+ * uncached (_bypass_cache=true: every request scores every candidate) and repeated (the same search again: its
+ * scoring comes from the result cache, docs/decisions/0060); the ratio of the uncached API time to the same
+ * search's SQL and scoring on the server's own pool at concurrency 1; and POST /api/care-select/referral-letter
+ * after its search (cached) and with _bypass_cache (uncached). The server listens on 127.0.0.1 and every timed request comes from the
  * load generator's worker thread (bench/http-load.ts), so the server's event loop is its own.
  * Database: DATABASE_URL (the loaded scale), else the embedded database of a running `npm start`.
  * It creates one bench company and user (removed at the end) and changes no data table.
@@ -13,7 +15,8 @@ import type pg from 'pg'
 import { loadEnv } from '../apps/server/src/config.ts'
 import { createDatabase } from '../apps/server/src/db/database.ts'
 import { applyMigrations } from '../apps/server/src/db/migrate.ts'
-import { rankProviders, resolveSearch } from '../apps/server/src/routes/care-select/rankings.ts'
+import { rankProviders, resolveSearch, scoreOf } from '../apps/server/src/routes/care-select/rankings.ts'
+import { scoredSearchBytes, scoredSearchCache } from '../apps/server/src/routes/care-select/scored-cache.ts'
 import { MIGRATIONS_DIR, runningEmbeddedUrl } from '../apps/server/src/runtime.ts'
 import { newActivationKey } from '../apps/server/src/seed/demo-accounts.ts'
 import { rankingsQuerySchema } from '../packages/contracts/src/index.ts'
@@ -149,25 +152,35 @@ export async function benchRankings(requests: number, levels: number[]) {
       )
     }
 
-    console.log('\n  GET /api/care-select/rankings over HTTP (p50 / p95, throughput; load average before each point):')
+    console.log(
+      '\n  GET /api/care-select/rankings over HTTP (p50 / p95, throughput; load average before each point).\n' +
+        '  uncached = _bypass_cache=true, every request scores every candidate; repeated = the same search again, its scoring\n' +
+        "  from the result cache (access, validation, metering, the listed rows' details and the answer still per request):",
+    )
+    const cache = scoredSearchCache(app.db.pool)
     for (const [name, query] of Object.entries(scenarios)) {
       for (const c of levels) {
-        const load = loadAverage()
-        const list: BenchRequest[] = Array.from({ length: requests }, () => ({ path: path(query), headers }))
-        const { latencies, throughput } = await runHttpLoad(base, list, c)
-        console.log(
-          `    ${name.padEnd(22)} concurrency ${String(c).padStart(2)}: p50 ${ms(quantileOf(latencies, 0.5)).padStart(6)} ms  p95 ${ms(quantileOf(latencies, 0.95)).padStart(6)} ms  ${n(throughput).padStart(5)} req/s  (load ${load})`,
-        )
+        for (const mode of ['uncached', 'repeated'] as const) {
+          const load = loadAverage()
+          const q = mode === 'uncached' ? { ...query, _bypass_cache: 'true' } : query
+          const [hits, scorings] = [cache.hits, cache.scorings]
+          const list: BenchRequest[] = Array.from({ length: requests }, () => ({ path: path(q), headers }))
+          const { latencies, throughput } = await runHttpLoad(base, list, c)
+          console.log(
+            `    ${name.padEnd(22)} ${mode.padEnd(8)} concurrency ${String(c).padStart(2)}: p50 ${ms(quantileOf(latencies, 0.5)).padStart(6)} ms  p95 ${ms(quantileOf(latencies, 0.95)).padStart(6)} ms  ${n(throughput).padStart(5)} req/s  ` +
+              `(cache hits ${cache.hits - hits}, scorings ${cache.scorings - scorings}; load ${load})`,
+          )
+        }
       }
     }
 
     console.log(
-      "\n  API / (SQL + scoring) at concurrency 1, p50 (the same search on the server's pool, in its process; 4 alternating rounds):",
+      "\n  Uncached API / (SQL + scoring) at concurrency 1, p50 (_bypass_cache=true; the same search scored afresh on the server's pool, in its process; 4 alternating rounds):",
     )
     const timed = timedPool(app.db.pool)
     for (const [name, query] of Object.entries(scenarios)) {
       // the wrapper is a pool of its own to the candidate index: warm it
-      await rankProviders(timed.pool, await resolveSearch(timed.pool, rankingsQuerySchema.parse(query)))
+      await rankProviders(timed.pool, await resolveSearch(timed.pool, rankingsQuerySchema.parse(query)), true)
       const api: number[] = []
       const inProcess: number[] = []
       const sqlOnly: number[] = []
@@ -176,16 +189,21 @@ export async function benchRankings(requests: number, levels: number[]) {
         for (let i = 0; i < perRound; i++) {
           timed.sqlMs.total = 0
           const t = performance.now()
-          await rankProviders(timed.pool, await resolveSearch(timed.pool, rankingsQuerySchema.parse(query)))
+          await rankProviders(timed.pool, await resolveSearch(timed.pool, rankingsQuerySchema.parse(query)), true)
           inProcess.push(performance.now() - t)
           sqlOnly.push(timed.sqlMs.total)
         }
-        const list: BenchRequest[] = Array.from({ length: perRound }, () => ({ path: path(query), headers }))
+        const list: BenchRequest[] = Array.from({ length: perRound }, () => ({
+          path: path({ ...query, _bypass_cache: 'true' }),
+          headers,
+        }))
         api.push(...(await runHttpLoad(base, list, 1)).latencies)
       }
       const [a, p, q] = [median(api), median(inProcess), median(sqlOnly)]
+      const scored = await scoreOf(timed.pool, await resolveSearch(timed.pool, rankingsQuerySchema.parse(query)), true)
       console.log(
-        `    ${name.padEnd(22)} API ${ms(a)} ms, SQL + scoring ${ms(p)} ms (of which SQL ${ms(q)} ms): ratio ${(a / p).toFixed(2)}  (load ${loadAverage()})`,
+        `    ${name.padEnd(22)} API ${ms(a)} ms, SQL + scoring ${ms(p)} ms (of which SQL ${ms(q)} ms): ratio ${(a / p).toFixed(2)}; ` +
+          `a cache entry holds ${n(scoredSearchBytes(scored) / 1024)} KB  (load ${loadAverage()})`,
       )
     }
 
@@ -195,7 +213,7 @@ export async function benchRankings(requests: number, levels: number[]) {
 
     // the referral letter with two providers and the scores of the metro search
     const selected = metro.hcp_rankings.slice(0, 2).map((r) => r.hcp_entity.npi)
-    const letter: BenchRequest = {
+    const letterOf = (search: Record<string, unknown>): BenchRequest => ({
       method: 'POST',
       path: '/api/care-select/referral-letter',
       headers: { ...headers, 'content-type': 'application/json' },
@@ -205,25 +223,38 @@ export async function benchRankings(requests: number, levels: number[]) {
         destination_fax: '',
         condition: 'bench',
         selected_npis: selected,
-        search: scenarios.metro,
+        search,
       }),
+    })
+    const letters = {
+      // the clinician's search was just run (the results page): the letter's scores come from the result cache
+      'after its search': letterOf(scenarios.metro!),
+      uncached: letterOf({ ...scenarios.metro, _bypass_cache: true }),
     }
     await runHttpLoad(
       base,
-      Array.from({ length: 10 }, () => letter),
+      Array.from({ length: 10 }, () => letters.uncached),
       1,
     )
-    console.log("\n  POST /api/care-select/referral-letter over HTTP (two providers, with the metro search's scores):")
+    console.log(
+      "\n  POST /api/care-select/referral-letter over HTTP (two providers, with the metro search's scores; after its search = the\n" +
+        '  search was run before, its scoring from the result cache; uncached = its search with _bypass_cache=true):',
+    )
     for (const c of levels) {
-      const load = loadAverage()
-      const { latencies, throughput } = await runHttpLoad(
-        base,
-        Array.from({ length: Math.min(requests, 100) }, () => letter),
-        c,
-      )
-      console.log(
-        `    concurrency ${String(c).padStart(2)}: p50 ${ms(quantileOf(latencies, 0.5)).padStart(6)} ms  p95 ${ms(quantileOf(latencies, 0.95)).padStart(6)} ms  ${n(throughput).padStart(5)} req/s  (load ${load})`,
-      )
+      for (const [label, letter] of Object.entries(letters)) {
+        await fetch(`${base}${path(scenarios.metro!)}`, { headers }).then((r) => r.arrayBuffer())
+        const load = loadAverage()
+        const [hits, scorings] = [cache.hits, cache.scorings]
+        const { latencies, throughput } = await runHttpLoad(
+          base,
+          Array.from({ length: Math.min(requests, 100) }, () => letter),
+          c,
+        )
+        console.log(
+          `    ${label.padEnd(16)} concurrency ${String(c).padStart(2)}: p50 ${ms(quantileOf(latencies, 0.5)).padStart(6)} ms  p95 ${ms(quantileOf(latencies, 0.95)).padStart(6)} ms  ${n(throughput).padStart(5)} req/s  ` +
+            `(cache hits ${cache.hits - hits}, scorings ${cache.scorings - scorings}; load ${load})`,
+        )
+      }
     }
   } finally {
     await app.close()

@@ -11,6 +11,13 @@ import { defineEndpoint } from './endpoint.js'
 export const METERS_PER_MILE = 1609.344
 export const CARE_DEFAULT_RADIUS_MILES = 30
 export const CARE_DEFAULT_RADIUS_M = Math.round(CARE_DEFAULT_RADIUS_MILES * METERS_PER_MILE)
+/**
+ * Bounds of the result cache of scored searches (docs/decisions/0060): entries, the MiB of columns they hold (a dense
+ * metro's search: ~2.8 MiB), and minutes one lives at most.
+ */
+export const CARE_SCORE_CACHE_MAX_ENTRIES = 64
+export const CARE_SCORE_CACHE_MAX_MIB = 256
+export const CARE_SCORE_CACHE_TTL_MINUTES = 10
 /** The largest radius a search may ask for (200 miles). */
 export const CARE_MAX_RADIUS_M = 321_869
 /** The most rankings one answer lists per kind (the best first; filter_npis is applied before the cut). */
@@ -135,6 +142,11 @@ const csv = (max: number, message = `At most ${max} items`) =>
     ])
     .refine((items) => items.length <= max, message)
 
+/** true/false (or 1/0) in a query string, a boolean in a JSON body */
+const booleanish = z
+  .union([z.boolean(), z.enum(['true', 'false', '1', '0'])])
+  .transform((value) => value === true || value === 'true' || value === '1')
+
 export const rankingsQuerySchema = z.object({
   zip_code: z
     .string({ error: CARE_MESSAGES.zipFormat })
@@ -168,6 +180,10 @@ export const rankingsQuerySchema = z.object({
   filter_npis: csv(CARE_MAX_FILTER_NPIS)
     .refine((items) => items.every((npi) => /^\d{10}$/.test(npi)), CARE_MESSAGES.npiFormat)
     .describe('narrow the answer to these NPIs (clinicians or facilities); scores stay those of the full search'),
+  _bypass_cache: booleanish
+    .optional()
+    .default(false)
+    .describe('true: score every candidate afresh instead of taking the scoring of the same search from the result cache'),
 })
 export type RankingsQuery = z.input<typeof rankingsQuerySchema>
 export type ParsedRankingsQuery = z.output<typeof rankingsQuerySchema>
@@ -328,7 +344,8 @@ export const RANKING_METHOD_DESCRIPTION = `Ranks clinicians (hcp_rankings) and f
 **Order**: with insurance_names_csv, in-network clinicians (in network with any given carrier) first; then final_score descending, distance, NPI.
 **Badges** (only when true): ALL_PROCEDURES_MATCH (billed every given CPT), ALL_DIAGNOSIS_MATCH (treated every given diagnosis), CONFIDENTLY_AFFORDABLE (cost ≥ ${CARE_AFFORDABLE_MIN_COST} against at least ${CARE_MIN_PRICE_PEERS} priced candidates), NEW_PATIENT_AVAILABLE (accepting new patients).
 **Facilities**: affiliated facilities of the candidates within the radius; quality and cost are the means of their candidates' (num_hcp_samples of them), distance from the facility.
-Features are computed from the claims (materialised aggregates). At most ${CARE_MAX_HCP_RESULTS} clinicians and ${CARE_MAX_HCO_RESULTS} facilities are listed; filter_npis narrows before that cut. Unknown ZIP, specialty, carrier or code: 400 naming the field.`
+Features are computed from the claims (materialised aggregates). At most ${CARE_MAX_HCP_RESULTS} clinicians and ${CARE_MAX_HCO_RESULTS} facilities are listed; filter_npis narrows before that cut. Unknown ZIP, specialty, carrier or code: 400 naming the field.
+**Result cache**: the scoring of a search (keyed by ZIP, specialty, sorted carriers, sorted CPT and ICD-10-CM codes, radius, and the data version; not filter_npis, which narrows after it) is kept in process, at most ${CARE_SCORE_CACHE_MAX_ENTRIES} searches (and ${CARE_SCORE_CACHE_MAX_MIB} MiB) for at most ${CARE_SCORE_CACHE_TTL_MINUTES} minutes, so a repeated search and the referral letter of a search skip it; a finished seed or import (a new data version) invalidates every entry. The answer is the same either way; access checks, validation and metering (one credit) apply to every request. _bypass_cache=true scores afresh (and refreshes the entry).`
 
 // ---- referral letter -----------------------------------------------------------------------------
 

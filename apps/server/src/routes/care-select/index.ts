@@ -67,9 +67,13 @@ export const careSelectRoutes: FastifyPluginAsyncZod = async (app) => {
     { onRequest: app.requireAccess({ roles: [...ROLES, 'guest'], product: 'CARE_SELECT' }) },
     async (request, reply) => {
       const search = await resolveSearch(pool, request.query)
-      // The credit is taken while the search runs (docs/decisions/0047): a refusal (402) discards the ranking, and
-      // both settle before an error is thrown so that a failed search's credit is known to the refund (5xx).
-      const [charged, ranked] = await Promise.allSettled([app.meter(request, 'CARE_SELECT'), rankProviders(pool, search)])
+      // The credit is taken while the search runs (docs/decisions/0047), on a cache hit too (0060): a refusal (402)
+      // discards the ranking, and both settle before an error is thrown so that a failed search's credit is known
+      // to the refund (5xx).
+      const [charged, ranked] = await Promise.allSettled([
+        app.meter(request, 'CARE_SELECT'),
+        rankProviders(pool, search, request.query._bypass_cache),
+      ])
       if (charged.status === 'rejected') throw charged.reason
       if (ranked.status === 'rejected') throw ranked.reason
       const charge = charged.value
@@ -120,7 +124,8 @@ export const careSelectRoutes: FastifyPluginAsyncZod = async (app) => {
       // The credit is taken while the search is scored (as for rankings, docs/decisions/0047).
       const [charged, ranked] = await Promise.allSettled([
         app.meter(request, 'CARE_SELECT'),
-        search ? rankProviders(pool, search) : Promise.resolve(null),
+        // the clinician's search was just scored: its scoring comes from the result cache (docs/decisions/0060)
+        search ? rankProviders(pool, search, parsedSearch?._bypass_cache ?? false) : Promise.resolve(null),
       ])
       if (charged.status === 'rejected') throw charged.reason
       if (ranked.status === 'rejected') throw ranked.reason

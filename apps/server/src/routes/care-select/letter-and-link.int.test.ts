@@ -7,6 +7,7 @@ import request from 'supertest'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createTenant, loginTokenFor, startSmtpCapture, useTestApp } from '../../../../../test/helpers.ts'
 import { servicesOf } from '../../services/index.ts'
+import { scoredSearchCache } from './scored-cache.ts'
 
 /** A local HTTP server that speaks Twilio's Messages API (POST .../Accounts/{sid}/Messages.json). */
 async function startTwilioFake() {
@@ -161,6 +162,49 @@ describe('referral letter and member link', () => {
       expect(text).toContain(`Overall score ${Math.round(r.final_score * 100)} (grade ${r.final_grade})`)
     }
     if (facility) expect(text).toContain(facility.hco_name)
+  })
+
+  it("takes the letter's scores from the cached scoring of its search (a credit still taken); _bypass_cache scores afresh", async () => {
+    const cache = scoredSearchCache(ctx.app.db.pool)
+    const usage = async () =>
+      (await ctx.db.prisma.creditUsage.findMany({ where: { company_id: tenant.company.id, product_group: 'CARE_SELECT' } })).reduce(
+        (sum, row) => sum + row.used,
+        0,
+      )
+    const [first, second] = ranked.hcp_rankings
+    const letter = (searchOf: Record<string, unknown>) =>
+      request(ctx.app.server)
+        .post('/api/care-select/referral-letter')
+        .set(auth())
+        .send({
+          patient_name: 'Cache Patient',
+          dob: '1980-02-03',
+          selected_npis: [second!.hcp_entity.npi, first!.hcp_entity.npi],
+          search: searchOf,
+        })
+        .buffer(true)
+        .parse((res, done) => {
+          const chunks: Buffer[] = []
+          res.on('data', (chunk: Buffer) => chunks.push(chunk))
+          res.on('end', () => done(null, Buffer.concat(chunks)))
+        })
+    // the clinician's search, then its letter: the letter re-runs the search from the cache
+    expect((await request(ctx.app.server).get('/api/care-select/rankings').query(search).set(auth())).status).toBe(200)
+    const [hits, scorings, credits] = [cache.hits, cache.scorings, await usage()]
+    const cached = await letter(search)
+    expect(cached.status).toBe(200)
+    expect([cache.hits - hits, cache.scorings - scorings]).toEqual([1, 0])
+    expect(await usage()).toBe(credits + 1)
+    const fresh = await letter({ ...search, _bypass_cache: true })
+    expect(fresh.status).toBe(200)
+    expect([cache.hits - hits, cache.scorings - scorings]).toEqual([1, 1])
+    expect(await usage()).toBe(credits + 2)
+    // the same scores either way (the PDFs differ only in their creation time)
+    const [cachedText, freshText] = [await pdfText(cached.body as Buffer), await pdfText(fresh.body as Buffer)]
+    for (const r of [first!, second!]) {
+      expect(cachedText).toContain(`Overall score ${Math.round(r.final_score * 100)} (grade ${r.final_grade})`)
+    }
+    expect(cachedText).toBe(freshText)
   })
 
   it('validates the letter as the dialog does', async () => {

@@ -12,6 +12,7 @@ import request from 'supertest'
 import { beforeAll, describe, expect, it } from 'vitest'
 import { createTenant, loginTokenFor, useTestApp } from '../../../../../test/helpers.ts'
 import { spheroidDistance } from './geodesic.ts'
+import { scoredSearchCache } from './scored-cache.ts'
 
 /** The documented percentile, counted directly (not the product's sort and binary search): 100 × the share of the
  * others strictly below; a value alone ranks 100 when above zero. */
@@ -619,5 +620,146 @@ describe('GET /care-select/rankings', () => {
     const anonymous = await rankings({ ...query, token: (await link({ api_endpoints: ['GET /care-select/rankings'] })).token }, {})
     expect(anonymous.status).toBe(401)
     expect(anonymous.body.message).toBe('This shared link is restricted to specific users. Please sign in.')
+  })
+
+  describe('the result cache of scored searches (docs/decisions/0060)', () => {
+    /** What the cache did since the last call: answers from it, and scorings run. */
+    let seen = { hits: 0, scorings: 0 }
+    const delta = () => {
+      const cache = scoredSearchCache(ctx.app.db.pool)
+      const change = { hits: cache.hits - seen.hits, scorings: cache.scorings - seen.scorings }
+      seen = { hits: cache.hits, scorings: cache.scorings }
+      return change
+    }
+    const usage = async (companyId: number) =>
+      (await ctx.db.prisma.creditUsage.findMany({ where: { company_id: companyId, product_group: 'CARE_SELECT' } })).reduce(
+        (sum, row) => sum + row.used,
+        0,
+      )
+    let query: Record<string, string | number> = {}
+    let reordered: Record<string, string | number> = {}
+
+    beforeAll(async () => {
+      const codes = await ctx.db.pool.query<{ code: string }>(
+        `SELECT v.code FROM mv_provider_code_volume v JOIN providers p ON p.npi = v.npi
+         WHERE v.code_kind = 'procedure' AND p.primary_taxonomy_code = $1 GROUP BY 1 ORDER BY sum(v.claim_count) DESC, 1 LIMIT 2`,
+        [taxonomy],
+      )
+      const [a, b] = codes.rows.map((r) => r.code)
+      const carrier = await commonCarrier()
+      query = {
+        zip_code: zip,
+        omni_code: taxonomy,
+        radius_in_m: radius,
+        cpt_union_csv: `${a},${b}`,
+        icd10_cm_union_csv: icdCategory,
+        insurance_names_csv: carrier,
+      }
+      // the same search typed otherwise: codes in another order and case, the carrier in lower case
+      reordered = { ...query, cpt_union_csv: `${b!.toLowerCase()}, ${a}`, insurance_names_csv: carrier.toLowerCase() }
+    })
+
+    it('answers a repeated search from the cache with the same JSON, a credit each time; _bypass_cache scores afresh', async () => {
+      delta()
+      const before = await usage(tenant.company.id)
+      const fresh = await rankings({ ...query, _bypass_cache: 'true' })
+      expect(fresh.status, fresh.text).toBe(200)
+      expect(delta()).toEqual({ hits: 0, scorings: 1 })
+      rankingsResponseSchema.parse(fresh.body)
+      expect(fresh.body.hcp_rankings.length).toBeGreaterThan(1)
+
+      const repeated = await rankings(query)
+      expect(repeated.status).toBe(200)
+      expect(delta()).toEqual({ hits: 1, scorings: 0 })
+      expect(repeated.text).toBe(fresh.text)
+      // the same search in another order and case is the same entry, and the same answer
+      const other = await rankings(reordered)
+      expect(delta()).toEqual({ hits: 1, scorings: 0 })
+      expect(other.text).toBe(fresh.text)
+
+      const again = await rankings({ ...query, _bypass_cache: '1' })
+      expect(delta()).toEqual({ hits: 0, scorings: 1 })
+      expect(again.text).toBe(fresh.text)
+      // one credit per answered search, cached or not
+      expect(await usage(tenant.company.id)).toBe(before + 4)
+    })
+
+    it('narrows a cached search to filter_npis exactly as a fresh scoring does', async () => {
+      const full = await ok(query)
+      delta()
+      const filter = [
+        full.hcp_rankings.at(-1)!.hcp_entity.npi,
+        full.hcp_rankings[0]!.hcp_entity.npi,
+        ...full.hco_rankings.flatMap((h) => (h.hco_npi ? [h.hco_npi] : [])).slice(0, 2),
+      ]
+      const cached = await rankings({ ...query, filter_npis: filter.join(',') })
+      expect(delta()).toEqual({ hits: 1, scorings: 0 })
+      const fresh = await rankings({ ...query, filter_npis: filter.join(','), _bypass_cache: 'true' })
+      expect(delta()).toEqual({ hits: 0, scorings: 1 })
+      expect(cached.status).toBe(200)
+      expect(cached.text).toBe(fresh.text)
+      const narrowed = rankingsResponseSchema.parse(cached.body)
+      expect(narrowed.hcp_rankings.map((r) => r.hcp_entity.npi)).toEqual([filter[1], filter[0]])
+      expect(narrowed.hcp_rankings[1]!.final_score).toBe(full.hcp_rankings.at(-1)!.final_score)
+      expect(narrowed.common_ranking_metadata.total_hcp_candidates).toBe(full.common_ranking_metadata.total_hcp_candidates)
+    })
+
+    it('checks input, access, links and credits on a cache hit as on a fresh search', async () => {
+      expect((await rankings(query)).status).toBe(200)
+      delta()
+      // 400 for bad input, at no credit and without touching the cache
+      const before = await usage(tenant.company.id)
+      const bad = await rankings({ ...query, insurance_names_csv: 'No Such Plan' })
+      expect(bad.status).toBe(400)
+      expect(bad.body.errors.map((e: { path: string }) => e.path)).toContain('querystring.insurance_names_csv')
+      expect((await rankings({ ...query, _bypass_cache: 'maybe' })).status).toBe(400)
+      expect(await usage(tenant.company.id)).toBe(before)
+      // 403 for a link that does not list the endpoint; 401 without a credential
+      const notListed = await request(ctx.app.server)
+        .post('/api/shareable-url')
+        .set(auth())
+        .send({
+          url_type: 'public',
+          client_routes: ['/member-recommendations'],
+          role: 'member',
+          api_endpoints: ['GET /shareable-url/validate-shareable-link'],
+        })
+      expect(notListed.status).toBe(200)
+      const refused = await rankings({ ...query, token: new URL(notListed.body.url).searchParams.get('token')! }, {})
+      expect(refused.status).toBe(403)
+      expect(refused.body.message).toBe(SHARE_MESSAGES.endpointNotAllowed)
+      expect((await rankings(query, {})).status).toBe(401)
+      expect(delta()).toEqual({ hits: 0, scorings: 0 })
+      // credits: a hit takes one, and a company without credits left is refused (402) though the search is cached
+      const limited = await createTenant(ctx.db, { roles: ['user'], products: [{ product_group: 'CARE_SELECT', limit: 2 }] })
+      const headers = { authorization: `Bearer ${await loginTokenFor(limited.users[0]!, limited.company.company_name)}` }
+      const first = await rankings(query, headers)
+      expect(first.status).toBe(200)
+      expect(first.headers['x-credits-remaining']).toBe('1')
+      expect((await rankings(query, headers)).headers['x-credits-remaining']).toBe('0')
+      expect(delta()).toEqual({ hits: 2, scorings: 0 })
+      expect((await rankings(query, headers)).status).toBe(402)
+      expect(await usage(limited.company.id)).toBe(2)
+    })
+
+    // last: a new data version also rebuilds the candidate index for the tests after it
+    it('scores afresh once a seed or import finishes (a new data version), with the same answer for the same data', async () => {
+      const cached = await rankings(query)
+      expect(cached.status).toBe(200)
+      delta()
+      expect((await rankings(query)).text).toBe(cached.text)
+      expect(delta()).toEqual({ hits: 1, scorings: 0 })
+      // what a finished seed or `data import` writes (in whatever process it runs)
+      await ctx.db.pool.query(
+        "INSERT INTO data_loads (kind, scale, status, finished_at) VALUES ('import', 'care-cache-test', 'done', now())",
+      )
+      const after = await rankings(query)
+      expect(delta()).toEqual({ hits: 0, scorings: 1 })
+      expect(after.text).toBe(cached.text)
+      // the entries of the old version were dropped: only the search just scored is held
+      expect(scoredSearchCache(ctx.app.db.pool).size).toBe(1)
+      expect((await rankings(query)).text).toBe(cached.text)
+      expect(delta()).toEqual({ hits: 1, scorings: 0 })
+    })
   })
 })

@@ -17,14 +17,16 @@ import {
 import type pg from 'pg'
 import { badRequest } from '../../lib/errors.js'
 import { facilityPoints, specialtyIndex } from './candidate-index.js'
-import { scoreSearch, type ScoredSearch } from './score.js'
+import { narrowScored, scoreAll, type ScoredSearch } from './score.js'
+import { scoredSearchCache, scoredSearchKey } from './scored-cache.js'
 
 /**
  * Care Select rankings (spec 4 §5; the method: docs/decisions/0022-care-select-ranking.md, every candidate
  * scored; the in-process candidate index: docs/decisions/0050-care-select-scored-set.md). Two round trips:
  * (1) resolve and check the inputs (and read the data version); the candidates, their code volumes and prices
  * come from the in-process candidate index, and percentiles and scores are computed here over every candidate
- * within the radius; (2) the details of the clinicians and facilities listed.
+ * within the radius, or taken from the result cache of scored searches (scored-cache.ts, docs/decisions/0060);
+ * (2) the details of the clinicians and facilities listed.
  */
 
 export interface ResolvedSearch {
@@ -35,6 +37,7 @@ export interface ResolvedSearch {
   state: string
   omniCode: string
   specialty: string
+  /** carriers (canonical names), CPT and ICD-10-CM codes: sorted, so that a search is scored alike in any order */
   insurers: string[]
   cpt: string[]
   icd10: string[]
@@ -97,9 +100,9 @@ export async function resolveSearch(pool: pg.Pool, query: ParsedRankingsQuery): 
     ...row.zip,
     omniCode,
     specialty: row.specialty,
-    insurers: [...new Set(row.insurers.map(([, canonical]) => canonical as string))],
-    cpt,
-    icd10,
+    insurers: [...new Set(row.insurers.map(([, canonical]) => canonical as string))].sort(),
+    cpt: [...cpt].sort(),
+    icd10: [...icd10].sort(),
     radiusM: query.radius_in_m,
     filterNpis: query.filter_npis,
     version: row.version,
@@ -196,24 +199,31 @@ interface Scored {
   affordability: { negotiated: Record<string, number>; patient: Record<string, number> }
 }
 
-/** Scores every candidate of the search (score.ts) from the specialty's candidate index. */
-export async function scoreOf(pool: pg.Pool, search: ResolvedSearch): Promise<ScoredSearch> {
-  const [index, facilityIndex] = await Promise.all([
-    specialtyIndex(pool, search.version, search.omniCode),
-    facilityPoints(pool, search.version),
-  ])
-  return scoreSearch(index, facilityIndex, {
-    centre: { lat: search.latitude, lng: search.longitude },
-    radiusM: search.radiusM,
-    cpt: search.cpt,
-    icd10: search.icd10,
-    insurers: search.insurers,
-    filterNpis: search.filterNpis,
+/**
+ * Scores every candidate of the search (score.ts) from the specialty's candidate index, or answers the scoring of
+ * the same search and data version from the result cache unless `bypassCache` (docs/decisions/0060); filter_npis
+ * then narrows what is listed.
+ */
+export async function scoreOf(pool: pg.Pool, search: ResolvedSearch, bypassCache = false): Promise<ScoredSearch> {
+  const { scored } = await scoredSearchCache(pool).scored(scoredSearchKey(search), search.version, bypassCache, async () => {
+    const [index, facilityIndex] = await Promise.all([
+      specialtyIndex(pool, search.version, search.omniCode),
+      facilityPoints(pool, search.version),
+    ])
+    return scoreAll(index, facilityIndex, {
+      centre: { lat: search.latitude, lng: search.longitude },
+      radiusM: search.radiusM,
+      cpt: search.cpt,
+      icd10: search.icd10,
+      insurers: search.insurers,
+    })
   })
+  return narrowScored(scored, search.filterNpis)
 }
 
-export async function rankProviders(pool: pg.Pool, search: ResolvedSearch): Promise<RankingsResponse> {
-  const scored = await scoreOf(pool, search)
+/** The answer of a search; `bypassCache` (_bypass_cache) scores afresh instead of answering from the result cache. */
+export async function rankProviders(pool: pg.Pool, search: ResolvedSearch, bypassCache = false): Promise<RankingsResponse> {
+  const scored = await scoreOf(pool, search, bypassCache)
   const { candidates, n, inNetwork, distanceM, distance, quality, cost, final, relevantVolume, pricePeersMin } = scored
   const { givenCols, topicalCols, relevantCols, codeRanks, typical, relevant, codesSource } = scored
   const index = candidates.index

@@ -231,7 +231,7 @@ function recount(data: Dataset, input: ScoreInput) {
     const final = clamp01(
       CARE_SCORE_WEIGHTS.quality_of_care * quality + CARE_SCORE_WEIGHTS.cost * (cost ?? 0.5) + CARE_SCORE_WEIGHTS.distance * distance,
     )
-    return [{ id, distanceM: d, quality, cost, distance, final, samples: own.length, type: point.type }]
+    return [{ id, npi: point.npi, distanceM: d, quality, cost, distance, final, samples: own.length, type: point.type }]
   })
   const facilityTypes = facilities.map((f) => f.type)
   const rankedFacilities = [...facilities]

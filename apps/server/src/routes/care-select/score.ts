@@ -50,6 +50,7 @@ export interface PriceColumn {
 
 export interface FacilityScore {
   id: number
+  npi: string | null
   distanceM: number
   quality: number
   cost: number | null
@@ -84,6 +85,8 @@ export interface ScoredSearch {
   listed: Int32Array
   /** the facilities listed, in order: the first CARE_MAX_HCO_RESULTS (with filter_npis, of those whose NPI is given) */
   facilities: FacilityScore[]
+  /** every facility within the radius, in order (filter_npis narrows from these) */
+  rankedFacilities: FacilityScore[]
   providerTypeCounts: { kind: string; count: number }[]
   /** facility types of the facilities within the radius, in the order first met */
   facilityTypes: string[]
@@ -265,6 +268,90 @@ function codeIdsWithPrefix(index: SpecialtyIndex, prefix: string): number[] {
 
 /** Scores every candidate of the search (0022): the columns, the order of the listed, the facilities. */
 export function scoreSearch(index: SpecialtyIndex, facilityIndex: Map<number, FacilityPoint>, input: ScoreInput): ScoredSearch {
+  return narrowScored(scoreAll(index, facilityIndex, input), input.filterNpis)
+}
+
+/**
+ * The listed clinicians and facilities of a scored search narrowed to filter_npis (before the cut). The scores
+ * stay those of the full search: only the selection of what is listed depends on filter_npis, so the scoring
+ * (scoreAll) is the same for every filter and can be cached without it (docs/decisions/0060). The answer
+ * shares the scored search's columns; neither is changed.
+ */
+export function narrowScored(scored: ScoredSearch, filterNpis: readonly string[]): ScoredSearch {
+  if (filterNpis.length === 0) return scored
+  const filter = new Set(filterNpis)
+  return {
+    ...scored,
+    listed: listedOf(scored, filter),
+    facilities: scored.rankedFacilities.filter((f) => f.npi !== null && filter.has(f.npi)).slice(0, CARE_MAX_HCO_RESULTS),
+  }
+}
+
+/**
+ * The first CARE_MAX_HCP_RESULTS candidates (of those whose NPI is in `filter`, when given), in order: in network
+ * first (when carriers are given), then final_score, then distance, then NPI. A total order, so they are kept with
+ * a bounded heap (its root the last kept) and sorted at the end.
+ */
+function listedOf(
+  scored: Pick<ScoredSearch, 'candidates' | 'n' | 'inNetwork' | 'final' | 'distanceM'>,
+  filter: Set<string> | null,
+): Int32Array {
+  const { candidates, n, inNetwork, final, distanceM } = scored
+  const members = candidates.members
+  const npi = candidates.index.npi
+  const after = (a: number, b: number): boolean => {
+    if (inNetwork) {
+      const net = (inNetwork[b] as number) - (inNetwork[a] as number)
+      if (net !== 0) return net > 0
+    }
+    const f = (final[b] as number) - (final[a] as number)
+    if (f !== 0) return f > 0
+    const d = (distanceM[a] as number) - (distanceM[b] as number)
+    if (d !== 0) return d > 0
+    return (npi[members[a] as number] as string) > (npi[members[b] as number] as string)
+  }
+  const heap: number[] = []
+  const siftDown = (from: number) => {
+    let at = from
+    for (;;) {
+      const left = 2 * at + 1
+      if (left >= heap.length) return
+      const right = left + 1
+      const worst = right < heap.length && after(heap[right] as number, heap[left] as number) ? right : left
+      if (!after(heap[worst] as number, heap[at] as number)) return
+      const t = heap[at] as number
+      heap[at] = heap[worst] as number
+      heap[worst] = t
+      at = worst
+    }
+  }
+  for (let c = 0; c < n; c++) {
+    if (filter && !filter.has(npi[members[c] as number] as string)) continue
+    if (heap.length < CARE_MAX_HCP_RESULTS) {
+      heap.push(c)
+      let at = heap.length - 1
+      while (at > 0) {
+        const parent = (at - 1) >> 1
+        if (!after(heap[at] as number, heap[parent] as number)) break
+        const t = heap[at] as number
+        heap[at] = heap[parent] as number
+        heap[parent] = t
+        at = parent
+      }
+    } else if (after(heap[0] as number, c)) {
+      heap[0] = c
+      siftDown(0)
+    }
+  }
+  return Int32Array.from(heap.sort((a, b) => (after(a, b) ? 1 : after(b, a) ? -1 : 0)))
+}
+
+/** Scores every candidate of the search without filter_npis (the part of a search that the cache keeps). */
+export function scoreAll(
+  index: SpecialtyIndex,
+  facilityIndex: Map<number, FacilityPoint>,
+  input: Omit<ScoreInput, 'filterNpis'>,
+): ScoredSearch {
   const candidates = findCandidates(index, input.centre, input.radiusM)
   const { members, centre } = candidates
   const n = members.length
@@ -421,55 +508,8 @@ export function scoreSearch(index: SpecialtyIndex, facilityIndex: Map<number, Fa
     )
   }
 
-  // Order: in network first (when carriers are given), then final_score, then distance, then NPI. A total order,
-  // so the first CARE_MAX_HCP_RESULTS are kept with a bounded heap (its root the last kept) and sorted at the end.
-  const npi = index.npi
-  const after = (a: number, b: number): boolean => {
-    if (inNetwork) {
-      const net = (inNetwork[b] as number) - (inNetwork[a] as number)
-      if (net !== 0) return net > 0
-    }
-    const f = (final[b] as number) - (final[a] as number)
-    if (f !== 0) return f > 0
-    const d = (distanceM[a] as number) - (distanceM[b] as number)
-    if (d !== 0) return d > 0
-    return (npi[members[a] as number] as string) > (npi[members[b] as number] as string)
-  }
-  const filter = input.filterNpis.length > 0 ? new Set(input.filterNpis) : null
-  const heap: number[] = []
-  const siftDown = (from: number) => {
-    let at = from
-    for (;;) {
-      const left = 2 * at + 1
-      if (left >= heap.length) return
-      const right = left + 1
-      const worst = right < heap.length && after(heap[right] as number, heap[left] as number) ? right : left
-      if (!after(heap[worst] as number, heap[at] as number)) return
-      const t = heap[at] as number
-      heap[at] = heap[worst] as number
-      heap[worst] = t
-      at = worst
-    }
-  }
-  for (let c = 0; c < n; c++) {
-    if (filter && !filter.has(npi[members[c] as number] as string)) continue
-    if (heap.length < CARE_MAX_HCP_RESULTS) {
-      heap.push(c)
-      let at = heap.length - 1
-      while (at > 0) {
-        const parent = (at - 1) >> 1
-        if (!after(heap[at] as number, heap[parent] as number)) break
-        const t = heap[at] as number
-        heap[at] = heap[parent] as number
-        heap[parent] = t
-        at = parent
-      }
-    } else if (after(heap[0] as number, c)) {
-      heap[0] = c
-      siftDown(0)
-    }
-  }
-  const listed = Int32Array.from(heap.sort((a, b) => (after(a, b) ? 1 : after(b, a) ? -1 : 0)))
+  // Order (listedOf): in network first (when carriers are given), then final_score, then distance, then NPI.
+  const listed = listedOf({ candidates, n, inNetwork, final, distanceM }, null)
 
   // Facilities: the affiliated facilities of all candidates that lie within the radius (the totals), scored from
   // their candidates (as positions among the specialty's facilities: 0 not met, 1 outside the radius, 2 within).
@@ -518,7 +558,9 @@ export function scoreSearch(index: SpecialtyIndex, facilityIndex: Map<number, Fa
     const co = (facilityCosts[local] as number) > 0 ? (facilityCost[local] as number) / (facilityCosts[local] as number) : null
     const d = clamp01(1 - dM / radiusM)
     const f = clamp01(CARE_SCORE_WEIGHTS.quality_of_care * q + CARE_SCORE_WEIGHTS.cost * (co ?? 0.5) + CARE_SCORE_WEIGHTS.distance * d)
-    return { id: index.facilityIds[local] as number, distanceM: dM, quality: q, cost: co, distance: d, final: f, samples }
+    const id = index.facilityIds[local] as number
+    const npi = (facilityIndex.get(id) as FacilityPoint).npi
+    return { id, npi, distanceM: dM, quality: q, cost: co, distance: d, final: f, samples }
   })
   facilityScores.sort((a, b) => b.final - a.final || a.distanceM - b.distanceM || a.id - b.id)
 
@@ -543,13 +585,8 @@ export function scoreSearch(index: SpecialtyIndex, facilityIndex: Map<number, Fa
     codeRanks,
     prices,
     listed,
-    facilities: (filter
-      ? facilityScores.filter((f) => {
-          const facilityNpi = (facilityIndex.get(f.id) as FacilityPoint).npi
-          return facilityNpi !== null && filter.has(facilityNpi)
-        })
-      : facilityScores
-    ).slice(0, CARE_MAX_HCO_RESULTS),
+    facilities: facilityScores.slice(0, CARE_MAX_HCO_RESULTS),
+    rankedFacilities: facilityScores,
     providerTypeCounts,
     facilityTypes,
     totalFacilities: facilityOrder.length,

@@ -1,0 +1,113 @@
+import type pg from 'pg'
+import { coalescedRead } from './coalesce.js'
+
+async function readDataVersion(pool: pg.Pool): Promise<string> {
+  const { rows } = await pool.query<{ n: number; last: string | null; top: number | null }>(
+    `SELECT count(*)::int AS n, max(finished_at)::text AS last, max(id) AS top FROM data_loads WHERE status = 'done'`,
+  )
+  const row = rows[0]
+  return `${row?.n ?? 0}:${row?.top ?? 0}:${row?.last ?? ''}`
+}
+
+const readers = new WeakMap<pg.Pool, () => Promise<string>>()
+
+/**
+ * The data version: changes whenever a seed or an import finishes (data_loads), in this process or any
+ * other (the CLI imports in its own process). Cached answers are keyed by it, so a re-import invalidates
+ * them at once without any message between processes (docs/decisions/0028). The requests that arrive
+ * while a read is in flight share the next one (lib/coalesce.ts, docs/decisions/0051): each still sees
+ * every load that finished before it arrived.
+ */
+export function dataVersion(pool: pg.Pool): Promise<string> {
+  let read = readers.get(pool)
+  if (!read) readers.set(pool, (read = coalescedRead(() => readDataVersion(pool))))
+  return read()
+}
+
+interface Entry<V> {
+  version: string
+  value: V
+  expires: number
+  /** the entry's share of `maxWeight` (e.g. bytes); 0 unless given */
+  weight: number
+}
+
+/**
+ * A bounded least-recently-used cache with a time to live, whose entries belong to one data version.
+ * `get` answers only an entry of the current version that has not expired. Bounded by its number of entries and,
+ * optionally, by the sum of their weights (`maxWeight`, e.g. bytes held): the least recently used go first.
+ */
+export class VersionedLruCache<V> {
+  private readonly entries = new Map<string, Entry<V>>()
+  private weights = 0
+
+  constructor(
+    readonly maxEntries: number,
+    readonly ttlMs: number,
+    private readonly now: () => number = Date.now,
+    readonly maxWeight = Number.POSITIVE_INFINITY,
+  ) {}
+
+  get size(): number {
+    return this.entries.size
+  }
+
+  /** the sum of the entries' weights */
+  get weight(): number {
+    return this.weights
+  }
+
+  get(key: string, version: string): V | undefined {
+    const entry = this.entries.get(key)
+    if (!entry) return undefined
+    if (entry.version !== version || entry.expires <= this.now()) {
+      this.delete(key)
+      return undefined
+    }
+    // most recently used last
+    this.entries.delete(key)
+    this.entries.set(key, entry)
+    return entry.value
+  }
+
+  set(key: string, version: string, value: V, weight = 0): void {
+    this.delete(key)
+    this.entries.set(key, { version, value, expires: this.now() + this.ttlMs, weight })
+    this.weights += weight
+    this.evict()
+  }
+
+  /**
+   * Gives the entry of `key`, when it still holds `value`, its weight (known once a computation kept as a promise
+   * has finished), without changing its recency; evicts what no longer fits (the entry itself when it alone is
+   * heavier than maxWeight).
+   */
+  reweigh(key: string, value: V, weight: number): void {
+    const entry = this.entries.get(key)
+    if (!entry || entry.value !== value) return
+    this.weights += weight - entry.weight
+    entry.weight = weight
+    this.evict()
+  }
+
+  /** Removes one entry (e.g. a computation that failed). */
+  delete(key: string): void {
+    const entry = this.entries.get(key)
+    if (!entry) return
+    this.weights -= entry.weight
+    this.entries.delete(key)
+  }
+
+  clear(): void {
+    this.entries.clear()
+    this.weights = 0
+  }
+
+  private evict(): void {
+    while (this.entries.size > this.maxEntries || (this.weights > this.maxWeight && this.entries.size > 0)) {
+      const oldest = this.entries.keys().next().value
+      if (oldest === undefined) break
+      this.delete(oldest)
+    }
+  }
+}

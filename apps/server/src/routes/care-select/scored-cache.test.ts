@@ -1,0 +1,88 @@
+import { describe, expect, it } from 'vitest'
+import type { ScoredSearch } from './score.ts'
+import { ScoredSearchCache, scoredSearchKey } from './scored-cache.ts'
+
+/** A scored search with `bytes` of columns (scoredSearchBytes counts them). */
+const columns = (bytes: number) =>
+  ({
+    candidates: { members: new Int32Array(bytes / 4), h: null, exact: null },
+    inNetwork: null,
+    givenCols: [],
+    topicalCols: [],
+    codeRanks: [],
+    prices: [],
+    rankedFacilities: [],
+  }) as unknown as ScoredSearch
+const fake = (n: number) => ({ ...columns(0), n }) as unknown as ScoredSearch
+
+describe('ScoredSearchCache', () => {
+  it('keys a search by its sorted carriers and codes, not their order', () => {
+    const a = { zip: '10001', omniCode: '207Q00000X', insurers: ['B', 'A'], cpt: ['99214', '99213'], icd10: ['I10', 'E11'], radiusM: 5 }
+    expect(scoredSearchKey(a)).toBe(scoredSearchKey({ ...a, insurers: ['A', 'B'], cpt: ['99213', '99214'], icd10: ['E11', 'I10'] }))
+    expect(scoredSearchKey(a)).not.toBe(scoredSearchKey({ ...a, radiusM: 6 }))
+    expect(scoredSearchKey(a)).not.toBe(scoredSearchKey({ ...a, cpt: ['99213'] }))
+    expect(scoredSearchKey(a)).not.toBe(scoredSearchKey({ ...a, zip: '10002' }))
+  })
+
+  it('answers a hit, scores on a miss, a bypass or a new version, and drops the old version', async () => {
+    const cache = new ScoredSearchCache(2, 1000)
+    let runs = 0
+    const score = async () => fake(++runs)
+    expect(await cache.scored('k', 'v1', false, score)).toEqual({ scored: fake(1), cached: false })
+    expect(await cache.scored('k', 'v1', false, score)).toEqual({ scored: fake(1), cached: true })
+    expect(await cache.scored('k', 'v1', true, score)).toEqual({ scored: fake(2), cached: false })
+    expect(await cache.scored('k', 'v1', false, score)).toEqual({ scored: fake(2), cached: true })
+    await cache.scored('other', 'v1', false, score)
+    expect(cache.size).toBe(2)
+    expect(await cache.scored('k', 'v2', false, score)).toEqual({ scored: fake(4), cached: false })
+    expect(cache.size).toBe(1)
+    expect([cache.hits, cache.scorings]).toEqual([2, 4])
+  })
+
+  it('shares one scoring between concurrent identical searches and keeps no failed one', async () => {
+    const cache = new ScoredSearchCache(4, 1000)
+    let runs = 0
+    let release: () => void = () => undefined
+    const slow = () =>
+      new Promise<ScoredSearch>((resolve) => {
+        runs++
+        release = () => resolve(fake(runs))
+      })
+    const both = Promise.all([cache.scored('k', 'v', false, slow), cache.scored('k', 'v', false, slow)])
+    release()
+    expect((await both).map((r) => r.scored)).toEqual([fake(1), fake(1)])
+    expect(runs).toBe(1)
+    await expect(cache.scored('bad', 'v', false, () => Promise.reject(new Error('boom')))).rejects.toThrow('boom')
+    expect(await cache.scored('bad', 'v', false, async () => fake(9))).toEqual({ scored: fake(9), cached: false })
+  })
+
+  it('bounds its entries and their age', async () => {
+    let now = 0
+    const cache = new ScoredSearchCache(2, 100, () => now)
+    for (const key of ['a', 'b', 'c']) await cache.scored(key, 'v', false, async () => fake(1))
+    expect(cache.size).toBe(2)
+    expect((await cache.scored('a', 'v', false, async () => fake(2))).cached).toBe(false)
+    now = 150
+    expect((await cache.scored('c', 'v', false, async () => fake(3))).cached).toBe(false)
+  })
+})
+
+describe('ScoredSearchCache byte bound', () => {
+  it('holds at most maxBytes of columns: the least recently used go first, one too large is not kept', async () => {
+    const cache = new ScoredSearchCache(10, 1000, undefined, 1000)
+    await cache.scored('a', 'v', false, async () => columns(400))
+    await cache.scored('b', 'v', false, async () => columns(400))
+    expect(cache.bytes).toBe(800)
+    expect((await cache.scored('a', 'v', false, async () => columns(4))).cached).toBe(true)
+    await cache.scored('c', 'v', false, async () => columns(400))
+    // b was the least recently used
+    expect(cache.size).toBe(2)
+    expect(cache.bytes).toBe(800)
+    expect((await cache.scored('a', 'v', false, async () => columns(4))).cached).toBe(true)
+    expect((await cache.scored('b', 'v', false, async () => columns(400))).cached).toBe(false)
+    const huge = await cache.scored('huge', 'v', false, async () => columns(2000))
+    expect(huge.cached).toBe(false)
+    expect(cache.size).toBe(0)
+    expect(cache.bytes).toBe(0)
+  })
+})

@@ -1,0 +1,122 @@
+import { CARE_SCORE_CACHE_MAX_ENTRIES, CARE_SCORE_CACHE_MAX_MIB, CARE_SCORE_CACHE_TTL_MINUTES } from '@citrus/contracts'
+import type pg from 'pg'
+import { VersionedLruCache } from '../../lib/versioned-cache.js'
+import type { ScoredSearch } from './score.js'
+
+/**
+ * The result cache of scored Care Select searches (docs/decisions/0060): the scoring of a search (every candidate
+ * within the radius, score.ts scoreAll) kept per normalised search and data version, so that a repeated search
+ * (a shared link opened again, the results page re-fetching) and the referral letter (which re-runs the clinician's
+ * search for the selected providers' scores) skip it. filter_npis is not part of the key: it narrows what is listed
+ * after the scoring (score.ts narrowScored). Access checks, validation, metering, the listed rows' details and the
+ * answer stay per request.
+ */
+
+/**
+ * Bounds (contracts): entries, the bytes of columns they hold (scoredSearchBytes: a dense metro's search ~2.8 MiB,
+ * a rural one a few KB; a 200-mile radius around a metro more), and how long one lives.
+ */
+export { CARE_SCORE_CACHE_MAX_ENTRIES }
+export const CARE_SCORE_CACHE_MAX_BYTES = CARE_SCORE_CACHE_MAX_MIB * 2 ** 20
+export const CARE_SCORE_CACHE_TTL_MS = CARE_SCORE_CACHE_TTL_MINUTES * 60 * 1000
+
+/** The search as scored: the resolved inputs, codes and carriers sorted (resolveSearch sorts them). */
+export interface ScoredSearchKey {
+  zip: string
+  omniCode: string
+  insurers: readonly string[]
+  cpt: readonly string[]
+  icd10: readonly string[]
+  radiusM: number
+}
+
+export function scoredSearchKey(search: ScoredSearchKey): string {
+  const sorted = (list: readonly string[]) => [...list].sort().join(',')
+  return JSON.stringify([search.zip, search.omniCode, sorted(search.insurers), sorted(search.cpt), sorted(search.icd10), search.radiusM])
+}
+
+export class ScoredSearchCache {
+  private readonly entries: VersionedLruCache<Promise<ScoredSearch>>
+  private version: string | null = null
+  /** answers from the cache, and scorings run (misses and _bypass_cache) */
+  hits = 0
+  scorings = 0
+
+  constructor(
+    maxEntries = CARE_SCORE_CACHE_MAX_ENTRIES,
+    ttlMs = CARE_SCORE_CACHE_TTL_MS,
+    now?: () => number,
+    maxBytes = CARE_SCORE_CACHE_MAX_BYTES,
+  ) {
+    this.entries = new VersionedLruCache(maxEntries, ttlMs, now, maxBytes)
+  }
+
+  get size(): number {
+    return this.entries.size
+  }
+
+  /** the bytes of columns held (scoredSearchBytes of every finished entry) */
+  get bytes(): number {
+    return this.entries.weight
+  }
+
+  /**
+   * The scored search of `key` at data version `version`: from the cache unless `bypass`, else scored by `score`
+   * (and kept, replacing any entry). Concurrent identical searches share one scoring (the entry is its promise);
+   * a scoring that fails is not kept.
+   */
+  async scored(
+    key: string,
+    version: string,
+    bypass: boolean,
+    score: () => Promise<ScoredSearch>,
+  ): Promise<{ scored: ScoredSearch; cached: boolean }> {
+    // a new data version drops every entry of the old one (they hold the old candidate index's columns)
+    if (this.version !== version) {
+      this.entries.clear()
+      this.version = version
+    }
+    if (!bypass) {
+      const hit = this.entries.get(key, version)
+      if (hit) {
+        this.hits++
+        return { scored: await hit, cached: true }
+      }
+    }
+    this.scorings++
+    const pending = score()
+    this.entries.set(key, version, pending)
+    try {
+      const scored = await pending
+      this.entries.reweigh(key, pending, scoredSearchBytes(scored))
+      return { scored, cached: false }
+    } catch (error) {
+      if (this.entries.get(key, version) === pending) this.entries.delete(key)
+      throw error
+    }
+  }
+}
+
+const caches = new WeakMap<pg.Pool, ScoredSearchCache>()
+
+/** The cache of one database (pool): one per server process, like the candidate index. */
+export function scoredSearchCache(pool: pg.Pool): ScoredSearchCache {
+  let cache = caches.get(pool)
+  if (!cache) caches.set(pool, (cache = new ScoredSearchCache()))
+  return cache
+}
+
+/** The bytes of a scored search's own columns (not the candidate index it points into): what an entry holds. */
+export function scoredSearchBytes(scored: ScoredSearch): number {
+  let bytes = 0
+  const add = (array: ArrayBufferView | null) => {
+    if (array) bytes += array.byteLength
+  }
+  const { candidates } = scored
+  for (const array of [candidates.members, candidates.h, candidates.exact, scored.inNetwork, scored.distanceM, scored.distance]) add(array)
+  for (const array of [scored.quality, scored.cost, scored.final, scored.relevantVolume, scored.pricePeersMin, scored.listed]) add(array)
+  for (const col of [...scored.givenCols, ...scored.topicalCols]) add(col.counts)
+  for (const ranks of scored.codeRanks) add(ranks)
+  for (const price of scored.prices) for (const array of [price.entryOf, price.row, price.negotiatedAff, price.patientAff]) add(array)
+  return bytes + scored.rankedFacilities.length * 80
+}
