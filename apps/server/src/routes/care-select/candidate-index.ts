@@ -77,14 +77,8 @@ export interface SpecialtyIndex {
   pricePatientRank: Uint32Array
 }
 
-export interface FacilityPoint {
-  lat: number
-  lng: number
-  latRad: number
-  lngRad: number
-  cosLat: number
-  sinU: number
-  cosU: number
+/** A facility's location with the terms its distances share (as a search's centre has them). */
+export interface FacilityPoint extends CentreTerms {
   type: string
   npi: string | null
 }
