@@ -20,7 +20,7 @@ export interface Database {
  * in the given time') where every plain statement merely waited. On PostgreSQL a transaction starts at once unless
  * the pool is exhausted, and then it waits its turn as well.
  */
-export const TRANSACTION_OPTIONS = { maxWait: 600_000, timeout: 600_000 } as const
+const TRANSACTION_OPTIONS = { maxWait: 600_000, timeout: 600_000 } as const
 
 export function createDatabase(connectionString: string, options: { maxConnections?: number } = {}): Database {
   const pool = new pg.Pool({ connectionString, max: options.maxConnections ?? 10 })

@@ -15,7 +15,6 @@ import {
   type AiTemplate,
 } from '@citrus/contracts'
 import type { Prisma, PrismaClient } from '../../generated/prisma/client.js'
-import { TRANSACTION_OPTIONS } from '../../db/database.js'
 import { AppError, badRequest, conflict, notFound } from '../../lib/errors.js'
 import type { ExtractedPage } from './extract.js'
 import { AI_TEMPLATES } from './templates.js'
@@ -90,9 +89,6 @@ export const titleOf = (filename: string) => filename.replace(/\.[A-Za-z0-9]+$/,
 export const budgetExceeded = (total: number) =>
   new AppError(422, AI_HUB_ERROR_CODES.budgetExceeded, AI_HUB_MESSAGES.budgetExceeded(total, total - AI_MAX_CONTEXT_TOKENS))
 
-/** A context change waits for its transaction as every transaction does (db/database.ts). */
-export const CONTEXT_TRANSACTION = TRANSACTION_OPTIONS
-
 export class AiContextStore {
   constructor(private readonly prisma: PrismaClient) {}
 
@@ -100,7 +96,7 @@ export class AiContextStore {
     return this.prisma.$transaction(async (tx) => {
       await tx.$executeRaw`SELECT pg_advisory_xact_lock(4215, ${owner.user_id}::int)`
       return work(tx)
-    }, CONTEXT_TRANSACTION)
+    })
   }
 
   private async usedTokens(tx: Tx | PrismaClient, owner: Owner): Promise<number> {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { VersionedLruCache } from './cache.ts'
+import { VersionedLruCache } from '../../lib/versioned-cache.ts'
 import {
   bundleDeductibleExtra,
   costSharingFor,

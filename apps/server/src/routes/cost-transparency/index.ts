@@ -13,7 +13,7 @@ import { notFound } from '../../lib/errors.js'
 import { route } from '../../lib/endpoint.js'
 import { signShareToken } from '../../auth/tokens.js'
 import { CREDITS_REMAINING_HEADER } from '../../plugins/credits.js'
-import { dataVersion, VersionedLruCache } from './cache.js'
+import { dataVersion, VersionedLruCache } from '../../lib/versioned-cache.js'
 import { checkInput, loadPricingReference, procedureCosts, type PricingReference } from './pricing.js'
 import { providerCosts } from './provider.js'
 
