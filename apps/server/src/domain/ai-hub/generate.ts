@@ -64,29 +64,14 @@ export class AiAnalyst {
   }
 
   /**
-   * The refusals of a generation (an unknown template, an empty context), cheaply, before a credit is taken:
-   * a refused question costs nothing.
+   * The context an answer is made from, read once before the credit is taken (routes/ai-hub): its refusals (an
+   * unknown template, an empty context) cost nothing, and the answer is made from exactly what was checked.
    */
-  async check(owner: Owner, input: GenerateInput): Promise<void> {
-    if (input.templateId && !templateById(input.templateId)) throw notFound(AI_HUB_MESSAGES.templateNotFound)
-    const [row] = await this.prisma.$queryRaw<{ has: boolean }[]>`
-      SELECT EXISTS (SELECT 1 FROM ai_document_pages p JOIN ai_documents d ON d.id = p.document_id
-                     WHERE d.user_id = ${owner.user_id} AND p.text <> '')
-          OR EXISTS (SELECT 1 FROM ai_pins WHERE user_id = ${owner.user_id}) AS has`
-    if (!row?.has) throw noContext()
-  }
-
-  /** The context an answer is made from; the refusals again (the context may have changed since the check). */
   async prepare(owner: Owner, input: GenerateInput) {
     if (input.templateId && !templateById(input.templateId)) throw notFound(AI_HUB_MESSAGES.templateNotFound)
     const [pages, pins] = await Promise.all([this.pages(owner), this.store.pins(owner)])
     if (pages.length === 0 && pins.length === 0) throw noContext()
     return { pages, pins }
-  }
-
-  async generate(owner: Owner, input: GenerateInput, onDelta: (text: string) => void = () => undefined): Promise<AiResponse> {
-    const { pages, pins } = await this.prepare(owner, input)
-    return this.answer(owner, input, pages, pins, onDelta)
   }
 
   async answer(owner: Owner, input: GenerateInput, pages: Page[], pins: AiPin[], onDelta: (text: string) => void): Promise<AiResponse> {

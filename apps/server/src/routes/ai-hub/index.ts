@@ -75,9 +75,10 @@ export const aiHubRoutes: FastifyPluginAsyncZod = async (app) => {
       throw forbidden(AUTH_MESSAGES.productDenied(`${PRODUCT_NAMES.ATLAS} or ${PRODUCT_NAMES.NOVA}`))
     }
   }
+  const prepared = new WeakMap<FastifyRequest, Awaited<ReturnType<AiAnalyst['prepare']>>>()
   /**
    * After validation: the caller may use the app the generation is for, the question can be asked (a known
-   * template, a context that is not empty); then one credit of that app.
+   * template, a context that is not empty: read once, kept for the handler); then one credit of that app.
    */
   async function appAccessAndMeter(
     request: FastifyRequest<{ Body: { productGroup: AiHubProduct; prompt: string; templateId?: string | null | undefined } }>,
@@ -87,7 +88,7 @@ export const aiHubRoutes: FastifyPluginAsyncZod = async (app) => {
     const user = userOf(request)
     if (!APP_ROLES[product].includes(user.role)) throw forbidden(AUTH_MESSAGES.roleDenied(user.role))
     if (!(await companyHasProduct(request, user.company_id, product))) throw forbidden(AUTH_MESSAGES.productDenied(PRODUCT_NAMES[product]))
-    await analyst.check(ownerOf(request), request.body)
+    prepared.set(request, await analyst.prepare(ownerOf(request), request.body))
     await app.meterProduct(product)(request, reply)
   }
   const guard = { onRequest: hubAccess }
@@ -160,14 +161,22 @@ export const aiHubRoutes: FastifyPluginAsyncZod = async (app) => {
   }))
   route(app, aiHubEndpoints.templates, guard, async (request) => ({ templates: await store.templates(ownerOf(request)) }))
 
-  route(app, aiHubEndpoints.generate, { onRequest: hubAccess, preHandler: appAccessAndMeter }, async (request) =>
-    analyst.generate(ownerOf(request), request.body),
-  )
+  // the context appAccessAndMeter read for the request (before its credit was taken)
+  const contextOf = (request: FastifyRequest) => {
+    const context = prepared.get(request)
+    if (!context) throw new Error('the AI Hub context is read by the preHandler')
+    return context
+  }
+
+  route(app, aiHubEndpoints.generate, { onRequest: hubAccess, preHandler: appAccessAndMeter }, async (request) => {
+    const { pages, pins } = contextOf(request)
+    return analyst.answer(ownerOf(request), request.body, pages, pins, () => undefined)
+  })
 
   route(app, aiHubEndpoints.generateStream, { onRequest: hubAccess, preHandler: appAccessAndMeter }, async (request, reply) => {
     const owner = ownerOf(request)
-    // Refusals come before the stream, with their status; only the answer itself streams.
-    const { pages, pins } = await analyst.prepare(owner, request.body)
+    // Refusals came before the credit and the stream (appAccessAndMeter), with their status; only the answer streams.
+    const { pages, pins } = contextOf(request)
     const stream = new PassThrough()
     const event = (name: string, data: unknown) => {
       if (!stream.writableEnded) stream.write(`event: ${name}\ndata: ${JSON.stringify(data)}\n\n`)
