@@ -168,7 +168,8 @@ describe('Atlas in a real browser', () => {
     await page.getByTestId('atlas-state-table').waitFor()
 
     // the map: a click on a region (Kansas, the centre of the default view) opens its detail card as the
-    // region popup; a click on it pins it as the fixed card, which an empty click leaves; close removes it
+    // region popup; a click on it promotes it to the fixed card; an empty click clears selection and popups,
+    // the fixed card too (spec 2: 'Clicking empty map clears selection and popups'); close removes it
     await page.getByRole('tab', { name: 'Map' }).click()
     const map = page.getByTestId('citrus-map')
     await map.and(page.locator('[data-map-ready="true"]')).waitFor({ timeout: 60_000 })
@@ -200,18 +201,22 @@ describe('Atlas in a real browser', () => {
       await page.screenshot({ path: path.join(process.env.E2E_SCREENSHOT_DIR, 'atlas-map-region-card.png') })
     await card.getByRole('button', { name: 'Pin region details', exact: true }).click()
     await expect.poll(() => card.getAttribute('data-variant')).toBe('fixed-card')
-    // an empty click clears popups, not the fixed card
+    // an empty click clears the fixed card as well as popups
     await page.mouse.click(empty.x, empty.y)
-    await page.waitForTimeout(300)
-    expect(await card.getAttribute('data-variant')).toBe('fixed-card')
-    await card.getByRole('button', { name: 'Close region details', exact: true }).click()
-    await card.waitFor({ state: 'detached' })
-    // a popup that is not pinned goes with an empty click
+    await card.waitFor({ state: 'detached', timeout: 10_000 })
+    // a popup that is not promoted goes with an empty click too
     await page.mouse.click(mapBox.x + mapBox.width / 2, mapBox.y + mapBox.height / 2)
     await card.waitFor({ timeout: 10_000 })
     expect(await card.getAttribute('data-variant')).toBe('region-popup')
     await page.mouse.click(empty.x, empty.y)
     await card.waitFor({ state: 'detached', timeout: 10_000 })
+    // and close removes a fixed card
+    await page.mouse.click(mapBox.x + mapBox.width / 2, mapBox.y + mapBox.height / 2)
+    await card.waitFor({ timeout: 10_000 })
+    await card.getByRole('button', { name: 'Pin region details', exact: true }).click()
+    await expect.poll(() => card.getAttribute('data-variant')).toBe('fixed-card')
+    await card.getByRole('button', { name: 'Close region details', exact: true }).click()
+    await card.waitFor({ state: 'detached' })
   })
 
   it('generic search: drill state → facility → providers → back, GeoJSON export, shared URL in a fresh browser', async () => {

@@ -39,7 +39,7 @@ export type RegionCardVariant = 'region-popup' | 'fixed-card'
 
 /**
  * The detail card a click on a map region shows (spec 2 §2 Map tab, §4 map popup variants): first as the
- * region popup over the map; clicking it promotes it to the fixed card, which stays until closed.
+ * region popup over the map; clicking it promotes it to the fixed card, which stays until closed or an empty map click.
  */
 export function RegionDetailCard({
   properties,

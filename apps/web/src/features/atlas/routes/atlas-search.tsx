@@ -250,8 +250,8 @@ export function AtlasSearchRoute() {
                     // a new region replaces the popup and a fixed card alike (the card of the region last clicked)
                     setSelectedRegion({ id, variant: 'region-popup' })
                   }}
-                  // an empty click clears the popup; a fixed card stays until closed (spec 2 §4)
-                  onEmptyClick={() => setSelectedRegion((current) => (current?.variant === 'fixed-card' ? current : null))}
+                  // an empty click clears selection and popups, the fixed card included (spec 2, Map selection)
+                  onEmptyClick={() => setSelectedRegion(null)}
                 />
                 {selectedFeature && selectedRegion && (
                   <RegionDetailCard
