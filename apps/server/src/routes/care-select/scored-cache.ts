@@ -1,6 +1,7 @@
 import { CARE_SCORE_CACHE_MAX_ENTRIES, CARE_SCORE_CACHE_MAX_MIB, CARE_SCORE_CACHE_TTL_MINUTES } from '@citrus/contracts'
 import type pg from 'pg'
-import { VersionedLruCache } from '../../lib/versioned-cache.js'
+import { compareDataVersions, VersionedLruCache } from '../../lib/versioned-cache.js'
+import { isHeldIndex } from './candidate-index.js'
 import type { ScoredSearch } from './score.js'
 
 /**
@@ -42,11 +43,17 @@ export class ScoredSearchCache {
   hits = 0
   scorings = 0
 
+  /**
+   * @param isCurrent whether a kept scoring still points into the candidate index held now for its specialty
+   *   (candidate-index.ts isHeldIndex): a hit that does not is a miss, and its entry is dropped, so that an evicted
+   *   index is not kept alive by the cache nor built a second time beside it
+   */
   constructor(
     maxEntries = CARE_SCORE_CACHE_MAX_ENTRIES,
     ttlMs = CARE_SCORE_CACHE_TTL_MS,
     now?: () => number,
     maxBytes = CARE_SCORE_CACHE_MAX_BYTES,
+    private readonly isCurrent: (scored: ScoredSearch) => boolean = () => true,
   ) {
     this.entries = new VersionedLruCache(maxEntries, ttlMs, now, maxBytes)
   }
@@ -63,7 +70,9 @@ export class ScoredSearchCache {
   /**
    * The scored search of `key` at data version `version`: from the cache unless `bypass`, else scored by `score`
    * (and kept, replacing any entry). Concurrent identical searches share one scoring (the entry is its promise);
-   * a scoring that fails is not kept.
+   * a scoring that fails is not kept. Versions move forward only (compareDataVersions): a newer one drops every
+   * entry of the older; a search that read an older version than the cache's is scored without reading or changing
+   * the cache.
    */
   async scored(
     key: string,
@@ -71,16 +80,23 @@ export class ScoredSearchCache {
     bypass: boolean,
     score: () => Promise<ScoredSearch>,
   ): Promise<{ scored: ScoredSearch; cached: boolean }> {
-    // a new data version drops every entry of the old one (they hold the old candidate index's columns)
-    if (this.version !== version) {
+    // a newer data version drops every entry of the old one (they hold the old candidate index's columns)
+    if (this.version === null || compareDataVersions(version, this.version) > 0) {
       this.entries.clear()
       this.version = version
+    } else if (version !== this.version) {
+      this.scorings++
+      return { scored: await score(), cached: false }
     }
     if (!bypass) {
       const hit = this.entries.get(key, version)
       if (hit) {
-        this.hits++
-        return { scored: await hit, cached: true }
+        const scored = await hit
+        if (this.isCurrent(scored)) {
+          this.hits++
+          return { scored, cached: true }
+        }
+        if (this.entries.get(key, version) === hit) this.entries.delete(key)
       }
     }
     this.scorings++
@@ -102,7 +118,10 @@ const caches = new WeakMap<pg.Pool, ScoredSearchCache>()
 /** The cache of one database (pool): one per server process, like the candidate index. */
 export function scoredSearchCache(pool: pg.Pool): ScoredSearchCache {
   let cache = caches.get(pool)
-  if (!cache) caches.set(pool, (cache = new ScoredSearchCache()))
+  if (!cache) {
+    const current = (scored: ScoredSearch) => isHeldIndex(pool, scored.candidates.index)
+    caches.set(pool, (cache = new ScoredSearchCache(undefined, undefined, undefined, undefined, current)))
+  }
   return cache
 }
 
@@ -113,7 +132,7 @@ export function scoredSearchBytes(scored: ScoredSearch): number {
     if (array) bytes += array.byteLength
   }
   const { candidates } = scored
-  for (const array of [candidates.members, candidates.h, candidates.exact, scored.inNetwork, scored.distanceM, scored.distance]) add(array)
+  for (const array of [candidates.members, candidates.exact, scored.inNetwork, scored.distanceM, scored.distance]) add(array)
   for (const array of [scored.quality, scored.cost, scored.final, scored.relevantVolume, scored.pricePeersMin, scored.listed]) add(array)
   for (const col of [...scored.givenCols, ...scored.topicalCols]) add(col.counts)
   for (const ranks of scored.codeRanks) add(ranks)
