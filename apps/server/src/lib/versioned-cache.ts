@@ -116,6 +116,11 @@ export class VersionedLruCache<V> {
     this.entries.delete(key)
   }
 
+  /** Removes every entry whose value `drop` selects. */
+  deleteWhere(drop: (value: V) => boolean): void {
+    for (const [key, entry] of this.entries) if (drop(entry.value)) this.delete(key)
+  }
+
   clear(): void {
     this.entries.clear()
     this.weights = 0

@@ -10,7 +10,7 @@ import {
   type SpecialtyIndex,
 } from './candidate-index.ts'
 import type { ScoredSearch } from './score.ts'
-import { scoredSearchCache } from './scored-cache.ts'
+import { ScoredSearchCache, scoredSearchCache } from './scored-cache.ts'
 
 /** A pool that answers the index's queries from fixed rows (specialty A: 2 providers, B: 2, C: 1) and counts its builds. */
 function fakePool() {
@@ -80,9 +80,11 @@ describe('candidate index per data version', () => {
     const indexA = first.scored.candidates.index
     expect(isHeldIndex(pool, indexA)).toBe(true)
     expect((await cache.scored('a', V1, false, scoreA)).cached).toBe(true)
-    // B (2 providers) with A (2) exceeds the bound of 3: A, the least recently used, is evicted
+    // B (2 providers) with A (2) exceeds the bound of 3: A, the least recently used, is evicted, and the cache
+    // drops the entry scored on it at once (it would keep the evicted index alive)
     await specialtyIndex(pool, V1, 'B')
     expect(isHeldIndex(pool, indexA)).toBe(false)
+    expect(cache.size).toBe(0)
     // the cached scoring points into the evicted index: a miss, scored on a new index of A (and the old one let go)
     const again = await cache.scored('a', V1, false, scoreA)
     expect(again.cached).toBe(false)
@@ -92,6 +94,22 @@ describe('candidate index per data version', () => {
     expect(cache.size).toBe(1)
     expect((await cache.scored('a', V1, false, scoreA)).cached).toBe(true)
     expect([cache.hits, cache.scorings]).toEqual([2, 2])
+  })
+
+  it('treats a hit on an index no longer held as a miss even when the eviction was not seen', async () => {
+    const { pool, builds } = fakePool()
+    // a cache of its own (no eviction listener): only the check on a hit applies
+    const cache = new ScoredSearchCache(4, 60_000, undefined, undefined, (scored) => isHeldIndex(pool, scored.candidates.index))
+    const scoreA = async (version: string) => scoredOn(await specialtyIndex(pool, version, 'A'))
+    const first = await cache.scored('a', V1, false, () => scoreA(V1))
+    expect((await cache.scored('a', V1, false, () => scoreA(V1))).cached).toBe(true)
+    // a newer version replaces the held indexes (another search, of another key, saw it first)
+    await specialtyIndex(pool, V2, 'A')
+    expect(isHeldIndex(pool, first.scored.candidates.index)).toBe(false)
+    const again = await cache.scored('a', V1, false, () => scoreA(V1))
+    expect(again.cached).toBe(false)
+    expect(isHeldIndex(pool, again.scored.candidates.index)).toBe(true)
+    expect(builds).toEqual({ A: 2 })
   })
 
   it('moves forward only: a search of an older version neither replaces nor rebuilds the newer indexes', async () => {

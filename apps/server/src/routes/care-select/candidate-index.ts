@@ -124,6 +124,13 @@ function slotOf(pool: pg.Pool, version: string): { slot: Held; stale: boolean } 
   return { slot, stale: false }
 }
 
+const evictionListeners = new WeakMap<pg.Pool, (index: SpecialtyIndex) => void>()
+
+/** Calls `listener` with every index the bound evicts (the result cache drops its entries on it). */
+export function onSpecialtyEvicted(pool: pg.Pool, listener: (index: SpecialtyIndex) => void): void {
+  evictionListeners.set(pool, listener)
+}
+
 /** Whether `index` is the index held now for its specialty (not evicted, not of a replaced data version). */
 export function isHeldIndex(pool: pg.Pool, index: SpecialtyIndex): boolean {
   return held.get(pool)?.specialties.get(index.taxonomy)?.index === index
@@ -426,6 +433,7 @@ export function specialtyIndex(pool: pg.Pool, version: string, taxonomy: string)
         if (total <= maxProviders || e === fresh) break
         slot.specialties.delete(key)
         total -= e.size
+        if (e.index) evictionListeners.get(pool)?.(e.index)
       }
     },
     () => {

@@ -1,7 +1,7 @@
 import { CARE_SCORE_CACHE_MAX_ENTRIES, CARE_SCORE_CACHE_MAX_MIB, CARE_SCORE_CACHE_TTL_MINUTES } from '@citrus/contracts'
 import type pg from 'pg'
 import { compareDataVersions, VersionedLruCache } from '../../lib/versioned-cache.js'
-import { isHeldIndex } from './candidate-index.js'
+import { isHeldIndex, onSpecialtyEvicted, type SpecialtyIndex } from './candidate-index.js'
 import type { ScoredSearch } from './score.js'
 
 /**
@@ -39,6 +39,8 @@ export function scoredSearchKey(search: ScoredSearchKey): string {
 export class ScoredSearchCache {
   private readonly entries: VersionedLruCache<Promise<ScoredSearch>>
   private version: string | null = null
+  /** the finished scorings of the entries (to find those of an evicted candidate index) */
+  private readonly finished = new WeakMap<Promise<ScoredSearch>, ScoredSearch>()
   /** answers from the cache, and scorings run (misses and _bypass_cache) */
   hits = 0
   scorings = 0
@@ -65,6 +67,11 @@ export class ScoredSearchCache {
   /** the bytes of columns held (scoredSearchBytes of every finished entry) */
   get bytes(): number {
     return this.entries.weight
+  }
+
+  /** Drops the entries scored on `index` (a candidate index just evicted), so that they do not keep it alive. */
+  dropIndex(index: SpecialtyIndex): void {
+    this.entries.deleteWhere((pending) => this.finished.get(pending)?.candidates.index === index)
   }
 
   /**
@@ -104,6 +111,7 @@ export class ScoredSearchCache {
     this.entries.set(key, version, pending)
     try {
       const scored = await pending
+      this.finished.set(pending, scored)
       this.entries.reweigh(key, pending, scoredSearchBytes(scored))
       return { scored, cached: false }
     } catch (error) {
@@ -120,7 +128,9 @@ export function scoredSearchCache(pool: pg.Pool): ScoredSearchCache {
   let cache = caches.get(pool)
   if (!cache) {
     const current = (scored: ScoredSearch) => isHeldIndex(pool, scored.candidates.index)
-    caches.set(pool, (cache = new ScoredSearchCache(undefined, undefined, undefined, undefined, current)))
+    const created = new ScoredSearchCache(undefined, undefined, undefined, undefined, current)
+    onSpecialtyEvicted(pool, (index) => created.dropIndex(index))
+    caches.set(pool, (cache = created))
   }
   return cache
 }
