@@ -9,6 +9,24 @@ async function readDataVersion(pool: pg.Pool): Promise<string> {
   return `${row?.n ?? 0}:${row?.top ?? 0}:${row?.last ?? ''}`
 }
 
+/**
+ * Orders two data versions: negative when `a` is older than `b`, 0 when the same, positive when newer. A version
+ * (readDataVersion, and the resolve query of Care Select) is `count:highest id:latest finish` of the finished
+ * data_loads, an append-only journal: its count only grows, then its highest id; the latest finish breaks what is
+ * left. Caches kept per version move forward only with it: a request that read an older version than one already
+ * seen (a slower request, or one that read just before a load finished) must not replace the newer state.
+ */
+export function compareDataVersions(a: string, b: string): number {
+  const pa = a.split(':')
+  const pb = b.split(':')
+  for (let k = 0; k < 2; k++) {
+    const x = Number(pa[k])
+    const y = Number(pb[k])
+    if (Number.isFinite(x) && Number.isFinite(y) && x !== y) return x < y ? -1 : 1
+  }
+  return a < b ? -1 : a > b ? 1 : 0
+}
+
 const readers = new WeakMap<pg.Pool, () => Promise<string>>()
 
 /**
@@ -96,6 +114,11 @@ export class VersionedLruCache<V> {
     if (!entry) return
     this.weights -= entry.weight
     this.entries.delete(key)
+  }
+
+  /** Removes every entry whose value `drop` selects. */
+  deleteWhere(drop: (value: V) => boolean): void {
+    for (const [key, entry] of this.entries) if (drop(entry.value)) this.delete(key)
   }
 
   clear(): void {

@@ -1,4 +1,5 @@
 import type pg from 'pg'
+import { compareDataVersions } from '../../lib/versioned-cache.js'
 import { haversineTerm, haversineTermOf, reducedLatitude, SPHERE_MARGIN, spheroidDistanceReduced, toRadians } from './geodesic.js'
 import { ascendingOrder } from './order.js'
 
@@ -10,11 +11,23 @@ import { ascendingOrder } from './order.js'
  * measures it) and scores every one of them without reading the providers table or the views.
  *
  * Built from the database (the truth) on the first search of a specialty and kept per data version: a finished
- * seed or import makes a new version, whose first search builds afresh. At most CANDIDATE_INDEX_MAX_PROVIDERS
- * providers are held (least recently used specialties go first).
+ * seed or import makes a new version, whose first search builds afresh. Versions move forward only
+ * (compareDataVersions): a search that read an older version than the one held is answered from what is held, or
+ * from an index built for it alone, and never replaces the newer indexes. At most
+ * CANDIDATE_INDEX_MAX_PROVIDERS providers are held (least recently used specialties go first).
  */
 
 export const CANDIDATE_INDEX_MAX_PROVIDERS = 1_500_000
+
+/** The bound on held providers (CANDIDATE_INDEX_MAX_PROVIDERS; tests lower it). */
+let maxProviders = CANDIDATE_INDEX_MAX_PROVIDERS
+
+/** Sets the bound on held providers (tests); returns the previous one. */
+export function setCandidateIndexMaxProviders(max: number): number {
+  const previous = maxProviders
+  maxProviders = max
+  return previous
+}
 
 export interface SpecialtyIndex {
   taxonomy: string
@@ -64,7 +77,6 @@ export interface SpecialtyIndex {
   priceCodeId: Map<string, number>
   priceStart: Int32Array
   priceCode: Int32Array
-  priceLines: Int32Array
   priceList: Float64Array
   priceNegotiated: Float64Array
   priceInsurer: Float64Array
@@ -83,21 +95,45 @@ export interface FacilityPoint extends CentreTerms {
   npi: string | null
 }
 
+interface HeldSpecialty {
+  size: number
+  promise: Promise<SpecialtyIndex>
+  /** the index once built */
+  index: SpecialtyIndex | null
+}
+
 interface Held {
   version: string
-  specialties: Map<string, { size: number; promise: Promise<SpecialtyIndex> }>
+  specialties: Map<string, HeldSpecialty>
   facilities: Promise<Map<number, FacilityPoint>> | null
 }
 
 const held = new WeakMap<pg.Pool, Held>()
 
-function slotOf(pool: pg.Pool, version: string): Held {
+/**
+ * What is held for `version`: a newer version than the one held replaces it (its indexes are dropped); the held
+ * version itself; or, for an older one, `stale` (the held state of the newer version, to be read, never changed).
+ */
+function slotOf(pool: pg.Pool, version: string): { slot: Held; stale: boolean } {
   let slot = held.get(pool)
+  if (slot && compareDataVersions(version, slot.version) < 0) return { slot, stale: true }
   if (!slot || slot.version !== version) {
     slot = { version, specialties: new Map(), facilities: null }
     held.set(pool, slot)
   }
-  return slot
+  return { slot, stale: false }
+}
+
+const evictionListeners = new WeakMap<pg.Pool, (index: SpecialtyIndex) => void>()
+
+/** Calls `listener` with every index the bound evicts (the result cache drops its entries on it). */
+export function onSpecialtyEvicted(pool: pg.Pool, listener: (index: SpecialtyIndex) => void): void {
+  evictionListeners.set(pool, listener)
+}
+
+/** Whether `index` is the index held now for its specialty (not evicted, not of a replaced data version). */
+export function isHeldIndex(pool: pg.Pool, index: SpecialtyIndex): boolean {
+  return held.get(pool)?.specialties.get(index.taxonomy)?.index === index
 }
 
 const SPECIALTY_SQL = `
@@ -191,7 +227,6 @@ function providerColumns(taxonomy: string, rows: ProviderRow[]): SpecialtyIndex 
     priceCodeId: new Map(),
     priceStart: new Int32Array(size + 1),
     priceCode: new Int32Array(0),
-    priceLines: new Int32Array(0),
     priceList: new Float64Array(0),
     priceNegotiated: new Float64Array(0),
     priceInsurer: new Float64Array(0),
@@ -327,14 +362,13 @@ function fillPrices(index: SpecialtyIndex, position: Map<string, number>, rows: 
   for (let i = 0; i < index.size; i++) counts[i + 1] = (counts[i + 1] as number) + (counts[i] as number)
   index.priceStart = counts
   index.priceCode = new Int32Array(n)
-  index.priceLines = new Int32Array(n)
   index.priceList = new Float64Array(n)
   index.priceNegotiated = new Float64Array(n)
   index.priceInsurer = new Float64Array(n)
   index.pricePatient = new Float64Array(n)
   const fill = counts.slice(0, index.size)
   for (let r = 0; r < n; r++) {
-    const [, code, lines, list, negotiated, insurer, patient] = rows[r] as PriceRow
+    const [, code, , list, negotiated, insurer, patient] = rows[r] as PriceRow
     let id = index.priceCodeId.get(code)
     if (id === undefined) {
       id = index.priceCodes.length
@@ -345,7 +379,6 @@ function fillPrices(index: SpecialtyIndex, position: Map<string, number>, rows: 
     const at = fill[i] as number
     fill[i] = at + 1
     index.priceCode[at] = id
-    index.priceLines[at] = lines
     index.priceList[at] = Number(list)
     index.priceNegotiated[at] = Number(negotiated)
     index.priceInsurer[at] = Number(insurer)
@@ -376,8 +409,11 @@ function priceRanks(index: SpecialtyIndex, price: Float64Array): Uint32Array {
 
 /** The specialty's index for the data version (built on first use; concurrent searches share the build). */
 export function specialtyIndex(pool: pg.Pool, version: string, taxonomy: string): Promise<SpecialtyIndex> {
-  const slot = slotOf(pool, version)
+  const { slot, stale } = slotOf(pool, version)
   const entry = slot.specialties.get(taxonomy)
+  // an older version than the one held: the newer index when held (the database has moved past this version, so a
+  // build would read the newer data too), else one built for this search alone
+  if (stale) return entry ? entry.promise : buildSpecialty(pool, taxonomy)
   if (entry) {
     // most recently used last
     slot.specialties.delete(taxonomy)
@@ -385,17 +421,19 @@ export function specialtyIndex(pool: pg.Pool, version: string, taxonomy: string)
     return entry.promise
   }
   const promise = buildSpecialty(pool, taxonomy)
-  const fresh = { size: 0, promise }
+  const fresh: HeldSpecialty = { size: 0, promise, index: null }
   slot.specialties.set(taxonomy, fresh)
   promise.then(
     (index) => {
       fresh.size = index.size
+      fresh.index = index
       let total = 0
       for (const e of slot.specialties.values()) total += e.size
       for (const [key, e] of slot.specialties) {
-        if (total <= CANDIDATE_INDEX_MAX_PROVIDERS || e === fresh) break
+        if (total <= maxProviders || e === fresh) break
         slot.specialties.delete(key)
         total -= e.size
+        if (e.index) evictionListeners.get(pool)?.(e.index)
       }
     },
     () => {
@@ -407,7 +445,7 @@ export function specialtyIndex(pool: pg.Pool, version: string, taxonomy: string)
 
 /** Every facility's point, type (hco_compile_level_1) and NPI for the data version. */
 export function facilityPoints(pool: pg.Pool, version: string): Promise<Map<number, FacilityPoint>> {
-  const slot = slotOf(pool, version)
+  const { slot, stale } = slotOf(pool, version)
   if (slot.facilities) return slot.facilities
   const promise = pool
     .query<{ id: number; npi: string | null; latitude: number; longitude: number; hco_compile_level_1: string }>(
@@ -435,6 +473,7 @@ export function facilityPoints(pool: pg.Pool, version: string): Promise<Map<numb
           }),
         ),
     )
+  if (stale) return promise
   slot.facilities = promise
   promise.catch(() => {
     if (slot.facilities === promise) slot.facilities = null
@@ -474,14 +513,13 @@ function termsOf(centre: Centre): CentreTerms {
 
 /**
  * The candidates of a search: positions in the specialty index of the providers within `radiusM` of the centre
- * (spheroid distance ≤ radius, the test of ST_Distance), with their haversine terms (for ordering by distance)
- * and their spheroid distances where already known (NaN elsewhere).
+ * (spheroid distance ≤ radius, the test of ST_Distance), with their spheroid distances where already known (NaN
+ * elsewhere).
  */
 export interface Candidates {
   index: SpecialtyIndex
   centre: CentreTerms
   members: Int32Array
-  h: Float64Array
   exact: Float64Array
 }
 
@@ -511,7 +549,6 @@ export function findCandidates(index: SpecialtyIndex, centre: Centre, radiusM: n
   const surelyIn = haversineTermOf(radiusM / (1 + SPHERE_MARGIN))
   const surelyOut = haversineTermOf(radiusM / (1 - SPHERE_MARGIN))
   const members: number[] = []
-  const hs: number[] = []
   const exacts: number[] = []
   for (let i = from; i < to; i++) {
     if (!wraps && Math.abs((index.lng[i] as number) - centre.lng) > lngDelta) continue
@@ -523,10 +560,9 @@ export function findCandidates(index: SpecialtyIndex, centre: Centre, radiusM: n
       if (exact > radiusM) continue
     }
     members.push(i)
-    hs.push(h)
     exacts.push(exact)
   }
-  return { index, centre: terms, members: Int32Array.from(members), h: Float64Array.from(hs), exact: Float64Array.from(exacts) }
+  return { index, centre: terms, members: Int32Array.from(members), exact: Float64Array.from(exacts) }
 }
 
 /** The spheroid distance of provider `i` of the index to the centre (spheroidDistance, centre first). */

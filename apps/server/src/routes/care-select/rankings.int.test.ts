@@ -377,6 +377,28 @@ describe('GET /care-select/rankings', () => {
     expect(body.common_ranking_metadata.diagnosis_code_descriptions[icdCategory]).toEqual(expect.any(String))
   })
 
+  it('counts a CPT code typed twice in two cases once: the same answer as the code alone', async () => {
+    // a code with letters (HCPCS, e.g. J0178) among the candidates' claims, so that its cases differ
+    const { rows } = await ctx.db.pool.query<{ code: string }>(
+      `SELECT v.code FROM mv_provider_code_volume v JOIN providers p ON p.npi = v.npi, zips z
+       WHERE z.zip = $1 AND p.primary_taxonomy_code = $2 AND ST_DWithin(p.geog, z.geog, $3)
+         AND v.code_kind = 'procedure' AND v.code ~ '[A-Z]'
+       GROUP BY 1 ORDER BY sum(v.claim_count) DESC, 1 LIMIT 1`,
+      [zip, taxonomy, radius],
+    )
+    const code = rows[0]?.code
+    expect(code, 'a procedure code with letters in the dataset').toBeDefined()
+    const base = { zip_code: zip, omni_code: taxonomy, radius_in_m: radius, _bypass_cache: 'true' }
+    const single = await rankings({ ...base, cpt_union_csv: code! })
+    const twice = await rankings({ ...base, cpt_union_csv: `${code!.toLowerCase()},${code!}` })
+    expect(single.status, single.text).toBe(200)
+    expect(twice.status, twice.text).toBe(200)
+    expect(twice.text).toBe(single.text)
+    const body = rankingsResponseSchema.parse(twice.body)
+    expect(body.hcp_rankings.some((r) => (r.features.given_procedure_counts[code!] ?? 0) > 0)).toBe(true)
+    await recount(body, { cpt: [code!], icd: [], carriers: [] })
+  })
+
   it('scores a facility from all its candidates: a radius where every candidate is listed, the means recounted', async () => {
     // the radius that holds at most 100 candidates, so every candidate's scores are shown
     const { rows } = await ctx.db.pool.query<{ d: number }>(

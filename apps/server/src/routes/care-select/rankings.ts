@@ -70,7 +70,7 @@ SELECT
 
 /** Checks the search's ZIP, specialty, carriers and codes; 400 naming the field when one is unknown. */
 export async function resolveSearch(pool: pg.Pool, query: ParsedRankingsQuery): Promise<ResolvedSearch> {
-  const cpt = query.cpt_union_csv.map((code) => code.toUpperCase())
+  const cpt = [...new Set(query.cpt_union_csv.map((code) => code.toUpperCase()))]
   const icd10 = [...new Set(query.icd10_cm_union_csv.map(normalizeIcd10))]
   const omniCode = query.omni_code.toUpperCase()
   const { rows } = await pool.query<{

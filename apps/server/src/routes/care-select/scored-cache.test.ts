@@ -5,7 +5,7 @@ import { ScoredSearchCache, scoredSearchKey } from './scored-cache.ts'
 /** A scored search with `bytes` of columns (scoredSearchBytes counts them). */
 const columns = (bytes: number) =>
   ({
-    candidates: { members: new Int32Array(bytes / 4), h: null, exact: null },
+    candidates: { members: new Int32Array(bytes / 4), exact: null },
     inNetwork: null,
     givenCols: [],
     topicalCols: [],
@@ -37,6 +37,36 @@ describe('ScoredSearchCache', () => {
     expect(await cache.scored('k', 'v2', false, score)).toEqual({ scored: fake(4), cached: false })
     expect(cache.size).toBe(1)
     expect([cache.hits, cache.scorings]).toEqual([2, 4])
+  })
+
+  it('moves forward only: a search of an older data version is scored without reading or clearing the cache', async () => {
+    const cache = new ScoredSearchCache(4, 1000)
+    let runs = 0
+    const score = async () => fake(++runs)
+    expect(await cache.scored('k', '9:9:2026-11-26 04:00', false, score)).toEqual({ scored: fake(1), cached: false })
+    // 10 loads are newer than 9 (the count compared as a number, not as text)
+    expect(await cache.scored('k', '10:10:2026-11-26 04:10', false, score)).toEqual({ scored: fake(2), cached: false })
+    expect(cache.size).toBe(1)
+    // a slower request that read the version before: scored for itself, the newer entry kept
+    expect(await cache.scored('k', '9:9:2026-11-26 04:00', false, score)).toEqual({ scored: fake(3), cached: false })
+    expect(await cache.scored('other', '9:9:2026-11-26 04:00', false, score)).toEqual({ scored: fake(4), cached: false })
+    expect(cache.size).toBe(1)
+    expect(await cache.scored('k', '10:10:2026-11-26 04:10', false, score)).toEqual({ scored: fake(2), cached: true })
+    expect([cache.hits, cache.scorings]).toEqual([1, 4])
+  })
+
+  it('treats a hit whose scoring is no longer current (its candidate index evicted) as a miss and drops it', async () => {
+    let current = true
+    const cache = new ScoredSearchCache(4, 1000, undefined, undefined, () => current)
+    let runs = 0
+    const score = async () => fake(++runs)
+    await cache.scored('k', 'v', false, score)
+    expect(await cache.scored('k', 'v', false, score)).toEqual({ scored: fake(1), cached: true })
+    current = false
+    expect(await cache.scored('k', 'v', false, score)).toEqual({ scored: fake(2), cached: false })
+    expect(cache.size).toBe(1)
+    current = true
+    expect(await cache.scored('k', 'v', false, score)).toEqual({ scored: fake(2), cached: true })
   })
 
   it('shares one scoring between concurrent identical searches and keeps no failed one', async () => {

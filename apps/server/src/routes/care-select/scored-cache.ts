@@ -1,6 +1,7 @@
 import { CARE_SCORE_CACHE_MAX_ENTRIES, CARE_SCORE_CACHE_MAX_MIB, CARE_SCORE_CACHE_TTL_MINUTES } from '@citrus/contracts'
 import type pg from 'pg'
-import { VersionedLruCache } from '../../lib/versioned-cache.js'
+import { compareDataVersions, VersionedLruCache } from '../../lib/versioned-cache.js'
+import { isHeldIndex, onSpecialtyEvicted, type SpecialtyIndex } from './candidate-index.js'
 import type { ScoredSearch } from './score.js'
 
 /**
@@ -38,15 +39,23 @@ export function scoredSearchKey(search: ScoredSearchKey): string {
 export class ScoredSearchCache {
   private readonly entries: VersionedLruCache<Promise<ScoredSearch>>
   private version: string | null = null
+  /** the finished scorings of the entries (to find those of an evicted candidate index) */
+  private readonly finished = new WeakMap<Promise<ScoredSearch>, ScoredSearch>()
   /** answers from the cache, and scorings run (misses and _bypass_cache) */
   hits = 0
   scorings = 0
 
+  /**
+   * @param isCurrent whether a kept scoring still points into the candidate index held now for its specialty
+   *   (candidate-index.ts isHeldIndex): a hit that does not is a miss, and its entry is dropped, so that an evicted
+   *   index is not kept alive by the cache nor built a second time beside it
+   */
   constructor(
     maxEntries = CARE_SCORE_CACHE_MAX_ENTRIES,
     ttlMs = CARE_SCORE_CACHE_TTL_MS,
     now?: () => number,
     maxBytes = CARE_SCORE_CACHE_MAX_BYTES,
+    private readonly isCurrent: (scored: ScoredSearch) => boolean = () => true,
   ) {
     this.entries = new VersionedLruCache(maxEntries, ttlMs, now, maxBytes)
   }
@@ -60,10 +69,17 @@ export class ScoredSearchCache {
     return this.entries.weight
   }
 
+  /** Drops the entries scored on `index` (a candidate index just evicted), so that they do not keep it alive. */
+  dropIndex(index: SpecialtyIndex): void {
+    this.entries.deleteWhere((pending) => this.finished.get(pending)?.candidates.index === index)
+  }
+
   /**
    * The scored search of `key` at data version `version`: from the cache unless `bypass`, else scored by `score`
    * (and kept, replacing any entry). Concurrent identical searches share one scoring (the entry is its promise);
-   * a scoring that fails is not kept.
+   * a scoring that fails is not kept. Versions move forward only (compareDataVersions): a newer one drops every
+   * entry of the older; a search that read an older version than the cache's is scored without reading or changing
+   * the cache.
    */
   async scored(
     key: string,
@@ -71,16 +87,23 @@ export class ScoredSearchCache {
     bypass: boolean,
     score: () => Promise<ScoredSearch>,
   ): Promise<{ scored: ScoredSearch; cached: boolean }> {
-    // a new data version drops every entry of the old one (they hold the old candidate index's columns)
-    if (this.version !== version) {
+    // a newer data version drops every entry of the old one (they hold the old candidate index's columns)
+    if (this.version === null || compareDataVersions(version, this.version) > 0) {
       this.entries.clear()
       this.version = version
+    } else if (version !== this.version) {
+      this.scorings++
+      return { scored: await score(), cached: false }
     }
     if (!bypass) {
       const hit = this.entries.get(key, version)
       if (hit) {
-        this.hits++
-        return { scored: await hit, cached: true }
+        const scored = await hit
+        if (this.isCurrent(scored)) {
+          this.hits++
+          return { scored, cached: true }
+        }
+        if (this.entries.get(key, version) === hit) this.entries.delete(key)
       }
     }
     this.scorings++
@@ -88,6 +111,7 @@ export class ScoredSearchCache {
     this.entries.set(key, version, pending)
     try {
       const scored = await pending
+      this.finished.set(pending, scored)
       this.entries.reweigh(key, pending, scoredSearchBytes(scored))
       return { scored, cached: false }
     } catch (error) {
@@ -102,7 +126,12 @@ const caches = new WeakMap<pg.Pool, ScoredSearchCache>()
 /** The cache of one database (pool): one per server process, like the candidate index. */
 export function scoredSearchCache(pool: pg.Pool): ScoredSearchCache {
   let cache = caches.get(pool)
-  if (!cache) caches.set(pool, (cache = new ScoredSearchCache()))
+  if (!cache) {
+    const current = (scored: ScoredSearch) => isHeldIndex(pool, scored.candidates.index)
+    const created = new ScoredSearchCache(undefined, undefined, undefined, undefined, current)
+    onSpecialtyEvicted(pool, (index) => created.dropIndex(index))
+    caches.set(pool, (cache = created))
+  }
   return cache
 }
 
@@ -113,7 +142,7 @@ export function scoredSearchBytes(scored: ScoredSearch): number {
     if (array) bytes += array.byteLength
   }
   const { candidates } = scored
-  for (const array of [candidates.members, candidates.h, candidates.exact, scored.inNetwork, scored.distanceM, scored.distance]) add(array)
+  for (const array of [candidates.members, candidates.exact, scored.inNetwork, scored.distanceM, scored.distance]) add(array)
   for (const array of [scored.quality, scored.cost, scored.final, scored.relevantVolume, scored.pricePeersMin, scored.listed]) add(array)
   for (const col of [...scored.givenCols, ...scored.topicalCols]) add(col.counts)
   for (const ranks of scored.codeRanks) add(ranks)
