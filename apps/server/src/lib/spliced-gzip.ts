@@ -376,14 +376,23 @@ export class SplicedGzip {
   }
 }
 
-/** Whether an Accept-Encoding header accepts gzip (a `gzip` or `*` token without q=0). */
+/**
+ * Whether an Accept-Encoding header accepts gzip (RFC 9110 §12.5.3): an explicit `gzip` or `x-gzip` wins by its
+ * q-value (the highest when named more than once), and `*` counts only when neither is named; q=0 means "not".
+ */
 export function acceptsGzip(header: string | string[] | undefined): boolean {
   const value = Array.isArray(header) ? header.join(',') : (header ?? '')
+  let named: number | null = null
+  let star: number | null = null
   for (const part of value.split(',')) {
     const [name, ...params] = part.trim().toLowerCase().split(';')
-    if (name !== 'gzip' && name !== 'x-gzip' && name !== '*') continue
+    const coding = name!.trim()
+    if (coding !== 'gzip' && coding !== 'x-gzip' && coding !== '*') continue
     const q = params.map((p) => p.trim()).find((p) => p.startsWith('q='))
-    if (q === undefined || Number(q.slice(2)) > 0) return true
+    const weight = q === undefined ? 1 : Number(q.slice(2)) || 0
+    if (coding === '*') star = Math.max(star ?? 0, weight)
+    else named = Math.max(named ?? 0, weight)
   }
-  return false
+  if (named !== null) return named > 0
+  return star !== null && star > 0
 }

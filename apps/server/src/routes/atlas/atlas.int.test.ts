@@ -6,7 +6,15 @@ import { beforeAll, describe, expect, it } from 'vitest'
 import type { z } from 'zod'
 import { createTenant, loginTokenFor, useTestApp } from '../../../../../test/helpers.ts'
 import { buildClaimIndex, currentClaimIndex, drillWithIndex, type DrillQuery } from './claim-index.ts'
-import { countryRowSql, entityPageSql, entityPageWithIndex, stateRowsSql, type DrilldownQuery, type GroupMetrics } from './drilldown.ts'
+import {
+  countryRowSql,
+  entityPageSql,
+  entityPageWithIndex,
+  statePageFirst,
+  stateRowsSql,
+  type DrilldownQuery,
+  type GroupMetrics,
+} from './drilldown.ts'
 import { countByRegionSql, genericResult, toGenericResponse } from './generic.ts'
 import { buildPatientIndex, countWithIndex, currentPatientIndex, patientFilter } from './patient-index.ts'
 import { filtersOf, resolveScope } from './query.ts'
@@ -918,6 +926,49 @@ describe('Atlas API', () => {
           expect(Number(gzip.headers['content-length'])).toBeLessThan(Buffer.byteLength(plain.text))
         }
       }
+    })
+
+    it('page a STATE drill-down from the generic result only when the claim index answers and the order is by patients (0057)', async () => {
+      const pool = ctx.app.db.pool
+      const claimIndex = (await currentClaimIndex(pool, await dataVersion(pool), true))!
+      const base: DrilldownQuery = {
+        type: 'STATE',
+        filters: filtersOf({ codes: undefined }),
+        scope: await resolveScope(pool, undefined, undefined),
+        facilityId: null,
+        healthSystemId: null,
+        state: null,
+        sort: { code: 'patient_count', direction: 'DESC' },
+        page: 0,
+        pageSize: 25,
+      }
+      expect(statePageFirst(base, claimIndex)).toBe(true)
+      expect(statePageFirst({ ...base, sort: { code: 'opportunity_score', direction: 'ASC' } }, claimIndex)).toBe(true)
+      // on the SQL fallback (the index being built) stateRowsSql without codes counts every patient with any claim,
+      // not the generic result's patients: every state is counted instead
+      expect(statePageFirst(base, null)).toBe(false)
+      expect(statePageFirst({ ...base, filters: filtersOf({ codes: 'E11' }) }, null)).toBe(false)
+      expect(statePageFirst({ ...base, sort: { code: 'claim_count', direction: 'DESC' } }, claimIndex)).toBe(false)
+      expect(statePageFirst({ ...base, sort: { code: 'provider_count', direction: 'DESC' } }, claimIndex)).toBe(false)
+      expect(statePageFirst({ ...base, facilityId: 1 }, claimIndex)).toBe(false)
+      expect(statePageFirst({ ...base, healthSystemId: 1 }, claimIndex)).toBe(false)
+      expect(statePageFirst({ ...base, type: 'FACILITY' }, claimIndex)).toBe(false)
+      // without codes, paged first: every state's patients recount (index and SQL agree), ordered by them
+      const expected = nonZero(new Map([...(await stateRowsSql(pool, base))].map(([state, m]) => [state, m.patients])))
+      const seen = new Map<string, number>()
+      for (let page = 0; page * 10 < expected.size; page++) {
+        const body = await drill({
+          drilldown_type: 'STATE',
+          page,
+          page_size: 10,
+          sort_input: { code: 'patient_count', sort_direction: 'DESC' },
+        })
+        expect(body.page_results.total_results).toBe(expected.size)
+        const keys = body.page_results.results.map((r) => metricOf(r, 'patient_count') as number)
+        expect(keys).toEqual([...keys].sort((a, b) => b - a))
+        for (const r of body.page_results.results) seen.set(r.citrus_id, metricOf(r, 'patient_count') as number)
+      }
+      expect(seen).toEqual(expected)
     })
 
     it('belong to one data version: a new version is answered from SQL until its index is built', async () => {

@@ -164,6 +164,22 @@ export async function stateRows(pool: pg.Pool, q: DrilldownQuery): Promise<Map<s
   return stateRowsSql(pool, q)
 }
 
+/**
+ * Whether a STATE drill-down may choose its page from the generic STATE result's patients and count only that
+ * page's states (docs/decisions/0057). Only exact when the claim index answers: its patients are the patient
+ * index's (every patient with a matching diagnosis), as the generic result's are, whereas stateRowsSql without
+ * codes counts every patient with any claim. Never when the order needs claim-level counts (providers, claims)
+ * or a facility or health-system filter changes who counts. `index`: the ready claim index, or null.
+ */
+export function statePageFirst(q: DrilldownQuery, index: ClaimIndex | null): boolean {
+  if (index === null || q.type !== 'STATE') return false
+  if (q.sort.code === 'provider_count' || q.sort.code === 'claim_count') return false
+  return q.facilityId === null && q.healthSystemId === null
+}
+
+/** The claim index of the current data version when it is built, else null (SQL answers meanwhile). */
+export const readyClaimIndex = readyIndex
+
 /** STATE in SQL over the claims. */
 export async function stateRowsSql(pool: pg.Pool, q: DrilldownQuery): Promise<Map<string, GroupMetrics>> {
   const params = new SqlParams()

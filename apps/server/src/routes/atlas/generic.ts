@@ -332,6 +332,15 @@ const PAYER_HEADS = [
   metricHead('other_percent', 'Other', 'Share of patients with another or no payer', 'PERCENT'),
 ]
 
+/*
+ * The text around the regions' features, shared by the identity and the gzip writer so that both bodies stay
+ * byte-identical: the collection's head, a feature's lead up to its id, the geometry's and the properties' keys.
+ */
+const COLLECTION_HEAD = '{"geojson":{"type":"FeatureCollection","features":['
+const FEATURE_LEAD = '{"type":"Feature","id":'
+const FEATURE_GEOMETRY = ',"geometry":'
+const FEATURE_PROPERTIES = ',"properties":'
+
 /**
  * The constant text between the values of a region's properties, for one entity type, tier (score or not)
  * and census flag: the pieces of regionProperties' JSON (metric heads and tails merged with what surrounds
@@ -385,7 +394,11 @@ function templateOf(entity: string, scoreAllowed: boolean, census: boolean): Pro
     ',"state":',
     '}',
   )
-  template = { lead: constantPiece('{"id":'), featureLead: constantPiece(',"properties":{"id":'), pieces: texts.map(constantPiece) }
+  template = {
+    lead: constantPiece('{"id":'),
+    featureLead: constantPiece(`${FEATURE_PROPERTIES}{"id":`),
+    pieces: texts.map(constantPiece),
+  }
   templates.set(key, template)
   return template
 }
@@ -505,6 +518,14 @@ export function toGenericResponse(result: GenericResult, options: ResponseOption
   return { geojson: { type: 'FeatureCollection', features: [...features, ...options.points] }, ...responseTail(result, options) }
 }
 
+/** The text after the regions' features: the facility points, the end of the collection and the response's tail. */
+function collectionEnd(result: GenericResult, options: ResponseOptions): string {
+  return (
+    options.points.map((point, i) => `${i > 0 || result.regions.length > 0 ? ',' : ''}${JSON.stringify(point)}`).join('') +
+    `]},${JSON.stringify(responseTail(result, options)).slice(1)}`
+  )
+}
+
 /** Per region the UTF-8 text of its feature up to the properties (the geometry never changes within a catalog). */
 const featurePrefixes = new WeakMap<Region, Buffer>()
 
@@ -515,7 +536,7 @@ const featurePrefixes = new WeakMap<Region, Buffer>()
  */
 export function genericResponseJson(result: GenericResult, options: ResponseOptions): Buffer {
   // one buffer of the exact size: the regions' encoded prefixes copied, the rest written as text into it
-  const head = '{"geojson":{"type":"FeatureCollection","features":['
+  const head = COLLECTION_HEAD
   const prefixes: Buffer[] = new Array<Buffer>(result.regions.length)
   const texts: string[] = new Array<string>(result.regions.length)
   let size = Buffer.byteLength(head)
@@ -523,16 +544,14 @@ export function genericResponseJson(result: GenericResult, options: ResponseOpti
     const region = r.region
     let prefix = featurePrefixes.get(region)
     if (!prefix) {
-      prefix = Buffer.from(`{"type":"Feature","id":${JSON.stringify(region.id)},"geometry":${region.geometry},"properties":`)
+      prefix = Buffer.from(`${FEATURE_LEAD}${textsOf(region).id}${FEATURE_GEOMETRY}${region.geometry}${FEATURE_PROPERTIES}`)
       featurePrefixes.set(region, prefix)
     }
     prefixes[i] = prefix
     texts[i] = `${regionPropertiesJson(result, r, options)}}`
     size += (i > 0 ? 1 : 0) + prefix.length + Buffer.byteLength(texts[i])
   })
-  const tail =
-    options.points.map((point, i) => `${i > 0 || result.regions.length > 0 ? ',' : ''}${JSON.stringify(point)}`).join('') +
-    `]},${JSON.stringify(responseTail(result, options)).slice(1)}`
+  const tail = collectionEnd(result, options)
   size += Buffer.byteLength(tail)
   const out = Buffer.allocUnsafe(size)
   let at = out.write(head, 0)
@@ -549,11 +568,11 @@ export function genericResponseJson(result: GenericResult, options: ResponseOpti
 /** Per region its geometry compressed once (a catalog's geometry never changes); small ones are written as values. */
 const geometrySegments = new WeakMap<Region, GzipSegment>()
 const SEGMENT_MIN_LENGTH = 256
-const GZIP_HEAD = constantPiece('{"geojson":{"type":"FeatureCollection","features":[{"type":"Feature","id":')
-const GZIP_FEATURE = constantPiece('},{"type":"Feature","id":')
-const GZIP_GEOMETRY = constantPiece(',"geometry":')
+const GZIP_HEAD = constantPiece(COLLECTION_HEAD + FEATURE_LEAD)
+const GZIP_FEATURE = constantPiece(`},${FEATURE_LEAD}`)
+const GZIP_GEOMETRY = constantPiece(FEATURE_GEOMETRY)
 const GZIP_LAST = constantPiece('}')
-const GZIP_EMPTY = constantPiece('{"geojson":{"type":"FeatureCollection","features":[')
+const GZIP_EMPTY = constantPiece(COLLECTION_HEAD)
 
 /**
  * The same response as `genericResponseJson`, gzip-encoded without compressing it per request
@@ -583,9 +602,6 @@ export function genericResponseGzip(result: GenericResult, options: ResponseOpti
     writeRegionProperties(gzip, result, r, options, true)
   }
   if (regions.length > 0) gzip.constant(GZIP_LAST)
-  gzip.text(
-    options.points.map((point, i) => `${i > 0 || result.regions.length > 0 ? ',' : ''}${JSON.stringify(point)}`).join('') +
-      `]},${JSON.stringify(responseTail(result, options)).slice(1)}`,
-  )
+  gzip.text(collectionEnd(result, options))
   return gzip.finish()
 }

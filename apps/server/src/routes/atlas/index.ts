@@ -22,7 +22,17 @@ import { route } from '../../lib/endpoint.js'
 import { acceptsGzip } from '../../lib/spliced-gzip.js'
 import { badRequest, notFound } from '../../lib/errors.js'
 import { emptyMetrics } from './claim-index.js'
-import { countryRow, entityPage, insight, metricGroups, stateRows, type DrilldownQuery, type GroupMetrics } from './drilldown.js'
+import {
+  countryRow,
+  entityPage,
+  insight,
+  metricGroups,
+  readyClaimIndex,
+  statePageFirst,
+  stateRows,
+  type DrilldownQuery,
+  type GroupMetrics,
+} from './drilldown.js'
 import {
   featureProperties,
   genericResponseGzip,
@@ -191,10 +201,12 @@ export const atlasRoutes: FastifyPluginAsyncZod = async (app) => {
     // written as JSON text with the regions' GeoJSON spliced in (the contract test checks it against the schema);
     // gzip-encoded from pre-compressed geometry when the client accepts it (docs/decisions/0057)
     const options = { tier, census: q.census, points }
+    // the body is built before any header is set: if writing it throws, the error envelope goes out as plain JSON
+    const gzip = acceptsGzip(request.headers['accept-encoding'])
+    const body = gzip ? genericResponseGzip(result, options) : genericResponseJson(result, options)
     reply.header('content-type', 'application/json; charset=utf-8').header('vary', 'Accept-Encoding')
-    if (acceptsGzip(request.headers['accept-encoding']))
-      return reply.header('content-encoding', 'gzip').send(genericResponseGzip(result, options) as never)
-    return reply.send(genericResponseJson(result, options) as never)
+    if (gzip) reply.header('content-encoding', 'gzip')
+    return reply.send(body as never)
   })
 
   route(app, atlasEndpoints.tile, guard, async (request, reply) => {
@@ -297,14 +309,17 @@ export const atlasRoutes: FastifyPluginAsyncZod = async (app) => {
       total = all.length
       results = all.slice(q.page * q.pageSize, (q.page + 1) * q.pageSize)
     } else if (body.drilldown_type === 'STATE') {
-      // The patients of each state are the generic STATE result's (the same distinct patients, from the patient
-      // index): unless the order needs the claim-level counts (providers, claims) or a facility filter changes
-      // who counts, the page is chosen from them and only its states' claim rows are walked (docs/decisions/0057).
-      const pageFirst =
-        q.sort.code !== 'provider_count' && q.sort.code !== 'claim_count' && q.facilityId === null && q.healthSystemId === null
-      const hot = await stateHotspots(pool, filters, scope, bypass)
+      // When the claim index answers, the patients of each state are the generic STATE result's (the same
+      // distinct patients): unless the order needs the claim-level counts (providers, claims) or a facility
+      // filter changes who counts, the page is chosen from them and only its states' claim rows are walked.
+      // Otherwise (also while the index is built, on SQL) every state is counted, alongside the hotspots
+      // (docs/decisions/0057).
+      const pageFirst = statePageFirst(q, await readyClaimIndex(pool))
+      let byState: Map<string, GroupMetrics> | null = null
+      let hot: GenericResult
+      if (pageFirst) hot = await stateHotspots(pool, filters, scope, bypass)
+      else [hot, byState] = await Promise.all([stateHotspots(pool, filters, scope, bypass), stateRows(pool, q)])
       const candidates = hot.regions.filter((r) => (!q.state || r.region.id === q.state) && (!pageFirst || r.patients > 0))
-      let byState: Map<string, GroupMetrics> | null = pageFirst ? null : await stateRows(pool, q)
       const rows = candidates
         .map((r) => ({ r, m: byState?.get(r.region.id) ?? emptyMetrics() }))
         .filter(({ m }) => pageFirst || m.patients > 0)
