@@ -14,6 +14,8 @@ describe('Nova in a real browser', () => {
     const db = testDatabase()
     try {
       await ensureTestDataset(db.pool, inject('databaseUrl'))
+      // the demo user's pins of an earlier run on the same database would show the hospital as saved already
+      await db.pool.query(`DELETE FROM ai_pins WHERE user_id IN (SELECT id FROM users WHERE email = 'citrus@citrus.demo')`)
     } finally {
       await db.close()
     }
@@ -83,6 +85,8 @@ describe('Nova in a real browser', () => {
     await system.click()
     await expect.poll(() => param(page, 'system_id')).toBe(systemId)
     await page.getByText('Health System ID', { exact: true }).waitFor({ timeout: 30_000 })
+    // the list swaps the systems (and independent facilities) for the system's hospitals once they arrive
+    await page.locator(`[data-insight="${systemId}"]`).waitFor({ state: 'detached', timeout: 30_000 })
 
     const hospital = page.locator('[data-insight]:not([data-insight^="HS"])').first()
     await hospital.waitFor({ timeout: 30_000 })
