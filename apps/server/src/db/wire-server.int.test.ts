@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto'
 import pg from 'pg'
 import { from as copyFrom, to as copyTo } from 'pg-copy-streams'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
@@ -113,6 +114,34 @@ describe('embedded PostgreSQL wire server', () => {
     })
     expect(Buffer.concat(chunks).toString()).toBe('0\n1\n2\n')
     await client.end()
+  })
+
+  it('delivers large answers intact to clients that read slowly, simple and extended protocol alike', async () => {
+    // PGlite hands each output chunk over as a view of its WebAssembly memory, which its next chunk overwrites;
+    // a socket that cannot take a chunk at once keeps a reference to it. A client that does not read for a
+    // while lets the answer pile up in the socket, so every row must still arrive as it was sent.
+    const pool = new pg.Pool({ connectionString: embedded.url, max: 4 })
+    const sql = "SELECT i, repeat(md5(i::text), 16) AS s FROM generate_series(1, $1::int) AS i"
+    const expected = (i: number) => createHash('md5').update(String(i)).digest('hex').repeat(16)
+    const slowReader = async (rows: number, extended: boolean) => {
+      const client = await pool.connect()
+      try {
+        const stream = (client as unknown as { connection: { stream: NodeJS.ReadableStream } }).connection.stream
+        const answer = extended
+          ? client.query<{ i: number; s: string }>(sql, [rows])
+          : client.query<{ i: number; s: string }>(sql.replace('$1::int', String(rows)))
+        stream.pause()
+        await new Promise((resolve) => setTimeout(resolve, 150))
+        stream.resume()
+        const result = await answer
+        expect(result.rows).toHaveLength(rows)
+        for (const row of result.rows) if (row.s !== expected(row.i)) throw new Error(`row ${row.i} arrived corrupted`)
+      } finally {
+        client.release()
+      }
+    }
+    await Promise.all([slowReader(30_000, false), slowReader(30_000, true), slowReader(20_000, true), slowReader(5_000, false)])
+    await pool.end()
   })
 
   it('rolls back and closes a connection idle in a transaction past the configured timeout', async () => {

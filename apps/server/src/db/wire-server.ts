@@ -286,8 +286,11 @@ export class PGliteWireServer {
     }
     await this.db.runExclusive(() =>
       this.db.execProtocolRawStream(new Uint8Array(message.buffer, message.byteOffset, message.length), {
-        onRawData: (data: Uint8Array) => {
-          if (data.length === 0) return
+        onRawData: (view: Uint8Array) => {
+          if (view.length === 0) return
+          // A view of PGlite's WebAssembly memory, which its next output overwrites: a socket that cannot send
+          // it at once keeps a reference, so what is sent must be a copy.
+          const data = Buffer.from(view)
           scanner.scan(data)
           let bytes: Uint8Array = data
           if (skipping > 0) {
@@ -297,7 +300,7 @@ export class PGliteWireServer {
           }
           if (answersReady) return send(bytes)
           // hold back the last 6 bytes (the size of a ReadyForQuery) until the call is over
-          const all = held.length === 0 ? Buffer.from(bytes) : Buffer.concat([held, bytes])
+          const all = held.length === 0 ? bytes : Buffer.concat([held, bytes])
           send(all.subarray(0, Math.max(0, all.length - READY_FOR_QUERY_BYTES)))
           held = Buffer.from(all.subarray(Math.max(0, all.length - READY_FOR_QUERY_BYTES)))
         },
