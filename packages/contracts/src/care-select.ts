@@ -1,5 +1,5 @@
 import { z } from 'zod'
-import { EMAIL_PATTERN, MESSAGES, normalizeUsPhone } from './validation.js'
+import { booleanish, EMAIL_PATTERN, MESSAGES, normalizeUsPhone } from './validation.js'
 import { defineEndpoint } from './endpoint.js'
 
 /**
@@ -141,11 +141,6 @@ const csv = (max: number, message = `At most ${max} items`) =>
       ),
     ])
     .refine((items) => items.length <= max, message)
-
-/** true/false (or 1/0) in a query string, a boolean in a JSON body */
-const booleanish = z
-  .union([z.boolean(), z.enum(['true', 'false', '1', '0'])])
-  .transform((value) => value === true || value === 'true' || value === '1')
 
 export const rankingsQuerySchema = z.object({
   zip_code: z

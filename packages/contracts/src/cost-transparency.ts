@@ -1,5 +1,6 @@
 import { z } from 'zod'
 import { defineEndpoint } from './endpoint.js'
+import { booleanish } from './validation.js'
 
 /**
  * Price Check (spec 3 §2.6, §3, §4.8, §7, §9; spec 4 §5) and provider cost transparency (spec 3 §2.7):
@@ -60,10 +61,6 @@ export function priceCheckEmptyMessage(procedure: string, zip: string, insurance
   const base = `We couldn't find any healthcare providers offering ${procedure} near ${zip}`
   return insurance ? `${base} that accept ${insurance}.` : `${base}.`
 }
-
-const booleanish = z
-  .union([z.boolean(), z.enum(['true', 'false', '1', '0'])])
-  .transform((value) => value === true || value === 'true' || value === '1')
 
 export const procedureCostQuerySchema = z.object({
   zip_code: z

@@ -8,6 +8,11 @@ export const EMAIL_PATTERN = /^[^\s@]+@[^\s@]+\.[^\s@]+$/
 export const ACTIVATION_KEY_PATTERN = /^[A-Za-z0-9_-]{43}$/
 export const PASSWORD_SYMBOLS = '#?!@$ %^&*-'
 
+/** true/false (or 1/0) in a query string, a boolean in a JSON body */
+export const booleanish = z
+  .union([z.boolean(), z.enum(['true', 'false', '1', '0'])])
+  .transform((value) => value === true || value === 'true' || value === '1')
+
 export const MESSAGES = {
   emailRequired: 'Email is required',
   emailInvalid: 'Please enter a valid email address',

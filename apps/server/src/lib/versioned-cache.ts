@@ -1,12 +1,16 @@
+import type { FastifyRequest } from 'fastify'
 import type pg from 'pg'
 import { coalescedRead } from './coalesce.js'
 
+/**
+ * The data version as one SQL expression (text): `count:highest id:latest finish` of the finished data loads. Read
+ * alone (dataVersion), with the login principal (plugins/auth.ts) and with Care Select's input check.
+ */
+export const DATA_VERSION_SQL = `(SELECT count(*) || ':' || coalesce(max(id), 0) || ':' || coalesce(max(finished_at)::text, '') FROM data_loads WHERE status = 'done')`
+
 async function readDataVersion(pool: pg.Pool): Promise<string> {
-  const { rows } = await pool.query<{ n: number; last: string | null; top: number | null }>(
-    `SELECT count(*)::int AS n, max(finished_at)::text AS last, max(id) AS top FROM data_loads WHERE status = 'done'`,
-  )
-  const row = rows[0]
-  return `${row?.n ?? 0}:${row?.top ?? 0}:${row?.last ?? ''}`
+  const { rows } = await pool.query<{ v: string }>(`SELECT ${DATA_VERSION_SQL} AS v`)
+  return rows[0]?.v ?? '0:0:'
 }
 
 /**
@@ -40,6 +44,14 @@ export function dataVersion(pool: pg.Pool): Promise<string> {
   let read = readers.get(pool)
   if (!read) readers.set(pool, (read = coalescedRead(() => readDataVersion(pool))))
   return read()
+}
+
+/**
+ * The data version for a request: the one read with its login principal (the same statement, after the request
+ * arrived), else a read of its own (API keys, link guests).
+ */
+export function requestDataVersion(request: FastifyRequest): Promise<string> {
+  return request.dataVersion !== null ? Promise.resolve(request.dataVersion) : dataVersion(request.server.db.pool)
 }
 
 interface Entry<V> {

@@ -9,6 +9,7 @@ import type { Database } from '../db/database.ts'
 import type { Prisma } from '../generated/prisma/client.ts'
 import { registerErrorHandling } from './error-handler.ts'
 import { registerAuth, requireAccess, requireProduct, requireRoles, userOf } from './auth.ts'
+import { dataVersion, requestDataVersion } from '../lib/versioned-cache.ts'
 
 type Tenant = Awaited<ReturnType<typeof createTenant>>
 
@@ -60,6 +61,10 @@ describe('auth guards on a probe scope (guests, roles, products)', () => {
         )
         api.get('/admin-only', { onRequest: requireRoles(['admin', 'citrus']) }, async (request) => who(request))
         api.get('/atlas-only', { onRequest: [requireRoles(['admin', 'user']), requireProduct('ATLAS')] }, async (request) => who(request))
+        api.get('/data-version', { onRequest: requireAccess({ roles: ['admin', 'user', 'member', 'guest'] }) }, async (request) => ({
+          read_with_login: request.dataVersion,
+          version: await requestDataVersion(request),
+        }))
       },
       { prefix: '/api' },
     )
@@ -72,6 +77,24 @@ describe('auth guards on a probe scope (guests, roles, products)', () => {
 
   const bearer = async (index: number) => ({
     authorization: `Bearer ${await loginTokenFor(tenant.users[index]!, tenant.company.company_name)}`,
+  })
+
+  it('reads the data version with the login principal, as fresh as a read of its own; guests read it apart', async () => {
+    const get = async (headers: Record<string, string>, query: Record<string, string> = {}) =>
+      (await request(app.server).get('/api/data-version').query(query).set(headers)).body as {
+        read_with_login: string | null
+        version: string
+      }
+    const before = await get(await bearer(1))
+    expect(before.read_with_login).toBe(before.version)
+    expect(before.version).toBe(await dataVersion(db.pool))
+    await db.pool.query("INSERT INTO data_loads (kind, scale, status, finished_at) VALUES ('import', 'auth-version-test', 'done', now())")
+    const after = await get(await bearer(1))
+    expect(after.read_with_login).not.toBe(before.version)
+    expect(after.read_with_login).toBe(await dataVersion(db.pool))
+    const token = await shareToken(db, tenant, { api_endpoints: ['GET /data-version'] })
+    const guest = await get({}, { token })
+    expect(guest).toEqual({ read_with_login: null, version: after.version })
   })
 
   it('admits a guest whose link lists the endpoint, on the link owner’s company', async () => {

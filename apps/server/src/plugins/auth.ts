@@ -14,6 +14,7 @@ import { AppError, forbidden, unauthorized } from '../lib/errors.js'
 import fp from 'fastify-plugin'
 import type pg from 'pg'
 import { batchLoader } from '../lib/coalesce.js'
+import { DATA_VERSION_SQL } from '../lib/versioned-cache.js'
 
 /**
  * Authentication for everything under /api (docs: README "Auth").
@@ -57,6 +58,8 @@ declare module 'fastify' {
     productPolicies: Map<ProductGroup, ProductPolicy>
     /** every policy of the signed-in user's company, read with the user (null: not read, e.g. API keys, guests) */
     companyPolicies: { company_id: number; policies: Map<ProductGroup, ProductPolicy> } | null
+    /** the data version read with the login principal (null: not read; lib/versioned-cache.ts requestDataVersion) */
+    dataVersion: string | null
   }
   interface FastifyInstance {
     credentials: CredentialRegistry
@@ -192,6 +195,8 @@ interface LoginRow {
   created_at: Date
   renewal_cycle_days: number
   policies: { product_group: ProductGroup; limit: number | null }[]
+  /** the data version (lib/versioned-cache.ts), read in the same statement */
+  data_version: string
 }
 
 /**
@@ -205,7 +210,8 @@ export function loginReader(pool: pg.Pool) {
       `SELECT u.id, u.email, u.company_id, u.role::text AS role, u.phone_number, u.is_active, c.company_name, c.created_at,
          c.renewal_cycle_days,
          coalesce((SELECT json_agg(json_build_object('product_group', p.product_group, 'limit', p."limit"))
-                   FROM company_policies p WHERE p.company_id = c.id), '[]'::json) AS policies
+                   FROM company_policies p WHERE p.company_id = c.id), '[]'::json) AS policies,
+         ${DATA_VERSION_SQL} AS data_version
        FROM users u JOIN companies c ON c.id = u.company_id WHERE u.id = ANY($1::int[])`,
       [ids],
     )
@@ -238,6 +244,7 @@ async function principalFromLoginToken(
       renewal_cycle_days: row.renewal_cycle_days,
     })
   request.companyPolicies = { company_id: row.company_id, policies }
+  request.dataVersion = row.data_version
   const user = { ...row, company: { company_name: row.company_name } }
   // The database, not the token, is the truth: a role change or deactivation applies at once.
   return userPrincipal(user, 'jwt')
@@ -305,6 +312,7 @@ export function registerAuth(app: FastifyInstance) {
   app.decorateRequest('authError', null)
   app.decorateRequest('presentedLink', null)
   app.decorateRequest('companyPolicies', null)
+  app.decorateRequest('dataVersion', null)
   app.decorateRequest('productPolicies', {
     getter(this: FastifyRequest & { _productPolicies?: Map<ProductGroup, ProductPolicy> }) {
       this._productPolicies ??= new Map()

@@ -14,11 +14,8 @@ export interface Region {
   geometry: string
 }
 
-/** The data version: the latest finished load; caches of data-derived results are keyed by it. */
-export async function dataVersion(pool: pg.Pool): Promise<string> {
-  const { rows } = await pool.query<{ v: string | null }>(`SELECT max(id)::text AS v FROM data_loads WHERE status = 'done'`)
-  return rows[0]?.v ?? '0'
-}
+/** The data version (lib/versioned-cache.ts): caches of data-derived results are keyed by it. */
+export { dataVersion } from '../../lib/versioned-cache.js'
 
 const CATALOG_SQL: Record<TileGranularity, string> = {
   STATE: `SELECT s.abbr AS id, s.name AS label, s.abbr AS state, s.population,

@@ -16,6 +16,7 @@ import {
 } from '@citrus/contracts'
 import type pg from 'pg'
 import { badRequest } from '../../lib/errors.js'
+import { DATA_VERSION_SQL } from '../../lib/versioned-cache.js'
 import { facilityPoints, specialtyIndex } from './candidate-index.js'
 import { narrowScored, scoreAll, type ScoredSearch } from './score.js'
 import { scoredSearchCache, scoredSearchKey } from './scored-cache.js'
@@ -66,7 +67,7 @@ SELECT
      WHERE NOT EXISTS (SELECT 1 FROM procedure_codes p WHERE p.code = c.code)) AS unknown_cpt,
   (SELECT coalesce(json_agg(c.code ORDER BY c.ord), '[]') FROM unnest($5::text[]) WITH ORDINALITY AS c(code, ord)
      WHERE NOT EXISTS (SELECT 1 FROM icd10_codes i WHERE i.code = c.code)) AS unknown_icd10,
-  (SELECT count(*) || ':' || coalesce(max(id), 0) || ':' || coalesce(max(finished_at)::text, '') FROM data_loads WHERE status = 'done') AS version`
+  ${DATA_VERSION_SQL} AS version`
 
 /** Checks the search's ZIP, specialty, carriers and codes; 400 naming the field when one is unknown. */
 export async function resolveSearch(pool: pg.Pool, query: ParsedRankingsQuery): Promise<ResolvedSearch> {

@@ -13,7 +13,7 @@ import { notFound } from '../../lib/errors.js'
 import { route } from '../../lib/endpoint.js'
 import { signShareToken } from '../../auth/tokens.js'
 import { CREDITS_REMAINING_HEADER } from '../../plugins/credits.js'
-import { dataVersion, VersionedLruCache } from '../../lib/versioned-cache.js'
+import { requestDataVersion, VersionedLruCache } from '../../lib/versioned-cache.js'
 import { checkInput, loadPricingReference, procedureCosts, type PricingReference } from './pricing.js'
 import { providerCosts } from './provider.js'
 
@@ -86,7 +86,7 @@ export const costTransparencyRoutes: FastifyPluginAsyncZod = async (app) => {
       input.radius_in_m,
       input.payment_perspective?.toLowerCase() ?? null,
     ])
-    const version = await dataVersion(app.db.pool)
+    const version = await requestDataVersion(request)
     // The answer is written as a string (docs/decisions/0051): the cached part is serialised once, when it is
     // computed, and the request's own fields are spliced around it. The shape is the contract's by construction
     // (typed) and the integration tests parse every answer with the contract's schema.
