@@ -1,9 +1,11 @@
+import type { AtlasMetric } from '@citrus/contracts'
 import { describe, expect, it } from 'vitest'
 import { regionDetailRows } from './region-detail-card'
 
-const metric = (code: string, name: string, unit: string, v: number | null, kind: 'INT' | 'FLOAT') => ({
+const metric = (code: string, name: string, unit: AtlasMetric['unit'], v: number | null, kind: 'INT' | 'FLOAT'): AtlasMetric => ({
   code,
   name,
+  description: name,
   unit,
   value: { v, value_kind: kind },
 })
@@ -11,9 +13,7 @@ const metric = (code: string, name: string, unit: string, v: number | null, kind
 describe('region detail card', () => {
   it('shows counts grouped, shares ×100 to one decimal, ratios to two, and leaves out metrics without a value', () => {
     const rows = regionDetailRows({
-      id: 'KS',
       label: 'Kansas',
-      value: 12345,
       metrics: [
         metric('patient_count', 'Patients', 'PATIENT_COUNT', 12345, 'INT'),
         metric('commercial_percent', 'Commercial', 'PERCENT', 0.4567, 'FLOAT'),
@@ -28,6 +28,6 @@ describe('region detail card', () => {
       { code: 'prevalence_per_100k', label: 'Prevalence per 100,000', text: '423.50' },
       { code: 'hotspot_score', label: 'Hotspot (Gi*)', text: '-1.23' },
     ])
-    expect(regionDetailRows({ id: 'KS', label: 'Kansas', value: 0 })).toEqual([])
+    expect(regionDetailRows({ label: 'Kansas', metrics: [] })).toEqual([])
   })
 })

@@ -1,25 +1,12 @@
+import type { AtlasFeatureProperties } from '@citrus/contracts'
 import { CloseButton, Group, Paper, Stack, Text, UnstyledButton } from '@mantine/core'
 
-/** A metric of a region feature's properties (spec 2 §3). */
-interface FeatureMetric {
-  code: string
-  name: string
-  unit: string
-  value: { v: number | string | null; value_kind: string }
-}
-
 /** The feature properties the card reads (the generic response's, spec 2 §3). */
-export interface RegionFeatureProperties {
-  id: string
-  label: string
-  value: number
-  metrics?: FeatureMetric[]
-  [key: string]: unknown
-}
+export type RegionFeatureProperties = Pick<AtlasFeatureProperties, 'label' | 'metrics'>
 
 /** A region's metrics as the card shows them: percentages ×100 to 1 decimal, ratios to 2, counts grouped. */
 export function regionDetailRows(properties: RegionFeatureProperties): { code: string; label: string; text: string }[] {
-  return (properties.metrics ?? [])
+  return properties.metrics
     .filter((m) => m.value.v !== null)
     .map((m) => {
       const v = m.value.v

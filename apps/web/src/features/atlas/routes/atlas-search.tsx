@@ -10,7 +10,7 @@ import { useAtlasDrilldown, useAtlasGeneric, useAtlasHome } from '../api/atlas'
 import { apiMessageOf, tilesUrl } from '../api/raw'
 import { AtlasMapSlot } from '../components/atlas-map-slot'
 import { ConditionPicker } from '../components/condition-picker'
-import { RegionDetailCard, type RegionCardVariant, type RegionFeatureProperties } from '../components/region-detail-card'
+import { RegionDetailCard, type RegionCardVariant } from '../components/region-detail-card'
 import { ListTab } from '../components/list-tab'
 import { OverviewTab } from '../components/overview-tab'
 import { ResizablePanelLayout } from '../components/resizable-panel-layout'
@@ -78,8 +78,8 @@ export function AtlasSearchRoute() {
   // the region a map click selected: its detail card reads the full properties of the response's feature
   const [selectedRegion, setSelectedRegion] = useState<{ id: string; variant: RegionCardVariant } | null>(null)
   const selectedFeature = selectedRegion
-    ? ((generic.data?.geojson.features.find((f) => String(f.properties.id) === selectedRegion.id && !f.properties.has_marker)
-        ?.properties as RegionFeatureProperties | undefined) ?? null)
+    ? (generic.data?.geojson.features.find((f) => String(f.properties.id) === selectedRegion.id && !f.properties.has_marker)?.properties ??
+      null)
     : null
   const country = useAtlasDrilldown(
     urlQuery
