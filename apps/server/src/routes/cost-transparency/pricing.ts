@@ -381,12 +381,18 @@ unknown AS (
   WHERE NOT EXISTS (SELECT 1 FROM procedure_codes p WHERE p.code = c)
     AND NOT EXISTS (SELECT 1 FROM facility_prices fp WHERE fp.procedure_code = c)
 ),
-near AS (
-  SELECT f.id, f.name, f.npi, f.address_line_1, f.city, f.state, f.zip_code, f.phone_number, ST_Distance(f.geog, o.geog) AS dist
+listing AS (
+  SELECT f.id, f.name, f.npi, f.address_line_1, f.city, f.state, f.zip_code, f.phone_number, f.geog, o.geog AS origin
   FROM facilities f, origin o
-  WHERE ST_DWithin(f.geog, o.geog, $3)
+  WHERE f.geog && _ST_Expand(o.geog, $3)
     AND EXISTS (SELECT 1 FROM facility_prices x WHERE x.facility_id = f.id AND x.procedure_code = ($2::text[])[1])
-  ORDER BY dist, f.id
+  OFFSET 0
+),
+near AS (
+  SELECT l.id, l.name, l.npi, l.address_line_1, l.city, l.state, l.zip_code, l.phone_number, ST_Distance(l.geog, l.origin) AS dist
+  FROM listing l
+  WHERE ST_DWithin(l.geog, l.origin, $3)
+  ORDER BY dist, l.id
   LIMIT ${PRICE_CHECK_MAX_FACILITIES}
 ),
 priced AS (
