@@ -61,10 +61,11 @@ export async function benchCostTransparency(requests: number, concurrency: numbe
   const meteredUser = await db.prisma.user.create({
     data: { email: `bench-${randomUUID().slice(0, 8)}@bench.citrus`, role: 'member', company_id: metered.id, password_hash: 'x' },
   })
-  // searches people make: a facility's ZIP, one of its priced codes, and (every other one) one of its payers
+  // searches people make: a facility's ZIP, one of its priced codes, and (every other one) one of its payers; the
+  // same sample every run (REPEATABLE), so that runs of two versions price the same searches
   const { rows: searches } = await db.pool.query<{ zip: string; code: string; payer: string }>(
     `SELECT DISTINCT ON (f.id) f.zip_code AS zip, fp.procedure_code AS code, fp.payer_name AS payer
-     FROM facilities f TABLESAMPLE SYSTEM (5) JOIN facility_prices fp ON fp.facility_id = f.id AND fp.payer_name <> ''
+     FROM facilities f TABLESAMPLE SYSTEM (5) REPEATABLE (7) JOIN facility_prices fp ON fp.facility_id = f.id AND fp.payer_name <> ''
      ORDER BY f.id, fp.procedure_code LIMIT 200`,
   )
   const { rows: npis } = await db.pool.query<{ npi: string }>(
