@@ -5,6 +5,7 @@
  */
 import { randomUUID } from 'node:crypto'
 import { loadavg } from 'node:os'
+import pg from 'pg'
 import { loadEnv } from '../apps/server/src/config.ts'
 import { ensureTestDataset } from '../apps/server/src/data/test-dataset.ts'
 import { createDatabase } from '../apps/server/src/db/database.ts'
@@ -14,6 +15,17 @@ import { MIGRATIONS_DIR } from '../apps/server/src/runtime.ts'
 import { startBenchServer } from './bench-server.ts'
 import { runHttpLoad, quantileOf } from './http-load.ts'
 import { newActivationKey } from '../apps/server/src/seed/demo-accounts.ts'
+
+/**
+ * Statements sent by this process (the server's pools and Prisma all go through pg.Client#query): per request,
+ * with the coalesced reads (principal, data version) shared by the requests of a batch.
+ */
+let statements = 0
+const clientQuery = pg.Client.prototype.query as (...args: unknown[]) => unknown
+;(pg.Client.prototype as unknown as { query: (...args: unknown[]) => unknown }).query = function (this: pg.Client, ...args: unknown[]) {
+  statements++
+  return clientQuery.apply(this, args)
+}
 
 const ms = (x: number) => (x < 10 ? x.toFixed(2) : x < 100 ? x.toFixed(1) : x.toFixed(0))
 
@@ -49,10 +61,11 @@ export async function benchCostTransparency(requests: number, concurrency: numbe
   const meteredUser = await db.prisma.user.create({
     data: { email: `bench-${randomUUID().slice(0, 8)}@bench.citrus`, role: 'member', company_id: metered.id, password_hash: 'x' },
   })
-  // searches people make: a facility's ZIP, one of its priced codes, and (every other one) one of its payers
+  // searches people make: a facility's ZIP, one of its priced codes, and (every other one) one of its payers; the
+  // same sample every run (REPEATABLE), so that runs of two versions price the same searches
   const { rows: searches } = await db.pool.query<{ zip: string; code: string; payer: string }>(
     `SELECT DISTINCT ON (f.id) f.zip_code AS zip, fp.procedure_code AS code, fp.payer_name AS payer
-     FROM facilities f TABLESAMPLE SYSTEM (5) JOIN facility_prices fp ON fp.facility_id = f.id AND fp.payer_name <> ''
+     FROM facilities f TABLESAMPLE SYSTEM (5) REPEATABLE (7) JOIN facility_prices fp ON fp.facility_id = f.id AND fp.payer_name <> ''
      ORDER BY f.id, fp.procedure_code LIMIT 200`,
   )
   const { rows: npis } = await db.pool.query<{ npi: string }>(
@@ -95,13 +108,15 @@ export async function benchCostTransparency(requests: number, concurrency: numbe
     // the requests are sent from a worker thread (bench/http-load.ts): the server's event loop is its own
     const list = Array.from({ length: requests }, (_, i) => ({ path: path(i), headers: { authorization: `Bearer ${bearer}` } }))
     const cpu = process.cpuUsage()
+    const sent = statements
     const { latencies, throughput } = await runHttpLoad(base, list, concurrency)
+    const perRequest = (statements - sent) / requests
     // CPU of this process per request (the server and the load generator's thread; not PostgreSQL's): unlike the
     // latencies, it hardly depends on what else the machine runs
     const used = process.cpuUsage(cpu)
     const cpuMs = (used.user + used.system) / 1000 / requests
     console.log(
-      `  ${name.padEnd(30)} concurrency ${concurrency}: p50 ${ms(quantileOf(latencies, 0.5)).padStart(6)} ms  p95 ${ms(quantileOf(latencies, 0.95)).padStart(6)} ms  ${Math.round(throughput)} req/s  CPU ${cpuMs.toFixed(2)} ms/req  (load ${loadavg()[0]!.toFixed(2)})`,
+      `  ${name.padEnd(30)} concurrency ${concurrency}: p50 ${ms(quantileOf(latencies, 0.5)).padStart(6)} ms  p95 ${ms(quantileOf(latencies, 0.95)).padStart(6)} ms  ${Math.round(throughput)} req/s  CPU ${cpuMs.toFixed(2)} ms/req  ${perRequest.toFixed(2)} statements/req  (load ${loadavg()[0]!.toFixed(2)})`,
     )
   }
   try {

@@ -303,6 +303,29 @@ describe('GET /api/cost-transparency/procedure', () => {
     }
   })
 
+  it('checks the input in the pricing statement: the ZIP first, then every unknown code in the asked order', async () => {
+    // one statement checks and prices (docs/decisions/0062); the answers to bad input are those of the separate check
+    const body = async (query: Record<string, string | boolean>) => {
+      const response = await get({ _bypass_cache: true, ...query })
+      expect(response.status, JSON.stringify(response.body)).toBe(400)
+      return { message: response.body.message as string, errors: response.body.errors as unknown }
+    }
+    const codes = PRICE_CHECK_MESSAGES.unknownCodes(['ZZZZ9', 'ZZZZ8'])
+    expect(await body({ zip_code: scenario.zip, procedure_codes_csv: `ZZZZ9,${scenario.code},ZZZZ8` })).toEqual({
+      message: codes,
+      errors: [{ path: 'query.procedure_codes_csv', message: codes }],
+    })
+    const zip = PRICE_CHECK_MESSAGES.unknownZip('00000')
+    expect(await body({ zip_code: '00000', procedure_codes_csv: 'ZZZZ9' })).toEqual({
+      message: zip,
+      errors: [{ path: 'query.zip_code', message: zip }],
+    })
+    // a known ZIP and known codes that no facility near it prices: an empty answer, not an error
+    const far = await price({ zip_code: scenario.zip, procedure_codes_csv: scenario.code, radius_in_m: 1 })
+    expect(far.cost_by_hco).toEqual([])
+    expect(far.avg_cost_bundle).toBeNull()
+  })
+
   describe('plan cost sharing from the generator (docs/decisions/0048)', () => {
     it('holds the plan designs the claims were generated with, weighted by enrollment', async () => {
       const { rows } = await ctx.db.pool.query<{

@@ -14,7 +14,7 @@ import { route } from '../../lib/endpoint.js'
 import { signShareToken } from '../../auth/tokens.js'
 import { CREDITS_REMAINING_HEADER } from '../../plugins/credits.js'
 import { requestDataVersion, VersionedLruCache } from '../../lib/versioned-cache.js'
-import { checkInput, loadPricingReference, procedureCosts, type PricingReference } from './pricing.js'
+import { loadPricingReference, priceProcedure, type PricingReference } from './pricing.js'
 import { providerCosts } from './provider.js'
 
 /** Bounds of the Price Check cache (docs/decisions/0028): entries, and how long one lives at most. */
@@ -102,14 +102,9 @@ export const costTransparencyRoutes: FastifyPluginAsyncZod = async (app) => {
       const hit = cache.get(key, version)
       if (hit) return send(hit, true)
     }
-    // the input check and the pricing run side by side (one round trip, not two); a 400 wins over the figures
-    const [checked, priced] = await Promise.allSettled([
-      checkInput(app.db.pool, input),
-      referenceFor(version).then((reference) => procedureCosts(app.db.pool, reference, input)),
-    ])
-    if (checked.status === 'rejected') throw checked.reason
-    if (priced.status === 'rejected') throw priced.reason
-    const { payment_perspective: _payer, procedure_codes: _codes, ...result } = priced.value
+    // the input check and the prices are one statement (docs/decisions/0062); a 400 wins over the figures
+    const priced = await priceProcedure(app.db.pool, await referenceFor(version), input)
+    const { payment_perspective: _payer, procedure_codes: _codes, ...result } = priced
     const entry = { value: result, json: JSON.stringify(result) }
     cache.set(key, version, entry)
     return send(entry, false)

@@ -136,6 +136,31 @@ export function costSharingFor(reference: PricingReference, payer: string, plan:
 const designKey = (rule: CostSharingRule) =>
   `${rule.payer_name}\u0000${rule.payer_kind}\u0000${rule.plan_name}\u0000${rule.plan_design}\u0000${rule.source}`
 
+/** A plan's designs (costSharingFor) and their keys (designKey). */
+interface PlanDesigns {
+  rules: CostSharingRule[]
+  keys: string[]
+}
+
+const planDesignsByReference = new WeakMap<PricingReference, Map<string, PlanDesigns>>()
+
+/**
+ * costSharingFor, remembered per reference and (payer, plan) as spelled in the price list: a reference is loaded
+ * once per data version and never changed, so the answer is the same every time (docs/decisions/0062).
+ */
+function planDesigns(reference: PricingReference, payer: string, plan: string): PlanDesigns {
+  let known = planDesignsByReference.get(reference)
+  if (!known) planDesignsByReference.set(reference, (known = new Map()))
+  const key = `${payer}\u0000${plan}`
+  let designs = known.get(key)
+  if (!designs) {
+    const rules = costSharingFor(reference, payer, plan)
+    designs = { rules, keys: rules.map(designKey) }
+    known.set(key, designs)
+  }
+  return designs
+}
+
 export const round2 = (value: number) => Math.round((value + Number.EPSILON) * 100) / 100
 
 /** The patient's share of a negotiated rate under a rule once the deductible is met (rounded to cents). */
@@ -164,29 +189,26 @@ export function percentileCont(values: readonly number[], fraction: number): num
 }
 
 const mean = (values: readonly number[]) => values.reduce((sum, v) => sum + v, 0) / values.length
-const num = (value: string | null) => (value === null ? null : Number(value))
+const isNumber = (value: number | null): value is number => value !== null
 
-interface PriceRow {
-  facility_id: number
-  hco_name: string
-  hco_npi: string | null
-  addr_line_1: string
-  city: string
-  state: string
-  zip_code: string
-  phone_number: string | null
-  dist: number
-  procedure_code: string
-  payer_name: string
-  plan_name: string
-  gross_charge: string | null
-  discounted_cash: string | null
-  negotiated: string | null
-  median_amount: string | null
-  p10_amount: string | null
-  p90_amount: string | null
-  methodology: string | null
-}
+/**
+ * One price list row as the pricing statement sends it (a JSON array, docs/decisions/0062): code, payer, plan,
+ * gross charge, discounted cash, negotiated rate (dollar amount, else v3 median, else percentage × gross), the v3
+ * median / 10th / 90th percentile allowed amounts, methodology. Amounts are JSON numbers written from the numeric
+ * columns, which parse to the same doubles as their text.
+ */
+type PriceRow = [
+  code: string,
+  payer: string,
+  plan: string,
+  gross: number | null,
+  cash: number | null,
+  negotiated: number | null,
+  median: number | null,
+  p10: number | null,
+  p90: number | null,
+  methodology: string | null,
+]
 
 /** Per plan design of a code: its mean deductible extra and its mean weight over the code's plan rows. */
 interface DesignShare {
@@ -210,10 +232,9 @@ interface CodeFigures {
 }
 
 function statistics(rows: readonly PriceRow[], rates: readonly number[]) {
-  const reported = (pick: (row: PriceRow) => string | null) => rows.map((row) => num(pick(row))).filter((v): v is number => v !== null)
-  const medians = reported((r) => r.median_amount)
-  const p10s = reported((r) => r.p10_amount)
-  const p90s = reported((r) => r.p90_amount)
+  const medians = rows.map((r) => r[6]).filter(isNumber)
+  const p10s = rows.map((r) => r[7]).filter(isNumber)
+  const p90s = rows.map((r) => r[8]).filter(isNumber)
   return {
     median: medians.length > 0 ? mean(medians) : percentileCont(rates, 0.5),
     p10: p10s.length > 0 ? mean(p10s) : percentileCont(rates, 0.1),
@@ -221,16 +242,20 @@ function statistics(rows: readonly PriceRow[], rates: readonly number[]) {
   }
 }
 
-/** One code at one facility in the perspective; null when the facility does not price it so. */
+const methodologiesOf = (used: readonly PriceRow[]) => [...new Set(used.map((r) => r[9]).filter((m): m is string => !!m))]
+
+/**
+ * One code at one facility in the perspective; null when the facility does not price it so. `rows` are the code's
+ * rows in the order of the price list's unique key (setting, payer, plan), which fixes the order of every sum.
+ */
 function codeFigures(rows: readonly PriceRow[], payer: string | undefined, reference: PricingReference): CodeFigures | null {
-  const gross = rows.map((r) => num(r.gross_charge)).filter((v): v is number => v !== null)
+  const gross = rows.map((r) => r[3]).filter(isNumber)
   if (gross.length === 0) return null
   const list = mean(gross)
-  const methodologiesOf = (used: readonly PriceRow[]) => [...new Set(used.map((r) => r.methodology).filter((m): m is string => !!m))]
   if (payer === undefined) {
-    const cashRows = rows.filter((r) => r.discounted_cash !== null)
+    const cashRows = rows.filter((r) => r[4] !== null)
     if (cashRows.length === 0) return null
-    const cash = cashRows.map((r) => Number(r.discounted_cash))
+    const cash = cashRows.map((r) => r[4] as number)
     // cash has no allowed-amount statistics: the percentiles of the cash prices listed
     return {
       list,
@@ -240,28 +265,28 @@ function codeFigures(rows: readonly PriceRow[], payer: string | undefined, refer
       median: percentileCont(cash, 0.5),
       p10: percentileCont(cash, 0.1),
       p90: percentileCont(cash, 0.9),
-      methodologies: methodologiesOf(cashRows.filter((r) => r.payer_name === '')),
+      methodologies: methodologiesOf(cashRows.filter((r) => r[1] === '')),
       designs: new Map(),
     }
   }
   const payerLower = payer.toLowerCase()
-  const planRows = rows.filter((r) => r.payer_name.toLowerCase() === payerLower && r.negotiated !== null)
+  const planRows = rows.filter((r) => r[5] !== null && r[1].toLowerCase() === payerLower)
   if (planRows.length === 0) return null
-  const code = planRows[0]?.procedure_code ?? ''
+  const code = planRows[0]?.[0] ?? ''
   const free = ZERO_COST_SHARING.has(code)
-  const rates = planRows.map((r) => Number(r.negotiated))
+  const rates = planRows.map((r) => r[5] as number)
   const designs = new Map<string, DesignShare>()
   const patients = planRows.map((r, i) => {
     const rate = rates[i] as number
     if (free) return 0
-    const rules = costSharingFor(reference, r.payer_name, r.plan_name)
-    for (const rule of rules) {
-      const key = designKey(rule)
+    const { rules, keys } = planDesigns(reference, r[1], r[2])
+    rules.forEach((rule, k) => {
+      const key = keys[k] as string
       const share = designs.get(key) ?? { extra: 0, weight: 0, cap: (1 - rule.coinsurance) * rule.deductible }
       share.extra += (rule.weight * deductibleExtra(rate, rule)) / planRows.length
       share.weight += rule.weight / planRows.length
       designs.set(key, share)
-    }
+    })
     return round2(
       rules.reduce((sum, rule) => sum + rule.weight * Math.min(rate, rule.copay + rule.coinsurance * Math.max(rate - rule.copay, 0)), 0),
     )
@@ -342,15 +367,78 @@ export interface ProcedureCostInput {
   payment_perspective: string | undefined
 }
 
-/** 400 naming the field for a ZIP without coordinates or codes nobody knows. */
-export async function checkInput(pool: pg.Pool, input: ProcedureCostInput): Promise<void> {
-  const { rows } = await pool.query<{ zip_known: boolean; unknown: string[] }>(
-    `SELECT EXISTS (SELECT 1 FROM zips WHERE zip = $1) AS zip_known,
-       coalesce((SELECT array_agg(c ORDER BY ord) FROM unnest($2::text[]) WITH ORDINALITY AS u(c, ord)
-         WHERE NOT EXISTS (SELECT 1 FROM procedure_codes p WHERE p.code = c)
-           AND NOT EXISTS (SELECT 1 FROM facility_prices fp WHERE fp.procedure_code = c)), '{}') AS unknown`,
-    [input.zip_code, input.procedure_codes],
-  )
+/**
+ * The input check and the prices in one statement (docs/decisions/0062): whether the ZIP has coordinates, the
+ * codes neither in procedure_codes nor in any price list (in the asked order), and, only when both are fine, the
+ * facilities within the radius that list the first code (the nearest 500, nearest first) with their rows of the
+ * asked codes in the perspective (the cash row, and the carrier's rows when there is one), as JSON arrays: one
+ * value per facility instead of one row per price, so the facility is sent once and the client parses one string.
+ * A facility's rows are in the order of the price list's unique key (facility, code, setting, payer, plan).
+ */
+const PRICE_SQL = `WITH origin AS (SELECT geog FROM zips WHERE zip = $1),
+unknown AS (
+  SELECT coalesce(array_agg(c ORDER BY ord), '{}') AS codes FROM unnest($2::text[]) WITH ORDINALITY AS u(c, ord)
+  WHERE NOT EXISTS (SELECT 1 FROM procedure_codes p WHERE p.code = c)
+    AND NOT EXISTS (SELECT 1 FROM facility_prices fp WHERE fp.procedure_code = c)
+),
+listing AS (
+  SELECT f.id, f.name, f.npi, f.address_line_1, f.city, f.state, f.zip_code, f.phone_number, f.geog, o.geog AS origin
+  FROM facilities f, origin o
+  WHERE f.geog && _ST_Expand(o.geog, $3)
+    AND EXISTS (SELECT 1 FROM facility_prices x WHERE x.facility_id = f.id AND x.procedure_code = ($2::text[])[1])
+  OFFSET 0
+),
+near AS (
+  SELECT l.id, l.name, l.npi, l.address_line_1, l.city, l.state, l.zip_code, l.phone_number, ST_Distance(l.geog, l.origin) AS dist
+  FROM listing l
+  WHERE ST_DWithin(l.geog, l.origin, $3)
+  ORDER BY dist, l.id
+  LIMIT ${PRICE_CHECK_MAX_FACILITIES}
+),
+priced AS (
+  SELECT n.id, n.dist, json_build_array(n.name, n.npi, n.address_line_1, n.city, n.state, n.zip_code, n.phone_number, n.dist,
+    (SELECT json_agg(json_build_array(fp.procedure_code, fp.payer_name, fp.plan_name, fp.gross_charge, fp.discounted_cash,
+        coalesce(fp.negotiated_dollar, fp.median_amount, round(fp.negotiated_percentage / 100 * fp.gross_charge, 2)),
+        fp.median_amount, fp.p10_amount, fp.p90_amount, fp.methodology)
+        ORDER BY fp.procedure_code, fp.setting, fp.payer_name, fp.plan_name)
+     FROM facility_prices fp
+     WHERE fp.facility_id = n.id AND fp.procedure_code = ANY($2::text[])
+       AND (fp.payer_name = '' OR ($4::text IS NOT NULL AND lower(fp.payer_name) = lower($4::text))))) AS facility
+  FROM near n
+)
+SELECT EXISTS (SELECT 1 FROM origin) AS zip_known, u.codes AS unknown,
+  CASE WHEN cardinality(u.codes) = 0 THEN (SELECT json_agg(p.facility ORDER BY p.dist, p.id) FROM priced p) END AS facilities
+FROM unknown u`
+
+/** A facility as the pricing statement sends it: name, NPI, address, city, state, ZIP, phone, distance, its rows. */
+type FacilityRow = [
+  name: string,
+  npi: string | null,
+  address: string,
+  city: string,
+  state: string,
+  zip: string,
+  phone: string | null,
+  dist: number,
+  rows: PriceRow[] | null,
+]
+
+/**
+ * Prices a procedure near a ZIP (see the module comment); cost_by_hco nearest first. A 400 naming the field for a
+ * ZIP without coordinates, else for codes nobody knows, as before the prices.
+ */
+export async function priceProcedure(
+  pool: pg.Pool,
+  reference: PricingReference,
+  input: ProcedureCostInput,
+): Promise<Omit<ProcedureCostResponse, 'cached'>> {
+  const payer = input.payment_perspective
+  const { rows } = await pool.query<{ zip_known: boolean; unknown: string[]; facilities: FacilityRow[] | null }>(PRICE_SQL, [
+    input.zip_code,
+    input.procedure_codes,
+    input.radius_in_m,
+    payer ?? null,
+  ])
   const row = rows[0]
   if (!row?.zip_known) {
     const message = PRICE_CHECK_MESSAGES.unknownZip(input.zip_code)
@@ -360,64 +448,32 @@ export async function checkInput(pool: pg.Pool, input: ProcedureCostInput): Prom
     const message = PRICE_CHECK_MESSAGES.unknownCodes(row.unknown)
     throw badRequest(message, [{ path: 'query.procedure_codes_csv', message }])
   }
-}
-
-/** Prices a procedure near a ZIP (see the module comment); cost_by_hco nearest first. */
-export async function procedureCosts(
-  pool: pg.Pool,
-  reference: PricingReference,
-  input: ProcedureCostInput,
-): Promise<Omit<ProcedureCostResponse, 'cached'>> {
-  const payer = input.payment_perspective
-  const { rows } = await pool.query<PriceRow>(
-    `WITH origin AS (SELECT geog FROM zips WHERE zip = $1),
-     near AS (
-       SELECT f.id, f.name, f.npi, f.address_line_1, f.city, f.state, f.zip_code, f.phone_number, ST_Distance(f.geog, o.geog) AS dist
-       FROM facilities f, origin o
-       WHERE ST_DWithin(f.geog, o.geog, $3)
-         AND EXISTS (SELECT 1 FROM facility_prices x WHERE x.facility_id = f.id AND x.procedure_code = ($2::text[])[1])
-       ORDER BY dist, f.id
-       LIMIT ${PRICE_CHECK_MAX_FACILITIES}
-     )
-     SELECT n.id AS facility_id, n.name AS hco_name, n.npi AS hco_npi, n.address_line_1 AS addr_line_1, n.city, n.state, n.zip_code,
-       n.phone_number, n.dist, fp.procedure_code, fp.payer_name, fp.plan_name, fp.gross_charge::text, fp.discounted_cash::text,
-       coalesce(fp.negotiated_dollar, fp.median_amount, round(fp.negotiated_percentage / 100 * fp.gross_charge, 2))::text AS negotiated,
-       fp.median_amount::text, fp.p10_amount::text, fp.p90_amount::text, fp.methodology
-     FROM near n JOIN facility_prices fp ON fp.facility_id = n.id
-     WHERE fp.procedure_code = ANY($2::text[]) AND (fp.payer_name = '' OR ($4::text IS NOT NULL AND lower(fp.payer_name) = lower($4::text)))
-     ORDER BY n.dist, n.id`,
-    [input.zip_code, input.procedure_codes, input.radius_in_m, payer ?? null],
-  )
-  const byFacility = new Map<number, PriceRow[]>()
-  for (const row of rows) {
-    const list = byFacility.get(row.facility_id)
-    if (list) list.push(row)
-    else byFacility.set(row.facility_id, [row])
-  }
   const cash = payer === undefined
   const costByHco: HcoCost[] = []
-  for (const facilityRows of byFacility.values()) {
+  for (const [name, npi, address, city, state, zip, phone, dist, priceRows] of row.facilities ?? []) {
+    if (!priceRows) continue
+    const byCode = new Map<string, PriceRow[]>()
+    for (const priceRow of priceRows) {
+      const list = byCode.get(priceRow[0])
+      if (list) list.push(priceRow)
+      else byCode.set(priceRow[0], [priceRow])
+    }
     const figures: CodeFigures[] = []
     for (const code of input.procedure_codes) {
-      const f = codeFigures(
-        facilityRows.filter((r) => r.procedure_code === code),
-        payer,
-        reference,
-      )
+      const f = codeFigures(byCode.get(code) ?? [], payer, reference)
       if (!f) break
       figures.push(f)
     }
     if (figures.length !== input.procedure_codes.length) continue
-    const first = facilityRows[0] as PriceRow
     costByHco.push({
-      hco_name: first.hco_name,
-      hco_npi: first.hco_npi,
-      hco_dist_in_m: Math.round(Number(first.dist) * 10) / 10,
-      addr_line_1: first.addr_line_1,
-      city: first.city,
-      state: first.state,
-      zip_code: first.zip_code,
-      phone_number: first.phone_number,
+      hco_name: name,
+      hco_npi: npi,
+      hco_dist_in_m: Math.round(dist * 10) / 10,
+      addr_line_1: address,
+      city,
+      state,
+      zip_code: zip,
+      phone_number: phone,
       cost_bundle: sumBundle(figures, cash),
     })
   }
