@@ -158,17 +158,41 @@ export async function benchRankings(requests: number, levels: number[]) {
         "  from the result cache (access, validation, metering, the listed rows' details and the answer still per request):",
     )
     const cache = scoredSearchCache(app.db.pool)
+    // CPU of this process per request (the server and the load generator's thread; not PostgreSQL's): unlike the
+    // latencies, it hardly depends on what else the machine runs
+    const timedLoad = async (list: BenchRequest[], c: number) => {
+      const cpu = process.cpuUsage()
+      const result = await runHttpLoad(base, list, c)
+      const used = process.cpuUsage(cpu)
+      return { ...result, cpuMs: (used.user + used.system) / 1000 / list.length }
+    }
+    const cpuOf = (cpuMs: number) => `CPU ${ms(cpuMs).padStart(5)} ms/req`
+    // the floor every signed-in call pays here (credential check, one small query): GET /insurers/
+    await runHttpLoad(
+      base,
+      Array.from({ length: 20 }, () => ({ path: '/api/insurers/', headers })),
+      Math.max(...levels),
+    )
+    for (const c of levels) {
+      const load = loadAverage()
+      const list: BenchRequest[] = Array.from({ length: requests }, () => ({ path: '/api/insurers/', headers }))
+      const { latencies, throughput, cpuMs } = await timedLoad(list, c)
+      console.log(
+        `    ${'baseline GET /insurers/'.padEnd(31)} concurrency ${String(c).padStart(2)}: p50 ${ms(quantileOf(latencies, 0.5)).padStart(6)} ms  p95 ${ms(quantileOf(latencies, 0.95)).padStart(6)} ms  ${n(throughput).padStart(5)} req/s  ` +
+          `${cpuOf(cpuMs)}  (load ${load})`,
+      )
+    }
     for (const [name, query] of Object.entries(scenarios)) {
       for (const c of levels) {
         for (const mode of ['uncached', 'repeated'] as const) {
           const load = loadAverage()
           const q = mode === 'uncached' ? { ...query, _bypass_cache: 'true' } : query
-          const [hits, scorings] = [cache.hits, cache.scorings]
+          const [hits, scorings, answers] = [cache.hits, cache.scorings, cache.answerHits ?? 0]
           const list: BenchRequest[] = Array.from({ length: requests }, () => ({ path: path(q), headers }))
-          const { latencies, throughput } = await runHttpLoad(base, list, c)
+          const { latencies, throughput, cpuMs } = await timedLoad(list, c)
           console.log(
             `    ${name.padEnd(22)} ${mode.padEnd(8)} concurrency ${String(c).padStart(2)}: p50 ${ms(quantileOf(latencies, 0.5)).padStart(6)} ms  p95 ${ms(quantileOf(latencies, 0.95)).padStart(6)} ms  ${n(throughput).padStart(5)} req/s  ` +
-              `(cache hits ${cache.hits - hits}, scorings ${cache.scorings - scorings}; load ${load})`,
+              `${cpuOf(cpuMs)}  (cache hits ${cache.hits - hits}, of which answers ${(cache.answerHits ?? 0) - answers}, scorings ${cache.scorings - scorings}; load ${load})`,
           )
         }
       }

@@ -6,14 +6,14 @@ import {
   normalizeUsPhone,
   rankingsQuerySchema,
   type ParsedRankingsQuery,
-  type RankingsResponse,
 } from '@citrus/contracts'
+import type { FastifyReply } from 'fastify'
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod'
 import { badRequest, notFound } from '../../lib/errors.js'
 import { route } from '../../lib/endpoint.js'
 import { userOf } from '../../plugins/auth.js'
 import { CREDITS_REMAINING_HEADER } from '../../plugins/credits.js'
-import { rankProviders, resolveSearch, type ResolvedSearch } from './rankings.js'
+import { rankProviders, rankingsJson, resolveSearch, type ResolvedSearch } from './rankings.js'
 import { renderReferralLetter, type LetterProvider } from './referral-letter.js'
 
 const STAFF = ['admin', 'citrus', 'user'] as const
@@ -72,20 +72,16 @@ export const careSelectRoutes: FastifyPluginAsyncZod = async (app) => {
       // to the refund (5xx).
       const [charged, ranked] = await Promise.allSettled([
         app.meter(request, 'CARE_SELECT'),
-        rankProviders(pool, search, request.query._bypass_cache),
+        rankingsJson(pool, search, request.query._bypass_cache),
       ])
       if (charged.status === 'rejected') throw charged.reason
       if (ranked.status === 'rejected') throw ranked.reason
       const charge = charged.value
-      const rankings = ranked.value
       if (charge.remaining !== null) reply.header(CREDITS_REMAINING_HEADER, String(charge.remaining))
-      // Serialised with JSON.stringify: validating this large answer against its zod schema on every response cost 6-17 ms,
-      // more than the search's SQL. The shape is the contract's by construction (typed) and checked by the
-      // integration tests, which parse every answer with rankingsResponseSchema.
-      return reply
-        .type('application/json; charset=utf-8')
-        .serializer((payload: unknown) => JSON.stringify(payload))
-        .send(rankings satisfies RankingsResponse)
+      // Sent as written (JSON.stringify of the typed RankingsResponse, kept with the search's scoring: 0063), not through
+      // the zod serialiser: validating this large answer on every response cost 6-17 ms, more than the search's SQL.
+      // The integration tests parse every answer with rankingsResponseSchema. The answer has no per-request field.
+      return sendJsonBytes(reply, ranked.value.body)
     },
   )
 
@@ -226,6 +222,11 @@ export const careSelectRoutes: FastifyPluginAsyncZod = async (app) => {
       return { message_id: message.id }
     },
   )
+}
+
+/** Sends JSON bytes as they are (the reply's typed send accepts only the schema's object, hence the untyped reply). */
+function sendJsonBytes(reply: FastifyReply, body: Buffer): FastifyReply {
+  return reply.type('application/json; charset=utf-8').send(body)
 }
 
 function parseUrl(text: string): URL | null {

@@ -646,13 +646,15 @@ describe('GET /care-select/rankings', () => {
 
   describe('the result cache of scored searches (docs/decisions/0060)', () => {
     /** What the cache did since the last call: answers from it, and scorings run. */
-    let seen = { hits: 0, scorings: 0 }
+    let seen = { hits: 0, scorings: 0, answers: 0 }
     const delta = () => {
       const cache = scoredSearchCache(ctx.app.db.pool)
       const change = { hits: cache.hits - seen.hits, scorings: cache.scorings - seen.scorings }
-      seen = { hits: cache.hits, scorings: cache.scorings }
+      seen = { hits: cache.hits, scorings: cache.scorings, answers: cache.answerHits }
       return change
     }
+    /** Of the hits since the last delta(), those that sent the answer kept with the scoring (docs/decisions/0063). */
+    const answerHits = () => scoredSearchCache(ctx.app.db.pool).answerHits - seen.answers
     const usage = async (companyId: number) =>
       (await ctx.db.prisma.creditUsage.findMany({ where: { company_id: companyId, product_group: 'CARE_SELECT' } })).reduce(
         (sum, row) => sum + row.used,
@@ -692,10 +694,15 @@ describe('GET /care-select/rankings', () => {
 
       const repeated = await rankings(query)
       expect(repeated.status).toBe(200)
+      // the answer written for the fresh search is sent again (0063): the same bytes and headers
+      expect(answerHits()).toBe(1)
       expect(delta()).toEqual({ hits: 1, scorings: 0 })
       expect(repeated.text).toBe(fresh.text)
+      expect(repeated.headers['content-type']).toBe(fresh.headers['content-type'])
+      expect(repeated.headers['content-length']).toBe(fresh.headers['content-length'])
       // the same search in another order and case is the same entry, and the same answer
       const other = await rankings(reordered)
+      expect(answerHits()).toBe(1)
       expect(delta()).toEqual({ hits: 1, scorings: 0 })
       expect(other.text).toBe(fresh.text)
 
@@ -714,12 +721,22 @@ describe('GET /care-select/rankings', () => {
         full.hcp_rankings[0]!.hcp_entity.npi,
         ...full.hco_rankings.flatMap((h) => (h.hco_npi ? [h.hco_npi] : [])).slice(0, 2),
       ]
+      // the scoring is the full search's; this selection's answer is written from it (no answer kept for it yet)
       const cached = await rankings({ ...query, filter_npis: filter.join(',') })
+      expect(answerHits()).toBe(0)
       expect(delta()).toEqual({ hits: 1, scorings: 0 })
       const fresh = await rankings({ ...query, filter_npis: filter.join(','), _bypass_cache: 'true' })
       expect(delta()).toEqual({ hits: 0, scorings: 1 })
       expect(cached.status).toBe(200)
       expect(cached.text).toBe(fresh.text)
+      // the same selection in another order, repeated: its kept answer, the same bytes; the unfiltered answer unchanged
+      const again = await rankings({ ...query, filter_npis: [...filter].reverse().join(',') })
+      expect(answerHits()).toBe(1)
+      expect(delta()).toEqual({ hits: 1, scorings: 0 })
+      expect(again.text).toBe(fresh.text)
+      const unfiltered = await rankings(query)
+      expect(unfiltered.text).toBe((await rankings({ ...query, _bypass_cache: 'true' })).text)
+      delta()
       const narrowed = rankingsResponseSchema.parse(cached.body)
       expect(narrowed.hcp_rankings.map((r) => r.hcp_entity.npi)).toEqual([filter[1], filter[0]])
       expect(narrowed.hcp_rankings[1]!.final_score).toBe(full.hcp_rankings.at(-1)!.final_score)

@@ -206,25 +206,60 @@ interface Scored {
  * then narrows what is listed.
  */
 export async function scoreOf(pool: pg.Pool, search: ResolvedSearch, bypassCache = false): Promise<ScoredSearch> {
-  const { scored } = await scoredSearchCache(pool).scored(scoredSearchKey(search), search.version, bypassCache, async () => {
-    const [index, facilityIndex] = await Promise.all([
-      specialtyIndex(pool, search.version, search.omniCode),
-      facilityPoints(pool, search.version),
-    ])
-    return scoreAll(index, facilityIndex, {
-      centre: { lat: search.latitude, lng: search.longitude },
-      radiusM: search.radiusM,
-      cpt: search.cpt,
-      icd10: search.icd10,
-      insurers: search.insurers,
-    })
-  })
+  const { scored } = await scoredSearchCache(pool).scored(scoredSearchKey(search), search.version, bypassCache, () =>
+    scoreFresh(pool, search),
+  )
   return narrowScored(scored, search.filterNpis)
+}
+
+/** The scoring of a search, every candidate within the radius (score.ts scoreAll), from the candidate index. */
+async function scoreFresh(pool: pg.Pool, search: ResolvedSearch): Promise<ScoredSearch> {
+  const [index, facilityIndex] = await Promise.all([
+    specialtyIndex(pool, search.version, search.omniCode),
+    facilityPoints(pool, search.version),
+  ])
+  return scoreAll(index, facilityIndex, {
+    centre: { lat: search.latitude, lng: search.longitude },
+    radiusM: search.radiusM,
+    cpt: search.cpt,
+    icd10: search.icd10,
+    insurers: search.insurers,
+  })
 }
 
 /** The answer of a search; `bypassCache` (_bypass_cache) scores afresh instead of answering from the result cache. */
 export async function rankProviders(pool: pg.Pool, search: ResolvedSearch, bypassCache = false): Promise<RankingsResponse> {
-  const scored = await scoreOf(pool, search, bypassCache)
+  return rankingsOf(pool, search, await scoreOf(pool, search, bypassCache))
+}
+
+/** filter_npis as an answer's variant in the cache: a set (the answer does not depend on its order or repeats). */
+export function filterVariant(filterNpis: readonly string[]): string {
+  return [...new Set(filterNpis)].sort().join(',')
+}
+
+/**
+ * The answer of a search as sent (its JSON, UTF-8): the one kept with the search's scoring in the result cache when
+ * the same search (and filter_npis) was answered before at this data version, else written from the scoring (cached
+ * or scored now) and kept with it (docs/decisions/0063). The bytes are those JSON.stringify gives of rankProviders'
+ * answer, cached or not. `bypassCache` scores and writes afresh.
+ */
+export async function rankingsJson(
+  pool: pg.Pool,
+  search: ResolvedSearch,
+  bypassCache = false,
+): Promise<{ body: Buffer; cached: 'answer' | 'scoring' | false }> {
+  return scoredSearchCache(pool).answer(
+    scoredSearchKey(search),
+    search.version,
+    bypassCache,
+    filterVariant(search.filterNpis),
+    () => scoreFresh(pool, search),
+    async (scored) => Buffer.from(JSON.stringify(await rankingsOf(pool, search, narrowScored(scored, search.filterNpis)))),
+  )
+}
+
+/** The answer of a scored search (already narrowed to filter_npis): the listed rows' details and the answer's rows. */
+async function rankingsOf(pool: pg.Pool, search: ResolvedSearch, scored: ScoredSearch): Promise<RankingsResponse> {
   const { candidates, n, inNetwork, distanceM, distance, quality, cost, final, relevantVolume, pricePeersMin } = scored
   const { givenCols, topicalCols, relevantCols, codeRanks, typical, relevant, codesSource } = scored
   const index = candidates.index

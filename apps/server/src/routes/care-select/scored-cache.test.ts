@@ -116,3 +116,133 @@ describe('ScoredSearchCache byte bound', () => {
     expect(cache.bytes).toBe(0)
   })
 })
+
+describe('ScoredSearchCache answers (docs/decisions/0063)', () => {
+  const bytes = (text: string) => Buffer.from(text)
+
+  it('keeps the answer written per filter_npis with its scoring: a repeat sends it again, a new filter writes once', async () => {
+    const cache = new ScoredSearchCache(4, 1000)
+    let scorings = 0
+    const writes: string[] = []
+    const score = async () => fake(++scorings)
+    const write = (variant: string) => async (scored: ScoredSearch) => {
+      writes.push(variant)
+      return bytes(`${variant}@${scored.n}`)
+    }
+    const answer = (variant: string, bypass = false) => cache.answer('k', 'v', bypass, variant, score, write(variant))
+    expect(await answer('')).toEqual({ body: bytes('@1'), cached: false })
+    expect(await answer('')).toEqual({ body: bytes('@1'), cached: 'answer' })
+    // another selection of the same search: the scoring reused, its answer written once, then kept
+    expect(await answer('1,2')).toEqual({ body: bytes('1,2@1'), cached: 'scoring' })
+    expect(await answer('1,2')).toEqual({ body: bytes('1,2@1'), cached: 'answer' })
+    expect(writes).toEqual(['', '1,2'])
+    expect([cache.hits, cache.answerHits, cache.scorings]).toEqual([3, 2, 1])
+    // _bypass_cache scores and writes afresh and replaces the entry with its answers
+    expect(await answer('', true)).toEqual({ body: bytes('@2'), cached: false })
+    expect(await answer('1,2')).toEqual({ body: bytes('1,2@2'), cached: 'scoring' })
+    expect(await answer('')).toEqual({ body: bytes('@2'), cached: 'answer' })
+    // the scoring alone (the referral letter) is the same entry
+    expect(await cache.scored('k', 'v', false, score)).toEqual({ scored: fake(2), cached: true })
+    // a new data version drops the old entry and its answers
+    expect(await cache.answer('k', 'v2', false, '', score, write(''))).toEqual({ body: bytes('@3'), cached: false })
+  })
+
+  it('counts the answers in the entry weight, keeps at most answersPerSearch, least recently used first', async () => {
+    const cache = new ScoredSearchCache(4, 1000, undefined, 10_000, undefined, 2)
+    const score = async () => columns(400)
+    const write = (size: number) => async () => Buffer.alloc(size)
+    await cache.answer('k', 'v', false, '', score, write(100))
+    expect(cache.bytes).toBe(400 + 100)
+    await cache.answer('k', 'v', false, 'a', score, write(50))
+    expect(cache.bytes).toBe(400 + 100 + 50 + 1)
+    // '' is the most recently used: 'a' goes when a third answer comes
+    expect((await cache.answer('k', 'v', false, '', score, write(999))).cached).toBe('answer')
+    await cache.answer('k', 'v', false, 'bb', score, write(20))
+    expect(cache.bytes).toBe(400 + 100 + 20 + 2)
+    expect((await cache.answer('k', 'v', false, 'a', score, write(50))).cached).toBe('scoring')
+    // now '' was the least recently used
+    expect(cache.bytes).toBe(400 + 20 + 2 + 50 + 1)
+    expect((await cache.answer('k', 'v', false, '', score, write(100))).cached).toBe('scoring')
+  })
+
+  it('drops an entry whose columns and answers exceed the byte bound, keeps no failed write, shares a pending one', async () => {
+    const cache = new ScoredSearchCache(4, 1000, undefined, 1000)
+    await cache.answer(
+      'k',
+      'v',
+      false,
+      '',
+      async () => columns(400),
+      async () => Buffer.alloc(700),
+    )
+    expect(cache.size).toBe(0)
+    expect(cache.bytes).toBe(0)
+    await expect(
+      cache.answer(
+        'k',
+        'v',
+        false,
+        '',
+        async () => columns(400),
+        () => Promise.reject(new Error('boom')),
+      ),
+    ).rejects.toThrow('boom')
+    expect(cache.bytes).toBe(400)
+    let writes = 0
+    let release: () => void = () => undefined
+    const slow = () =>
+      new Promise<Buffer>((resolve) => {
+        writes++
+        release = () => resolve(Buffer.from('x'))
+      })
+    const first = cache.answer('k', 'v', false, '', async () => columns(400), slow)
+    // the second finds the first's pending answer once the scoring is known to be cached
+    await new Promise((resolve) => setTimeout(resolve, 0))
+    const second = cache.answer('k', 'v', false, '', async () => columns(400), slow)
+    await new Promise((resolve) => setTimeout(resolve, 0))
+    release()
+    expect((await Promise.all([first, second])).map((r) => [r.body.toString(), r.cached])).toEqual([
+      ['x', 'scoring'],
+      ['x', 'answer'],
+    ])
+    expect(writes).toBe(1)
+    expect(cache.bytes).toBe(401)
+  })
+
+  it('writes an answer for a request of an older data version without keeping it', async () => {
+    const cache = new ScoredSearchCache(4, 1000)
+    await cache.answer(
+      'k',
+      '2:2:b',
+      false,
+      '',
+      async () => fake(1),
+      async () => bytes('new'),
+    )
+    expect(
+      await cache.answer(
+        'k',
+        '1:1:a',
+        false,
+        '',
+        async () => fake(2),
+        async () => bytes('old'),
+      ),
+    ).toEqual({
+      body: bytes('old'),
+      cached: false,
+    })
+    expect(
+      (
+        await cache.answer(
+          'k',
+          '2:2:b',
+          false,
+          '',
+          async () => fake(3),
+          async () => bytes('?'),
+        )
+      ).body.toString(),
+    ).toBe('new')
+  })
+})

@@ -9,8 +9,9 @@ import type { ScoredSearch } from './score.js'
  * within the radius, score.ts scoreAll) kept per normalised search and data version, so that a repeated search
  * (a shared link opened again, the results page re-fetching) and the referral letter (which re-runs the clinician's
  * search for the selected providers' scores) skip it. filter_npis is not part of the key: it narrows what is listed
- * after the scoring (score.ts narrowScored). Access checks, validation, metering, the listed rows' details and the
- * answer stay per request.
+ * after the scoring (score.ts narrowScored). With the scoring an entry keeps the answers written from it (their JSON
+ * as sent, per filter_npis; docs/decisions/0063), so that a repeated search sends the same bytes again without the
+ * details query or writing the answer. Access checks, validation and metering stay per request.
  */
 
 /**
@@ -36,14 +37,35 @@ export function scoredSearchKey(search: ScoredSearchKey): string {
   return JSON.stringify([search.zip, search.omniCode, sorted(search.insurers), sorted(search.cpt), sorted(search.icd10), search.radiusM])
 }
 
+/** How many answers (serialised, one per filter_npis) one scored search keeps at most; the least recently used go first. */
+export const CARE_ANSWERS_PER_SEARCH = 8
+
+/** A kept answer: its JSON as sent (UTF-8), and the bytes it weighs in the cache once written. */
+interface KeptAnswer {
+  body: Promise<Buffer>
+  bytes: number
+}
+
+/** An entry: the scoring of a search and, once written, its answers (the JSON of each filter_npis asked for). */
+interface Entry {
+  scoring: Promise<ScoredSearch>
+  /** scoredSearchBytes once scored */
+  scoredBytes: number
+  /** by filter_npis (sorted, de-duplicated, comma-joined; '' for none), most recently used last */
+  answers: Map<string, KeptAnswer>
+  answerBytes: number
+}
+
 export class ScoredSearchCache {
-  private readonly entries: VersionedLruCache<Promise<ScoredSearch>>
+  private readonly entries: VersionedLruCache<Entry>
   private version: string | null = null
   /** the finished scorings of the entries (to find those of an evicted candidate index) */
-  private readonly finished = new WeakMap<Promise<ScoredSearch>, ScoredSearch>()
-  /** answers from the cache, and scorings run (misses and _bypass_cache) */
+  private readonly finished = new WeakMap<Entry, ScoredSearch>()
+  /** answers from the cache (the scoring reused), and scorings run (misses and _bypass_cache) */
   hits = 0
   scorings = 0
+  /** of the hits, those whose answer was kept too (answer(): the JSON sent again, nothing rebuilt) */
+  answerHits = 0
 
   /**
    * @param isCurrent whether a kept scoring still points into the candidate index held now for its specialty
@@ -56,6 +78,7 @@ export class ScoredSearchCache {
     now?: () => number,
     maxBytes = CARE_SCORE_CACHE_MAX_BYTES,
     private readonly isCurrent: (scored: ScoredSearch) => boolean = () => true,
+    private readonly answersPerSearch = CARE_ANSWERS_PER_SEARCH,
   ) {
     this.entries = new VersionedLruCache(maxEntries, ttlMs, now, maxBytes)
   }
@@ -64,14 +87,14 @@ export class ScoredSearchCache {
     return this.entries.size
   }
 
-  /** the bytes of columns held (scoredSearchBytes of every finished entry) */
+  /** the bytes held: scoredSearchBytes of every finished entry plus the answers kept with it */
   get bytes(): number {
     return this.entries.weight
   }
 
   /** Drops the entries scored on `index` (a candidate index just evicted), so that they do not keep it alive. */
   dropIndex(index: SpecialtyIndex): void {
-    this.entries.deleteWhere((pending) => this.finished.get(pending)?.candidates.index === index)
+    this.entries.deleteWhere((entry) => this.finished.get(entry)?.candidates.index === index)
   }
 
   /**
@@ -87,35 +110,95 @@ export class ScoredSearchCache {
     bypass: boolean,
     score: () => Promise<ScoredSearch>,
   ): Promise<{ scored: ScoredSearch; cached: boolean }> {
+    const { scored, cached } = await this.entryOf(key, version, bypass, score)
+    return { scored, cached }
+  }
+
+  /**
+   * The answer (its JSON as sent) of `key` at `version` narrowed to `variant` (filter_npis, canonical): the one kept
+   * with the entry's scoring when there is one (an answer hit), else written by `write` from the scoring (cached or
+   * scored now, as `scored`) and kept with it, at most `answersPerSearch` per scoring. Its bytes count in the entry's
+   * weight, so the byte bound holds columns and answers together. `bypass` scores and writes afresh (and replaces
+   * the entry); an older version's request writes its own answer and keeps nothing. A write that fails is not kept.
+   */
+  async answer(
+    key: string,
+    version: string,
+    bypass: boolean,
+    variant: string,
+    score: () => Promise<ScoredSearch>,
+    write: (scored: ScoredSearch) => Promise<Buffer>,
+  ): Promise<{ body: Buffer; cached: 'answer' | 'scoring' | false }> {
+    const { scored, cached, entry } = await this.entryOf(key, version, bypass, score)
+    if (!entry) return { body: await write(scored), cached: false }
+    const kept = entry.answers.get(variant)
+    if (kept) {
+      // most recently used last
+      entry.answers.delete(variant)
+      entry.answers.set(variant, kept)
+      this.answerHits++
+      return { body: await kept.body, cached: 'answer' }
+    }
+    const answer: KeptAnswer = { body: write(scored), bytes: 0 }
+    entry.answers.set(variant, answer)
+    while (entry.answers.size > this.answersPerSearch) {
+      const [oldest, dropped] = entry.answers.entries().next().value as [string, KeptAnswer]
+      entry.answers.delete(oldest)
+      entry.answerBytes -= dropped.bytes
+    }
+    this.entries.reweigh(key, entry, entry.scoredBytes + entry.answerBytes)
+    try {
+      const body = await answer.body
+      if (entry.answers.get(variant) === answer) {
+        // the variant's text is held as a key beside the answer's bytes
+        answer.bytes = body.byteLength + variant.length
+        entry.answerBytes += answer.bytes
+        this.entries.reweigh(key, entry, entry.scoredBytes + entry.answerBytes)
+      }
+      return { body, cached: cached ? 'scoring' : false }
+    } catch (error) {
+      if (entry.answers.get(variant) === answer) entry.answers.delete(variant)
+      throw error
+    }
+  }
+
+  /** scored() with the entry that holds the scoring (null for a request of an older data version). */
+  private async entryOf(
+    key: string,
+    version: string,
+    bypass: boolean,
+    score: () => Promise<ScoredSearch>,
+  ): Promise<{ scored: ScoredSearch; cached: boolean; entry: Entry | null }> {
     // a newer data version drops every entry of the old one (they hold the old candidate index's columns)
     if (this.version === null || compareDataVersions(version, this.version) > 0) {
       this.entries.clear()
       this.version = version
     } else if (version !== this.version) {
       this.scorings++
-      return { scored: await score(), cached: false }
+      return { scored: await score(), cached: false, entry: null }
     }
     if (!bypass) {
       const hit = this.entries.get(key, version)
       if (hit) {
-        const scored = await hit
+        const scored = await hit.scoring
         if (this.isCurrent(scored)) {
           this.hits++
-          return { scored, cached: true }
+          return { scored, cached: true, entry: hit }
         }
         if (this.entries.get(key, version) === hit) this.entries.delete(key)
       }
     }
     this.scorings++
-    const pending = score()
-    this.entries.set(key, version, pending)
+    const entry: Entry = { scoring: score(), scoredBytes: 0, answers: new Map(), answerBytes: 0 }
+    this.entries.set(key, version, entry)
     try {
-      const scored = await pending
-      this.finished.set(pending, scored)
-      this.entries.reweigh(key, pending, scoredSearchBytes(scored))
-      return { scored, cached: false }
+      const scored = await entry.scoring
+      this.finished.set(entry, scored)
+      entry.scoredBytes = scoredSearchBytes(scored)
+      this.entries.reweigh(key, entry, entry.scoredBytes + entry.answerBytes)
+      return { scored, cached: false, entry }
     } catch (error) {
-      if (this.entries.get(key, version) === pending) this.entries.delete(key)
+      if (this.entries.get(key, version) === entry) this.entries.delete(key)
       throw error
     }
   }
