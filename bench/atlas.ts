@@ -210,13 +210,17 @@ export async function benchAtlas(requests: number, concurrency: number) {
     for (const level of levelsOf(concurrency)) {
       console.log(`  concurrency ${level} (load average ${await loadavg()})`)
       for (const [name, target, request] of cases) {
+        // CPU of this process per request (the server's thread and the load client's worker thread; the
+        // baseline case is the floor of both), not the database's
+        const cpuBefore = process.cpuUsage()
         const { latencies, throughput } = await runHttpLoad(
           base,
           Array.from({ length: requests }, (_, i) => request(i + 2)),
           level,
         )
+        const cpu = process.cpuUsage(cpuBefore)
         console.log(
-          `    ${name.padEnd(44)} p50 ${ms(quantileOf(latencies, 0.5)).padStart(6)} ms  p95 ${ms(quantileOf(latencies, 0.95)).padStart(6)} ms (target ≤ ${target})  ${throughput.toFixed(0).padStart(5)} req/s`,
+          `    ${name.padEnd(44)} p50 ${ms(quantileOf(latencies, 0.5)).padStart(6)} ms  p95 ${ms(quantileOf(latencies, 0.95)).padStart(6)} ms (target ≤ ${target})  ${throughput.toFixed(0).padStart(5)} req/s  cpu ${ms((cpu.user + cpu.system) / 1000 / requests).padStart(5)} ms/req`,
         )
       }
     }

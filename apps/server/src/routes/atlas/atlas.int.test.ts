@@ -971,6 +971,40 @@ describe('Atlas API', () => {
       expect(seen).toEqual(expected)
     })
 
+    it('count STATE groups from the per-state summary exactly as the walk over the claim rows does (0061)', async () => {
+      const pool = ctx.app.db.pool
+      const claimIndex = (await currentClaimIndex(pool, await dataVersion(pool), true))!
+      expect(claimIndex.stateSummary).not.toBeNull()
+      const { state } = await one<{ state: string }>(`SELECT state FROM patients GROUP BY 1 ORDER BY count(*) DESC, 1 LIMIT 1`)
+      const states = claimIndex.people.states
+      const pages = [null, states.slice(0, 3), states.slice(3, 9), [state], ['ZZ']]
+      let compared = 0
+      for (const codes of ['E11,I10', 'E11.9', '', 'E11,I10,E66,J45,J44,M17,M06,N18,F32,I25', 'Z99.9', 'I10,M17', 'E11.65']) {
+        for (const demographics of [{}, { gender: 'F' as const }, { min_age: 40 }, { max_age: 200, min_age: -5 }]) {
+          const filters = filtersOf({ codes, ...demographics })
+          for (const scope of [await resolveScope(pool, 'US', 'COUNTRY'), await resolveScope(pool, state, 'STATE')]) {
+            for (const page of pages) {
+              for (const stateFilter of [null, state]) {
+                const q: DrillQuery = {
+                  group: 'STATE',
+                  filters,
+                  scope,
+                  facilityId: null,
+                  healthSystemId: null,
+                  state: stateFilter,
+                  states: page,
+                }
+                const summary = await drillWithIndex(pool, claimIndex, q)
+                expect(summary).toEqual(await drillWithIndex(pool, claimIndex, q, { walk: true }))
+                compared += summary.length
+              }
+            }
+          }
+        }
+      }
+      expect(compared).toBeGreaterThan(500)
+    })
+
     it('belong to one data version: a new version is answered from SQL until its index is built', async () => {
       const pool = ctx.app.db.pool
       const version = await dataVersion(pool)

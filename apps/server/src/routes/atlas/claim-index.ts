@@ -1,7 +1,7 @@
 import { ATLAS_PAYER_TYPES } from '@citrus/contracts'
 import type pg from 'pg'
 import type { GroupMetrics } from './drilldown.js'
-import { currentPatientIndex, NONE8, patientFilter, selectPatients, type PatientIndex } from './patient-index.js'
+import { countRuns, currentPatientIndex, NONE8, patientFilter, popcount, selectPatients, type PatientIndex } from './patient-index.js'
 import { scopeZipsSql, SqlParams, type AtlasFilters, type AtlasScope } from './query.js'
 import { versionedBuild } from './versioned-build.js'
 
@@ -53,6 +53,8 @@ export interface ClaimIndex {
     codeSet: Uint16Array | Uint32Array
     claims: Uint16Array | Uint32Array
   }
+  /** per patient state the STATE drill-down's counts without a walk (docs/decisions/0061); null: too many codes */
+  stateSummary: StateSummary | null
   facilityIds: Int32Array
   facilityState: string[]
   facilityZip: string[]
@@ -201,6 +203,12 @@ export async function buildClaimIndex(pool: pg.Pool, people: PatientIndex): Prom
     codeSet,
     claims,
     byFacility: facilityOrder(facilities.rows.length, rowStart, facility, provider, codeSet, claims),
+    stateSummary: stateSummaryOf(
+      people,
+      { rowStart, facility, provider, codeSet, claims, sets },
+      providerNpis.length,
+      Int32Array.from(facilities.rows.map((row) => row.health_system_id ?? -1)),
+    ),
     sets,
     facilityIds: Int32Array.from(facilities.rows.map((row) => row.id)),
     facilityState: facilities.rows.map((row) => row.state),
@@ -226,6 +234,7 @@ export async function buildClaimIndex(pool: pg.Pool, people: PatientIndex): Prom
     index.provider.byteLength +
     index.codeSet.byteLength +
     index.claims.byteLength +
+    (index.stateSummary?.bytes ?? 0) +
     index.providerStamp.byteLength * 2 +
     index.facilityStamp.byteLength * 2 +
     providerNpis.length * 60 +
@@ -269,6 +278,171 @@ function facilityOrder(
   return out
 }
 
+/**
+ * What a STATE drill-down counts when its patients are every patient of whole states with a matching diagnosis
+ * (no gender, age, ZIP-area, facility or health-system filter; docs/decisions/0061), per patient state and
+ * independent of the query: the claims per code set, and per provider, facility and health system the union of
+ * the codes of its rows (a bit mask over the claim-level codes plus one bit for "no diagnosis"). Only patients
+ * with a diagnosis contribute: without codes a drill-down selects exactly them; with codes a matching row's
+ * patient has that diagnosis (mv_patient_diagnoses is built from the same claims), so the others' rows never
+ * match. A provider then counts in a state when its mask meets the query's, the claims are the sums of the
+ * matching sets, and the patients and payers are popcounts of the selection: no claim row is walked.
+ */
+export interface StateSummary {
+  /** 32-bit words per mask */
+  words: number
+  /** the claim-level codes, in bytewise order: bit i of a mask; bit codes.length: a claim without a diagnosis */
+  codes: string[]
+  /** per code set its mask (`words` words each) */
+  setMask: Uint32Array
+  /** claims of state s per code set: entries start[s] .. start[s+1] */
+  claims: { start: Uint32Array; set: Uint32Array; sum: Float64Array }
+  /** per state its providers', facilities' and health systems' code masks, bit-sliced (see SlicedBlocks) */
+  providers: SlicedBlocks
+  facilities: SlicedBlocks
+  systems: SlicedBlocks
+  bytes: number
+}
+
+/**
+ * The entities (providers, facilities or health systems) with rows in each state, as one bitset per state and
+ * code bit over the state's entities: state s has start[s+1] - start[s] entities, `width(s)` = that / 32
+ * rounded up words per bitset, and the bitset of code bit c is bits[offset[s] + c * width(s) ..]. A query ORs
+ * the bitsets of its codes' bits and popcounts: it reads only its codes' bits, not every entity's mask.
+ */
+export interface SlicedBlocks {
+  start: Uint32Array
+  offset: Float64Array
+  bits: Uint32Array
+}
+
+/** beyond this many mask words (255 codes) the summary would outgrow the walk: STATE drill-downs walk the rows */
+const MAX_MASK_WORDS = 8
+
+export function stateSummaryOf(
+  people: PatientIndex,
+  rows: {
+    rowStart: Uint32Array
+    facility: Int32Array
+    provider: Int32Array
+    codeSet: Uint16Array | Uint32Array
+    claims: Uint16Array | Uint32Array
+    sets: string[][]
+  },
+  providerCount: number,
+  facilitySystem: Int32Array,
+): StateSummary | null {
+  const { rowStart, facility, provider, codeSet, claims, sets } = rows
+  const codes = [...new Set(sets.flat())].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0))
+  const words = (codes.length + 1 + 31) >>> 5
+  if (words > MAX_MASK_WORDS) return null
+  const bit = new Map(codes.map((code, i) => [code, i]))
+  const setMask = new Uint32Array(sets.length * words)
+  sets.forEach((set, k) => {
+    for (const b of set.length === 0 ? [codes.length] : set.map((code) => bit.get(code)!)) setMask[k * words + (b >>> 5)]! |= 1 << (b & 31)
+  })
+  const stateCount = people.states.length
+  const systemCount = 1 + Math.max(0, ...facilitySystem)
+  // blocks of the current state per entity: entity → block, valid while owner[entity] is the current state
+  const blocks = (entities: number) => ({
+    start: new Uint32Array(stateCount + 1),
+    mask: [] as number[],
+    block: new Int32Array(entities),
+    owner: new Int32Array(entities).fill(-1),
+  })
+  const byProvider = blocks(providerCount)
+  const byFacility = blocks(facilitySystem.length)
+  const bySystem = blocks(systemCount)
+  const claimStart = new Uint32Array(stateCount + 1)
+  const claimSet: number[] = []
+  const claimSum: number[] = []
+  const sums = new Float64Array(sets.length)
+  const touched: number[] = []
+  const add = (b: ReturnType<typeof blocks>, entity: number, s: number, k: number) => {
+    let at: number
+    if (b.owner[entity] !== s) {
+      b.owner[entity] = s
+      at = b.block[entity] = b.mask.length / words
+      for (let w = 0; w < words; w++) b.mask.push(0)
+    } else at = b.block[entity]!
+    for (let w = 0; w < words; w++) b.mask[at * words + w]! |= setMask[k * words + w]!
+  }
+  const flushClaims = () => {
+    for (const k of touched) {
+      claimSet.push(k)
+      claimSum.push(sums[k]!)
+      sums[k] = 0
+    }
+    touched.length = 0
+  }
+  // patients are numbered in state order, so each state's patients (and rows) come together, states ascending
+  let current = -1
+  const enter = (s: number) => {
+    flushClaims()
+    for (let t = current + 1; t <= s; t++) {
+      claimStart[t] = claimSet.length
+      byProvider.start[t] = byProvider.mask.length / words
+      byFacility.start[t] = byFacility.mask.length / words
+      bySystem.start[t] = bySystem.mask.length / words
+    }
+    current = s
+  }
+  const { any, state } = people
+  for (let p = 0; p < people.size; p++) {
+    const s = state[p]!
+    if (s === NONE8 || (any[p >>> 5]! & (1 << (p & 31))) === 0) continue
+    if (s < current) return null // not in state order: the walk answers
+    if (s !== current) enter(s)
+    for (let r = rowStart[p]!, end = rowStart[p + 1]!; r < end; r++) {
+      const k = codeSet[r]!
+      if (sums[k] === 0) touched.push(k)
+      sums[k]! += claims[r]!
+      add(byProvider, provider[r]!, s, k)
+      const f = facility[r]!
+      if (f < 0) continue
+      add(byFacility, f, s, k)
+      const h = facilitySystem[f]!
+      if (h >= 0) add(bySystem, h, s, k)
+    }
+  }
+  enter(stateCount)
+  const bitCount = codes.length + 1
+  const done = (b: ReturnType<typeof blocks>): SlicedBlocks => {
+    const offset = new Float64Array(stateCount + 1)
+    for (let t = 0; t < stateCount; t++) offset[t + 1] = offset[t]! + bitCount * ((b.start[t + 1]! - b.start[t]! + 31) >>> 5)
+    const bits = new Uint32Array(offset[stateCount]!)
+    for (let t = 0; t < stateCount; t++) {
+      const first = b.start[t]!
+      const width = (b.start[t + 1]! - first + 31) >>> 5
+      for (let e = first; e < b.start[t + 1]!; e++) {
+        const k = e - first
+        for (let c = 0; c < bitCount; c++)
+          if (b.mask[e * words + (c >>> 5)]! & (1 << (c & 31))) bits[offset[t]! + c * width + (k >>> 5)]! |= 1 << (k & 31)
+      }
+    }
+    return { start: b.start, offset, bits }
+  }
+  const summary = {
+    words,
+    codes,
+    setMask,
+    claims: { start: claimStart, set: Uint32Array.from(claimSet), sum: Float64Array.from(claimSum) },
+    providers: done(byProvider),
+    facilities: done(byFacility),
+    systems: done(bySystem),
+    bytes: 0,
+  }
+  summary.bytes =
+    setMask.byteLength +
+    summary.claims.set.byteLength +
+    summary.claims.sum.byteLength +
+    summary.providers.bits.byteLength +
+    summary.facilities.bits.byteLength +
+    summary.systems.bits.byteLength +
+    4 * 4 * (stateCount + 1)
+  return summary
+}
+
 /** What a drill-down groups by: the whole region, the patients' states, facilities or rendering providers. */
 export type DrillGroup = 'COUNTRY' | 'STATE' | 'FACILITY' | 'PROVIDER'
 
@@ -294,7 +468,12 @@ export interface DrillCount {
  * The metrics of each group, as the claim-level SQL of drilldown.ts counts them. For FACILITY and
  * PROVIDER groups the facility, health system and state counts are not computed (no card shows them).
  */
-export async function drillWithIndex(pool: pg.Pool, index: ClaimIndex, q: DrillQuery): Promise<DrillCount[]> {
+export async function drillWithIndex(
+  pool: pg.Pool,
+  index: ClaimIndex,
+  q: DrillQuery,
+  options: { walk?: boolean } = {},
+): Promise<DrillCount[]> {
   const people = index.people
   const onPatients = q.group === 'COUNTRY' || q.group === 'STATE'
   const scopeZips = q.scope.type === 'ZIP_CODE_50KM' && !onPatients ? await zipsOf(pool, q.scope) : null
@@ -310,38 +489,112 @@ export async function drillWithIndex(pool: pg.Pool, index: ClaimIndex, q: DrillQ
   const setMatch = setMatchOf(index, prefixes)
   // facilities and providers a row may have (scope, state, health system, facility filters)
   const needsFacility = q.group === 'FACILITY' || q.facilityId !== null || q.healthSystemId !== null
+  // (plain loops: TypedArray.from with a mapping function costs ~100 ns an element, 6 ms for 52,000 facilities)
   let facilityOk: Uint8Array | null = null
   if (needsFacility) {
-    facilityOk = Uint8Array.from(index.facilityIds, (id, f) => {
-      if (q.facilityId !== null && id !== q.facilityId) return 0
-      if (q.healthSystemId !== null && index.facilitySystem[f] !== q.healthSystemId) return 0
+    const { facilityIds, facilitySystem, facilityState, facilityZip } = index
+    const scopeState = q.group === 'FACILITY' && q.scope.type === 'STATE' ? q.scope.state : null
+    const ok = (facilityOk = new Uint8Array(facilityIds.length))
+    for (let f = 0; f < ok.length; f++) {
+      if (q.facilityId !== null && facilityIds[f] !== q.facilityId) continue
+      if (q.healthSystemId !== null && facilitySystem[f] !== q.healthSystemId) continue
       if (q.group === 'FACILITY') {
-        if (q.scope.type === 'STATE' && index.facilityState[f] !== q.scope.state) return 0
-        if (scopeZips && !scopeZips.has(index.facilityZip[f]!)) return 0
-        if (q.state !== null && index.facilityState[f] !== q.state) return 0
+        if (scopeState !== null && facilityState[f] !== scopeState) continue
+        if (scopeZips && !scopeZips.has(facilityZip[f]!)) continue
+        if (q.state !== null && facilityState[f] !== q.state) continue
       }
-      return 1
-    })
+      ok[f] = 1
+    }
   }
   let providerOk: Uint8Array | null = null
   if (q.group === 'PROVIDER') {
-    providerOk = Uint8Array.from(index.providerNpis, (_, n) => {
-      const state = index.providerState[n]
-      if (state === null) return 0
-      if (q.scope.type === 'STATE' && state !== q.scope.state) return 0
-      if (scopeZips && !scopeZips.has(index.providerZip[n]!)) return 0
-      if (q.state !== null && state !== q.state) return 0
-      return 1
-    })
+    const { providerState, providerZip } = index
+    const scopeState = q.scope.type === 'STATE' ? q.scope.state : null
+    const ok = (providerOk = new Uint8Array(providerState.length))
+    for (let n = 0; n < ok.length; n++) {
+      const state = providerState[n]
+      if (state === null) continue
+      if (scopeState !== null && state !== scopeState) continue
+      if (scopeZips && !scopeZips.has(providerZip[n]!)) continue
+      if (q.state !== null && state !== q.state) continue
+      ok[n] = 1
+    }
   }
   let patients = selectPatients(people, prefixes, filter)
   if (q.group === 'STATE' && q.states) patients = onlyStates(people, patients, q.states)
+  // whole states' patients with a matching diagnosis: from the per-state summary, without walking the rows (0061)
+  const summary = index.stateSummary
+  if (
+    q.group === 'STATE' &&
+    summary &&
+    !options.walk &&
+    !facilityOk &&
+    filter.zipMask === null &&
+    filter.gender < 0 &&
+    Math.ceil(filter.minAge) <= people.ageLow &&
+    Math.floor(filter.maxAge) >= people.ageHigh
+  )
+    return countStatesFromSummary(people, summary, patients, prefixes, setMatch)
   if (onPatients) return countByPatientState(index, patients, q.group === 'COUNTRY', setMatch, facilityOk)
   // facilities of a state, a ZIP area or one facility: their rows only (a provider's patients are deduped per
   // facility walk, so PROVIDER groups take this path only within one facility)
   if (facilityOk && (q.group === 'FACILITY' || q.facilityId !== null))
     return countByFacilityRows(index, patients, q.group === 'FACILITY', setMatch, facilityOk, providerOk)
   return countByEntity(index, patients, q.group === 'FACILITY', setMatch, facilityOk, providerOk)
+}
+
+/** The entities of state s with a code bit among `bits`: the popcount of the OR of those bits' bitsets. */
+function meeting(blocks: SlicedBlocks, s: number, codeBits: readonly number[]): number {
+  const width = (blocks.start[s + 1]! - blocks.start[s]! + 31) >>> 5
+  const base = blocks.offset[s]!
+  const { bits } = blocks
+  let n = 0
+  for (let w = 0; w < width; w++) {
+    let word = 0
+    for (let k = 0; k < codeBits.length; k++) word |= bits[base + codeBits[k]! * width + w]!
+    n += popcount(word)
+  }
+  return n
+}
+
+/**
+ * STATE groups from the per-state summary (docs/decisions/0061): patients and payers are popcounts of the
+ * selection over each state's runs; claims the sums of the state's matching code sets; providers, facilities
+ * and health systems the blocks of the state whose code mask meets the query's. The same counts, in the same
+ * order, as countByPatientState over whole states.
+ */
+function countStatesFromSummary(
+  people: PatientIndex,
+  summary: StateSummary,
+  patients: Uint32Array,
+  prefixes: readonly string[],
+  setMatch: Uint8Array,
+): DrillCount[] {
+  // the code bits of the query (every bit without codes: then each entity of the state counts, as each has a row)
+  const queryBits: number[] = []
+  summary.codes.forEach((code, b) => {
+    if (prefixes.some((prefix) => code.startsWith(prefix))) queryBits.push(b)
+  })
+  const meets = (blocks: SlicedBlocks, s: number) =>
+    prefixes.length === 0 ? blocks.start[s + 1]! - blocks.start[s]! : meeting(blocks, s, queryBits)
+  const width = ATLAS_PAYER_TYPES.length + 1
+  const counts = countRuns(people, patients, 'STATE')
+  const out: DrillCount[] = []
+  for (let s = 0; s < people.states.length; s++) {
+    const n = counts[s * width]!
+    if (n === 0) continue
+    const m = emptyMetrics()
+    m.patients = n
+    const { start, set, sum } = summary.claims
+    for (let e = start[s]!, end = start[s + 1]!; e < end; e++) if (setMatch[set[e]!]) m.claims += sum[e]!
+    m.providers = meets(summary.providers, s)
+    m.facilities = meets(summary.facilities, s)
+    m.health_systems = meets(summary.systems, s)
+    m.states = 1
+    ATLAS_PAYER_TYPES.forEach((type, k) => (m[type] = counts[s * width + 1 + k]!))
+    out.push({ key: people.states[s]!, metrics: m })
+  }
+  return out
 }
 
 /** The selection restricted to the patients of some states: their runs of numbers copied (patients are in state order). */
@@ -552,6 +805,8 @@ function countByEntity(
   return out
 }
 
+const providerGroups = new WeakMap<ClaimIndex, Int32Array>()
+
 /**
  * FACILITY groups, or PROVIDER groups within one facility, from the facility-ordered rows: only the rows of
  * the facilities that pass are read; a row counts when its patient is selected and its code set matches. Rows
@@ -572,27 +827,36 @@ function countByFacilityRows(
   const width = 3 + ATLAS_PAYER_TYPES.length
   // per group (facility number, or provider number in first-seen order): patients, claims, providers, payers
   const counts: number[] = []
-  const groupOf = new Map<number, number>()
   const keys: number[] = []
   const lastPatient: number[] = []
+  const newGroup = (key: number) => {
+    keys.push(key)
+    lastPatient.push(-1)
+    for (let k = 0; k < width; k++) counts.push(0)
+    return keys.length - 1
+  }
+  // PROVIDER groups: a provider's group number, valid while its stamp is this query's (no lookup per row in a Map)
+  let providerGroup = providerGroups.get(index)
+  if (!providerGroup) providerGroups.set(index, (providerGroup = new Int32Array(providerStamp.length)))
+  const queryStamp = byFacility ? 0 : nextStamp(index)
   for (let f = 0; f < facilityOk.length; f++) {
     if (!facilityOk[f]) continue
-    const stamp = nextStamp(index)
+    const stamp = byFacility ? nextStamp(index) : queryStamp
+    let facilityGroup = -1
     for (let r = start[f]!, end = start[f + 1]!; r < end; r++) {
       const p = patient[r]!
       if ((patients[p >>> 5]! & (1 << (p & 31))) === 0) continue
       if (!setMatch[codeSet[r]!]) continue
       const n = provider[r]!
       if (providerOk && !providerOk[n]) continue
-      const key = byFacility ? f : n
-      let g = groupOf.get(key)
-      if (g === undefined) {
-        g = keys.length
-        groupOf.set(key, g)
-        keys.push(key)
-        lastPatient.push(-1)
-        for (let k = 0; k < width; k++) counts.push(0)
-      }
+      let g: number
+      if (byFacility) {
+        if (facilityGroup < 0) facilityGroup = newGroup(f)
+        g = facilityGroup
+      } else if (providerStamp[n] !== stamp) {
+        providerStamp[n] = stamp
+        g = providerGroup[n] = newGroup(n)
+      } else g = providerGroup[n]!
       const at = g * width
       counts[at + 1]! += claims[r]!
       if (lastPatient[g] !== p) {

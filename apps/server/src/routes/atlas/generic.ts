@@ -11,7 +11,7 @@ import type pg from 'pg'
 import { countWithIndex, currentPatientIndex, patientFilter } from './patient-index.js'
 import { codeConditionSql, granularityKey, patientConditions, SqlParams, type AtlasFilters, type AtlasScope } from './query.js'
 import { dataVersion, neighboursOf, regionCatalog, regionsInScope, type Region } from './regions.js'
-import { buildLegend, getisOrdGiStar, scoreOfHotspot } from './statistics.js'
+import { buildLegend, giStar, neighbourhoods, scoreOfHotspot, type Neighbourhoods } from './statistics.js'
 import { constantPiece, gzipSegment, SplicedGzip, type ConstantPiece, type GzipSegment } from '../../lib/spliced-gzip.js'
 
 export interface PayerCounts {
@@ -136,23 +136,12 @@ async function computeGeneric(
     region.population && region.population > 0 ? (patients[i]! / region.population) * 100_000 : null,
   )
   // Gi* over prevalence where the census gives most regions a population (the regions without one, such as
-  // territories, get no score), else over patient counts (docs/decisions/0032).
-  const withPopulation = regions.map((_, i) => i).filter((i) => prevalence[i] !== null)
-  const useRates = regions.length > 0 && withPopulation.length * 2 >= regions.length
-  const members = useRates ? withPopulation : regions.map((_, i) => i)
-  const neighbourMap = await neighboursOf(
-    pool,
-    granularity,
-    members.map((i) => regions[i]!),
-    version,
-  )
-  const position = new Map(members.map((i, k) => [regions[i]!.id, k]))
-  const neighbours = members.map((i) =>
-    (neighbourMap.get(regions[i]!.id) ?? []).map((id) => position.get(id)).filter((k): k is number => k !== undefined),
-  )
-  const memberHotspots = getisOrdGiStar(
+  // territories, get no score), else over patient counts (docs/decisions/0032). Which regions take part and
+  // their neighbourhoods depend only on the regions: kept per catalog and scope (docs/decisions/0061).
+  const { useRates, members, hoods } = await hotspotLayout(pool, granularity, scope, catalog, regions, regions === inScope, version)
+  const memberHotspots = giStar(
     members.map((i) => (useRates ? prevalence[i]! : patients[i]!)),
-    neighbours,
+    hoods,
   )
   const hotspots: (number | null)[] = regions.map(() => null)
   members.forEach((i, k) => (hotspots[i] = memberHotspots[k]!))
@@ -176,6 +165,55 @@ async function computeGeneric(
       fill: legendBody.items[classOf(patients[i]!)]!.color,
     })),
   }
+}
+
+interface HotspotLayout {
+  useRates: boolean
+  /** the regions Gi* runs over (positions in the result's regions) */
+  members: number[]
+  hoods: Neighbourhoods
+}
+const hotspotLayouts = new WeakMap<ReadonlyMap<string, Region>, Map<string, HotspotLayout>>()
+const HOTSPOT_LAYOUT_LIMIT = 50
+
+/**
+ * Which regions Gi* runs over (those with a census population when most have one, else all) and each one's
+ * neighbourhood. Kept per region catalog (data version) and scope when the regions are the scope's (`fixed`),
+ * so a recounted result (a tile with `_bypass_cache`) does not rebuild them.
+ */
+async function hotspotLayout(
+  pool: pg.Pool,
+  granularity: TileGranularity,
+  scope: AtlasScope,
+  catalog: ReadonlyMap<string, Region>,
+  regions: readonly Region[],
+  fixed: boolean,
+  version: string,
+): Promise<HotspotLayout> {
+  let layouts = hotspotLayouts.get(catalog)
+  const key = JSON.stringify([granularity, scope.type, scope.value])
+  const hit = fixed ? layouts?.get(key) : undefined
+  if (hit) return hit
+  const withPopulation = regions.map((_, i) => i).filter((i) => regions[i]!.population !== null && regions[i]!.population! > 0)
+  const useRates = regions.length > 0 && withPopulation.length * 2 >= regions.length
+  const members = useRates ? withPopulation : regions.map((_, i) => i)
+  const neighbourMap = await neighboursOf(
+    pool,
+    granularity,
+    members.map((i) => regions[i]!),
+    version,
+  )
+  const position = new Map(members.map((i, k) => [regions[i]!.id, k]))
+  const neighbours = members.map((i) =>
+    (neighbourMap.get(regions[i]!.id) ?? []).map((id) => position.get(id)).filter((k): k is number => k !== undefined),
+  )
+  const layout = { useRates, members, hoods: neighbourhoods(neighbours) }
+  if (fixed) {
+    if (!layouts) hotspotLayouts.set(catalog, (layouts = new Map()))
+    layouts.set(key, layout)
+    while (layouts.size > HOTSPOT_LAYOUT_LIMIT) layouts.delete(layouts.keys().next().value as string)
+  }
+  return layout
 }
 
 export const round = (value: number, digits: number) => {

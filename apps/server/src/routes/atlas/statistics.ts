@@ -11,6 +11,42 @@ import type { AtlasChoroplethLegend } from '@citrus/contracts'
  * docs/decisions/0032-atlas-hotspots.md
  */
 export function getisOrdGiStar(values: readonly number[], neighbours: readonly (readonly number[])[]): (number | null)[] {
+  return giStar(values, neighbourhoods(neighbours))
+}
+
+/**
+ * Each region's neighbourhood for Gi*: the region itself, then its neighbours in their order, each once (what
+ * iterating `new Set([i, ...neighbours[i]])` visits), as one list with offsets. It depends only on the regions,
+ * not on their values, so a caller may keep it per region catalog and scope (docs/decisions/0061).
+ */
+export interface Neighbourhoods {
+  start: Int32Array
+  members: Int32Array
+}
+
+export function neighbourhoods(neighbours: readonly (readonly number[])[]): Neighbourhoods {
+  const n = neighbours.length
+  const start = new Int32Array(n + 1)
+  const members: number[] = []
+  const seen = new Int32Array(n).fill(-1)
+  for (let i = 0; i < n; i++) {
+    start[i] = members.length
+    members.push(i)
+    seen[i] = i
+    for (const j of neighbours[i] ?? []) {
+      if (j >= 0 && j < n) {
+        if (seen[j] === i) continue
+        seen[j] = i
+      } else if (members.lastIndexOf(j, members.length - 1) >= start[i]!) continue
+      members.push(j)
+    }
+  }
+  start[n] = members.length
+  return { start, members: Int32Array.from(members) }
+}
+
+/** Gi* of each region (see getisOrdGiStar) over precomputed neighbourhoods: the same arithmetic in the same order. */
+export function giStar(values: readonly number[], hoods: Neighbourhoods): (number | null)[] {
   const n = values.length
   if (n < 3) return values.map(() => null)
   let sum = 0
@@ -23,15 +59,16 @@ export function getisOrdGiStar(values: readonly number[], neighbours: readonly (
   const variance = sumSquares / n - mean * mean
   const s = variance > 0 ? Math.sqrt(variance) : 0
   if (s === 0) return values.map(() => null)
-  return values.map((value, i) => {
-    const set = new Set<number>([i, ...(neighbours[i] ?? [])])
+  const { start, members } = hoods
+  const out: (number | null)[] = new Array<number | null>(n)
+  for (let i = 0; i < n; i++) {
     let local = 0
-    for (const j of set) local += values[j] ?? 0
-    const weight = set.size // Σ wij = Σ wij² for binary weights
+    for (let k = start[i]!, end = start[i + 1]!; k < end; k++) local += values[members[k]!] ?? 0
+    const weight = start[i + 1]! - start[i]! // Σ wij = Σ wij² for binary weights
     const denominator = s * Math.sqrt((n * weight - weight * weight) / (n - 1))
-    if (!(denominator > 0)) return null
-    return (local - mean * weight) / denominator
-  })
+    out[i] = denominator > 0 ? (local - mean * weight) / denominator : null
+  }
+  return out
 }
 
 /** The standard normal distribution function (Abramowitz & Stegun 7.1.26 on erf; |error| < 1.5e-7). */
