@@ -37,11 +37,10 @@ import { regionTile } from '../apps/server/src/routes/atlas/tiles.ts'
 import { filtersOf, resolveScope } from '../apps/server/src/routes/atlas/query.ts'
 import { MIGRATIONS_DIR } from '../apps/server/src/runtime.ts'
 import { newActivationKey } from '../apps/server/src/seed/demo-accounts.ts'
-import { quantileOf, runHttpLoad, type BenchRequest } from './http-load.ts'
+import { quantileOf, runHttpLoad, type BenchRequest, ms } from './http-load.ts'
 
 const TEN_CODES = 'E11,I10,E66,J45,J44,M17,M06,N18,F32,I25'
 const DEMOGRAPHICS = ['gender=F&min_age=18&max_age=70', 'gender=M&min_age=40', 'max_age=64', '']
-const ms = (x: number) => (x < 10 ? x.toFixed(2) : x < 100 ? x.toFixed(1) : x.toFixed(0))
 const loadavg = async () =>
   (await import('node:fs/promises')).readFile('/proc/loadavg', 'utf8').then(
     (s) => s.split(' ').slice(0, 3).join(' '),

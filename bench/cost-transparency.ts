@@ -13,7 +13,7 @@ import { startEmbeddedPostgres } from '../apps/server/src/db/embedded.ts'
 import { applyMigrations } from '../apps/server/src/db/migrate.ts'
 import { MIGRATIONS_DIR } from '../apps/server/src/runtime.ts'
 import { startBenchServer } from './bench-server.ts'
-import { runHttpLoad, quantileOf } from './http-load.ts'
+import { runHttpLoad, quantileOf, ms } from './http-load.ts'
 import { newActivationKey } from '../apps/server/src/seed/demo-accounts.ts'
 
 /**
@@ -26,8 +26,6 @@ const clientQuery = pg.Client.prototype.query as (...args: unknown[]) => unknown
   statements++
   return clientQuery.apply(this, args)
 }
-
-const ms = (x: number) => (x < 10 ? x.toFixed(2) : x < 100 ? x.toFixed(1) : x.toFixed(0))
 
 export async function benchCostTransparency(requests: number, concurrency: number) {
   const env = loadEnv({ LOG_LEVEL: 'silent', OUTBOX_POLL_INTERVAL_MS: '0' })

@@ -67,3 +67,6 @@ export function runHttpLoad(base: string, list: readonly BenchRequest[], concurr
 export function quantileOf(sorted: readonly number[], q: number): number {
   return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil(q * sorted.length) - 1))] ?? Number.NaN
 }
+
+/** A latency in milliseconds as the benches print it: 2 decimals below 10, 1 below 100, else whole. */
+export const ms = (x: number) => (x < 10 ? x.toFixed(2) : x < 100 ? x.toFixed(1) : x.toFixed(0))

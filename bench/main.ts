@@ -52,10 +52,10 @@ import { benchAtlas, benchAtlasReadOnly } from './atlas.ts'
 import { benchCostTransparency } from './cost-transparency.ts'
 import { benchNova } from './nova.ts'
 import { benchRankings } from './rankings.ts'
+import { ms } from './http-load.ts'
 
 const fmt = new Intl.NumberFormat('en-US')
 const n = (x: number) => fmt.format(Math.round(x))
-const ms = (x: number) => (x < 10 ? x.toFixed(2) : x < 100 ? x.toFixed(1) : x.toFixed(0))
 const mib = (bytes: number) => `${(bytes / (1 << 20)).toFixed(1)} MiB`
 
 function quantile(sorted: number[], q: number): number {

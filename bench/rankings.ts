@@ -21,9 +21,8 @@ import { MIGRATIONS_DIR, runningEmbeddedUrl } from '../apps/server/src/runtime.t
 import { newActivationKey } from '../apps/server/src/seed/demo-accounts.ts'
 import { rankingsQuerySchema } from '../packages/contracts/src/index.ts'
 import { startBenchServer } from './bench-server.ts'
-import { quantileOf, runHttpLoad, type BenchRequest } from './http-load.ts'
+import { quantileOf, runHttpLoad, type BenchRequest, ms } from './http-load.ts'
 
-const ms = (x: number) => (x < 10 ? x.toFixed(2) : x < 100 ? x.toFixed(1) : x.toFixed(0))
 const n = (x: number) => Math.round(x).toLocaleString('en-US')
 const loadAverage = () => {
   try {
