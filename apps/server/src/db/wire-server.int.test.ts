@@ -121,7 +121,7 @@ describe('embedded PostgreSQL wire server', () => {
     // a socket that cannot take a chunk at once keeps a reference to it. A client that does not read for a
     // while lets the answer pile up in the socket, so every row must still arrive as it was sent.
     const pool = new pg.Pool({ connectionString: embedded.url, max: 4 })
-    const sql = "SELECT i, repeat(md5(i::text), 16) AS s FROM generate_series(1, $1::int) AS i"
+    const sql = 'SELECT i, repeat(md5(i::text), 16) AS s FROM generate_series(1, $1::int) AS i'
     const expected = (i: number) => createHash('md5').update(String(i)).digest('hex').repeat(16)
     const slowReader = async (rows: number, extended: boolean) => {
       const client = await pool.connect()
