@@ -132,3 +132,22 @@ export async function dismissToasts(page: Page): Promise<void> {
     if ((await toasts.count()) >= remaining) break
   }
 }
+
+/**
+ * Picks an option of a Mantine Select opened by a click. The dropdown hides itself while its input is clipped
+ * (Popover `hideDetached`), as it is while an enclosing Collapse still expands on a busy machine, and a second
+ * click closes it: so each try closes any dropdown with Escape, clicks, and waits a moment for the option.
+ */
+export async function chooseOption(page: Page, combobox: string, option: string): Promise<void> {
+  const choice = page.getByRole('option', { name: option, exact: true })
+  for (let attempt = 1; ; attempt++) {
+    await page.keyboard.press('Escape')
+    await page.getByRole('combobox', { name: combobox, exact: true }).click()
+    try {
+      await choice.click({ timeout: 3_000 })
+      return
+    } catch (error) {
+      if (attempt === 8) throw error
+    }
+  }
+}

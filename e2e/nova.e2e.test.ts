@@ -2,7 +2,7 @@ import type { Page } from 'playwright-core'
 import { beforeAll, describe, expect, inject, it } from 'vitest'
 import { ensureTestDataset } from '../apps/server/src/data/test-dataset.ts'
 import { testDatabase } from '../test/helpers.ts'
-import { dismissToasts, useBrowserSuite } from './browser.ts'
+import { chooseOption, dismissToasts, useBrowserSuite } from './browser.ts'
 
 /**
  * Nova end to end in Chromium as the demo citrus user: search, the results map, health system → hospital →
@@ -71,8 +71,7 @@ describe('Nova in a real browser', () => {
     )
 
     // change the map type
-    await page.getByRole('combobox', { name: 'Map visualization', exact: true }).click()
-    await page.getByRole('option', { name: 'Snake Envenomation Cases', exact: true }).click()
+    await chooseOption(page, 'Map visualization', 'Snake Envenomation Cases')
     await legend.getByText('Snake Envenomation Cases', { exact: true }).waitFor({ timeout: 30_000 })
     expect(param(page, 'map_type')).toBe('snake_envenomination_count')
 
@@ -106,8 +105,7 @@ describe('Nova in a real browser', () => {
 
     // sort the HCPs by CroFab units used, ascending
     await page.getByRole('button', { name: /^Filter and sort/ }).click()
-    await page.getByRole('combobox', { name: 'Sort by', exact: true }).click()
-    await page.getByRole('option', { name: 'CroFab Units Used', exact: true }).click()
+    await chooseOption(page, 'Sort by', 'CroFab Units Used')
     await expect.poll(() => param(page, 'insights_sort')).toBe('crofab_units_used')
     await page.getByRole('button', { name: 'Sort direction', exact: true }).click()
     await expect.poll(() => param(page, 'sort_direction')).toBe('ASC')

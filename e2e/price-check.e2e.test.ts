@@ -3,7 +3,7 @@ import { beforeAll, describe, expect, inject, it } from 'vitest'
 import { ensureTestDataset } from '../apps/server/src/data/test-dataset.ts'
 import { DEFAULT_DEMO_PASSWORD } from '../apps/server/src/seed/demo-accounts.ts'
 import { testDatabase } from '../test/helpers.ts'
-import { useBrowserSuite } from './browser.ts'
+import { chooseOption, useBrowserSuite } from './browser.ts'
 
 interface Scenario {
   zip: string
@@ -75,8 +75,7 @@ describe('Price Check in Chromium as the demo member', () => {
     await expect(page.getByTestId('estimate-range').first().textContent()).resolves.toMatch(/^\$[\d,]+\.\d\d – \$[\d,]+\.\d\d$/)
 
     // sort by list price: ascending
-    await page.getByRole('combobox', { name: 'Sort by' }).click()
-    await page.getByRole('option', { name: 'List Price', exact: true }).click()
+    await chooseOption(page, 'Sort by', 'List Price')
     const rates = await listRates(page)
     expect(rates.length).toBeGreaterThan(0)
     expect(rates).toEqual([...rates].sort((a, b) => a - b))
