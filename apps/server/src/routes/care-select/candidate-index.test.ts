@@ -13,7 +13,7 @@ import type { ScoredSearch } from './score.ts'
 import { ScoredSearchCache, scoredSearchCache } from './scored-cache.ts'
 
 /** A pool that answers the index's queries from fixed rows (specialty A: 2 providers, B: 2, C: 1) and counts its builds. */
-function fakePool() {
+function fakePool(gates: Record<string, Promise<void>> = {}) {
   const sizes: Record<string, number> = { A: 2, B: 2, C: 1 }
   const builds: Record<string, number> = {}
   let facilityReads = 0
@@ -26,6 +26,7 @@ function fakePool() {
     }
     if (text.includes('mv_provider_code_volume') || text.includes('mv_provider_prices')) return { rows: [] }
     builds[taxonomy] = (builds[taxonomy] ?? 0) + 1
+    await gates[taxonomy]
     const rows: ProviderRow[] = Array.from({ length: sizes[taxonomy] ?? 0 }, (_, k) => ({
       npi: `${taxonomy}${k}`.padEnd(10, '0'),
       latitude: 40 + k / 100,
@@ -94,6 +95,24 @@ describe('candidate index per data version', () => {
     expect(cache.size).toBe(1)
     expect((await cache.scored('a', V1, false, scoreA)).cached).toBe(true)
     expect([cache.hits, cache.scorings]).toEqual([2, 2])
+  })
+
+  it('keeps the bound when builds finish out of order: the index just built stays, a finished one goes', async () => {
+    previous = setCandidateIndexMaxProviders(3)
+    let openA = () => {}
+    const { pool } = fakePool({ A: new Promise<void>((resolve) => (openA = resolve)) })
+    // A (2 providers) is asked for first but its build finishes after B's (2)
+    const pendingA = specialtyIndex(pool, V1, 'A')
+    const indexB = await specialtyIndex(pool, V1, 'B')
+    expect(isHeldIndex(pool, indexB)).toBe(true)
+    openA()
+    const indexA = await pendingA
+    // both would hold 4 > 3: B goes, A (just built for its search) stays
+    expect(isHeldIndex(pool, indexA)).toBe(true)
+    expect(isHeldIndex(pool, indexB)).toBe(false)
+    // C (1) fits beside A
+    const indexC = await specialtyIndex(pool, V1, 'C')
+    expect([isHeldIndex(pool, indexA), isHeldIndex(pool, indexC)]).toEqual([true, true])
   })
 
   it('treats a hit on an index no longer held as a miss even when the eviction was not seen', async () => {

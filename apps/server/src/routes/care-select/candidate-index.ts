@@ -429,8 +429,11 @@ export function specialtyIndex(pool: pg.Pool, version: string, taxonomy: string)
       fresh.index = index
       let total = 0
       for (const e of slot.specialties.values()) total += e.size
+      // least recently used first; never the index just built, and pending builds free nothing (another build that
+      // finished first, though more recently asked for, goes rather than exceed the bound)
       for (const [key, e] of slot.specialties) {
-        if (total <= maxProviders || e === fresh) break
+        if (total <= maxProviders) break
+        if (e === fresh || e.index === null) continue
         slot.specialties.delete(key)
         total -= e.size
         if (e.index) evictionListeners.get(pool)?.(e.index)
