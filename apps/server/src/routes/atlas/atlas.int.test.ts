@@ -2,9 +2,10 @@ import { atlasEndpoints, responseSchemas } from '@citrus/contracts'
 import { VectorTile } from '@mapbox/vector-tile'
 import { PbfReader } from 'pbf'
 import request from 'supertest'
-import { beforeAll, describe, expect, it } from 'vitest'
+import { beforeAll, describe, expect, it, vi } from 'vitest'
 import type { z } from 'zod'
 import { createTenant, loginTokenFor, useTestApp } from '../../../../../test/helpers.ts'
+import { DATA_VERSION_SQL } from '../../lib/versioned-cache.ts'
 import { buildClaimIndex, currentClaimIndex, drillWithIndex, type DrillQuery } from './claim-index.ts'
 import {
   countryRowSql,
@@ -684,6 +685,46 @@ describe('Atlas API', () => {
       expect(tile.headers['content-type']).toBe('application/vnd.mapbox-vector-tile')
       const notTiles = await request(ctx.app.server).get('/api/atlas/generic').query({ token: tileToken, icd10_cm_union_csv: 'I10' })
       expect(notTiles.status).toBe(403)
+    })
+
+    it('a signed-in call takes the data version read with its login principal: no version statement of its own (0051)', async () => {
+      const pool = ctx.app.db.pool
+      const versionReads: string[] = []
+      const query = pool.query.bind(pool)
+      const spy = vi.spyOn(pool, 'query').mockImplementation(((text: unknown, ...rest: unknown[]) => {
+        if (text === `SELECT ${DATA_VERSION_SQL} AS v`) versionReads.push(String(text))
+        return (query as (...args: unknown[]) => unknown)(text, ...rest)
+      }) as typeof pool.query)
+      try {
+        const codes = { icd10_cm_union_csv: 'I10' }
+        const calls = [
+          get('/atlas/'),
+          get('/atlas/generic', { ...codes, include_hco_points: true }),
+          get('/atlas/tiles/4/3/6.mvt', codes),
+          get('/atlas-v2/heatmap/conditions/', { ...codes, tile_granularity: 'STATE' }),
+          get('/atlas-v2/list/conditions/1', { ...codes, page_size: 10 }),
+          get('/atlas-v2/list/conditions/1', { ...codes, page_size: 10, kind: 'hospital', state: 'TX' }),
+          ...(['COUNTRY', 'STATE', 'FACILITY', 'PROVIDER'] as const).map((type) =>
+            request(ctx.app.server)
+              .post('/api/atlas/drilldown')
+              .set('Authorization', `Bearer ${tokens.ENTERPRISE}`)
+              .send({ drilldown_type: type, icd10_cm_union_csv: 'I10', _bypass_cache: true }),
+          ),
+        ]
+        for (const call of calls) expect((await call).status).toBe(200)
+        expect(versionReads).toEqual([])
+        // the spy sees the statement where a caller reads it: a guest of a link reads it once per call
+        const link = await request(ctx.app.server)
+          .post('/api/shareable-url')
+          .set('Authorization', `Bearer ${tokens.ENTERPRISE}`)
+          .send({ url_type: 'public', client_routes: ['/atlas/generic/results'], api_endpoints: ['GET /atlas/generic'] })
+        const linkToken = new URL(link.body.url as string, 'http://x').searchParams.get('token')!
+        const guest = await request(ctx.app.server).get('/api/atlas/generic').query({ token: linkToken, icd10_cm_union_csv: 'I10' })
+        expect(guest.status).toBe(200)
+        expect(versionReads.length).toBeGreaterThanOrEqual(1)
+      } finally {
+        spy.mockRestore()
+      }
     })
   })
   describe('in-process indexes (docs/decisions/0043)', () => {

@@ -97,11 +97,13 @@ export interface DrilldownQuery {
   bypass?: boolean
   /** STATE: only the groups of these states (a page whose order the patient counts decide) */
   states?: string[] | null
+  /** the data version the request read (requestDataVersion); read here when absent */
+  version?: string
 }
 
 /** The drill-down index of the current data version when it is built (docs/decisions/0043), else null (SQL answers). */
-async function readyIndex(pool: pg.Pool): Promise<ClaimIndex | null> {
-  return currentClaimIndex(pool, await dataVersion(pool))
+async function readyIndex(pool: pg.Pool, version?: string): Promise<ClaimIndex | null> {
+  return currentClaimIndex(pool, version ?? (await dataVersion(pool)))
 }
 
 const drillCache = new Map<string, DrillCount[]>()
@@ -140,7 +142,7 @@ function drillQuery(q: DrilldownQuery): DrillQuery {
 
 /** COUNTRY: one row, the whole search region. */
 export async function countryRow(pool: pg.Pool, q: DrilldownQuery): Promise<GroupMetrics> {
-  const index = await readyIndex(pool)
+  const index = await readyIndex(pool, q.version)
   if (index)
     return (await drillCounts(pool, index, { ...drillQuery(q), group: 'COUNTRY', state: null }, q.bypass))[0]?.metrics ?? toMetrics({})
   return countryRowSql(pool, q)
@@ -156,7 +158,7 @@ export async function countryRowSql(pool: pg.Pool, q: DrilldownQuery): Promise<G
 
 /** STATE: one row per state where the patients live. */
 export async function stateRows(pool: pg.Pool, q: DrilldownQuery): Promise<Map<string, GroupMetrics>> {
-  const index = await readyIndex(pool)
+  const index = await readyIndex(pool, q.version)
   if (index) {
     const counts = await drillCounts(pool, index, { ...drillQuery(q), group: 'STATE' }, q.bypass)
     return new Map(counts.map((c) => [c.key, c.metrics]))
@@ -208,7 +210,7 @@ export async function entityPage(pool: pg.Pool, q: DrilldownQuery): Promise<Dril
   const column = SORT_COLUMNS[q.sort.code] ?? 'patients'
   // sorts by a count come from the index; by name or state (the database's collation) from SQL
   if (column === 'patients' || column === 'providers' || column === 'claims') {
-    const index = await readyIndex(pool)
+    const index = await readyIndex(pool, q.version)
     if (index) return entityPageWithIndex(pool, index, q, column)
   }
   return entityPageSql(pool, q)

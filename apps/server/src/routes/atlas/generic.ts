@@ -102,9 +102,10 @@ const CACHE_LIMIT = 200
 /** The generic Atlas result of a query (cached per data version; `bypass` recomputes). */
 export async function genericResult(
   pool: pg.Pool,
-  input: { filters: AtlasFilters; scope: AtlasScope; granularity: TileGranularity; bypass: boolean },
+  input: { filters: AtlasFilters; scope: AtlasScope; granularity: TileGranularity; bypass: boolean; version?: string },
 ): Promise<GenericResult> {
-  const version = await dataVersion(pool)
+  // the version the request read with its login principal (requestDataVersion), else read here
+  const version = input.version ?? (await dataVersion(pool))
   const key = JSON.stringify([version, input.filters, input.scope.type, input.scope.value, input.granularity])
   const hit = cache.get(key)
   if (hit && !input.bypass) {

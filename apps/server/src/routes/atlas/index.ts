@@ -20,6 +20,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod'
 import type pg from 'pg'
 import { route } from '../../lib/endpoint.js'
 import { acceptsGzip } from '../../lib/spliced-gzip.js'
+import { requestDataVersion } from '../../lib/versioned-cache.js'
 import { badRequest, notFound } from '../../lib/errors.js'
 import { emptyMetrics } from './claim-index.js'
 import {
@@ -45,7 +46,6 @@ import {
 } from './generic.js'
 import { filtersOf, resolveScope, type AtlasFilters, type AtlasScope } from './query.js'
 import { currentPatientIndex } from './patient-index.js'
-import { dataVersion } from './regions.js'
 import { regionTile, type TileFeature } from './tiles.js'
 import { FEATURE_MESSAGES, planTierOf, requireFeature } from './tiers.js'
 
@@ -90,8 +90,9 @@ async function facilityPoints(
   filters: AtlasFilters,
   scope: AtlasScope,
   tier: PlanTier,
+  version: string,
 ): Promise<AtlasGenericResponse['geojson']['features']> {
-  const page = await entityPage(pool, drilldownQuery('FACILITY', filters, scope, { pageSize: HCO_POINT_LIMIT }))
+  const page = await entityPage(pool, drilldownQuery('FACILITY', filters, scope, { pageSize: HCO_POINT_LIMIT, version }))
   const scoreAllowed = tierAllows(tier, 'score')
   return page.rows
     .filter((row) => typeof row.details.latitude === 'number' && typeof row.details.longitude === 'number')
@@ -154,8 +155,14 @@ const stateSummary = (name: string, m: GroupMetrics) =>
   `**${name}**: ${m.patients.toLocaleString('en-US')} patients, ${m.providers.toLocaleString('en-US')} providers, ${m.claims.toLocaleString('en-US')} claims.`
 
 /** The generic Atlas result of a state-granularity country search (for the states' Gi* in the drill-down). */
-async function stateHotspots(pool: pg.Pool, filters: AtlasFilters, scope: AtlasScope, bypass: boolean): Promise<GenericResult> {
-  return genericResult(pool, { filters, scope, granularity: 'STATE', bypass })
+async function stateHotspots(
+  pool: pg.Pool,
+  filters: AtlasFilters,
+  scope: AtlasScope,
+  bypass: boolean,
+  version: string,
+): Promise<GenericResult> {
+  return genericResult(pool, { filters, scope, granularity: 'STATE', bypass, version })
 }
 
 export const atlasRoutes: FastifyPluginAsyncZod = async (app) => {
@@ -165,7 +172,7 @@ export const atlasRoutes: FastifyPluginAsyncZod = async (app) => {
   route(app, atlasEndpoints.home, guard, async (request) => {
     const tier = await planTierOf(request)
     // the patient index of the data version holds every patient: its size instead of counting the table
-    const people = await currentPatientIndex(pool, await dataVersion(pool))
+    const people = await currentPatientIndex(pool, await requestDataVersion(request))
     const { rows } = await pool.query<{ patients: number; states: number; latest: Date | null }>(
       `SELECT ${people ? '$1::int' : '(SELECT count(*)::int FROM patients)'} AS patients,
               (SELECT count(*)::int FROM states WHERE geom IS NOT NULL) AS states,
@@ -196,8 +203,9 @@ export const atlasRoutes: FastifyPluginAsyncZod = async (app) => {
   route(app, atlasEndpoints.generic, guard, async (request, reply) => {
     const tier = await planTierOf(request)
     const q = await readGenericQuery(pool, request.query as ParsedGenericQuery, tier)
-    const result = await genericResult(pool, q)
-    const points = q.points ? await facilityPoints(pool, q.filters, q.scope, tier) : []
+    const version = await requestDataVersion(request)
+    const result = await genericResult(pool, { ...q, version })
+    const points = q.points ? await facilityPoints(pool, q.filters, q.scope, tier, version) : []
     // written as JSON text with the regions' GeoJSON spliced in (the contract test checks it against the schema);
     // gzip-encoded from pre-compressed geometry when the client accepts it (docs/decisions/0057)
     const options = { tier, census: q.census, points }
@@ -214,7 +222,8 @@ export const atlasRoutes: FastifyPluginAsyncZod = async (app) => {
     if (x >= 2 ** z || y >= 2 ** z) throw badRequest(ATLAS_MESSAGES.invalidTile)
     const tier = await planTierOf(request)
     const q = await readGenericQuery(pool, request.query as ParsedGenericQuery, tier)
-    const result = await genericResult(pool, q)
+    const version = await requestDataVersion(request)
+    const result = await genericResult(pool, { ...q, version })
     // tiles of a result are kept with it (a new data load or _bypass_cache makes a new result)
     let tiles = tileCache.get(result)
     if (!tiles) tileCache.set(result, (tiles = new Map()))
@@ -242,7 +251,7 @@ export const atlasRoutes: FastifyPluginAsyncZod = async (app) => {
         prevalence_per_100k: properties.prevalence_per_100k ?? null,
       }
     }
-    const points: TileFeature[] = (q.points ? await facilityPoints(pool, q.filters, q.scope, tier) : []).map((feature) => ({
+    const points: TileFeature[] = (q.points ? await facilityPoints(pool, q.filters, q.scope, tier, version) : []).map((feature) => ({
       id: feature.properties.id,
       geometry: JSON.stringify(feature.geometry),
       properties: {
@@ -282,6 +291,7 @@ export const atlasRoutes: FastifyPluginAsyncZod = async (app) => {
     }
     const healthSystem = filterValue('health_system_id')
     const stateFilter = filterValue('state')
+    const version = await requestDataVersion(request)
     const sortCode = body.sort_input?.code ?? (body.drilldown_type === 'STATE' ? 'patient_count' : 'patient_count')
     const q = drilldownQuery(body.drilldown_type, filters, scope, {
       facilityId,
@@ -291,6 +301,7 @@ export const atlasRoutes: FastifyPluginAsyncZod = async (app) => {
       page: body.page,
       pageSize: body.page_size,
       bypass: Boolean(body._bypass_cache),
+      version,
     })
     const bypass = Boolean(body._bypass_cache)
     let results: AtlasInsight[]
@@ -314,11 +325,11 @@ export const atlasRoutes: FastifyPluginAsyncZod = async (app) => {
       // filter changes who counts, the page is chosen from them and only its states' claim rows are walked.
       // Otherwise (also while the index is built, on SQL) every state is counted, alongside the hotspots
       // (docs/decisions/0057).
-      const pageFirst = statePageFirst(q, await readyClaimIndex(pool))
+      const pageFirst = statePageFirst(q, await readyClaimIndex(pool, version))
       let byState: Map<string, GroupMetrics> | null = null
       let hot: GenericResult
-      if (pageFirst) hot = await stateHotspots(pool, filters, scope, bypass)
-      else [hot, byState] = await Promise.all([stateHotspots(pool, filters, scope, bypass), stateRows(pool, q)])
+      if (pageFirst) hot = await stateHotspots(pool, filters, scope, bypass, version)
+      else [hot, byState] = await Promise.all([stateHotspots(pool, filters, scope, bypass, version), stateRows(pool, q)])
       const candidates = hot.regions.filter((r) => (!q.state || r.region.id === q.state) && (!pageFirst || r.patients > 0))
       const rows = candidates
         .map((r) => ({ r, m: byState?.get(r.region.id) ?? emptyMetrics() }))
@@ -403,7 +414,7 @@ export const atlasRoutes: FastifyPluginAsyncZod = async (app) => {
       } as ParsedGenericQuery,
       tier,
     )
-    const result = await genericResult(pool, q)
+    const result = await genericResult(pool, { ...q, version: await requestDataVersion(request) })
     const max = Math.max(0, ...result.regions.map((r) => r.patients))
     return {
       use_case: useCase,
@@ -433,6 +444,7 @@ export const atlasRoutes: FastifyPluginAsyncZod = async (app) => {
     if (scope.type === 'ZIP_CODE_50KM') requireFeature(tier, 'customZips', FEATURE_MESSAGES.customZips)
     const filters = filtersOf({ codes: query.icd10_cm_union_csv, gender: query.gender, min_age: query.min_age, max_age: query.max_age })
     const scoreAllowed = tierAllows(tier, 'score')
+    const version = await requestDataVersion(request)
     let rows: AtlasListRow[]
     const percentages = (m: GroupMetrics) => ({
       commercialPercent: round(share(m.commercial, m.patients) * 100, 1),
@@ -444,7 +456,7 @@ export const atlasRoutes: FastifyPluginAsyncZod = async (app) => {
       const stateScope = scope.type === 'COUNTRY' ? await resolveScope(pool, query.state, 'STATE') : scope
       const page = await entityPage(
         pool,
-        drilldownQuery('FACILITY', filters, stateScope, { state: query.state.toUpperCase(), pageSize: 100_000 }),
+        drilldownQuery('FACILITY', filters, stateScope, { state: query.state.toUpperCase(), pageSize: 100_000, version }),
       )
       rows = page.rows.map((row) => ({
         id: row.id,
@@ -460,8 +472,11 @@ export const atlasRoutes: FastifyPluginAsyncZod = async (app) => {
         hotspot: scoreAllowed ? row.opportunity : null,
       }))
     } else {
-      const q = drilldownQuery('STATE', filters, scope)
-      const [byState, hot] = await Promise.all([stateRows(pool, q), stateHotspots(pool, filters, scope, Boolean(query._bypass_cache))])
+      const q = drilldownQuery('STATE', filters, scope, { version })
+      const [byState, hot] = await Promise.all([
+        stateRows(pool, q),
+        stateHotspots(pool, filters, scope, Boolean(query._bypass_cache), version),
+      ])
       rows = hot.regions
         .map((r) => ({ r, m: byState.get(r.region.id) }))
         .filter((x): x is { r: (typeof hot.regions)[number]; m: GroupMetrics } => x.m !== undefined && x.m.patients > 0)

@@ -24,7 +24,8 @@ function fakePool(gates: Record<string, Promise<void>> = {}) {
       facilityReads++
       return { rows: [{ id: 1, npi: null, latitude: 40, longitude: -74, hco_compile_level_1: 'Hospital' }] }
     }
-    if (text.includes('mv_provider_code_volume') || text.includes('mv_provider_prices')) return { rows: [] }
+    if (text.includes('mv_provider_code_volume') || text.includes('mv_provider_prices') || !text.includes('FROM providers'))
+      return { rows: [] }
     builds[taxonomy] = (builds[taxonomy] ?? 0) + 1
     await gates[taxonomy]
     const rows: ProviderRow[] = Array.from({ length: sizes[taxonomy] ?? 0 }, (_, k) => ({
@@ -38,7 +39,8 @@ function fakePool(gates: Record<string, Promise<void>> = {}) {
     }))
     return { rows }
   }
-  return { pool: { query } as unknown as pg.Pool, builds, facilityReads: () => facilityReads }
+  const pool = { query, connect: async () => ({ query, release: () => {} }) }
+  return { pool: pool as unknown as pg.Pool, builds, facilityReads: () => facilityReads }
 }
 
 /** A scored search pointing into `index` (what the result cache checks), with no columns of its own. */
@@ -113,6 +115,37 @@ describe('candidate index per data version', () => {
     // C (1) fits beside A
     const indexC = await specialtyIndex(pool, V1, 'C')
     expect([isHeldIndex(pool, indexA), isHeldIndex(pool, indexC)]).toEqual([true, true])
+  })
+
+  it('reads the providers, volumes and prices in one snapshot: a read-only REPEATABLE READ transaction on one connection', async () => {
+    const { pool } = fakePool()
+    const onPool: string[] = []
+    const onClient: string[] = []
+    const kind = (config: string | { text: string }) => {
+      const text = (typeof config === 'string' ? config : config.text).trim()
+      return /^(BEGIN|COMMIT|ROLLBACK)/.exec(text)?.[0] ?? /mv_provider_\w+/.exec(text)?.[0] ?? /FROM (\w+)/.exec(text)?.[1] ?? text
+    }
+    const query = pool.query.bind(pool) as (config: string | { text: string }, values?: unknown[]) => Promise<unknown>
+    const spied = {
+      query: (config: string | { text: string }, values?: unknown[]) => (onPool.push(kind(config)), query(config, values)),
+      connect: async () => ({
+        query: (config: string | { text: string }, values?: unknown[]) => {
+          if (typeof config === 'string' && config.startsWith('BEGIN')) onClient.push(config)
+          else onClient.push(kind(config))
+          return query(config, values)
+        },
+        release: () => {},
+      }),
+    } as unknown as pg.Pool
+    await specialtyIndex(spied, V1, 'A')
+    expect(onPool).toEqual([])
+    expect(onClient).toEqual([
+      'BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY',
+      'providers',
+      'mv_provider_code_volume',
+      'mv_provider_prices',
+      'COMMIT',
+    ])
   })
 
   it('treats a hit on an index no longer held as a miss even when the eviction was not seen', async () => {

@@ -157,20 +157,29 @@ export type VolumeRow = [string, string, string, number]
 /** A row of mv_provider_prices: npi, procedure code, line count, the average list, negotiated, insurer and patient amounts. */
 export type PriceRow = [string, string, number, string | number, string | number, string | number, string | number]
 
+/**
+ * Reads the specialty's providers, code volumes and prices in one snapshot (a read-only REPEATABLE READ
+ * transaction), so a load that finishes meanwhile cannot pair one version's providers with another's volumes.
+ */
 async function buildSpecialty(pool: pg.Pool, taxonomy: string): Promise<SpecialtyIndex> {
-  const { rows } = await pool.query<ProviderRow>(SPECIALTY_SQL, [taxonomy])
-  const index = providerColumns(taxonomy, rows)
-  const position = positionsOf(index)
-  await Promise.all([
-    pool
-      .query({ text: VOLUME_SQL, values: [taxonomy], rowMode: 'array' } as pg.QueryConfig<string[]>)
-      .then(({ rows: volumes }) => fillVolumes(index, position, volumes as unknown as VolumeRow[])),
-    pool
-      .query({ text: PRICE_SQL, values: [taxonomy], rowMode: 'array' } as pg.QueryConfig<string[]>)
-      .then(({ rows: prices }) => fillPrices(index, position, prices as unknown as PriceRow[])),
-  ])
-  describeCodes(index)
-  return index
+  const client = await pool.connect()
+  let failed = true
+  try {
+    await client.query('BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY')
+    const { rows } = await client.query<ProviderRow>(SPECIALTY_SQL, [taxonomy])
+    const index = providerColumns(taxonomy, rows)
+    const position = positionsOf(index)
+    const array = (text: string) => client.query({ text, values: [taxonomy], rowMode: 'array' } as pg.QueryConfig<string[]>)
+    fillVolumes(index, position, (await array(VOLUME_SQL)).rows as unknown as VolumeRow[])
+    fillPrices(index, position, (await array(PRICE_SQL)).rows as unknown as PriceRow[])
+    await client.query('COMMIT')
+    failed = false
+    describeCodes(index)
+    return index
+  } finally {
+    if (failed) await client.query('ROLLBACK').catch(() => undefined)
+    client.release()
+  }
 }
 
 /** A specialty index from rows as the build reads them (providers in latitude order, then NPI). */
