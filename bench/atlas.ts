@@ -108,7 +108,7 @@ export async function benchAtlas(requests: number, concurrency: number) {
   })
   const app = await buildApp(
     { env, databaseUrl, databaseMode: embedded ? 'embedded' : 'postgres', jwtSecret, migrationsDir: MIGRATIONS_DIR, webDistDir: null },
-    { logger: false },
+    { logger: false, warmConnections: true },
   )
   try {
     await app.listen({ host: '127.0.0.1', port: 0 })

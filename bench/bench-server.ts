@@ -21,7 +21,7 @@ export async function startBenchServer(
 ): Promise<BenchServer> {
   const app = await buildApp(
     { env, databaseUrl, databaseMode, jwtSecret: randomUUID() + randomUUID(), migrationsDir: MIGRATIONS_DIR, webDistDir: null },
-    { logger: false },
+    { logger: false, warmConnections: true },
   )
   await app.listen({ host: '127.0.0.1', port: 0 })
   const address = app.server.address()

@@ -121,6 +121,16 @@ export async function benchCostTransparency(requests: number, concurrency: numbe
     console.log(
       `Price Check against ${mode}: ${Number(counts.rows[0]!.facilities).toLocaleString('en-US')} facilities, ${Number(counts.rows[0]!.prices).toLocaleString('en-US')} price rows; ${requests} requests each`,
     )
+    // the first burst after the server started: `concurrency` uncached searches at once, each on a connection
+    // the pool opened at start (docs/decisions/0064)
+    const burst = await runHttpLoad(
+      base,
+      Array.from({ length: concurrency }, (_, i) => ({ path: procedure(i + 1, true), headers: { authorization: `Bearer ${token}` } })),
+      concurrency,
+    )
+    console.log(
+      `  first burst after start         ${concurrency} uncached searches at once: slowest ${ms(burst.latencies.at(-1)!)} ms, median ${ms(quantileOf(burst.latencies, 0.5))} ms`,
+    )
     // warm-up: plans, pool connections, and the cache for the cached run
     for (let i = 0; i < Math.max(searches.length, requests); i++) await get(procedure(i, false))
     // the floor every signed-in call pays here (credential check, one small query): GET /insurers/

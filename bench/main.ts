@@ -436,7 +436,7 @@ async function benchLoad(seconds: number, concurrency: number) {
       migrationsDir: MIGRATIONS_DIR,
       webDistDir: null,
     },
-    { logger: false },
+    { logger: false, warmConnections: true },
   )
   await app.listen({ host: '127.0.0.1', port: 0 })
   const address = app.server.address()

@@ -4,7 +4,7 @@ import fastifyRateLimit from '@fastify/rate-limit'
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify'
 import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod'
 import type { AppConfig } from './config.js'
-import { createDatabase, type Database } from './db/database.js'
+import { createDatabase, warmConnections, type Database } from './db/database.js'
 import { endpointRegistryPlugin } from './plugins/endpoint-registry.js'
 import { clientErrorHandler, errorHandlingPlugin, frameworkErrors } from './plugins/error-handler.js'
 import { registerInputGuard } from './plugins/input-guard.js'
@@ -20,6 +20,11 @@ export interface BuildAppOptions {
   logger?: FastifyServerOptions['logger']
   /** an existing database handle (tests share one per file); otherwise one is created and closed with the app */
   database?: Database
+  /**
+   * Open the pool's connections when the server becomes ready and make each backend load PostGIS
+   * (db/database.ts warmConnections, docs/decisions/0064): the server and the benches do, tests do not.
+   */
+  warmConnections?: boolean
 }
 
 /** Query parameters that carry credentials and must never reach the logs. */
@@ -65,6 +70,11 @@ export async function buildApp(config: AppConfig, options: BuildAppOptions = {})
   app.decorate('config', config)
   app.decorate('db', database)
   if (!options.database) app.addHook('onClose', async () => database.close())
+  if (options.warmConnections) {
+    app.addHook('onReady', async () => {
+      await warmConnections(database.pool, database.pool.options.max)
+    })
+  }
 
   app.addHook('onRequest', async (request, reply) => {
     reply.header('x-request-id', request.id)

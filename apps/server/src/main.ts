@@ -27,7 +27,7 @@ async function main() {
     demo = await ensureDemoAccounts(database.prisma, env.DEMO_PASSWORD ?? DEFAULT_DEMO_PASSWORD)
   }
 
-  const app = await buildApp(runtime.config, { database })
+  const app = await buildApp(runtime.config, { database, warmConnections: true })
   let shuttingDown = false
   const shutdown = async (signal: string) => {
     if (shuttingDown) return

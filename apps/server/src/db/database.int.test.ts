@@ -1,6 +1,9 @@
 import { randomUUID } from 'node:crypto'
 import pg from 'pg'
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest'
+import { testConfig } from '../../../../test/helpers.ts'
+import { buildApp } from '../app.ts'
+import { createDatabase, POSTGIS_WARM_UP_SQL, warmConnections } from './database.ts'
 
 /**
  * What the application relies on from its database, in both modes (the embedded one through the wire
@@ -153,5 +156,39 @@ describe('database sessions under failures and concurrency', () => {
     await expect(idle.query('SELECT 1')).rejects.toThrow()
     await other.query(`UPDATE ${table} SET value = 'original' WHERE id = 1`)
     await other.end()
+  })
+})
+
+describe('warm connections (docs/decisions/0064)', () => {
+  it('opens the connections asked for, runs the PostGIS warm-up on each, and keeps them idle in the pool', async () => {
+    const db = createDatabase(inject('databaseUrl'), { maxConnections: 5 })
+    try {
+      expect(db.pool.totalCount).toBe(0)
+      expect(await warmConnections(db.pool, 3)).toBe(3)
+      expect([db.pool.totalCount, db.pool.idleCount]).toEqual([3, 3])
+      // idle connections are not closed after pg's default 10 s
+      expect(db.pool.options.idleTimeoutMillis).toBe(0)
+      // the warm-up statement answers on any of them
+      const { rows } = await db.pool.query<{ warm: boolean }>(POSTGIS_WARM_UP_SQL)
+      expect(rows).toEqual([{ warm: false }])
+      expect(db.pool.totalCount).toBe(3)
+    } finally {
+      await db.close()
+    }
+  })
+
+  it('a server built with warmConnections opens every connection of its pool when it becomes ready; tests do not', async () => {
+    const warm = createDatabase(inject('databaseUrl'), { maxConnections: 4 })
+    const cold = createDatabase(inject('databaseUrl'), { maxConnections: 4 })
+    const warmApp = await buildApp(testConfig(), { logger: false, database: warm, warmConnections: true })
+    const coldApp = await buildApp(testConfig(), { logger: false, database: cold })
+    try {
+      await Promise.all([warmApp.ready(), coldApp.ready()])
+      expect([warm.pool.totalCount, warm.pool.idleCount]).toEqual([4, 4])
+      expect(cold.pool.totalCount).toBe(0)
+    } finally {
+      await Promise.all([warmApp.close(), coldApp.close()])
+      await Promise.all([warm.close(), cold.close()])
+    }
   })
 })
