@@ -40,14 +40,22 @@ const median = (values: number[]) =>
 /** A pool whose queries add their time to `sqlMs` (the same connections as the server's pool). */
 function timedPool(pool: pg.Pool): { pool: pg.Pool; sqlMs: { total: number } } {
   const sqlMs = { total: 0 }
-  const wrapper = {
-    query: async (...args: Parameters<pg.Pool['query']>) => {
+  const timed =
+    (query: (...a: unknown[]) => Promise<unknown>) =>
+    async (...args: unknown[]) => {
       const t = performance.now()
       try {
-        return await (pool.query as (...a: unknown[]) => Promise<unknown>)(...args)
+        return await query(...args)
       } finally {
         sqlMs.total += performance.now() - t
       }
+    }
+  const wrapper = {
+    query: timed(pool.query.bind(pool) as (...a: unknown[]) => Promise<unknown>),
+    // a candidate index build reads in one transaction on one connection (docs/decisions/0060)
+    connect: async () => {
+      const client = await pool.connect()
+      return { query: timed(client.query.bind(client) as (...a: unknown[]) => Promise<unknown>), release: () => client.release() }
     },
   }
   return { pool: wrapper as unknown as pg.Pool, sqlMs }
