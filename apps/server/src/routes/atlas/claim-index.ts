@@ -224,23 +224,16 @@ export async function buildClaimIndex(pool: pg.Pool, people: PatientIndex): Prom
     bytes: 0,
   }
   index.bytes =
-    rowStart.byteLength +
-    index.byFacility.start.byteLength +
-    index.byFacility.patient.byteLength +
-    index.byFacility.provider.byteLength +
-    index.byFacility.codeSet.byteLength +
-    index.byFacility.claims.byteLength +
-    index.facility.byteLength +
-    index.provider.byteLength +
-    index.codeSet.byteLength +
-    index.claims.byteLength +
+    byteLengths(rowStart, ...Object.values(index.byFacility), index.facility, index.provider, index.codeSet, index.claims) +
+    2 * byteLengths(index.providerStamp, index.facilityStamp) +
     (index.stateSummary?.bytes ?? 0) +
-    index.providerStamp.byteLength * 2 +
-    index.facilityStamp.byteLength * 2 +
     providerNpis.length * 60 +
     facilities.rows.length * 40
   return index
 }
+
+/** The bytes the typed arrays hold (an index's weight). */
+const byteLengths = (...views: ArrayBufferView[]) => views.reduce((sum, view) => sum + view.byteLength, 0)
 
 /** The rows with a facility in (facility, patient) order: a counting sort of the patient-ordered rows. */
 function facilityOrder(
@@ -433,12 +426,7 @@ export function stateSummaryOf(
     bytes: 0,
   }
   summary.bytes =
-    setMask.byteLength +
-    summary.claims.set.byteLength +
-    summary.claims.sum.byteLength +
-    summary.providers.bits.byteLength +
-    summary.facilities.bits.byteLength +
-    summary.systems.bits.byteLength +
+    byteLengths(setMask, summary.claims.set, summary.claims.sum, summary.providers.bits, summary.facilities.bits, summary.systems.bits) +
     4 * 4 * (stateCount + 1)
   return summary
 }
