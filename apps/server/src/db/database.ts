@@ -59,7 +59,7 @@ export function createDatabase(connectionString: string, options: { maxConnectio
 /**
  * The statement that makes a PostgreSQL backend load PostGIS and set up its geography support: a backend pays
  * 50-60 ms (2-core machine) on its first PostGIS statement, once, which fell on whichever request first used the
- * connection (Price Check's p95 at concurrency 8 was that cost: one request in twelve on a fresh connection).
+ * connection (after a start, the first burst of Price Check searches waited about twice as long for it).
  */
 export const POSTGIS_WARM_UP_SQL = `SELECT ST_DWithin('SRID=4326;POINT(0 0)'::geography, 'SRID=4326;POINT(0 1)'::geography, 1000) AS warm`
 
