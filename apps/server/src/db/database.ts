@@ -23,7 +23,7 @@ export interface Database {
 const TRANSACTION_OPTIONS = { maxWait: 600_000, timeout: 600_000 } as const
 
 /** The pool's default size (createDatabase). */
-export const DEFAULT_MAX_CONNECTIONS = 10
+const DEFAULT_MAX_CONNECTIONS = 10
 
 /**
  * Idle connections are kept (0: never closed for idleness; pg's default closes them after 10 s): a new PostgreSQL
