@@ -130,6 +130,13 @@ describe('importers on the data-kit fixtures (malformed rows included)', () => {
     expect(knee.n).toBeGreaterThanOrEqual(2)
     const again = await run('prices', fixture('price_v3_tall_sample.csv'), { facility: '010001' })
     expect(again.written).toBe(tall.written)
+    // Price Check's candidates (mv_price_code_points) hold every listed (code, facility) with its point after the import
+    const listed = `SELECT DISTINCT p.procedure_code, f.latitude, f.longitude, f.id FROM facility_prices p JOIN facilities f ON f.id = p.facility_id
+      WHERE f.latitude IS NOT NULL AND f.longitude IS NOT NULL`
+    const points = 'SELECT procedure_code, latitude, longitude, facility_id FROM mv_price_code_points'
+    expect(await one(`SELECT count(*)::int AS n FROM ((${listed}) EXCEPT ALL (${points})) x`)).toEqual({ n: 0 })
+    expect(await one(`SELECT count(*)::int AS n FROM ((${points}) EXCEPT ALL (${listed})) x`)).toEqual({ n: 0 })
+    expect(await one(`SELECT count(*)::int AS n FROM mv_price_code_points c JOIN facilities f ON f.id = c.facility_id WHERE f.ccn = '010001' AND c.procedure_code = '27447'`)).toEqual({ n: 1 })
   })
 
   it('a row the database refuses is isolated and rejected; the good rows of its batch are written', async () => {

@@ -29,7 +29,7 @@ import { bulkLoad, forceBulkMethod, quoteIdent, type BulkMethod } from './bulk.j
 import { failLoad, finishLoad, startLoad } from './loads.js'
 import { Progress, formatCount, formatSeconds, type ProgressSink } from './progress.js'
 import { createStage } from './reference.js'
-import { mergePendingIndexEntries, refreshProviderPoints, refreshSearchWords } from './refresh.js'
+import { mergePendingIndexEntries, refreshPriceCodePoints, refreshProviderPoints, refreshSearchWords } from './refresh.js'
 
 export const IMPORT_KINDS = ['nppes', 'nucc', 'icd10cm', 'hcpcs', 'hospitals', 'census', 'prices'] as const
 export type ImportKind = (typeof IMPORT_KINDS)[number]
@@ -446,6 +446,8 @@ export async function runImport(pool: pg.Pool, kind: ImportKind, file: string, o
     if (kind === 'icd10cm' || kind === 'hcpcs') await refreshSearchWords(client)
     if (kind === 'nppes') await refreshProviderPoints(client)
     if (kind === 'nppes' || kind === 'hospitals' || kind === 'prices') await client.query(`ANALYZE ${kind === 'nppes' ? 'providers' : kind === 'hospitals' ? 'facilities' : 'facility_prices'}`)
+    // Price Check's candidates hold the listed codes and the facilities' points (docs/decisions/0065)
+    if (kind === 'hospitals' || kind === 'prices') await refreshPriceCodePoints(client)
     const counts = { read: tally.read, written: tally.written, rejected: tally.rejected, skipped: tally.skipped }
     await finishLoad(client, loadId, counts)
     const summary: ImportSummary = {

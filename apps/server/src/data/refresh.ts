@@ -8,6 +8,7 @@ export const MATERIALIZED_VIEWS = [
   'mv_provider_code_volume',
   'mv_provider_prices',
   'mv_provider_points',
+  'mv_price_code_points',
   'mv_provider_panel',
   'mv_facility_snakebite',
   'mv_facility_antivenom_purchases',
@@ -38,6 +39,12 @@ export async function refreshSearchWords(client: pg.ClientBase): Promise<void> {
 export async function refreshProviderPoints(client: pg.ClientBase): Promise<void> {
   await client.query('REFRESH MATERIALIZED VIEW mv_provider_points')
   await client.query('ANALYZE mv_provider_points')
+}
+
+/** Price Check's candidates (mv_price_code_points, docs/decisions/0065), recomputed from the price lists and facilities. */
+export async function refreshPriceCodePoints(client: pg.ClientBase): Promise<void> {
+  await client.query('REFRESH MATERIALIZED VIEW mv_price_code_points')
+  await client.query('ANALYZE mv_price_code_points')
 }
 
 /**

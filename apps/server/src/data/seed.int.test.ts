@@ -143,6 +143,13 @@ describe('data seed (ci scale) on the test database', () => {
     const providers = 'SELECT primary_taxonomy_code, latitude, longitude, npi FROM providers'
     expect(await scalar(ctx.db, `SELECT count(*) AS v FROM ((${points}) EXCEPT ALL (${providers})) x`)).toBe(0)
     expect(await scalar(ctx.db, `SELECT count(*) AS v FROM ((${providers}) EXCEPT ALL (${points})) x`)).toBe(0)
+    // Price Check's candidates (mv_price_code_points): every listed (code, facility) with its point, nothing else
+    const codePoints = 'SELECT procedure_code, latitude, longitude, facility_id FROM mv_price_code_points'
+    const listed = `SELECT DISTINCT p.procedure_code, f.latitude, f.longitude, f.id FROM facility_prices p JOIN facilities f ON f.id = p.facility_id
+      WHERE f.latitude IS NOT NULL AND f.longitude IS NOT NULL`
+    expect(await scalar(ctx.db, `SELECT count(*) AS v FROM ((${codePoints}) EXCEPT ALL (${listed})) x`)).toBe(0)
+    expect(await scalar(ctx.db, `SELECT count(*) AS v FROM ((${listed}) EXCEPT ALL (${codePoints})) x`)).toBe(0)
+    expect(await scalar(ctx.db, 'SELECT count(*) AS v FROM mv_price_code_points')).toBeGreaterThan(0)
     // stored by NPI, so that a provider's rows share a page or two
     expect(await scalar(ctx.db, `SELECT count(*) AS v FROM (SELECT npi < lag(npi) OVER (ORDER BY ctid) AS back FROM mv_provider_prices) x WHERE back`)).toBe(0)
   })

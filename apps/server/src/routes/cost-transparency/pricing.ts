@@ -161,6 +161,12 @@ function planDesigns(reference: PricingReference, payer: string, plan: string): 
   return designs
 }
 
+/**
+ * Kilometres per degree of latitude, rounded down (the shortest, at the equator, is 110.57 km; a degree of longitude
+ * is at least 111.32 km × cos(latitude)): a radius over it in degrees bounds a latitude/longitude box safely.
+ */
+export const KM_PER_DEGREE = 110
+
 export const round2 = (value: number) => Math.round((value + Number.EPSILON) * 100) / 100
 
 /** The patient's share of a negotiated rate under a rule once the deductible is met (rounded to cents). */
@@ -374,6 +380,9 @@ export interface ProcedureCostInput {
  * asked codes in the perspective (the cash row, and the carrier's rows when there is one), as JSON arrays: one
  * value per facility instead of one row per price, so the facility is sent once and the client parses one string.
  * A facility's rows are in the order of the price list's unique key (facility, code, setting, payer, plan).
+ * The facilities that list the first code come from mv_price_code_points, by code in the radius's latitude/longitude
+ * box (one range scan of its index, docs/decisions/0065); the spheroid ST_DWithin and ST_Distance decide on their
+ * own points, so the facilities are the same as a search of the facilities table.
  */
 const PRICE_SQL = `WITH origin AS (SELECT geog FROM zips WHERE zip = $1),
 unknown AS (
@@ -381,11 +390,18 @@ unknown AS (
   WHERE NOT EXISTS (SELECT 1 FROM procedure_codes p WHERE p.code = c)
     AND NOT EXISTS (SELECT 1 FROM facility_prices fp WHERE fp.procedure_code = c)
 ),
+box AS (
+  SELECT b.lat, b.lon, b.dlat, b.dlon, (b.dlon IS NULL OR b.lon - b.dlon <= -180 OR b.lon + b.dlon >= 180) AS whole
+  FROM (SELECT z.latitude AS lat, z.longitude AS lon, d.dlat,
+          CASE WHEN abs(z.latitude) + d.dlat < 85 THEN d.dlat / cos(radians(abs(z.latitude) + d.dlat)) END AS dlon
+        FROM zips z, (SELECT $3::float8 / 1000 / ${KM_PER_DEGREE} AS dlat) d WHERE z.zip = $1) b
+),
 listing AS (
   SELECT f.id, f.name, f.npi, f.address_line_1, f.city, f.state, f.zip_code, f.phone_number, f.geog, o.geog AS origin
-  FROM facilities f, origin o
-  WHERE f.geog && _ST_Expand(o.geog, $3)
-    AND EXISTS (SELECT 1 FROM facility_prices x WHERE x.facility_id = f.id AND x.procedure_code = ($2::text[])[1])
+  FROM box b, origin o, mv_price_code_points c JOIN facilities f ON f.id = c.facility_id
+  WHERE c.procedure_code = ($2::text[])[1]
+    AND c.latitude BETWEEN (CASE WHEN b.whole THEN -90 ELSE b.lat - b.dlat END) AND (CASE WHEN b.whole THEN 90 ELSE b.lat + b.dlat END)
+    AND c.longitude BETWEEN (CASE WHEN b.whole THEN -180 ELSE b.lon - b.dlon END) AND (CASE WHEN b.whole THEN 180 ELSE b.lon + b.dlon END)
   OFFSET 0
 ),
 near AS (

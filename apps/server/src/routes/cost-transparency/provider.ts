@@ -7,7 +7,7 @@ import {
 } from '@citrus/contracts'
 import type pg from 'pg'
 import { notFound } from '../../lib/errors.js'
-import { round2 } from './pricing.js'
+import { KM_PER_DEGREE, round2 } from './pricing.js'
 
 /** Peers compared: the nearest providers of the same primary taxonomy within the metro radius. */
 export const PROVIDER_MAX_PEERS = 200
@@ -51,9 +51,6 @@ const SUBJECT_SQL = `
   SELECT 'facility', f.npi, f.name, NULL::text, coalesce(f.hco_compile_level_1, f.facility_type), coalesce(f.taxonomy_code, ''),
     f.address_line_1, f.city, f.state, f.zip_code, f.phone_number, f.id, f.name, f.npi, f.id, f.facility_type, f.latitude, f.longitude
   FROM facilities f WHERE f.npi = $1 AND NOT EXISTS (SELECT 1 FROM providers WHERE npi = $1)`
-
-/** Kilometres per degree of latitude, rounded down (the shortest, at the equator, is 110.57 km): a safe bound. */
-const KM_PER_DEGREE = 110
 
 /**
  * A latitude/longitude box that holds every point within `radiusM` of (lat, lon) on the spheroid, or null when it
