@@ -1,5 +1,4 @@
 import { randomUUID } from 'node:crypto'
-import fastifyHelmet from '@fastify/helmet'
 import fastifyRateLimit from '@fastify/rate-limit'
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify'
 import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod'
@@ -10,6 +9,7 @@ import { clientErrorHandler, errorHandlingPlugin, frameworkErrors } from './plug
 import { registerInputGuard } from './plugins/input-guard.js'
 import { registerTokens } from './auth/tokens.js'
 import { openApiPlugin } from './plugins/openapi.js'
+import { registerSecurityHeaders } from './plugins/security-headers.js'
 import { webClientPlugin } from './plugins/web-client.js'
 import { apiRoutes } from './routes/index.js'
 import { healthRoutes } from './routes/health.js'
@@ -76,28 +76,7 @@ export async function buildApp(config: AppConfig, options: BuildAppOptions = {})
     })
   }
 
-  app.addHook('onRequest', async (request, reply) => {
-    reply.header('x-request-id', request.id)
-  })
-
-  await app.register(fastifyHelmet, {
-    contentSecurityPolicy: {
-      directives: {
-        defaultSrc: ["'self'"],
-        scriptSrc: ["'self'"],
-        // Mantine and MapLibre set inline style attributes.
-        styleSrc: ["'self'", "'unsafe-inline'"],
-        imgSrc: ["'self'", 'data:', 'blob:'],
-        fontSrc: ["'self'", 'data:'],
-        connectSrc: ["'self'"],
-        workerSrc: ["'self'", 'blob:'],
-        objectSrc: ["'none'"],
-        frameAncestors: ["'none'"],
-        upgradeInsecureRequests: null,
-      },
-    },
-    crossOriginEmbedderPolicy: false,
-  })
+  registerSecurityHeaders(app)
   await app.register(fastifyRateLimit, { global: false })
   // login, shareable-link and reset tokens through @fastify/jwt, HS256 only (auth/tokens.ts)
   await registerTokens(app, config.jwtSecret)
