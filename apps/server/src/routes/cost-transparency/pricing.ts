@@ -384,24 +384,25 @@ export interface ProcedureCostInput {
  * box (one range scan of its index, docs/decisions/0065); the spheroid ST_DWithin and ST_Distance decide on their
  * own points, so the facilities are the same as a search of the facilities table.
  */
-const PRICE_SQL = `WITH origin AS (SELECT geog FROM zips WHERE zip = $1),
+const PRICE_SQL = `WITH origin AS (SELECT geog, latitude, longitude FROM zips WHERE zip = $1),
 unknown AS (
   SELECT coalesce(array_agg(c ORDER BY ord), '{}') AS codes FROM unnest($2::text[]) WITH ORDINALITY AS u(c, ord)
   WHERE NOT EXISTS (SELECT 1 FROM procedure_codes p WHERE p.code = c)
     AND NOT EXISTS (SELECT 1 FROM facility_prices fp WHERE fp.procedure_code = c)
 ),
 box AS (
-  SELECT b.lat, b.lon, b.dlat, b.dlon, (b.dlon IS NULL OR b.lon - b.dlon <= -180 OR b.lon + b.dlon >= 180) AS whole
-  FROM (SELECT z.latitude AS lat, z.longitude AS lon, d.dlat,
-          CASE WHEN abs(z.latitude) + d.dlat < 85 THEN d.dlat / cos(radians(abs(z.latitude) + d.dlat)) END AS dlon
-        FROM zips z, (SELECT $3::float8 / 1000 / ${KM_PER_DEGREE} AS dlat) d WHERE z.zip = $1) b
+  SELECT CASE WHEN b.whole THEN -90 ELSE b.lat - b.dlat END AS south, CASE WHEN b.whole THEN 90 ELSE b.lat + b.dlat END AS north,
+    CASE WHEN b.whole THEN -180 ELSE b.lon - b.dlon END AS west, CASE WHEN b.whole THEN 180 ELSE b.lon + b.dlon END AS east
+  FROM (SELECT a.lat, a.lon, a.dlat, a.dlon, (a.dlon IS NULL OR a.lon - a.dlon <= -180 OR a.lon + a.dlon >= 180) AS whole
+        FROM (SELECT o.latitude AS lat, o.longitude AS lon, d.dlat,
+                CASE WHEN abs(o.latitude) + d.dlat < 85 THEN d.dlat / cos(radians(abs(o.latitude) + d.dlat)) END AS dlon
+              FROM origin o, (SELECT $3::float8 / 1000 / ${KM_PER_DEGREE} AS dlat) d) a) b
 ),
 listing AS (
   SELECT f.id, f.name, f.npi, f.address_line_1, f.city, f.state, f.zip_code, f.phone_number, f.geog, o.geog AS origin
   FROM box b, origin o, mv_price_code_points c JOIN facilities f ON f.id = c.facility_id
   WHERE c.procedure_code = ($2::text[])[1]
-    AND c.latitude BETWEEN (CASE WHEN b.whole THEN -90 ELSE b.lat - b.dlat END) AND (CASE WHEN b.whole THEN 90 ELSE b.lat + b.dlat END)
-    AND c.longitude BETWEEN (CASE WHEN b.whole THEN -180 ELSE b.lon - b.dlon END) AND (CASE WHEN b.whole THEN 180 ELSE b.lon + b.dlon END)
+    AND c.latitude BETWEEN b.south AND b.north AND c.longitude BETWEEN b.west AND b.east
   OFFSET 0
 ),
 near AS (
