@@ -3,6 +3,7 @@ import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { COMMERCIAL_PLANS, MEDICAID_PLAN, MEDICARE_ADVANTAGE_PLAN, MEDICARE_FFS_PLAN, ZERO_COST_SHARING_CODES } from '@citrus/data-kit'
 import {
+  PRICE_CHECK_MAX_RADIUS_M,
   PRICE_CHECK_MESSAGES,
   procedureCostResponseSchema,
   type CostBundle,
@@ -251,6 +252,31 @@ describe('GET /api/cost-transparency/procedure', () => {
     const narrow = await price({ zip_code: `${scenario.zip}-1234`, procedure_codes_csv: scenario.code, radius_in_m: 10000 })
     for (const h of narrow.cost_by_hco) expect(h.hco_dist_in_m).toBeLessThanOrEqual(10000)
     expect(narrow.cost_by_hco.length).toBe((await recount(scenario.zip, [scenario.code], 10000, null)).length)
+  })
+
+  it('finds the same facilities as a search of the facilities table at the largest radius, up to the east and west edges of the circle', async () => {
+    // the candidates come from mv_price_code_points in a latitude/longitude box (docs/decisions/0065): the box must
+    // hold the whole circle. The ZIP and priced facility within the radius that lie farthest apart in longitude:
+    // that facility sits on the circle's east or west edge, where a box too narrow would lose it first.
+    const edge = await ctx.db.pool.query<{ zip: string; code: string; npi: string }>(
+      `SELECT z.zip, p.code, p.npi FROM (
+         SELECT f.npi, f.geog, f.longitude, (SELECT min(fp.procedure_code) FROM facility_prices fp
+           WHERE fp.facility_id = f.id AND fp.gross_charge IS NOT NULL AND fp.discounted_cash IS NOT NULL) AS code
+         FROM facilities f WHERE f.latitude IS NOT NULL AND f.npi IS NOT NULL) p
+       JOIN zips z ON ST_DWithin(z.geog, p.geog, $1)
+       WHERE p.code IS NOT NULL ORDER BY abs(z.longitude - p.longitude) DESC, z.zip LIMIT 1`,
+      [PRICE_CHECK_MAX_RADIUS_M],
+    )
+    const { zip, code, npi } = edge.rows[0]!
+    for (const search of [
+      { zip: scenario.zip, code: scenario.code },
+      { zip, code },
+    ]) {
+      const body = await price({ zip_code: search.zip, procedure_codes_csv: search.code, radius_in_m: PRICE_CHECK_MAX_RADIUS_M })
+      const expected = await recount(search.zip, [search.code], PRICE_CHECK_MAX_RADIUS_M, null)
+      expectMatches(body, expected, true)
+      if (search.zip === zip) expect(body.cost_by_hco.map((h) => h.hco_npi)).toContain(npi)
+    }
   })
 
   it('answers a carrier without rates near the ZIP with an empty list and a null average', async () => {
