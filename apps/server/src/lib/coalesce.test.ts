@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { batchLoader, coalescedRead } from './coalesce.ts'
+import { batchLoader, coalescedRead, sharedBeforeStart } from './coalesce.ts'
 
 /** A read whose completion the test controls, recording when it started and which keys it got. */
 function controlledLoad() {
@@ -77,5 +77,48 @@ describe('coalescedRead', () => {
     expect(await before).toBe(0)
     expect(after).toEqual([1, 1, 1])
     expect(reads).toBe(2)
+  })
+})
+
+describe('sharedBeforeStart', () => {
+  it('gives the calls that reach a computation before it starts one run, and a call after its start a new run', async () => {
+    const share = sharedBeforeStart<string>()
+    const started: string[] = []
+    let release!: () => void
+    const gate = new Promise<void>((resolve) => (release = resolve))
+    const compute = (label: string) => async () => {
+      started.push(label)
+      await gate
+      return `${label}@${started.length}`
+    }
+    const a = share('k', compute('a'))
+    const b = share('k', compute('b'))
+    const other = share('j', compute('other'))
+    // nothing runs in the turn of the calls
+    expect(started).toEqual([])
+    await new Promise((resolve) => setImmediate(resolve))
+    // one run per key: the first call's computation, shared by the second
+    expect(started).toEqual(['a', 'other'])
+    expect(b).toBe(a)
+    // this call arrives after the run of 'k' started: it must not join it
+    const c = share('k', compute('c'))
+    expect(c).not.toBe(a)
+    release()
+    expect(await Promise.all([a, b, other])).toEqual(['a@2', 'a@2', 'other@2'])
+    expect(await c).toBe('c@3')
+    expect(started).toEqual(['a', 'other', 'c'])
+  })
+
+  it("gives every sharer the computation's error, and the next call a fresh run", async () => {
+    const share = sharedBeforeStart<number>()
+    let runs = 0
+    const failing = async () => {
+      runs++
+      throw new Error('count failed')
+    }
+    const calls = [share('k', failing), share('k', failing)]
+    for (const call of calls) await expect(call).rejects.toThrow('count failed')
+    expect(runs).toBe(1)
+    expect(await share('k', async () => ++runs)).toBe(2)
   })
 })

@@ -49,3 +49,26 @@ export function coalescedRead<V>(read: () => Promise<V>, maxInFlight = MAX_READS
   const load = batchLoader<0, V>(async () => new Map([[0, await read()]]), maxInFlight)
   return async () => (await load(0)) as V
 }
+
+/**
+ * Identical computations shared before they start (docs/decisions/0066). The first call with a key schedules
+ * the computation for the next turn of the event loop (`setImmediate`); every call with the same key until
+ * then gets the same promise. Once it has started, a call with that key schedules a new one: like the loaders
+ * above, a call never joins work that began before it arrived, so it gets what a computation of its own would.
+ * For in-process work that runs without a pause (a count over in-memory indexes), concurrent identical requests,
+ * such as the tiles of one map view, then cost one computation instead of one each.
+ */
+export function sharedBeforeStart<V>(): (key: string, compute: () => Promise<V>) => Promise<V> {
+  const scheduled = new Map<string, Promise<V>>()
+  return (key, compute) => {
+    let pending = scheduled.get(key)
+    if (!pending) {
+      pending = new Promise<void>((resolve) => setImmediate(resolve)).then(() => {
+        scheduled.delete(key)
+        return compute()
+      })
+      scheduled.set(key, pending)
+    }
+    return pending
+  }
+}

@@ -11,6 +11,7 @@ import { metric, payerMetrics, round, type PayerCounts } from './generic.js'
 import { currentClaimIndex, drillWithIndex, type ClaimIndex, type DrillCount, type DrillQuery } from './claim-index.js'
 import { dataVersion } from './regions.js'
 import { codeConditionSql, patientConditions, scopeZipsSql, SqlParams, type AtlasFilters, type AtlasScope } from './query.js'
+import { sharedBeforeStart } from '../../lib/coalesce.js'
 
 /** Claim-level metrics of a group: distinct patients, claims, rendering providers, facilities, systems. */
 export interface GroupMetrics extends PayerCounts {
@@ -122,11 +123,16 @@ export async function drillCounts(pool: pg.Pool, index: ClaimIndex, q: DrillQuer
     drillCache.set(key, hit)
     return hit
   }
-  const groups = await drillWithIndex(pool, index, q)
-  drillCache.set(key, groups)
-  while (drillCache.size > DRILL_CACHE_LIMIT) drillCache.delete(drillCache.keys().next().value as string)
-  return groups
+  // identical drill-downs that arrive before the count starts share it (the pages of one drill-down asked at
+  // once, docs/decisions/0066)
+  return shareDrill(key, async () => {
+    const groups = await drillWithIndex(pool, index, q)
+    drillCache.set(key, groups)
+    while (drillCache.size > DRILL_CACHE_LIMIT) drillCache.delete(drillCache.keys().next().value as string)
+    return groups
+  })
 }
+const shareDrill = sharedBeforeStart<DrillCount[]>()
 
 function drillQuery(q: DrilldownQuery): DrillQuery {
   return {

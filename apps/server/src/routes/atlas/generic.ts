@@ -12,6 +12,7 @@ import { countWithIndex, currentPatientIndex, patientFilter } from './patient-in
 import { codeConditionSql, granularityKey, patientConditions, SqlParams, type AtlasFilters, type AtlasScope } from './query.js'
 import { dataVersion, neighboursOf, regionCatalog, regionsInScope, type Region } from './regions.js'
 import { buildLegend, giStar, neighbourhoods, scoreOfHotspot, type Neighbourhoods } from './statistics.js'
+import { sharedBeforeStart } from '../../lib/coalesce.js'
 import { constantPiece, gzipSegment, SplicedGzip, type ConstantPiece, type GzipSegment } from '../../lib/spliced-gzip.js'
 
 export interface PayerCounts {
@@ -113,11 +114,16 @@ export async function genericResult(
     cache.set(key, hit)
     return hit
   }
-  const result = await computeGeneric(pool, input, version)
-  cache.set(key, result)
-  while (cache.size > CACHE_LIMIT) cache.delete(cache.keys().next().value as string)
-  return result
+  // identical queries that arrive before the count starts share it, with or without `bypass`: the tiles of a
+  // new map view and the view's own request cost one count (docs/decisions/0066)
+  return shareCount(key, async () => {
+    const result = await computeGeneric(pool, input, version)
+    cache.set(key, result)
+    while (cache.size > CACHE_LIMIT) cache.delete(cache.keys().next().value as string)
+    return result
+  })
 }
+const shareCount = sharedBeforeStart<GenericResult>()
 
 async function computeGeneric(
   pool: pg.Pool,
