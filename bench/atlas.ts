@@ -145,6 +145,9 @@ export async function benchAtlas(requests: number, concurrency: number) {
         `/api/atlas/generic?icd10_cm_union_csv=${TEN_CODES}&tile_granularity=${granularity}&search_within_region=US&search_within_region_type=COUNTRY&_bypass_cache=true&${DEMOGRAPHICS[i % 4]}`,
       )
     const tiles = usTiles(requests)
+    // COUNTY, 10 codes, women, a lowest age that differs between any two requests in flight, cache bypassed
+    const distinctQuery = (path: string, i: number) =>
+      `/api/atlas/${path}?icd10_cm_union_csv=${TEN_CODES}&search_within_region=US&search_within_region_type=COUNTRY&tile_granularity=COUNTY&gender=F&min_age=${i % 60}&max_age=90&_bypass_cache=true`
     const tileQuery = `icd10_cm_union_csv=${TEN_CODES}&tile_granularity=COUNTY&search_within_region=US&gender=F&min_age=18&max_age=70`
     const drill = (type: 'STATE' | 'FACILITY', i: number, bypass: boolean) =>
       post({
@@ -161,6 +164,8 @@ export async function benchAtlas(requests: number, concurrency: number) {
       ['baseline GET /api/atlas/ (auth, metering)', '-', () => get('/api/atlas/')],
       ['generic STATE, 10 codes + demographics', '150', (i) => generic('STATE', i)],
       ['generic COUNTY, 10 codes + demographics', '300', (i) => generic('COUNTY', i)],
+      // a query of its own per request (the lowest age varies): no count can be shared (docs/decisions/0066)
+      ['generic COUNTY, a new query each request', '300', (i) => get(distinctQuery('generic', i))],
       [
         'tile z4-z7 COUNTY (result cached)',
         '50',
@@ -176,6 +181,12 @@ export async function benchAtlas(requests: number, concurrency: number) {
           get(
             `/api/atlas/tiles/${tiles[i % tiles.length]!.z}/${tiles[i % tiles.length]!.x}/${tiles[i % tiles.length]!.y}.mvt?${tileQuery}&_bypass_cache=true`,
           ),
+      ],
+      [
+        'tile z4-z7 COUNTY (a new query each request)',
+        '50',
+        (i) =>
+          get(`${distinctQuery(`tiles/${tiles[i % tiles.length]!.z}/${tiles[i % tiles.length]!.x}/${tiles[i % tiles.length]!.y}.mvt`, i)}`),
       ],
       ['drill-down STATE page (paging)', '100', (i) => drill('STATE', i, false)],
       ['drill-down STATE page (_bypass_cache)', '100', (i) => drill('STATE', i, true)],

@@ -30,6 +30,8 @@ const result = await build({
     main: 'apps/server/src/main.ts',
     cli: 'apps/server/src/cli/main.ts',
     'seed-worker': 'apps/server/src/data/seed-worker.ts',
+    // the Atlas gzip body writer's thread (apps/server/src/routes/atlas/body-writer.ts starts ./atlas-body-worker.js)
+    'atlas-body-worker': 'apps/server/src/routes/atlas/body-worker.ts',
   },
   outdir,
   bundle: true,

@@ -260,7 +260,7 @@ export function payerMetrics(payers: PayerCounts, total: number): AtlasMetric[] 
 const ENTITY_OF: Record<TileGranularity, 'STATE' | 'COUNTY' | 'ZIP_CODE'> = { STATE: 'STATE', COUNTY: 'COUNTY', ZIP_CODE_50KM: 'ZIP_CODE' }
 
 type GenericFeature = AtlasGenericResponse['geojson']['features'][number]
-interface ResponseOptions {
+export interface ResponseOptions {
   tier: PlanTier
   census: boolean
   points: AtlasGenericResponse['geojson']['features']
@@ -458,14 +458,14 @@ const shareText = (part: number, total: number) => num(share(part, total))
  */
 function writeRegionProperties(
   sink: JsonSink,
-  result: GenericResult,
+  granularity: TileGranularity,
   r: RegionResult,
   options: Omit<ResponseOptions, 'points'>,
   inFeature = false,
 ) {
   const texts = textsOf(r.region)
   const scoreAllowed = tierAllows(options.tier, 'score')
-  const template = templateOf(ENTITY_OF[result.granularity], scoreAllowed, options.census)
+  const template = templateOf(ENTITY_OF[granularity], scoreAllowed, options.census)
   const pieces = template.pieces
   const population = options.census ? num(r.region.population) : 'null'
   const prevalence = options.census && r.prevalence !== null ? num(round(r.prevalence, 2)) : 'null'
@@ -532,7 +532,7 @@ function writeRegionProperties(
 
 function regionPropertiesJson(result: GenericResult, r: RegionResult, options: Omit<ResponseOptions, 'points'>): string {
   const sink = new TextSink()
-  writeRegionProperties(sink, result, r, options)
+  writeRegionProperties(sink, result.granularity, r, options)
   return sink.text
 }
 
@@ -564,7 +564,7 @@ export function toGenericResponse(result: GenericResult, options: ResponseOption
 }
 
 /** The text after the regions' features: the facility points, the end of the collection and the response's tail. */
-function collectionEnd(result: GenericResult, options: ResponseOptions): string {
+export function collectionEnd(result: GenericResult, options: ResponseOptions): string {
   return (
     options.points.map((point, i) => `${i > 0 || result.regions.length > 0 ? ',' : ''}${JSON.stringify(point)}`).join('') +
     `]},${JSON.stringify(responseTail(result, options)).slice(1)}`
@@ -625,16 +625,25 @@ const GZIP_EMPTY = constantPiece(COLLECTION_HEAD)
  * is a back-reference to the previous feature's, and only the values are written as literals.
  */
 export function genericResponseGzip(result: GenericResult, options: ResponseOptions): Buffer {
+  return writeGzipBody(result.granularity, result.regions, options, collectionEnd(result, options))
+}
+
+/** The regions' part of the gzip body and `end` after them (body-writer.ts calls it in its thread). */
+export function writeGzipBody(
+  granularity: TileGranularity,
+  regions: readonly RegionResult[],
+  options: Omit<ResponseOptions, 'points'>,
+  end: string,
+): Buffer {
   let capacity = 1 << 16
-  const segments = result.regions.map(({ region }) => {
+  const segments = regions.map(({ region }) => {
     if (region.geometry.length < SEGMENT_MIN_LENGTH) return null
     let segment = geometrySegments.get(region)
     if (!segment) geometrySegments.set(region, (segment = gzipSegment(region.geometry)))
     capacity += segment.bytes.length
     return segment
   })
-  const gzip = new SplicedGzip(capacity + result.regions.length * 256)
-  const regions = result.regions
+  const gzip = new SplicedGzip(capacity + regions.length * 256)
   if (regions.length === 0) gzip.constant(GZIP_EMPTY)
   for (let i = 0; i < regions.length; i++) {
     const r = regions[i]!
@@ -644,9 +653,9 @@ export function genericResponseGzip(result: GenericResult, options: ResponseOpti
     const segment = segments[i]
     if (segment) gzip.segment(segment)
     else gzip.value(r.region.geometry)
-    writeRegionProperties(gzip, result, r, options, true)
+    writeRegionProperties(gzip, granularity, r, options, true)
   }
   if (regions.length > 0) gzip.constant(GZIP_LAST)
-  gzip.text(collectionEnd(result, options))
+  gzip.text(end)
   return gzip.finish()
 }

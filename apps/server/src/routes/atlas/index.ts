@@ -34,19 +34,11 @@ import {
   type DrilldownQuery,
   type GroupMetrics,
 } from './drilldown.js'
-import {
-  featureProperties,
-  genericResponseGzip,
-  genericResponseJson,
-  genericResult,
-  round,
-  share,
-  type GenericResult,
-  type RegionResult,
-} from './generic.js'
+import { featureProperties, genericResponseJson, genericResult, round, share, type GenericResult, type RegionResult } from './generic.js'
 import { filtersOf, resolveScope, type AtlasFilters, type AtlasScope } from './query.js'
 import { currentPatientIndex } from './patient-index.js'
 import { regionTile, type TileFeature } from './tiles.js'
+import { GenericBodyWriter } from './body-writer.js'
 import { FEATURE_MESSAGES, planTierOf, requireFeature } from './tiers.js'
 
 /** Atlas callers: staff roles with the ATLAS product, and link guests whose link lists the endpoint. */
@@ -168,6 +160,9 @@ async function stateHotspots(
 export const atlasRoutes: FastifyPluginAsyncZod = async (app) => {
   const pool = app.db.pool
   const guard = { onRequest: app.requireAccess({ roles: [...ATLAS_ROLES], product: 'ATLAS' }), preHandler: app.meterProduct('ATLAS') }
+  // large gzip bodies are written on a second thread (docs/decisions/0066)
+  const bodyWriter = new GenericBodyWriter((message) => app.log.warn(message))
+  app.addHook('onClose', () => bodyWriter.close())
 
   route(app, atlasEndpoints.home, guard, async (request) => {
     const tier = await planTierOf(request)
@@ -211,7 +206,7 @@ export const atlasRoutes: FastifyPluginAsyncZod = async (app) => {
     const options = { tier, census: q.census, points }
     // the body is built before any header is set: if writing it throws, the error envelope goes out as plain JSON
     const gzip = acceptsGzip(request.headers['accept-encoding'])
-    const body = gzip ? genericResponseGzip(result, options) : genericResponseJson(result, options)
+    const body = gzip ? await bodyWriter.gzip(result, options) : genericResponseJson(result, options)
     reply.header('content-type', 'application/json; charset=utf-8').header('vary', 'Accept-Encoding')
     if (gzip) reply.header('content-encoding', 'gzip')
     return reply.send(body as never)
