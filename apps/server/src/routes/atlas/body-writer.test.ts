@@ -1,7 +1,15 @@
 import { gunzipSync } from 'node:zlib'
 import { afterEach, describe, expect, it } from 'vitest'
 import { GenericBodyWriter, WORKER_MIN_REGIONS } from './body-writer.ts'
-import { genericResponseGzip, genericResponseJson, type GenericResult, type ResponseOptions } from './generic.ts'
+import {
+  genericResponseGzip,
+  genericResponseJson,
+  share,
+  shareText,
+  SHARE_TEXTS,
+  type GenericResult,
+  type ResponseOptions,
+} from './generic.ts'
 import type { Region } from './regions.ts'
 
 /** A COUNTY-like result: long polygon texts (compressed segments), short ones, non-ASCII labels, nulls. */
@@ -113,5 +121,15 @@ describe('GenericBodyWriter', () => {
     expect(writer.written).toEqual({ worker: 0, eventLoop: 2 })
     expect(warnings).toHaveLength(1)
     expect(warnings[0]).toMatch(/^Atlas body thread stopped \(exit code \d+\): bodies are written on the event loop$/)
+  })
+
+  it('looks up the text of every share the writers write: JSON.stringify(share(part, total)), for every part of totals up to 3,000 and larger', () => {
+    SHARE_TEXTS.forEach((text, k) => expect(text).toBe(JSON.stringify(k / 10_000)))
+    let mismatches = 0
+    for (let total = 0; total <= 3_000; total++)
+      for (let part = 0; part <= total; part++) if (shareText(part, total) !== JSON.stringify(share(part, total))) mismatches++
+    for (const total of [65_537, 1_234_567, 2_000_000])
+      for (let part = 0; part <= total; part += 97) if (shareText(part, total) !== JSON.stringify(share(part, total))) mismatches++
+    expect(mismatches).toBe(0)
   })
 })

@@ -392,11 +392,16 @@ const FEATURE_PROPERTIES = ',"properties":'
  * them), made once. `lead` starts the properties (`{"id":`, or `,"properties":{"id":` in a feature).
  */
 interface PropertiesTemplate {
+  scoreAllowed: boolean
   lead: ConstantPiece
   featureLead: ConstantPiece
   pieces: ConstantPiece[]
 }
 const templates = new Map<string, PropertiesTemplate>()
+/** The template of a body's regions (one look-up per body, not per region). */
+const bodyTemplate = (granularity: TileGranularity, options: Omit<ResponseOptions, 'points'>) =>
+  templateOf(ENTITY_OF[granularity], tierAllows(options.tier, 'score'), options.census)
+
 function templateOf(entity: string, scoreAllowed: boolean, census: boolean): PropertiesTemplate {
   const key = `${entity}|${scoreAllowed}|${census}`
   let template = templates.get(key)
@@ -440,6 +445,7 @@ function templateOf(entity: string, scoreAllowed: boolean, census: boolean): Pro
     '}',
   )
   template = {
+    scoreAllowed,
     lead: constantPiece('{"id":'),
     featureLead: constantPiece(`${FEATURE_PROPERTIES}{"id":`),
     pieces: texts.map(constantPiece),
@@ -448,8 +454,15 @@ function templateOf(entity: string, scoreAllowed: boolean, census: boolean): Pro
   return template
 }
 
-/** share() as JSON text */
-const shareText = (part: number, total: number) => num(share(part, total))
+/** `String(k / 10000)` for k = 0..10000: every value share() can give, as text (tested against String) */
+export const SHARE_TEXTS: readonly string[] = Array.from({ length: 10_001 }, (_, k) => String(k / 10_000))
+
+/** share() as JSON text: share() is round(part / total, 4) = k / 10000 for the k below, so its text is looked up. */
+export const shareText = (part: number, total: number): string => {
+  if (!(total > 0)) return '0'
+  const k = Math.round((part / total) * 10_000)
+  return k >= 0 && k <= 10_000 ? SHARE_TEXTS[k]! : num(share(part, total))
+}
 
 /**
  * JSON.stringify(regionProperties(…)) written from the template's constant pieces and the values: the
@@ -458,14 +471,13 @@ const shareText = (part: number, total: number) => num(share(part, total))
  */
 function writeRegionProperties(
   sink: JsonSink,
-  granularity: TileGranularity,
+  template: PropertiesTemplate,
   r: RegionResult,
   options: Omit<ResponseOptions, 'points'>,
   inFeature = false,
 ) {
   const texts = textsOf(r.region)
-  const scoreAllowed = tierAllows(options.tier, 'score')
-  const template = templateOf(ENTITY_OF[granularity], scoreAllowed, options.census)
+  const scoreAllowed = template.scoreAllowed
   const pieces = template.pieces
   const population = options.census ? num(r.region.population) : 'null'
   const prevalence = options.census && r.prevalence !== null ? num(round(r.prevalence, 2)) : 'null'
@@ -532,7 +544,7 @@ function writeRegionProperties(
 
 function regionPropertiesJson(result: GenericResult, r: RegionResult, options: Omit<ResponseOptions, 'points'>): string {
   const sink = new TextSink()
-  writeRegionProperties(sink, result.granularity, r, options)
+  writeRegionProperties(sink, bodyTemplate(result.granularity, options), r, options)
   return sink.text
 }
 
@@ -644,6 +656,7 @@ export function writeGzipBody(
     return segment
   })
   const gzip = new SplicedGzip(capacity + regions.length * 256)
+  const template = bodyTemplate(granularity, options)
   if (regions.length === 0) gzip.constant(GZIP_EMPTY)
   for (let i = 0; i < regions.length; i++) {
     const r = regions[i]!
@@ -653,7 +666,7 @@ export function writeGzipBody(
     const segment = segments[i]
     if (segment) gzip.segment(segment)
     else gzip.value(r.region.geometry)
-    writeRegionProperties(gzip, granularity, r, options, true)
+    writeRegionProperties(gzip, template, r, options, true)
   }
   if (regions.length > 0) gzip.constant(GZIP_LAST)
   gzip.text(end)
