@@ -439,23 +439,7 @@ function keepRuns(
  * runs of the state or of the ZIP areas in scope). No list of patients is materialised.
  */
 export function selectPatients(index: PatientIndex, codes: readonly string[], filter: PatientFilter): Uint32Array {
-  const { words, dense, bitsets, offsets, patients } = index
-  const out = new Uint32Array(words)
-  if (codes.length === 0) out.set(index.any)
-  for (const [first, end] of codeRuns(index, codes)) {
-    for (let i = first; i < end; i++) {
-      const d = dense[i]!
-      if (d >= 0) {
-        const bits = bitsets[d]!
-        for (let w = 0; w < words; w++) out[w]! |= bits[w]!
-      } else {
-        for (let k = offsets[i]!, stop = offsets[i + 1]!; k < stop; k++) {
-          const p = patients[k]!
-          out[p >>> 5]! |= 1 << (p & 31)
-        }
-      }
-    }
-  }
+  const out = codeUnion(index, codes).slice()
   if (filter.gender >= 0) and(out, index.genderBits[filter.gender]!)
   const minAge = Math.ceil(filter.minAge)
   const maxAge = Math.floor(filter.maxAge)
@@ -476,6 +460,48 @@ export function selectPatients(index: PatientIndex, codes: readonly string[], fi
   if (zipMask) keepRuns(index, out, index.runs.ZIP_CODE_50KM, (z) => zipMask[z] === 1)
   return out
 }
+
+/**
+ * The patients with any of the code prefixes (every patient with a diagnosis when there are none), as a bitset.
+ * The union of a code set is kept with the index, for the last `CODE_UNIONS_KEPT` code sets
+ * (docs/decisions/0066): a query of the same conditions with other demographics, another scope or granularity,
+ * its tiles and its drill-downs then start from it instead of ORing the codes' bitsets and postings again (about
+ * 5 ms for ten common codes at the full scale). The index never changes, so neither does a union; callers copy it.
+ */
+function codeUnion(index: PatientIndex, codes: readonly string[]): Uint32Array {
+  if (codes.length === 0) return index.any
+  const key = [...new Set(codes)].sort().join(',')
+  let unions = codeUnions.get(index)
+  if (!unions) codeUnions.set(index, (unions = new Map()))
+  const kept = unions.get(key)
+  if (kept) {
+    unions.delete(key)
+    unions.set(key, kept)
+    return kept
+  }
+  const { words, dense, bitsets, offsets, patients } = index
+  const out = new Uint32Array(words)
+  for (const [first, end] of codeRuns(index, codes)) {
+    for (let i = first; i < end; i++) {
+      const d = dense[i]!
+      if (d >= 0) {
+        const bits = bitsets[d]!
+        for (let w = 0; w < words; w++) out[w]! |= bits[w]!
+      } else {
+        for (let k = offsets[i]!, stop = offsets[i + 1]!; k < stop; k++) {
+          const p = patients[k]!
+          out[p >>> 5]! |= 1 << (p & 31)
+        }
+      }
+    }
+  }
+  unions.set(key, out)
+  while (unions.size > CODE_UNIONS_KEPT) unions.delete(unions.keys().next().value as string)
+  return out
+}
+/** 16 unions: 4 MiB at the full scale (2 M patients: 244 KiB a bitset) */
+const CODE_UNIONS_KEPT = 16
+const codeUnions = new WeakMap<PatientIndex, Map<string, Uint32Array>>()
 
 /** Calls `visit` for every set bit, in increasing order. */
 export function forEachBit(bits: Uint32Array, visit: (p: number) => void): void {
