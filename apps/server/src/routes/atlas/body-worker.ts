@@ -1,5 +1,5 @@
 import { parentPort } from 'node:worker_threads'
-import { NUMBERS_PER_REGION, type CatalogMessage, type WorkerReply, type WriteMessage } from './body-writer.js'
+import { KEPT_CATALOGS, NUMBERS_PER_REGION, type CatalogMessage, type WorkerReply, type WriteMessage } from './body-writer.js'
 import { writeGzipBody, type RegionResult } from './generic.js'
 import type { Region } from './regions.js'
 
@@ -7,7 +7,6 @@ import type { Region } from './regions.js'
  * The thread that writes large Atlas gzip bodies (body-writer.ts, docs/decisions/0066): it keeps the region
  * catalogs it was sent (the latest few) and answers each job with the body, its memory handed back.
  */
-const KEPT_CATALOGS = 4
 const catalogs = new Map<number, Region[]>()
 const port = parentPort!
 

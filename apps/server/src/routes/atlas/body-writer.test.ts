@@ -1,6 +1,6 @@
 import { gunzipSync } from 'node:zlib'
 import { afterEach, describe, expect, it } from 'vitest'
-import { GenericBodyWriter, WORKER_MIN_REGIONS } from './body-writer.ts'
+import { GenericBodyWriter, KEPT_CATALOGS, WORKER_MIN_REGIONS } from './body-writer.ts'
 import {
   genericResponseGzip,
   genericResponseJson,
@@ -131,5 +131,18 @@ describe('GenericBodyWriter', () => {
     for (const total of [65_537, 1_234_567, 2_000_000])
       for (let part = 0; part <= total; part += 97) if (shareText(part, total) !== JSON.stringify(share(part, total))) mismatches++
     expect(mismatches).toBe(0)
+  })
+
+  it('sends a catalog again after the thread dropped it, and never writes with a catalog it lacks', async () => {
+    const warnings: string[] = []
+    const writer = new GenericBodyWriter((message) => warnings.push(message))
+    writers.push(writer)
+    // one more catalog than the thread keeps (new data versions), then the first again
+    const results = Array.from({ length: KEPT_CATALOGS + 1 }, (_, i) => syntheticResult(WORKER_MIN_REGIONS + i, 100 + i))
+    for (const result of [...results, results[0]!, results[KEPT_CATALOGS]!]) {
+      expect((await writer.gzip(result, options(false))).equals(genericResponseGzip(result, options(false)))).toBe(true)
+    }
+    expect(writer.written).toEqual({ worker: KEPT_CATALOGS + 3, eventLoop: 0 })
+    expect(warnings).toEqual([])
   })
 })

@@ -19,6 +19,9 @@ import type { Region } from './regions.js'
  */
 export const WORKER_MIN_REGIONS = 500
 
+/** Catalogs the thread keeps, the latest sent; the writer mirrors that list and sends a catalog again when needed. */
+export const KEPT_CATALOGS = 4
+
 /** Numbers per region in a job: patients, the four payer counts, prevalence, hotspot, score (NaN = null). */
 export const NUMBERS_PER_REGION = 8
 
@@ -78,7 +81,9 @@ export class GenericBodyWriter {
     const catalog = this.catalogOf(result.catalog)
     if (!this.sent.has(catalog.id)) {
       worker.postMessage({ type: 'catalog', catalog: catalog.id, regions: catalog.regions } satisfies CatalogMessage)
+      // the thread drops the oldest catalog beyond KEPT_CATALOGS in the same order
       this.sent.add(catalog.id)
+      while (this.sent.size > KEPT_CATALOGS) this.sent.delete(this.sent.values().next().value as number)
     }
     const n = result.regions.length
     const positions = new Int32Array(n)
@@ -151,7 +156,15 @@ export class GenericBodyWriter {
         const call = this.pending.get(reply.job)
         if (!call) return
         this.pending.delete(reply.job)
-        if ('error' in reply) return call.reject(new Error(reply.error))
+        if ('error' in reply) {
+          // the thread could not write it (it should not happen): the event loop writes it, or throws the same error
+          this.warn(`Atlas body thread: ${reply.error}; written on the event loop`)
+          try {
+            return call.resolve(this.onEventLoop(call.result, call.options))
+          } catch (error) {
+            return call.reject(error)
+          }
+        }
         this.written.worker++
         call.resolve(Buffer.from(reply.body.buffer, reply.body.byteOffset, reply.body.byteLength))
       })
