@@ -62,21 +62,15 @@ export class GenericBodyWriter {
   /** catalogs the current worker holds */
   private sent = new Set<number>()
   private nextCatalog = 0
-  /** bodies written by the worker and on the event loop (for tests and the bench) */
+  /** bodies written by the worker and on the event loop (for tests) */
   readonly written = { worker: 0, eventLoop: 0 }
 
-  /**
-   * `warn`: told when the thread fails (its bodies are then written on the event loop);
-   * `minRegions`: bodies of fewer regions are written on the event loop.
-   */
-  constructor(
-    private readonly warn: (message: string) => void = () => undefined,
-    private readonly minRegions = WORKER_MIN_REGIONS,
-  ) {}
+  /** `warn`: told when the thread fails (its bodies are then written on the event loop) */
+  constructor(private readonly warn: (message: string) => void = () => undefined) {}
 
   /** The gzip body of `genericResponseGzip(result, options)`, written by the worker when it is worth it. */
   async gzip(result: GenericResult, options: ResponseOptions): Promise<Buffer> {
-    const worker = result.regions.length >= this.minRegions ? this.started() : null
+    const worker = result.regions.length >= WORKER_MIN_REGIONS ? this.started() : null
     if (!worker) return this.onEventLoop(result, options)
     const catalog = this.catalogOf(result.catalog)
     if (!this.sent.has(catalog.id)) {

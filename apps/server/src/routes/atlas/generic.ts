@@ -542,9 +542,9 @@ function writeRegionProperties(
   sink.constant(pieces[k]!)
 }
 
-function regionPropertiesJson(result: GenericResult, r: RegionResult, options: Omit<ResponseOptions, 'points'>): string {
+function regionPropertiesJson(template: PropertiesTemplate, r: RegionResult, options: Omit<ResponseOptions, 'points'>): string {
   const sink = new TextSink()
-  writeRegionProperties(sink, bodyTemplate(result.granularity, options), r, options)
+  writeRegionProperties(sink, template, r, options)
   return sink.text
 }
 
@@ -596,6 +596,7 @@ export function genericResponseJson(result: GenericResult, options: ResponseOpti
   const head = COLLECTION_HEAD
   const prefixes: Buffer[] = new Array<Buffer>(result.regions.length)
   const texts: string[] = new Array<string>(result.regions.length)
+  const template = bodyTemplate(result.granularity, options)
   let size = Buffer.byteLength(head)
   result.regions.forEach((r, i) => {
     const region = r.region
@@ -605,7 +606,7 @@ export function genericResponseJson(result: GenericResult, options: ResponseOpti
       featurePrefixes.set(region, prefix)
     }
     prefixes[i] = prefix
-    texts[i] = `${regionPropertiesJson(result, r, options)}}`
+    texts[i] = `${regionPropertiesJson(template, r, options)}}`
     size += (i > 0 ? 1 : 0) + prefix.length + Buffer.byteLength(texts[i])
   })
   const tail = collectionEnd(result, options)
