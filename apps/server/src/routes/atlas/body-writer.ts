@@ -184,7 +184,10 @@ export class GenericBodyWriter {
       this.worker = worker
       this.sent = new Set()
       return worker
-    } catch {
+    } catch (error) {
+      this.warn(
+        `Atlas body thread did not start (${error instanceof Error ? error.message : String(error)}): bodies are written on the event loop`,
+      )
       this.failed = true
       return null
     }
