@@ -65,7 +65,11 @@ WHERE p.company_id = $1 AND p.product_group = $2::"ProductGroup"`
  * pool (not Prisma): it runs on every metered request, in the access guard, and the meter reuses its answer.
  */
 export async function productPolicyOf(pool: pg.Pool, companyId: number, group: ProductGroup): Promise<ProductPolicy | null> {
-  const { rows } = await pool.query<{ created_at: Date; renewal_cycle_days: number; limit: number | null }>(POLICY_SQL, [companyId, group])
+  const { rows } = await pool.query<{ created_at: Date; renewal_cycle_days: number; limit: number | null }>({
+    name: 'product-policy',
+    text: POLICY_SQL,
+    values: [companyId, group],
+  })
   const row = rows[0]
   if (!row) return null
   return {
@@ -117,7 +121,11 @@ export class CreditService {
     if (!policy) throw forbidden(AUTH_MESSAGES.productDenied(PRODUCT_NAMES[group]))
     const cycle = currentCycle(policy.company_created_at, policy.renewal_cycle_days, now)
     const limit = policy.limit
-    const { rows } = await this.pool.query<{ used: number }>(CONSUME_SQL, [companyId, group, cycle.start, limit])
+    const { rows } = await this.pool.query<{ used: number }>({
+      name: 'credit-consume',
+      text: CONSUME_SQL,
+      values: [companyId, group, cycle.start, limit],
+    })
     const used = rows[0]?.used
     if (used === undefined) throw creditsExhausted(group, isoDay(cycle.end))
     return {

@@ -206,15 +206,17 @@ interface LoginRow {
  */
 export function loginReader(pool: pg.Pool) {
   return batchLoader<number, LoginRow>(async (ids) => {
-    const { rows } = await pool.query<LoginRow>(
-      `SELECT u.id, u.email, u.company_id, u.role::text AS role, u.phone_number, u.is_active, c.company_name, c.created_at,
+    // a named statement: parsed once per pool connection and planned generically after five executions (0067)
+    const { rows } = await pool.query<LoginRow>({
+      name: 'login-principals',
+      text: `SELECT u.id, u.email, u.company_id, u.role::text AS role, u.phone_number, u.is_active, c.company_name, c.created_at,
          c.renewal_cycle_days,
          coalesce((SELECT json_agg(json_build_object('product_group', p.product_group, 'limit', p."limit"))
                    FROM company_policies p WHERE p.company_id = c.id), '[]'::json) AS policies,
          ${DATA_VERSION_SQL} AS data_version
        FROM users u JOIN companies c ON c.id = u.company_id WHERE u.id = ANY($1::int[])`,
-      [ids],
-    )
+      values: [ids],
+    })
     return new Map(rows.map((row) => [row.id, row]))
   })
 }

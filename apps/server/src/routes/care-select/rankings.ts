@@ -81,7 +81,7 @@ export async function resolveSearch(pool: pg.Pool, query: ParsedRankingsQuery): 
     unknown_cpt: string[]
     unknown_icd10: string[]
     version: string
-  }>(RESOLVE_SQL, [query.zip_code, omniCode, query.insurance_names_csv, cpt, icd10])
+  }>({ name: 'care-select-resolve', text: RESOLVE_SQL, values: [query.zip_code, omniCode, query.insurance_names_csv, cpt, icd10] })
   const row = rows[0]
   if (!row) throw new Error('resolve query returned no row')
   const errors: { path: string; message: string }[] = []
@@ -334,7 +334,11 @@ async function rankingsOf(pool: pg.Pool, search: ResolvedSearch, scored: ScoredS
     facilities: FacilityDetails[]
     icd10: Record<string, string>
     procedures: Record<string, string>
-  }>(DETAILS_SQL, [hcpList.map((r) => r.npi), hcoCandidates.map((f) => f.id), allCodes.icd10, allCodes.procedure])
+  }>({
+    name: 'care-select-details',
+    text: DETAILS_SQL,
+    values: [hcpList.map((r) => r.npi), hcoCandidates.map((f) => f.id), allCodes.icd10, allCodes.procedure],
+  })
   const detail = details.rows[0] as {
     providers: ProviderDetails[]
     facilities: FacilityDetails[]
