@@ -25,7 +25,7 @@ import { currentClaimIndex } from '../apps/server/src/routes/atlas/claim-index.t
 import { entityPage, stateRows, type DrilldownQuery } from '../apps/server/src/routes/atlas/drilldown.ts'
 import {
   countByRegionSql,
-  featureProperties,
+  tileRegionProperties,
   genericResponseGzip,
   genericResponseJson,
   genericResult,
@@ -321,17 +321,7 @@ export async function benchAtlasReadOnly(requests: number, concurrency: number) 
       t,
       (id) => {
         const r = byId.get(id)
-        if (!r) return null
-        const p = featureProperties(result, { tier: 'ENTERPRISE', census: false }, [r])[0]!
-        return {
-          id: p.id,
-          label: p.label,
-          value: p.value,
-          fill: p.fill,
-          entity_type: p.entity_type,
-          hotspot_score: p.hotspot_score,
-          score: p.score,
-        }
+        return r ? tileRegionProperties(result, r, { tier: 'ENTERPRISE', census: false }) : null
       },
       [],
     )

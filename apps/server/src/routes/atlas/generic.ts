@@ -275,10 +275,34 @@ export function featureProperties(
   return regions.map((r) => regionProperties(result, r, options))
 }
 
+/**
+ * What a vector tile's region feature carries: the feature properties of the GeoJSON answer that a map styles and
+ * shows (id, label, value, fill, entity type, Gi* and its score, census figures), by the same rules, without
+ * building the metrics and metadata the tile leaves out.
+ */
+export function tileRegionProperties(result: GenericResult, r: RegionResult, options: Omit<ResponseOptions, 'points'>) {
+  const scoreAllowed = tierAllows(options.tier, 'score')
+  return {
+    id: r.region.id,
+    label: r.region.label,
+    value: r.patients,
+    fill: r.fill,
+    entity_type: ENTITY_OF[result.granularity],
+    hotspot_score: scoreAllowed ? r.hotspot : null,
+    score: scoreAllowed ? r.score : null,
+    population: censusPopulation(r, options),
+    prevalence_per_100k: censusPrevalence(r, options),
+  }
+}
+
+const censusPopulation = (r: RegionResult, options: Omit<ResponseOptions, 'points'>) => (options.census ? r.region.population : null)
+const censusPrevalence = (r: RegionResult, options: Omit<ResponseOptions, 'points'>) =>
+  options.census && r.prevalence !== null ? round(r.prevalence, 2) : null
+
 function regionProperties(result: GenericResult, r: RegionResult, options: Omit<ResponseOptions, 'points'>): GenericFeature['properties'] {
   const scoreAllowed = tierAllows(options.tier, 'score')
-  const population = options.census ? r.region.population : null
-  const prevalence = options.census && r.prevalence !== null ? round(r.prevalence, 2) : null
+  const population = censusPopulation(r, options)
+  const prevalence = censusPrevalence(r, options)
   const metrics = [
     metric('patient_count', 'Patients', 'Distinct patients with any of the conditions', 'PATIENT_COUNT', r.patients, 'INT'),
     ...payerMetrics(r.payers, r.patients),

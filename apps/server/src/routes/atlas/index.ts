@@ -34,7 +34,7 @@ import {
   type DrilldownQuery,
   type GroupMetrics,
 } from './drilldown.js'
-import { featureProperties, genericResponseJson, genericResult, round, share, type GenericResult, type RegionResult } from './generic.js'
+import { tileRegionProperties, genericResponseJson, genericResult, round, share, type GenericResult, type RegionResult } from './generic.js'
 import { filtersOf, resolveScope, type AtlasFilters, type AtlasScope } from './query.js'
 import { currentPatientIndex } from './patient-index.js'
 import { regionTile, type TileFeature } from './tiles.js'
@@ -69,11 +69,29 @@ const TILE_CACHE_LIMIT = 500
 const tileCache = new WeakMap<GenericResult, Map<string, Buffer>>()
 const regionMaps = new WeakMap<GenericResult, Map<string, RegionResult>>()
 
-/** The regions of a result by id (kept with the result). */
-function regionsById(result: GenericResult): Map<string, RegionResult> {
+const catalogPositions = new WeakMap<GenericResult['catalog'], Map<string, number>>()
+
+/**
+ * A region of a result by id. A result over every region of its catalog (the national map) lists them in the
+ * catalog's order, so the positions kept once per catalog serve every result of it, recounted ones included;
+ * any other result gets a map of its own (kept with it).
+ */
+function regionsById(result: GenericResult): (id: string) => RegionResult | undefined {
+  const { catalog, regions } = result
+  if (regions.length === catalog.size) {
+    let positions = catalogPositions.get(catalog)
+    if (!positions) catalogPositions.set(catalog, (positions = new Map([...catalog.keys()].map((id, i) => [id, i]))))
+    const known = positions
+    return (id) => {
+      const at = known.get(id)
+      const r = at === undefined ? undefined : regions[at]
+      return r?.region.id === id ? r : undefined
+    }
+  }
   let map = regionMaps.get(result)
-  if (!map) regionMaps.set(result, (map = new Map(result.regions.map((r) => [r.region.id, r]))))
-  return map
+  if (!map) regionMaps.set(result, (map = new Map(regions.map((r) => [r.region.id, r]))))
+  const byId = map
+  return (id) => byId.get(id)
 }
 
 /** Facilities of the region with their patients of the query, as point features (has_marker). */
@@ -228,23 +246,11 @@ export const atlasRoutes: FastifyPluginAsyncZod = async (app) => {
       reply.header('content-type', 'application/vnd.mapbox-vector-tile').header('cache-control', 'private, max-age=60').send(tile)
     if (cached) return send(cached)
     // the pre-cut geometry of the catalog with this result's attributes (docs/decisions/0052)
-    const byId = regionsById(result)
+    const regionOf = regionsById(result)
     const options = { tier, census: q.census }
     const propertiesOf = (id: string) => {
-      const r = byId.get(id)
-      if (!r) return null
-      const properties = featureProperties(result, options, [r])[0]!
-      return {
-        id: properties.id,
-        label: properties.label,
-        value: properties.value,
-        fill: properties.fill,
-        entity_type: properties.entity_type,
-        hotspot_score: properties.hotspot_score,
-        score: properties.score,
-        population: properties.population ?? null,
-        prevalence_per_100k: properties.prevalence_per_100k ?? null,
-      }
+      const r = regionOf(id)
+      return r ? tileRegionProperties(result, r, options) : null
     }
     const points: TileFeature[] = (q.points ? await facilityPoints(pool, q.filters, q.scope, tier, version) : []).map((feature) => ({
       id: feature.properties.id,

@@ -55,6 +55,8 @@ export interface PatientIndex {
   any: Uint32Array
   genderBits: Uint32Array[]
   payerBits: Uint32Array[]
+  /** every patient has one of the payer types: a region's last payer count is its patients less the other three */
+  payersPartition: boolean
   /** ageAtLeast[k]: patients aged ≥ ageLow + k (null when the ages span too much: then tested per patient) */
   ageAtLeast: Uint32Array[] | null
   ageLow: number
@@ -294,6 +296,7 @@ export async function buildPatientIndex(pool: pg.Pool, version: string, options:
     any,
     genderBits,
     payerBits,
+    payersPartition: payer.every((k) => k < ATLAS_PAYER_TYPES.length),
     ageAtLeast,
     ageLow,
     ageHigh,
@@ -555,6 +558,7 @@ export function countRuns(index: PatientIndex, selected: Uint32Array, granularit
   const { start, region } = index.runs[granularity]
   const [p0, p1, p2, p3] = index.payerBits as [Uint32Array, Uint32Array, Uint32Array, Uint32Array]
   if (ATLAS_PAYER_TYPES.length !== 4) throw new Error('Atlas index: four payer types expected')
+  const partition = index.payersPartition
   for (let r = 0; r < region.length; r++) {
     const g = region[r]!
     if (g === NONE32) continue
@@ -577,8 +581,9 @@ export function countRuns(index: PatientIndex, selected: Uint32Array, granularit
       c0 += popcount(word & p0[w]!)
       c1 += popcount(word & p1[w]!)
       c2 += popcount(word & p2[w]!)
-      c3 += popcount(word & p3[w]!)
+      if (!partition) c3 += popcount(word & p3[w]!)
     }
+    if (partition) c3 = n - c0 - c1 - c2
     if (n === 0) continue
     const at = g * width
     counts[at]! += n
