@@ -692,7 +692,9 @@ describe('Atlas API', () => {
       const versionReads: string[] = []
       const query = pool.query.bind(pool)
       const spy = vi.spyOn(pool, 'query').mockImplementation(((text: unknown, ...rest: unknown[]) => {
-        if (text === `SELECT ${DATA_VERSION_SQL} AS v`) versionReads.push(String(text))
+        // sent as text or as a named statement's config ({ name, text }, docs/decisions/0067)
+        const sql = typeof text === 'string' ? text : (text as { text?: unknown } | null)?.text
+        if (sql === `SELECT ${DATA_VERSION_SQL} AS v`) versionReads.push(String(sql))
         return (query as (...args: unknown[]) => unknown)(text, ...rest)
       }) as typeof pool.query)
       try {
