@@ -78,20 +78,24 @@ const catalogPositions = new WeakMap<GenericResult['catalog'], Map<string, numbe
  */
 function regionsById(result: GenericResult): (id: string) => RegionResult | undefined {
   const { catalog, regions } = result
-  if (regions.length === catalog.size) {
-    let positions = catalogPositions.get(catalog)
-    if (!positions) catalogPositions.set(catalog, (positions = new Map([...catalog.keys()].map((id, i) => [id, i]))))
-    const known = positions
-    return (id) => {
-      const at = known.get(id)
-      const r = at === undefined ? undefined : regions[at]
-      return r?.region.id === id ? r : undefined
-    }
+  const mapOf = () => {
+    let map = regionMaps.get(result)
+    if (!map) regionMaps.set(result, (map = new Map(regions.map((r) => [r.region.id, r]))))
+    return map
   }
-  let map = regionMaps.get(result)
-  if (!map) regionMaps.set(result, (map = new Map(regions.map((r) => [r.region.id, r]))))
-  const byId = map
-  return (id) => byId.get(id)
+  if (regions.length !== catalog.size) {
+    const byId = mapOf()
+    return (id) => byId.get(id)
+  }
+  let positions = catalogPositions.get(catalog)
+  if (!positions) catalogPositions.set(catalog, (positions = new Map([...catalog.keys()].map((id, i) => [id, i]))))
+  const known = positions
+  return (id) => {
+    const at = known.get(id)
+    const r = at === undefined ? undefined : regions[at]
+    // the id at the position is checked: a result in another order is looked up by id instead
+    return r?.region.id === id ? r : mapOf().get(id)
+  }
 }
 
 /** Facilities of the region with their patients of the query, as point features (has_marker). */
