@@ -78,7 +78,7 @@ export async function loadIndexes(pool: pg.Pool): Promise<{ people: PatientIndex
     claims.people = people
     // the summary of this checkout's code (the snapshot may hold an older layout)
     const t1 = performance.now()
-    claims.stateSummary = stateSummaryOf(people, claims, claims.providerNpis.length, claims.facilitySystem)
+    claims.stateSummary = stateSummaryOf(people, claims, claims.providers.count, claims.facilitySystem)
     console.log(`state summary rebuilt in ${((performance.now() - t1) / 1000).toFixed(1)} s`)
     console.log(`snapshot loaded in ${((performance.now() - t) / 1000).toFixed(1)} s`)
     return { people, claims }

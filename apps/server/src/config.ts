@@ -26,6 +26,11 @@ export const envSchema = z.object({
   DEMO_PASSWORD: optionalString,
   /** load demo company, users and data at start */
   SEED_DEMO: booleanFlag.optional(),
+  /**
+   * server processes sharing PORT on PostgreSQL (node:cluster, docs/decisions/0068); the embedded database
+   * serves one process, so it always runs one
+   */
+  WEB_CONCURRENCY: z.coerce.number().int().min(1).max(64).default(1),
   BODY_LIMIT_BYTES: z.coerce.number().int().positive().default(1_048_576),
   WEB_DIST_DIR: optionalString,
   TRUST_PROXY: booleanFlag.default(false),

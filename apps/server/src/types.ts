@@ -1,3 +1,4 @@
+import type { CredentialLimiters } from './auth/rate-limits.js'
 import type { AppConfig } from './config.js'
 import type { Database } from './db/database.js'
 
@@ -5,5 +6,9 @@ declare module 'fastify' {
   interface FastifyInstance {
     config: AppConfig
     db: Database
+    /** the credential endpoints' limits (auth/rate-limits.ts; a cluster's are shared, auth/shared-limits.ts) */
+    credentialLimiters: CredentialLimiters
+    /** how many processes serve this port (1 unless WEB_CONCURRENCY starts a cluster) */
+    processes: number
   }
 }

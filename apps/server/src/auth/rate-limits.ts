@@ -101,8 +101,18 @@ export class FailureCounter {
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
 
+/** What the credential endpoints use: runs a credential check under an endpoint's limits. */
+export interface CredentialGate {
+  attempt<T>(
+    address: string,
+    account: string | null,
+    check: () => Promise<{ failed: boolean; result: T }>,
+    options?: { countAll?: boolean },
+  ): Promise<T>
+}
+
 /** The two counters of one endpoint; `attempt` runs a credential check under them. */
-export class CredentialLimiter {
+export class CredentialLimiter implements CredentialGate {
   private readonly addresses: FailureCounter
   private readonly accounts: FailureCounter | null
   /** per throttled account: the tail of its line of attempts and how many wait in it */
@@ -187,4 +197,5 @@ export function createCredentialLimiters(now: () => number = Date.now) {
     verify: new CredentialLimiter(RATE_LIMITS.verify, now),
   }
 }
-export type CredentialLimiters = ReturnType<typeof createCredentialLimiters>
+/** One gate per credential endpoint: local counters, or a cluster primary's (auth/shared-limits.ts). */
+export type CredentialLimiters = Record<keyof typeof RATE_LIMITS, CredentialGate>

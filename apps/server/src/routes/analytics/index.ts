@@ -6,6 +6,8 @@ import { route } from '../../lib/endpoint.js'
 
 /** Client clocks drift: occurred_at further than this from the server's clock is replaced by the receive time. */
 const MAX_CLOCK_SKEW_MS = 24 * 60 * 60 * 1000
+/** per client address; a cluster's processes each allow their share, so the whole server allows this many */
+const ANALYTICS_EVENTS_PER_MINUTE = 300
 
 /** The identifying fields of spec 1 §6 (user id, e-mail, company id, role, company name) from the credential. */
 function identityOf(principal: Principal | null) {
@@ -26,21 +28,26 @@ function identityOf(principal: Principal | null) {
 }
 
 export const analyticsRoutes: FastifyPluginAsyncZod = async (app) => {
-  route(app, analyticsEndpoints.events, { config: { rateLimit: { max: 300, timeWindow: 60_000 } } }, async (request, reply) => {
-    // An invalid or expired credential does not block analytics: the events are stored anonymously.
-    const identity = identityOf(request.auth)
-    const now = Date.now()
-    const data = request.body.events.map((event) => {
-      const stamped = event.occurred_at ? Date.parse(event.occurred_at) : now
-      const occurred = Math.abs(stamped - now) <= MAX_CLOCK_SKEW_MS ? stamped : now
-      return {
-        name: event.name,
-        ...(event.properties ? { properties: event.properties as Prisma.InputJsonValue } : {}),
-        occurred_at: new Date(occurred),
-        ...identity,
-      }
-    })
-    const { count } = await app.db.prisma.analyticsEvent.createMany({ data })
-    return reply.status(202).send({ accepted: count })
-  })
+  route(
+    app,
+    analyticsEndpoints.events,
+    { config: { rateLimit: { max: Math.ceil(ANALYTICS_EVENTS_PER_MINUTE / app.processes), timeWindow: 60_000 } } },
+    async (request, reply) => {
+      // An invalid or expired credential does not block analytics: the events are stored anonymously.
+      const identity = identityOf(request.auth)
+      const now = Date.now()
+      const data = request.body.events.map((event) => {
+        const stamped = event.occurred_at ? Date.parse(event.occurred_at) : now
+        const occurred = Math.abs(stamped - now) <= MAX_CLOCK_SKEW_MS ? stamped : now
+        return {
+          name: event.name,
+          ...(event.properties ? { properties: event.properties as Prisma.InputJsonValue } : {}),
+          occurred_at: new Date(occurred),
+          ...identity,
+        }
+      })
+      const { count } = await app.db.prisma.analyticsEvent.createMany({ data })
+      return reply.status(202).send({ accepted: count })
+    },
+  )
 }

@@ -59,10 +59,12 @@ export interface ClaimIndex {
   facilityState: string[]
   facilityZip: string[]
   facilitySystem: Int32Array
-  providerNpis: string[]
-  /** null: the NPI is not in providers (such claims never reach a PROVIDER drill-down, which joins providers) */
-  providerState: (string | null)[]
-  providerZip: (string | null)[]
+  /**
+   * The claims' providers (about a million at full scale) in columns outside the JavaScript heap, so that they
+   * add nothing to a garbage collection's marking (docs/decisions/0068): NPIs as 10 latin1 bytes each (`npiOf`),
+   * state and ZIP as numbers into `stateNames` and `zipNames`.
+   */
+  providers: ProviderColumns
   /** stamps of the distinct counts (one query at a time: the walk is synchronous) */
   providerStamp: Uint32Array
   facilityStamp: Uint32Array
@@ -70,6 +72,25 @@ export interface ClaimIndex {
   stamp: number
   bytes: number
 }
+
+/** NPIs are CHAR(10) */
+const NPI_BYTES = 10
+
+export interface ProviderColumns {
+  count: number
+  /** NPI of provider n: bytes n·10 .. n·10+10 */
+  npi: Buffer
+  /** 0: the NPI is not in providers (such claims never reach a PROVIDER drill-down, which joins providers); else 1 + its index in stateNames */
+  state: Uint8Array
+  stateNames: string[]
+  /** -1 when not in providers, else its index in zipNames */
+  zip: Int32Array
+  zipNames: string[]
+}
+
+/** The NPI of a claim-index provider. */
+export const npiOf = (index: Pick<ClaimIndex, 'providers'>, n: number): string =>
+  index.providers.npi.toString('latin1', n * NPI_BYTES, (n + 1) * NPI_BYTES)
 
 const CHUNK = 100_000
 
@@ -79,7 +100,8 @@ export async function buildClaimIndex(pool: pg.Pool, people: PatientIndex): Prom
   )
   const facilityNumber = new Map(facilities.rows.map((row, i) => [row.id, i]))
   const npiNumber = new Map<string, number>()
-  const providerNpis: string[] = []
+  let npiBytes = Buffer.allocUnsafe(NPI_BYTES * 65_536)
+  let providerCount = 0
   const setNumber = new Map<string, number>()
   const sets: string[][] = []
   let chunkFacility: number[] = []
@@ -135,8 +157,14 @@ export async function buildClaimIndex(pool: pg.Pool, people: PatientIndex): Prom
       chunkFacility.push(facilityId < 0 ? -1 : (facilityNumber.get(facilityId) ?? -1))
       let n = npiNumber.get(npi)
       if (n === undefined) {
-        n = providerNpis.length
-        providerNpis.push(npi)
+        if (npi.length !== NPI_BYTES) throw new Error(`Atlas index: the NPI ${JSON.stringify(npi)} is not ${NPI_BYTES} characters`)
+        n = providerCount++
+        if (npiBytes.length < providerCount * NPI_BYTES) {
+          const grown = Buffer.allocUnsafe(npiBytes.length * 2)
+          npiBytes.copy(grown)
+          npiBytes = grown
+        }
+        npiBytes.write(npi, n * NPI_BYTES, NPI_BYTES, 'latin1')
         npiNumber.set(npi, n)
       }
       chunkProvider.push(n)
@@ -163,17 +191,38 @@ export async function buildClaimIndex(pool: pg.Pool, people: PatientIndex): Prom
     }
     return out
   }
-  const providerState: (string | null)[] = providerNpis.map(() => null)
-  const providerZip: (string | null)[] = providerNpis.map(() => null)
-  const known = await pool.query<{ npi: string; state: string; zip_code: string }>(
-    'SELECT npi, state, zip_code FROM providers WHERE npi = ANY($1::text[])',
-    [providerNpis],
-  )
-  for (const row of known.rows) {
-    const n = npiNumber.get(row.npi)!
-    providerState[n] = row.state
-    providerZip[n] = row.zip_code
+  const providers: ProviderColumns = {
+    count: providerCount,
+    npi: Buffer.from(npiBytes.subarray(0, providerCount * NPI_BYTES)),
+    state: new Uint8Array(providerCount),
+    stateNames: [],
+    zip: new Int32Array(providerCount).fill(-1),
+    zipNames: [],
   }
+  const known = await pool.query<[string, string, string]>({
+    text: 'SELECT npi, state, zip_code FROM providers WHERE npi = ANY($1::text[])',
+    values: [[...npiNumber.keys()]],
+    rowMode: 'array',
+  })
+  const stateCode = new Map<string, number>()
+  const zipCode = new Map<string, number>()
+  for (const [npi, state, zip] of known.rows) {
+    const n = npiNumber.get(npi)!
+    let st = stateCode.get(state)
+    if (st === undefined) {
+      st = providers.stateNames.push(state)
+      if (st > 255) throw new Error('Atlas index: more than 255 provider states')
+      stateCode.set(state, st)
+    }
+    providers.state[n] = st
+    let z = zipCode.get(zip)
+    if (z === undefined) {
+      z = providers.zipNames.push(zip) - 1
+      zipCode.set(zip, z)
+    }
+    providers.zip[n] = z
+  }
+  npiNumber.clear()
   // rows into patient-number order (region order), so a region's patients are walked sequentially
   const rowStart = new Uint32Array(size + 1)
   for (let p = 0; p < size; p++) {
@@ -206,7 +255,7 @@ export async function buildClaimIndex(pool: pg.Pool, people: PatientIndex): Prom
     stateSummary: stateSummaryOf(
       people,
       { rowStart, facility, provider, codeSet, claims, sets },
-      providerNpis.length,
+      providerCount,
       Int32Array.from(facilities.rows.map((row) => row.health_system_id ?? -1)),
     ),
     sets,
@@ -214,10 +263,8 @@ export async function buildClaimIndex(pool: pg.Pool, people: PatientIndex): Prom
     facilityState: facilities.rows.map((row) => row.state),
     facilityZip: facilities.rows.map((row) => row.zip_code),
     facilitySystem: Int32Array.from(facilities.rows.map((row) => row.health_system_id ?? -1)),
-    providerNpis,
-    providerState,
-    providerZip,
-    providerStamp: new Uint32Array(providerNpis.length),
+    providers,
+    providerStamp: new Uint32Array(providerCount),
     facilityStamp: new Uint32Array(facilities.rows.length),
     systemStamp: new Uint32Array(1 + Math.max(0, ...facilities.rows.map((row) => row.health_system_id ?? 0))),
     stamp: 0,
@@ -227,7 +274,7 @@ export async function buildClaimIndex(pool: pg.Pool, people: PatientIndex): Prom
     byteLengths(rowStart, ...Object.values(index.byFacility), index.facility, index.provider, index.codeSet, index.claims) +
     2 * byteLengths(index.providerStamp, index.facilityStamp) +
     (index.stateSummary?.bytes ?? 0) +
-    providerNpis.length * 60 +
+    byteLengths(providers.npi, providers.state, providers.zip) +
     facilities.rows.length * 40
   return index
 }
@@ -496,15 +543,19 @@ export async function drillWithIndex(
   }
   let providerOk: Uint8Array | null = null
   if (q.group === 'PROVIDER') {
-    const { providerState, providerZip } = index
-    const scopeState = q.scope.type === 'STATE' ? q.scope.state : null
-    const ok = (providerOk = new Uint8Array(providerState.length))
+    const { state, stateNames, zip, zipNames } = index.providers
+    // states as their codes in the columns (-1: no condition; 0, never a known provider's: a state none has)
+    const codeOf = (name: string | null) => (name === null ? -1 : stateNames.indexOf(name) + 1)
+    const scopeState = codeOf(q.scope.type === 'STATE' ? q.scope.state : null)
+    const queryState = codeOf(q.state)
+    const zipOk = scopeZips ? Uint8Array.from(zipNames, (name) => (scopeZips.has(name) ? 1 : 0)) : null
+    const ok = (providerOk = new Uint8Array(index.providers.count))
     for (let n = 0; n < ok.length; n++) {
-      const state = providerState[n]
-      if (state === null) continue
-      if (scopeState !== null && state !== scopeState) continue
-      if (scopeZips && !scopeZips.has(providerZip[n]!)) continue
-      if (q.state !== null && state !== q.state) continue
+      const st = state[n]!
+      if (st === 0) continue
+      if (scopeState >= 0 && st !== scopeState) continue
+      if (zipOk && zipOk[zip[n]!] !== 1) continue
+      if (queryState >= 0 && st !== queryState) continue
       ok[n] = 1
     }
   }
@@ -735,14 +786,14 @@ function countByEntity(
 ): DrillCount[] {
   const people = index.people
   const { rowStart, facility, provider, codeSet, claims } = index
-  const groups = byFacility ? index.facilityIds.length : index.providerNpis.length
+  const groups = byFacility ? index.facilityIds.length : index.providers.count
   const width = 3 + ATLAS_PAYER_TYPES.length
   // per group: patients, claims, providers, payers; the last patient counted
   const counts = new Float64Array(groups * width)
   const lastPatient = new Int32Array(groups).fill(-1)
   const pairs: number[] = []
   let lastPair = -1
-  const providerCount = index.providerNpis.length
+  const providerCount = index.providers.count
   for (let w = 0; w < patients.length; w++) {
     let word = patients[w]!
     while (word !== 0) {
@@ -788,7 +839,7 @@ function countByEntity(
     m.claims = counts[at + 1]!
     m.providers = byFacility ? counts[at + 2]! : 1
     ATLAS_PAYER_TYPES.forEach((type, k) => (m[type] = counts[at + 3 + k]!))
-    out.push({ key: byFacility ? String(index.facilityIds[g]) : index.providerNpis[g]!, metrics: m })
+    out.push({ key: byFacility ? String(index.facilityIds[g]) : npiOf(index, g), metrics: m })
   }
   return out
 }
@@ -867,7 +918,7 @@ function countByFacilityRows(
     m.claims = counts[at + 1]!
     m.providers = byFacility ? counts[at + 2]! : 1
     ATLAS_PAYER_TYPES.forEach((type, k) => (m[type] = counts[at + 3 + k]!))
-    return { key: byFacility ? String(index.facilityIds[keys[g]!]) : index.providerNpis[keys[g]!]!, metrics: m }
+    return { key: byFacility ? String(index.facilityIds[keys[g]!]) : npiOf(index, keys[g]!), metrics: m }
   })
 }
 

@@ -1,7 +1,6 @@
 import { usersEndpoints } from '@citrus/contracts'
 import type { FastifyInstance } from 'fastify'
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod'
-import { createCredentialLimiters } from '../../auth/rate-limits.js'
 import { AccountService } from '../../domain/accounts.js'
 import { sortProductGroups } from '../../domain/product-groups.js'
 import { SignupService } from '../../domain/signup.js'
@@ -21,7 +20,7 @@ export function accountsOf(app: FastifyInstance): AccountService {
 /** Handlers stay thin: the logic and the credential limits are in domain/accounts.ts and domain/signup.ts. */
 export const userRoutes: FastifyPluginAsyncZod = async (app) => {
   const { prisma } = app.db
-  const limits = createCredentialLimiters()
+  const limits = app.credentialLimiters
   const accounts = new AccountService({
     prisma,
     tokens: app.tokens,
