@@ -34,18 +34,22 @@ function primaryLimiters(delayMs = 0): CredentialLimiters {
   return { login: limiter(), signup: limiter(), passwordResetEmail: limiter(), passwordReset: limiter(), verify: limiter() }
 }
 
+/** Workers whose limits are the primary's `limiters`, each over its own channel. */
+function workersOf(limiters: CredentialLimiters, count: number): CredentialLimiters[] {
+  return Array.from({ length: count }, () => {
+    const pair = channelPair()
+    serveCredentialLimits(pair.primary, limiters)
+    return remoteCredentialLimiters(pair.worker)
+  })
+}
+
 const failed = async () => ({ failed: true, result: 'wrong password' })
 const succeeded = async () => ({ failed: false, result: { token: 'signed' } })
 
 describe('credential limits shared by the processes of a cluster', () => {
   it('adds up the failures of every worker: the limit is one process’s, whatever the number of workers', async () => {
     const limiters = primaryLimiters()
-    const a = channelPair()
-    const b = channelPair()
-    serveCredentialLimits(a.primary, limiters)
-    serveCredentialLimits(b.primary, limiters)
-    const workerA = remoteCredentialLimiters(a.worker)
-    const workerB = remoteCredentialLimiters(b.worker)
+    const [workerA, workerB] = workersOf(limiters, 2) as [CredentialLimiters, CredentialLimiters]
     // four failures from one address, two through each worker, on different accounts
     expect(await workerA.login.attempt('10.0.0.1', 'one@x.test', failed)).toBe('wrong password')
     expect(await workerB.login.attempt('10.0.0.1', 'two@x.test', failed)).toBe('wrong password')
@@ -78,9 +82,7 @@ describe('credential limits shared by the processes of a cluster', () => {
 
   it('rethrows a 4xx the check threw, counted as a failure; a success clears the account', async () => {
     const limiters = primaryLimiters()
-    const pair = channelPair()
-    serveCredentialLimits(pair.primary, limiters)
-    const worker = remoteCredentialLimiters(pair.worker)
+    const [worker] = workersOf(limiters, 1) as [CredentialLimiters]
     const unauthorized = () => Promise.reject(new AppError(401, 'UNAUTHORIZED', 'Invalid email or password'))
     await expect(worker.login.attempt('10.0.0.3', 'acc@x.test', unauthorized)).rejects.toThrow('Invalid email or password')
     await expect(worker.login.attempt('10.0.0.3', 'acc@x.test', unauthorized)).rejects.toBeInstanceOf(AppError)
@@ -99,12 +101,7 @@ describe('credential limits shared by the processes of a cluster', () => {
 
   it('throttles an account one attempt at a time across workers, after the delay', async () => {
     const limiters = primaryLimiters(150)
-    const a = channelPair()
-    const b = channelPair()
-    serveCredentialLimits(a.primary, limiters)
-    serveCredentialLimits(b.primary, limiters)
-    const workerA = remoteCredentialLimiters(a.worker)
-    const workerB = remoteCredentialLimiters(b.worker)
+    const [workerA, workerB] = workersOf(limiters, 2) as [CredentialLimiters, CredentialLimiters]
     for (let i = 0; i < 3; i++) await (i % 2 ? workerA : workerB).login.attempt(`10.1.0.${i}`, 'slow@x.test', failed)
     let running = 0
     let overlapped = false

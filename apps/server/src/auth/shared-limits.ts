@@ -73,15 +73,13 @@ export function serveCredentialLimits(channel: LimitChannel, limiters: Credentia
 
 /** Worker side: limiters with the CredentialLimiter interface whose counters are the primary's. */
 export function remoteCredentialLimiters(channel: LimitChannel): CredentialLimiters {
+  interface PendingAttempt {
+    check: () => Promise<{ failed: boolean; result: unknown }>
+    outcome?: { ok: true; result: unknown } | { ok: false; error: unknown }
+    settle: (done: { retryAfterSeconds: number | null }) => void
+  }
   let next = 0
-  const attempts = new Map<
-    number,
-    {
-      check: () => Promise<{ failed: boolean; result: unknown }>
-      outcome?: { ok: true; result: unknown } | { ok: false; error: unknown }
-      settle: (done: { retryAfterSeconds: number | null }) => void
-    }
-  >()
+  const attempts = new Map<number, PendingAttempt>()
   channel.on('message', (message) => {
     if (!isLimitMessage(message)) return
     const attempt = attempts.get(message.id)
@@ -112,7 +110,7 @@ export function remoteCredentialLimiters(channel: LimitChannel): CredentialLimit
     ): Promise<T> {
       const id = next++
       return new Promise<T>((resolve, reject) => {
-        const entry: typeof attempts extends Map<number, infer V> ? V : never = {
+        const entry: PendingAttempt = {
           check,
           settle: ({ retryAfterSeconds }) => {
             if (retryAfterSeconds !== null) reject(new RateLimitedError(retryAfterSeconds))

@@ -100,8 +100,6 @@ export async function buildClaimIndex(pool: pg.Pool, people: PatientIndex): Prom
   )
   const facilityNumber = new Map(facilities.rows.map((row, i) => [row.id, i]))
   const npiNumber = new Map<string, number>()
-  let npiBytes = Buffer.allocUnsafe(NPI_BYTES * 65_536)
-  let providerCount = 0
   const setNumber = new Map<string, number>()
   const sets: string[][] = []
   let chunkFacility: number[] = []
@@ -158,13 +156,7 @@ export async function buildClaimIndex(pool: pg.Pool, people: PatientIndex): Prom
       let n = npiNumber.get(npi)
       if (n === undefined) {
         if (npi.length !== NPI_BYTES) throw new Error(`Atlas index: the NPI ${JSON.stringify(npi)} is not ${NPI_BYTES} characters`)
-        n = providerCount++
-        if (npiBytes.length < providerCount * NPI_BYTES) {
-          const grown = Buffer.allocUnsafe(npiBytes.length * 2)
-          npiBytes.copy(grown)
-          npiBytes = grown
-        }
-        npiBytes.write(npi, n * NPI_BYTES, NPI_BYTES, 'latin1')
+        n = npiNumber.size
         npiNumber.set(npi, n)
       }
       chunkProvider.push(n)
@@ -191,9 +183,12 @@ export async function buildClaimIndex(pool: pg.Pool, people: PatientIndex): Prom
     }
     return out
   }
+  // provider n is the n-th NPI met (the map keeps insertion order)
+  const providerCount = npiNumber.size
+  const npis = [...npiNumber.keys()]
   const providers: ProviderColumns = {
     count: providerCount,
-    npi: Buffer.from(npiBytes.subarray(0, providerCount * NPI_BYTES)),
+    npi: Buffer.from(npis.join(''), 'latin1'),
     state: new Uint8Array(providerCount),
     stateNames: [],
     zip: new Int32Array(providerCount).fill(-1),
@@ -201,7 +196,7 @@ export async function buildClaimIndex(pool: pg.Pool, people: PatientIndex): Prom
   }
   const known = await pool.query<[string, string, string]>({
     text: 'SELECT npi, state, zip_code FROM providers WHERE npi = ANY($1::text[])',
-    values: [[...npiNumber.keys()]],
+    values: [npis],
     rowMode: 'array',
   })
   const stateCode = new Map<string, number>()
