@@ -14,7 +14,13 @@ import {
   type ClaimIndex,
   type DrillQuery,
 } from '../apps/server/src/routes/atlas/claim-index.ts'
-import { buildPatientIndex, countWithIndex, patientFilter, type PatientIndex } from '../apps/server/src/routes/atlas/patient-index.ts'
+import {
+  buildPatientIndex,
+  countWithIndex,
+  patientFilter,
+  regionCountsMap,
+  type PatientIndex,
+} from '../apps/server/src/routes/atlas/patient-index.ts'
 import { filtersOf, resolveScope } from '../apps/server/src/routes/atlas/query.ts'
 import { dataVersion, neighboursOf, regionCatalog } from '../apps/server/src/routes/atlas/regions.ts'
 import { getisOrdGiStar, giStar, neighbourhoods } from '../apps/server/src/routes/atlas/statistics.ts'
@@ -131,7 +137,7 @@ async function main() {
   const ten = filtersOf({ codes: 'E11,I10,E66,J45,J44,M17,M06,N18,F32,I25', gender: 'F', min_age: 18, max_age: 70 })
   // the 25 states of the first page: largest by the generic count
   const filter = (await patientFilter(pool, people, e11, country))!
-  const byState = countWithIndex(people, e11, filter, 'STATE')
+  const byState = regionCountsMap(countWithIndex(people, e11, filter, 'STATE'))
   const ranked = [...byState].sort((a, b) => b[1].patients - a[1].patients || (a[0] < b[0] ? -1 : 1)).map(([s]) => s)
   const pages = [0, 1, 2].map((p) => ranked.slice(p * 25, p * 25 + 25).sort())
   const q = (over: Partial<DrillQuery>): DrillQuery => ({

@@ -1,6 +1,6 @@
 import { parentPort } from 'node:worker_threads'
 import { KEPT_CATALOGS, NUMBERS_PER_REGION, type CatalogMessage, type WorkerReply, type WriteMessage } from './body-writer.js'
-import { writeGzipBody, type RegionResult } from './generic.js'
+import { regionOfNumbers, writeGzipBody, type RegionResult } from './generic.js'
 import type { Region } from './regions.js'
 
 /**
@@ -9,8 +9,6 @@ import type { Region } from './regions.js'
  */
 const catalogs = new Map<number, Region[]>()
 const port = parentPort!
-
-const nullIfNaN = (v: number) => (Number.isNaN(v) ? null : v)
 
 port.on('message', (message: CatalogMessage | WriteMessage) => {
   if (message.type === 'catalog') {
@@ -24,20 +22,12 @@ port.on('message', (message: CatalogMessage | WriteMessage) => {
     const regions = catalogs.get(message.catalog)
     if (!regions) throw new Error(`Atlas body worker: catalog ${message.catalog} was not sent`)
     const { positions, numbers, fills } = message
-    const results: RegionResult[] = new Array<RegionResult>(positions.length)
-    for (let i = 0; i < positions.length; i++) {
+    const regionOf = (i: number): RegionResult => {
       const k = i * NUMBERS_PER_REGION
-      results[i] = {
-        region: regions[positions[i]!]!,
-        patients: numbers[k]!,
-        payers: { commercial: numbers[k + 1]!, medicare: numbers[k + 2]!, medicaid: numbers[k + 3]!, other: numbers[k + 4]! },
-        prevalence: nullIfNaN(numbers[k + 5]!),
-        hotspot: nullIfNaN(numbers[k + 6]!),
-        score: nullIfNaN(numbers[k + 7]!),
-        fill: fills[i]!,
-      }
+      const n = numbers
+      return regionOfNumbers(regions[positions[i]!]!, n[k]!, n[k + 1]!, n[k + 2]!, n[k + 3]!, n[k + 4]!, n[k + 5]!, n[k + 6]!, fills[i]!)
     }
-    const body = writeGzipBody(message.granularity, results, message.options, message.end)
+    const body = writeGzipBody(message.granularity, positions.length, regionOf, message.options, message.end)
     // the writer's buffer is its own allocation (larger than the body): handed over, not copied
     reply = { job: message.job, body: new Uint8Array(body.buffer, body.byteOffset, body.byteLength) }
     transfer.push(body.buffer as ArrayBuffer)

@@ -7,6 +7,7 @@ import {
   share,
   shareText,
   SHARE_TEXTS,
+  resultOfRegions,
   type GenericResult,
   type ResponseOptions,
 } from './generic.ts'
@@ -46,20 +47,23 @@ function syntheticResult(count: number, seed: number): GenericResult {
       },
       prevalence: region.population ? (patients / region.population) * 100_000 : null,
       hotspot: i % 17 === 0 ? null : random() * 6 - 3,
-      score: i % 19 === 0 ? null : Math.round(random() * 1000) / 10,
+      score: null,
       fill: ['#FFF5EB', '#FDD0A2', '#FD8D3C', '#D94801'][i % 4]!,
     }
   })
-  return {
-    granularity: 'COUNTY',
-    scope: { type: 'COUNTRY', value: 'US', name: 'United States' },
-    filters: { codes: ['E11'], gender: null, min_age: null, max_age: null },
+  // the score is the one of the Gi* value (regionAt derives it)
+  return resultOfRegions(
+    {
+      granularity: 'COUNTY',
+      scope: { type: 'COUNTRY', value: 'US', state: null, zips: [], name: 'United States' },
+      filters: { codes: ['E11'], gender: null, minAge: null, maxAge: null },
+      legend: { title: 'Patients', items: [] } as unknown as GenericResult['legend'],
+      total: regions.reduce((sum, r) => sum + r.patients, 0),
+      hotspotVariable: 'prevalence',
+      catalog,
+    },
     regions,
-    legend: { title: 'Patients', bins: [] },
-    total: regions.reduce((sum, r) => sum + r.patients, 0),
-    hotspotVariable: 'prevalence',
-    catalog,
-  } as unknown as GenericResult
+  )
 }
 
 const options = (census: boolean): ResponseOptions => ({ tier: 'ENTERPRISE', census, points: [] })

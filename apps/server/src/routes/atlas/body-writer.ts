@@ -22,8 +22,8 @@ export const WORKER_MIN_REGIONS = 500
 /** Catalogs the thread keeps, the latest sent; the writer mirrors that list and sends a catalog again when needed. */
 export const KEPT_CATALOGS = 4
 
-/** Numbers per region in a job: patients, the four payer counts, prevalence, hotspot, score (NaN = null). */
-export const NUMBERS_PER_REGION = 8
+/** Numbers per region in a job: patients, the four payer counts, prevalence, Gi* before rounding (NaN = none). */
+export const NUMBERS_PER_REGION = 7
 
 export interface CatalogMessage {
   type: 'catalog'
@@ -70,7 +70,7 @@ export class GenericBodyWriter {
 
   /** The gzip body of `genericResponseGzip(result, options)`, written by the worker when it is worth it. */
   async gzip(result: GenericResult, options: ResponseOptions): Promise<Buffer> {
-    const worker = result.regions.length >= WORKER_MIN_REGIONS ? this.started() : null
+    const worker = result.list.length >= WORKER_MIN_REGIONS ? this.started() : null
     if (!worker) return this.onEventLoop(result, options)
     const catalog = this.catalogOf(result.catalog)
     if (!this.sent.has(catalog.id)) {
@@ -79,27 +79,24 @@ export class GenericBodyWriter {
       this.sent.add(catalog.id)
       while (this.sent.size > KEPT_CATALOGS) this.sent.delete(this.sent.values().next().value as number)
     }
-    const n = result.regions.length
+    const n = result.list.length
     const positions = new Int32Array(n)
     const numbers = new Float64Array(n * NUMBERS_PER_REGION)
-    const fills = new Array<string>(n)
-    const orNaN = (v: number | null) => (v === null ? NaN : v)
+    const { list, patients, payers, prevalence, hotspot } = result
     for (let i = 0; i < n; i++) {
-      const r = result.regions[i]!
-      const at = catalog.position.get(r.region.id)
+      const at = catalog.position.get(list[i]!.id)
       if (at === undefined) return this.onEventLoop(result, options)
       positions[i] = at
       const k = i * NUMBERS_PER_REGION
-      numbers[k] = r.patients
-      numbers[k + 1] = r.payers.commercial
-      numbers[k + 2] = r.payers.medicare
-      numbers[k + 3] = r.payers.medicaid
-      numbers[k + 4] = r.payers.other
-      numbers[k + 5] = orNaN(r.prevalence)
-      numbers[k + 6] = orNaN(r.hotspot)
-      numbers[k + 7] = orNaN(r.score)
-      fills[i] = r.fill
+      numbers[k] = patients[i]!
+      numbers[k + 1] = payers[i * 4]!
+      numbers[k + 2] = payers[i * 4 + 1]!
+      numbers[k + 3] = payers[i * 4 + 2]!
+      numbers[k + 4] = payers[i * 4 + 3]!
+      numbers[k + 5] = prevalence[i]!
+      numbers[k + 6] = hotspot[i]!
     }
+    const fills = [...result.fills]
     const job = ++this.nextJob
     const message: WriteMessage = {
       type: 'write',

@@ -8,7 +8,7 @@ import {
   type TileGranularity,
 } from '@citrus/contracts'
 import type pg from 'pg'
-import { countWithIndex, currentPatientIndex, patientFilter } from './patient-index.js'
+import { countWithIndex, currentPatientIndex, patientFilter, regionPositions, type RegionCounts } from './patient-index.js'
 import { codeConditionSql, granularityKey, patientConditions, SqlParams, type AtlasFilters, type AtlasScope } from './query.js'
 import { dataVersion, neighboursOf, regionCatalog, regionsInScope, type Region } from './regions.js'
 import { buildLegend, giStar, neighbourhoods, scoreOfHotspot, type Neighbourhoods } from './statistics.js'
@@ -33,17 +33,129 @@ export interface RegionResult {
   fill: string
 }
 
+/**
+ * A result's numbers are kept as columns, one entry per listed region (docs/decisions/0069): a national COUNTY
+ * result is a handful of arrays instead of some ten thousand objects, which a cache of results would keep alive
+ * and every garbage collection would copy or mark. `regions` gives them as objects (made on first use, kept);
+ * the hot paths (tiles, the gzip body) read one region at a time with `regionAt`.
+ */
 export interface GenericResult {
   granularity: TileGranularity
   scope: AtlasScope
   filters: AtlasFilters
-  regions: RegionResult[]
+  /** the regions listed, in order */
+  list: readonly Region[]
+  /** per listed region */
+  patients: readonly number[]
+  /** per listed region its four payer counts (commercial, medicare, medicaid, other) */
+  payers: Uint32Array
+  /** per listed region, NaN for none */
+  prevalence: Float64Array
+  /** per listed region Gi* (not rounded), NaN for none */
+  hotspot: Float64Array
+  /** per listed region its legend colour */
+  fills: readonly string[]
+  /** every listed region as an object (made on first use) */
+  readonly regions: readonly RegionResult[]
   legend: AtlasChoroplethLegend
   total: number
   /** which variable Gi* ran over */
   hotspotVariable: 'prevalence' | 'patients'
   /** every region of the granularity (the tiles' geometry is cut from it once) */
   catalog: ReadonlyMap<string, Region>
+}
+
+const PAYERS = ATLAS_PAYER_TYPES.length
+if (PAYERS !== 4 || ATLAS_PAYER_TYPES.join() !== 'commercial,medicare,medicaid,other') throw new Error('Atlas: payer types changed')
+const orNull = (v: number) => (Number.isNaN(v) ? null : v)
+
+/** The listed region at position i as an object (a new one each call). */
+export function regionAt(result: GenericResult, i: number): RegionResult {
+  const k = i * PAYERS
+  const { payers } = result
+  return regionOfNumbers(
+    result.list[i]!,
+    result.patients[i]!,
+    payers[k]!,
+    payers[k + 1]!,
+    payers[k + 2]!,
+    payers[k + 3]!,
+    result.prevalence[i]!,
+    result.hotspot[i]!,
+    result.fills[i]!,
+  )
+}
+
+/** A region's object from its columns' values (NaN: none); Gi* is rounded, its score taken before rounding. */
+export function regionOfNumbers(
+  region: Region,
+  patients: number,
+  commercial: number,
+  medicare: number,
+  medicaid: number,
+  other: number,
+  prevalence: number,
+  hotspot: number,
+  fill: string,
+): RegionResult {
+  const z = orNull(hotspot)
+  return {
+    region,
+    patients,
+    payers: { commercial, medicare, medicaid, other },
+    prevalence: orNull(prevalence),
+    hotspot: z === null ? null : round(z, 4),
+    score: scoreOfHotspot(z),
+    fill,
+  }
+}
+
+type ResultFields = Omit<GenericResult, 'regions'>
+
+class ColumnResult implements GenericResult {
+  granularity!: TileGranularity
+  scope!: AtlasScope
+  filters!: AtlasFilters
+  list!: readonly Region[]
+  patients!: readonly number[]
+  payers!: Uint32Array
+  prevalence!: Float64Array
+  hotspot!: Float64Array
+  fills!: readonly string[]
+  legend!: AtlasChoroplethLegend
+  total!: number
+  hotspotVariable!: 'prevalence' | 'patients'
+  catalog!: ReadonlyMap<string, Region>
+  #regions: RegionResult[] | null = null
+  constructor(fields: ResultFields) {
+    Object.assign(this, fields)
+  }
+  get regions(): readonly RegionResult[] {
+    return (this.#regions ??= Array.from({ length: this.list.length }, (_, i) => regionAt(this, i)))
+  }
+}
+
+/** A result from its columns. */
+export function columnResult(fields: ResultFields): GenericResult {
+  return new ColumnResult(fields)
+}
+
+/** A result from region objects (tests, synthetic bodies): the columns filled from them. */
+export function resultOfRegions(
+  fields: Omit<ResultFields, 'list' | 'patients' | 'payers' | 'prevalence' | 'hotspot' | 'fills'>,
+  regions: readonly RegionResult[],
+): GenericResult {
+  const payers = new Uint32Array(regions.length * PAYERS)
+  regions.forEach((r, i) => payers.set([r.payers.commercial, r.payers.medicare, r.payers.medicaid, r.payers.other], i * PAYERS))
+  return columnResult({
+    ...fields,
+    list: regions.map((r) => r.region),
+    patients: regions.map((r) => r.patients),
+    payers,
+    prevalence: Float64Array.from(regions, (r) => r.prevalence ?? NaN),
+    hotspot: Float64Array.from(regions, (r) => r.hotspot ?? NaN),
+    fills: regions.map((r) => r.fill),
+  })
 }
 
 const PAYER_SQL = ATLAS_PAYER_TYPES.map(
@@ -60,13 +172,18 @@ export async function countByRegion(
   scope: AtlasScope,
   granularity: TileGranularity,
   version?: string,
-): Promise<Map<string, { patients: number; payers: PayerCounts }>> {
+): Promise<RegionCounts> {
   const index = await currentPatientIndex(pool, version ?? (await dataVersion(pool)))
   if (index) {
     const filter = await patientFilter(pool, index, filters, scope)
-    return filter ? countWithIndex(index, filters, filter, granularity) : new Map()
+    return filter ? countWithIndex(index, filters, filter, granularity) : { names: [], counts: new Uint32Array(0) }
   }
-  return countByRegionSql(pool, filters, scope, granularity)
+  const counts = await countByRegionSql(pool, filters, scope, granularity)
+  const out = new Uint32Array(counts.size * (PAYERS + 1))
+  ;[...counts.values()].forEach(({ patients, payers }, i) =>
+    out.set([patients, payers.commercial, payers.medicare, payers.medicaid, payers.other], i * (PAYERS + 1)),
+  )
+  return { names: [...counts.keys()], counts: out }
 }
 
 /**
@@ -135,13 +252,27 @@ async function computeGeneric(
     regionsInScope(pool, granularity, scope, version),
     regionCatalog(pool, granularity, version),
   ])
+  const width = PAYERS + 1
+  const positionOf = regionPositions(counts.names)
+  const at = (region: Region) => positionOf.get(region.id) ?? -1
   // Every ZIP area of the country is many thousands of points: outside a ZIP search only those with patients.
-  const regions = granularity === 'ZIP_CODE_50KM' && scope.type !== 'ZIP_CODE_50KM' ? inScope.filter((r) => counts.has(r.id)) : inScope
-  const empty: PayerCounts = { commercial: 0, medicare: 0, medicaid: 0, other: 0 }
-  const patients = regions.map((region) => counts.get(region.id)?.patients ?? 0)
-  const prevalence = regions.map((region, i) =>
-    region.population && region.population > 0 ? (patients[i]! / region.population) * 100_000 : null,
-  )
+  const regions =
+    granularity === 'ZIP_CODE_50KM' && scope.type !== 'ZIP_CODE_50KM'
+      ? inScope.filter((region) => at(region) >= 0 && counts.counts[at(region) * width]! > 0)
+      : inScope
+  const n = regions.length
+  const patients = new Array<number>(n).fill(0)
+  const payers = new Uint32Array(n * PAYERS)
+  const prevalence = new Float64Array(n).fill(NaN)
+  for (let i = 0; i < n; i++) {
+    const region = regions[i]!
+    const p = at(region)
+    if (p >= 0) {
+      patients[i] = counts.counts[p * width]!
+      for (let k = 0; k < PAYERS; k++) payers[i * PAYERS + k] = counts.counts[p * width + 1 + k]!
+    }
+    if (region.population && region.population > 0) prevalence[i] = (patients[i]! / region.population) * 100_000
+  }
   // Gi* over prevalence where the census gives most regions a population (the regions without one, such as
   // territories, get no score), else over patient counts (docs/decisions/0032). Which regions take part and
   // their neighbourhoods depend only on the regions: kept per catalog and scope (docs/decisions/0061).
@@ -150,11 +281,11 @@ async function computeGeneric(
     members.map((i) => (useRates ? prevalence[i]! : patients[i]!)),
     hoods,
   )
-  const hotspots: (number | null)[] = regions.map(() => null)
-  members.forEach((i, k) => (hotspots[i] = memberHotspots[k]!))
+  const hotspot = new Float64Array(n).fill(NaN)
+  members.forEach((i, k) => (hotspot[i] = memberHotspots[k] ?? NaN))
   const legend = buildLegend(patients, 'Patients')
   const { classOf, ...legendBody } = legend
-  return {
+  return columnResult({
     granularity,
     scope,
     filters,
@@ -162,16 +293,13 @@ async function computeGeneric(
     catalog,
     total: patients.reduce((a, b) => a + b, 0),
     legend: legendBody,
-    regions: regions.map((region, i) => ({
-      region,
-      patients: patients[i]!,
-      payers: counts.get(region.id)?.payers ?? empty,
-      prevalence: prevalence[i]!,
-      hotspot: hotspots[i] === null ? null : round(hotspots[i]!, 4),
-      score: scoreOfHotspot(hotspots[i]!),
-      fill: legendBody.items[classOf(patients[i]!)]!.color,
-    })),
-  }
+    list: regions,
+    patients,
+    payers,
+    prevalence,
+    hotspot,
+    fills: patients.map((count) => legendBody.items[classOf(count)]!.color),
+  })
 }
 
 interface HotspotLayout {
@@ -577,7 +705,7 @@ function responseTail(result: GenericResult, options: ResponseOptions) {
     choropleth_legend: result.legend,
     summary: {
       total_patients: result.total,
-      region_count: result.regions.length,
+      region_count: result.list.length,
       codes: result.filters.codes,
       tile_granularity: result.granularity,
       search_within_region: result.scope.value,
@@ -593,7 +721,7 @@ export function toGenericResponse(result: GenericResult, options: ResponseOption
   const features: GenericFeature[] = featureProperties(result, options).map((properties, i) => ({
     type: 'Feature' as const,
     id: properties.id,
-    geometry: JSON.parse(result.regions[i]!.region.geometry) as GenericFeature['geometry'],
+    geometry: JSON.parse(result.list[i]!.geometry) as GenericFeature['geometry'],
     properties,
   }))
   return { geojson: { type: 'FeatureCollection', features: [...features, ...options.points] }, ...responseTail(result, options) }
@@ -602,7 +730,7 @@ export function toGenericResponse(result: GenericResult, options: ResponseOption
 /** The text after the regions' features: the facility points, the end of the collection and the response's tail. */
 export function collectionEnd(result: GenericResult, options: ResponseOptions): string {
   return (
-    options.points.map((point, i) => `${i > 0 || result.regions.length > 0 ? ',' : ''}${JSON.stringify(point)}`).join('') +
+    options.points.map((point, i) => `${i > 0 || result.list.length > 0 ? ',' : ''}${JSON.stringify(point)}`).join('') +
     `]},${JSON.stringify(responseTail(result, options)).slice(1)}`
   )
 }
@@ -618,11 +746,13 @@ const featurePrefixes = new WeakMap<Region, Buffer>()
 export function genericResponseJson(result: GenericResult, options: ResponseOptions): Buffer {
   // one buffer of the exact size: the regions' encoded prefixes copied, the rest written as text into it
   const head = COLLECTION_HEAD
-  const prefixes: Buffer[] = new Array<Buffer>(result.regions.length)
-  const texts: string[] = new Array<string>(result.regions.length)
+  const n = result.list.length
+  const prefixes: Buffer[] = new Array<Buffer>(n)
+  const texts: string[] = new Array<string>(n)
   const template = bodyTemplate(result.granularity, options)
   let size = Buffer.byteLength(head)
-  result.regions.forEach((r, i) => {
+  for (let i = 0; i < n; i++) {
+    const r = regionAt(result, i)
     const region = r.region
     let prefix = featurePrefixes.get(region)
     if (!prefix) {
@@ -630,9 +760,10 @@ export function genericResponseJson(result: GenericResult, options: ResponseOpti
       featurePrefixes.set(region, prefix)
     }
     prefixes[i] = prefix
-    texts[i] = `${regionPropertiesJson(template, r, options)}}`
-    size += (i > 0 ? 1 : 0) + prefix.length + Buffer.byteLength(texts[i])
-  })
+    const text = `${regionPropertiesJson(template, r, options)}}`
+    texts[i] = text
+    size += (i > 0 ? 1 : 0) + prefix.length + Buffer.byteLength(text)
+  }
   const tail = collectionEnd(result, options)
   size += Buffer.byteLength(tail)
   const out = Buffer.allocUnsafe(size)
@@ -662,17 +793,19 @@ const GZIP_EMPTY = constantPiece(COLLECTION_HEAD)
  * is a back-reference to the previous feature's, and only the values are written as literals.
  */
 export function genericResponseGzip(result: GenericResult, options: ResponseOptions): Buffer {
-  return writeGzipBody(result.granularity, result.regions, options, collectionEnd(result, options))
+  return writeGzipBody(result.granularity, result.list.length, (i) => regionAt(result, i), options, collectionEnd(result, options))
 }
 
 /** The regions' part of the gzip body and `end` after them (body-writer.ts calls it in its thread). */
 export function writeGzipBody(
   granularity: TileGranularity,
-  regions: readonly RegionResult[],
+  count: number,
+  regionOf: (i: number) => RegionResult,
   options: Omit<ResponseOptions, 'points'>,
   end: string,
 ): Buffer {
   let capacity = 1 << 16
+  const regions = Array.from({ length: count }, (_, i) => regionOf(i))
   const segments = regions.map(({ region }) => {
     if (region.geometry.length < SEGMENT_MIN_LENGTH) return null
     let segment = geometrySegments.get(region)
@@ -680,10 +813,10 @@ export function writeGzipBody(
     capacity += segment.bytes.length
     return segment
   })
-  const gzip = new SplicedGzip(capacity + regions.length * 256)
+  const gzip = new SplicedGzip(capacity + count * 256)
   const template = bodyTemplate(granularity, options)
-  if (regions.length === 0) gzip.constant(GZIP_EMPTY)
-  for (let i = 0; i < regions.length; i++) {
+  if (count === 0) gzip.constant(GZIP_EMPTY)
+  for (let i = 0; i < count; i++) {
     const r = regions[i]!
     gzip.constant(i === 0 ? GZIP_HEAD : GZIP_FEATURE)
     gzip.value(textsOf(r.region).id, SLOT_ID)
@@ -693,7 +826,7 @@ export function writeGzipBody(
     else gzip.value(r.region.geometry)
     writeRegionProperties(gzip, template, r, options, true)
   }
-  if (regions.length > 0) gzip.constant(GZIP_LAST)
+  if (count > 0) gzip.constant(GZIP_LAST)
   gzip.text(end)
   return gzip.finish()
 }

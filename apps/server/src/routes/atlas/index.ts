@@ -34,7 +34,16 @@ import {
   type DrilldownQuery,
   type GroupMetrics,
 } from './drilldown.js'
-import { tileRegionProperties, genericResponseJson, genericResult, round, share, type GenericResult, type RegionResult } from './generic.js'
+import {
+  tileRegionProperties,
+  genericResponseJson,
+  genericResult,
+  regionAt,
+  round,
+  share,
+  type GenericResult,
+  type RegionResult,
+} from './generic.js'
 import { filtersOf, resolveScope, type AtlasFilters, type AtlasScope } from './query.js'
 import { currentPatientIndex } from './patient-index.js'
 import { regionTile, type TileFeature } from './tiles.js'
@@ -67,34 +76,31 @@ async function readGenericQuery(pool: pg.Pool, query: ParsedGenericQuery, tier: 
 const HCO_POINT_LIMIT = 1000
 const TILE_CACHE_LIMIT = 500
 const tileCache = new WeakMap<GenericResult, Map<string, Buffer>>()
-const regionMaps = new WeakMap<GenericResult, Map<string, RegionResult>>()
+const regionMaps = new WeakMap<GenericResult, Map<string, number>>()
 
 const catalogPositions = new WeakMap<GenericResult['catalog'], Map<string, number>>()
 
 /**
- * A region of a result by id. A result over every region of its catalog (the national map) lists them in the
- * catalog's order, so the positions kept once per catalog serve every result of it, recounted ones included;
- * any other result gets a map of its own (kept with it).
+ * A region of a result by id (made from the result's columns). A result over every region of its catalog (the
+ * national map) lists them in the catalog's order, so the positions kept once per catalog serve every result of
+ * it, recounted ones included; any other result gets a map of its own (kept with it).
  */
 function regionsById(result: GenericResult): (id: string) => RegionResult | undefined {
-  const { catalog, regions } = result
-  const mapOf = () => {
+  const { catalog, list } = result
+  const byMap = (id: string) => {
     let map = regionMaps.get(result)
-    if (!map) regionMaps.set(result, (map = new Map(regions.map((r) => [r.region.id, r]))))
-    return map
+    if (!map) regionMaps.set(result, (map = new Map(list.map((region, i) => [region.id, i]))))
+    const at = map.get(id)
+    return at === undefined ? undefined : regionAt(result, at)
   }
-  if (regions.length !== catalog.size) {
-    const byId = mapOf()
-    return (id) => byId.get(id)
-  }
+  if (list.length !== catalog.size) return byMap
   let positions = catalogPositions.get(catalog)
   if (!positions) catalogPositions.set(catalog, (positions = new Map([...catalog.keys()].map((id, i) => [id, i]))))
   const known = positions
   return (id) => {
     const at = known.get(id)
-    const r = at === undefined ? undefined : regions[at]
     // the id at the position is checked: a result in another order is looked up by id instead
-    return r?.region.id === id ? r : mapOf().get(id)
+    return at !== undefined && list[at]?.id === id ? regionAt(result, at) : byMap(id)
   }
 }
 
@@ -420,21 +426,25 @@ export const atlasRoutes: FastifyPluginAsyncZod = async (app) => {
       tier,
     )
     const result = await genericResult(pool, { ...q, version: await requestDataVersion(request) })
-    const max = Math.max(0, ...result.regions.map((r) => r.patients))
+    const max = result.patients.reduce((a, b) => Math.max(a, b), 0)
     return {
       use_case: useCase,
       tile_granularity: q.granularity,
       max_patients: max,
-      cells: result.regions
-        .filter((r) => r.patients > 0)
-        .map((r) => ({
-          id: r.region.id,
-          label: r.region.label,
-          patients: r.patients,
-          latitude: round(r.region.latitude, 5),
-          longitude: round(r.region.longitude, 5),
-          weight: round(r.patients / max, 4),
-        })),
+      cells: result.list.flatMap((region, i) => {
+        const patients = result.patients[i]!
+        if (patients === 0) return []
+        return [
+          {
+            id: region.id,
+            label: region.label,
+            patients,
+            latitude: round(region.latitude, 5),
+            longitude: round(region.longitude, 5),
+            weight: round(patients / max, 4),
+          },
+        ]
+      }),
     }
   })
 

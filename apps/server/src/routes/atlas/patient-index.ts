@@ -418,10 +418,6 @@ function and(target: Uint32Array, mask: Uint32Array): void {
   for (let w = 0; w < target.length; w++) target[w]! &= mask[w]!
 }
 
-function andNot(target: Uint32Array, mask: Uint32Array): void {
-  for (let w = 0; w < target.length; w++) target[w]! &= ~mask[w]!
-}
-
 /** Keeps the patients of the runs whose region passes `keep`. */
 function keepRuns(
   index: PatientIndex,
@@ -442,21 +438,25 @@ function keepRuns(
  * runs of the state or of the ZIP areas in scope). No list of patients is materialised.
  */
 export function selectPatients(index: PatientIndex, codes: readonly string[], filter: PatientFilter): Uint32Array {
-  const out = codeUnion(index, codes).slice()
-  if (filter.gender >= 0) and(out, index.genderBits[filter.gender]!)
+  const union = codeUnion(index, codes)
   const minAge = Math.ceil(filter.minAge)
   const maxAge = Math.floor(filter.maxAge)
-  if (minAge > index.ageLow || maxAge < index.ageHigh) {
-    if (minAge > index.ageHigh || maxAge < index.ageLow || minAge > maxAge) out.fill(0)
-    else if (index.ageAtLeast) {
-      if (minAge > index.ageLow) and(out, index.ageAtLeast[minAge - index.ageLow]!)
-      if (maxAge < index.ageHigh) andNot(out, index.ageAtLeast[maxAge + 1 - index.ageLow]!)
-    } else {
-      const { age } = index
-      forEachBit(out, (p) => {
-        if (age[p]! < minAge || age[p]! > maxAge) out[p >>> 5]! &= ~(1 << (p & 31))
-      })
-    }
+  const ageFiltered = minAge > index.ageLow || maxAge < index.ageHigh
+  if (ageFiltered && (minAge > index.ageHigh || maxAge < index.ageLow || minAge > maxAge)) return new Uint32Array(union.length)
+  // the union copied through the masks that apply (gender, age ≥ min, not age ≥ max + 1) in one pass
+  const all = index.any
+  const gender = filter.gender >= 0 ? index.genderBits[filter.gender]! : all
+  const ages = ageFiltered ? index.ageAtLeast : null
+  const atLeast = ages && minAge > index.ageLow ? ages[minAge - index.ageLow]! : all
+  const above = ages && maxAge < index.ageHigh ? ages[maxAge + 1 - index.ageLow]! : null
+  const out = new Uint32Array(union.length)
+  if (above) for (let w = 0; w < out.length; w++) out[w] = union[w]! & gender[w]! & atLeast[w]! & ~above[w]!
+  else for (let w = 0; w < out.length; w++) out[w] = union[w]! & gender[w]! & atLeast[w]!
+  if (ageFiltered && !index.ageAtLeast) {
+    const { age } = index
+    forEachBit(out, (p) => {
+      if (age[p]! < minAge || age[p]! > maxAge) out[p >>> 5]! &= ~(1 << (p & 31))
+    })
   }
   if (filter.state >= 0) keepRuns(index, out, index.runs.STATE, (s) => s === filter.state)
   const { zipMask } = filter
@@ -525,16 +525,37 @@ export function popcount(v: number): number {
   return Math.imul((v + (v >>> 4)) & 0x0f0f0f0f, 0x01010101) >>> 24
 }
 
+/**
+ * Patients per region: `counts` holds for each of `names` [patients, then one count per payer type
+ * (ATLAS_PAYER_TYPES order)]; a region not named, or counted 0, has none.
+ */
+export interface RegionCounts {
+  names: readonly string[]
+  counts: Uint32Array
+}
+
+const positionsByNames = new WeakMap<readonly string[], Map<string, number>>()
+
+/** Each name's position (kept per names array: the index's region names never change). */
+export function regionPositions(names: readonly string[]): ReadonlyMap<string, number> {
+  let positions = positionsByNames.get(names)
+  if (!positions) positionsByNames.set(names, (positions = new Map(names.map((name, i) => [name, i]))))
+  return positions
+}
+
 /** Distinct patients per region of the granularity with their payers: what countByRegion counts in SQL. */
 export function countWithIndex(
   index: PatientIndex,
   filters: AtlasFilters,
   filter: PatientFilter,
   granularity: TileGranularity,
-): Map<string, { patients: number; payers: PayerCounts }> {
+): RegionCounts {
   const names = granularity === 'STATE' ? index.states : granularity === 'COUNTY' ? index.counties : index.zips
-  const selected = selectPatients(index, filters.codes, filter)
-  const counts = countRuns(index, selected, granularity)
+  return { names, counts: countRuns(index, selectPatients(index, filters.codes, filter), granularity) }
+}
+
+/** The regions with patients as a map (what countByRegionSql answers; tests compare the two). */
+export function regionCountsMap({ names, counts }: RegionCounts): Map<string, { patients: number; payers: PayerCounts }> {
   const width = ATLAS_PAYER_TYPES.length + 1
   const result = new Map<string, { patients: number; payers: PayerCounts }>()
   names.forEach((name, i) => {
