@@ -1,6 +1,6 @@
 import { parentPort } from 'node:worker_threads'
-import { KEPT_CATALOGS, NUMBERS_PER_REGION, type CatalogMessage, type WorkerReply, type WriteMessage } from './body-writer.js'
-import { regionOfNumbers, writeGzipBody, type RegionResult } from './generic.js'
+import { KEPT_CATALOGS, type CatalogMessage, type WorkerReply, type WriteMessage } from './body-writer.js'
+import { writeGzipBody, type RegionColumns } from './generic.js'
 import type { Region } from './regions.js'
 
 /**
@@ -21,13 +21,9 @@ port.on('message', (message: CatalogMessage | WriteMessage) => {
   try {
     const regions = catalogs.get(message.catalog)
     if (!regions) throw new Error(`Atlas body worker: catalog ${message.catalog} was not sent`)
-    const { positions, numbers, fills } = message
-    const regionOf = (i: number): RegionResult => {
-      const k = i * NUMBERS_PER_REGION
-      const n = numbers
-      return regionOfNumbers(regions[positions[i]!]!, n[k]!, n[k + 1]!, n[k + 2]!, n[k + 3]!, n[k + 4]!, n[k + 5]!, n[k + 6]!, fills[i]!)
-    }
-    const body = writeGzipBody(message.granularity, positions.length, regionOf, message.options, message.end)
+    const { positions, patients, payers, prevalence, hotspot, fills } = message
+    const columns: RegionColumns = { list: Array.from(positions, (at) => regions[at]!), patients, payers, prevalence, hotspot, fills }
+    const body = writeGzipBody(message.granularity, columns, message.options, message.end)
     // the writer's buffer is its own allocation (larger than the body): handed over, not copied
     reply = { job: message.job, body: new Uint8Array(body.buffer, body.byteOffset, body.byteLength) }
     transfer.push(body.buffer as ArrayBuffer)

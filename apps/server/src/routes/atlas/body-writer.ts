@@ -13,7 +13,7 @@ import type { Region } from './regions.js'
  * and the count the other half; on one event loop, eight such requests queue behind each other while the
  * machine's second core idles. The route now counts on the event loop and hands the writing to one worker
  * thread, which holds a copy of each region catalog (sent once) and gets per request only the values: per
- * region its catalog position, eight numbers and its fill. The worker runs the same writer
+ * region its catalog position, and a copy of the result's columns (docs/decisions/0069). The worker runs the same writer
  * (`writeGzipBody`), so the body is the same bytes (tested). Bodies of fewer than `WORKER_MIN_REGIONS`
  * regions, and every body when the worker cannot start or fails, are written on the event loop as before.
  */
@@ -21,9 +21,6 @@ export const WORKER_MIN_REGIONS = 500
 
 /** Catalogs the thread keeps, the latest sent; the writer mirrors that list and sends a catalog again when needed. */
 export const KEPT_CATALOGS = 4
-
-/** Numbers per region in a job: patients, the four payer counts, prevalence, Gi* before rounding (NaN = none). */
-export const NUMBERS_PER_REGION = 7
 
 export interface CatalogMessage {
   type: 'catalog'
@@ -38,7 +35,11 @@ export interface WriteMessage {
   options: Omit<ResponseOptions, 'points'>
   /** per region of the result its position in the catalog's regions */
   positions: Int32Array
-  numbers: Float64Array
+  /** the result's columns (GenericResult), copied */
+  patients: Float64Array
+  payers: Uint32Array
+  prevalence: Float64Array
+  hotspot: Float64Array
   fills: string[]
   end: string
 }
@@ -81,20 +82,17 @@ export class GenericBodyWriter {
     }
     const n = result.list.length
     const positions = new Int32Array(n)
-    const numbers = new Float64Array(n * NUMBERS_PER_REGION)
-    const { list, patients, payers, prevalence, hotspot } = result
+    const { list } = result
     for (let i = 0; i < n; i++) {
       const at = catalog.position.get(list[i]!.id)
       if (at === undefined) return this.onEventLoop(result, options)
       positions[i] = at
-      const k = i * NUMBERS_PER_REGION
-      numbers[k] = patients[i]!
-      numbers[k + 1] = payers[i * 4]!
-      numbers[k + 2] = payers[i * 4 + 1]!
-      numbers[k + 3] = payers[i * 4 + 2]!
-      numbers[k + 4] = payers[i * 4 + 3]!
-      numbers[k + 5] = prevalence[i]!
-      numbers[k + 6] = hotspot[i]!
+    }
+    const columns = {
+      patients: Float64Array.from(result.patients),
+      payers: result.payers.slice(),
+      prevalence: result.prevalence.slice(),
+      hotspot: result.hotspot.slice(),
     }
     const fills = [...result.fills]
     const job = ++this.nextJob
@@ -105,13 +103,13 @@ export class GenericBodyWriter {
       granularity: result.granularity,
       options: { tier: options.tier, census: options.census },
       positions,
-      numbers,
+      ...columns,
       fills,
       end: collectionEnd(result, options),
     }
     return new Promise<Buffer>((resolve, reject) => {
       this.pending.set(job, { result, options, resolve, reject })
-      worker.postMessage(message, [positions.buffer, numbers.buffer])
+      worker.postMessage(message, [positions.buffer, ...Object.values(columns).map((column) => column.buffer)])
     })
   }
 

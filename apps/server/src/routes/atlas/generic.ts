@@ -69,48 +69,32 @@ const PAYERS = ATLAS_PAYER_TYPES.length
 if (PAYERS !== 4 || ATLAS_PAYER_TYPES.join() !== 'commercial,medicare,medicaid,other') throw new Error('Atlas: payer types changed')
 const orNull = (v: number) => (Number.isNaN(v) ? null : v)
 
-/** The listed region at position i as an object (a new one each call). */
+/** The listed region at position i as an object (a new one each call); Gi* rounded, its score taken before. */
 export function regionAt(result: GenericResult, i: number): RegionResult {
   const k = i * PAYERS
   const { payers } = result
-  return regionOfNumbers(
-    result.list[i]!,
-    result.patients[i]!,
-    payers[k]!,
-    payers[k + 1]!,
-    payers[k + 2]!,
-    payers[k + 3]!,
-    result.prevalence[i]!,
-    result.hotspot[i]!,
-    result.fills[i]!,
-  )
-}
-
-/** A region's object from its columns' values (NaN: none); Gi* is rounded, its score taken before rounding. */
-export function regionOfNumbers(
-  region: Region,
-  patients: number,
-  commercial: number,
-  medicare: number,
-  medicaid: number,
-  other: number,
-  prevalence: number,
-  hotspot: number,
-  fill: string,
-): RegionResult {
-  const z = orNull(hotspot)
+  const z = orNull(result.hotspot[i]!)
   return {
-    region,
-    patients,
-    payers: { commercial, medicare, medicaid, other },
-    prevalence: orNull(prevalence),
+    region: result.list[i]!,
+    patients: result.patients[i]!,
+    payers: { commercial: payers[k]!, medicare: payers[k + 1]!, medicaid: payers[k + 2]!, other: payers[k + 3]! },
+    prevalence: orNull(result.prevalence[i]!),
     hotspot: z === null ? null : round(z, 4),
     score: scoreOfHotspot(z),
-    fill,
+    fill: result.fills[i]!,
   }
 }
 
 type ResultFields = Omit<GenericResult, 'regions'>
+
+/** The per-region columns the bodies are written from (a result's own, or the body thread's copy of them). */
+export type RegionColumns = Pick<GenericResult, 'list' | 'fills'> & {
+  patients: ArrayLike<number>
+  /** four per region */
+  payers: ArrayLike<number>
+  prevalence: ArrayLike<number>
+  hotspot: ArrayLike<number>
+}
 
 class ColumnResult implements GenericResult {
   granularity!: TileGranularity
@@ -472,6 +456,28 @@ function regionProperties(result: GenericResult, r: RegionResult, options: Omit<
 
 /** JSON of a number as JSON.stringify writes it (null for NaN and infinities). */
 const num = (v: number | null) => (v === null || !Number.isFinite(v) ? 'null' : String(v))
+
+/** The texts of the counts below 10,000 (most regions' counts), made once: a body writes thousands per request. */
+const COUNT_TEXTS: readonly string[] = Array.from({ length: 10_000 }, (_, k) => String(k))
+const countText = (v: number) => (Number.isInteger(v) && v >= 0 && v < COUNT_TEXTS.length ? COUNT_TEXTS[v]! : num(v))
+/** The texts of every hotspot score (scoreOfHotspot: tenths from 0 to 100), made the same way. */
+const SCORE_TEXTS: readonly string[] = Array.from({ length: 1001 }, (_, k) => String(k / 10))
+const scoreText = (v: number | null) => {
+  if (v === null) return 'null'
+  const k = Math.round(v * 10)
+  return k >= 0 && k <= 1000 && k / 10 === v ? SCORE_TEXTS[k]! : num(v)
+}
+const fillTexts = new Map<string, string>()
+/** A legend colour as JSON (the legend has a handful). */
+const fillText = (fill: string) => {
+  let text = fillTexts.get(fill)
+  if (text === undefined) {
+    text = JSON.stringify(fill)
+    if (fillTexts.size < 64) fillTexts.set(fill, text)
+  }
+  return text
+}
+
 /** Where the JSON of a response goes: constant text of the template, or per-request values (see spliced-gzip). */
 interface JsonSink {
   constant(piece: ConstantPiece): void
@@ -502,21 +508,35 @@ const SLOT_POPULATION = 8
 const SLOT_PREVALENCE = 9
 
 /** Per region its id, label, state and rounded coordinates as JSON text, encoded once. */
-const regionTexts = new WeakMap<Region, { id: string; label: string; state: string; latitude: string; longitude: string }>()
-function textsOf(region: Region) {
-  let texts = regionTexts.get(region)
-  if (!texts) {
-    texts = {
+/** What the bodies write of a region that never changes within its catalog, kept on the region itself. */
+interface RegionCache {
+  texts: { id: string; label: string; state: string; latitude: string; longitude: string }
+  /** the feature's UTF-8 text up to its properties (identity body) */
+  prefix?: Buffer
+  /** the geometry compressed once (gzip body; null: short enough to be written as a value) */
+  segment?: GzipSegment | null
+}
+// a symbol key: neither JSON nor the structured clone to the body thread carries it (each thread keeps its own)
+const CACHED = Symbol('atlas region cache')
+type CachedRegion = Region & { [CACHED]?: RegionCache }
+
+function cacheOf(region: Region): RegionCache {
+  const cached = (region as CachedRegion)[CACHED]
+  if (cached) return cached
+  const made: RegionCache = {
+    texts: {
       id: JSON.stringify(region.id),
       label: JSON.stringify(region.label),
       state: JSON.stringify(region.state),
       latitude: num(round(region.latitude, 5)),
       longitude: num(round(region.longitude, 5)),
-    }
-    regionTexts.set(region, texts)
+    },
   }
-  return texts
+  ;(region as CachedRegion)[CACHED] = made
+  return made
 }
+
+const textsOf = (region: Region) => cacheOf(region).texts
 
 /** The head of a metric's JSON up to its value (code, name, description, unit), as JSON.stringify writes it. */
 const metricHead = (code: string, name: string, description: string, unit: AtlasMetric['unit']) =>
@@ -624,18 +644,24 @@ export const shareText = (part: number, total: number): string => {
 function writeRegionProperties(
   sink: JsonSink,
   template: PropertiesTemplate,
-  r: RegionResult,
+  columns: RegionColumns,
+  i: number,
   options: Omit<ResponseOptions, 'points'>,
   inFeature = false,
 ) {
-  const texts = textsOf(r.region)
+  const region = columns.list[i]!
+  const texts = textsOf(region)
   const scoreAllowed = template.scoreAllowed
   const pieces = template.pieces
-  const population = options.census ? num(r.region.population) : 'null'
-  const prevalence = options.census && r.prevalence !== null ? num(round(r.prevalence, 2)) : 'null'
-  const hotspot = scoreAllowed ? num(r.hotspot) : 'null'
-  const value = num(r.patients)
-  const { patients, payers } = r
+  const rawPrevalence = columns.prevalence[i]!
+  const z = orNull(columns.hotspot[i]!)
+  const population = options.census ? num(region.population) : 'null'
+  const prevalence = options.census && !Number.isNaN(rawPrevalence) ? num(round(rawPrevalence, 2)) : 'null'
+  const hotspot = scoreAllowed && z !== null ? num(round(z, 4)) : 'null'
+  const patients = columns.patients[i]!
+  const value = countText(patients)
+  const k4 = i * PAYERS
+  const { payers } = columns
   sink.constant(inFeature ? template.featureLead : template.lead)
   sink.value(texts.id, SLOT_ID)
   sink.constant(pieces[0]!)
@@ -649,9 +675,9 @@ function writeRegionProperties(
   sink.constant(pieces[4]!)
   sink.value(value, SLOT_VALUE)
   sink.constant(pieces[5]!)
-  sink.value(JSON.stringify(r.fill), SLOT_FILL)
+  sink.value(fillText(columns.fills[i]!), SLOT_FILL)
   sink.constant(pieces[6]!)
-  sink.value(scoreAllowed ? num(r.score) : 'null')
+  sink.value(scoreAllowed ? scoreText(scoreOfHotspot(z)) : 'null')
   sink.constant(pieces[7]!)
   sink.value(hotspot, SLOT_HOTSPOT)
   sink.constant(pieces[8]!)
@@ -661,13 +687,13 @@ function writeRegionProperties(
   sink.constant(pieces[10]!)
   sink.value(value, SLOT_VALUE)
   sink.constant(pieces[11]!)
-  sink.value(shareText(payers.commercial, patients))
+  sink.value(shareText(payers[k4]!, patients))
   sink.constant(pieces[12]!)
-  sink.value(shareText(payers.medicare, patients))
+  sink.value(shareText(payers[k4 + 1]!, patients))
   sink.constant(pieces[13]!)
-  sink.value(shareText(payers.medicaid, patients))
+  sink.value(shareText(payers[k4 + 2]!, patients))
   sink.constant(pieces[14]!)
-  sink.value(shareText(payers.other, patients))
+  sink.value(shareText(payers[k4 + 3]!, patients))
   let k = 15
   if (options.census) {
     sink.constant(pieces[k++]!)
@@ -694,9 +720,14 @@ function writeRegionProperties(
   sink.constant(pieces[k]!)
 }
 
-function regionPropertiesJson(template: PropertiesTemplate, r: RegionResult, options: Omit<ResponseOptions, 'points'>): string {
+function regionPropertiesJson(
+  template: PropertiesTemplate,
+  columns: RegionColumns,
+  i: number,
+  options: Omit<ResponseOptions, 'points'>,
+): string {
   const sink = new TextSink()
-  writeRegionProperties(sink, template, r, options)
+  writeRegionProperties(sink, template, columns, i, options)
   return sink.text
 }
 
@@ -735,9 +766,6 @@ export function collectionEnd(result: GenericResult, options: ResponseOptions): 
   )
 }
 
-/** Per region the UTF-8 text of its feature up to the properties (the geometry never changes within a catalog). */
-const featurePrefixes = new WeakMap<Region, Buffer>()
-
 /**
  * The same response as UTF-8 JSON, written directly: each region's feature up to its properties (with the
  * GeoJSON text PostGIS gave) is encoded once per region catalog and copied, so a request serialises only
@@ -752,15 +780,13 @@ export function genericResponseJson(result: GenericResult, options: ResponseOpti
   const template = bodyTemplate(result.granularity, options)
   let size = Buffer.byteLength(head)
   for (let i = 0; i < n; i++) {
-    const r = regionAt(result, i)
-    const region = r.region
-    let prefix = featurePrefixes.get(region)
-    if (!prefix) {
-      prefix = Buffer.from(`${FEATURE_LEAD}${textsOf(region).id}${FEATURE_GEOMETRY}${region.geometry}${FEATURE_PROPERTIES}`)
-      featurePrefixes.set(region, prefix)
-    }
+    const region = result.list[i]!
+    const cache = cacheOf(region)
+    const prefix = (cache.prefix ??= Buffer.from(
+      `${FEATURE_LEAD}${cache.texts.id}${FEATURE_GEOMETRY}${region.geometry}${FEATURE_PROPERTIES}`,
+    ))
     prefixes[i] = prefix
-    const text = `${regionPropertiesJson(template, r, options)}}`
+    const text = `${regionPropertiesJson(template, result, i, options)}}`
     texts[i] = text
     size += (i > 0 ? 1 : 0) + prefix.length + Buffer.byteLength(text)
   }
@@ -778,8 +804,7 @@ export function genericResponseJson(result: GenericResult, options: ResponseOpti
   return out
 }
 
-/** Per region its geometry compressed once (a catalog's geometry never changes); small ones are written as values. */
-const geometrySegments = new WeakMap<Region, GzipSegment>()
+/** A region's geometry is compressed once (a catalog's geometry never changes); shorter ones are written as values. */
 const SEGMENT_MIN_LENGTH = 256
 const GZIP_HEAD = constantPiece(COLLECTION_HEAD + FEATURE_LEAD)
 const GZIP_FEATURE = constantPiece(`},${FEATURE_LEAD}`)
@@ -793,38 +818,36 @@ const GZIP_EMPTY = constantPiece(COLLECTION_HEAD)
  * is a back-reference to the previous feature's, and only the values are written as literals.
  */
 export function genericResponseGzip(result: GenericResult, options: ResponseOptions): Buffer {
-  return writeGzipBody(result.granularity, result.list.length, (i) => regionAt(result, i), options, collectionEnd(result, options))
+  return writeGzipBody(result.granularity, result, options, collectionEnd(result, options))
 }
 
 /** The regions' part of the gzip body and `end` after them (body-writer.ts calls it in its thread). */
 export function writeGzipBody(
   granularity: TileGranularity,
-  count: number,
-  regionOf: (i: number) => RegionResult,
+  columns: RegionColumns,
   options: Omit<ResponseOptions, 'points'>,
   end: string,
 ): Buffer {
   let capacity = 1 << 16
-  const regions = Array.from({ length: count }, (_, i) => regionOf(i))
-  const segments = regions.map(({ region }) => {
-    if (region.geometry.length < SEGMENT_MIN_LENGTH) return null
-    let segment = geometrySegments.get(region)
-    if (!segment) geometrySegments.set(region, (segment = gzipSegment(region.geometry)))
-    capacity += segment.bytes.length
-    return segment
+  const count = columns.list.length
+  const segments = columns.list.map((region) => {
+    const cache = cacheOf(region)
+    if (cache.segment === undefined) cache.segment = region.geometry.length < SEGMENT_MIN_LENGTH ? null : gzipSegment(region.geometry)
+    if (cache.segment) capacity += cache.segment.bytes.length
+    return cache.segment
   })
   const gzip = new SplicedGzip(capacity + count * 256)
   const template = bodyTemplate(granularity, options)
   if (count === 0) gzip.constant(GZIP_EMPTY)
   for (let i = 0; i < count; i++) {
-    const r = regions[i]!
+    const region = columns.list[i]!
     gzip.constant(i === 0 ? GZIP_HEAD : GZIP_FEATURE)
-    gzip.value(textsOf(r.region).id, SLOT_ID)
+    gzip.value(textsOf(region).id, SLOT_ID)
     gzip.constant(GZIP_GEOMETRY)
     const segment = segments[i]
     if (segment) gzip.segment(segment)
-    else gzip.value(r.region.geometry)
-    writeRegionProperties(gzip, template, r, options, true)
+    else gzip.value(region.geometry)
+    writeRegionProperties(gzip, template, columns, i, options, true)
   }
   if (count > 0) gzip.constant(GZIP_LAST)
   gzip.text(end)
