@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { countRuns, type PatientIndex } from './patient-index.js'
+import { countRuns, popcount, type PatientIndex } from './patient-index.js'
 
 /**
  * countRuns on a hand-made index: 200 patients in runs of three counties (one run outside any county), a selection of four in five, and payers given per patient. The counts are compared with a plain loop over the patients, with and
@@ -58,5 +58,19 @@ describe('countRuns', () => {
     expect([...counts]).toEqual([...expected])
     // the patients without a payer are in no payer's count
     expect(counts[0]!).toBeGreaterThan(counts[1]! + counts[2]! + counts[3]! + counts[4]!)
+  })
+})
+
+describe('popcount', () => {
+  it('counts the set bits of any 32-bit word, signed or not, as a bit-by-bit count does', () => {
+    const naive = (v: number) => {
+      let n = 0
+      for (let b = 0; b < 32; b++) n += (v >>> b) & 1
+      return n
+    }
+    let state = 7
+    const words = [0, 1, -1, 0xffffffff, 0x80000000, 0x7fffffff, 0xffff, 0xffff0000, 0x55555555 & -0x55555556]
+    for (let i = 0; i < 10_000; i++) words.push((state = (Math.imul(state, 1103515245) + 12345) | 0))
+    for (const word of words) expect(popcount(word)).toBe(naive(word))
   })
 })

@@ -518,11 +518,13 @@ export function forEachBit(bits: Uint32Array, visit: (p: number) => void): void 
   }
 }
 
+/** Set bits of each 16-bit value: a table look-up counts a word in two reads (about twice the speed of SWAR here). */
+const POPCOUNT16 = new Uint8Array(1 << 16)
+for (let v = 1; v < POPCOUNT16.length; v++) POPCOUNT16[v] = (v & 1) + POPCOUNT16[v >>> 1]!
+
 /** Set bits of a 32-bit word. */
 export function popcount(v: number): number {
-  v -= (v >>> 1) & 0x55555555
-  v = (v & 0x33333333) + ((v >>> 2) & 0x33333333)
-  return Math.imul((v + (v >>> 4)) & 0x0f0f0f0f, 0x01010101) >>> 24
+  return POPCOUNT16[v & 0xffff]! + POPCOUNT16[v >>> 16]!
 }
 
 /**
