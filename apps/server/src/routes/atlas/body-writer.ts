@@ -13,8 +13,8 @@ import type { Region } from './regions.js'
  * and the count the other half; on one event loop, eight such requests queue behind each other while the
  * machine's second core idles. The route now counts on the event loop and hands the writing to one worker
  * thread, which holds a copy of each region catalog (sent once) and gets per request only the values: per
- * region its catalog position, and a copy of the result's columns (docs/decisions/0069). The worker runs the same writer
- * (`writeGzipBody`), so the body is the same bytes (tested). Bodies of fewer than `WORKER_MIN_REGIONS`
+ * region its catalog position, and a copy of the result's columns (docs/decisions/0069). The worker runs the
+ * same writer (`writeGzipBody`), so the body is the same bytes (tested). Bodies of fewer than `WORKER_MIN_REGIONS`
  * regions, and every body when the worker cannot start or fails, are written on the event loop as before.
  */
 export const WORKER_MIN_REGIONS = 500

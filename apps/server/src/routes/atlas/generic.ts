@@ -507,9 +507,9 @@ const SLOT_HOTSPOT = 7
 const SLOT_POPULATION = 8
 const SLOT_PREVALENCE = 9
 
-/** Per region its id, label, state and rounded coordinates as JSON text, encoded once. */
 /** What the bodies write of a region that never changes within its catalog, kept on the region itself. */
 interface RegionCache {
+  /** its id, label, state and rounded coordinates as JSON text */
   texts: { id: string; label: string; state: string; latitude: string; longitude: string }
   /** the feature's UTF-8 text up to its properties (identity body) */
   prefix?: Buffer
