@@ -119,11 +119,6 @@ class ColumnResult implements GenericResult {
   }
 }
 
-/** A result from its columns. */
-export function columnResult(fields: ResultFields): GenericResult {
-  return new ColumnResult(fields)
-}
-
 /** A result from region objects (tests, synthetic bodies): the columns filled from them. */
 export function resultOfRegions(
   fields: Omit<ResultFields, 'list' | 'patients' | 'payers' | 'prevalence' | 'hotspot' | 'fills'>,
@@ -131,7 +126,7 @@ export function resultOfRegions(
 ): GenericResult {
   const payers = new Uint32Array(regions.length * PAYERS)
   regions.forEach((r, i) => payers.set([r.payers.commercial, r.payers.medicare, r.payers.medicaid, r.payers.other], i * PAYERS))
-  return columnResult({
+  return new ColumnResult({
     ...fields,
     list: regions.map((r) => r.region),
     patients: regions.map((r) => r.patients),
@@ -238,11 +233,18 @@ async function computeGeneric(
   ])
   const width = PAYERS + 1
   const positionOf = regionPositions(counts.names)
-  const at = (region: Region) => positionOf.get(region.id) ?? -1
+  /** where a region's counts start in counts.counts, -1 when it has none */
+  const countsAt = (region: Region) => {
+    const p = positionOf.get(region.id)
+    return p === undefined ? -1 : p * width
+  }
   // Every ZIP area of the country is many thousands of points: outside a ZIP search only those with patients.
   const regions =
     granularity === 'ZIP_CODE_50KM' && scope.type !== 'ZIP_CODE_50KM'
-      ? inScope.filter((region) => at(region) >= 0 && counts.counts[at(region) * width]! > 0)
+      ? inScope.filter((region) => {
+          const k = countsAt(region)
+          return k >= 0 && counts.counts[k]! > 0
+        })
       : inScope
   const n = regions.length
   const patients = new Array<number>(n).fill(0)
@@ -250,10 +252,10 @@ async function computeGeneric(
   const prevalence = new Float64Array(n).fill(NaN)
   for (let i = 0; i < n; i++) {
     const region = regions[i]!
-    const p = at(region)
-    if (p >= 0) {
-      patients[i] = counts.counts[p * width]!
-      for (let k = 0; k < PAYERS; k++) payers[i * PAYERS + k] = counts.counts[p * width + 1 + k]!
+    const at = countsAt(region)
+    if (at >= 0) {
+      patients[i] = counts.counts[at]!
+      for (let k = 0; k < PAYERS; k++) payers[i * PAYERS + k] = counts.counts[at + 1 + k]!
     }
     if (region.population && region.population > 0) prevalence[i] = (patients[i]! / region.population) * 100_000
   }
@@ -269,7 +271,7 @@ async function computeGeneric(
   members.forEach((i, k) => (hotspot[i] = memberHotspots[k] ?? NaN))
   const legend = buildLegend(patients, 'Patients')
   const { classOf, ...legendBody } = legend
-  return columnResult({
+  return new ColumnResult({
     granularity,
     scope,
     filters,
