@@ -356,6 +356,9 @@ describe('percentRanksOf', () => {
         [0, 0, 0, 5],
         [-2, -1, 0, 1],
         [-3.5, -1.25],
+        // integers: a histogram when the largest is small against their number, else a radix order
+        [0, 3, 3, 7, 900],
+        [0, 1, 5000, 70_000, 2 ** 31],
       ]) {
         const values = Array.from({ length: size }, () => spread[Math.floor(next() * spread.length)]!)
         expect(Array.from(percentRanksOf(Float64Array.from(values)))).toEqual(ranks(values))

@@ -106,8 +106,48 @@ function lowerBound(sorted: Float64Array, value: number): number {
   return lo
 }
 
-/** ranksInto for small non-negative integers (claim counts, the index's price ranks). */
+/** Scratch space of the rank histograms (the process is single-threaded and the ranking synchronous). */
+let smallerScratch = new Uint32Array(0)
+
+/** Whether ranks of `count` integer keys up to `max` are cheaper by a histogram of the values than by an order. */
+const histogramFits = (max: number, count: number) => max <= 4 * count + 1024
+
+/** A histogram of the values 0..max, zeroed (the scratch space). */
+function zeroedHistogram(max: number): Uint32Array {
+  if (smallerScratch.length <= max) smallerScratch = new Uint32Array(Math.max(max + 1, 2 * smallerScratch.length))
+  smallerScratch.fill(0, 0, max + 1)
+  return smallerScratch
+}
+
+/** Turns the counts of a histogram into, per value, the number of keys strictly below it. */
+function countsToSmaller(histogram: Uint32Array, max: number): void {
+  let sum = 0
+  for (let v = 0; v <= max; v++) {
+    const count = histogram[v] as number
+    histogram[v] = sum
+    sum += count
+  }
+}
+
+/**
+ * ranksInto for non-negative integers (claim counts, the index's price ranks). When the largest key is small against
+ * their number (claim counts mostly are), a histogram gives each key the number of keys strictly below it, without
+ * ordering them: two passes over the keys and one over the values up to the largest. Otherwise a radix order, then a
+ * walk as in ranksInto. Both give every key the same rank.
+ */
 function ranksIntoU32(out: Float64Array, keys: Uint32Array, positions: Uint32Array | null, below: number, scale: number): void {
+  const m = keys.length
+  let max = 0
+  for (let j = 0; j < m; j++) if ((keys[j] as number) > max) max = keys[j] as number
+  if (histogramFits(max, m)) {
+    const smaller = zeroedHistogram(max)
+    for (let j = 0; j < m; j++) smaller[keys[j] as number] = (smaller[keys[j] as number] as number) + 1
+    countsToSmaller(smaller, max)
+    for (let j = 0; j < m; j++) {
+      out[positions ? (positions[j] as number) : j] = (100 * (below + (smaller[keys[j] as number] as number))) / scale
+    }
+    return
+  }
   const order = ascendingOrderU32(keys)
   let start = 0
   let previous = -1
@@ -160,10 +200,13 @@ export function percentRanksOf(values: Float64Array): Float64Array {
   let positives = 0
   let nan = false
   let integers = true
+  let max = 0
   for (let k = 0; k < n; k++) {
     const v = values[k] as number
-    if (v > 0) positives++
-    else if (v === 0) zeros++
+    if (v > 0) {
+      positives++
+      if (v > max) max = v
+    } else if (v === 0) zeros++
     else if (v !== v) nan = true
     if (v !== v >>> 0) integers = false
   }
@@ -176,6 +219,20 @@ export function percentRanksOf(values: Float64Array): Float64Array {
   }
   if (zeros + positives === n) {
     if (positives === 0) return out
+    if (integers && histogramFits(max, positives)) {
+      // counts: a histogram of the positive values, read in place (ranksIntoU32's histogram, without copying them out)
+      const smaller = zeroedHistogram(max)
+      for (let k = 0; k < n; k++) {
+        const v = values[k] as number
+        if (v > 0) smaller[v] = (smaller[v] as number) + 1
+      }
+      countsToSmaller(smaller, max)
+      for (let k = 0; k < n; k++) {
+        const v = values[k] as number
+        if (v > 0) out[k] = (100 * (zeros + (smaller[v] as number))) / scale
+      }
+      return out
+    }
     const positions = new Uint32Array(positives)
     let at = 0
     for (let k = 0; k < n; k++) if ((values[k] as number) > 0) positions[at++] = k
