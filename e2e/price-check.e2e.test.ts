@@ -45,7 +45,7 @@ describe('Price Check in Chromium as the demo member', () => {
     return texts.map((t) => Number(t.replace(/[$,]/g, '')))
   }
 
-  it('searches with a carrier, sorts, removes the carrier, opens a provider cost page and shares it with a guest', async () => {
+  it('clears the procedure, searches with a carrier, sorts, removes the carrier, opens a provider cost page and shares it with a guest', async () => {
     const context = await suite.browser.newContext()
     const page = await context.newPage()
     const errors: string[] = []
@@ -58,7 +58,21 @@ describe('Price Check in Chromium as the demo member', () => {
     await page.waitForURL((url) => url.pathname === '/price-check', { timeout: 30_000 })
 
     await page.getByRole('textbox', { name: 'ZIP code' }).fill(scenario.zip)
-    await page.getByRole('combobox', { name: 'Procedure' }).fill(scenario.procedure)
+    // the clear button stays while suggestions load (held back here) and takes a real mouse click
+    const procedureField = page.getByRole('combobox', { name: 'Procedure' })
+    const suggestionsCall = (url: URL) => url.pathname.endsWith('/typeahead/procedure-typeahead')
+    let releaseSuggestions = () => {}
+    const held = new Promise<void>((resolve) => (releaseSuggestions = resolve))
+    // clearing the field drops the held look-up, so the page may have ended the request by then
+    await page.route(suggestionsCall, (route) => held.then(() => route.continue().catch(() => undefined)))
+    const asked = page.waitForRequest((request) => suggestionsCall(new URL(request.url())))
+    await procedureField.fill(scenario.procedure)
+    await asked
+    await page.getByRole('button', { name: 'Clear procedure', exact: true }).click({ timeout: 10_000 })
+    expect(await procedureField.inputValue()).toBe('')
+    releaseSuggestions()
+    await page.unroute(suggestionsCall)
+    await procedureField.fill(scenario.procedure)
     await page
       .getByRole('option', { name: new RegExp(scenario.procedure) })
       .first()

@@ -1,4 +1,4 @@
-import { endpoints, PRICE_CHECK_TYPEAHEAD_LIMIT, type EndpointOutput } from '@citrus/contracts'
+import { endpoints, PRICE_CHECK_DEFAULT_RADIUS_M, PRICE_CHECK_TYPEAHEAD_LIMIT, type EndpointOutput } from '@citrus/contracts'
 import { useApiQuery } from '../../../hooks/use-api'
 
 export type ProcedureCosts = EndpointOutput<typeof endpoints.costTransparency.procedure>
@@ -21,7 +21,7 @@ export function useProcedureSuggestions(query: string) {
 
 /**
  * GET /cost-transparency/procedure: fetched when ZIP and codes exist, again whenever ZIP, insurance or codes
- * change (spec 3 §4.8).
+ * change (spec 3 §4.8); every call sends the Price Check radius, 50000 m (spec 3 §7, §9).
  */
 export function useProcedureCosts(search: { zip: string; codes: string; insurance: string | null }) {
   return useApiQuery(
@@ -30,6 +30,7 @@ export function useProcedureCosts(search: { zip: string; codes: string; insuranc
       query: {
         zip_code: search.zip,
         procedure_codes_csv: search.codes,
+        radius_in_m: PRICE_CHECK_DEFAULT_RADIUS_M,
         ...(search.insurance ? { payment_perspective: search.insurance } : {}),
       },
     },

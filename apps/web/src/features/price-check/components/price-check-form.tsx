@@ -33,9 +33,12 @@ export function PriceCheckForm({
   const [insuranceOpen, setInsuranceOpen] = useState(value.insurance !== null)
   const insurers = useInsurers(insuranceOpen)
 
+  const clearError = (field: keyof Errors) => {
+    if (errors[field]) setErrors((current) => ({ ...current, [field]: undefined }))
+  }
   const update = (patch: Partial<PriceCheckSearch>, clears: keyof Errors | null) => {
     onChange({ ...value, ...patch })
-    if (clears && errors[clears]) setErrors((current) => ({ ...current, [clears]: undefined }))
+    if (clears) clearError(clears)
   }
 
   const submit = (event: FormEvent) => {
@@ -62,7 +65,13 @@ export function PriceCheckForm({
           error={errors.zip}
           onChange={(event) => update({ zip: event.currentTarget.value }, 'zip')}
         />
-        <ProcedureTypeahead value={value.procedure} error={errors.procedure} onChange={(procedure) => update({ procedure }, 'procedure')} />
+        <ProcedureTypeahead
+          value={value.procedure}
+          error={errors.procedure}
+          onChange={(procedure) => update({ procedure }, 'procedure')}
+          // any edit of the text clears the procedure error, not only one that drops a chosen procedure (spec 3 §2.6)
+          onTextChange={() => clearError('procedure')}
+        />
         {insuranceOpen ? (
           <Group align="flex-end" gap="xs" wrap="nowrap">
             <Select

@@ -13,14 +13,19 @@ export const SUGGESTION_LIST_MAX_HEIGHT = 300
  * Procedure type-ahead (spec 3 §2.6, §5, §9): typing is debounced 300 ms; the list shows when there are
  * suggestions; Enter picks the first; the clear button empties the field; a click outside closes the list.
  * A failed look-up is logged and clears the suggestions, with no message to the user (spec 3 §8).
+ * `onTextChange` reports every edit of the text (the form clears the procedure error with it, spec 3 §2.6).
+ * The clear button shows whenever there is text, loading or not (the loader takes the search icon's place),
+ * and its section asks for pointer events explicitly (Mantine's Input defaults its sections to `none`).
  */
 export function ProcedureTypeahead({
   value,
   onChange,
+  onTextChange,
   error,
 }: {
   value: ChosenProcedure | null
   onChange: (procedure: ChosenProcedure | null) => void
+  onTextChange?: (text: string) => void
   error?: string | null
 }) {
   const [text, setText] = useState(value?.name ?? '')
@@ -61,7 +66,7 @@ export function ProcedureTypeahead({
       <TextInput
         label="Procedure"
         placeholder="Search a procedure, e.g. MRI of the knee"
-        leftSection={<IconSearch size={16} />}
+        leftSection={suggestions.isFetching ? <Loader size="xs" /> : <IconSearch size={16} />}
         value={text}
         error={error}
         autoComplete="off"
@@ -69,9 +74,11 @@ export function ProcedureTypeahead({
         aria-expanded={showList}
         aria-controls="procedure-suggestions"
         onChange={(event) => {
-          setText(event.currentTarget.value)
+          const next = event.currentTarget.value
+          setText(next)
           setOpen(true)
-          if (value && event.currentTarget.value !== value.name) onChange(null)
+          onTextChange?.(next)
+          if (value && next !== value.name) onChange(null)
         }}
         onFocus={() => setOpen(true)}
         onKeyDown={(event) => {
@@ -81,14 +88,14 @@ export function ProcedureTypeahead({
             if (first && debounced.trim() !== '') pick(first)
           } else if (event.key === 'Escape') setOpen(false)
         }}
+        rightSectionPointerEvents="all"
         rightSection={
-          suggestions.isFetching ? (
-            <Loader size="xs" />
-          ) : text ? (
+          text ? (
             <CloseButton
               aria-label="Clear procedure"
               onClick={() => {
                 setText('')
+                onTextChange?.('')
                 onChange(null)
                 setOpen(false)
               }}

@@ -69,6 +69,18 @@ describe('/price-check', () => {
     await waitFor(() => expect(router.state.location.pathname).toBe('/price-check/results'))
     expect(router.state.location.search).toBe('?zip_code=77004&procedure_codes_csv=70551')
   }, 30_000)
+
+  it('clears the procedure error on any edit of the procedure text, with no procedure chosen (spec 3 §2.6)', async () => {
+    localStorage.setItem(TOKEN_STORAGE_KEY, loginToken({ role: 'member' }))
+    mockApi({ 'GET /typeahead/procedure-typeahead': { procedures: [] } })
+    renderApp('/price-check')
+    fireEvent.click(await screen.findByRole('button', { name: 'Search' }, { timeout: 8000 }))
+    expect(await screen.findByText('Please select a procedure')).toBeTruthy()
+    fireEvent.change(screen.getByRole('combobox', { name: 'Procedure' }), { target: { value: 'b' } })
+    expect(screen.queryByText('Please select a procedure')).toBeNull()
+    // the ZIP error stays until the ZIP changes
+    expect(screen.getByText('Please enter a valid 5-digit ZIP code')).toBeTruthy()
+  }, 30_000)
 })
 
 describe('procedure type-ahead', () => {
@@ -89,6 +101,28 @@ describe('procedure type-ahead', () => {
     await waitFor(() => expect(screen.queryByRole('listbox')).toBeNull())
     fireEvent.click(screen.getByRole('button', { name: 'Clear procedure' }))
     expect(input.value).toBe('')
+  }, 30_000)
+
+  it('keeps the clear button clickable, and shown while suggestions load', async () => {
+    localStorage.setItem(TOKEN_STORAGE_KEY, loginToken({ role: 'member' }))
+    let answer: (() => void) | undefined
+    const api = mockApi({
+      'GET /typeahead/procedure-typeahead': () =>
+        new Promise((resolve) => (answer = () => resolve({ procedures: [{ name: 'Brain MRI', cpt_codes: ['70551'], description: 'x' }] }))),
+    })
+    renderApp('/price-check')
+    const input = (await screen.findByRole('combobox', { name: 'Procedure' }, { timeout: 8000 })) as HTMLInputElement
+    // the right section asks for pointer events (Mantine's Input defaults its sections to none: a real click would reach the input)
+    const wrapper = input.closest<HTMLElement>('.mantine-Input-wrapper')
+    expect(wrapper?.style.getPropertyValue('--input-right-section-pointer-events')).toBe('all')
+    fireEvent.change(input, { target: { value: 'brain' } })
+    await waitFor(() => expect(api.callsTo('GET /typeahead/procedure-typeahead')).toHaveLength(1), { timeout: 2000 })
+    expect(document.querySelector('.mantine-Loader-root')).not.toBeNull()
+    fireEvent.click(screen.getByRole('button', { name: 'Clear procedure' }))
+    expect(input.value).toBe('')
+    answer?.()
+    await waitFor(() => expect(document.querySelector('.mantine-Loader-root')).toBeNull())
+    expect(screen.queryByRole('listbox')).toBeNull()
   }, 30_000)
 })
 
@@ -131,6 +165,8 @@ describe('/price-check/results', () => {
     expect(within(cards[1]!).getAllByText('Insurance Pays')).toHaveLength(1)
     expect(within(screen.getByTestId('cost-bundle')).getByText('$100')).toBeTruthy()
     expect(api.callsTo('GET /cost-transparency/procedure')[0]!.query.get('payment_perspective')).toBe('Aetna')
+    // the Price Check radius rides on every call (spec 3 §7, §9)
+    expect(api.callsTo('GET /cost-transparency/procedure')[0]!.query.get('radius_in_m')).toBe('50000')
     expect(screen.getByText('Brain MRI')).toBeTruthy()
   })
 
@@ -172,6 +208,7 @@ describe('/price-check/results', () => {
     expect(within(card).queryByText('Insurance Pays')).toBeNull()
     expect(router.state.location.search).toBe('?zip_code=77004&procedure_codes_csv=70551')
     expect(api.callsTo('GET /cost-transparency/procedure')).toHaveLength(2)
+    expect(api.callsTo('GET /cost-transparency/procedure').map((call) => call.query.get('radius_in_m'))).toEqual(['50000', '50000'])
   })
 
   it('names the procedure of a bookmarked results URL from its codes', async () => {
