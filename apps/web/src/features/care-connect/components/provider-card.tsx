@@ -1,7 +1,7 @@
 import { CARE_ANALYTICS_EVENTS, badgeLabel, type CareGrade } from '@citrus/contracts'
 import { ActionIcon, Badge, Button, Card, Checkbox, Collapse, Group, Stack, Table, Tabs, Text, Tooltip } from '@mantine/core'
-import { IconCopy, IconPhone } from '@tabler/icons-react'
-import { useState } from 'react'
+import { IconCheck, IconCopy, IconPhone } from '@tabler/icons-react'
+import { useEffect, useRef, useState } from 'react'
 import { track } from '../../../lib/analytics'
 import { copyText } from '../../../lib/clipboard'
 import { notify } from '../../../lib/notify'
@@ -38,6 +38,49 @@ function PhoneLine({ phone }: { phone: string | null }) {
         <IconCopy size={14} />
       </ActionIcon>
     </Group>
+  )
+}
+
+/** How long a card's copy button shows its copied state (spec 3 §9). */
+export const COPIED_STATE_MS = 2000
+
+/**
+ * Copies one card's details (the selection bar's export text for that entity) and toasts
+ * '{card} details copied to clipboard' (spec 3 §8); the button shows Copied for 2 seconds (§9).
+ */
+function CopyDetailsButton({ name, text }: { name: string; text: () => string }) {
+  const [copied, setCopied] = useState(false)
+  const timer = useRef<ReturnType<typeof setTimeout> | null>(null)
+  useEffect(
+    () => () => {
+      if (timer.current) clearTimeout(timer.current)
+    },
+    [],
+  )
+  const label = copied ? CARE_TEXT.copied : CARE_TEXT.copyCardDetails
+  return (
+    <Tooltip label={label}>
+      <ActionIcon
+        variant="subtle"
+        color={copied ? 'teal' : 'gray'}
+        aria-label={label}
+        data-copied={copied || undefined}
+        onClick={(event) => {
+          event.stopPropagation()
+          void copyText(text(), CARE_MESSAGES_UI.cardCopied(name)).then((ok) => {
+            if (!ok) return
+            if (timer.current) clearTimeout(timer.current)
+            setCopied(true)
+            timer.current = setTimeout(() => {
+              timer.current = null
+              setCopied(false)
+            }, COPIED_STATE_MS)
+          })
+        }}
+      >
+        {copied ? <IconCheck size={16} /> : <IconCopy size={16} />}
+      </ActionIcon>
+    </Tooltip>
   )
 }
 
@@ -217,6 +260,7 @@ export function ProviderCard({
           </Stack>
         </Group>
         <Stack gap={4} align="flex-end">
+          <CopyDetailsButton name={e.full_name} text={() => providerDetailsText(row)} />
           <Text fw={800} size="xl" data-testid="score">
             {scoreOf(row.final_score)}
           </Text>
@@ -294,6 +338,7 @@ export function FacilityCard({ row, selected, onToggle }: { row: HcoRow; selecte
           </Stack>
         </Group>
         <Stack gap={4} align="flex-end">
+          <CopyDetailsButton name={row.hco_name} text={() => facilityDetailsText(row)} />
           <Text fw={800} size="xl">
             {scoreOf(row.final_score)}
           </Text>

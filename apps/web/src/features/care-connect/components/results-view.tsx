@@ -1,4 +1,4 @@
-import { CARE_ANALYTICS_EVENTS, PROVIDER_TYPES, type RankingsQuery } from '@citrus/contracts'
+import { CARE_ANALYTICS_EVENTS, CARE_GRADES, INSTITUTION_TYPES, PROVIDER_TYPES, type RankingsQuery } from '@citrus/contracts'
 import {
   ActionIcon,
   Alert,
@@ -27,27 +27,60 @@ import { ComparisonModal, EMPTY_SELECTION, SelectionBar, toggleFacility, toggleP
 
 export const DEFAULT_PAGE_SIZE = 5
 const PAGE_SIZES = ['5', '10', '20']
+/** Provider sort labels (spec 3 §9), on the Providers tab. */
 export const SORTS = [
   { value: 'final_score', label: 'overall score' },
   { value: 'cost', label: 'Care Affordability' },
   { value: 'quality', label: 'Quality of Care' },
   { value: 'distance', label: 'Distance' },
 ] as const
-type Sort = (typeof SORTS)[number]['value']
+/** Grade sort labels (spec 3 §9), on the Hospitals tab (facility rankings carry grades); overall score stays the default. */
+export const GRADE_SORTS = [
+  { value: 'final_score', label: 'overall score' },
+  { value: 'cost_grade', label: 'Cost Grade' },
+  { value: 'quality_grade', label: 'Quality Grade' },
+  { value: 'distance', label: 'Distance' },
+] as const
+type ProviderSort = (typeof SORTS)[number]['value']
+type FacilitySort = (typeof GRADE_SORTS)[number]['value']
+type Sort = ProviderSort | FacilitySort
 
-function sortProviders(rows: HcpRow[], sort: Sort): HcpRow[] {
+const isProviderSort = (sort: Sort): sort is ProviderSort => SORTS.some((s) => s.value === sort)
+const isFacilitySort = (sort: Sort): sort is FacilitySort => GRADE_SORTS.some((s) => s.value === sort)
+/** The sort a tab shows: the chosen one when the tab offers it, else the default (overall score). */
+function sortFor(tab: 'providers' | 'hcos', sort: Sort): Sort {
+  return (tab === 'providers' ? isProviderSort(sort) : isFacilitySort(sort)) ? sort : 'final_score'
+}
+
+function sortProviders(rows: HcpRow[], sort: ProviderSort): HcpRow[] {
   if (sort === 'final_score') return rows
   const copy = [...rows]
   if (sort === 'distance') return copy.sort((a, b) => a.features.distance_in_miles - b.features.distance_in_miles)
   if (sort === 'cost') return copy.sort((a, b) => b.task_scores.cost - a.task_scores.cost)
   return copy.sort((a, b) => b.task_scores.quality_of_care - a.task_scores.quality_of_care)
 }
-function sortFacilities(rows: HcoRow[], sort: Sort): HcoRow[] {
+/** A before D before N/A; the same letter by the task score, higher first. */
+function byGrade(gradeA: string, scoreA: number, gradeB: string, scoreB: number): number {
+  const rank = (grade: string) => {
+    const index = (CARE_GRADES as readonly string[]).indexOf(grade)
+    return index === -1 ? CARE_GRADES.length : index
+  }
+  return rank(gradeA) - rank(gradeB) || scoreB - scoreA
+}
+function sortFacilities(rows: HcoRow[], sort: FacilitySort): HcoRow[] {
   if (sort === 'final_score') return rows
   const copy = [...rows]
   if (sort === 'distance') return copy.sort((a, b) => a.distance_in_miles - b.distance_in_miles)
-  if (sort === 'cost') return copy.sort((a, b) => b.task_scores.cost - a.task_scores.cost)
-  return copy.sort((a, b) => b.task_scores.quality_of_care - a.task_scores.quality_of_care)
+  if (sort === 'cost_grade')
+    return copy.sort((a, b) => byGrade(a.task_scores.cost_grade, a.task_scores.cost, b.task_scores.cost_grade, b.task_scores.cost))
+  return copy.sort((a, b) =>
+    byGrade(
+      a.task_scores.quality_of_care_grade,
+      a.task_scores.quality_of_care,
+      b.task_scores.quality_of_care_grade,
+      b.task_scores.quality_of_care,
+    ),
+  )
 }
 
 /**
@@ -73,6 +106,7 @@ export function ResultsView({
   const [pageSize, setPageSize] = useState(DEFAULT_PAGE_SIZE)
   const [page, setPage] = useState(0)
   const [types, setTypes] = useState<string[]>([])
+  const [institutions, setInstitutions] = useState<string[]>([])
   const [filterWarning, setFilterWarning] = useState(false)
   const [selection, setSelection] = useState<Selection>(EMPTY_SELECTION)
   const [comparing, setComparing] = useState(false)
@@ -81,11 +115,23 @@ export function ResultsView({
 
   // a new search resets sort, page size, page and selection (spec 3 §4.1): the parent keys this view by the answer
 
+  const providerSort: ProviderSort = isProviderSort(sort) ? sort : 'final_score'
+  const facilitySort: FacilitySort = isFacilitySort(sort) ? sort : 'final_score'
   const providers = useMemo(() => {
     const filtered = types.length === 0 ? data.hcp_rankings : data.hcp_rankings.filter((r) => types.includes(r.hcp_entity.provider_type))
-    return sortProviders(filtered, sort)
-  }, [data, types, sort])
-  const facilities = useMemo(() => sortFacilities(data.hco_rankings, sort), [data, sort])
+    return sortProviders(filtered, providerSort)
+  }, [data, types, providerSort])
+  const facilities = useMemo(() => {
+    const filtered =
+      institutions.length === 0 ? data.hco_rankings : data.hco_rankings.filter((r) => institutions.includes(r.institution_type))
+    return sortFacilities(filtered, facilitySort)
+  }, [data, institutions, facilitySort])
+  // institution types of the search (spec 3 §3), as provider types: those counted among the candidates (or listed)
+  const institutionOptions = INSTITUTION_TYPES.filter(
+    (t) =>
+      (data.common_ranking_metadata.institution_types_to_counts[t.value] ?? 0) > 0 ||
+      data.hco_rankings.some((r) => r.institution_type === t.value),
+  )
 
   // an empty active tab gives way to the other (spec 3 §4.1)
   const tab: 'providers' | 'hcos' =
@@ -124,6 +170,19 @@ export function ResultsView({
     }
     setFilterWarning(false)
     setTypes(next)
+    setPage(0)
+  }
+
+  function toggleInstitution(type: string) {
+    const next = institutions.includes(type) ? institutions.filter((t) => t !== type) : [...institutions, type]
+    const hits = next.length === 0 ? data.hco_rankings.length : data.hco_rankings.filter((r) => next.includes(r.institution_type)).length
+    // as the provider type filter: zero hits leave the list unchanged and warn (spec 3 §4.4)
+    if (hits === 0) {
+      setFilterWarning(true)
+      return
+    }
+    setFilterWarning(false)
+    setInstitutions(next)
     setPage(0)
   }
 
@@ -171,7 +230,30 @@ export function ResultsView({
                       </Chip>
                     ))}
                   </Group>
-                  <Button size="xs" variant="subtle" onClick={() => (setTypes([]), setFilterWarning(false), setPage(0))}>
+                  {institutionOptions.length > 0 && (
+                    <>
+                      <Text fw={600} size="sm">
+                        {CARE_TEXT.institutionType}
+                      </Text>
+                      <Group gap={6} maw={360}>
+                        {institutionOptions.map((t) => (
+                          <Chip
+                            key={t.value}
+                            size="xs"
+                            checked={institutions.includes(t.value)}
+                            onChange={() => toggleInstitution(t.value)}
+                          >
+                            {t.label}
+                          </Chip>
+                        ))}
+                      </Group>
+                    </>
+                  )}
+                  <Button
+                    size="xs"
+                    variant="subtle"
+                    onClick={() => (setTypes([]), setInstitutions([]), setFilterWarning(false), setPage(0))}
+                  >
                     Clear
                   </Button>
                 </Stack>
@@ -182,8 +264,8 @@ export function ResultsView({
             aria-label="Sort"
             data-tour="sort"
             w={190}
-            data={SORTS.map((s) => ({ value: s.value, label: s.label }))}
-            value={sort}
+            data={(tab === 'providers' ? SORTS : GRADE_SORTS).map((s) => ({ value: s.value, label: s.label }))}
+            value={sortFor(tab, sort)}
             onChange={(value) => {
               setSort((value as Sort | null) ?? 'final_score')
               setPage(0)
@@ -201,7 +283,10 @@ export function ResultsView({
       <Tabs
         value={tab}
         onChange={(value) => {
-          setTab(value === 'hcos' ? 'hcos' : 'providers')
+          const next = value === 'hcos' ? 'hcos' : 'providers'
+          setTab(next)
+          // a sort the new tab does not offer gives way to the default (spec 3 §9)
+          setSort(sortFor(next, sort))
           setPage(0)
         }}
       >

@@ -65,6 +65,9 @@ export const CARE_TEXT = {
   premiumMessage: 'Add HCPCS procedure codes to refine your search results',
   learnMore: 'Learn More',
   phoneTooltip: 'This phone number may not be up to date.',
+  institutionType: 'Institution type',
+  copyCardDetails: 'Copy details',
+  copied: 'Copied',
 } as const
 
 export const CARE_MESSAGES_UI = {
