@@ -44,6 +44,17 @@ export const ACCESS_MESSAGES = {
     `We sent a ${VERIFICATION_CODE_LENGTH}-digit code to your ${channel === 'email' ? 'e-mail' : 'phone'}.`,
 } as const
 
+/**
+ * The access modal's new-password rule (spec 3 §5), shared by the modal and POST /users/member-signup: required, and
+ * at least 6 characters with a number, an upper-case letter or a special character. It answers the message, or null.
+ */
+export function memberPasswordError(password: string): string | null {
+  if (password === '') return MESSAGES.passwordRequired
+  return password.length >= 6 && /[0-9A-Z#?!@$ %^&*-]/.test(password)
+    ? null
+    : 'Password must be at least 6 characters with a number, uppercase, or special character'
+}
+
 const tokenQuery = z.object({
   token: z.string({ error: ACCESS_MESSAGES.missingToken }).min(1, ACCESS_MESSAGES.missingToken).max(4096),
 })

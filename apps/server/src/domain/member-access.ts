@@ -8,6 +8,7 @@ import {
   VERIFICATION_MAX_ATTEMPTS,
   VERIFICATION_MAX_SENDS,
   VERIFIED_LINK_TTL_SECONDS,
+  memberPasswordError,
   normalizeUsPhone,
 } from '@citrus/contracts'
 import { hashToken, type Tokens } from '../auth/tokens.js'
@@ -171,7 +172,10 @@ export class MemberAccessService {
       phone = normalized.e164
     }
     const expectedPhone = verifiedPhone ?? link.invite_phone
-    if (expectedPhone && phone !== null && phone !== expectedPhone) {
+    // an invite naming a phone is for that phone (spec 3 §6): a sign-up that neither gives it nor has verified it is
+    // refused like a wrong one (a verified phone is the invited one: the code went to it)
+    const missingInvitedPhone = link.invite_phone !== null && phone === null && verifiedPhone === null
+    if (missingInvitedPhone || (expectedPhone && phone !== null && phone !== expectedPhone)) {
       throw badRequest(ACCESS_MESSAGES.phoneMismatch, [{ path: 'body.phone_number', message: ACCESS_MESSAGES.phoneMismatch }])
     }
     const company = await this.ctx.prisma.company.findUniqueOrThrow({ where: { id: link.company_id }, select: { company_name: true } })
@@ -181,6 +185,8 @@ export class MemberAccessService {
       company_id: link.company_id,
       role: 'member',
       phone_number: phone ?? expectedPhone ?? null,
+      // the access modal's rule (spec 3 §5), not the shell's sign-up rule
+      passwordError: memberPasswordError,
     })
     const jwt = this.ctx.tokens.signLogin({
       id: user.id,

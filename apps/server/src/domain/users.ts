@@ -28,6 +28,12 @@ export interface NewAccount {
   company_id: number
   role?: Role
   phone_number?: string | null
+  /** Why a password is refused (null: accepted); the shell's sign-up rule (8+ characters, all criteria) by default. */
+  passwordError?: (password: string) => string | null
+}
+
+function shellPasswordError(password: string): string | null {
+  return meetsServerPasswordRule(password) ? null : MESSAGES.passwordWeak
 }
 
 /**
@@ -42,9 +48,8 @@ export async function createAccount(
 ): Promise<UserRecord> {
   const email = normalizeEmail(input.email)
   if (!EMAIL_PATTERN.test(email)) throw badRequest(MESSAGES.emailInvalidDot)
-  if (!meetsServerPasswordRule(input.password)) {
-    throw badRequest(MESSAGES.passwordWeak, [{ path: 'body.password', message: MESSAGES.passwordWeak }])
-  }
+  const passwordProblem = (input.passwordError ?? shellPasswordError)(input.password)
+  if (passwordProblem) throw badRequest(passwordProblem, [{ path: 'body.password', message: passwordProblem }])
   const role = input.role ?? 'user'
   if (!(ROLES as readonly string[]).includes(role)) throw badRequest(`Unknown role "${role}". Use one of ${ROLES.join(', ')}.`)
   const company = await prisma.company.findUnique({ where: { id: input.company_id }, select: { id: true } })

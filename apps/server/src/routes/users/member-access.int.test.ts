@@ -1,4 +1,4 @@
-import { ACCESS_MESSAGES, SHARE_MESSAGES, USER_MESSAGES, VERIFICATION_MAX_ATTEMPTS } from '@citrus/contracts'
+import { ACCESS_MESSAGES, MESSAGES, SHARE_MESSAGES, USER_MESSAGES, VERIFICATION_MAX_ATTEMPTS } from '@citrus/contracts'
 import request from 'supertest'
 import { beforeAll, describe, expect, it } from 'vitest'
 import { createTenant, loginTokenFor, uniqueEmail, useTestApp } from '../../../../../test/helpers.ts'
@@ -8,10 +8,12 @@ describe('member access to a shared link', () => {
   const ctx = useTestApp({ PUBLIC_URL: 'https://citrus.example.com' }, { dataset: true })
   let staff = ''
   let search: Record<string, string> = {}
+  let activationKey = ''
 
   beforeAll(async () => {
     const tenant = await createTenant(ctx.db, { roles: ['user'], products: [{ product_group: 'CARE_SELECT' }] })
     staff = await loginTokenFor(tenant.users[0]!, tenant.company.company_name)
+    activationKey = tenant.company.activation_key
     const best = await ctx.db.pool.query<{ zip: string; code: string }>(
       `SELECT p.zip_code AS zip, p.primary_taxonomy_code AS code FROM providers p JOIN mv_provider_panel pp ON pp.npi = p.npi
        GROUP BY 1, 2 ORDER BY count(*) DESC, 1, 2 LIMIT 1`,
@@ -168,6 +170,73 @@ describe('member access to a shared link', () => {
     const again = await signup({ email, password: 'Str0ng#Pass' })
     expect(again.status).toBe(409)
     expect(again.body.message).toBe(USER_MESSAGES.emailTaken)
+  })
+
+  /** A link token with its e-mail verified, for the member sign-up. */
+  async function verifiedEmailToken(email: string): Promise<string> {
+    const token = await link({ email })
+    const sent = await sendCode(token, { channel: 'email', email })
+    const verified = await confirm(token, { verification_id: sent.body.verification_id, code: await codeOf(sent.body.message_id) })
+    expect(verified.status, JSON.stringify(verified.body)).toBe(200)
+    return verified.body.token as string
+  }
+  const memberSignup = (token: string, body: Record<string, unknown>) =>
+    request(ctx.app.server).post('/api/users/member-signup').query({ token }).send(body)
+
+  it("applies the access modal's new-password rule (spec 3 §5), not the shell's sign-up rule", async () => {
+    const email = uniqueEmail('rule')
+    const token = await verifiedEmailToken(email)
+    const weak = await memberSignup(token, { email, password: 'abcdef' })
+    expect(weak.status).toBe(400)
+    expect(weak.body.message).toBe('Password must be at least 6 characters with a number, uppercase, or special character')
+    expect(weak.body.errors).toEqual([
+      { path: 'body.password', message: 'Password must be at least 6 characters with a number, uppercase, or special character' },
+    ])
+    const short = await memberSignup(token, { email, password: 'Abc1' })
+    expect(short.status).toBe(400)
+    expect(short.body.message).toBe('Password must be at least 6 characters with a number, uppercase, or special character')
+    // 7 characters, an uppercase letter and a digit: the modal accepts it, so does the server
+    const created = await memberSignup(token, { email, password: 'Abcdef1' })
+    expect(created.status, JSON.stringify(created.body)).toBe(200)
+    const login = await request(ctx.app.server).post('/api/users/login').send({ email, password: 'Abcdef1' })
+    expect(login.status, JSON.stringify(login.body)).toBe(200)
+  })
+
+  it("keeps the shell's sign-up rule (8+ characters, all criteria) for /users/user-signup", async () => {
+    const response = await request(ctx.app.server)
+      .post('/api/users/user-signup')
+      .send({ email: uniqueEmail('shell'), password: 'Abcdef1', activation_key: activationKey })
+    expect(response.status).toBe(400)
+    expect(response.body.message).toBe(MESSAGES.passwordWeak)
+  })
+
+  it('requires the invited phone on the sign-up of a phone invite (spec 3 §6): a missing phone is refused like a wrong one', async () => {
+    const token = await link({ phone: '(206) 555-0142' }, { url_type: 'invite', requires_phone_verification: false })
+    const email = uniqueEmail('invitee')
+    for (const phone_number of [undefined, null, '', '(206) 555-0100']) {
+      const refused = await memberSignup(token, { email, password: 'Str0ng#Pass', ...(phone_number === undefined ? {} : { phone_number }) })
+      expect(refused.status, String(phone_number)).toBe(400)
+      expect(refused.body.message).toBe(ACCESS_MESSAGES.phoneMismatch)
+      expect(refused.body.errors).toEqual([{ path: 'body.phone_number', message: ACCESS_MESSAGES.phoneMismatch }])
+    }
+    expect(await ctx.db.prisma.user.findUnique({ where: { email } })).toBeNull()
+    const created = await memberSignup(token, { email, password: 'Str0ng#Pass', phone_number: '206-555-0142' })
+    expect(created.status, JSON.stringify(created.body)).toBe(200)
+    const user = await ctx.db.prisma.user.findUniqueOrThrow({ where: { id: created.body.user_id } })
+    expect(user).toMatchObject({ email, role: 'member', phone_number: '+12065550142' })
+  })
+
+  it('takes the verified phone of a phone link as the invited one: the sign-up need not give it again', async () => {
+    const token = await link({ phone: '(206) 555-0143' })
+    const sent = await sendCode(token, { channel: 'phone', phone_number: '(206) 555-0143' })
+    expect(sent.status, JSON.stringify(sent.body)).toBe(200)
+    const verified = await confirm(token, { verification_id: sent.body.verification_id, code: await codeOf(sent.body.message_id) })
+    expect(verified.status, JSON.stringify(verified.body)).toBe(200)
+    const email = uniqueEmail('phone-member')
+    const created = await memberSignup(verified.body.token as string, { email, password: 'Str0ng#Pass', phone_number: null })
+    expect(created.status, JSON.stringify(created.body)).toBe(200)
+    const user = await ctx.db.prisma.user.findUniqueOrThrow({ where: { id: created.body.user_id } })
+    expect(user).toMatchObject({ email, role: 'member', phone_number: '+12065550143' })
   })
 
   it('needs a token', async () => {

@@ -1,4 +1,4 @@
-import { EMAIL_PATTERN, normalizeUsPhone } from '@citrus/contracts'
+import { EMAIL_PATTERN, memberPasswordError, normalizeUsPhone } from '@citrus/contracts'
 import { Alert, Button, Modal, PasswordInput, PinInput, Stack, Stepper, Text, TextInput } from '@mantine/core'
 import { useState } from 'react'
 import { startGuestSession, type ShareableLinkValidation } from '../../../lib/guest-session'
@@ -19,9 +19,9 @@ export function phoneError(value: string): string | null {
   if (digits === '') return CARE_MESSAGES_UI.phoneRequired
   return digits.length === 10 ? null : CARE_MESSAGES_UI.phoneInvalid10
 }
+/** The rule POST /users/member-signup applies too (spec 3 §5). */
 export function newPasswordError(value: string): string | null {
-  if (value === '') return CARE_MESSAGES_UI.passwordRequired
-  return value.length >= 6 && /[0-9A-Z#?!@$ %^&*-]/.test(value) ? null : CARE_MESSAGES_UI.passwordRule
+  return memberPasswordError(value)
 }
 export function confirmError(password: string, confirmation: string): string | null {
   if (confirmation === '') return CARE_MESSAGES_UI.confirmPassword
@@ -61,7 +61,6 @@ export function AccessModal({
   const sendCode = useSendCode()
   const confirmCode = useConfirmCode()
   const signup = useMemberSignup()
-  const blocking = (needEmail || needPhone) && (step === 'start' || step === 'login')
 
   async function send(channel: Channel, tokenToUse = currentToken) {
     setFormError(null)
@@ -158,7 +157,11 @@ export function AccessModal({
   }
 
   async function submitLogin() {
-    if (!email.trim() || !password) return setFormError(CARE_MESSAGES_UI.credentialsRequired)
+    const next = { email: emailError(email), password: password === '' ? CARE_MESSAGES_UI.passwordRequired : null }
+    setErrors(next)
+    // a missing e-mail or password keeps the form-level message too (spec 3 §8)
+    setFormError(!email.trim() || !password ? CARE_MESSAGES_UI.credentialsRequired : null)
+    if (next.email || next.password) return
     try {
       const answer = await signIn.mutateAsync({ body: { email: email.trim(), password } })
       if (!answer.token) throw new Error(CARE_MESSAGES_UI.loginFailed)
@@ -196,13 +199,15 @@ export function AccessModal({
             : CARE_TEXT.verifyAccess
   const busy = verifyUser.isPending || sendCode.isPending || confirmCode.isPending || signup.isPending || signIn.isPending
 
+  // Not dismissible (spec 3 §4.2): the page behind it only waits for access, and the component has no way to leave
+  // it, so there is no close button, and neither Escape nor the backdrop closes it (they would do nothing).
   return (
     <Modal
       opened
       onClose={() => undefined}
-      withCloseButton={!blocking}
-      closeOnClickOutside={!blocking}
-      closeOnEscape={!blocking}
+      withCloseButton={false}
+      closeOnClickOutside={false}
+      closeOnEscape={false}
       title={title}
       centered
     >
@@ -277,8 +282,8 @@ export function AccessModal({
         )}
         {step === 'login' && (
           <>
-            <TextInput label="Email" value={email} onChange={(e) => setEmail(e.currentTarget.value)} />
-            <PasswordInput label="Password" value={password} onChange={(e) => setPassword(e.currentTarget.value)} />
+            <TextInput label="Email" value={email} onChange={(e) => setEmail(e.currentTarget.value)} error={errors.email} />
+            <PasswordInput label="Password" value={password} onChange={(e) => setPassword(e.currentTarget.value)} error={errors.password} />
             <Button onClick={() => void submitLogin()} disabled={signIn.isPending}>
               {signIn.isPending ? CARE_TEXT.signingIn : CARE_TEXT.signIn}
             </Button>
