@@ -65,7 +65,9 @@ describe('Care Connect in a real browser', () => {
     await specialty.fill(search.name.slice(0, 12))
     await page.getByRole('option', { name: `${search.name} (${search.code})` }).click()
     await page.getByRole('button', { name: 'Find Providers' }).click()
-    await page.waitForURL(/\/care-connect-results\?/)
+    // the search runs before the results open (the button reads Finding Providers... meanwhile); the first search of
+    // a specialty builds its index
+    await page.waitForURL(/\/care-connect-results\?/, { timeout: 60_000 })
     const url = new URL(page.url())
     expect(url.searchParams.get('zip_code')).toBe(search.zip)
     expect(url.searchParams.get('omni_code')).toBe(search.code)

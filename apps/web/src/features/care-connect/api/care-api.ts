@@ -1,13 +1,17 @@
 import { endpoints, type EndpointOutput, type RankingsQuery, type ReferralLetterRequest } from '@citrus/contracts'
-import { useMutation } from '@tanstack/react-query'
+import { useMutation, useQueryClient } from '@tanstack/react-query'
+import { useCallback, useState } from 'react'
 import { env } from '../../../config/env'
-import { useApiMutation, useApiQuery } from '../../../hooks/use-api'
-import { toApiError, networkError } from '../../../lib/api-client'
+import { endpointKey, useApiMutation, useApiQuery } from '../../../hooks/use-api'
+import { callEndpoint, toApiError, networkError } from '../../../lib/api-client'
 import { getValidLoginToken } from '../../../lib/auth-token'
 
 export type Rankings = EndpointOutput<typeof endpoints.careSelect.rankings>
 export type HcpRow = Rankings['hcp_rankings'][number]
 export type HcoRow = Rankings['hco_rankings'][number]
+
+/** How long a search's answer is fresh in the client's cache. */
+const RANKINGS_STALE_MS = 5 * 60_000
 
 /** GET /care-select/rankings; runs only once `enabled` (member screens: after access is granted). */
 /**
@@ -21,10 +25,41 @@ export function useRankings(query: RankingsQuery | null, enabled = true, linkTok
     { query: linkToken ? { ...base, token: linkToken } : base },
     {
       enabled: enabled && query !== null,
-      staleTime: 5 * 60_000,
+      staleTime: RANKINGS_STALE_MS,
       retry: false,
+      // a search is metered (one credit an answer) and its results screen holds the user's sort, page, filters and
+      // selection: it is fetched again only when the search changes, never behind the user's back
+      refetchOnWindowFocus: false,
+      refetchOnReconnect: false,
     },
   )
+}
+
+/**
+ * Runs a search before its results screen opens, so that the form's button reads Finding Providers... while it
+ * loads (spec 3 §2.1). The answer lands in the query cache under useRankings' key, so the results screen shows it
+ * without asking again (one request, one credit). A failed search settles too: the results screen shows its error.
+ */
+export function useFindProviders() {
+  const queryClient = useQueryClient()
+  const [busy, setBusy] = useState(false)
+  const find = useCallback(
+    async (query: RankingsQuery) => {
+      const input = { query }
+      setBusy(true)
+      try {
+        await queryClient.prefetchQuery({
+          queryKey: endpointKey(endpoints.careSelect.rankings, input),
+          queryFn: ({ signal }) => callEndpoint(endpoints.careSelect.rankings, input, { signal }),
+          staleTime: RANKINGS_STALE_MS,
+        })
+      } finally {
+        setBusy(false)
+      }
+    },
+    [queryClient],
+  )
+  return { busy, find }
 }
 
 export function useInsurers() {

@@ -1,5 +1,5 @@
 import { CARE_DEFAULT_RADIUS_M, type CodeOption, type SpecialtyOption } from '@citrus/contracts'
-import { Button, Collapse, Group, MultiSelect, Select, Stack, TextInput, UnstyledButton, Text } from '@mantine/core'
+import { Button, Collapse, Group, Loader, MultiSelect, Select, Stack, TextInput, UnstyledButton, Text } from '@mantine/core'
 import { useDebouncedValue } from '@mantine/hooks'
 import { IconChevronDown, IconChevronUp, IconSearch } from '@tabler/icons-react'
 import { useEffect, useMemo, useState } from 'react'
@@ -185,7 +185,13 @@ export function CareSearchForm({
             <LockedFeatures />
           </Stack>
         </Collapse>
-        <Button type="submit" leftSection={<IconSearch size={18} />} disabled={disabled || busy} loading={busy}>
+        {/* not Mantine's `loading`: its overlay hides the label, and the label is what says the search is running */}
+        <Button
+          type="submit"
+          leftSection={busy ? <Loader size={16} /> : <IconSearch size={18} />}
+          disabled={disabled || busy}
+          aria-busy={busy}
+        >
           {busy ? CARE_TEXT.finding : CARE_TEXT.find}
         </Button>
       </Stack>

@@ -5,6 +5,9 @@ import { useCallback, useState } from 'react'
 export const ONBOARDING_COOKIE = 'onboardingFlows'
 const TEN_YEARS_S = 10 * 365 * 24 * 60 * 60
 export const TOUR_START_DELAY_MS = 100
+/** How often, and how long apart, a tour whose targets are not all on the page yet looks again before it starts. */
+export const TOUR_START_RETRIES = 10
+export const TOUR_RETRY_DELAY_MS = 500
 
 export function completedFlows(): string[] {
   const match = document.cookie.split('; ').find((part) => part.startsWith(`${ONBOARDING_COOKIE}=`))
@@ -34,13 +37,16 @@ export function useTour(flow: string, steps: readonly TourStep[]) {
   const start = useCallback(() => {
     if (completedFlows().includes(flow)) return
     const ready = () => steps.every((s) => document.querySelector(`[data-tour="${s.target}"]`))
-    setTimeout(() => {
-      if (ready()) setStep(0)
+    // spec 3 §4.6: the tour starts once every target is on the page; until then its start is delayed (with a
+    // warning), and after TOUR_START_RETRIES delays it starts anyway, a step without its target placed near the top
+    const attempt = (retriesLeft: number) => {
+      if (ready() || retriesLeft === 0) setStep(0)
       else {
-        console.warn(`Tour ${flow}: not every target is on the page yet; starting later`)
-        setTimeout(() => setStep(0), 500)
+        if (retriesLeft === TOUR_START_RETRIES) console.warn(`Tour ${flow}: not every target is on the page yet; starting later`)
+        setTimeout(() => attempt(retriesLeft - 1), TOUR_RETRY_DELAY_MS)
       }
-    }, TOUR_START_DELAY_MS)
+    }
+    setTimeout(() => attempt(TOUR_START_RETRIES), TOUR_START_DELAY_MS)
   }, [flow, steps])
   const end = useCallback(() => {
     markFlowCompleted(flow)

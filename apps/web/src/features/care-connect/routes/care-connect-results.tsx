@@ -5,7 +5,7 @@ import { IconEdit, IconFileText, IconSearchOff } from '@tabler/icons-react'
 import { useMemo, useState } from 'react'
 import { useLocation, useNavigate, useSearchParams } from 'react-router'
 import { isApiError } from '../../../lib/api-client'
-import { useRankings } from '../api/care-api'
+import { useFindProviders, useRankings } from '../api/care-api'
 import { ReferralLetterDialog } from '../components/referral-letter-dialog'
 import { ResultsView } from '../components/results-view'
 import { CareSearchForm } from '../components/search-form'
@@ -37,6 +37,7 @@ export function CareConnectResultsRoute() {
   const search = useMemo(() => searchFromParams(params), [params])
   const query = search.zip_code && search.omni_code ? rankingsQueryOf(search) : null
   const rankings = useRankings(query)
+  const finder = useFindProviders()
   const [editing, setEditing] = useState(false)
   const [letterFor, setLetterFor] = useState<string[] | null>(null)
   const [shareFor, setShareFor] = useState<string[] | null>(null)
@@ -108,7 +109,7 @@ export function CareConnectResultsRoute() {
         {rankings.isSuccess && rankings.data.hcp_rankings.length + rankings.data.hco_rankings.length === 0 && empty}
         {rankings.isSuccess && rankings.data.hcp_rankings.length + rankings.data.hco_rankings.length > 0 && query && (
           <ResultsView
-            key={rankings.dataUpdatedAt}
+            key={JSON.stringify(query)}
             data={rankings.data}
             mode="referral"
             search={query}
@@ -124,10 +125,13 @@ export function CareConnectResultsRoute() {
       <Modal opened={editing} onClose={() => setEditing(false)} title={CARE_TEXT.title} size="lg">
         <CareSearchForm
           initial={{ ...search, taxonomy }}
+          busy={finder.busy}
           onSubmit={(next) => {
-            setEditing(false)
-            navigate(`/care-connect-results?${searchToParams(next.search).toString()}`, {
-              state: { taxonomy: next.taxonomy, procedures: next.procedures, diagnoses: next.diagnoses },
+            void finder.find(rankingsQueryOf(next.search)).finally(() => {
+              setEditing(false)
+              navigate(`/care-connect-results?${searchToParams(next.search).toString()}`, {
+                state: { taxonomy: next.taxonomy, procedures: next.procedures, diagnoses: next.diagnoses },
+              })
             })
           }}
         />

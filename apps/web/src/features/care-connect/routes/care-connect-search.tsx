@@ -1,10 +1,11 @@
 import { Container, Paper, Stack, Text, Title } from '@mantine/core'
 import { useState } from 'react'
 import { useNavigate } from 'react-router'
+import { useFindProviders } from '../api/care-api'
 import { CareSearchForm } from '../components/search-form'
 import { useTour, WelcomeModal, type TourStep } from '../components/tour'
 import { CARE_TEXT } from '../utils/messages'
-import { searchToParams } from '../utils/search-params'
+import { rankingsQueryOf, searchToParams } from '../utils/search-params'
 
 export const SEARCH_TOUR: readonly TourStep[] = [
   { target: 'zip', title: CARE_TEXT.zipLabel, body: "Enter the patient's 5-digit ZIP code: the search looks for care around it." },
@@ -20,6 +21,7 @@ export const SEARCH_TOUR: readonly TourStep[] = [
 /** /care-connect-search (spec 3 §2.1). */
 export function CareConnectSearchRoute() {
   const navigate = useNavigate()
+  const finder = useFindProviders()
   const tour = useTour('care-select-search', SEARCH_TOUR)
   const [welcome, setWelcome] = useState(!tour.completed)
   return (
@@ -31,9 +33,14 @@ export function CareConnectSearchRoute() {
         </div>
         <Paper withBorder radius="lg" p="lg">
           <CareSearchForm
-            onSubmit={({ search, taxonomy, procedures, diagnoses }) =>
-              navigate(`/care-connect-results?${searchToParams(search).toString()}`, { state: { taxonomy, procedures, diagnoses } })
-            }
+            busy={finder.busy}
+            onSubmit={({ search, taxonomy, procedures, diagnoses }) => {
+              void finder
+                .find(rankingsQueryOf(search))
+                .finally(() =>
+                  navigate(`/care-connect-results?${searchToParams(search).toString()}`, { state: { taxonomy, procedures, diagnoses } }),
+                )
+            }}
           />
         </Paper>
       </Stack>

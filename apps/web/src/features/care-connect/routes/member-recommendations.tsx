@@ -173,7 +173,7 @@ export function MemberRecommendationsRoute() {
   }
   return (
     <Container size="xl" py="lg">
-      <ResultsView key={rankings.dataUpdatedAt} data={rankings.data} mode="member" search={query} />
+      <ResultsView key={JSON.stringify(query)} data={rankings.data} mode="member" search={query} />
     </Container>
   )
 }

@@ -1,0 +1,88 @@
+import { TOKEN_STORAGE_KEY, type RankingsResponse } from '@citrus/contracts'
+import { focusManager } from '@tanstack/react-query'
+import { act, fireEvent, screen, waitFor } from '@testing-library/react'
+import { describe, expect, it } from 'vitest'
+import { mockApi, reply } from '../../../test/mock-api'
+import { renderApp } from '../../../test/render'
+import { loginToken } from '../../../test/tokens'
+
+const EMPTY_RANKINGS: RankingsResponse = {
+  search_lat: 40.83,
+  search_long: -73.88,
+  state: 'NY',
+  city: 'Bronx',
+  radius_in_m: 48280,
+  common_ranking_metadata: {
+    provider_types_to_counts: {},
+    institution_types_to_counts: {},
+    total_hcp_candidates: 0,
+    total_hco_candidates: 0,
+    diagnosis_code_descriptions: {},
+    procedure_code_descriptions: {},
+    taxonomy_code_descriptions: { '207Q00000X': 'Family Medicine' },
+    relevant_diagnosis_codes: [],
+    relevant_procedure_codes: [],
+    codes_source: 'typical',
+    weights: { quality_of_care: 0.5, cost: 0.3, distance: 0.2 },
+  },
+  hcp_rankings: [],
+  hco_rankings: [],
+}
+
+describe('/care-connect-search: Find Providers (spec 3 §2.1)', () => {
+  it('reads Finding Providers... while the search loads, then opens the results without asking again', async () => {
+    localStorage.setItem(TOKEN_STORAGE_KEY, loginToken({ role: 'user' }))
+    let answer: (value: unknown) => void = () => {}
+    const api = mockApi({
+      'GET /company/products': { product_groups: ['CARE_SELECT'] },
+      'GET /insurers/': { insurers: ['Aetna'] },
+      'GET /typeahead/omni': { suggestions: [{ code: '207Q00000X', description: 'Family Medicine', genre: 'SPECIALTY', score: 1 }] },
+      'GET /care-select/rankings': () => new Promise((resolve) => (answer = resolve)),
+    })
+    const { router } = renderApp('/care-connect-search')
+    const welcome = await screen.findByRole('button', { name: 'Skip' }, { timeout: 8000 })
+    fireEvent.click(welcome)
+    fireEvent.change(screen.getByRole('textbox', { name: 'Patient ZIP' }), { target: { value: '10460' } })
+    const specialty =
+      screen.queryByRole('textbox', { name: 'Provider Specialty' }) ?? screen.getByRole('combobox', { name: 'Provider Specialty' })
+    fireEvent.focus(specialty)
+    fireEvent.click(specialty)
+    fireEvent.click(await screen.findByRole('option', { name: 'Family Medicine (207Q00000X)' }, { timeout: 4000 }))
+    const find = await screen.findByRole('button', { name: 'Find Providers' })
+    await waitFor(() => expect((find as HTMLButtonElement).disabled).toBe(false))
+    fireEvent.click(find)
+
+    const busy = await screen.findByRole('button', { name: 'Finding Providers...' })
+    expect(busy.getAttribute('aria-busy')).toBe('true')
+    expect((busy as HTMLButtonElement).disabled).toBe(true)
+    expect(router.state.location.pathname).toBe('/care-connect-search')
+
+    await act(async () => answer(reply(200, EMPTY_RANKINGS)))
+    await waitFor(() => expect(router.state.location.pathname).toBe('/care-connect-results'))
+    expect(await screen.findByText('No Providers Found', {}, { timeout: 4000 })).toBeTruthy()
+    // the results screen shows the answer the search fetched: one request, one credit
+    expect(api.callsTo('GET /care-select/rankings')).toHaveLength(1)
+    expect(api.callsTo('GET /care-select/rankings')[0]!.query.get('zip_code')).toBe('10460')
+  }, 30_000)
+})
+
+describe('/care-connect-results: a search is asked once (spec 3 §4.1)', () => {
+  it('is not fetched again when the window regains focus, even once its answer is stale (a search costs a credit)', async () => {
+    localStorage.setItem(TOKEN_STORAGE_KEY, loginToken({ role: 'user' }))
+    const api = mockApi({
+      'GET /company/products': { product_groups: ['CARE_SELECT'] },
+      'GET /care-select/rankings': EMPTY_RANKINGS,
+    })
+    const { queryClient } = renderApp('/care-connect-results?zip_code=10460&omni_code=207Q00000X&omni_genre=SPECIALTY')
+    expect(await screen.findByText('No Providers Found', {}, { timeout: 8000 })).toBeTruthy()
+    expect(api.callsTo('GET /care-select/rankings')).toHaveLength(1)
+    await act(async () => {
+      await queryClient.invalidateQueries({ queryKey: ['GET', '/care-select/rankings'], refetchType: 'none' })
+      focusManager.setFocused(false)
+      focusManager.setFocused(true)
+    })
+    await new Promise((resolve) => setTimeout(resolve, 300))
+    expect(api.callsTo('GET /care-select/rankings')).toHaveLength(1)
+    focusManager.setFocused(undefined)
+  }, 30_000)
+})
