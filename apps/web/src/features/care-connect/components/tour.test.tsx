@@ -16,7 +16,7 @@ function Harness({ flow }: { flow: string }) {
     <MantineProvider>
       <div data-tour="first" />
       {late && <div data-tour="second" />}
-      <button onClick={tour.start}>start</button>
+      <button onClick={() => tour.start()}>start</button>
       <button onClick={() => setLate(true)}>late</button>
       {tour.view}
     </MantineProvider>

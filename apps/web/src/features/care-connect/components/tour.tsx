@@ -34,20 +34,24 @@ export interface TourStep {
 export function useTour(flow: string, steps: readonly TourStep[]) {
   const [step, setStep] = useState<number | null>(null)
   const completed = completedFlows().includes(flow)
-  const start = useCallback(() => {
-    if (completedFlows().includes(flow)) return
-    const ready = () => steps.every((s) => document.querySelector(`[data-tour="${s.target}"]`))
-    // spec 3 §4.6: the tour starts once every target is on the page; until then its start is delayed (with a
-    // warning), and after TOUR_START_RETRIES delays it starts anyway, a step without its target placed near the top
-    const attempt = (retriesLeft: number) => {
-      if (ready() || retriesLeft === 0) setStep(0)
-      else {
-        if (retriesLeft === TOUR_START_RETRIES) console.warn(`Tour ${flow}: not every target is on the page yet; starting later`)
-        setTimeout(() => attempt(retriesLeft - 1), TOUR_RETRY_DELAY_MS)
+  /** `again`: a tour the user asks for by name (a button) runs even when its flow was completed */
+  const start = useCallback(
+    (again = false) => {
+      if (!again && completedFlows().includes(flow)) return
+      const ready = () => steps.every((s) => document.querySelector(`[data-tour="${s.target}"]`))
+      // spec 3 §4.6: the tour starts once every target is on the page; until then its start is delayed (with a
+      // warning), and after TOUR_START_RETRIES delays it starts anyway, a step without its target placed near the top
+      const attempt = (retriesLeft: number) => {
+        if (ready() || retriesLeft === 0) setStep(0)
+        else {
+          if (retriesLeft === TOUR_START_RETRIES) console.warn(`Tour ${flow}: not every target is on the page yet; starting later`)
+          setTimeout(() => attempt(retriesLeft - 1), TOUR_RETRY_DELAY_MS)
+        }
       }
-    }
-    setTimeout(() => attempt(TOUR_START_RETRIES), TOUR_START_DELAY_MS)
-  }, [flow, steps])
+      setTimeout(() => attempt(TOUR_START_RETRIES), TOUR_START_DELAY_MS)
+    },
+    [flow, steps],
+  )
   const end = useCallback(() => {
     markFlowCompleted(flow)
     setStep(null)

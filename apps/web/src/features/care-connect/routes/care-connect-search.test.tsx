@@ -1,33 +1,11 @@
-import { TOKEN_STORAGE_KEY, type RankingsResponse } from '@citrus/contracts'
+import { TOKEN_STORAGE_KEY } from '@citrus/contracts'
 import { focusManager } from '@tanstack/react-query'
 import { act, fireEvent, screen, waitFor } from '@testing-library/react'
 import { describe, expect, it } from 'vitest'
+import { EMPTY_RANKINGS } from '../../../test/care-fixtures'
 import { mockApi, reply } from '../../../test/mock-api'
 import { renderApp } from '../../../test/render'
 import { loginToken } from '../../../test/tokens'
-
-const EMPTY_RANKINGS: RankingsResponse = {
-  search_lat: 40.83,
-  search_long: -73.88,
-  state: 'NY',
-  city: 'Bronx',
-  radius_in_m: 48280,
-  common_ranking_metadata: {
-    provider_types_to_counts: {},
-    institution_types_to_counts: {},
-    total_hcp_candidates: 0,
-    total_hco_candidates: 0,
-    diagnosis_code_descriptions: {},
-    procedure_code_descriptions: {},
-    taxonomy_code_descriptions: { '207Q00000X': 'Family Medicine' },
-    relevant_diagnosis_codes: [],
-    relevant_procedure_codes: [],
-    codes_source: 'typical',
-    weights: { quality_of_care: 0.5, cost: 0.3, distance: 0.2 },
-  },
-  hcp_rankings: [],
-  hco_rankings: [],
-}
 
 describe('/care-connect-search: Find Providers (spec 3 §2.1)', () => {
   it('reads Finding Providers... while the search loads, then opens the results without asking again', async () => {
@@ -59,6 +37,16 @@ describe('/care-connect-search: Find Providers (spec 3 §2.1)', () => {
 
     await act(async () => answer(reply(200, EMPTY_RANKINGS)))
     await waitFor(() => expect(router.state.location.pathname).toBe('/care-connect-results'))
+    // the seven parameters of spec 3 §2.1, the optional ones empty when not chosen
+    expect([...new URLSearchParams(router.state.location.search).entries()]).toEqual([
+      ['zip_code', '10460'],
+      ['omni_code', '207Q00000X'],
+      ['omni_genre', 'SPECIALTY'],
+      ['cpt_union_csv', ''],
+      ['icd10_cm_union_csv', ''],
+      ['insurance_names_csv', ''],
+      ['radius_in_m', '48280'],
+    ])
     expect(await screen.findByText('No Providers Found', {}, { timeout: 4000 })).toBeTruthy()
     // the results screen shows the answer the search fetched: one request, one credit
     expect(api.callsTo('GET /care-select/rankings')).toHaveLength(1)

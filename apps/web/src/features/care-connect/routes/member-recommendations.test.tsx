@@ -1,6 +1,7 @@
 import { TOKEN_STORAGE_KEY } from '@citrus/contracts'
-import { screen, waitFor } from '@testing-library/react'
+import { fireEvent, screen, waitFor } from '@testing-library/react'
 import { describe, expect, it } from 'vitest'
+import { EMPTY_RANKINGS, rankingProvider } from '../../../test/care-fixtures'
 import { mockApi, reply } from '../../../test/mock-api'
 import { renderApp } from '../../../test/render'
 import { loginToken, shareableToken } from '../../../test/tokens'
@@ -57,5 +58,39 @@ describe('/member-recommendations for a signed-in user and a restricted link', (
     renderApp(path)
     expect(await screen.findByText(RESTRICTED, {}, { timeout: 8000 })).toBeTruthy()
     await waitFor(() => expect(api.callsTo('GET /care-select/rankings')).toHaveLength(0))
+  }, 30_000)
+})
+
+describe('/member-recommendations: the care-search modal and the tour (spec 3 §2.3)', () => {
+  it('opens the search form filled with the search shown; a new search stays on the screen with the link', async () => {
+    localStorage.setItem(TOKEN_STORAGE_KEY, loginToken({ sub: '42', role: 'member' }))
+    const api = mockApi({
+      'GET /insurers/': { insurers: ['Aetna'] },
+      'GET /care-select/rankings': EMPTY_RANKINGS,
+    })
+    const { router } = renderApp('/member-recommendations?zip_code=10460&omni_code=207Q00000X')
+    fireEvent.click(await screen.findByRole('button', { name: 'New search' }, { timeout: 8000 }))
+    const zip = (await screen.findByRole('textbox', { name: 'Patient ZIP' })) as HTMLInputElement
+    expect(zip.value).toBe('10460')
+    const specialty = (screen.queryByRole('textbox', { name: 'Provider Specialty' }) ??
+      screen.getByRole('combobox', { name: 'Provider Specialty' })) as HTMLInputElement
+    expect(specialty.value).toBe('Family Medicine (207Q00000X)')
+    fireEvent.change(zip, { target: { value: '98101' } })
+    const find = screen.getByRole('button', { name: 'Find Providers' }) as HTMLButtonElement
+    await waitFor(() => expect(find.disabled).toBe(false))
+    fireEvent.click(find)
+    await waitFor(() => expect(new URLSearchParams(router.state.location.search).get('zip_code')).toBe('98101'))
+    expect(router.state.location.pathname).toBe('/member-recommendations')
+    await waitFor(() => expect(api.callsTo('GET /care-select/rankings').map((c) => c.query.get('zip_code'))).toEqual(['10460', '98101']))
+  }, 30_000)
+
+  it('offers the tour with the recommendations, and runs it when asked even after it was completed', async () => {
+    localStorage.setItem(TOKEN_STORAGE_KEY, loginToken({ sub: '42', role: 'member' }))
+    document.cookie = `onboardingFlows=${encodeURIComponent(JSON.stringify(['care-select-member']))}; path=/`
+    mockApi({ 'GET /care-select/rankings': { ...EMPTY_RANKINGS, hcp_rankings: [rankingProvider(1), rankingProvider(2)] } })
+    renderApp('/member-recommendations?zip_code=10460&omni_code=207Q00000X')
+    fireEvent.click(await screen.findByRole('button', { name: 'Take the tour' }, { timeout: 8000 }))
+    expect((await screen.findByTestId('tour-step', {}, { timeout: 8000 })).textContent).toContain('New search')
+    document.cookie = 'onboardingFlows=; max-age=0; path=/'
   }, 30_000)
 })

@@ -1,6 +1,6 @@
 import { SHARE_MESSAGES, endpoints } from '@citrus/contracts'
-import { Alert, Button, Center, Container, Loader, Paper, Stack, Text, ThemeIcon, Title } from '@mantine/core'
-import { IconAlertTriangle, IconLock, IconSearchOff, IconShieldLock } from '@tabler/icons-react'
+import { Alert, Button, Center, Container, Group, Loader, Modal, Paper, Stack, Text, ThemeIcon, Title } from '@mantine/core'
+import { IconAlertTriangle, IconHelpCircle, IconLock, IconSearch, IconSearchOff, IconShieldLock } from '@tabler/icons-react'
 import { useMemo, useState } from 'react'
 import { useNavigate, useSearchParams } from 'react-router'
 import { useApiQuery } from '../../../hooks/use-api'
@@ -10,8 +10,10 @@ import { useSession } from '../../../lib/session'
 import { useRankings } from '../api/care-api'
 import { AccessModal } from '../components/access-modal'
 import { ResultsView } from '../components/results-view'
+import { CareSearchForm } from '../components/search-form'
+import { useTour, type TourStep } from '../components/tour'
 import { CARE_MESSAGES_UI, CARE_TEXT } from '../utils/messages'
-import { rankingsQueryOf, searchFromParams } from '../utils/search-params'
+import { rankingsQueryOf, searchFromParams, searchToParams } from '../utils/search-params'
 
 function FullScreen({
   icon,
@@ -52,6 +54,14 @@ function Loading({ text }: { text: string }) {
     </Center>
   )
 }
+
+/** The recommendations' tour (spec 3 §2.3), started from its button. */
+export const MEMBER_TOUR: readonly TourStep[] = [
+  { target: 'member-search', title: CARE_TEXT.newSearch, body: 'Look for care near another ZIP code, or for another specialty.' },
+  { target: 'sort', title: 'Sort', body: 'Order by overall score, affordability, quality or distance.' },
+  { target: 'cards', title: 'Recommendations', body: 'Select cards to compare them. Details shows the experience.' },
+  { target: 'map', title: 'Map', body: 'Where the recommended providers are, within the search radius.' },
+]
 
 function isForbidden(error: unknown): boolean {
   return isApiError(error) && error.status === 403 && error.message === SHARE_MESSAGES.userNotAuthorized
@@ -100,6 +110,8 @@ export function MemberRecommendationsRoute() {
   const linkToken = session.authenticated && token && validation.data && !validation.data.is_expired ? token : null
   const rankings = useRankings(query, access === 'granted', linkToken)
   if (access === 'granted' && isForbidden(rankings.error)) access = 'restricted'
+  const tour = useTour('care-select-member', MEMBER_TOUR)
+  const [searching, setSearching] = useState(false)
 
   if (access === 'validating') return <Loading text={CARE_TEXT.validatingAccess} />
   if (access === 'restricted') {
@@ -136,19 +148,53 @@ export function MemberRecommendationsRoute() {
     )
   }
 
-  if (query === null)
-    return (
-      <FullScreen
-        icon={<IconSearchOff />}
-        color="gray"
-        title={CARE_MESSAGES_UI.noRecommendationsTitle}
-        message={CARE_MESSAGES_UI.noRecommendations}
-      />
-    )
+  // The care-search modal and the tour (spec 3 §2.3): a new search stays on this screen, with the link the member
+  // opened (its token goes on), so its access rules still apply.
+  const specialty = query ? rankings.data?.common_ranking_metadata.taxonomy_code_descriptions[query.omni_code] : undefined
+  const chrome = (body: React.ReactNode, withTour: boolean) => (
+    <Container size="xl" py="lg">
+      <Stack gap="md">
+        <Group justify="flex-end" gap="xs">
+          {withTour && (
+            <Button variant="subtle" leftSection={<IconHelpCircle size={16} />} onClick={() => tour.start(true)}>
+              {CARE_TEXT.takeTour}
+            </Button>
+          )}
+          <Button variant="default" leftSection={<IconSearch size={16} />} onClick={() => setSearching(true)} data-tour="member-search">
+            {CARE_TEXT.newSearch}
+          </Button>
+        </Group>
+        {body}
+      </Stack>
+      <Modal opened={searching} onClose={() => setSearching(false)} title={CARE_TEXT.title} size="lg">
+        <CareSearchForm
+          initial={{
+            ...search,
+            taxonomy: query && specialty ? { code: query.omni_code, description: specialty, genre: 'SPECIALTY', score: 1 } : null,
+          }}
+          onSubmit={(next) => {
+            setSearching(false)
+            navigate(`/member-recommendations?${searchToParams(next.search, token ? { token } : {}).toString()}`)
+          }}
+        />
+      </Modal>
+      {tour.view}
+    </Container>
+  )
+
+  const none = (
+    <FullScreen
+      icon={<IconSearchOff />}
+      color="gray"
+      title={CARE_MESSAGES_UI.noRecommendationsTitle}
+      message={CARE_MESSAGES_UI.noRecommendations}
+    />
+  )
+  if (query === null) return chrome(none, false)
   if (rankings.isLoading) return <Loading text={`${CARE_TEXT.fetching} · ${CARE_TEXT.analyzing}`} />
   if (rankings.isError) {
-    return (
-      <Container size="md" py="lg">
+    return chrome(
+      <>
         <Alert color="yellow" title={CARE_MESSAGES_UI.accessError} icon={<IconAlertTriangle />}>
           {rankings.error.message}
         </Alert>
@@ -158,22 +204,10 @@ export function MemberRecommendationsRoute() {
           title={CARE_MESSAGES_UI.somethingWrong}
           message={CARE_MESSAGES_UI.somethingWrongMessage}
         />
-      </Container>
+      </>,
+      false,
     )
   }
-  if (!rankings.data || rankings.data.hcp_rankings.length + rankings.data.hco_rankings.length === 0) {
-    return (
-      <FullScreen
-        icon={<IconSearchOff />}
-        color="gray"
-        title={CARE_MESSAGES_UI.noRecommendationsTitle}
-        message={CARE_MESSAGES_UI.noRecommendations}
-      />
-    )
-  }
-  return (
-    <Container size="xl" py="lg">
-      <ResultsView key={JSON.stringify(query)} data={rankings.data} mode="member" search={query} />
-    </Container>
-  )
+  if (!rankings.data || rankings.data.hcp_rankings.length + rankings.data.hco_rankings.length === 0) return chrome(none, false)
+  return chrome(<ResultsView key={JSON.stringify(query)} data={rankings.data} mode="member" search={query} />, true)
 }

@@ -23,6 +23,8 @@ export const CARE_TEXT = {
   noProvidersMessage: 'We could not find any matching results for your search.',
   adjustSearch: 'Adjust Search Results',
   startTour: 'Start Tour',
+  takeTour: 'Take the tour',
+  newSearch: 'New search',
   details: 'Details',
   showLess: 'Show Less',
   recommendedProviders: 'Recommended Providers',

@@ -37,11 +37,15 @@ export function searchFromParams(params: URLSearchParams): CareSearch {
   }
 }
 
+/**
+ * The URL of a search: the seven parameters of spec 3 §2.1 always (an optional one empty when not chosen), filter_npis
+ * only when it narrows.
+ */
 export function searchToParams(search: CareSearch, extra: Record<string, string> = {}): URLSearchParams {
   const params = new URLSearchParams()
   for (const name of SEARCH_PARAM_NAMES) {
     const value = search[name]
-    if (value !== '' && value !== undefined) params.set(name, String(value))
+    if (name !== 'filter_npis' || value !== '') params.set(name, String(value))
   }
   for (const [key, value] of Object.entries(extra)) params.set(key, value)
   return params
