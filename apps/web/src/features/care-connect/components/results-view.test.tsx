@@ -260,12 +260,13 @@ describe('Care Connect results: copy a card (spec 3 §8, §9)', () => {
     expect(writeText).toHaveBeenCalledWith(
       'Dr Test 0 (NPI 1000000000)\nFamily Medicine Physician\n1 Main St, Bronx, NY 10460\nPhone (539) 555-0100\nScore 90 (A)',
     )
-    const copied = within(cards[0]!).getByRole('button', { name: 'Copied' })
+    // the copied state follows the clipboard's answer (a promise), not the toast: wait for it
+    const copied = await within(cards[0]!).findByRole('button', { name: 'Copied' })
     // copying is no card click: nothing was selected
     expect((within(cards[0]!).getByRole('checkbox', { name: 'Select Dr Test 0' }) as HTMLInputElement).checked).toBe(false)
-    act(() => vi.advanceTimersByTime(1900))
+    act(() => vi.advanceTimersByTime(1800))
     expect(within(cards[0]!).getByRole('button', { name: 'Copied' })).toBe(copied)
-    act(() => vi.advanceTimersByTime(150))
+    act(() => vi.advanceTimersByTime(250))
     expect(within(cards[0]!).queryByRole('button', { name: 'Copied' })).toBeNull()
     expect(within(cards[0]!).getByRole('button', { name: 'Copy details' })).toBeTruthy()
 
@@ -276,7 +277,7 @@ describe('Care Connect results: copy a card (spec 3 §8, §9)', () => {
     expect(writeText).toHaveBeenLastCalledWith(
       'Bronx General Hospital (NPI 1500000000)\nHospital\n1 Grand Concourse, Bronx, NY 10451\nPhone (718) 555-0100\nScore 90 (A)',
     )
-    expect(within(hospital).getByRole('button', { name: 'Copied' })).toBeTruthy()
+    expect(await within(hospital).findByRole('button', { name: 'Copied' })).toBeTruthy()
     act(() => vi.advanceTimersByTime(2000))
     expect(within(hospital).getByRole('button', { name: 'Copy details' })).toBeTruthy()
   }, 30_000)
