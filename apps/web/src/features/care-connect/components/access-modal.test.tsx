@@ -142,3 +142,38 @@ describe('AccessModal: dismissal (spec 3 §4.2)', () => {
     await waitFor(() => expect(onGranted).toHaveBeenCalledTimes(1))
   })
 })
+
+describe('AccessModal: an invite (spec 3 §4.2, §6)', () => {
+  it('takes a phone on the sign-up (optional unless verified) and sends it with the member sign-up', async () => {
+    const api = mockApi({
+      'POST /users/verification-code': {
+        verification_id: VERIFICATION_ID,
+        channel: 'email',
+        expires_at: new Date(Date.now() + 600_000).toISOString(),
+        message_id: 'm-1',
+      },
+      'POST /users/verification-code/confirm': { token: shareableToken(), verified_channels: ['email'], complete: true },
+      'POST /users/member-signup': { jwt_token: loginToken({ sub: '77', role: 'member' }), user_id: 77 },
+    })
+    const { onGranted } = renderModal(linkOf({ url_type: 'invite', requires_email_verification: false }))
+    fireEvent.change(screen.getByLabelText('Email'), { target: { value: 'invitee@example.com' } })
+    fireEvent.change(screen.getByLabelText('Phone number'), { target: { value: '206555' } })
+    fireEvent.change(screen.getByLabelText('Password'), { target: { value: 'Abcdef1' } })
+    fireEvent.change(screen.getByLabelText('Confirm password'), { target: { value: 'Abcdef1' } })
+    fireEvent.click(screen.getByRole('button', { name: 'Sign Up' }))
+    expect(await screen.findByText('Please enter a valid phone number')).toBeTruthy()
+    expect(api.callsTo('POST /users/verification-code')).toHaveLength(0)
+    fireEvent.change(screen.getByLabelText('Phone number'), { target: { value: '2065550142' } })
+    fireEvent.click(screen.getByRole('button', { name: 'Sign Up' }))
+    expect(await screen.findByText('Email Verification')).toBeTruthy()
+    const digits = document.querySelectorAll<HTMLInputElement>('.mantine-PinInput-input')
+    expect(digits).toHaveLength(6)
+    digits.forEach((input, i) => fireEvent.change(input, { target: { value: String(i + 1) } }))
+    const verify = screen.getByRole('button', { name: 'Verify' }) as HTMLButtonElement
+    await waitFor(() => expect(verify.disabled).toBe(false))
+    fireEvent.click(verify)
+    await waitFor(() => expect(onGranted).toHaveBeenCalled())
+    const [signup] = api.callsTo('POST /users/member-signup')
+    expect((signup!.body as { phone_number: string | null }).phone_number).toMatch(/206.*555.*0142/)
+  })
+})

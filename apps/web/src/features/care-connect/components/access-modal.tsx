@@ -80,7 +80,8 @@ export function AccessModal({
   async function startVerification() {
     const next: Record<string, string | null> = {}
     if (needEmail || link.url_type === 'invite') next.email = emailError(email)
-    if (needPhone) next.phone = phoneError(phone)
+    // an invite's sign-up takes a phone too (required when it is verified; an invite that names one needs it, spec 3 §6)
+    if (needPhone || (link.url_type === 'invite' && phone.trim() !== '')) next.phone = phoneError(phone)
     if (link.url_type === 'invite') {
       next.password = newPasswordError(password)
       next.confirmation = confirmError(password, confirmation)
@@ -225,7 +226,7 @@ export function AccessModal({
             {(needEmail || link.url_type === 'invite') && (
               <TextInput label="Email" value={email} onChange={(e) => setEmail(e.currentTarget.value)} error={errors.email} />
             )}
-            {needPhone && (
+            {(needPhone || link.url_type === 'invite') && (
               <TextInput
                 label="Phone number"
                 value={phone}
