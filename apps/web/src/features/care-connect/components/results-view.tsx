@@ -113,7 +113,7 @@ export function ResultsView({
   // the provider the map flies to (zoom 14): a clicked marker or the last provider card selected
   const [focusNpi, setFocusNpi] = useState<string | null>(null)
 
-  // a new search resets sort, page size, page and selection (spec 3 §4.1): the parent keys this view by the answer
+  // a new search resets sort, page size, page and selection (spec 3 §4.1): the parent keys this view by the search
 
   const providerSort: ProviderSort = isProviderSort(sort) ? sort : 'final_score'
   const facilitySort: FacilitySort = isFacilitySort(sort) ? sort : 'final_score'
