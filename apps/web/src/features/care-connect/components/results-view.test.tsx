@@ -2,7 +2,7 @@ import { CARE_ANALYTICS_EVENTS, rankingsResponseSchema, type HcoRanking, type Ra
 import { act, fireEvent, screen, waitFor, within } from '@testing-library/react'
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import { setAnalyticsTransport, type AnalyticsEvent } from '../../../lib/analytics'
-import { rankingProvider as provider } from '../../../test/care-fixtures'
+import { EMPTY_RANKINGS, rankingProvider as provider } from '../../../test/care-fixtures'
 import { mockApi } from '../../../test/mock-api'
 import { renderWithRouter } from '../../../test/render'
 import { ResultsView } from './results-view'
@@ -11,26 +11,17 @@ import { ResultsView } from './results-view'
 vi.mock('./results-map', () => ({ ResultsMap: () => null }))
 
 const data: RankingsResponse = rankingsResponseSchema.parse({
-  search_lat: 40.83,
-  search_long: -73.88,
-  state: 'NY',
-  city: 'Bronx',
-  radius_in_m: 48280,
+  ...EMPTY_RANKINGS,
   common_ranking_metadata: {
+    ...EMPTY_RANKINGS.common_ranking_metadata,
     provider_types_to_counts: { MD_OR_DO: 7 },
-    institution_types_to_counts: {},
     total_hcp_candidates: 7,
-    total_hco_candidates: 0,
     diagnosis_code_descriptions: { I10: 'Hypertension' },
     procedure_code_descriptions: { '99213': 'Office visit' },
-    taxonomy_code_descriptions: { '207Q00000X': 'Family Medicine' },
     relevant_diagnosis_codes: ['I10'],
     relevant_procedure_codes: ['99213'],
-    codes_source: 'typical',
-    weights: { quality_of_care: 0.5, cost: 0.3, distance: 0.2 },
   },
   hcp_rankings: Array.from({ length: 7 }, (_, i) => provider(i)),
-  hco_rankings: [],
 })
 
 describe('Care Connect results: analytics events (spec 3 §7)', () => {

@@ -159,32 +159,24 @@ export function ResultsView({
     setPage(target)
   }
 
-  function toggleType(type: string) {
-    const next = types.includes(type) ? types.filter((t) => t !== type) : [...types, type]
-    const hits =
-      next.length === 0 ? data.hcp_rankings.length : data.hcp_rankings.filter((r) => next.includes(r.hcp_entity.provider_type)).length
-    // a filter with zero hits leaves the list unchanged and warns (spec 3 §4.4)
-    if (hits === 0) {
+  /**
+   * Toggles one chip of a filter (provider or institution types), applied at once; a choice with zero hits leaves
+   * the list unchanged and warns (spec 3 §4.4).
+   */
+  function toggleFilter(chosen: string[], value: string, hitsOf: (next: string[]) => number, apply: (next: string[]) => void) {
+    const next = chosen.includes(value) ? chosen.filter((t) => t !== value) : [...chosen, value]
+    if (next.length > 0 && hitsOf(next) === 0) {
       setFilterWarning(true)
       return
     }
     setFilterWarning(false)
-    setTypes(next)
+    apply(next)
     setPage(0)
   }
-
-  function toggleInstitution(type: string) {
-    const next = institutions.includes(type) ? institutions.filter((t) => t !== type) : [...institutions, type]
-    const hits = next.length === 0 ? data.hco_rankings.length : data.hco_rankings.filter((r) => next.includes(r.institution_type)).length
-    // as the provider type filter: zero hits leave the list unchanged and warn (spec 3 §4.4)
-    if (hits === 0) {
-      setFilterWarning(true)
-      return
-    }
-    setFilterWarning(false)
-    setInstitutions(next)
-    setPage(0)
-  }
+  const toggleType = (type: string) =>
+    toggleFilter(types, type, (next) => data.hcp_rankings.filter((r) => next.includes(r.hcp_entity.provider_type)).length, setTypes)
+  const toggleInstitution = (type: string) =>
+    toggleFilter(institutions, type, (next) => data.hco_rankings.filter((r) => next.includes(r.institution_type)).length, setInstitutions)
 
   const title =
     mode === 'referral' ? (
