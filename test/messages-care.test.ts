@@ -1,6 +1,14 @@
-import { ACCESS_MESSAGES, CARE_BADGE_LABELS, MEMBER_LINK_MESSAGES, MESSAGES, REFERRAL_MESSAGES, badgeLabel } from '@citrus/contracts'
+import {
+  ACCESS_MESSAGES,
+  CARE_BADGE_LABELS,
+  MEMBER_LINK_MESSAGES,
+  MESSAGES,
+  REFERRAL_MESSAGES,
+  badgeLabel,
+  memberPasswordError,
+} from '@citrus/contracts'
 import { describe, expect, it } from 'vitest'
-import { confirmError, emailError, newPasswordError, phoneError } from '../apps/web/src/features/care-connect/components/access-modal.tsx'
+import { confirmError, emailError, phoneError } from '../apps/web/src/features/care-connect/components/access-modal.tsx'
 import { cleanZip, formatDistance, formatPhone, percentileChip } from '../apps/web/src/features/care-connect/utils/format.ts'
 import { CARE_MESSAGES_UI, CARE_TEXT } from '../apps/web/src/features/care-connect/utils/messages.ts'
 
@@ -37,9 +45,9 @@ describe('Care Connect messages (spec 3 §5, §8)', () => {
     expect(phoneError('555-0100')).toBe('Please enter a valid phone number')
     expect(phoneError('(206) 555-0100')).toBeNull()
     expect(formatPhone('2065550100')).toBe('(206) 555-0100')
-    expect(newPasswordError('')).toBe('Password is required')
-    expect(newPasswordError('abcdef')).toBe('Password must be at least 6 characters with a number, uppercase, or special character')
-    expect(newPasswordError('abcde1')).toBeNull()
+    expect(memberPasswordError('')).toBe('Password is required')
+    expect(memberPasswordError('abcdef')).toBe('Password must be at least 6 characters with a number, uppercase, or special character')
+    expect(memberPasswordError('abcde1')).toBeNull()
     expect(confirmError('abcde1', '')).toBe('Please confirm your password')
     expect(confirmError('abcde1', 'abcde2')).toBe('Passwords do not match')
     expect(percentileChip(90)).toEqual({ label: '90%', color: 'blue' })

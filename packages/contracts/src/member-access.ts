@@ -22,6 +22,8 @@ export const ACCESS_MESSAGES = {
   invalidToken: 'Invalid or expired token',
   noValidToken: 'No valid token found',
   credentialsRequired: 'Email and password are required',
+  /** the access modal's new-password rule (spec 3 §5) */
+  memberPasswordRule: 'Password must be at least 6 characters with a number, uppercase, or special character',
   loginFailed: 'Failed to login',
   noUserId: 'Could not get user ID after login',
   verificationFailed: 'Verification failed',
@@ -50,9 +52,7 @@ export const ACCESS_MESSAGES = {
  */
 export function memberPasswordError(password: string): string | null {
   if (password === '') return MESSAGES.passwordRequired
-  return password.length >= 6 && /[0-9A-Z#?!@$ %^&*-]/.test(password)
-    ? null
-    : 'Password must be at least 6 characters with a number, uppercase, or special character'
+  return password.length >= 6 && /[0-9A-Z#?!@$ %^&*-]/.test(password) ? null : ACCESS_MESSAGES.memberPasswordRule
 }
 
 const tokenQuery = z.object({

@@ -19,10 +19,6 @@ export function phoneError(value: string): string | null {
   if (digits === '') return CARE_MESSAGES_UI.phoneRequired
   return digits.length === 10 ? null : CARE_MESSAGES_UI.phoneInvalid10
 }
-/** The rule POST /users/member-signup applies too (spec 3 §5). */
-export function newPasswordError(value: string): string | null {
-  return memberPasswordError(value)
-}
 export function confirmError(password: string, confirmation: string): string | null {
   if (confirmation === '') return CARE_MESSAGES_UI.confirmPassword
   return password === confirmation ? null : CARE_MESSAGES_UI.passwordsDiffer
@@ -83,7 +79,7 @@ export function AccessModal({
     // an invite's sign-up takes a phone too (required when it is verified; an invite that names one needs it, spec 3 §6)
     if (needPhone || (link.url_type === 'invite' && phone.trim() !== '')) next.phone = phoneError(phone)
     if (link.url_type === 'invite') {
-      next.password = newPasswordError(password)
+      next.password = memberPasswordError(password)
       next.confirmation = confirmError(password, confirmation)
     }
     setErrors(next)
@@ -135,7 +131,7 @@ export function AccessModal({
   }
 
   async function createAccount(tokenToUse = currentToken) {
-    const next = { password: newPasswordError(password), confirmation: confirmError(password, confirmation) }
+    const next = { password: memberPasswordError(password), confirmation: confirmError(password, confirmation) }
     setErrors(next)
     if (next.password || next.confirmation) return
     try {

@@ -93,7 +93,7 @@ export const CARE_MESSAGES_UI = {
   noCategory: (category: string) => `No ${category} Data`,
   noDetailed: 'No detailed metrics available for this provider',
   noSelection: 'No providers available for this selection',
-  passwordRule: 'Password must be at least 6 characters with a number, uppercase, or special character',
+  passwordRule: ACCESS_MESSAGES.memberPasswordRule,
   confirmPassword: 'Please confirm your password',
   passwordsDiffer: 'Passwords do not match',
   phoneInvalid10: 'Please enter a valid phone number',
