@@ -13,9 +13,9 @@ export type HcoRow = Rankings['hco_rankings'][number]
 /** How long a search's answer is fresh in the client's cache. */
 const RANKINGS_STALE_MS = 5 * 60_000
 
-/** GET /care-select/rankings; runs only once `enabled` (member screens: after access is granted). */
 /**
- * Rankings of a search. `linkToken`: the shareable link a signed-in member opened; it goes beside the login
+ * GET /care-select/rankings: the rankings of a search; runs only once `enabled` (member screens: after access is
+ * granted). `linkToken`: the shareable link a signed-in member opened; it goes beside the login
  * token so the server holds the request to the link (authorized_user_ids, api_endpoints; docs/decisions/0046).
  */
 export function useRankings(query: RankingsQuery | null, enabled = true, linkToken: string | null = null) {
