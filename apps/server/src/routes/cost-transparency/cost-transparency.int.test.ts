@@ -1,5 +1,6 @@
 import { existsSync } from 'node:fs'
 import path from 'node:path'
+import { gunzipSync } from 'node:zlib'
 import { fileURLToPath } from 'node:url'
 import { COMMERCIAL_PLANS, MEDICAID_PLAN, MEDICARE_ADVANTAGE_PLAN, MEDICARE_FFS_PLAN, ZERO_COST_SHARING_CODES } from '@citrus/data-kit'
 import {
@@ -297,6 +298,41 @@ describe('GET /api/cost-transparency/procedure', () => {
     expect(spelled.body).toMatchObject({ cached: true, payment_perspective: scenario.payer.toUpperCase() })
     const bypass = await get({ ...query, _bypass_cache: true })
     expect(bypass.body.cached).toBe(false)
+  })
+
+  it('sends a cached answer as gzip to a client that accepts it: its head compressed once, the same JSON byte for byte', async () => {
+    const url = `/api/cost-transparency/procedure?${new URLSearchParams({ zip_code: scenario.zip, procedure_codes_csv: scenario.code, payment_perspective: scenario.payer, radius_in_m: '40000' })}`
+    const inject = (encoding: string | null) =>
+      ctx.app.inject({
+        method: 'GET',
+        url,
+        headers: { authorization: `Bearer ${member}`, ...(encoding === null ? {} : { 'accept-encoding': encoding }) },
+      })
+    // the first answer of a search is sent as it is, gzip accepted or not (compressing would add to its time)
+    const first = await inject('gzip, deflate')
+    expect(first.headers['content-encoding']).toBeUndefined()
+    expect(first.json().cached).toBe(false)
+    const plain = await inject(null)
+    expect(plain.headers['content-encoding']).toBeUndefined()
+    expect(plain.json().cached).toBe(true)
+    for (const encoding of ['gzip, deflate', 'br;q=1, gzip;q=0.5']) {
+      const gzip = await inject(encoding)
+      expect(gzip.headers['content-encoding']).toBe('gzip')
+      expect(gzip.headers.vary).toBe('Accept-Encoding')
+      expect(gzip.headers['content-type']).toBe('application/json; charset=utf-8')
+      expect(gunzipSync(gzip.rawPayload).toString('utf8')).toBe(plain.payload)
+    }
+    // the request's own fields stay the request's: another spelling of the carrier, from the same entry
+    const spelled = await ctx.app.inject({
+      method: 'GET',
+      url: url.replace(encodeURIComponent(scenario.payer), encodeURIComponent(scenario.payer.toUpperCase())),
+      headers: { authorization: `Bearer ${member}`, 'accept-encoding': 'gzip' },
+    })
+    const body = JSON.parse(gunzipSync(spelled.rawPayload).toString('utf8')) as ProcedureCostResponse
+    expect(body).toEqual({ ...plain.json(), payment_perspective: scenario.payer.toUpperCase() })
+    expect(procedureCostResponseSchema.parse(body)).toEqual(body)
+    // gzip refused: as it is
+    expect((await inject('gzip;q=0, identity')).headers['content-encoding']).toBeUndefined()
   })
 
   it('refuses bad input with a 400 naming the field', async () => {
