@@ -15,6 +15,7 @@ export default defineConfig({
             'scripts/**/*.test.ts',
             'seed/**/*.test.ts',
             'test/**/*.test.ts',
+            'bench/**/*.test.ts',
           ],
           exclude: ['**/*.int.test.ts', '**/node_modules/**'],
           setupFiles: ['test/fail-on-console-error.ts'],

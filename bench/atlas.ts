@@ -5,7 +5,7 @@
  *
  *   npm run bench -- atlas [--requests 200] [--concurrency 8] [--read-only]
  *
- * Default: over HTTP, the requests sent by bench/http-load.ts from a worker thread to the app listening on
+ * Default: over HTTP, the requests sent by bench/http-load.ts (wrk, or a worker thread) to the app listening on
  * 127.0.0.1, against DATABASE_URL (PostgreSQL; no migration is run there, only a bench company and user are
  * created, with the ATLAS credit rows metering writes, and removed at the end), else a scratch embedded
  * database with the test dataset. `--read-only`: the same cases below the HTTP layer in read-only sessions
@@ -220,8 +220,8 @@ export async function benchAtlas(requests: number, concurrency: number) {
     for (const level of levelsOf(concurrency)) {
       console.log(`  concurrency ${level} (load average ${await loadavg()})`)
       for (const [name, target, request] of cases) {
-        // CPU of this process per request (the server's thread and the load client's worker thread; the
-        // baseline case is the floor of both), not the database's
+        // CPU of this process per request (the server's threads, and with the node generator its worker thread; the
+        // baseline case is the floor), not the database's nor wrk's
         const cpuBefore = process.cpuUsage()
         const { latencies, throughput } = await runHttpLoad(
           base,

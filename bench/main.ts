@@ -12,7 +12,7 @@
  *   npm run bench -- typeahead [--requests 200] [--concurrency 1,8]
  *       p50/p95 latency of every look-up at each concurrency against the loaded database
  *   npm run bench -- nova [--requests 200] [--concurrency 1,8]
- *       p50/p95 of atlas/tiles, insights/accounts and the facility insight over HTTP from a worker thread
+ *       p50/p95 of atlas/tiles, insights/accounts and the facility insight over HTTP (wrk, or a worker thread)
  *       (bench/nova.ts; DATABASE_URL, else a scratch embedded database with the test dataset)
  *   npm run bench -- cost-transparency [--requests 200] [--concurrency 8]
  *       p50/p95 over HTTP of Price Check (uncached with _bypass_cache, cached) and of the provider cost page
@@ -23,10 +23,13 @@
  *       the run starts on 127.0.0.1 (a scratch in-memory embedded database with the test dataset, or
  *       DATABASE_URL); throughput, p50/p95 per kind, errors (unexpected statuses) and /readyz at the end
  *   npm run bench -- rankings [--requests 200] [--concurrency 1,8]
- *       Care Select (bench/rankings.ts): rankings over HTTP from a worker thread against the loaded database
+ *       Care Select (bench/rankings.ts): rankings over HTTP (wrk, or a worker thread) against the loaded database
  *       (DATABASE_URL, else the embedded one): a common specialty in the densest metro and in a rural ZIP, with
  *       and without codes and carrier; p50/p95 per scenario and concurrency, the ratio API / (SQL + scoring) of
  *       the same search on the server's pool at concurrency 1, and the referral letter's p50/p95
+ *
+ * The HTTP benchmarks send their requests with wrk when it is installed (Debian: apt-get install -y wrk), else from a
+ * worker thread; `--load-generator node|wrk` chooses (bench/http-load.ts, docs/decisions/0071).
  *
  * Database: DATABASE_URL, else the embedded database of a running `npm start` (DATA_DIR), else the embedded
  * database in DATA_DIR started for the run. `generate` on the embedded database uses a scratch in-memory
@@ -52,7 +55,7 @@ import { benchAtlas, benchAtlasReadOnly } from './atlas.ts'
 import { benchCostTransparency } from './cost-transparency.ts'
 import { benchNova } from './nova.ts'
 import { benchRankings } from './rankings.ts'
-import { ms } from './http-load.ts'
+import { ms, setLoadGenerator } from './http-load.ts'
 
 const fmt = new Intl.NumberFormat('en-US')
 const n = (x: number) => fmt.format(Math.round(x))
@@ -553,9 +556,13 @@ async function main() {
       providers: { type: 'string', default: '100000' },
       patients: { type: 'string', default: '20000' },
       facilities: { type: 'string', default: '5000' },
+      'load-generator': { type: 'string' },
     },
     strict: true,
   })
+  const generator = values['load-generator']
+  if (generator !== undefined && generator !== 'wrk' && generator !== 'node') throw new Error('--load-generator takes wrk or node')
+  setLoadGenerator(generator ?? null)
   if (command === 'generate') {
     const scale = values.scale as Scale['name']
     if (!(scale in SCALES)) throw new Error(`--scale must be one of ${Object.keys(SCALES).join(', ')}`)

@@ -1,9 +1,10 @@
 /**
  * Nova benchmark (issue 14): p50/p95 over HTTP of POST /api/nova/v1/atlas/tiles, insights/accounts and
  * insights/facility/{npi} at each concurrency, against DATABASE_URL (the loaded scale), else a scratch embedded
- * database with the test dataset. The server listens on 127.0.0.1 and the requests come from a worker thread
- * (bench/http-load.ts), so the server's event loop is its own. Targets on the 2-core reference machine at full
- * scale on PostgreSQL: tiles and accounts p95 <= 100 ms at concurrency 8, the facility insight <= 50 ms.
+ * database with the test dataset. The server listens on 127.0.0.1 and the requests come from the load generator
+ * (bench/http-load.ts: wrk, or a worker thread), so the server's event loop is its own. Targets on the 2-core
+ * reference machine at full scale on PostgreSQL: tiles and accounts p95 <= 100 ms at concurrency 8, the facility
+ * insight <= 50 ms.
  * Two baselines show the floor of the shared request pipeline (auth, metering): GET /api/insurers/ (signed in,
  * not metered) and GET /api/nova/v1/metadata/ (signed in, NOVA guard, metered, answered from memory).
  * Writes only its own bench company and user (removed at the end), so it may run against a shared database.

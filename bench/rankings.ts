@@ -5,7 +5,7 @@
  * scoring comes from the result cache, docs/decisions/0060); the ratio of the uncached API time to the same
  * search's SQL and scoring on the server's own pool at concurrency 1; and POST /api/care-select/referral-letter
  * after its search (cached) and with _bypass_cache (uncached). The server listens on 127.0.0.1 and every timed request comes from the
- * load generator's worker thread (bench/http-load.ts), so the server's event loop is its own.
+ * load generator (bench/http-load.ts: wrk, or a worker thread), so the server's event loop is its own.
  * Database: DATABASE_URL (the loaded scale), else the embedded database of a running `npm start`.
  * It creates one bench company and user (removed at the end) and changes no data table.
  */
