@@ -11,6 +11,7 @@ import type { FastifyReply } from 'fastify'
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod'
 import { badRequest, notFound } from '../../lib/errors.js'
 import { route } from '../../lib/endpoint.js'
+import { acceptsGzip } from '../../lib/spliced-gzip.js'
 import { userOf } from '../../plugins/auth.js'
 import { CREDITS_REMAINING_HEADER } from '../../plugins/credits.js'
 import { rankProviders, rankingsJson, resolveSearch, type ResolvedSearch } from './rankings.js'
@@ -72,7 +73,7 @@ export const careSelectRoutes: FastifyPluginAsyncZod = async (app) => {
       // to the refund (5xx).
       const [charged, ranked] = await Promise.allSettled([
         app.meter(request, 'CARE_SELECT'),
-        rankingsJson(pool, search, request.query._bypass_cache),
+        rankingsJson(pool, search, request.query._bypass_cache, acceptsGzip(request.headers['accept-encoding'])),
       ])
       if (charged.status === 'rejected') throw charged.reason
       if (ranked.status === 'rejected') throw ranked.reason
@@ -81,6 +82,9 @@ export const careSelectRoutes: FastifyPluginAsyncZod = async (app) => {
       // Sent as written (JSON.stringify of the typed RankingsResponse, kept with the search's scoring: 0063), not through
       // the zod serialiser: validating this large answer on every response cost 6-17 ms, more than the search's SQL.
       // The integration tests parse every answer with rankingsResponseSchema. The answer has no per-request field.
+      // A kept answer goes to a client that accepts gzip compressed (once, kept with it: docs/decisions/0071).
+      reply.header('vary', 'Accept-Encoding')
+      if (ranked.value.gzip) reply.header('content-encoding', 'gzip')
       return sendJsonBytes(reply, ranked.value.body)
     },
   )

@@ -8,6 +8,7 @@ import {
   rankingsResponseSchema,
   type RankingsResponse,
 } from '@citrus/contracts'
+import { gunzipSync } from 'node:zlib'
 import request from 'supertest'
 import { beforeAll, describe, expect, it } from 'vitest'
 import { createTenant, loginTokenFor, useTestApp } from '../../../../../test/helpers.ts'
@@ -692,7 +693,7 @@ describe('GET /care-select/rankings', () => {
       rankingsResponseSchema.parse(fresh.body)
       expect(fresh.body.hcp_rankings.length).toBeGreaterThan(1)
 
-      const repeated = await rankings(query)
+      const repeated = await rankings(query, { ...auth(), 'accept-encoding': 'identity' })
       expect(repeated.status).toBe(200)
       // the answer written for the fresh search is sent again (0063): the same bytes and headers
       expect(answerHits()).toBe(1)
@@ -700,6 +701,19 @@ describe('GET /care-select/rankings', () => {
       expect(repeated.text).toBe(fresh.text)
       expect(repeated.headers['content-type']).toBe(fresh.headers['content-type'])
       expect(repeated.headers['content-length']).toBe(fresh.headers['content-length'])
+      expect(repeated.headers['content-encoding']).toBeUndefined()
+      // to a client that accepts gzip (the first answer went out as it is: supertest asks for gzip), the kept answer
+      // compressed (docs/decisions/0071): the same JSON once inflated
+      expect(fresh.headers['content-encoding']).toBeUndefined()
+      const url = `/api/care-select/rankings?${new URLSearchParams(Object.entries(query).map(([k, v]): [string, string] => [k, String(v)]))}`
+      const gzipped = await ctx.app.inject({ method: 'GET', url, headers: { ...auth(), 'accept-encoding': 'gzip, deflate, br' } })
+      expect(answerHits()).toBe(1)
+      expect(delta()).toEqual({ hits: 1, scorings: 0 })
+      expect(gzipped.headers['content-encoding']).toBe('gzip')
+      expect(gzipped.headers.vary).toBe('Accept-Encoding')
+      expect(gzipped.headers['content-type']).toBe('application/json; charset=utf-8')
+      expect(gunzipSync(gzipped.rawPayload).toString('utf8')).toBe(fresh.text)
+      expect(gzipped.rawPayload.length).toBeLessThan(Buffer.byteLength(fresh.text) / 3)
       // the same search in another order and case is the same entry, and the same answer
       const other = await rankings(reordered)
       expect(answerHits()).toBe(1)
@@ -710,7 +724,7 @@ describe('GET /care-select/rankings', () => {
       expect(delta()).toEqual({ hits: 0, scorings: 1 })
       expect(again.text).toBe(fresh.text)
       // one credit per answered search, cached or not
-      expect(await usage(tenant.company.id)).toBe(before + 4)
+      expect(await usage(tenant.company.id)).toBe(before + 5)
     })
 
     it('narrows a cached search to filter_npis exactly as a fresh scoring does', async () => {

@@ -19,7 +19,7 @@ import { badRequest } from '../../lib/errors.js'
 import { DATA_VERSION_SQL } from '../../lib/versioned-cache.js'
 import { facilityPoints, specialtyIndex } from './candidate-index.js'
 import { narrowScored, scoreAll, type ScoredSearch } from './score.js'
-import { scoredSearchCache, scoredSearchKey } from './scored-cache.js'
+import { scoredSearchCache, scoredSearchKey, type SentAnswer } from './scored-cache.js'
 
 /**
  * Care Select rankings (spec 4 §5; the method: docs/decisions/0022-care-select-ranking.md, every candidate
@@ -241,13 +241,10 @@ export function filterVariant(filterNpis: readonly string[]): string {
  * The answer of a search as sent (its JSON, UTF-8): the one kept with the search's scoring in the result cache when
  * the same search (and filter_npis) was answered before at this data version, else written from the scoring (cached
  * or scored now) and kept with it (docs/decisions/0063). The bytes are those JSON.stringify gives of rankProviders'
- * answer, cached or not. `bypassCache` scores and writes afresh.
+ * answer, cached or not (with `acceptsGzip`, a kept answer's are compressed: 0071). `bypassCache` scores and writes
+ * afresh.
  */
-export async function rankingsJson(
-  pool: pg.Pool,
-  search: ResolvedSearch,
-  bypassCache = false,
-): Promise<{ body: Buffer; cached: 'answer' | 'scoring' | false }> {
+export async function rankingsJson(pool: pg.Pool, search: ResolvedSearch, bypassCache = false, acceptsGzip = false): Promise<SentAnswer> {
   return scoredSearchCache(pool).answer(
     scoredSearchKey(search),
     search.version,
@@ -255,6 +252,7 @@ export async function rankingsJson(
     filterVariant(search.filterNpis),
     () => scoreFresh(pool, search),
     async (scored) => Buffer.from(JSON.stringify(await rankingsOf(pool, search, narrowScored(scored, search.filterNpis)))),
+    acceptsGzip,
   )
 }
 

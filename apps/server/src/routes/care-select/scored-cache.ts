@@ -1,4 +1,6 @@
 import { CARE_SCORE_CACHE_MAX_ENTRIES, CARE_SCORE_CACHE_MAX_MIB, CARE_SCORE_CACHE_TTL_MINUTES } from '@citrus/contracts'
+import { promisify } from 'node:util'
+import { gzip } from 'node:zlib'
 import type pg from 'pg'
 import { compareDataVersions, VersionedLruCache } from '../../lib/versioned-cache.js'
 import { isHeldIndex, onSpecialtyEvicted, type SpecialtyIndex } from './candidate-index.js'
@@ -40,10 +42,24 @@ export function scoredSearchKey(search: ScoredSearchKey): string {
 /** How many answers (serialised, one per filter_npis) one scored search keeps at most; the least recently used go first. */
 export const CARE_ANSWERS_PER_SEARCH = 8
 
-/** A kept answer: its JSON as sent (UTF-8), and the bytes it weighs in the cache once written. */
+/**
+ * A kept answer: its JSON as sent (UTF-8); once a client that accepts gzip asked for it again, the same JSON
+ * compressed (docs/decisions/0071); and the bytes both weigh in the cache once written.
+ */
 interface KeptAnswer {
   body: Promise<Buffer>
+  gzip?: Promise<Buffer>
   bytes: number
+}
+
+const gzipAsync = promisify(gzip)
+
+/** An answer as sent: its bytes, whether they are gzip, and where they came from. */
+export interface SentAnswer {
+  body: Buffer
+  cached: 'answer' | 'scoring' | false
+  /** present (true) when `body` is the answer compressed as gzip */
+  gzip?: true
 }
 
 /** An entry: the scoring of a search and, once written, its answers (the JSON of each filter_npis asked for). */
@@ -120,6 +136,8 @@ export class ScoredSearchCache {
    * scored now, as `scored`) and kept with it, at most `answersPerSearch` per scoring. Its bytes count in the entry's
    * weight, so the byte bound holds columns and answers together. `bypass` scores and writes afresh (and replaces
    * the entry); an older version's request writes its own answer and keeps nothing. A write that fails is not kept.
+   * With `acceptsGzip`, an answer hit is sent compressed: the kept answer is compressed once (off the event loop, on
+   * the first such hit) and kept beside it, its bytes counted too. An answer written now is sent as it is.
    */
   async answer(
     key: string,
@@ -128,7 +146,8 @@ export class ScoredSearchCache {
     variant: string,
     score: () => Promise<ScoredSearch>,
     write: (scored: ScoredSearch) => Promise<Buffer>,
-  ): Promise<{ body: Buffer; cached: 'answer' | 'scoring' | false }> {
+    acceptsGzip = false,
+  ): Promise<SentAnswer> {
     const { scored, cached, entry } = await this.entryOf(key, version, bypass, score)
     if (!entry) return { body: await write(scored), cached: false }
     const kept = entry.answers.get(variant)
@@ -137,7 +156,9 @@ export class ScoredSearchCache {
       entry.answers.delete(variant)
       entry.answers.set(variant, kept)
       this.answerHits++
-      return { body: await kept.body, cached: 'answer' }
+      const body = await kept.body
+      if (!acceptsGzip) return { body, cached: 'answer' }
+      return { body: await this.gzipOf(key, entry, variant, kept, body), cached: 'answer', gzip: true }
     }
     const answer: KeptAnswer = { body: write(scored), bytes: 0 }
     entry.answers.set(variant, answer)
@@ -160,6 +181,26 @@ export class ScoredSearchCache {
       if (entry.answers.get(variant) === answer) entry.answers.delete(variant)
       throw error
     }
+  }
+
+  /** The kept answer compressed (once; concurrent hits share it), its bytes added to the entry's weight while kept. */
+  private gzipOf(key: string, entry: Entry, variant: string, kept: KeptAnswer, body: Buffer): Promise<Buffer> {
+    if (kept.gzip) return kept.gzip
+    const compressed = gzipAsync(body, { level: 6 })
+    kept.gzip = compressed
+    compressed.then(
+      (bytes) => {
+        // an answer dropped meanwhile took its weight with it
+        if (entry.answers.get(variant) !== kept) return
+        kept.bytes += bytes.byteLength
+        entry.answerBytes += bytes.byteLength
+        this.entries.reweigh(key, entry, entry.scoredBytes + entry.answerBytes)
+      },
+      () => {
+        if (kept.gzip === compressed) delete kept.gzip
+      },
+    )
+    return compressed
   }
 
   /** scored() with the entry that holds the scoring (null for a request of an older data version). */
