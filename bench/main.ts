@@ -601,7 +601,7 @@ async function main() {
     await benchLoad(seconds, concurrency)
   } else {
     console.log(
-      'Usage: npm run bench -- generate [--scale ci|demo|full] [--seed N] [--no-load] | encode [--scale ci|demo|full] [--providers N] [--patients N] [--facilities N] | typeahead [--requests 200] [--concurrency 1,8] | cost-transparency [--requests 200] [--concurrency 8] | nova [--requests 200] [--concurrency 1,8] | rankings [--requests 200] [--concurrency 1,8] | atlas [--requests 200] [--concurrency 8] [--read-only] | load [--seconds 600] [--concurrency 16]',
+      'Usage: npm run bench -- generate [--scale ci|demo|full] [--seed N] [--no-load] | encode [--scale ci|demo|full] [--providers N] [--patients N] [--facilities N] | typeahead [--requests 200] [--concurrency 1,8] | cost-transparency [--requests 200] [--concurrency 8] | nova [--requests 200] [--concurrency 1,8] | rankings [--requests 200] [--concurrency 1,8] | atlas [--requests 200] [--concurrency 8] [--read-only] | load [--seconds 600] [--concurrency 16]; HTTP benches: [--load-generator wrk|node]',
     )
     process.exitCode = command ? 2 : 0
   }
