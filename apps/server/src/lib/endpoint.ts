@@ -10,6 +10,7 @@ import type {
   ContextConfigDefault,
   FastifyBaseLogger,
   FastifyInstance,
+  FastifyReply,
   HTTPMethods,
   RawReplyDefaultExpression,
   RawRequestDefaultExpression,
@@ -108,4 +109,15 @@ export function route<const D extends EndpointDefinition>(
     config: { ...options.config, endpoint: definition },
     handler,
   })
+}
+
+/**
+ * Sends JSON written by the route (text, or bytes already compressed as gzip when `gzip`), without the zod serialiser
+ * of its schema, for a route whose answer depends on Accept-Encoding (Vary). The reply's typed send accepts only
+ * the schema's object, hence the untyped reply.
+ */
+export function sendNegotiatedJson(reply: FastifyReply, body: string | Buffer, gzip: boolean): FastifyReply {
+  reply.header('content-type', 'application/json; charset=utf-8').header('vary', 'Accept-Encoding')
+  if (gzip) reply.header('content-encoding', 'gzip')
+  return reply.send(body)
 }

@@ -18,7 +18,7 @@ import {
 } from '@citrus/contracts'
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod'
 import type pg from 'pg'
-import { route } from '../../lib/endpoint.js'
+import { route, sendNegotiatedJson } from '../../lib/endpoint.js'
 import { acceptsGzip } from '../../lib/spliced-gzip.js'
 import { requestDataVersion } from '../../lib/versioned-cache.js'
 import { badRequest, notFound } from '../../lib/errors.js'
@@ -235,9 +235,7 @@ export const atlasRoutes: FastifyPluginAsyncZod = async (app) => {
     // the body is built before any header is set: if writing it throws, the error envelope goes out as plain JSON
     const gzip = acceptsGzip(request.headers['accept-encoding'])
     const body = gzip ? await bodyWriter.gzip(result, options) : genericResponseJson(result, options)
-    reply.header('content-type', 'application/json; charset=utf-8').header('vary', 'Accept-Encoding')
-    if (gzip) reply.header('content-encoding', 'gzip')
-    return reply.send(body as never)
+    return sendNegotiatedJson(reply, body, gzip)
   })
 
   route(app, atlasEndpoints.tile, guard, async (request, reply) => {

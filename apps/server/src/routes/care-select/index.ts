@@ -7,10 +7,9 @@ import {
   rankingsQuerySchema,
   type ParsedRankingsQuery,
 } from '@citrus/contracts'
-import type { FastifyReply } from 'fastify'
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod'
 import { badRequest, notFound } from '../../lib/errors.js'
-import { route } from '../../lib/endpoint.js'
+import { route, sendNegotiatedJson } from '../../lib/endpoint.js'
 import { acceptsGzip } from '../../lib/spliced-gzip.js'
 import { userOf } from '../../plugins/auth.js'
 import { CREDITS_REMAINING_HEADER } from '../../plugins/credits.js'
@@ -83,9 +82,7 @@ export const careSelectRoutes: FastifyPluginAsyncZod = async (app) => {
       // the zod serialiser: validating this large answer on every response cost 6-17 ms, more than the search's SQL.
       // The integration tests parse every answer with rankingsResponseSchema. The answer has no per-request field.
       // A kept answer goes to a client that accepts gzip compressed (once, kept with it: docs/decisions/0071).
-      reply.header('vary', 'Accept-Encoding')
-      if (ranked.value.gzip) reply.header('content-encoding', 'gzip')
-      return sendJsonBytes(reply, ranked.value.body)
+      return sendNegotiatedJson(reply, ranked.value.body, ranked.value.gzip === true)
     },
   )
 
@@ -226,11 +223,6 @@ export const careSelectRoutes: FastifyPluginAsyncZod = async (app) => {
       return { message_id: message.id }
     },
   )
-}
-
-/** Sends JSON bytes as they are (the reply's typed send accepts only the schema's object, hence the untyped reply). */
-function sendJsonBytes(reply: FastifyReply, body: Buffer): FastifyReply {
-  return reply.type('application/json; charset=utf-8').send(body)
 }
 
 function parseUrl(text: string): URL | null {

@@ -10,7 +10,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify'
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod'
 import { policyOf, userOf } from '../../plugins/auth.js'
 import { notFound } from '../../lib/errors.js'
-import { route } from '../../lib/endpoint.js'
+import { route, sendNegotiatedJson } from '../../lib/endpoint.js'
 import { signShareToken } from '../../auth/tokens.js'
 import { CREDITS_REMAINING_HEADER } from '../../plugins/credits.js'
 import { requestDataVersion, VersionedLruCache } from '../../lib/versioned-cache.js'
@@ -30,11 +30,6 @@ function sendJson(reply: FastifyReply, json: string): FastifyReply {
   return reply.type('application/json; charset=utf-8').send(json)
 }
 
-/** Sends JSON already compressed as gzip (the client accepts it), as sendJson sends it uncompressed. */
-function sendGzipJson(reply: FastifyReply, body: Buffer): FastifyReply {
-  return reply.type('application/json; charset=utf-8').header('content-encoding', 'gzip').send(body)
-}
-
 /**
  * A cached answer: the figures, and their JSON (serialised once) without the request's own fields; and, once a
  * client that accepts gzip was answered from it, that JSON's head compressed once (docs/decisions/0071).
@@ -50,7 +45,7 @@ export interface PriceCacheEntry {
  * up to its closing brace is compressed once and kept with the entry, and each request adds only its tail as
  * literals (lib/spliced-gzip.ts). Inflated, the body is byte for byte the identity answer.
  */
-export function gzipAnswer(entry: PriceCacheEntry, tail: string): Buffer {
+function gzipAnswer(entry: PriceCacheEntry, tail: string): Buffer {
   entry.gzipHead ??= gzipSegment(`${entry.json.slice(0, -1)},`)
   const body = new SplicedGzip(entry.gzipHead.bytes.length + 2 * tail.length + 64)
   body.segment(entry.gzipHead)
@@ -120,11 +115,10 @@ export const costTransparencyRoutes: FastifyPluginAsyncZod = async (app) => {
         cached,
       }
       const tailJson = JSON.stringify(tail)
-      reply.header('vary', 'Accept-Encoding')
       // a cached answer to a client that accepts gzip: its compressed head and this request's tail; the first
       // answer of a search goes out as it is (compressing it would add to the uncached request's time)
-      if (cached && acceptsGzip(request.headers['accept-encoding'])) return sendGzipJson(reply, gzipAnswer(entry, tailJson))
-      return sendJson(reply, `${entry.json.slice(0, -1)},${tailJson.slice(1)}`)
+      const gzip = cached && acceptsGzip(request.headers['accept-encoding'])
+      return sendNegotiatedJson(reply, gzip ? gzipAnswer(entry, tailJson) : `${entry.json.slice(0, -1)},${tailJson.slice(1)}`, gzip)
     }
     if (!query._bypass_cache) {
       const hit = cache.get(key, version)
