@@ -201,9 +201,20 @@ describe('GET /care-select/rankings', () => {
       })
     }
 
-    const details = await pool.query<{ npi: string; miles: number; accepting: boolean; networks: Record<string, boolean> }>(
+    const details = await pool.query<{
+      npi: string
+      miles: number
+      accepting: boolean
+      networks: Record<string, boolean>
+      hco_npi: string | null
+      hco_name: string | null
+      hco_type: string | null
+    }>(
       `SELECT p.npi, ST_Distance(p.geog, z.geog) / ${METERS_PER_MILE} AS miles, p.accepting_new_patients AS accepting,
-              p.aggregated_insurance_networks_v1 AS networks
+              p.aggregated_insurance_networks_v1 AS networks,
+              (SELECT f.npi FROM facilities f WHERE f.id = p.facility_id) AS hco_npi,
+              (SELECT f.name FROM facilities f WHERE f.id = p.facility_id) AS hco_name,
+              (SELECT f.hco_compile_level_1 FROM facilities f WHERE f.id = p.facility_id) AS hco_type
        FROM providers p, zips z WHERE z.zip = $1 AND p.npi = ANY($2::bpchar[])`,
       [zip, listed],
     )
@@ -289,6 +300,8 @@ describe('GET /care-select/rankings', () => {
       expect(r.badges.includes('ALL_DIAGNOSIS_MATCH')).toBe(given && allMatch('icd10', search.icd))
       expect(r.badges.includes('CONFIDENTLY_AFFORDABLE')).toBe(cost !== null && cost >= 0.75 && peers >= 3)
       expect(r.badges.includes('NEW_PATIENT_AVAILABLE')).toBe(d.accepting)
+      // the affiliated facility (read by the details query)
+      expect([r.hcp_entity.hco_npi, r.hcp_entity.hco_name, r.hcp_entity.hco_compile_level_1]).toEqual([d.hco_npi, d.hco_name, d.hco_type])
       // panel
       expect(r.features.last_year_patient_count).toBe(panelOf.get(npi)?.last_year ?? 0)
       expect(r.features.last_month_new_patient_count).toBe(panelOf.get(npi)?.last_month_new ?? 0)

@@ -112,27 +112,34 @@ export async function resolveSearch(pool: pg.Pool, query: ParsedRankingsQuery): 
 
 type Kind = 'procedure' | 'icd10'
 
+/**
+ * The listed clinicians' details, one row each (plain rows: building them as JSON cost PostgreSQL twice the CPU, and
+ * the process a parse of the whole document; docs/decisions/0073). The facility and panel of each are looked up one
+ * by one (LATERAL with LIMIT 1, which the planner cannot flatten into a join): as a plain join, the planner chose a
+ * merge join that walks the facilities' primary key from the start up to the largest facility id listed.
+ */
+const PROVIDER_DETAILS_SQL = `
+SELECT p.npi, p.full_name, p.title, p.cms_specialization, p.address, p.city, p.state, p.zip_code, p.latitude, p.longitude,
+       p.phone_number, f.npi AS hco_npi, f.name AS hco_name, f.hco_compile_level_1, p.medical_school, p.years_in_practice,
+       p.gender, p.website, p.aggregated_insurance_networks_v1, p.confidence,
+       to_char(p.last_verified_at, 'YYYY-MM-DD') AS last_verified_at,
+       coalesce(pp.last_year_patient_count, 0) AS last_year_patient_count,
+       coalesce(pp.last_month_new_patient_count, 0) AS last_month_new_patient_count
+FROM providers p
+LEFT JOIN LATERAL (SELECT f.npi, f.name, f.hco_compile_level_1 FROM facilities f WHERE f.id = p.facility_id LIMIT 1) f ON true
+LEFT JOIN LATERAL (SELECT pp.last_year_patient_count, pp.last_month_new_patient_count FROM mv_provider_panel pp WHERE pp.npi = p.npi LIMIT 1) pp ON true
+WHERE p.npi = ANY($1::bpchar[])`
+
+/** The listed facilities' details and the descriptions of the answer's codes. */
 export const DETAILS_SQL = `
 SELECT
-  (SELECT coalesce(json_agg(json_build_object(
-      'npi', p.npi, 'full_name', p.full_name, 'title', p.title, 'cms_specialization', p.cms_specialization,
-      'address', p.address, 'city', p.city, 'state', p.state, 'zip_code', p.zip_code, 'latitude', p.latitude,
-      'longitude', p.longitude, 'phone_number', p.phone_number, 'hco_npi', f.npi, 'hco_name', f.name,
-      'hco_compile_level_1', f.hco_compile_level_1, 'medical_school', p.medical_school,
-      'years_in_practice', p.years_in_practice, 'gender', p.gender, 'website', p.website,
-      'aggregated_insurance_networks_v1', p.aggregated_insurance_networks_v1, 'confidence', p.confidence,
-      'last_verified_at', to_char(p.last_verified_at, 'YYYY-MM-DD'),
-      'last_year_patient_count', coalesce(pp.last_year_patient_count, 0),
-      'last_month_new_patient_count', coalesce(pp.last_month_new_patient_count, 0))), '[]')
-   FROM providers p LEFT JOIN facilities f ON f.id = p.facility_id LEFT JOIN mv_provider_panel pp ON pp.npi = p.npi
-   WHERE p.npi = ANY($1::bpchar[])) AS providers,
   (SELECT coalesce(json_agg(json_build_object(
       'id', f.id, 'npi', f.npi, 'name', f.name, 'address', f.address_line_1, 'city', f.city, 'state', f.state,
       'zip_code', f.zip_code, 'latitude', f.latitude, 'longitude', f.longitude, 'phone_number', f.phone_number,
       'hco_compile_level_1', f.hco_compile_level_1)), '[]')
-   FROM facilities f WHERE f.id = ANY($2::int[])) AS facilities,
-  (SELECT coalesce(json_object_agg(i.code, i.description), '{}') FROM icd10_codes i WHERE i.code = ANY($3::text[])) AS icd10,
-  (SELECT coalesce(json_object_agg(c.code, c.description), '{}') FROM procedure_codes c WHERE c.code = ANY($4::text[])) AS procedures`
+   FROM facilities f WHERE f.id = ANY($1::int[])) AS facilities,
+  (SELECT coalesce(json_object_agg(i.code, i.description), '{}') FROM icd10_codes i WHERE i.code = ANY($2::text[])) AS icd10,
+  (SELECT coalesce(json_object_agg(c.code, c.description), '{}') FROM procedure_codes c WHERE c.code = ANY($3::text[])) AS procedures`
 
 interface ProviderDetails {
   npi: string
@@ -327,23 +334,16 @@ async function rankingsOf(pool: pg.Pool, search: ResolvedSearch, scored: ScoredS
     icd10: [...new Set([...relevant.icd10, ...typical.icd10, ...search.icd10])],
     procedure: [...new Set([...relevant.procedure, ...typical.procedure, ...search.cpt])],
   }
-  const details = await pool.query<{
-    providers: ProviderDetails[]
-    facilities: FacilityDetails[]
-    icd10: Record<string, string>
-    procedures: Record<string, string>
-  }>({
-    name: 'care-select-details',
-    text: DETAILS_SQL,
-    values: [hcpList.map((r) => r.npi), hcoCandidates.map((f) => f.id), allCodes.icd10, allCodes.procedure],
-  })
-  const detail = details.rows[0] as {
-    providers: ProviderDetails[]
-    facilities: FacilityDetails[]
-    icd10: Record<string, string>
-    procedures: Record<string, string>
-  }
-  const providerByNpi = new Map(detail.providers.map((p) => [p.npi, p]))
+  const [providers, details] = await Promise.all([
+    pool.query<ProviderDetails>({ name: 'care-select-provider-details', text: PROVIDER_DETAILS_SQL, values: [hcpList.map((r) => r.npi)] }),
+    pool.query<{ facilities: FacilityDetails[]; icd10: Record<string, string>; procedures: Record<string, string> }>({
+      name: 'care-select-details',
+      text: DETAILS_SQL,
+      values: [hcoCandidates.map((f) => f.id), allCodes.icd10, allCodes.procedure],
+    }),
+  ])
+  const detail = details.rows[0] as { facilities: FacilityDetails[]; icd10: Record<string, string>; procedures: Record<string, string> }
+  const providerByNpi = new Map(providers.rows.map((p) => [p.npi, p]))
   const facilityById = new Map(detail.facilities.map((f) => [f.id, f]))
 
   const describe = (kind: Kind, code: string) => (kind === 'icd10' ? detail.icd10[code] : detail.procedures[code]) ?? null
