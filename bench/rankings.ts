@@ -37,17 +37,22 @@ const median = (values: number[]) =>
     0.5,
   )
 
-/** A pool whose queries add their time to `sqlMs` (the same connections as the server's pool). */
+/**
+ * A pool whose queries add their time to `sqlMs` (the same connections as the server's pool): the time while at least
+ * one query runs, so that queries sent together (the listed rows' two details statements) count once.
+ */
 function timedPool(pool: pg.Pool): { pool: pg.Pool; sqlMs: { total: number } } {
   const sqlMs = { total: 0 }
+  let running = 0
+  let since = 0
   const timed =
     (query: (...a: unknown[]) => Promise<unknown>) =>
     async (...args: unknown[]) => {
-      const t = performance.now()
+      if (running++ === 0) since = performance.now()
       try {
         return await query(...args)
       } finally {
-        sqlMs.total += performance.now() - t
+        if (--running === 0) sqlMs.total += performance.now() - since
       }
     }
   const wrapper = {
