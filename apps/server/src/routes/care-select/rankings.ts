@@ -131,7 +131,7 @@ LEFT JOIN LATERAL (SELECT pp.last_year_patient_count, pp.last_month_new_patient_
 WHERE p.npi = ANY($1::bpchar[])`
 
 /** The listed facilities' details and the descriptions of the answer's codes. */
-export const DETAILS_SQL = `
+const DETAILS_SQL = `
 SELECT
   (SELECT coalesce(json_agg(json_build_object(
       'id', f.id, 'npi', f.npi, 'name', f.name, 'address', f.address_line_1, 'city', f.city, 'state', f.state,
@@ -161,7 +161,8 @@ interface ProviderDetails {
   gender: string | null
   website: string | null
   aggregated_insurance_networks_v1: Record<string, boolean>
-  confidence: number | string
+  /** numeric(3,2): pg reads it as text */
+  confidence: string
   last_verified_at: string
   last_year_patient_count: number
   last_month_new_patient_count: number
@@ -178,6 +179,13 @@ interface FacilityDetails {
   longitude: number
   phone_number: string | null
   hco_compile_level_1: string
+}
+
+/** DETAILS_SQL's one row */
+interface ListedDetails {
+  facilities: FacilityDetails[]
+  icd10: Record<string, string>
+  procedures: Record<string, string>
 }
 
 const round = (value: number, digits = 4) => Math.round(value * 10 ** digits) / 10 ** digits
@@ -336,13 +344,13 @@ async function rankingsOf(pool: pg.Pool, search: ResolvedSearch, scored: ScoredS
   }
   const [providers, details] = await Promise.all([
     pool.query<ProviderDetails>({ name: 'care-select-provider-details', text: PROVIDER_DETAILS_SQL, values: [hcpList.map((r) => r.npi)] }),
-    pool.query<{ facilities: FacilityDetails[]; icd10: Record<string, string>; procedures: Record<string, string> }>({
+    pool.query<ListedDetails>({
       name: 'care-select-details',
       text: DETAILS_SQL,
       values: [hcoCandidates.map((f) => f.id), allCodes.icd10, allCodes.procedure],
     }),
   ])
-  const detail = details.rows[0] as { facilities: FacilityDetails[]; icd10: Record<string, string>; procedures: Record<string, string> }
+  const detail = details.rows[0] as ListedDetails
   const providerByNpi = new Map(providers.rows.map((p) => [p.npi, p]))
   const facilityById = new Map(detail.facilities.map((f) => [f.id, f]))
 
