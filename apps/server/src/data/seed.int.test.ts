@@ -96,6 +96,20 @@ describe('data seed (ci scale) on the test database', () => {
     for (const [check, sql] of Object.entries(orphans)) expect(await scalar(ctx.db, sql), check).toBe(0)
   })
 
+  it('spells city names as the places are called, never with "name" for "City" (issue 33)', async () => {
+    const tables = { zips: 'city', providers: 'city', facilities: 'city', health_systems: 'city' } as const
+    for (const [table, column] of Object.entries(tables)) {
+      expect(await scalar(ctx.db, `SELECT count(*) AS v FROM ${table} WHERE ${column} ~ '\\mname\\M'`), table).toBe(0)
+    }
+    expect(await scalar(ctx.db, `SELECT count(*) AS v FROM zips WHERE county_name ~ '\\mname\\M'`)).toBe(0)
+    const { rows } = await ctx.db.pool.query<{ zip: string; city: string }>(`SELECT zip, city FROM zips WHERE zip IN ('84101', '64106', '07302') ORDER BY zip`)
+    expect(rows).toEqual([
+      { zip: '07302', city: 'Jersey City' },
+      { zip: '64106', city: 'Kansas City' },
+      { zip: '84101', city: 'Salt Lake City' },
+    ])
+  })
+
   it('derives every aggregate from the patient-level rows', async () => {
     // Atlas: distinct patients with a type 2 diabetes code, from the view and from the claims themselves
     const fromView = await scalar(ctx.db, `SELECT count(DISTINCT patient_id) AS v FROM mv_patient_diagnoses WHERE icd10_code LIKE 'E11%'`)

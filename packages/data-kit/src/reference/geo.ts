@@ -55,6 +55,27 @@ interface CitiesModule {
 
 type AtlasProps = { name: string }
 
+/**
+ * @mardillu/us-cities-utils 1.2.7 ships its GeoNames names with every "City"/"city" replaced by the word "name"
+ * ("Salt Lake name", "name Of Industry", "Baltimore (name)"). No US place or county has the lowercase word
+ * "name" in it, so each one is put back: "city" inside the parenthesised county-equivalent marker, else "City".
+ */
+export function restoreCityWord(text: string): string {
+  return text.replace(/(\()?\bname\b/g, (_match, paren: string | undefined) => (paren ? '(city' : 'City'))
+}
+
+/** UTF-8 read as Latin-1 ("DoÃ±a Ana", the package's one such name) decoded back; other text is returned as is. */
+export function repairMojibake(text: string): string {
+  if (!/[\u00c2\u00c3][\u0080-\u00bf]/.test(text)) return text
+  const decoded = Buffer.from(text, 'latin1').toString('utf8')
+  return decoded.includes('\ufffd') ? text : decoded
+}
+
+/** A place or county name of the bundled city data, as GeoNames spells it. */
+export function cleanPlaceName(text: string): string {
+  return restoreCityWord(repairMojibake(text))
+}
+
 let countyCache: CountyGeoRow[] | undefined
 let stateCache: StateGeoRow[] | undefined
 let zipCache: ZipRow[] | undefined
@@ -216,7 +237,7 @@ export function loadZipRows(): ZipRow[] {
     if (!state) return undefined
     const countyCode = /^\d{1,3}$/.test(c.countCode) ? c.countCode.padStart(3, '0') : null
     let countyFips = countyCode ? `${state.fips}${countyCode}` : null
-    let countyName: string | null = c.county || null
+    let countyName: string | null = c.county ? cleanPlaceName(c.county) : null
     if (!countyFips || !countyNames.has(countyFips)) {
       // Retired county codes (Shannon SD -> Oglala Lakota, Bedford city VA, Alaska's 2008-2019 changes): locate
       // the point instead; null when it falls outside every county of its state.
@@ -228,7 +249,7 @@ export function loadZipRows(): ZipRow[] {
       zip: c.zip,
       lat,
       lng,
-      city: c.name,
+      city: cleanPlaceName(c.name),
       state: state.abbr,
       state_fips: state.fips,
       county_fips: countyFips,
