@@ -378,8 +378,10 @@ export const referralLetterRequestSchema = z
       .optional()
       .default([])
       .describe('the selected clinicians and facilities (NPIs), listed with their details'),
+    // The rankings query as the results page sends it, parsed once here (a partial parse re-parsed by the route turned
+    // the comma lists into arrays and refused them). filter_npis is dropped: the selection narrows the letter.
     search: rankingsQuerySchema
-      .partial()
+      .omit({ filter_npis: true })
       .optional()
       .describe('the search the selection came from (adds scores and grades to the listed providers)'),
   })

@@ -4,7 +4,6 @@ import {
   ROLES,
   careSelectEndpoints,
   normalizeUsPhone,
-  rankingsQuerySchema,
   type ParsedRankingsQuery,
 } from '@citrus/contracts'
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod'
@@ -94,12 +93,8 @@ export const careSelectRoutes: FastifyPluginAsyncZod = async (app) => {
       const user = userOf(request)
       const body = request.body
       const npis = [...new Set(body.selected_npis)]
-      // The search the selection came from, when it is given in full (for the scores).
-      const parsed =
-        body.search?.zip_code && body.search.omni_code && npis.length > 0
-          ? rankingsQuerySchema.safeParse({ ...body.search, filter_npis: npis.join(',') })
-          : null
-      const parsedSearch: ParsedRankingsQuery | null = parsed?.success ? parsed.data : null
+      // The search the selection came from (for the scores), parsed by the contract; the selection is its filter.
+      const parsedSearch: ParsedRankingsQuery | null = body.search && npis.length > 0 ? { ...body.search, filter_npis: npis } : null
       // The selection's rows and the search's inputs are read together (one round trip each, on the pool); an
       // unknown NPI is reported before an invalid search.
       const [selection, resolved] = await Promise.allSettled([
@@ -111,10 +106,6 @@ export const careSelectRoutes: FastifyPluginAsyncZod = async (app) => {
       const unknown = npis.find((npi) => !clinicians.some((c) => c.npi === npi) && !facilities.some((f) => f.npi === npi))
       if (unknown)
         throw badRequest(`Unknown NPI ${unknown} in selected_npis`, [{ path: 'body.selected_npis', message: `Unknown NPI ${unknown}` }])
-      if (parsed && !parsed.success)
-        throw badRequest('The search of the selection is not valid', [
-          { path: 'body.search', message: parsed.error.issues[0]?.message ?? '' },
-        ])
       if (resolved.status === 'rejected') throw resolved.reason
       const search: ResolvedSearch | null = resolved.value
 

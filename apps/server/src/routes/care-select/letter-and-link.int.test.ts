@@ -207,6 +207,41 @@ describe('referral letter and member link', () => {
     expect(cachedText).toBe(freshText)
   })
 
+  it('makes the letter of a search with codes and a carrier, as the results page sends it (issue 33 item 1)', async () => {
+    const [first] = ranked.hcp_rankings
+    const { rows } = await ctx.db.pool.query<{ cpt: string; icd: string; carrier: string }>(
+      `SELECT (SELECT code FROM procedure_codes ORDER BY code LIMIT 1) AS cpt, (SELECT code FROM icd10_codes ORDER BY code LIMIT 1) AS icd,
+              (SELECT name FROM insurers ORDER BY name LIMIT 1) AS carrier`,
+    )
+    const { cpt, icd, carrier } = rows[0]!
+    const letter = (searchOf: Record<string, unknown>) =>
+      request(ctx.app.server)
+        .post('/api/care-select/referral-letter')
+        .set(auth())
+        .send({
+          patient_name: 'Coded Patient',
+          dob: '1975-05-06',
+          destination_fax: '',
+          condition: '',
+          selected_npis: [first!.hcp_entity.npi],
+          search: searchOf,
+        })
+    for (const searchOf of [
+      { ...search, cpt_union_csv: cpt, icd10_cm_union_csv: icd, insurance_names_csv: carrier },
+      { ...search, cpt_union_csv: '', icd10_cm_union_csv: '', insurance_names_csv: '' },
+      // the results page's query: the radius a number, filter_npis when the URL narrowed
+      { ...search, radius_in_m: 300000, insurance_names_csv: carrier, filter_npis: first!.hcp_entity.npi },
+    ]) {
+      const response = await letter(searchOf)
+      expect(response.status, JSON.stringify(response.body)).toBe(200)
+      expect(response.headers['content-type']).toBe('application/pdf')
+    }
+    // a carrier that does not exist is still a 400 naming the field
+    const bad = await letter({ ...search, insurance_names_csv: 'No Such Plan' })
+    expect(bad.status).toBe(400)
+    expect(bad.body.message).toMatch(/No Such Plan/)
+  })
+
   it('validates the letter as the dialog does', async () => {
     const post = (body: Record<string, unknown>) => request(ctx.app.server).post('/api/care-select/referral-letter').set(auth()).send(body)
     const noName = await post({ patient_name: ' ', dob: '1970-01-01', destination_fax: '', condition: '' })

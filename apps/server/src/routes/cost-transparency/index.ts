@@ -142,8 +142,12 @@ export const costTransparencyRoutes: FastifyPluginAsyncZod = async (app) => {
   route(app, costTransparencyEndpoints.shareProvider, { onRequest: app.requireAccess({ roles: [...ROLES] }) }, async (request) => {
     const user = userOf(request)
     const { npi } = request.params
-    const provider = await app.db.prisma.provider.findUnique({ where: { npi }, select: { id: true } })
-    if (!provider) throw notFound(PRICE_CHECK_MESSAGES.providerNotFound(npi))
+    // the cost page is a clinician's or a facility's (kind: facility), as GET /cost-transparency/provider/{npi} reads it
+    const [provider, facility] = await Promise.all([
+      app.db.prisma.provider.findUnique({ where: { npi }, select: { id: true } }),
+      app.db.prisma.facility.findUnique({ where: { npi }, select: { id: true } }),
+    ])
+    if (!provider && !facility) throw notFound(PRICE_CHECK_MESSAGES.providerNotFound(npi))
     const page = `/provider-cost-transparency/${npi}`
     const expires = new Date(Date.now() + PROVIDER_SHARE_DAYS * 24 * 60 * 60 * 1000)
     const link = await app.db.prisma.shareableLink.create({

@@ -259,4 +259,22 @@ describe('GET /api/cost-transparency/provider/{npi}', () => {
       .set('Authorization', `Bearer ${member}`)
     expect(missing.status).toBe(404)
   })
+
+  it("shares a facility's cost page (kind: facility) as it shares a clinician's (issue 33 item 2)", async () => {
+    const { rows } = await ctx.db.pool.query<{ npi: string }>(
+      `SELECT f.npi FROM facilities f WHERE f.npi IS NOT NULL AND NOT EXISTS (SELECT 1 FROM providers p WHERE p.npi = f.npi)
+         AND EXISTS (SELECT 1 FROM claims c WHERE c.facility_id = f.id) ORDER BY f.id LIMIT 1`,
+    )
+    const facilityNpi = rows[0]!.npi
+    expect((await get(facilityNpi)).body.kind).toBe('facility')
+    const created = await request(ctx.app.server)
+      .post(`/api/cost-transparency/provider/${facilityNpi}/share`)
+      .set('Authorization', `Bearer ${member}`)
+    expect(created.status, JSON.stringify(created.body)).toBe(200)
+    const url = new URL(created.body.url as string)
+    expect(url.pathname).toBe(`/provider-cost-transparency/${facilityNpi}`)
+    const shared = await get(facilityNpi, {}, { token: url.searchParams.get('token')! })
+    expect(shared.status).toBe(200)
+    expect(shared.body.kind).toBe('facility')
+  })
 })
