@@ -99,16 +99,17 @@ function NovaResults() {
   const territories = useTerritoryNames(filters.novaUseCase)
   const states = [...new Set((territories.data ?? []).map((t) => t.state))].sort()
   const onAnalytics = tab === 'analytics'
+  // The Strategy Hub's sidebar drills down like Market Analytics' (systems, a system's hospitals, a hospital's HCPs):
+  // it has no request of its own, and a list without one would wait forever.
+  const drillList = onAnalytics || tab === 'strategy'
   const quickInputs = quick.map((k) => QUICK_FILTERS[k].filter)
 
   const update = (change: Partial<NovaFilters>) => setFilters((current) => changeFilters(current, change))
 
   // Fetch rule (spec 2 §4): analytics — HCPs of a hospital, hospitals of a system, else systems; map — facilities.
-  const hcpRequest = useDebouncedRequest(
-    onAnalytics && filters.selectedHcoNpi ? attempt(() => buildHcpsRequest(filters, quickInputs)) : null,
-  )
+  const hcpRequest = useDebouncedRequest(drillList && filters.selectedHcoNpi ? attempt(() => buildHcpsRequest(filters, quickInputs)) : null)
   const accountsRequest = useDebouncedRequest(
-    onAnalytics
+    drillList
       ? filters.selectedHcoNpi
         ? null
         : attempt(() =>
@@ -203,8 +204,8 @@ function NovaResults() {
     }, 100)
   }
 
-  const listQuery = onAnalytics && filters.selectedHcoNpi ? hcps : accounts
-  const emptyText = onAnalytics && filters.selectedHcoNpi ? NOVA_CLIENT_MESSAGES.noProviders : 'No accounts match these filters'
+  const listQuery = drillList && filters.selectedHcoNpi ? hcps : accounts
+  const emptyText = drillList && filters.selectedHcoNpi ? NOVA_CLIENT_MESSAGES.noProviders : 'No accounts match these filters'
   const mapOptions = metadata.data?.atlas_metadata.map_metadata.map_options ?? []
 
   const sidebar = collapsed ? (
