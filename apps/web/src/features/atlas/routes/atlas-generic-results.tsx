@@ -1,5 +1,5 @@
 import { ATLAS_MESSAGES, REGION_ANALYSIS_ESTIMATES, type AtlasInsight } from '@citrus/contracts'
-import { Box, Button, Chip, Drawer, Group, Paper, Progress, Stack, Tabs, Text, Title } from '@mantine/core'
+import { Box, Button, Chip, Divider, Drawer, Group, Paper, Progress, Stack, Tabs, Text } from '@mantine/core'
 import { useInterval } from '@mantine/hooks'
 import { IconArrowLeft, IconDownload, IconShare } from '@tabler/icons-react'
 import { useEffect, useState } from 'react'
@@ -29,6 +29,16 @@ function SearchProgress() {
     </Stack>
   )
 }
+
+/** The drawer counts the patients of the searched codes (its 'Arthritis cases' came from a single-condition design). */
+function casesLabel(codes: readonly string[]): string {
+  return `Cases (${codes.length > 0 ? codes.join(', ') : 'all conditions'})`
+}
+
+const percent = (share: number) => `${Math.round(share * 1000) / 10}%`
+
+/** The drawer's fixed rates (spec 2 §2) are the same for every condition: said so where they are shown. */
+const ESTIMATES_NOTE = 'Fixed rates, the same for every condition; not measured for the searched conditions.'
 
 async function copyUrl(url: string) {
   try {
@@ -171,23 +181,32 @@ function AtlasGenericResults() {
           </Box>
         </Tabs.Panel>
       </Tabs>
-      <Drawer
-        opened={analysis !== null}
-        onClose={() => setAnalysis(null)}
-        position="right"
-        size={420}
-        title={<Title order={4}>Region Analysis</Title>}
-      >
+      <Drawer opened={analysis !== null} onClose={() => setAnalysis(null)} position="right" size={420} title="Region Analysis">
         {analysis && (
           <Stack gap="sm">
             <Text fw={600}>{analysis.display_name}</Text>
-            <Text>Arthritis cases: {cases.toLocaleString('en-US')}</Text>
-            <Text>Prevalence rate: {prevalence === null ? '—' : `${prevalence.toFixed(2)} per 100,000`}</Text>
-            <Text>
-              Trial potential: {Math.round(cases * REGION_ANALYSIS_ESTIMATES.trialEligible).toLocaleString('en-US')} eligible (2% of cases)
+            <Text data-testid="region-cases">
+              {casesLabel(query.codes)}: {cases.toLocaleString('en-US')}
             </Text>
-            <Text>Moderate to severe: {Math.round(cases * REGION_ANALYSIS_ESTIMATES.moderateToSevere).toLocaleString('en-US')} (30%)</Text>
-            <Text>Average diagnosis delay: {REGION_ANALYSIS_ESTIMATES.diagnosisDelayYears} years</Text>
+            <Text>Prevalence rate: {prevalence === null ? '—' : `${prevalence.toFixed(2)} per 100,000`}</Text>
+            <Divider />
+            <Stack gap={4} data-testid="region-estimates">
+              <Text fw={600} size="sm">
+                Illustrative estimates
+              </Text>
+              <Text size="xs" c="dimmed">
+                {ESTIMATES_NOTE}
+              </Text>
+              <Text>
+                Trial potential: {Math.round(cases * REGION_ANALYSIS_ESTIMATES.trialEligible).toLocaleString('en-US')} eligible (assumed{' '}
+                {percent(REGION_ANALYSIS_ESTIMATES.trialEligible)} of cases)
+              </Text>
+              <Text>
+                Moderate to severe: {Math.round(cases * REGION_ANALYSIS_ESTIMATES.moderateToSevere).toLocaleString('en-US')} (assumed{' '}
+                {percent(REGION_ANALYSIS_ESTIMATES.moderateToSevere)})
+              </Text>
+              <Text>Average diagnosis delay: {REGION_ANALYSIS_ESTIMATES.diagnosisDelayYears} years (assumed)</Text>
+            </Stack>
             <Group>
               <Button variant="light">Generate AI Report</Button>
               <Button variant="light">Export Data</Button>
