@@ -1,4 +1,5 @@
 import type pg from 'pg'
+import { refreshTableCounts } from './table-counts.js'
 
 /** The data_loads journal: what was loaded (seed scale and seed, or import kind and file), counts, timing. */
 export async function startLoad(client: pg.ClientBase, load: { kind: 'seed' | 'import'; scale: string; seed?: number | null; source_file?: string | null }): Promise<number> {
@@ -10,6 +11,7 @@ export async function startLoad(client: pg.ClientBase, load: { kind: 'seed' | 'i
 }
 
 export async function finishLoad(client: pg.ClientBase, id: number, counts: object): Promise<void> {
+  await refreshTableCounts(client, id)
   await client.query(`UPDATE data_loads SET status = 'done', counts = $2::jsonb, finished_at = now() WHERE id = $1`, [id, JSON.stringify(counts)])
 }
 

@@ -2,7 +2,8 @@ import request from 'supertest'
 import { describe, expect, it } from 'vitest'
 import { useTestApp } from '../../../../../test/helpers.ts'
 import { DATA_DICTIONARY } from './catalogue.ts'
-import { rowCountOf } from './index.ts'
+import { finishLoad, startLoad } from '../../data/loads.ts'
+import { rowCountOf } from '../../data/table-counts.ts'
 
 describe('GET /api/data-dictionary', () => {
   const ctx = useTestApp()
@@ -59,6 +60,42 @@ describe('GET /api/data-dictionary', () => {
     expect(listed.length).toBeGreaterThan(40)
     const missing = listed.filter((name) => !existing.has(name))
     expect(missing).toEqual([])
+  })
+
+  it("keeps every relation's row count when a data load finishes, and the page answers the kept counts", async () => {
+    const pool = ctx.db.pool
+    const finishImport = async () => {
+      const client = await pool.connect()
+      try {
+        await finishLoad(client, await startLoad(client, { kind: 'import', scale: 'dictionary-test' }), {})
+      } finally {
+        client.release()
+      }
+    }
+    await pool.query('CREATE TABLE IF NOT EXISTS zz_dictionary_probe (n int)')
+    try {
+      await pool.query('INSERT INTO zz_dictionary_probe SELECT generate_series(1, 3)')
+      await finishImport()
+      const kept = await pool.query<{ row_count: string; is_estimate: boolean }>(
+        `SELECT row_count::text, is_estimate FROM table_row_counts WHERE table_name = 'zz_dictionary_probe'`,
+      )
+      expect(kept.rows).toEqual([{ row_count: '3', is_estimate: false }])
+    } finally {
+      await pool.query('DROP TABLE zz_dictionary_probe')
+      await pool.query(`DELETE FROM table_row_counts WHERE table_name = 'zz_dictionary_probe'`)
+    }
+
+    // the page reads what the load kept (a sentinel here) rather than counting, and reads it again for a new data version
+    await pool.query(`UPDATE table_row_counts SET row_count = 123456789 WHERE table_name = 'plan_cost_sharing'`)
+    await pool.query(`INSERT INTO data_loads (kind, scale, status, finished_at) VALUES ('import', 'dictionary-test', 'done', now())`)
+    const tabOf = (body: { tab_sets: { tabs: { table: string; row_count: number | null }[] }[] }) =>
+      body.tab_sets.flatMap((set) => set.tabs).find((tab) => tab.table === 'plan_cost_sharing')!
+    const sentinel = await request(ctx.app.server).get('/api/data-dictionary')
+    expect(tabOf(sentinel.body).row_count).toBe(123456789)
+    await finishImport()
+    const live = await pool.query<{ n: string }>('SELECT count(*)::text AS n FROM plan_cost_sharing')
+    const recounted = await request(ctx.app.server).get('/api/data-dictionary')
+    expect(tabOf(recounted.body).row_count).toBe(Number(live.rows[0]!.n))
   })
 
   it('counts rows of an existing table and answers null for a missing one', async () => {
