@@ -42,6 +42,10 @@ export const ACCESS_MESSAGES = {
   codeLocked: 'Too many incorrect attempts. Please request a new code.',
   tooManyCodes: 'Too many codes were requested. Please try again in a few minutes.',
   verificationNeeded: 'Verify your e-mail or phone number before creating the account',
+  codeUsed: 'This code has already been used. Please request a new code.',
+  signupNotAllowed: 'This link does not allow creating an account',
+  emailChannelNotUsed: 'This link does not verify an e-mail address',
+  phoneChannelNotUsed: 'This link does not verify a phone number',
   codeSent: (channel: 'email' | 'phone') =>
     `We sent a ${VERIFICATION_CODE_LENGTH}-digit code to your ${channel === 'email' ? 'e-mail' : 'phone'}.`,
 } as const
@@ -112,7 +116,7 @@ export const memberAccessEndpoints = {
     method: 'POST',
     path: '/users/member-signup',
     summary:
-      "Create a member account in the link's company (query token = the shareable link); a link that requires verification needs the verified token first",
+      "Create a member account in the link's company (query token = the shareable link); only a member-access link (/member-recommendations, not public, with an invited contact or a verification) admits it, and a link that requires verification needs the verified token first",
     tags,
     query: tokenQuery,
     invalidInput: { priority: [ACCESS_MESSAGES.missingToken] },
@@ -124,7 +128,7 @@ export const memberAccessEndpoints = {
     method: 'POST',
     path: '/users/verification-code',
     summary:
-      "Send a 6-digit code (valid 10 minutes, 5 attempts) to the link's e-mail or phone; calling again resends a new code and voids the previous one",
+      "Send a 6-digit code (valid 10 minutes, 5 attempts, one use) to the link's invited e-mail or phone (an invite naming no e-mail: the invitee's own); calling again resends a new code and voids the previous one",
     tags,
     query: tokenQuery,
     invalidInput: { priority: [ACCESS_MESSAGES.missingToken] },

@@ -28,6 +28,9 @@ export const SHARE_MESSAGES = {
   userNotAuthorized: 'You are not authorized to access this content',
   apiEndpointInvalid: 'API endpoints must look like "GET /path" or "/path"',
   clientRouteInvalid: 'Client routes must be paths starting with /',
+  /** verification proves the invited contact; without one, whoever holds the link would verify their own */
+  emailVerificationNeedsInvite: 'A link that requires e-mail verification must name the invited e-mail address (invite_email)',
+  phoneVerificationNeedsInvite: 'A link that requires phone verification must name the invited phone number (invite_phone)',
 } as const
 
 /** An allowed API endpoint: "METHOD /path" or "/path" (GET); {param} or :param match one segment. */

@@ -29,6 +29,43 @@ export interface MemberAccessContext {
 
 const codeHash = (verificationId: string, code: string) => hashToken(`${verificationId}:${code}`)
 
+const codeUsed = () => badRequest(ACCESS_MESSAGES.codeUsed, [{ path: 'body.code', message: ACCESS_MESSAGES.codeUsed }])
+
+/** The page of the member access flow (spec 3 §2.3, §4.2): the only one whose links may lead to a sign-up. */
+export const MEMBER_ACCESS_ROUTE = '/member-recommendations'
+
+type LinkFields = Pick<
+  ShareableLink,
+  'url_type' | 'client_routes' | 'invite_email' | 'invite_phone' | 'requires_email_verification' | 'requires_phone_verification'
+>
+
+/**
+ * A link made for member access (spec 3 §4.2, §6): not public, opens /member-recommendations, and names an
+ * invited contact or requires a verification, each verification bound to an invited contact (issue 32). Other
+ * links (a provider cost page's public share, a link to another page) never create accounts.
+ */
+export function isMemberAccessLink(link: LinkFields): boolean {
+  const opensMemberPage = link.client_routes.some((route) => route.replace(/\/+$/, '') === MEMBER_ACCESS_ROUTE)
+  const invited = link.invite_email !== null || link.invite_phone !== null
+  const verified = link.requires_email_verification || link.requires_phone_verification
+  const bound =
+    (!link.requires_email_verification || link.invite_email !== null) && (!link.requires_phone_verification || link.invite_phone !== null)
+  return link.url_type !== 'public' && opensMemberPage && (invited || verified) && bound
+}
+
+/**
+ * Whether a link sends codes on a channel (issue 32): a code goes only to the link's invited contact. An SMS needs
+ * the link's invite_phone. An e-mail needs its invite_email, except on an invite that requires no e-mail
+ * verification, whose sign-up step (spec 3 §4.2 Invite: Email Verification) checks the invitee's own address; that
+ * grants nothing the link does not already give. A link that requires a channel and names no contact (made before
+ * creation refused it) sends nothing on it.
+ */
+export function codeChannelOpen(link: LinkFields, channel: Channel): boolean {
+  if (channel === 'phone') return link.invite_phone !== null
+  if (link.invite_email !== null) return true
+  return link.url_type === 'invite' && !link.requires_email_verification
+}
+
 /**
  * Verification codes and member sign-up for shareable links (docs/decisions/0023). A code proves the holder
  * of a link reads the link's e-mail or phone; the confirmed link token names the passed verifications (`vf`),
@@ -72,6 +109,10 @@ export class MemberAccessService {
   /** Sends (or resends) a code; the previous unconfirmed code of the channel stops working. */
   async sendCode(token: string, input: { channel: Channel; email?: string | null; phone_number?: string | null }) {
     const { link } = await this.linkOf(token)
+    if (!codeChannelOpen(link, input.channel)) {
+      const message = input.channel === 'email' ? ACCESS_MESSAGES.emailChannelNotUsed : ACCESS_MESSAGES.phoneChannelNotUsed
+      throw badRequest(message, [{ path: 'body.channel', message }])
+    }
     const contact = this.contactFor(link, input.channel, input)
     const now = this.now()
     const since = new Date(now.getTime() - VERIFICATION_CODE_TTL_SECONDS * 1000)
@@ -101,28 +142,35 @@ export class MemberAccessService {
     })
   }
 
-  /** Checks a code: 5 attempts, 10 minutes; success answers the link token naming every verification passed. */
+  /** Checks a code: one use, 5 attempts, 10 minutes; success answers the link token naming every verification passed. */
   async confirmCode(token: string, input: { verification_id: string; code: string }) {
     const { link, verifiedIds } = await this.linkOf(token)
     const row = await this.ctx.prisma.shareVerification.findUnique({ where: { id: input.verification_id } })
     if (!row || row.link_id !== link.id || row.superseded) throw badRequest(ACCESS_MESSAGES.verificationFailed)
-    if (row.verified_at === null) {
-      if (row.attempts >= VERIFICATION_MAX_ATTEMPTS) throw badRequest(ACCESS_MESSAGES.codeLocked)
-      if (row.expires_at <= this.now()) throw badRequest(ACCESS_MESSAGES.codeExpired)
-      // count the attempt first (atomically), so parallel guesses cannot exceed the limit
-      const counted = await this.ctx.prisma.shareVerification.updateMany({
-        where: { id: row.id, attempts: { lt: VERIFICATION_MAX_ATTEMPTS }, verified_at: null },
-        data: { attempts: { increment: 1 } },
-      })
-      if (counted.count === 0) throw badRequest(ACCESS_MESSAGES.codeLocked)
-      if (codeHash(row.id, input.code) !== row.code_hash) {
-        const left = VERIFICATION_MAX_ATTEMPTS - row.attempts - 1
-        throw badRequest(left > 0 ? ACCESS_MESSAGES.verificationFailed : ACCESS_MESSAGES.codeLocked, [
-          { path: 'body.code', message: `${ACCESS_MESSAGES.verificationFailed}: ${left} attempt${left === 1 ? '' : 's'} left` },
-        ])
-      }
-      await this.ctx.prisma.shareVerification.update({ where: { id: row.id }, data: { verified_at: this.now() } })
+    if (row.verified_at !== null) throw codeUsed()
+    if (row.attempts >= VERIFICATION_MAX_ATTEMPTS) throw badRequest(ACCESS_MESSAGES.codeLocked)
+    if (row.expires_at <= this.now()) throw badRequest(ACCESS_MESSAGES.codeExpired)
+    // count the attempt first (atomically), so parallel guesses cannot exceed the limit
+    const counted = await this.ctx.prisma.shareVerification.updateMany({
+      where: { id: row.id, attempts: { lt: VERIFICATION_MAX_ATTEMPTS }, verified_at: null },
+      data: { attempts: { increment: 1 } },
+    })
+    if (counted.count === 0) {
+      const current = await this.ctx.prisma.shareVerification.findUnique({ where: { id: row.id }, select: { verified_at: true } })
+      throw current?.verified_at ? codeUsed() : badRequest(ACCESS_MESSAGES.codeLocked)
     }
+    if (codeHash(row.id, input.code) !== row.code_hash) {
+      const left = VERIFICATION_MAX_ATTEMPTS - row.attempts - 1
+      throw badRequest(left > 0 ? ACCESS_MESSAGES.verificationFailed : ACCESS_MESSAGES.codeLocked, [
+        { path: 'body.code', message: `${ACCESS_MESSAGES.verificationFailed}: ${left} attempt${left === 1 ? '' : 's'} left` },
+      ])
+    }
+    // one use, across processes: of two confirmations racing with the right code, one UPDATE finds verified_at null
+    const used = await this.ctx.prisma.shareVerification.updateMany({
+      where: { id: row.id, verified_at: null, superseded: false, expires_at: { gt: this.now() } },
+      data: { verified_at: this.now() },
+    })
+    if (used.count === 0) throw codeUsed()
     const passed = await this.ctx.prisma.shareVerification.findMany({
       where: { id: { in: [...verifiedIds, row.id] }, link_id: link.id, verified_at: { not: null } },
       select: { id: true, channel: true },
@@ -143,14 +191,16 @@ export class MemberAccessService {
   }
 
   /**
-   * A member account in the link's company. A link that requires verification needs its verified token,
-   * and the account takes the verified contacts; an invite link takes its invited address.
+   * A member account in the link's company, only through a member-access link ({@link isMemberAccessLink}). A link
+   * that requires verification needs its verified token, and the account takes the verified contacts; an invite
+   * link takes its invited address.
    */
   async memberSignup(
     token: string,
     input: { email: string; password: string; first_name?: string | null; last_name?: string | null; phone_number?: string | null },
   ) {
     const { link, verifiedIds } = await this.linkOf(token)
+    if (!isMemberAccessLink(link)) throw forbidden(ACCESS_MESSAGES.signupNotAllowed)
     const passed = verifiedIds.length
       ? await this.ctx.prisma.shareVerification.findMany({
           where: { id: { in: verifiedIds }, link_id: link.id, verified_at: { not: null } },

@@ -3,7 +3,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod'
 import { shareIdOfExpiredToken, verifyShareToken } from '../../auth/tokens.js'
 import type { Prisma } from '../../generated/prisma/client.js'
 import { route } from '../../lib/endpoint.js'
-import { forbidden, notFound, unauthorized } from '../../lib/errors.js'
+import { badRequest, forbidden, notFound, unauthorized } from '../../lib/errors.js'
 import { linkAdmitsUser, requireRoles, userOf } from '../../plugins/auth.js'
 import { isLinkExpired, linkUrl, toRecord, urlTypeOf } from './links.js'
 
@@ -21,6 +21,16 @@ export const shareableUrlRoutes: FastifyPluginAsyncZod = async (app) => {
   route(app, shareableUrlEndpoints.create, { onRequest: requireRoles(SHARE_MANAGER_ROLES) }, async (request) => {
     const user = userOf(request)
     const body = request.body
+    // spec 3 §5: a verification is checked against the link's records; with no invited contact whoever holds the
+    // link would verify their own and pass (issue 32)
+    if (body.requires_email_verification && !body.invite_email) {
+      const message = SHARE_MESSAGES.emailVerificationNeedsInvite
+      throw badRequest(message, [{ path: 'body.invite_email', message }])
+    }
+    if (body.requires_phone_verification && !body.invite_phone) {
+      const message = SHARE_MESSAGES.phoneVerificationNeedsInvite
+      throw badRequest(message, [{ path: 'body.invite_phone', message }])
+    }
     const days = body.expiration_days ?? null
     const link = await prisma.shareableLink.create({
       data: {

@@ -7,12 +7,14 @@ import { createTenant, loginTokenFor, uniqueEmail, useTestApp } from '../../../.
 describe('member access to a shared link', () => {
   const ctx = useTestApp({ PUBLIC_URL: 'https://citrus.example.com' }, { dataset: true })
   let staff = ''
+  let member = ''
   let search: Record<string, string> = {}
   let activationKey = ''
 
   beforeAll(async () => {
-    const tenant = await createTenant(ctx.db, { roles: ['user'], products: [{ product_group: 'CARE_SELECT' }] })
+    const tenant = await createTenant(ctx.db, { roles: ['user', 'member'], products: [{ product_group: 'CARE_SELECT' }] })
     staff = await loginTokenFor(tenant.users[0]!, tenant.company.company_name)
+    member = await loginTokenFor(tenant.users[1]!, tenant.company.company_name)
     activationKey = tenant.company.activation_key
     const best = await ctx.db.pool.query<{ zip: string; code: string }>(
       `SELECT p.zip_code AS zip, p.primary_taxonomy_code AS code FROM providers p JOIN mv_provider_panel pp ON pp.npi = p.npi
@@ -237,6 +239,136 @@ describe('member access to a shared link', () => {
     expect(created.status, JSON.stringify(created.body)).toBe(200)
     const user = await ctx.db.prisma.user.findUniqueOrThrow({ where: { id: created.body.user_id } })
     expect(user).toMatchObject({ email, role: 'member', phone_number: '+12065550143' })
+  })
+
+  describe('issue 32: only a member-access link leads to a sign-up; verification proves the invited contact; a code is used once', () => {
+    const account = { password: 'Str0ng#Pass', first_name: null, last_name: null, phone_number: null }
+
+    it("refuses a sign-up through a provider cost page's public share link (any member can make one)", async () => {
+      const provider = await ctx.db.pool.query<{ npi: string }>('SELECT npi FROM providers ORDER BY id LIMIT 1')
+      const shared = await request(ctx.app.server)
+        .post(`/api/cost-transparency/provider/${provider.rows[0]!.npi}/share`)
+        .set({ authorization: `Bearer ${member}` })
+      expect(shared.status, JSON.stringify(shared.body)).toBe(200)
+      const token = new URL(shared.body.url as string).searchParams.get('token')!
+      const email = uniqueEmail('squatter')
+      const refused = await memberSignup(token, { email, ...account })
+      expect(refused.status).toBe(403)
+      expect(refused.body.message).toBe(ACCESS_MESSAGES.signupNotAllowed)
+      expect(await ctx.db.prisma.user.findUnique({ where: { email } })).toBeNull()
+    })
+
+    it('refuses a sign-up through links not made for member access: another page, or no invite and no verification', async () => {
+      const otherPage = await link(
+        { email: 'someone@example.com' },
+        { client_routes: ['/price-check'], incoming_url: '/price-check', requires_email_verification: false },
+      )
+      const bare = await link({}, { url_type: 'private' })
+      const publicOne = await link({ email: 'pub@example.com' }, { url_type: 'public', requires_email_verification: false })
+      for (const token of [otherPage, bare, publicOne]) {
+        const email = uniqueEmail('not-member-link')
+        const refused = await memberSignup(token, { email, ...account })
+        expect(refused.status).toBe(403)
+        expect(refused.body.message).toBe(ACCESS_MESSAGES.signupNotAllowed)
+        expect(await ctx.db.prisma.user.findUnique({ where: { email } })).toBeNull()
+      }
+    })
+
+    it('takes only the invited e-mail on an e-mail invite', async () => {
+      const invited = uniqueEmail('invitee')
+      const token = await link({ email: invited }, { url_type: 'invite', requires_email_verification: false })
+      const other = uniqueEmail('holder')
+      const refused = await memberSignup(token, { email: other, ...account })
+      expect(refused.status).toBe(400)
+      expect(refused.body.message).toBe(ACCESS_MESSAGES.emailMismatch)
+      expect(await ctx.db.prisma.user.findUnique({ where: { email: other } })).toBeNull()
+      expect((await memberSignup(token, { email: invited, ...account })).status).toBe(200)
+    })
+
+    it('refuses a link that requires a verification but names no invited contact, naming the field', async () => {
+      const create = (body: Record<string, unknown>) =>
+        request(ctx.app.server)
+          .post('/api/shareable-url')
+          .set({ authorization: `Bearer ${staff}` })
+          .send({ url_type: 'private', client_routes: ['/member-recommendations'], role: 'member', ...body })
+      const before = await ctx.db.prisma.shareableLink.count()
+      const email = await create({ requires_email_verification: true, invite_email: null, invite_phone: '2065550111' })
+      expect(email.status).toBe(400)
+      expect(email.body.message).toBe(SHARE_MESSAGES.emailVerificationNeedsInvite)
+      expect(email.body.errors).toEqual([{ path: 'body.invite_email', message: SHARE_MESSAGES.emailVerificationNeedsInvite }])
+      const phone = await create({ requires_phone_verification: true, invite_email: 'a@example.com' })
+      expect(phone.status).toBe(400)
+      expect(phone.body.message).toBe(SHARE_MESSAGES.phoneVerificationNeedsInvite)
+      expect(phone.body.errors).toEqual([{ path: 'body.invite_phone', message: SHARE_MESSAGES.phoneVerificationNeedsInvite }])
+      expect(await ctx.db.prisma.shareableLink.count()).toBe(before)
+    })
+
+    it('gives nothing to the holder of an older link that requires a verification and names no contact', async () => {
+      // made before creation refused it: the row as such a request left it
+      const token = await link({ email: 'placeholder@example.com' })
+      const { decodeJwt } = await import('jose')
+      const id = (decodeJwt(token) as { id: string }).id
+      await ctx.db.prisma.shareableLink.update({ where: { id }, data: { invite_email: null } })
+      const messages = await ctx.db.prisma.messageOutbox.count()
+      const own = await sendCode(token, { channel: 'email', email: 'holder@example.com' })
+      expect(own.status).toBe(400)
+      expect(own.body.message).toBe(ACCESS_MESSAGES.emailChannelNotUsed)
+      expect(await ctx.db.prisma.messageOutbox.count()).toBe(messages)
+      expect((await rankings(token)).status).toBe(403)
+      const email = uniqueEmail('holder')
+      const refused = await memberSignup(token, { email, ...account })
+      expect(refused.status).toBe(403)
+      expect(refused.body.message).toBe(ACCESS_MESSAGES.signupNotAllowed)
+    })
+
+    it('sends no SMS from an e-mail link and no e-mail from a phone link, to any contact', async () => {
+      const emailLink = await link({ email: 'only.mail@example.com' })
+      const phoneLink = await link({ phone: '(206) 555-0188' })
+      const messages = await ctx.db.prisma.messageOutbox.count()
+      for (const phone_number of ['2065550188', '2065550100']) {
+        const sms = await sendCode(emailLink, { channel: 'phone', phone_number })
+        expect(sms.status).toBe(400)
+        expect(sms.body.message).toBe(ACCESS_MESSAGES.phoneChannelNotUsed)
+        expect(sms.body.errors).toEqual([{ path: 'body.channel', message: ACCESS_MESSAGES.phoneChannelNotUsed }])
+      }
+      for (const email of ['only.mail@example.com', 'other@example.com']) {
+        const mail = await sendCode(phoneLink, { channel: 'email', email })
+        expect(mail.status).toBe(400)
+        expect(mail.body.message).toBe(ACCESS_MESSAGES.emailChannelNotUsed)
+      }
+      expect(await ctx.db.prisma.messageOutbox.count()).toBe(messages)
+      // the link's own channel still works
+      expect((await sendCode(emailLink, { channel: 'email', email: 'only.mail@example.com' })).status).toBe(200)
+    })
+
+    it('uses a code once: confirming it again fails and mints no token, whatever code is given', async () => {
+      const token = await link({ email: 'once@example.com' })
+      const sent = await sendCode(token, { channel: 'email', email: 'once@example.com' })
+      const code = await codeOf(sent.body.message_id)
+      const first = await confirm(token, { verification_id: sent.body.verification_id, code })
+      expect(first.status).toBe(200)
+      for (const [t, c] of [
+        [token, code],
+        [token, wrong(code)],
+        [first.body.token as string, code],
+      ] as const) {
+        const again = await confirm(t, { verification_id: sent.body.verification_id, code: c })
+        expect(again.status).toBe(400)
+        expect(again.body.message).toBe(ACCESS_MESSAGES.codeUsed)
+        expect(again.body).not.toHaveProperty('token')
+      }
+    })
+
+    it('lets one of several concurrent confirmations of the right code through (state in the database)', async () => {
+      const token = await link({ email: 'race@example.com' })
+      const sent = await sendCode(token, { channel: 'email', email: 'race@example.com' })
+      const code = await codeOf(sent.body.message_id)
+      const answers = await Promise.all(
+        Array.from({ length: 4 }, () => confirm(token, { verification_id: sent.body.verification_id, code })),
+      )
+      expect(answers.map((a) => a.status).sort()).toEqual([200, 400, 400, 400])
+      for (const refused of answers.filter((a) => a.status === 400)) expect(refused.body.message).toBe(ACCESS_MESSAGES.codeUsed)
+    })
   })
 
   it('needs a token', async () => {
