@@ -24,4 +24,8 @@ describe('Dockerfile', () => {
     expect(dockerfile).toContain('node scripts/build-server.mjs')
     expect(dockerfile).not.toMatch(/tsx/)
   })
+
+  it('listens on every interface inside the container (the server alone defaults to 127.0.0.1)', () => {
+    expect(dockerfile).toMatch(/^ENV .*\bHOST=0\.0\.0\.0\b/m)
+  })
 })

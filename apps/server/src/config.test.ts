@@ -8,6 +8,9 @@ describe('configuration', () => {
     expect(env.DATABASE_URL).toBeUndefined()
     expect(env.DATA_DIR).toBe('./data')
     expect(env.NODE_ENV).toBe('development')
+    // this machine only (the Docker image sets HOST=0.0.0.0); the embedded database bounds idle transactions
+    expect(env.HOST).toBe('127.0.0.1')
+    expect(env.EMBEDDED_DB_IDLE_TIMEOUT_MS).toBe(5_000)
   })
 
   it('treats an empty DATABASE_URL as unset', () => {

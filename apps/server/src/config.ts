@@ -11,13 +11,19 @@ const booleanFlag = z.enum(['true', 'false', '1', '0']).transform((value) => val
 /** Every environment variable the server reads, validated once at start (docs/decisions/0004). */
 export const envSchema = z.object({
   NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
-  HOST: z.string().default('0.0.0.0'),
+  /** where the HTTP server listens: this machine only unless set (the Docker image sets 0.0.0.0) */
+  HOST: z.string().default('127.0.0.1'),
   PORT: z.coerce.number().int().min(0).max(65535).default(3000),
   /** PostgreSQL with PostGIS; unset = the embedded database under DATA_DIR */
   DATABASE_URL: optionalString.pipe(z.url({ protocol: /^postgres(ql)?$/ }).optional()),
   DATA_DIR: z.string().default('./data'),
-  /** port of the embedded database's socket server (0 = any free port) */
+  /** port of the embedded database's socket server on 127.0.0.1 (0 = any free port) */
   EMBEDDED_DB_PORT: z.coerce.number().int().min(0).max(65535).default(0),
+  /**
+   * ms a client of the embedded database may sit idle inside a transaction before it is rolled back and
+   * disconnected (0 = never): meanwhile every other connection, the server's requests included, waits
+   */
+  EMBEDDED_DB_IDLE_TIMEOUT_MS: z.coerce.number().int().min(0).max(3_600_000).default(5_000),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   /** signs login and shareable-link tokens; generated and kept under DATA_DIR when unset outside production */
   JWT_SECRET: optionalString.pipe(z.string().min(32, 'must be at least 32 characters').optional()),

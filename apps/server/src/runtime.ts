@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto'
-import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { chmodSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 import type { AppConfig, Env } from './config.js'
@@ -19,10 +19,47 @@ export interface Runtime {
 
 /**
  * The embedded database can be opened by one process only. The server records where its socket server
- * listens, so that the operators' CLI can use the running server's database instead of a second copy.
+ * listens (the URL holds the password), so that the operators' CLI can use the running server's database
+ * instead of a second copy. Owner-only, as DATA_DIR itself.
  */
 function endpointFile(dataDir: string) {
   return path.join(dataDir, 'embedded-db.json')
+}
+
+/** The embedded database's password, generated at the first start (owner-only). */
+function passwordFile(dataDir: string) {
+  return path.join(dataDir, 'embedded-db-password')
+}
+
+/**
+ * DATA_DIR holds the database files and its secrets: created, or narrowed, to owner-only access (0700). A
+ * file system that cannot change modes (some bind mounts) is left as it is.
+ */
+export function ensurePrivateDir(dir: string): void {
+  mkdirSync(dir, { recursive: true, mode: 0o700 })
+  try {
+    chmodSync(dir, 0o700)
+  } catch {
+    // not ours to change; the files inside are still 0600
+  }
+}
+
+/** Writes a file only its owner may read (0600), also when it existed with a wider mode. */
+function writePrivateFile(file: string, content: string): void {
+  writeFileSync(file, content, { mode: 0o600 })
+  chmodSync(file, 0o600)
+}
+
+/** A secret kept under DATA_DIR: read (and narrowed to 0600) if present, else generated once. */
+function privateSecret(file: string, generate: () => string): string {
+  if (existsSync(file)) {
+    chmodSync(file, 0o600)
+    return readFileSync(file, 'utf8').trim()
+  }
+  ensurePrivateDir(path.dirname(file))
+  const secret = generate()
+  writePrivateFile(file, secret)
+  return secret
 }
 
 function isAlive(pid: number): boolean {
@@ -48,12 +85,7 @@ export function runningEmbeddedUrl(env: Env): string | null {
 
 /** A signing secret for development: generated once, kept under DATA_DIR with owner-only access. */
 function developmentSecret(dataDir: string): string {
-  const file = path.join(dataDir, 'jwt-secret')
-  if (existsSync(file)) return readFileSync(file, 'utf8').trim()
-  mkdirSync(dataDir, { recursive: true })
-  const secret = randomBytes(48).toString('base64url')
-  writeFileSync(file, secret, { mode: 0o600 })
-  return secret
+  return privateSecret(path.join(dataDir, 'jwt-secret'), () => randomBytes(48).toString('base64url'))
 }
 
 /**
@@ -74,9 +106,15 @@ export async function startRuntime(
       throw new Error(`The embedded database in ${dataDir} is in use by another Citrus process (${running}).`)
     }
     log(`Starting the embedded PostgreSQL (PGlite + PostGIS) in ${path.relative(process.cwd(), dataDir) || '.'}/pglite ...`)
-    embedded = await startEmbeddedPostgres({ dataDir: path.join(dataDir, 'pglite'), port: env.EMBEDDED_DB_PORT })
+    ensurePrivateDir(dataDir)
+    embedded = await startEmbeddedPostgres({
+      dataDir: path.join(dataDir, 'pglite'),
+      port: env.EMBEDDED_DB_PORT,
+      password: privateSecret(passwordFile(dataDir), () => randomBytes(24).toString('base64url')),
+      idleInTransactionTimeoutMs: env.EMBEDDED_DB_IDLE_TIMEOUT_MS,
+    })
     databaseUrl = embedded.url
-    if (options.shareEmbedded) writeFileSync(endpointFile(dataDir), JSON.stringify({ url: embedded.url, pid: process.pid }))
+    if (options.shareEmbedded) writePrivateFile(endpointFile(dataDir), JSON.stringify({ url: embedded.url, pid: process.pid }))
   }
   try {
     const migrations = await applyMigrations(databaseUrl, MIGRATIONS_DIR)

@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto'
+import net from 'node:net'
 import pg from 'pg'
 import { from as copyFrom, to as copyTo } from 'pg-copy-streams'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
@@ -144,10 +145,51 @@ describe('embedded PostgreSQL wire server', () => {
     await pool.end()
   })
 
+  it('refuses a wrong password or user name with 28P01 and closes the connection; the right one connects', async () => {
+    const url = new URL(embedded.url)
+    expect(url.password).toMatch(/^[\w-]{32}$/)
+    for (const [user, password] of [
+      ['postgres', 'postgres'],
+      ['postgres', `${url.password}x`],
+      ['someone', url.password],
+    ] as const) {
+      const client = new pg.Client({ host: url.hostname, port: Number(url.port), database: 'postgres', user, password })
+      client.on('error', () => undefined)
+      const error = await client.connect().then(
+        () => null,
+        (e: unknown) => e as { code?: string; message: string },
+      )
+      expect(error?.code).toBe('28P01')
+      expect(error?.message).toBe(`password authentication failed for user "${user}"`)
+      await client.end().catch(() => undefined)
+    }
+    const client = new pg.Client({ connectionString: embedded.url })
+    await client.connect()
+    expect((await client.query('SELECT current_user AS who')).rows).toEqual([{ who: 'postgres' }])
+    await client.end()
+  })
+
+  it('answers a client that skips authentication (a query, a cleartext password) with 28P01, runs nothing and closes', async () => {
+    const port = Number(new URL(embedded.url).port)
+    for (const attempt of [rawMessage('Q', 'CREATE TABLE unauthenticated (n int)\0'), rawMessage('p', 'postgres\0')]) {
+      const answer = await rawExchange(port, Buffer.concat([startupPacket({ user: 'postgres', database: 'postgres' }), attempt]))
+      // AuthenticationSASL offering SCRAM-SHA-256 only, then the FATAL error, then the end of the connection
+      expect(answer.subarray(0, 9).toString('latin1')).toBe('R\0\0\0\x17\0\0\0\x0a')
+      expect(answer.toString('latin1')).toContain('SCRAM-SHA-256\0\0')
+      expect(answer.toString('latin1')).toContain('SFATAL\0')
+      expect(answer.toString('latin1')).toContain('C28P01\0')
+    }
+    const client = new pg.Client({ connectionString: embedded.url })
+    await client.connect()
+    expect((await client.query(`SELECT to_regclass('unauthenticated') AS t`)).rows).toEqual([{ t: null }])
+    await client.end()
+  })
+
   it('rolls back and closes a connection idle in a transaction past the configured timeout', async () => {
     const strict = await startEmbeddedPostgres({ extensions: false, idleInTransactionTimeoutMs: 300 })
     try {
-      const idle = new pg.Client({ connectionString: strict.url })
+      // a client may not ask for more time than the server allows
+      const idle = new pg.Client({ connectionString: strict.url, idle_in_transaction_session_timeout: 3_600_000 })
       const ended = new Promise<Error>((resolve) => idle.on('error', resolve))
       await idle.connect()
       await idle.query('CREATE TABLE t (n int)')
@@ -166,3 +208,36 @@ describe('embedded PostgreSQL wire server', () => {
     }
   })
 })
+
+function rawMessage(type: string, body: string): Buffer {
+  const bytes = Buffer.from(body, 'latin1')
+  const header = Buffer.alloc(5)
+  header.write(type, 0, 'latin1')
+  header.writeInt32BE(4 + bytes.length, 1)
+  return Buffer.concat([header, bytes])
+}
+
+function startupPacket(parameters: Record<string, string>): Buffer {
+  const body = Buffer.from(
+    Object.entries(parameters)
+      .map(([k, v]) => `${k}\0${v}\0`)
+      .join('') + '\0',
+  )
+  const packet = Buffer.alloc(8 + body.length)
+  packet.writeInt32BE(packet.length, 0)
+  packet.writeInt32BE(196608, 4)
+  body.copy(packet, 8)
+  return packet
+}
+
+/** Sends bytes on a new connection and collects everything the server answers until it closes the connection. */
+function rawExchange(port: number, bytes: Buffer): Promise<Buffer> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = []
+    const socket = net.connect(port, '127.0.0.1', () => socket.write(bytes))
+    socket.on('data', (chunk) => chunks.push(chunk))
+    socket.on('error', reject)
+    socket.on('close', () => resolve(Buffer.concat(chunks)))
+    socket.setTimeout(10_000, () => reject(new Error('the server did not close the connection')))
+  })
+}

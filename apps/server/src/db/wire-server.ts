@@ -1,9 +1,15 @@
+import { createHash, createHmac, pbkdf2Sync, randomBytes, timingSafeEqual } from 'node:crypto'
 import net from 'node:net'
 import type { PGlite } from '@electric-sql/pglite'
 
 const SSL_REQUEST = 80877103
 const GSSENC_REQUEST = 80877104
 const CANCEL_REQUEST = 80877102
+const PROTOCOL_3 = 196608
+const SCRAM_MECHANISM = 'SCRAM-SHA-256'
+const SCRAM_ITERATIONS = 4096
+/** the largest start-up or authentication message accepted before a client has authenticated */
+const MAX_UNAUTHENTICATED_MESSAGE_BYTES = 10_000
 /** startup parameter honoured by the wire server itself, as PostgreSQL honours the setting of that name */
 const IDLE_TIMEOUT_PARAMETER = 'idle_in_transaction_session_timeout'
 /** longest prepared statement or portal name PostgreSQL tells apart (NAMEDATALEN - 1) */
@@ -26,6 +32,11 @@ const READY_FOR_QUERY_BYTES = 6
 const COPY_IN_RESPONSE = code('G')
 const DATA_ROW = code('D')
 const ERROR_RESPONSE = code('E')
+const AUTHENTICATION = code('R')
+const SASL_RESPONSE = code('p')
+const AUTH_SASL = 10
+const AUTH_SASL_CONTINUE = 11
+const AUTH_SASL_FINAL = 12
 
 /** ReadyForQuery's transaction status: Idle, in a Transaction block, in a failed (Error) one */
 type TransactionStatus = 'I' | 'T' | 'E'
@@ -41,11 +52,20 @@ interface PendingCopy {
   overflow: boolean
 }
 
+/** Where a connection is in the SCRAM-SHA-256 exchange (RFC 5802, RFC 7677, as PostgreSQL runs it). */
+type Authentication =
+  { step: 'initial' } | { step: 'final'; clientFirstBare: string; serverFirst: string; nonce: string; gs2Header: string } | { step: 'done' }
+
 interface Connection {
   id: number
   socket: net.Socket
   buffer: Buffer
   started: boolean
+  /** the start-up packet, forwarded to the backend once the client has authenticated */
+  startupPacket: Buffer | null
+  user: string
+  auth: Authentication
+  authTimer: NodeJS.Timeout | null
   closed: boolean
   /** messages of one connection are processed strictly in order */
   chain: Promise<void>
@@ -78,23 +98,34 @@ interface BackendMessage {
 }
 
 export interface WireServerOptions {
+  /** the password every client must prove (SCRAM-SHA-256) before it reaches the database */
+  password: string
+  /** the only user name accepted (default postgres) */
+  user?: string
   /** most client connections at once (default 64) */
   maxConnections?: number
   /**
    * How long (ms) a connection may hold the session inside a transaction (or an unfinished exchange) without
    * sending anything before it is rolled back and closed, as PostgreSQL's idle_in_transaction_session_timeout;
-   * 0 = never. A client may ask for another value with that startup parameter. Default 60 s.
+   * 0 = never. A client may ask for a shorter one with that startup parameter, never a longer one: while one
+   * connection holds the session every other waits. Default 5 s.
    */
   idleInTransactionTimeoutMs?: number
   /** largest COPY ... FROM STDIN the server buffers (bytes, default 256 MiB) */
   maxCopyBytes?: number
+  /** how long (ms) a client may take to authenticate before it is disconnected (default 10 s) */
+  authenticationTimeoutMs?: number
 }
 
-export const DEFAULT_IDLE_IN_TRANSACTION_TIMEOUT_MS = 60_000
+export const DEFAULT_IDLE_IN_TRANSACTION_TIMEOUT_MS = 5_000
+export const DEFAULT_AUTHENTICATION_TIMEOUT_MS = 10_000
 
 /**
  * Serves one PGlite instance over the PostgreSQL wire protocol to many client connections
  * (docs/decisions/0011).
+ *
+ * Every client authenticates first with SCRAM-SHA-256 (the password is never sent; the server keeps only the
+ * derived keys); a wrong user name or password is answered with 28P01 and the connection closed.
  *
  * PGlite has a single session, so clients take turns: a connection owns the session from its first message
  * until the backend answers ReadyForQuery with status Idle, so an extended-protocol exchange or a whole
@@ -118,15 +149,29 @@ export class PGliteWireServer {
   private readonly customSettings = new Set<string>()
   private readonly idleTimeoutMs: number
   private readonly maxCopyBytes: number
+  private readonly authTimeoutMs: number
+  private readonly user: string
+  private readonly scram: { salt: string; storedKey: Buffer; serverKey: Buffer }
 
   constructor(
     private readonly db: PGlite,
-    options: WireServerOptions = {},
+    options: WireServerOptions,
   ) {
+    if (!options.password) throw new Error('the wire server needs a password')
     this.server = net.createServer((socket) => this.accept(socket))
     this.server.maxConnections = options.maxConnections ?? 64
     this.idleTimeoutMs = options.idleInTransactionTimeoutMs ?? DEFAULT_IDLE_IN_TRANSACTION_TIMEOUT_MS
     this.maxCopyBytes = options.maxCopyBytes ?? 256 << 20
+    this.authTimeoutMs = options.authenticationTimeoutMs ?? DEFAULT_AUTHENTICATION_TIMEOUT_MS
+    this.user = options.user ?? 'postgres'
+    // What PostgreSQL stores for a SCRAM password (RFC 5802 section 3): the password itself is not kept.
+    const salt = randomBytes(16)
+    const salted = pbkdf2Sync(options.password.normalize('NFKC'), salt, SCRAM_ITERATIONS, 32, 'sha256')
+    this.scram = {
+      salt: salt.toString('base64'),
+      storedKey: sha256(hmac(salted, 'Client Key')),
+      serverKey: hmac(salted, 'Server Key'),
+    }
   }
 
   async listen(port: number, host: string): Promise<number> {
@@ -161,6 +206,10 @@ export class PGliteWireServer {
       socket,
       buffer: Buffer.alloc(0),
       started: false,
+      startupPacket: null,
+      user: '',
+      auth: { step: 'initial' },
+      authTimer: null,
       closed: false,
       chain: Promise.resolve(),
       pending: 0,
@@ -176,6 +225,10 @@ export class PGliteWireServer {
       skipToSync: false,
     }
     this.connections.add(connection)
+    if (this.authTimeoutMs > 0) {
+      connection.authTimer = setTimeout(() => socket.destroy(), this.authTimeoutMs)
+      connection.authTimer.unref()
+    }
     socket.on('data', (chunk: Buffer) => this.receive(connection, chunk))
     socket.on('error', () => socket.destroy())
     socket.on('close', () => this.disconnect(connection))
@@ -189,6 +242,7 @@ export class PGliteWireServer {
       if (!connection.started) {
         if (buffer.length < 8) return
         const length = buffer.readInt32BE(0)
+        if (length < 8 || length > MAX_UNAUTHENTICATED_MESSAGE_BYTES) return void connection.socket.destroy()
         if (buffer.length < length) return
         const request = buffer.readInt32BE(4)
         const message = Buffer.from(buffer.subarray(0, length))
@@ -203,14 +257,24 @@ export class PGliteWireServer {
           return
         }
         connection.started = true
-        this.enqueue(connection, this.startup(connection, message))
+        if (request !== PROTOCOL_3) {
+          return void this.refuse(connection, '0A000', `unsupported frontend protocol ${request >>> 16}.${request & 0xffff}`)
+        }
+        connection.startupPacket = this.startup(connection, message)
+        connection.socket.write(authentication(AUTH_SASL, Buffer.from(`${SCRAM_MECHANISM}\0\0`)))
         continue
       }
       if (buffer.length < 5) return
       const total = 1 + buffer.readInt32BE(1)
+      if (connection.auth.step !== 'done' && (total < 5 || total > MAX_UNAUTHENTICATED_MESSAGE_BYTES))
+        return void connection.socket.destroy()
       if (buffer.length < total) return
       const message = Buffer.from(buffer.subarray(0, total))
       connection.buffer = buffer.subarray(total)
+      if (connection.auth.step !== 'done') {
+        if (!this.authenticate(connection, message)) return
+        continue
+      }
       this.enqueue(connection, message)
     }
   }
@@ -227,8 +291,12 @@ export class PGliteWireServer {
     for (let i = 0; i + 1 < fields.length; i += 2) {
       if (fields[i] === IDLE_TIMEOUT_PARAMETER) {
         const ms = parseDuration(fields[i + 1]!)
-        if (ms !== null) connection.idleTimeoutMs = ms
-      } else kept.push(fields[i]!, fields[i + 1]!)
+        // stricter only: the server's bound protects every other connection
+        if (ms !== null && ms > 0 && (this.idleTimeoutMs <= 0 || ms < this.idleTimeoutMs)) connection.idleTimeoutMs = ms
+      } else {
+        if (fields[i] === 'user') connection.user = fields[i + 1]!
+        kept.push(fields[i]!, fields[i + 1]!)
+      }
     }
     const body = Buffer.from(kept.map((field) => `${field}\0`).join('') + '\0')
     const packet = Buffer.alloc(8 + body.length)
@@ -236,6 +304,75 @@ export class PGliteWireServer {
     packet.writeInt32BE(message.readInt32BE(4), 4)
     body.copy(packet, 8)
     return packet
+  }
+
+  // ---- authentication (SCRAM-SHA-256) ----------------------------------------------------------
+
+  /** One SASL message of the exchange; false when the connection was refused. */
+  private authenticate(connection: Connection, message: Buffer): boolean {
+    const auth = connection.auth
+    if (message[0] !== SASL_RESPONSE) return this.refuse(connection, '28P01', this.authFailure(connection))
+    try {
+      if (auth.step === 'initial') {
+        const [mechanism, afterMechanism] = cString(message, 5)
+        // a cleartext password reads as an unknown mechanism: refused as a failed password
+        if (mechanism !== SCRAM_MECHANISM) return this.refuse(connection, '28P01', this.authFailure(connection))
+        const length = message.readInt32BE(afterMechanism)
+        const clientFirst = message.toString('utf8', afterMechanism + 4, afterMechanism + 4 + Math.max(0, length))
+        // gs2 header: no channel binding ("n") or a client that could bind but sees we offer none ("y")
+        const header = /^([ny]),(?:a=[^,]*)?,/.exec(clientFirst)
+        if (!header) return this.refuse(connection, '08P01', 'malformed SCRAM message')
+        const clientFirstBare = clientFirst.slice(header[0].length)
+        const clientNonce = /(?:^|,)r=([\x21-\x2b\x2d-\x7e]+)(?:,|$)/.exec(clientFirstBare)?.[1]
+        if (!clientNonce) return this.refuse(connection, '08P01', 'malformed SCRAM message')
+        const nonce = clientNonce + randomBytes(18).toString('base64')
+        const serverFirst = `r=${nonce},s=${this.scram.salt},i=${SCRAM_ITERATIONS}`
+        connection.auth = { step: 'final', clientFirstBare, serverFirst, nonce, gs2Header: header[0] }
+        connection.socket.write(authentication(AUTH_SASL_CONTINUE, Buffer.from(serverFirst)))
+        return true
+      }
+      if (auth.step !== 'final') return this.refuse(connection, '08P01', 'unexpected authentication message')
+      const clientFinal = message.toString('utf8', 5)
+      const proofAt = clientFinal.lastIndexOf(',p=')
+      if (proofAt < 0) return this.refuse(connection, '08P01', 'malformed SCRAM message')
+      const withoutProof = clientFinal.slice(0, proofAt)
+      const proof = Buffer.from(clientFinal.slice(proofAt + 3), 'base64')
+      const [binding, nonce] = withoutProof.split(',')
+      if (binding !== `c=${Buffer.from(auth.gs2Header).toString('base64')}` || nonce !== `r=${auth.nonce}`) {
+        return this.refuse(connection, '08P01', 'malformed SCRAM message')
+      }
+      const authMessage = `${auth.clientFirstBare},${auth.serverFirst},${withoutProof}`
+      const signature = hmac(this.scram.storedKey, authMessage)
+      const valid =
+        proof.length === signature.length &&
+        timingSafeEqual(sha256(xor(proof, signature)), this.scram.storedKey) &&
+        connection.user === this.user
+      if (!valid) return this.refuse(connection, '28P01', this.authFailure(connection))
+      connection.auth = { step: 'done' }
+      if (connection.authTimer) clearTimeout(connection.authTimer)
+      connection.authTimer = null
+      connection.socket.write(
+        authentication(AUTH_SASL_FINAL, Buffer.from(`v=${hmac(this.scram.serverKey, authMessage).toString('base64')}`)),
+      )
+      // the backend's answer to the start-up packet carries AuthenticationOk and the session's parameters
+      this.enqueue(connection, connection.startupPacket!)
+      connection.startupPacket = null
+      return true
+    } catch {
+      return this.refuse(connection, '08P01', 'malformed SCRAM message')
+    }
+  }
+
+  private authFailure(connection: Connection): string {
+    return `password authentication failed for user "${connection.user}"`
+  }
+
+  /** Answers a FATAL error and closes the connection before it reached the database. */
+  private refuse(connection: Connection, sqlState: string, text: string): false {
+    connection.closed = true
+    connection.buffer = Buffer.alloc(0)
+    connection.socket.end(errorResponse('FATAL', sqlState, text))
+    return false
   }
 
   private enqueue(connection: Connection, message: Buffer) {
@@ -458,6 +595,7 @@ export class PGliteWireServer {
   private disconnect(connection: Connection) {
     connection.closed = true
     this.clearIdleTimer(connection)
+    if (connection.authTimer) clearTimeout(connection.authTimer)
     this.connections.delete(connection)
     connection.chain = connection.chain.then(async () => {
       const holds = this.owner === connection
@@ -704,6 +842,25 @@ function message(type: number, body: Buffer): Buffer {
   bytes.writeInt32BE(4 + body.length, 1)
   body.copy(bytes, 5)
   return bytes
+}
+
+function authentication(kind: number, data: Buffer): Buffer {
+  const body = Buffer.alloc(4 + data.length)
+  body.writeInt32BE(kind, 0)
+  data.copy(body, 4)
+  return message(AUTHENTICATION, body)
+}
+
+function hmac(key: Buffer, text: string): Buffer {
+  return createHmac('sha256', key).update(text).digest()
+}
+
+function sha256(data: Buffer): Buffer {
+  return createHash('sha256').update(data).digest()
+}
+
+function xor(a: Buffer, b: Buffer): Buffer {
+  return Buffer.from(a.map((byte, i) => byte ^ b[i]!))
 }
 
 function query(sql: string): Buffer {
