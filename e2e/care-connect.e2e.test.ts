@@ -192,4 +192,53 @@ describe('Care Connect in a real browser', () => {
     await page.goto(restricted)
     await expect.poll(() => page.getByText('Access Restricted').first().isVisible(), { timeout: 20_000 }).toBe(true)
   })
+
+  it('keeps a member who verified through a link on a full page load of another allowed URL (issue 33)', async () => {
+    const page = await signedInPage()
+    const login = await page.evaluate(() => localStorage.getItem('jwtToken'))
+    const member = `member-reload-${Date.now()}@example.com`
+    const response = await fetch(`${suite.server.baseUrl}/api/shareable-url`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${login}` },
+      body: JSON.stringify({
+        url_type: 'private',
+        client_routes: ['/member-recommendations'],
+        api_endpoints: ['GET /care-select/rankings', 'GET /shareable-url/validate-shareable-link'],
+        incoming_url: '/member-recommendations',
+        initial_query_params: { zip_code: search.zip, omni_code: search.code, radius_in_m: 300000 },
+        role: 'member',
+        invite_email: member,
+        requires_email_verification: true,
+      }),
+    })
+    const link = ((await response.json()) as { url: string }).url
+
+    const guest = await (await suite.browser.newContext()).newPage()
+    await guest.goto(link)
+    await guest.getByRole('textbox', { name: 'Email' }).fill(member)
+    await guest.getByRole('button', { name: 'Verify Access' }).click()
+    const codeMail = await eventually(() => {
+      const found = smtp.messages.find((m) => m.to.includes(member) && /verification code is \d{6}/.test(m.decoded))
+      if (!found) throw new Error('no code e-mail yet')
+      return found
+    }, 20_000)
+    const code = /verification code is (\d{6})/.exec(codeMail.decoded)![1]!
+    await guest.getByLabel('Verification code').first().click()
+    await guest.keyboard.type(code)
+    await guest.getByRole('button', { name: 'Verify', exact: true }).click()
+    await expect.poll(() => guest.getByTestId('results-count').textContent(), { timeout: 60_000 }).toMatch(/Recommended Providers/)
+
+    // another URL the link allows, loaded afresh (typed, bookmarked or opened in the same tab): still the member's
+    const other = `${suite.server.baseUrl}/member-recommendations?zip_code=${search.zip}&omni_code=${search.code}&radius_in_m=200000`
+    await guest.goto(other)
+    await expect.poll(() => guest.getByTestId('results-count').textContent(), { timeout: 60_000 }).toMatch(/Recommended Providers/)
+    expect(new URL(guest.url()).pathname).toBe('/member-recommendations')
+    // and a reload of it too, with no second verification
+    await guest.reload()
+    await expect.poll(() => guest.getByTestId('results-count').textContent(), { timeout: 60_000 }).toMatch(/Recommended Providers/)
+    expect(await guest.getByRole('button', { name: 'Verify Access' }).count()).toBe(0)
+    // a path outside the link is still refused
+    await guest.goto(`${suite.server.baseUrl}/price-check`)
+    await guest.waitForURL(/\/not-authorized$/, { timeout: 30_000 })
+  })
 })

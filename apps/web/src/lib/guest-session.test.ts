@@ -1,11 +1,12 @@
 import { describe, expect, it, vi } from 'vitest'
 import { shareableToken } from '../test/tokens'
-import { getActiveShareableToken } from './guest-token-store'
+import { getActiveShareableToken, readPersistedShareableToken, SHAREABLE_TOKEN_STORAGE_KEY } from './guest-token-store'
 import {
   checkShareableToken,
   compareShareableClaims,
   getGuestSession,
   isGuestPathAllowed,
+  resumeGuestSession,
   startGuestSession,
   validateShareableToken,
   type ShareableLinkValidation,
@@ -99,5 +100,20 @@ describe('guest session', () => {
     })
     expect(state.status).toBe('invalid')
     expect(getActiveShareableToken()).toBeNull()
+  })
+
+  it("keeps the tab's stored token while a page load validates it again, so a page load meanwhile finds it (issue 33)", async () => {
+    const token = shareableToken()
+    sessionStorage.setItem(SHAREABLE_TOKEN_STORAGE_KEY, token)
+    let answer: (value: ShareableLinkValidation) => void = () => {}
+    resumeGuestSession({ fetcher: () => new Promise((resolve) => (answer = resolve)) })
+    expect(getGuestSession()).toMatchObject({ status: 'validating', token })
+    // not sent before it is validated, but still there for the next page load
+    expect(getActiveShareableToken()).toBeNull()
+    expect(readPersistedShareableToken()).toBe(token)
+    answer(server())
+    await vi.waitFor(() => expect(getGuestSession().status).toBe('active'))
+    expect(getActiveShareableToken()).toBe(token)
+    expect(readPersistedShareableToken()).toBe(token)
   })
 })

@@ -98,7 +98,9 @@ const listeners = new Set<() => void>()
 
 function setState(next: GuestSessionState): void {
   state = next
-  setActiveShareableToken(next.status === 'active' ? next.token : null)
+  // while a token is validated nothing is sent with it, but the tab's stored session stays: a page load in the
+  // meantime (a verified guest opening another allowed URL) must still find it rather than go to sign in
+  setActiveShareableToken(next.status === 'active' ? next.token : null, { keepStored: next.status === 'validating' })
   for (const listener of listeners) listener()
 }
 

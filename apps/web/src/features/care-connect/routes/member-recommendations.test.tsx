@@ -1,6 +1,8 @@
 import { TOKEN_STORAGE_KEY } from '@citrus/contracts'
 import { fireEvent, screen, waitFor } from '@testing-library/react'
 import { describe, expect, it } from 'vitest'
+import { getGuestSession, resumeGuestSession } from '../../../lib/guest-session'
+import { markShareableTokenAccepted, SHAREABLE_TOKEN_STORAGE_KEY } from '../../../lib/guest-token-store'
 import { EMPTY_RANKINGS, rankingProvider } from '../../../test/care-fixtures'
 import { mockApi, reply } from '../../../test/mock-api'
 import { renderApp } from '../../../test/render'
@@ -92,5 +94,40 @@ describe('/member-recommendations: the care-search modal and the tour (spec 3 §
     fireEvent.click(await screen.findByRole('button', { name: 'Take the tour' }, { timeout: 8000 }))
     expect((await screen.findByTestId('tour-step', {}, { timeout: 8000 })).textContent).toContain('New search')
     document.cookie = 'onboardingFlows=; max-age=0; path=/'
+  }, 30_000)
+})
+
+describe('/member-recommendations for a guest who verified through a link, after a full page load (issue 33)', () => {
+  // the token the verification answered with (what the tab keeps in sessionStorage)
+  const verified = shareableToken({ em: 'member@example.com', ph: undefined, vf: ['5f34b3a3-a6b0-4ec3-8594-c0a699404769'] })
+  const link = { ...validation(null), requires_email_verification: true }
+  const rankings = { ...EMPTY_RANKINGS, hcp_rankings: [rankingProvider(1), rankingProvider(2)] }
+
+  /** What a page load does (app/router.tsx): the tab's guest session is validated again before the first page. */
+  function pageLoad() {
+    sessionStorage.setItem(SHAREABLE_TOKEN_STORAGE_KEY, verified)
+    markShareableTokenAccepted(verified)
+    resumeGuestSession()
+  }
+
+  it("shows another URL the link allows, with no token in it, with the rankings asked under the tab's link", async () => {
+    const api = mockApi({ 'GET /shareable-url/validate-shareable-link': link, 'GET /care-select/rankings': rankings })
+    pageLoad()
+    const { router } = renderApp('/member-recommendations?zip_code=98101&omni_code=207Q00000X&radius_in_m=200000')
+    await waitFor(() => expect(screen.getByTestId('results-count').textContent).toBe('2 Recommended Providers'), { timeout: 8000 })
+    expect(router.state.location.pathname).toBe('/member-recommendations')
+    expect(getGuestSession()).toMatchObject({ status: 'active', token: verified })
+    const [call] = api.callsTo('GET /care-select/rankings')
+    expect(call!.query.get('token')).toBe(verified)
+    expect(call!.query.get('zip_code')).toBe('98101')
+    expect(call!.headers.get('Authorization')).toBeNull()
+  }, 30_000)
+
+  it('does not ask a reloaded page to verify again', async () => {
+    mockApi({ 'GET /shareable-url/validate-shareable-link': link, 'GET /care-select/rankings': rankings })
+    pageLoad()
+    renderApp(`/member-recommendations?zip_code=10460&omni_code=207Q00000X&token=${verified}`)
+    await waitFor(() => expect(screen.getByTestId('results-count').textContent).toBe('2 Recommended Providers'), { timeout: 8000 })
+    expect(screen.queryByRole('button', { name: 'Verify Access' })).toBeNull()
   }, 30_000)
 })

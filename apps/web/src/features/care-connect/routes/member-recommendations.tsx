@@ -6,6 +6,7 @@ import { useNavigate, useSearchParams } from 'react-router'
 import { useApiQuery } from '../../../hooks/use-api'
 import { isApiError } from '../../../lib/api-client'
 import { useGuestSession } from '../../../lib/guest-session'
+import { isShareableTokenAccepted, markShareableTokenAccepted } from '../../../lib/guest-token-store'
 import { useSession } from '../../../lib/session'
 import { useRankings } from '../api/care-api'
 import { AccessModal } from '../components/access-modal'
@@ -76,11 +77,12 @@ export function MemberRecommendationsRoute() {
   const navigate = useNavigate()
   const session = useSession()
   const guest = useGuestSession()
-  const token = params.get('token')
+  // A verified guest's page load of another URL the link allows carries no token: the tab's guest session holds it.
+  const token = params.get('token') ?? (!session.authenticated && guest.status === 'active' ? guest.token : null)
   const search = useMemo(() => searchFromParams(params), [params])
   const query = search.zip_code && search.omni_code ? rankingsQueryOf(search) : null
   const [, setAcceptedVersion] = useState(0)
-  const accepted = token !== null && acceptedTokens.has(token)
+  const accepted = token !== null && (acceptedTokens.has(token) || isShareableTokenAccepted(token))
 
   const validation = useApiQuery(
     endpoints.shareableUrl.validate,
@@ -136,6 +138,7 @@ export function MemberRecommendationsRoute() {
           link={link}
           onGranted={(replacement) => {
             acceptedTokens.add(replacement ?? token)
+            markShareableTokenAccepted(replacement ?? token)
             if (replacement) {
               const next = new URLSearchParams(params)
               next.set('token', replacement)
