@@ -73,6 +73,25 @@ const rows: Row[] = [
   ],
   ['encrypted', AI_HUB_MESSAGES.encrypted('a.pdf'), 'a.pdf is password-protected; remove the password and upload it again', OURS],
   ['emptyDocument', AI_HUB_MESSAGES.emptyDocument('a.txt'), 'a.txt contains no text to analyze', OURS],
+  [
+    'unpacksTooLarge',
+    AI_HUB_MESSAGES.unpacksTooLarge('bomb.docx'),
+    'bomb.docx unpacks to more than 32 MB, more than the AI Hub reads from one document',
+    OURS,
+  ],
+  [
+    'documentTooLarge',
+    AI_HUB_MESSAGES.documentTooLarge('long.pdf'),
+    'long.pdf holds more text than the whole 32,000-token budget of the AI context; upload a shorter document',
+    OURS,
+  ],
+  [
+    'documentTooComplex',
+    AI_HUB_MESSAGES.documentTooComplex('slow.pdf'),
+    'slow.pdf could not be read within the time and memory the AI Hub gives one document; upload a smaller or simpler document',
+    OURS,
+  ],
+  ['extractionBusy', AI_HUB_MESSAGES.extractionBusy, 'The AI Hub is reading many documents right now; try again in a minute', OURS],
   ['documentNotFound', AI_HUB_MESSAGES.documentNotFound, 'Document not found', OURS],
   ['pinNotFound', AI_HUB_MESSAGES.pinNotFound, 'Pinned insight not found', OURS],
   ['alreadyPinned', AI_HUB_MESSAGES.alreadyPinned, 'This insight is already pinned', OURS],
@@ -106,6 +125,8 @@ describe('AI Hub messages', () => {
       empty: 'DOCUMENT_EMPTY',
       providerError: 'AI_PROVIDER_ERROR',
       noContext: 'CONTEXT_EMPTY',
+      unpacksTooLarge: 'DOCUMENT_TOO_LARGE',
+      tooComplex: 'DOCUMENT_TOO_COMPLEX',
     })
   })
 })

@@ -206,6 +206,12 @@ const rows: Row[] = [
   ['HTTP_MESSAGES.bodyTooLarge', HTTP_MESSAGES.bodyTooLarge, 'Request body is too large', OURS],
   ['HTTP_MESSAGES.unsupportedMediaType', HTTP_MESSAGES.unsupportedMediaType, 'Unsupported content type', OURS],
   ['HTTP_MESSAGES.invalidJson', HTTP_MESSAGES.invalidJson, 'Request body is not valid JSON', OURS],
+  [
+    'HTTP_MESSAGES.malformedMultipart',
+    HTTP_MESSAGES.malformedMultipart,
+    'The multipart/form-data body is malformed (missing or mismatched boundary, or cut short)',
+    OURS,
+  ],
   ['HTTP_MESSAGES.internal', HTTP_MESSAGES.internal, 'Internal Server Error', OURS],
   ['CLIENT_MESSAGES.unexpected', CLIENT_MESSAGES.unexpected, 'An unexpected error occurred.', S1_8],
   ['CLIENT_MESSAGES.network', CLIENT_MESSAGES.network, 'Network Error - Please check your internet connection.', S1_8],

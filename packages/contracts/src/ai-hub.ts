@@ -14,6 +14,8 @@ export const AI_TOKENS_PER_PIN = 100
 export const AI_MAX_FILE_BYTES = 10 * 1024 * 1024
 /** Files one upload request may carry. */
 export const AI_MAX_FILES_PER_UPLOAD = 10
+/** Most a .docx, .pptx or .xlsx may unpack to (the parts read, together), so a zip bomb is refused before it fills memory. */
+export const AI_MAX_UNPACKED_BYTES = 32 * 1024 * 1024
 /** Longest prompt the composer sends. */
 export const AI_MAX_PROMPT_CHARS = 4_000
 /** Spec 2 §9: copied-state 2000 ms; composer 1 to 6 rows. */
@@ -109,6 +111,13 @@ export const AI_HUB_MESSAGES = {
     `${filename} is not a ${TYPE_NAMES[type]}; its content does not match its extension`,
   encrypted: (filename: string) => `${filename} is password-protected; remove the password and upload it again`,
   emptyDocument: (filename: string) => `${filename} contains no text to analyze`,
+  unpacksTooLarge: (filename: string) =>
+    `${filename} unpacks to more than ${AI_MAX_UNPACKED_BYTES / 1024 / 1024} MB, more than the AI Hub reads from one document`,
+  documentTooLarge: (filename: string) =>
+    `${filename} holds more text than the whole ${formatTokens(AI_MAX_CONTEXT_TOKENS)}-token budget of the AI context; upload a shorter document`,
+  documentTooComplex: (filename: string) =>
+    `${filename} could not be read within the time and memory the AI Hub gives one document; upload a smaller or simpler document`,
+  extractionBusy: 'The AI Hub is reading many documents right now; try again in a minute',
   documentNotFound: 'Document not found',
   pinNotFound: 'Pinned insight not found',
   alreadyPinned: 'This insight is already pinned',
@@ -129,6 +138,8 @@ export const AI_HUB_ERROR_CODES = {
   empty: 'DOCUMENT_EMPTY',
   providerError: 'AI_PROVIDER_ERROR',
   noContext: 'CONTEXT_EMPTY',
+  unpacksTooLarge: 'DOCUMENT_TOO_LARGE',
+  tooComplex: 'DOCUMENT_TOO_COMPLEX',
 } as const
 
 // ---- entities ----------------------------------------------------------------------------------
@@ -291,12 +302,14 @@ export const aiHubEndpoints = {
       `Each file at most ${AI_MAX_FILE_BYTES} bytes (413 above), at most ${AI_MAX_FILES_PER_UPLOAD} files. The text is extracted page by page ` +
       '(slide by slide, sheet by sheet) and counted in tokens. A file whose content is not its extension, that is encrypted or ' +
       'holds no text is refused with 422 and nothing of the upload is stored; so is an upload that would take the context over ' +
-      `${AI_MAX_CONTEXT_TOKENS} tokens.`,
+      `${AI_MAX_CONTEXT_TOKENS} tokens, a document whose text alone is over that budget, an Office file that unpacks to more than ` +
+      `${AI_MAX_UNPACKED_BYTES} bytes, and a document that cannot be read within the time and memory given to one document. ` +
+      'A malformed multipart body is refused with 400; 503 when too many documents are being read at once.',
     tags,
     security,
     status: 201,
     response: z.object({ documents: z.array(aiDocumentSchema) }),
-    errors: [400, 401, 403, 413, 415, 422],
+    errors: [400, 401, 403, 413, 415, 422, 503],
   }),
   deleteDocument: defineEndpoint({
     method: 'DELETE',

@@ -45,6 +45,7 @@ export const HTTP_MESSAGES = {
   bodyTooLarge: 'Request body is too large',
   unsupportedMediaType: 'Unsupported content type',
   invalidJson: 'Request body is not valid JSON',
+  malformedMultipart: 'The multipart/form-data body is malformed (missing or mismatched boundary, or cut short)',
   internal: 'Internal Server Error',
 } as const
 

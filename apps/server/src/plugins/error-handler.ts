@@ -21,6 +21,19 @@ const STATUS_CODES: Record<number, string> = {
   431: ERROR_CODES.HEADERS_TOO_LARGE,
 }
 
+/**
+ * The errors busboy (under @fastify/multipart) throws for a malformed multipart/form-data body: no boundary
+ * parameter, a boundary the body never uses or one too long, a body cut short, a broken part header. They
+ * carry no status or code, only these messages; they are the client's fault, so 400, not a logged 500.
+ */
+const MULTIPART_ERRORS =
+  /^(Multipart: Boundary not found|Boundary required|Unexpected end of multipart data|.{1,20} terminated early due to unexpected end of multipart data|Malformed part header|The needle cannot (be an empty String\/Buffer|have a length bigger than 256)\.|Unsupported Content-Type\.|Missing Content-Type-header\.)$/
+
+export function malformedMultipart(error: unknown): ErrorEnvelope | null {
+  if (!(error instanceof Error) || (error as FastifyError).statusCode !== undefined || !MULTIPART_ERRORS.test(error.message)) return null
+  return { message: HTTP_MESSAGES.malformedMultipart, code: ERROR_CODES.BAD_REQUEST, status: 400 }
+}
+
 function send(reply: FastifyReply, envelope: ErrorEnvelope) {
   return reply.status(envelope.status).type('application/json; charset=utf-8').send(envelope)
 }
@@ -55,6 +68,9 @@ export function toEnvelope(error: FastifyError | Error, request: FastifyRequest)
       errors,
     }
   }
+
+  const multipart = malformedMultipart(error)
+  if (multipart) return multipart
 
   const status = (error as FastifyError).statusCode
   if (isResponseSerializationError(error) || !status || status >= 500) {

@@ -18,7 +18,6 @@ import type { Prisma, PrismaClient } from '../../generated/prisma/client.js'
 import { AppError, badRequest, conflict, notFound } from '../../lib/errors.js'
 import type { ExtractedPage } from './extract.js'
 import { AI_TEMPLATES } from './templates.js'
-import { countTokens } from './tokens.js'
 
 /**
  * A user's AI Hub context (docs/decisions/0042-ai-hub.md): documents with their pages, pinned insights and
@@ -34,6 +33,7 @@ export interface NewDocument {
   filename: string
   type: AiDocumentType
   size: number
+  /** with their tokens, counted where the text was extracted (off the event loop) */
   pages: ExtractedPage[]
 }
 
@@ -129,10 +129,7 @@ export class AiContextStore {
 
   /** Stores every document of an upload, or none (the budget is checked for all of them together). */
   async addDocuments(owner: Owner, uploads: NewDocument[]): Promise<AiDocument[]> {
-    const prepared = uploads.map((upload) => {
-      const pages = upload.pages.map((page) => ({ ...page, tokens: countTokens(page.text) }))
-      return { ...upload, pages, tokens: pages.reduce((sum, page) => sum + page.tokens, 0) }
-    })
+    const prepared = uploads.map((upload) => ({ ...upload, tokens: upload.pages.reduce((sum, page) => sum + page.tokens, 0) }))
     const added = prepared.reduce((sum, upload) => sum + upload.tokens, 0)
     return this.locked(owner, async (tx) => {
       const total = (await this.usedTokens(tx, owner)) + added

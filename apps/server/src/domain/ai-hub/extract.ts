@@ -1,28 +1,75 @@
-import { AI_DOCUMENT_TYPES, AI_HUB_ERROR_CODES, AI_HUB_MESSAGES, type AiDocumentType } from '@citrus/contracts'
+import {
+  AI_DOCUMENT_TYPES,
+  AI_HUB_ERROR_CODES,
+  AI_HUB_MESSAGES,
+  AI_MAX_CONTEXT_TOKENS,
+  AI_MAX_UNPACKED_BYTES,
+  type AiDocumentType,
+} from '@citrus/contracts'
 import ExcelJS from 'exceljs'
 import JSZip from 'jszip'
 import { AppError } from '../../lib/errors.js'
+import { pdfUnpacksTooLarge } from './pdf-streams.js'
+import { countTokens } from './tokens.js'
+import { CappedZip, ZipRefused, zipEntries, type ZipEntry } from './zip.js'
 
 /**
  * Text of an uploaded document, page by page (slides of a presentation, sheets of a workbook), from the bytes
  * alone: the extension says what the file must be, its content must agree (signature and structure), and a
  * password-protected or textless file is refused. Libraries: pdf.js (Mozilla) for PDF, JSZip for the Office
  * Open XML packages (WordprocessingML and PresentationML read directly), ExcelJS for workbooks.
+ *
+ * A document may not cost more than it can hold (issue 32 §1): an Office file is unpacked by a capped zip
+ * reader (zip.ts; ExcelJS gets a copy of what that reader unpacked), a PDF's compressed streams are measured
+ * before pdf.js reads it (pdf-streams.ts), the raw text stops at `maxTextChars`, a PDF at `maxPdfPages`, and
+ * the tokens are counted page by page until the budget is passed. The route runs this
+ * on a worker thread with memory and time limits (extract-pool.ts).
  */
 
 export interface ExtractedPage {
   /** 1-based */
   page: number
   text: string
+  /** cl100k_base tokens of `text` */
+  tokens: number
+}
+
+export interface ExtractLimits {
+  /** what the parts read from an Office file may unpack to, together; and a PDF's streams other than images */
+  maxUnpackedBytes: number
+  /** entries an Office file's zip may list */
+  maxEntries: number
+  /** characters of text, before cleaning, read from one document */
+  maxTextChars: number
+  /** pages read from one PDF */
+  maxPdfPages: number
+  /** tokens one document may hold: the whole context's budget */
+  maxTokens: number
+}
+
+export const EXTRACT_LIMITS: ExtractLimits = {
+  maxUnpackedBytes: AI_MAX_UNPACKED_BYTES,
+  maxEntries: 10_000,
+  // 16 characters per token of the budget: four times prose (about 4 per token), and a PDF that draws more
+  // text than that is stopped in about a second
+  maxTextChars: AI_MAX_CONTEXT_TOKENS * 16,
+  maxPdfPages: 2_000,
+  maxTokens: AI_MAX_CONTEXT_TOKENS,
 }
 
 export class DocumentRejected extends AppError {}
 
-const mislabelled = (filename: string, type: AiDocumentType) =>
+export const mislabelled = (filename: string, type: AiDocumentType) =>
   new DocumentRejected(422, AI_HUB_ERROR_CODES.mislabelled, AI_HUB_MESSAGES.mislabelled(filename, type))
 const encrypted = (filename: string) => new DocumentRejected(422, AI_HUB_ERROR_CODES.encrypted, AI_HUB_MESSAGES.encrypted(filename))
 export const emptyDocument = (filename: string) =>
   new DocumentRejected(422, AI_HUB_ERROR_CODES.empty, AI_HUB_MESSAGES.emptyDocument(filename))
+export const unpacksTooLarge = (filename: string) =>
+  new DocumentRejected(422, AI_HUB_ERROR_CODES.unpacksTooLarge, AI_HUB_MESSAGES.unpacksTooLarge(filename))
+export const documentTooLarge = (filename: string) =>
+  new DocumentRejected(422, AI_HUB_ERROR_CODES.budgetExceeded, AI_HUB_MESSAGES.documentTooLarge(filename))
+export const documentTooComplex = (filename: string) =>
+  new DocumentRejected(422, AI_HUB_ERROR_CODES.tooComplex, AI_HUB_MESSAGES.documentTooComplex(filename))
 
 /** The document type of a file name, or null when the extension is not one the AI Hub reads. */
 export function documentTypeOf(filename: string): AiDocumentType | null {
@@ -53,22 +100,72 @@ const ZIP = [0x50, 0x4b, 0x03, 0x04]
 /** Compound File Binary (OLE2): legacy Office files, and the container of password-protected OOXML files. */
 const CFB = [0xd0, 0xcf, 0x11, 0xe0, 0xa1, 0xb1, 0x1a, 0xe1]
 
-export async function extractPages(filename: string, type: AiDocumentType, bytes: Buffer): Promise<ExtractedPage[]> {
+/**
+ * The text read from one document: raw text stops the moment it passes `maxTextChars`, and each page is cleaned
+ * and counted as soon as it is complete, stopping once the document passes the token budget.
+ */
+class TextCap {
+  private used = 0
+  private tokensLeft: number
+  readonly pages: ExtractedPage[] = []
+  constructor(
+    private readonly filename: string,
+    private readonly limits: ExtractLimits,
+  ) {
+    this.tokensLeft = limits.maxTokens
+  }
+  add(text: string): string {
+    this.used += text.length
+    if (this.used > this.limits.maxTextChars) throw documentTooLarge(this.filename)
+    return text
+  }
+  page(raw: string): void {
+    const text = cleanText(raw)
+    const tokens = countTokens(text, this.tokensLeft)
+    // a document over the budget is refused whatever its full count
+    if (tokens > this.tokensLeft) throw documentTooLarge(this.filename)
+    this.tokensLeft -= tokens
+    this.pages.push({ page: this.pages.length + 1, text, tokens })
+  }
+}
+
+export async function extractPages(
+  filename: string,
+  type: AiDocumentType,
+  bytes: Buffer,
+  limits: ExtractLimits = EXTRACT_LIMITS,
+): Promise<ExtractedPage[]> {
   if (bytes.length === 0) throw emptyDocument(filename)
-  let pages: ExtractedPage[]
+  const cap = new TextCap(filename, limits)
   switch (type) {
     case 'pdf':
-      pages = await extractPdf(filename, bytes)
+      await extractPdf(filename, bytes, cap, limits)
       break
     case 'txt':
-      pages = extractText(filename, bytes)
+      extractText(filename, bytes, cap)
       break
     default:
-      pages = await extractOffice(filename, type, bytes)
+      await extractOffice(filename, type, bytes, cap, limits)
   }
-  const cleaned = pages.map((page) => ({ page: page.page, text: cleanText(page.text) }))
-  if (cleaned.every((page) => page.text === '')) throw emptyDocument(filename)
-  return cleaned
+  if (cap.pages.every((page) => page.text === '')) throw emptyDocument(filename)
+  return cap.pages
+}
+
+/**
+ * Checks an Office file's zip directory against the caps without inflating anything (cheap enough for the
+ * event loop): a bomb that declares its size is refused before it reaches an extraction thread.
+ */
+export function checkArchive(filename: string, type: AiDocumentType, bytes: Buffer, limits: ExtractLimits = EXTRACT_LIMITS): void {
+  if (type === 'pdf' || type === 'txt' || !startsWith(bytes, ZIP)) return
+  let entries: ZipEntry[]
+  try {
+    entries = zipEntries(bytes, limits)
+  } catch (error) {
+    if (error instanceof ZipRefused && error.reason === 'too-large') throw unpacksTooLarge(filename)
+    return // not a readable zip: the extraction says what it is
+  }
+  const read = entries.filter((entry) => PARTS_READ[type](entry.name))
+  if (read.reduce((sum, entry) => sum + entry.size, 0) > limits.maxUnpackedBytes) throw unpacksTooLarge(filename)
 }
 
 // ---- PDF ---------------------------------------------------------------------------------------
@@ -78,9 +175,13 @@ interface PdfTextItem {
   hasEOL?: boolean
 }
 
-async function extractPdf(filename: string, bytes: Buffer): Promise<ExtractedPage[]> {
+async function extractPdf(filename: string, bytes: Buffer, cap: TextCap, limits: ExtractLimits): Promise<void> {
   // The signature may follow a little junk (the PDF specification tolerates up to 1 KB before it).
   if (!bytes.subarray(0, 1024).includes('%PDF-')) throw mislabelled(filename, 'pdf')
+  // images are not decoded for text; eight times the cap leaves room for pictures stored without loss
+  if (await pdfUnpacksTooLarge(bytes, { content: limits.maxUnpackedBytes, images: 8 * limits.maxUnpackedBytes })) {
+    throw unpacksTooLarge(filename)
+  }
   const { getDocument } = await import('pdfjs-dist/legacy/build/pdf.mjs')
   const task = getDocument({
     data: new Uint8Array(bytes),
@@ -99,28 +200,37 @@ async function extractPdf(filename: string, bytes: Buffer): Promise<ExtractedPag
     throw mislabelled(filename, 'pdf')
   }
   try {
-    const pages: ExtractedPage[] = []
+    if (pdf.numPages > limits.maxPdfPages) throw documentTooComplex(filename)
     for (let number = 1; number <= pdf.numPages; number++) {
       const page = await pdf.getPage(number)
-      const content = await page.getTextContent()
       let text = ''
-      for (const item of content.items as PdfTextItem[]) {
-        if (typeof item.str !== 'string') continue
-        text += item.str
-        text += item.hasEOL ? '\n' : item.str.endsWith(' ') || item.str === '' ? '' : ' '
+      // streamed, so a page whose content stream unpacks to far more text is stopped at the cap
+      const reader = (page.streamTextContent() as ReadableStream<{ items: PdfTextItem[] }>).getReader()
+      try {
+        for (let chunk = await reader.read(); !chunk.done; chunk = await reader.read()) {
+          let part = ''
+          for (const item of chunk.value.items) {
+            if (typeof item.str !== 'string') continue
+            part += item.str
+            part += item.hasEOL ? '\n' : item.str.endsWith(' ') || item.str === '' ? '' : ' '
+          }
+          text += cap.add(part)
+        }
+      } finally {
+        // not cancelled: pdf.js enqueues into a cancelled text stream and throws; destroying the document stops it
+        reader.releaseLock()
       }
-      pages.push({ page: number, text })
       page.cleanup()
+      cap.page(text)
     }
-    return pages
   } finally {
-    await pdf.destroy()
+    await Promise.race([pdf.destroy().catch(() => undefined), new Promise((resolve) => setTimeout(resolve, 100))])
   }
 }
 
 // ---- plain text --------------------------------------------------------------------------------
 
-function extractText(filename: string, bytes: Buffer): ExtractedPage[] {
+function extractText(filename: string, bytes: Buffer, cap: TextCap): void {
   // Plain text is UTF-8 without NUL bytes; anything else (an image, a zip, UTF-16) is not what .txt promises.
   if (bytes.includes(0)) throw mislabelled(filename, 'txt')
   let text: string
@@ -129,8 +239,9 @@ function extractText(filename: string, bytes: Buffer): ExtractedPage[] {
   } catch {
     throw mislabelled(filename, 'txt')
   }
+  cap.add(text)
   // Form feeds separate pages in plain text (pr, enscript and pdftotext write them).
-  return text.split('\f').map((part, index) => ({ page: index + 1, text: part }))
+  for (const part of text.split('\f')) cap.page(part)
 }
 
 // ---- Office Open XML ---------------------------------------------------------------------------
@@ -141,24 +252,36 @@ const MAIN_PART: Record<'docx' | 'pptx' | 'xlsx', string> = {
   xlsx: 'xl/workbook.xml',
 }
 
+/** The parts each type's extraction may unpack (the budget of unpacked bytes is over these). */
+const PARTS_READ: Record<AiDocumentType, (name: string) => boolean> = {
+  docx: (name) => name === 'word/document.xml',
+  pptx: (name) => name === 'ppt/presentation.xml' || name === 'ppt/_rels/presentation.xml.rels' || /^ppt\/slides\/[^/]+\.xml$/.test(name),
+  // ExcelJS reads every entry
+  xlsx: (name) => !name.endsWith('/'),
+  pdf: () => false,
+  txt: () => false,
+}
+
 /** A CFB file that holds an EncryptedPackage stream is an encrypted OOXML file (MS-OFFCRYPTO). */
 const ENCRYPTED_PACKAGE = Buffer.from('EncryptedPackage', 'utf16le')
 
-async function extractOffice(filename: string, type: 'docx' | 'pptx' | 'xlsx', bytes: Buffer): Promise<ExtractedPage[]> {
+async function extractOffice(
+  filename: string,
+  type: 'docx' | 'pptx' | 'xlsx',
+  bytes: Buffer,
+  cap: TextCap,
+  limits: ExtractLimits,
+): Promise<void> {
   if (startsWith(bytes, CFB)) throw bytes.includes(ENCRYPTED_PACKAGE) ? encrypted(filename) : mislabelled(filename, type)
   if (!startsWith(bytes, ZIP)) throw mislabelled(filename, type)
-  let zip: JSZip
   try {
-    zip = await JSZip.loadAsync(bytes)
-  } catch {
-    throw mislabelled(filename, type)
-  }
-  if (!zip.file(MAIN_PART[type])) throw mislabelled(filename, type)
-  try {
-    if (type === 'docx') return await extractDocx(zip)
-    if (type === 'pptx') return await extractPptx(zip)
-    return await extractXlsx(bytes)
+    const zip = new CappedZip(bytes, limits)
+    if (!zip.has(MAIN_PART[type])) throw mislabelled(filename, type)
+    if (type === 'docx') extractDocx(zip, cap)
+    else if (type === 'pptx') extractPptx(zip, cap)
+    else await extractXlsx(zip, cap)
   } catch (error) {
+    if (error instanceof ZipRefused && error.reason === 'too-large') throw unpacksTooLarge(filename)
     if (error instanceof AppError) throw error
     throw mislabelled(filename, type)
   }
@@ -167,9 +290,9 @@ async function extractOffice(filename: string, type: 'docx' | 'pptx' | 'xlsx', b
 const ENTITIES: Record<string, string> = { amp: '&', lt: '<', gt: '>', quot: '"', apos: "'" }
 export function decodeXml(text: string): string {
   return text.replace(/&(#x[0-9a-fA-F]+|#[0-9]+|[a-z]+);/g, (entity, name: string) => {
-    if (name.startsWith('#x')) return String.fromCodePoint(parseInt(name.slice(2), 16))
-    if (name.startsWith('#')) return String.fromCodePoint(parseInt(name.slice(1), 10))
-    return ENTITIES[name] ?? entity
+    const code = name.startsWith('#x') ? parseInt(name.slice(2), 16) : name.startsWith('#') ? parseInt(name.slice(1), 10) : null
+    if (code === null) return ENTITIES[name] ?? entity
+    return code <= 0x10ffff ? String.fromCodePoint(code) : entity
   })
 }
 
@@ -178,19 +301,37 @@ export function decodeXml(text: string): string {
  * explicit page breaks (w:br w:type="page", w:pageBreakBefore) and page-starting section breaks. A document
  * that was never laid out (written by a program) and has no breaks is one page.
  */
-async function extractDocx(zip: JSZip): Promise<ExtractedPage[]> {
-  const xml = await zip.file('word/document.xml')!.async('string')
-  const body = /<w:body\b[^>]*>([\s\S]*)<\/w:body>/.exec(xml)?.[1] ?? ''
+function extractDocx(zip: CappedZip, cap: TextCap): void {
+  const part = 'word/document.xml'
+  zip.checkDeclared(zip.entries.filter((entry) => entry.name === part))
+  const xml = zip.text(part) ?? ''
+  // found with indexOf, not a backtracking pattern (linear on any input)
+  const open = xml.indexOf('<w:body')
+  const bodyStart = open < 0 ? -1 : xml.indexOf('>', open)
+  const bodyEnd = xml.lastIndexOf('</w:body>')
+  const body = bodyStart >= 0 && bodyEnd > bodyStart ? xml.slice(bodyStart + 1, bodyEnd) : ''
   const pages: string[] = ['']
   const newPage = () => {
     if (pages[pages.length - 1]!.trim() !== '') pages.push('')
   }
-  const append = (text: string) => (pages[pages.length - 1] += text)
+  const append = (text: string) => (pages[pages.length - 1] += cap.add(text))
   const token =
-    /<w:p\b[^>]*\/>|<w:p\b[^>]*>|<\/w:p>|<w:pageBreakBefore\b[^>]*\/>|<w:br\b[^>]*\/>|<w:lastRenderedPageBreak\/>|<w:tab\/>|<w:t\b[^>]*>([^<]*)<\/w:t>|<w:sectPr\b[\s\S]*?<\/w:sectPr>|<w:tc>|<\/w:tr>/g
+    /<w:p\b[^>]*\/>|<w:p\b[^>]*>|<\/w:p>|<w:pageBreakBefore\b[^>]*\/>|<w:br\b[^>]*\/>|<w:lastRenderedPageBreak\/>|<w:tab\/>|<w:t\b[^>]*>([^<]*)<\/w:t>|<w:sectPr\b[^>]*\/>|<w:sectPr\b[^>]*>|<\/w:sectPr>|<w:type w:val="continuous"\/>|<w:tc>|<\/w:tr>/g
+  // a section break that starts a new page (the default type) ends this page, unless it is the last one
+  let sectionDepth = 0
+  let continuous = false
   for (const match of body.matchAll(token)) {
     const tag = match[0]
     if (match[1] !== undefined) append(decodeXml(match[1]))
+    else if (tag.startsWith('<w:sectPr')) {
+      if (tag.endsWith('/>')) {
+        if (sectionDepth === 0) newPage()
+      } else if (sectionDepth++ === 0) continuous = false
+    } else if (tag === '</w:sectPr>') {
+      if (sectionDepth > 0 && --sectionDepth === 0 && !continuous) newPage()
+    } else if (tag.startsWith('<w:type')) {
+      if (sectionDepth > 0) continuous = true
+    } else if (sectionDepth > 0) continue
     else if (tag.startsWith('<w:pageBreakBefore')) {
       if (!/w:val="(0|false)"/.test(tag)) newPage()
     } else if (tag.startsWith('<w:br')) {
@@ -199,67 +340,87 @@ async function extractDocx(zip: JSZip): Promise<ExtractedPage[]> {
     } else if (tag === '<w:lastRenderedPageBreak/>') newPage()
     else if (tag === '<w:tab/>' || tag === '<w:tc>') append('\t')
     else if (tag === '</w:p>' || tag === '</w:tr>' || tag.endsWith('/>')) append('\n')
-    else if (tag.startsWith('<w:sectPr')) {
-      // a section break that starts a new page (the default type) ends this page, unless it is the last one
-      if (!/<w:type w:val="continuous"\/>/.test(tag)) newPage()
-    }
   }
   while (pages.length > 1 && pages[pages.length - 1]!.trim() === '') pages.pop()
-  return pages.map((text, index) => ({ page: index + 1, text }))
+  for (const text of pages) cap.page(text)
+}
+
+/** The text of each a:p paragraph of a slide (found with indexOf: linear on any input). */
+function* paragraphsOf(xml: string): Generator<string> {
+  const opening = /<a:p(?:\s[^>]*)?>/g
+  let match: RegExpExecArray | null
+  while ((match = opening.exec(xml)) !== null) {
+    const start = match.index + match[0].length
+    const end = xml.indexOf('</a:p>', start)
+    if (end < 0) return
+    yield xml.slice(start, end)
+    opening.lastIndex = end + 6
+  }
 }
 
 /** Slides in presentation order (p:sldIdLst through the package relationships), text paragraph by paragraph. */
-async function extractPptx(zip: JSZip): Promise<ExtractedPage[]> {
-  const presentation = await zip.file('ppt/presentation.xml')!.async('string')
-  const relsFile = zip.file('ppt/_rels/presentation.xml.rels')
-  const rels = relsFile ? await relsFile.async('string') : ''
+function extractPptx(zip: CappedZip, cap: TextCap): void {
+  zip.checkDeclared(
+    zip.entries.filter((entry) => entry.name === 'ppt/presentation.xml' || entry.name === 'ppt/_rels/presentation.xml.rels'),
+  )
+  const presentation = zip.text('ppt/presentation.xml') ?? ''
+  const rels = zip.text('ppt/_rels/presentation.xml.rels') ?? ''
   const targets = new Map<string, string>()
   for (const rel of rels.matchAll(/<Relationship\b[^>]*>/g)) {
     const id = /\bId="([^"]+)"/.exec(rel[0])?.[1]
     const target = /\bTarget="([^"]+)"/.exec(rel[0])?.[1]
     if (id && target) targets.set(id, target.startsWith('/') ? target.slice(1) : `ppt/${target}`)
   }
-  let slidePaths = [...presentation.matchAll(/<p:sldId\b[^>]*\br:id="([^"]+)"/g)]
+  let slidePaths = [...presentation.matchAll(/<p:sldId\b[^>]*?\br:id="([^"]+)"/g)]
     .map((match) => targets.get(match[1]!))
-    .filter((target): target is string => target !== undefined && zip.file(target) !== null)
+    .filter((target): target is string => target !== undefined && zip.has(target))
   if (slidePaths.length === 0) {
     const slideNumber = (name: string) => Number(/slide(\d+)\.xml$/.exec(name)?.[1] ?? 0)
-    slidePaths = Object.keys(zip.files)
+    slidePaths = zip.entries
+      .map((entry) => entry.name)
       .filter((name) => /^ppt\/slides\/slide\d+\.xml$/.test(name))
       .sort((a, b) => slideNumber(a) - slideNumber(b))
   }
-  const pages: ExtractedPage[] = []
-  for (const [index, slidePath] of slidePaths.entries()) {
-    const xml = await zip.file(slidePath)!.async('string')
-    const paragraphs = [...xml.matchAll(/<a:p>([\s\S]*?)<\/a:p>|<a:p\b[^>]*>([\s\S]*?)<\/a:p>/g)].map((paragraph) => {
-      const inner = paragraph[1] ?? paragraph[2] ?? ''
-      return [...inner.matchAll(/<a:t>([^<]*)<\/a:t>|<a:br\b[^>]*\/>/g)]
+  // every slide's declared size within the budget before the first is unpacked (a slide listed twice counts twice)
+  zip.checkDeclared(slidePaths.map((path) => zip.entries.find((entry) => entry.name === path)!))
+  for (const slidePath of slidePaths) {
+    const xml = zip.text(slidePath) ?? ''
+    const paragraphs: string[] = []
+    for (const inner of paragraphsOf(xml)) {
+      const text = [...inner.matchAll(/<a:t>([^<]*)<\/a:t>|<a:br\b[^>]*\/>/g)]
         .map((run) => (run[1] === undefined ? '\n' : decodeXml(run[1])))
         .join('')
-    })
-    pages.push({ page: index + 1, text: paragraphs.join('\n') })
+      paragraphs.push(cap.add(text))
+    }
+    cap.page(paragraphs.join('\n'))
   }
-  return pages
 }
 
-/** One page per worksheet: its name, then each row's cells as shown (formatted values), tab-separated. */
-async function extractXlsx(bytes: Buffer): Promise<ExtractedPage[]> {
+/**
+ * One page per worksheet: its name, then each row's cells as shown (formatted values), tab-separated. ExcelJS
+ * unpacks the zip it is given itself, so it is given a stored (uncompressed) copy of what the capped reader
+ * unpacked: it never inflates a byte the caps did not allow.
+ */
+async function extractXlsx(zip: CappedZip, cap: TextCap): Promise<void> {
+  const files = zip.entries.filter((entry) => PARTS_READ.xlsx(entry.name))
+  zip.checkDeclared(files)
+  const copy = new JSZip()
+  for (const entry of files) copy.file(entry.name, zip.readEntry(entry), { binary: true, compression: 'STORE' })
+  const stored = await copy.generateAsync({ type: 'nodebuffer', compression: 'STORE' })
   const workbook = new ExcelJS.Workbook()
-  await workbook.xlsx.load(bytes as unknown as ArrayBuffer)
-  const pages: ExtractedPage[] = []
+  await workbook.xlsx.load(stored as unknown as ArrayBuffer)
   workbook.eachSheet((sheet) => {
-    const lines = [sheet.name]
+    const lines = [cap.add(sheet.name)]
     sheet.eachRow({ includeEmpty: false }, (row) => {
       const cells: string[] = []
       row.eachCell({ includeEmpty: true }, (cell) => {
         cells.push(cellText(cell))
       })
       const line = cells.join('\t').trim()
-      if (line !== '') lines.push(line)
+      if (line !== '') lines.push(cap.add(line))
     })
-    pages.push({ page: pages.length + 1, text: lines.length > 1 ? lines.join('\n') : '' })
+    cap.page(lines.length > 1 ? lines.join('\n') : '')
   })
-  return pages
 }
 
 function cellText(cell: ExcelJS.Cell): string {

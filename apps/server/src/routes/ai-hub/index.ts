@@ -17,11 +17,13 @@ import {
 import type { FastifyReply, FastifyRequest } from 'fastify'
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod'
 import { AiContextStore, type NewDocument, type Owner } from '../../domain/ai-hub/context.js'
-import { cleanText, documentTypeOf, extractPages } from '../../domain/ai-hub/extract.js'
+import { cleanText, documentTypeOf } from '../../domain/ai-hub/extract.js'
+import { ExtractionPool } from '../../domain/ai-hub/extract-pool.js'
 import { AiAnalyst } from '../../domain/ai-hub/generate.js'
 import { route } from '../../lib/endpoint.js'
 import { AppError, badRequest, forbidden } from '../../lib/errors.js'
 import { companyHasProduct, userOf } from '../../plugins/auth.js'
+import { malformedMultipart } from '../../plugins/error-handler.js'
 
 /**
  * The AI Hub API (spec 2 §2-§9, spec 4 §5; docs/decisions/0042-ai-hub.md). Documents, pins and templates are
@@ -55,6 +57,10 @@ export const aiHubRoutes: FastifyPluginAsyncZod = async (app) => {
       parts: AI_MAX_FILES_PER_UPLOAD + 20,
     },
   })
+
+  // documents are read on worker threads with memory and time limits, never on the event loop (issue 32 §1)
+  const extraction = new ExtractionPool({}, (message) => app.log.warn(message))
+  app.addHook('onClose', () => extraction.close())
 
   const store = new AiContextStore(app.db.prisma)
   const env = app.config.env
@@ -126,6 +132,9 @@ export const aiHubRoutes: FastifyPluginAsyncZod = async (app) => {
       ) {
         throw badRequest(AI_HUB_MESSAGES.noFiles)
       }
+      // no boundary, a boundary the body does not use, a body cut short: the client's fault (issue 32 §9)
+      const malformed = malformedMultipart(error)
+      if (malformed) throw new AppError(malformed.status, malformed.code, malformed.message)
       throw error
     }
     if (files.length === 0) throw badRequest(AI_HUB_MESSAGES.noFiles)
@@ -135,7 +144,12 @@ export const aiHubRoutes: FastifyPluginAsyncZod = async (app) => {
     const documents: NewDocument[] = []
     for (const file of files) {
       const type = file.type as AiDocumentType
-      documents.push({ filename: file.filename, type, size: file.bytes.length, pages: await extractPages(file.filename, type, file.bytes) })
+      documents.push({
+        filename: file.filename,
+        type,
+        size: file.bytes.length,
+        pages: await extraction.extract(file.filename, type, file.bytes),
+      })
     }
     const stored = await store.addDocuments(owner, documents)
     return reply.status(201).send({ documents: stored })

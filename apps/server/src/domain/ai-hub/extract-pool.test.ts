@@ -1,0 +1,74 @@
+import { AI_HUB_ERROR_CODES, AI_HUB_MESSAGES, ERROR_CODES } from '@citrus/contracts'
+import { afterEach, describe, expect, it } from 'vitest'
+import { docxOf } from '../../../../../test/ai-hub-fixtures.ts'
+import { AppError } from '../../lib/errors.ts'
+import { ExtractionPool, type ExtractionPoolOptions } from './extract-pool.ts'
+import { pdfBomb, xlsxBomb } from './test-bombs.ts'
+
+const MB = 1024 * 1024
+
+async function refusal(promise: Promise<unknown>): Promise<AppError> {
+  const error = await promise.then(
+    () => null,
+    (caught: unknown) => caught,
+  )
+  expect(error).toBeInstanceOf(AppError)
+  return error as AppError
+}
+
+describe('document extraction threads (issue 32 §1)', () => {
+  const pools: ExtractionPool[] = []
+  const poolOf = (options: Partial<ExtractionPoolOptions> = {}) => {
+    const pool = new ExtractionPool(options)
+    pools.push(pool)
+    return pool
+  }
+  afterEach(async () => {
+    await Promise.all(pools.splice(0).map((pool) => pool.close()))
+  })
+
+  it('reads a document on a thread: pages, text and tokens', async () => {
+    const pool = poolOf()
+    const pages = await pool.extract('plan.docx', 'docx', await docxOf([['Territory plan for Texas.'], ['Budget review in May.']]))
+    expect(pages.map((page) => [page.page, page.text])).toEqual([
+      [1, 'Territory plan for Texas.'],
+      [2, 'Budget review in May.'],
+    ])
+    expect(pages.every((page) => page.tokens > 0)).toBe(true)
+    expect(pool.size).toBe(1)
+  }, 60_000)
+
+  it('ends a thread that passes the time limit (a PDF of 30 MB of path operators: pdf.js lexes them for 8 s), answers 422 and reads the next document', async () => {
+    const pool = poolOf({ threads: 1, timeoutMs: 1_000 })
+    await pool.extract('warm.docx', 'docx', await docxOf([['Warm up.']]))
+    const started = performance.now()
+    const error = await refusal(pool.extract('paths.pdf', 'pdf', pdfBomb(30 * MB, { paths: true })))
+    expect([error.status, error.code, error.message]).toEqual([
+      422,
+      AI_HUB_ERROR_CODES.tooComplex,
+      AI_HUB_MESSAGES.documentTooComplex('paths.pdf'),
+    ])
+    expect(performance.now() - started).toBeLessThan(3_000)
+    expect(pool.killed).toBe(1)
+    const pages = await pool.extract('after.docx', 'docx', await docxOf([['Still reading.']]))
+    expect(pages.map((page) => page.text)).toEqual(['Still reading.'])
+  }, 60_000)
+
+  it('ends a thread that passes its heap limit (ExcelJS building a cell for each of millions), answering 422', async () => {
+    const pool = poolOf({ threads: 1, heapMb: 160, timeoutMs: 30_000 })
+    const error = await refusal(pool.extract('cells.xlsx', 'xlsx', xlsxBomb(30 * MB, { cells: true })))
+    expect([error.status, error.code]).toEqual([422, AI_HUB_ERROR_CODES.tooComplex])
+    const pages = await pool.extract('after.docx', 'docx', await docxOf([['Still reading.']]))
+    expect(pages.map((page) => page.text)).toEqual(['Still reading.'])
+  }, 60_000)
+
+  it('answers 503 when the threads are busy and the queue is full', async () => {
+    const pool = poolOf({ threads: 1, queue: 1, timeoutMs: 2_000 })
+    const slow = pool.extract('one.pdf', 'pdf', pdfBomb(30 * MB, { paths: true })).catch((error: unknown) => error)
+    const queued = pool.extract('two.pdf', 'pdf', pdfBomb(30 * MB, { paths: true })).catch((error: unknown) => error)
+    const busy = await refusal(pool.extract('three.docx', 'docx', await docxOf([['Too many.']])))
+    expect([busy.status, busy.code, busy.message]).toEqual([503, ERROR_CODES.UNAVAILABLE, AI_HUB_MESSAGES.extractionBusy])
+    expect(((await slow) as AppError).code).toBe(AI_HUB_ERROR_CODES.tooComplex)
+    expect(((await queued) as AppError).code).toBe(AI_HUB_ERROR_CODES.tooComplex)
+  }, 60_000)
+})
