@@ -137,6 +137,17 @@ describe('database sessions under failures and concurrency', () => {
     await Promise.all([a.end(), b.end()])
   })
 
+  it("bounds the app's own idle transactions: PostgreSQL ends them after a minute, the embedded database after its 5 s", async () => {
+    const db = createDatabase(url, { maxConnections: 1 })
+    try {
+      const { rows } = await db.pool.query<{ idle_in_transaction_session_timeout: string }>('SHOW idle_in_transaction_session_timeout')
+      // the wire server enforces its own bound (a client may only ask it for less) and keeps the setting itself
+      expect(rows[0]!.idle_in_transaction_session_timeout).toBe(inject('databaseMode') === 'postgres' ? '1min' : '0')
+    } finally {
+      await db.close()
+    }
+  })
+
   it('rolls back a transaction left idle past the timeout, closes its connection and releases its locks', async () => {
     const idle = new pg.Client({ connectionString: url, idle_in_transaction_session_timeout: 400 })
     const ended = new Promise<Error>((resolve) => idle.on('error', resolve))

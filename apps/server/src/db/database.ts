@@ -32,11 +32,20 @@ const DEFAULT_MAX_CONNECTIONS = 10
  */
 const IDLE_TIMEOUT_MS = 0
 
+/**
+ * A transaction of ours left idle this long (a bug, a stuck await) is ended by the server, which frees its locks
+ * (PostgreSQL's idle_in_transaction_session_timeout). The embedded database applies its own, shorter bound
+ * (EMBEDDED_DB_IDLE_TIMEOUT_MS): a client may only ask it for less. No statement_timeout: loads and view
+ * refreshes run single statements for minutes at the full scale.
+ */
+const IDLE_IN_TRANSACTION_TIMEOUT_MS = 60_000
+
 export function createDatabase(connectionString: string, options: { maxConnections?: number } = {}): Database {
   const pool = new pg.Pool({
     connectionString,
     max: options.maxConnections ?? DEFAULT_MAX_CONNECTIONS,
     idleTimeoutMillis: IDLE_TIMEOUT_MS,
+    idle_in_transaction_session_timeout: IDLE_IN_TRANSACTION_TIMEOUT_MS,
     // idle connections do not keep a process alive that is otherwise done (a CLI command, a script)
     allowExitOnIdle: true,
   })

@@ -1,4 +1,5 @@
-import { afterAll, describe, expect, it } from 'vitest'
+import pg from 'pg'
+import { afterAll, describe, expect, inject, it } from 'vitest'
 import { createTestApp, useTestApp } from '../../../../test/helpers.ts'
 import { freePort } from '../../../../test/server-process.ts'
 
@@ -23,5 +24,27 @@ describe('GET /healthz checks the database', () => {
     const response = await app.inject({ method: 'GET', url: '/healthz' })
     expect(response.statusCode).toBe(503)
     expect(response.json()).toEqual({ message: 'The database is not answering', code: 'SERVICE_UNAVAILABLE', status: 503 })
+  })
+})
+
+describe('GET /readyz answers in bounded time', () => {
+  const ctx = useTestApp()
+
+  it('answers 503 within about 2 s while another client holds the database (a lock; the embedded single session)', async () => {
+    const holder = new pg.Client({ connectionString: inject('databaseUrl') })
+    await holder.connect()
+    try {
+      await holder.query('BEGIN')
+      await holder.query('LOCK TABLE _prisma_migrations IN ACCESS EXCLUSIVE MODE')
+      const started = Date.now()
+      const response = await ctx.app.inject({ method: 'GET', url: '/readyz' })
+      expect(Date.now() - started).toBeLessThan(4_000)
+      expect(response.statusCode).toBe(503)
+      expect(response.json()).toMatchObject({ status: 'not_ready', database: 'down' })
+    } finally {
+      await holder.query('ROLLBACK').catch(() => undefined)
+      await holder.end()
+    }
+    expect((await ctx.app.inject({ method: 'GET', url: '/readyz' })).statusCode).toBe(200)
   })
 })

@@ -5,7 +5,7 @@ import { migrationNames, pendingMigrations } from '../db/migrate.js'
 import { AppError } from '../lib/errors.js'
 import { route } from '../lib/endpoint.js'
 
-/** How long /healthz waits for `SELECT 1` (the embedded database answers one statement at a time). */
+/** How long /healthz and /readyz wait for the database (the embedded one answers one statement at a time). */
 export const HEALTH_QUERY_TIMEOUT_MS = 2_000
 export const DATABASE_UNAVAILABLE_MESSAGE = 'The database is not answering'
 
@@ -40,7 +40,12 @@ export const healthRoutes: FastifyPluginAsyncZod = async (app) => {
   route(app, healthEndpoints.readyz, { logLevel: 'warn' }, async (_request, reply) => {
     const mode = app.config.databaseMode
     try {
-      const pending = await pendingMigrations(app.db.pool, migrations)
+      // a database that does not answer in time (busy, wedged) is reported, not waited for
+      let timer: NodeJS.Timeout | undefined
+      const timeout = new Promise<never>(
+        (_resolve, reject) => (timer = setTimeout(() => reject(new Error('timeout')), HEALTH_QUERY_TIMEOUT_MS)),
+      )
+      const pending = await Promise.race([pendingMigrations(app.db.pool, migrations), timeout]).finally(() => clearTimeout(timer))
       const ready = pending.length === 0
       return reply.status(ready ? 200 : 503).send({
         status: ready ? 'ready' : 'not_ready',
