@@ -254,6 +254,16 @@ describe('Atlas in a real browser', () => {
     await page.getByText(`${stateName} removed from AI Hub`, { exact: true }).waitFor({ timeout: 30_000 })
     await stateCard.getByRole('button', { name: 'Save to Hub', exact: true }).waitFor()
 
+    // Region Analysis names the searched code's cases (not 'Arthritis') and shows its fixed rates as assumptions
+    await stateCard.getByRole('button', { name: 'Region Analysis', exact: true }).click()
+    const drawer = page.getByRole('dialog', { name: 'Region Analysis' })
+    await drawer.getByTestId('region-cases').waitFor({ timeout: 10_000 })
+    expect(await drawer.getByTestId('region-cases').innerText()).toMatch(/^Cases \(I10\): [\d,]+$/)
+    expect(await drawer.getByTestId('region-estimates').innerText()).toContain('Illustrative estimates')
+    expect(await drawer.innerText()).not.toMatch(/arthritis/i)
+    await page.keyboard.press('Escape')
+    await drawer.waitFor({ state: 'detached', timeout: 10_000 })
+
     await stateCard.click()
     const facilityCard = page.locator('[data-insight="FACILITY"]').first()
     await facilityCard.waitFor({ timeout: 30_000 })

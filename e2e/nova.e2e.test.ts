@@ -135,6 +135,22 @@ describe('Nova in a real browser', () => {
     await hub.getByText('Context Loaded • Ready to Generate Insights', { exact: true }).waitFor({ timeout: 30_000 })
     await expect.poll(() => hub.getByTestId('ai-pin').filter({ hasText: hospitalName }).count(), { timeout: 30_000 }).toBe(1)
 
+    // the Strategy Hub's sidebar drills down too: its hospital list shows the system's hospitals (it used to stay on
+    // 'Loading...'), and an account picked there swaps in its own list
+    await page.getByRole('tab', { name: 'Hospital List', exact: true }).click()
+    await page.locator('[data-insight]:not([data-insight^="HS"])').first().waitFor({ timeout: 30_000 })
+    await crumbs.getByRole('button').first().click()
+    await expect.poll(() => param(page, 'system_id')).toBeNull()
+    // health systems and independent facilities (sorted by CroFab units, ascending, since the sort above)
+    const account = page.locator('[data-insight]').first()
+    await account.waitFor({ timeout: 30_000 })
+    const accountId = (await account.getAttribute('data-insight'))!
+    await account.click()
+    await expect.poll(() => param(page, accountId.startsWith('HS') ? 'system_id' : 'hco_npi')).toBe(accountId)
+    await page.locator(`[data-insight="${accountId}"]`).waitFor({ state: 'detached', timeout: 30_000 })
+    await page.locator('[data-insight], [data-empty="list"]').first().waitFor({ timeout: 30_000 })
+    expect(param(page, 'tab')).toBe('strategy')
+
     // no request left the origin (the basemap, tiles and AI Hub are all our own)
     const origin = new URL(suite.server.baseUrl).origin
     const foreign = requests.filter((url) => !url.startsWith('data:') && !url.startsWith('blob:') && new URL(url).origin !== origin)
