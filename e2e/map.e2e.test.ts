@@ -31,6 +31,116 @@ describe('the shared map in a real browser', () => {
     return { page, requests, responses }
   }
 
+  /** Runs in the page: the map's visible box and its radius circle's box ([[west, south], [east, north]]). */
+  const mapBoxes = (root: string) => `(() => {
+    const map = document.querySelector('${root} [data-testid="citrus-map"]')
+    return map && map.dataset.bounds ? { bounds: JSON.parse(map.dataset.bounds), circle: map.dataset.radiusBounds ? JSON.parse(map.dataset.radiusBounds) : null, labels: Number(map.dataset.placeLabels || 0) } : null
+  })()`
+  type Box = [[number, number], [number, number]]
+  const contains = (outer: Box, inner: Box) =>
+    outer[0][0] <= inner[0][0] && outer[0][1] <= inner[0][1] && outer[1][0] >= inner[1][0] && outer[1][1] >= inner[1][1]
+
+  it("Care Connect's map opens on the candidates and the whole radius circle, with place labels; the member view names the radius in miles", async () => {
+    const { users, company } = await createTenant(suite.db, { roles: ['user'], products: [{ product_group: 'CARE_SELECT' }] })
+    const best = await suite.db.pool.query<{ zip: string; code: string }>(
+      `SELECT p.zip_code AS zip, p.primary_taxonomy_code AS code
+       FROM providers p JOIN mv_provider_panel pp ON pp.npi = p.npi
+       GROUP BY 1, 2 ORDER BY count(*) DESC, 1, 2 LIMIT 1`,
+    )
+    const { zip, code } = best.rows[0]!
+    const { page, requests } = await signedInPage(users[0]!.email)
+    // no tours in the way
+    await page.context().addCookies([
+      {
+        name: 'onboardingFlows',
+        value: encodeURIComponent(JSON.stringify(['care-select-search', 'care-select-results'])),
+        url: suite.server.baseUrl,
+      },
+    ])
+    const radiusMeters = 40_234 // 25 miles
+    const rankings = page.waitForResponse((response) => response.url().includes('/api/care-select/rankings'), { timeout: 90_000 })
+    await page.goto(`${suite.server.baseUrl}/care-connect-results?zip_code=${zip}&omni_code=${code}&radius_in_m=${radiusMeters}`)
+    const body = (await (await rankings).json()) as {
+      hcp_rankings: { hcp_entity: { latitude: number; longitude: number } }[]
+      hco_rankings: { latitude: number; longitude: number }[]
+    }
+    const shown = body.hcp_rankings.length > 0 ? body.hcp_rankings.slice(0, 5).map((r) => r.hcp_entity) : body.hco_rankings.slice(0, 5)
+    expect(shown.length).toBeGreaterThan(0)
+    const root = '[data-testid="care-results-map"]'
+    await page.locator(`${root} [data-map-ready="true"]`).waitFor({ timeout: 60_000 })
+    // on open the view holds the circle (and so every candidate within the radius) and the candidates themselves
+    await expect
+      .poll(
+        async () => {
+          const boxes = (await page.evaluate(mapBoxes(root))) as { bounds: Box; circle: Box | null } | null
+          return boxes?.circle ? contains(boxes.bounds, boxes.circle) : false
+        },
+        { timeout: 30_000 },
+      )
+      .toBe(true)
+    const { bounds, circle } = (await page.evaluate(mapBoxes(root))) as { bounds: Box; circle: Box }
+    for (const point of shown)
+      expect(
+        contains(bounds, [
+          [point.longitude, point.latitude],
+          [point.longitude, point.latitude],
+        ]),
+      ).toBe(true)
+    // fitted, not the whole country: the circle fills a good part of the view
+    expect((circle[1][1] - circle[0][1]) / (bounds[1][1] - bounds[0][1])).toBeGreaterThan(0.4)
+    expect(await page.getByTestId('map-radius').textContent()).toBe('Search radius: 25 mi')
+    // city and state names from /api/geo/places, drawn from the app's own font (no glyph server)
+    await expect
+      .poll(async () => ((await page.evaluate(mapBoxes(root))) as { labels: number }).labels, { timeout: 30_000 })
+      .toBeGreaterThan(0)
+    expect(requests.some((request) => request.url().endsWith('/api/geo/places'))).toBe(true)
+    expect(requests.some((request) => /manrope-latin-\d00-normal.*\.woff2$/.test(request.url()))).toBe(true)
+    if (process.env.E2E_SCREENSHOT_DIR)
+      writeFileSync(
+        path.join(process.env.E2E_SCREENSHOT_DIR, 'care-results-map.png'),
+        await page.getByTestId('care-results-map').screenshot(),
+      )
+
+    // the member view of a public link (a guest: tiles and places carry the link's token)
+    const token = await page.evaluate(() => localStorage.getItem('jwtToken'))
+    const created = await fetch(`${suite.server.baseUrl}/api/shareable-url`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
+      body: JSON.stringify({
+        url_type: 'public',
+        client_routes: ['/member-recommendations'],
+        api_endpoints: ['GET /care-select/rankings', 'GET /shareable-url/validate-shareable-link'],
+        incoming_url: '/member-recommendations',
+        initial_query_params: { zip_code: zip, omni_code: code, radius_in_m: 16_093 },
+        role: 'member',
+      }),
+    })
+    expect(created.status, String(company.id)).toBe(200)
+    const guest = await (
+      await suite.browser.newContext({ viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true })
+    ).newPage()
+    const guestRequests: Request[] = []
+    guest.on('request', (request) => guestRequests.push(request))
+    await guest.goto(((await created.json()) as { url: string }).url)
+    await guest.getByRole('button', { name: 'Continue' }).click()
+    await guest.locator(`${root} [data-map-ready="true"]`).waitFor({ timeout: 90_000 })
+    expect(await guest.getByTestId('map-radius').textContent()).toBe('Search radius: 10 mi')
+    await expect
+      .poll(
+        async () => {
+          const boxes = (await guest.evaluate(mapBoxes(root))) as { bounds: Box; circle: Box | null; labels: number } | null
+          return boxes?.circle ? contains(boxes.bounds, boxes.circle) && boxes.labels > 0 : false
+        },
+        { timeout: 30_000 },
+      )
+      .toBe(true)
+    expect(guestRequests.some((request) => /\/api\/geo\/places\?token=/.test(request.url()))).toBe(true)
+    if (process.env.E2E_SCREENSHOT_DIR)
+      writeFileSync(path.join(process.env.E2E_SCREENSHOT_DIR, 'member-map-390.png'), await guest.screenshot({ fullPage: true }))
+    await guest.context().close()
+    await page.context().close()
+  })
+
   it('renders the coverage map from our own tiles, colours a clicked state, and nothing leaves the origin', async () => {
     const { users } = await createTenant(suite.db, { roles: ['user'] })
     const { page, requests, responses } = await signedInPage(users[0]!.email)

@@ -84,6 +84,54 @@ export const tileParamsSchema = z.object({
   y: tileCoordinate.max(INT32_MAX, INPUT_MESSAGES.int32TooLarge),
 })
 
+/**
+ * Place labels of the offline basemap (GET /geo/places): state names at their largest polygon's centre and
+ * the largest cities of the ZIP reference table. The reference data has no city populations, so a city's
+ * population is estimated from its ZIPs: each ZCTA takes an equal share of its county's Census population.
+ */
+export const GEO_PLACE_KINDS = ['state', 'city'] as const
+/** Cities served, largest first (the rest only matter beyond the zoom a basemap label is useful at). */
+export const GEO_PLACE_CITY_LIMIT = 1500
+export const GEO_STATE_LABEL_MIN_ZOOM = 3
+/** [largest rank, first zoom it is labelled at]: the top N cities per zoom; later ranks from the last zoom + 1. */
+export const GEO_CITY_ZOOM_STEPS: readonly (readonly [number, number])[] = [
+  [12, 4],
+  [40, 5],
+  [120, 6],
+  [400, 7],
+  [1_000, 8],
+] as const
+
+/** The zoom from which a city of this rank (1 = most populous) is labelled. */
+export function cityMinZoom(rank: number): number {
+  for (const [maxRank, zoom] of GEO_CITY_ZOOM_STEPS) if (rank <= maxRank) return zoom
+  return GEO_CITY_ZOOM_STEPS[GEO_CITY_ZOOM_STEPS.length - 1]![1] + 1
+}
+
+export const placePropertiesSchema = z.object({
+  kind: z.enum(GEO_PLACE_KINDS),
+  name: z.string(),
+  state: z.string().describe('state abbreviation'),
+  population: z.number().int().nullable().describe('Census population of a state; estimated from its ZIPs for a city'),
+  rank: z.number().int().min(1).describe('1 = the most populous place of its kind'),
+  min_zoom: z.number().describe('the zoom from which the place is labelled'),
+})
+export type PlaceProperties = z.infer<typeof placePropertiesSchema>
+
+export const placeCollectionSchema = z
+  .object({
+    type: z.literal('FeatureCollection'),
+    features: z.array(
+      z.object({
+        type: z.literal('Feature'),
+        properties: placePropertiesSchema,
+        geometry: z.object({ type: z.literal('Point'), coordinates: positionSchema }),
+      }),
+    ),
+  })
+  .meta({ id: 'PlaceCollection' })
+export type PlaceCollection = z.infer<typeof placeCollectionSchema>
+
 /** Whether x and y exist at zoom z. */
 export function tileInRange(z: number, x: number, y: number): boolean {
   const size = 2 ** z
@@ -99,6 +147,15 @@ export const geoEndpoints = {
     query: boundariesQuerySchema,
     response: boundaryCollectionSchema,
     errors: [400, 401, 403],
+    security: ['bearer', 'shareToken'],
+  }),
+  places: defineEndpoint({
+    method: 'GET',
+    path: '/geo/places',
+    summary: 'Label points of the offline basemap: states and the largest cities, each with the zoom it is labelled from',
+    tags: ['geo'],
+    response: placeCollectionSchema,
+    errors: [401, 403],
     security: ['bearer', 'shareToken'],
   }),
   tile: defineEndpoint({

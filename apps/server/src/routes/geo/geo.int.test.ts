@@ -1,5 +1,15 @@
 import { VectorTile } from '@mapbox/vector-tile'
-import { boundaryCollectionSchema, GEO_COUNTY_MIN_ZOOM, GEO_MESSAGES, MVT_CONTENT_TYPE } from '@citrus/contracts'
+import {
+  boundaryCollectionSchema,
+  cityMinZoom,
+  GEO_COUNTY_MIN_ZOOM,
+  GEO_MESSAGES,
+  GEO_PLACE_CITY_LIMIT,
+  GEO_STATE_LABEL_MIN_ZOOM,
+  MVT_CONTENT_TYPE,
+  placeCollectionSchema,
+  type PlaceCollection,
+} from '@citrus/contracts'
 import { PbfReader } from 'pbf'
 import request from 'supertest'
 import { beforeAll, describe, expect, inject, it } from 'vitest'
@@ -71,7 +81,7 @@ describe('geo: the offline basemap', () => {
   const one = async <T>(text: string) => (await sql<T>(text))[0]!
 
   it('needs a credential: 401 in the error envelope', async () => {
-    for (const path of ['/geo/boundaries?level=state', '/geo/tiles/3/1/3.mvt']) {
+    for (const path of ['/geo/boundaries?level=state', '/geo/tiles/3/1/3.mvt', '/geo/places']) {
       const response = await get(path, null)
       expect(response.status, path).toBe(401)
       expect(response.body).toMatchObject({ message: 'Authentication required', code: 'UNAUTHORIZED', status: 401 })
@@ -280,6 +290,95 @@ describe('geo: the offline basemap', () => {
           }
         }
       }
+    })
+  })
+
+  describe('GET /geo/places', () => {
+    it('states: one label point per state with a polygon, inside the state, labelled from zoom 3', async () => {
+      const response = await get('/geo/places')
+      expect(response.status).toBe(200)
+      expect(response.headers['content-type']).toMatch(/^application\/json/)
+      // pre-serialised by the database: it must still be exactly the contract's shape
+      expect(placeCollectionSchema.safeParse(response.body).error).toBeUndefined()
+      // compact: one small download for every map (no blanks around ':' and ',')
+      expect(response.text).not.toMatch(/" : |, "/)
+      expect(response.text.length).toBeLessThan(300_000)
+      const body = response.body as PlaceCollection
+      const states = body.features.filter((f) => f.properties.kind === 'state')
+      const expected = await sql<{ abbr: string; name: string; population: number | null }>(
+        'SELECT abbr, name, population FROM states WHERE geom IS NOT NULL ORDER BY population DESC NULLS LAST, fips',
+      )
+      expect(states.map((f) => [f.properties.state, f.properties.name, f.properties.population, f.properties.rank])).toEqual(
+        expected.map((s, i) => [s.abbr, s.name, s.population, i + 1]),
+      )
+      expect(states.every((f) => f.properties.min_zoom === GEO_STATE_LABEL_MIN_ZOOM)).toBe(true)
+      // every point lies in its own state (the largest polygon's centre, or a point on it), checked by PostGIS
+      const outside = await sql<{ abbr: string }>(
+        `SELECT p.abbr FROM json_to_recordset($1::json) AS p(abbr text, lng float8, lat float8)
+         JOIN states s ON s.abbr = p.abbr WHERE NOT ST_Intersects(s.geom, ST_Buffer(ST_SetSRID(ST_MakePoint(p.lng, p.lat), 4326), 0.002))`,
+        [JSON.stringify(states.map((f) => ({ abbr: f.properties.state, lng: f.geometry.coordinates[0], lat: f.geometry.coordinates[1] })))],
+      )
+      expect(outside).toEqual([])
+      // Michigan on its lower peninsula, Hawaii on the Big Island (the largest polygons)
+      const at = (abbr: string) => states.find((f) => f.properties.state === abbr)!.geometry.coordinates
+      expect(at('MI')[1]).toBeLessThan(45.8)
+      expect(at('HI')[1]).toBeLessThan(20.3)
+    })
+
+    it('cities: the largest by the population their ZCTAs share of their counties, recounted in JavaScript', async () => {
+      const body = (await get('/geo/places')).body as PlaceCollection
+      const cities = body.features.filter((f) => f.properties.kind === 'city')
+      // the estimate recomputed from the raw rows: each ZCTA takes an equal share of its county's population
+      const zips = await sql<{ city: string; state: string; county_fips: string; latitude: number; longitude: number }>(
+        'SELECT city, state, county_fips, latitude, longitude FROM zips WHERE is_zcta AND county_fips IS NOT NULL',
+      )
+      const counties = new Map(
+        (await sql<{ fips: string; population: number | null }>('SELECT fips, population FROM counties')).map((c) => [
+          c.fips,
+          c.population,
+        ]),
+      )
+      const zctas = new Map<string, number>()
+      for (const z of zips) zctas.set(z.county_fips, (zctas.get(z.county_fips) ?? 0) + 1)
+      const estimate = new Map<string, { population: number; lat: number; lng: number; n: number }>()
+      for (const z of zips) {
+        const population = counties.get(z.county_fips)
+        if (population === null || population === undefined) continue
+        const key = `${z.city}|${z.state}`
+        const city = estimate.get(key) ?? { population: 0, lat: 0, lng: 0, n: 0 }
+        city.population += population / zctas.get(z.county_fips)!
+        city.lat += z.latitude
+        city.lng += z.longitude
+        city.n += 1
+        estimate.set(key, city)
+      }
+      const ranked = [...estimate.entries()].sort((a, b) => b[1].population - a[1].population)
+      expect(cities.length).toBe(Math.min(GEO_PLACE_CITY_LIMIT, ranked.length))
+      expect(cities.length).toBeGreaterThan(1_000)
+      for (const [i, feature] of cities.slice(0, 100).entries()) {
+        const [key, city] = ranked[i]!
+        expect(`${feature.properties.name}|${feature.properties.state}`, `rank ${i + 1}`).toBe(key)
+        expect(feature.properties.rank).toBe(i + 1)
+        expect(feature.properties.population).toBe(Math.round(city.population))
+        expect(feature.geometry.coordinates[0]).toBeCloseTo(city.lng / city.n, 2)
+        expect(feature.geometry.coordinates[1]).toBeCloseTo(city.lat / city.n, 2)
+      }
+      // ranked by population, the top few labelled first
+      for (const feature of cities) expect(feature.properties.min_zoom, feature.properties.name).toBe(cityMinZoom(feature.properties.rank))
+      expect(cities.filter((f) => f.properties.min_zoom <= 4).length).toBe(12)
+      expect(cities.slice(0, 12).map((f) => `${f.properties.name}, ${f.properties.state}`)).toEqual(
+        expect.arrayContaining(['Houston, TX', 'Chicago, IL', 'Los Angeles, CA']),
+      )
+    })
+
+    it('an ETag and 304; a shareable-link guest may read them whatever its api_endpoints', async () => {
+      const first = await get('/geo/places')
+      const etag = first.headers.etag as string
+      expect(etag).toMatch(/^".+"$/)
+      expect((await get('/geo/places').set('If-None-Match', etag)).status).toBe(304)
+      const guest = await request(ctx.app.server).get('/api/geo/places').query({ token: guestToken })
+      expect(guest.status).toBe(200)
+      expect(guest.headers.etag).toBe(etag)
     })
   })
 })

@@ -5,6 +5,7 @@ import { route } from '../../lib/endpoint.js'
 import { notFound, unauthorized } from '../../lib/errors.js'
 import { buildVectorTile, tileEncoderOf } from '../../lib/vector-tiles.js'
 import { BASEMAP_LAYERS, boundaryCollectionJson, boundaryDataVersion, etagMatches, etagOf, type CachedBody } from './boundaries.js'
+import { placeCollectionJson } from './places.js'
 
 /** Tiles kept in memory (a national view at zoom 3-6 is a few hundred). */
 const TILE_CACHE_SIZE = 2_000
@@ -13,8 +14,9 @@ const CACHE_CONTROL = 'private, max-age=3600'
 
 /**
  * The offline basemap (docs/decisions/0020-map-basemap.md): state and county outlines as GeoJSON and as
- * vector tiles. Boundaries are public Census reference data, not customer data: every signed-in role and
- * every valid shareable link may read them (whatever the link's api_endpoints), and they are not metered.
+ * vector tiles, and the points of its place labels. Boundaries are public Census reference data, not customer
+ * data: every signed-in role and every valid shareable link may read them (whatever the link's api_endpoints),
+ * and they are not metered.
  */
 export const geoRoutes: FastifyPluginAsyncZod = async (app) => {
   const guard = {
@@ -45,6 +47,17 @@ export const geoRoutes: FastifyPluginAsyncZod = async (app) => {
       boundaryCache.set(key, cached)
     }
     return sendCached(request, reply, cached, 'application/json; charset=utf-8')
+  })
+
+  // one body for everyone: the label points of the basemap (states and the largest cities)
+  let placesCache: CachedBody | undefined
+  route(app, geoEndpoints.places, guard, async (request, reply) => {
+    const version = await boundaryDataVersion(app.db.pool)
+    if (!placesCache || placesCache.version !== version) {
+      const body = Buffer.from(await placeCollectionJson(app.db.pool), 'utf8')
+      placesCache = { body, etag: etagOf(body), version }
+    }
+    return sendCached(request, reply, placesCache, 'application/json; charset=utf-8')
   })
 
   route(app, geoEndpoints.tile, guard, async (request, reply) => {

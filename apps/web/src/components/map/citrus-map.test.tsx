@@ -141,10 +141,47 @@ describe('CitrusMap', () => {
     expect(fake.setWorkerUrl).toHaveBeenCalledWith(expect.stringMatching(/maplibre-gl-worker/))
     expect(map.options.center).toEqual([MAP_DEFAULTS.center.lng, MAP_DEFAULTS.center.lat])
     expect(map.options.zoom).toBe(3.5)
-    const style = map.options.style as { sources: Record<string, { tiles: string[] }>; glyphs?: string }
+    const style = map.options.style as {
+      sources: Record<string, { tiles?: string[]; data?: string }>
+      glyphs?: string
+      'font-faces': Record<string, { url: string }[]>
+      layers: { id: string; type: string; layout?: Record<string, unknown> }[]
+    }
     expect(style.glyphs).toBeUndefined()
-    expect(Object.values(style.sources).flatMap((source) => source.tiles)).toEqual([
-      `${window.location.origin}/api/geo/tiles/{z}/{x}/{y}.mvt`,
+    const origin = window.location.origin
+    expect(Object.values(style.sources).flatMap((source) => source.tiles ?? [source.data])).toEqual([
+      `${origin}/api/geo/tiles/{z}/{x}/{y}.mvt`,
+      `${origin}/api/geo/places`,
+    ])
+    // place labels drawn from the app's own font files (same origin), not from a glyphs server
+    const labels = style.layers.filter((layer) => layer.type === 'symbol')
+    expect(labels.map((layer) => layer.id)).toEqual(['place-state-label', 'place-city-label'])
+    for (const layer of labels) {
+      const [font] = layer.layout!['text-font'] as string[]
+      const files = style['font-faces'][font!]!
+      expect(files.length).toBe(1)
+      expect(files[0]!.url.startsWith(`${origin}/`), files[0]!.url).toBe(true)
+      expect(files[0]!.url).toMatch(/manrope-latin-\d00-normal.*\.woff2$/)
+    }
+  })
+
+  it('fits the points and the whole radius circle, and names the radius in miles', async () => {
+    const { map } = await renderMap({
+      points: points.slice(0, 1),
+      fitToPoints: true,
+      radiusCircle: { lat: 40.7128, lng: -74.006, radiusMiles: 25 },
+    })
+    await waitFor(() => expect(map.fitBounds).toHaveBeenCalled())
+    const [[west, south], [east, north]] = map.fitBounds.mock.lastCall![0] as [[number, number], [number, number]]
+    // 25 miles is about 0.36 degrees of latitude: the view reaches past the lone point to the circle's edge
+    expect(north - 40.7128).toBeCloseTo(25 / 69.1, 2)
+    expect(40.7128 - south).toBeCloseTo(25 / 69.1, 2)
+    expect(east - west).toBeGreaterThan(0.9)
+    expect(map.fitBounds.mock.lastCall![1]).toMatchObject({ padding: 50 })
+    expect(screen.getByTestId('map-radius').textContent).toBe('Search radius: 25 mi')
+    expect(JSON.parse(screen.getByTestId('citrus-map').dataset.radiusBounds!)).toEqual([
+      [west, south],
+      [east, north],
     ])
   })
 

@@ -1,4 +1,6 @@
 import { endpoints } from '@citrus/contracts'
+import labelFontBoldUrl from '@fontsource/manrope/files/manrope-latin-700-normal.woff2?url'
+import labelFontUrl from '@fontsource/manrope/files/manrope-latin-600-normal.woff2?url'
 import { ActionIcon, Box, Group, Paper, Stack, Text } from '@mantine/core'
 import { IconChevronDown, IconChevronUp } from '@tabler/icons-react'
 import * as maplibregl from 'maplibre-gl'
@@ -10,14 +12,17 @@ import { env } from '../../config/env'
 import { useApiQuery } from '../../hooks/use-api'
 import { getValidLoginToken } from '../../lib/auth-token'
 import { getActiveShareableToken } from '../../lib/guest-token-store'
-import { authorizeMapRequest, BASEMAP_FIRST_LINE_LAYER, offlineStyle } from './basemap'
+import { authorizeMapRequest, BASEMAP_FIRST_LINE_LAYER, offlineStyle, PLACE_LABEL_LAYERS } from './basemap'
 import {
   absoluteUrl,
   choroplethColorExpression,
+  formatRadiusMiles,
   legendItems,
   pointsBounds,
   pointsCollection,
+  polygonBounds,
   radiusCirclePolygon,
+  unionBounds,
   validPoints,
 } from './map-utils'
 import { MAP_DEFAULTS, type CitrusMapProps, type MapChoropleth } from './types'
@@ -207,11 +212,14 @@ export default function CitrusMapImpl({
   }, [onPointClick, onFeatureClick, onEmptyClick, onLoad])
 
   const visiblePoints = useMemo(() => validPoints(points), [points])
+  const circlePolygon = useMemo(() => (radiusCircle ? radiusCirclePolygon(radiusCircle) : null), [radiusCircle])
 
   useEffect(() => {
     if (!styleKnown || !container.current) return
     const apiBase = absoluteUrl(env.apiBaseUrl, window.location.origin).replace(/\/+$/, '')
-    const style: StyleSpecification | string = hostedStyle ?? offlineStyle(apiBase)
+    const origin = window.location.origin
+    const fonts = { regular: absoluteUrl(labelFontUrl, origin), bold: absoluteUrl(labelFontBoldUrl, origin) }
+    const style: StyleSpecification | string = hostedStyle ?? offlineStyle(apiBase, fonts)
     const view = initialView ?? { ...MAP_DEFAULTS.center, zoom: MAP_DEFAULTS.zoom }
     const map = new maplibregl.Map({
       container: container.current,
@@ -223,6 +231,15 @@ export default function CitrusMapImpl({
     })
     mapRef.current = map
     map.addControl(new maplibregl.NavigationControl({ showCompass: false }), 'top-right')
+    // what the map shows, readable by automation (e2e): the visible box and how many place labels are drawn
+    const element = container.current
+    map.on('moveend', () => {
+      element.dataset.bounds = JSON.stringify(map.getBounds().toArray())
+    })
+    map.on('idle', () => {
+      const labelLayers = Object.values(PLACE_LABEL_LAYERS).filter((id) => map.getLayer(id))
+      element.dataset.placeLabels = String(labelLayers.length ? map.queryRenderedFeatures({ layers: labelLayers }).length : 0)
+    })
 
     const popup = new maplibregl.Popup({ closeButton: false, closeOnClick: false, offset: 10 })
     map.on('load', () => {
@@ -298,22 +315,19 @@ export default function CitrusMapImpl({
     void map.getSource<GeoJSONSource>(SOURCES.points)?.setData(pointsCollection(visiblePoints))
   }, [ready, cluster, clusterMaxZoom, visiblePoints])
 
+  // the points and the radius circle, and the view that holds them both (Care Connect opens on the whole search)
   useEffect(() => {
     const map = mapRef.current
     if (!ready || !map) return
     void map.getSource<GeoJSONSource>(SOURCES.points)?.setData(pointsCollection(visiblePoints))
+    void map
+      .getSource<GeoJSONSource>(SOURCES.circle)
+      ?.setData(circlePolygon ? { type: 'FeatureCollection', features: [circlePolygon] } : EMPTY)
     if (fitToPoints) {
-      const bounds = pointsBounds(visiblePoints)
+      const bounds = unionBounds(pointsBounds(visiblePoints), circlePolygon ? polygonBounds(circlePolygon) : null)
       if (bounds) map.fitBounds(bounds, { padding: MAP_DEFAULTS.fitPadding, maxZoom: flyToZoom, duration: 0 })
     }
-  }, [ready, visiblePoints, fitToPoints, flyToZoom])
-
-  useEffect(() => {
-    const map = mapRef.current
-    if (!ready || !map) return
-    const polygon = radiusCircle ? radiusCirclePolygon(radiusCircle) : null
-    void map.getSource<GeoJSONSource>(SOURCES.circle)?.setData(polygon ? { type: 'FeatureCollection', features: [polygon] } : EMPTY)
-  }, [ready, radiusCircle])
+  }, [ready, visiblePoints, circlePolygon, fitToPoints, flyToZoom])
 
   useEffect(() => {
     const map = mapRef.current
@@ -349,8 +363,24 @@ export default function CitrusMapImpl({
         aria-label={ariaLabel}
         data-testid="citrus-map"
         data-map-ready={ready ? 'true' : 'false'}
+        data-radius-bounds={circlePolygon ? JSON.stringify(polygonBounds(circlePolygon)) : undefined}
         style={{ position: 'absolute', inset: 0 }}
       />
+      {circlePolygon && radiusCircle && (
+        <Paper
+          shadow="xs"
+          px={8}
+          py={2}
+          radius="sm"
+          withBorder
+          style={{ position: 'absolute', left: 10, top: 10, zIndex: 1 }}
+          data-testid="map-radius"
+        >
+          <Text size="xs" fw={600}>
+            Search radius: {formatRadiusMiles(radiusCircle.radiusMiles)}
+          </Text>
+        </Paper>
+      )}
       {choropleth && legend && <Legend choropleth={choropleth} />}
     </Box>
   )

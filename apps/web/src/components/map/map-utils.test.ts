@@ -1,9 +1,10 @@
 import { afterEach, describe, expect, it, vi } from 'vitest'
-import { authorizeMapRequest, BASEMAP_SOURCE, offlineStyle } from './basemap'
+import { authorizeMapRequest, BASEMAP_SOURCE, LABEL_FONTS, offlineStyle, PLACE_LABEL_LAYERS, PLACES_SOURCE } from './basemap'
 import {
   absoluteUrl,
   choroplethColorExpression,
   colorForValue,
+  formatRadiusMiles,
   isValidCoordinate,
   legendItems,
   NO_DATA_COLOR,
@@ -156,6 +157,27 @@ describe('offline basemap', () => {
       tiles: ['https://citrus.example.com/api/geo/tiles/{z}/{x}/{y}.mvt'],
     })
     expect(style.layers.some((layer) => layer.type === 'symbol')).toBe(false)
+  })
+
+  it('with label fonts: state and city labels from /geo/places, drawn from those font files', () => {
+    const fonts = { regular: 'https://citrus.example.com/assets/r.woff2', bold: 'https://citrus.example.com/assets/b.woff2' }
+    const style = offlineStyle('https://citrus.example.com/api', fonts)
+    expect(style.glyphs).toBeUndefined()
+    expect(style.sources[PLACES_SOURCE]).toEqual({ type: 'geojson', data: 'https://citrus.example.com/api/geo/places' })
+    expect(style['font-faces']).toEqual({ [LABEL_FONTS.regular]: [{ url: fonts.regular }], [LABEL_FONTS.bold]: [{ url: fonts.bold }] })
+    const labels = style.layers.filter((layer) => layer.type === 'symbol')
+    expect(labels.map((layer) => layer.id)).toEqual([PLACE_LABEL_LAYERS.states, PLACE_LABEL_LAYERS.cities])
+    // on top of the outlines, each kind from the zoom its data names, the most populous placed first
+    expect(style.layers.slice(-2)).toEqual(labels)
+    for (const layer of labels) {
+      expect(JSON.stringify(layer.filter)).toContain('["zoom"],["get","min_zoom"]')
+      expect((layer.layout as Record<string, unknown>)['symbol-sort-key']).toEqual(['get', 'rank'])
+    }
+  })
+
+  it('formats the radius in miles with at most one decimal', () => {
+    expect(formatRadiusMiles(25.000001)).toBe('25 mi')
+    expect(formatRadiusMiles(2.54)).toBe('2.5 mi')
   })
 
   it('sends the login token as a header, else the shareable token as ?token=, only to our API', () => {

@@ -50,7 +50,7 @@ export function pointsCollection(points: readonly MapPoint[]): GeoJSON.FeatureCo
 }
 
 /** [[west, south], [east, north]] of the points, or null without points. */
-export function pointsBounds(points: readonly MapPoint[]): [[number, number], [number, number]] | null {
+export function pointsBounds(points: readonly MapPoint[]): LngLatBounds | null {
   if (points.length === 0) return null
   let west = Infinity
   let south = Infinity
@@ -66,6 +66,29 @@ export function pointsBounds(points: readonly MapPoint[]): [[number, number], [n
     [west, south],
     [east, north],
   ]
+}
+
+export type LngLatBounds = [[number, number], [number, number]]
+
+/** The box holding every given box (null ones skipped), or null when none is given. */
+export function unionBounds(...boxes: (LngLatBounds | null)[]): LngLatBounds | null {
+  const present = boxes.filter((box): box is LngLatBounds => box !== null)
+  if (present.length === 0) return null
+  return [
+    [Math.min(...present.map((b) => b[0][0])), Math.min(...present.map((b) => b[0][1]))],
+    [Math.max(...present.map((b) => b[1][0])), Math.max(...present.map((b) => b[1][1]))],
+  ]
+}
+
+/** The box of a polygon's outer ring. */
+export function polygonBounds(polygon: GeoJSON.Feature<GeoJSON.Polygon>): LngLatBounds {
+  const ring = polygon.geometry.coordinates[0] ?? []
+  return pointsBounds(ring.map(([lng = 0, lat = 0], i) => ({ id: String(i), lat, lng, label: '' })))!
+}
+
+/** A radius in miles as shown on the map: at most one decimal ("25 mi", "2.5 mi"). */
+export function formatRadiusMiles(miles: number): string {
+  return `${new Intl.NumberFormat('en-US', { maximumFractionDigits: 1 }).format(miles)} mi`
 }
 
 /** The search radius as a polygon (@turf/turf circle in miles, 64 steps); null when it cannot be drawn. */
