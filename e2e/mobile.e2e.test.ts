@@ -1,5 +1,8 @@
-import type { Page } from 'playwright-core'
-import { describe, expect, it } from 'vitest'
+import { writeFileSync } from 'node:fs'
+import path from 'node:path'
+import type { Locator, Page } from 'playwright-core'
+import { describe, expect, inject, it } from 'vitest'
+import { ensureTestDataset } from '../apps/server/src/data/test-dataset.ts'
 import { createTenant, TEST_PASSWORD } from '../test/helpers.ts'
 import { useBrowserSuite } from './browser.ts'
 
@@ -47,6 +50,29 @@ const ACTIONS_PROBE = `(() => {
     }
   }
   return clipped
+})()`
+
+type Box = { x: number; y: number; width: number; height: number }
+const intersects = (a: Box, b: Box) => a.x < b.x + b.width && b.x < a.x + a.width && a.y < b.y + b.height && b.y < a.y + a.height
+
+/** Runs in the page: the page itself does not scroll sideways. */
+const NO_SIDEWAYS_SCROLL = 'document.scrollingElement.scrollWidth <= window.innerWidth'
+
+/**
+ * Runs in the page, scrolled to the bottom: the visible buttons, links and inputs of the page under the floating
+ * Feedback button. Written as a string because the root tsconfig has no DOM types.
+ */
+const UNDER_FEEDBACK_PROBE = `(() => {
+  window.scrollTo(0, document.scrollingElement.scrollHeight)
+  const feedback = document.querySelector('[data-testid="feedback-button"]').getBoundingClientRect()
+  const under = []
+  for (const el of document.querySelectorAll('main button, main a, main input, main textarea, main [role="tab"]')) {
+    const r = el.getBoundingClientRect()
+    if (r.width === 0 || r.height === 0 || r.bottom <= 0 || r.top >= window.innerHeight) continue
+    if (r.left < feedback.right && feedback.left < r.right && r.top < feedback.bottom && feedback.top < r.bottom)
+      under.push(el.getAttribute('aria-label') || (el.textContent || '').trim().slice(0, 30) || el.tagName)
+  }
+  return under
 })()`
 
 describe('the tables at 390 px wide in a real browser', () => {
@@ -115,6 +141,98 @@ describe('the tables at 390 px wide in a real browser', () => {
       `document.getElementById('wide-probe').outerHTML = '<div style="overflow-x:auto;max-width:100%"><div style="width:600px;height:10px">wide</div></div>'`,
     )
     expect(((await page.evaluate(OVERFLOW_PROBE)) as { offenders: string[] }).offenders).toEqual([])
+    await page.context().close()
+  })
+
+  async function underFeedback(page: Page): Promise<string[]> {
+    await page.getByTestId('feedback-button').waitFor({ timeout: 30_000 })
+    return (await page.evaluate(UNDER_FEEDBACK_PROBE)) as string[]
+  }
+
+  async function boxOf(locator: Locator): Promise<Box> {
+    const box = await locator.boundingBox()
+    if (!box) throw new Error('not visible')
+    return box
+  }
+
+  async function screenshot(page: Page, name: string) {
+    if (process.env.E2E_SCREENSHOT_DIR)
+      writeFileSync(path.join(process.env.E2E_SCREENSHOT_DIR, name), await page.screenshot({ fullPage: true }))
+  }
+
+  it('Atlas and Nova stack their panels at 390 px; the Feedback button covers neither the AI Hub composer nor the end of a page', async () => {
+    await ensureTestDataset(suite.db.pool, inject('databaseUrl'))
+    const { company, users } = await createTenant(suite.db, {
+      roles: ['citrus'],
+      products: [{ product_group: 'ATLAS' }, { product_group: 'NOVA' }],
+    })
+    await suite.db.pool.query(`UPDATE companies SET plan_tier = 'ENTERPRISE' WHERE id = $1`, [company.id])
+    const page = await phonePage()
+    await signIn(page, users[0]!.email)
+    expect(await underFeedback(page), '/apps').toEqual([])
+
+    // Atlas: the query builder above the results, each the width of the screen, nothing cut or scrolled sideways
+    await page.goto(`${suite.server.baseUrl}/atlas-search`)
+    await page.getByText('Ready to Discover Healthcare Insights', { exact: true }).waitFor({ timeout: 30_000 })
+    const picker = page.getByTestId('condition-picker')
+    await picker.click()
+    await picker.fill('I10')
+    await page.getByRole('option', { name: /^I10 / }).first().click({ timeout: 30_000 })
+    await page.getByRole('button', { name: 'Search', exact: true }).click()
+    const totalPatients = page.locator('[data-stat="Total Patients"]')
+    await totalPatients.waitFor({ timeout: 30_000 })
+    const builder = await boxOf(page.getByTestId('resizable-panel'))
+    const results = await boxOf(page.getByRole('tablist').filter({ hasText: 'Overview' }))
+    expect(builder.width).toBeGreaterThan(330)
+    expect(results.width).toBeGreaterThan(330)
+    expect(results.y).toBeGreaterThanOrEqual(builder.y + builder.height)
+    expect(await page.getByRole('separator', { name: 'Resize query builder' }).count()).toBe(0)
+    // the stat cards show their label and number whole ("Total Patients", not "Tot / Pat")
+    const card = await boxOf(totalPatients)
+    expect(card.width).toBeGreaterThan(140)
+    const clipped = await totalPatients.evaluate(
+      (el) =>
+        [...el.querySelectorAll('p')].filter((p) => p.scrollWidth > p.clientWidth + 1 || p.getBoundingClientRect().height > 60).length,
+    )
+    expect(clipped).toBe(0)
+    expect(await page.evaluate(NO_SIDEWAYS_SCROLL), '/atlas-search').toBe(true)
+    await expectNoOverflow(page, '/atlas-search')
+    await screenshot(page, 'atlas-390.png')
+    expect(await underFeedback(page), '/atlas-search').toEqual([])
+
+    // Nova: the sidebar takes the screen's width above the map
+    await page.goto(`${suite.server.baseUrl}/nova-search`)
+    const search = page.getByRole('button', { name: 'Search', exact: true })
+    await expect.poll(() => search.isEnabled(), { timeout: 30_000 }).toBe(true)
+    await search.click()
+    await page.waitForURL(/\/nova-results\?/, { timeout: 30_000 })
+    const sidebar = page.getByTestId('nova-sidebar')
+    await sidebar.getByRole('tab').first().waitFor({ timeout: 30_000 })
+    await page.getByTestId('nova-legend').waitFor({ timeout: 60_000 })
+    const side = await boxOf(sidebar)
+    expect(side.width).toBeGreaterThan(300)
+    const map = await boxOf(page.getByTestId('nova-map'))
+    expect(map.width).toBeGreaterThan(300)
+    expect(map.y).toBeGreaterThanOrEqual(side.y + side.height)
+    expect(await page.evaluate(NO_SIDEWAYS_SCROLL), '/nova-results').toBe(true)
+    await screenshot(page, 'nova-390.png')
+
+    // AI Hub: the sticky composer's send button and counter stay clear of the Feedback button
+    await page.goto(`${suite.server.baseUrl}/ai-hub`)
+    const composer = page.getByRole('textbox', { name: 'Ask the AI assistant' })
+    await composer.waitFor({ timeout: 30_000 })
+    await composer.fill('Which states grew fastest?')
+    const feedback = await boxOf(page.getByRole('button', { name: 'Feedback', exact: true }))
+    for (const scroll of ['top', 'bottom']) {
+      await page.evaluate(scroll === 'top' ? 'window.scrollTo(0, 0)' : 'window.scrollTo(0, document.scrollingElement.scrollHeight)')
+      const send = await boxOf(page.getByRole('button', { name: 'Send', exact: true }))
+      const counter = await boxOf(page.getByTestId('ai-char-count'))
+      expect(intersects(send, feedback), `send (${scroll}): ${JSON.stringify({ send, feedback })}`).toBe(false)
+      expect(intersects(counter, feedback), `counter (${scroll})`).toBe(false)
+    }
+    expect(await page.evaluate(NO_SIDEWAYS_SCROLL), '/ai-hub').toBe(true)
+    expect(await underFeedback(page), '/ai-hub').toEqual([])
+    await screenshot(page, 'ai-hub-390.png')
     await page.context().close()
   })
 })

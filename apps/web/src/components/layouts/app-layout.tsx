@@ -6,6 +6,12 @@ import { HEADER_HEIGHT, SIDEBAR_COLLAPSED_STORAGE_KEY, SIDEBAR_WIDTH_COLLAPSED, 
 import { Sidebar } from './sidebar'
 import { TopHeader } from './top-header'
 
+/**
+ * Room kept free at the bottom of the page for the floating Feedback button (its 44 px plus its offset and a
+ * gap): the end of every page scrolls clear of it, and sticky bars (the AI Hub's composer) sit above it.
+ */
+export const FLOATING_CLEARANCE = '80px'
+
 /** The signed-in shell: collapsible sidebar (state kept in localStorage) and the top header. */
 export function AppLayout({ children, floating }: { children?: ReactNode; floating?: ReactNode }) {
   const [collapsed, setCollapsed] = useLocalStorage<boolean>({
@@ -24,6 +30,7 @@ export function AppLayout({ children, floating }: { children?: ReactNode; floati
       }}
       padding="md"
       transitionDuration={200}
+      style={{ '--citrus-floating-clearance': floating ? FLOATING_CLEARANCE : '0px' }}
     >
       <AppShell.Header>
         <TopHeader
@@ -36,7 +43,12 @@ export function AppLayout({ children, floating }: { children?: ReactNode; floati
       <AppShell.Navbar>
         <Sidebar collapsed={collapsed && !mobileOpened} onNavigate={mobile.close} />
       </AppShell.Navbar>
-      <AppShell.Main bg="var(--mantine-color-gray-0)">{children ?? <Outlet />}</AppShell.Main>
+      <AppShell.Main
+        bg="var(--mantine-color-gray-0)"
+        style={{ paddingBottom: 'calc(var(--app-shell-padding) + var(--citrus-floating-clearance))' }}
+      >
+        {children ?? <Outlet />}
+      </AppShell.Main>
       {floating}
     </AppShell>
   )

@@ -57,7 +57,12 @@ export function Composer(props: ComposerProps) {
       radius="lg"
       p="sm"
       shadow="sm"
-      style={props.sticky ? { position: 'sticky', bottom: 0, zIndex: 2, background: 'var(--mantine-color-body)' } : undefined}
+      // sticky above the room the layout keeps for the floating Feedback button
+      style={
+        props.sticky
+          ? { position: 'sticky', bottom: 'var(--citrus-floating-clearance, 0px)', zIndex: 2, background: 'var(--mantine-color-body)' }
+          : undefined
+      }
     >
       {templatesOpen && (
         <ScrollArea.Autosize mah={260} mb="xs" data-testid="ai-templates">

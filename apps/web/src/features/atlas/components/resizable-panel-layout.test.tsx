@@ -1,7 +1,7 @@
 import { act, fireEvent, screen } from '@testing-library/react'
-import { describe, expect, it } from 'vitest'
+import { describe, expect, it, vi } from 'vitest'
 import { renderWithRouter } from '../../../test/render'
-import { ResizablePanelLayout } from './resizable-panel-layout'
+import { ResizablePanelLayout, STACKED_PANELS_QUERY } from './resizable-panel-layout'
 
 const WIDTH_KEY = 'test.panel.width'
 const COLLAPSED_KEY = 'test.panel.collapsed'
@@ -157,5 +157,24 @@ describe('ResizablePanelLayout', () => {
       document.documentElement.dispatchEvent(new KeyboardEvent('keydown', { key: 'b', code: 'KeyB', ctrlKey: true, bubbles: true }))
     })
     expect(panel().getAttribute('data-collapsed')).toBe('false')
+  })
+
+  it('stacks the query builder above the results on a narrow screen: full width, no separator, still collapsible', () => {
+    const matchMedia = window.matchMedia
+    window.matchMedia = vi.fn((query: string) => ({ ...matchMedia(query), matches: query === STACKED_PANELS_QUERY }))
+    try {
+      localStorage.removeItem(COLLAPSED_KEY)
+      renderWithRouter(layout())
+      expect(screen.queryByRole('separator')).toBeNull()
+      expect(panel().style.width).toBe('100%')
+      expect(panel().getAttribute('data-width-percent')).toBeNull()
+      expect(panel().parentElement!.getAttribute('data-stacked')).toBe('true')
+      fireEvent.click(screen.getByRole('button', { name: 'Collapse query builder' }))
+      expect(panel().getAttribute('data-collapsed')).toBe('true')
+      expect(panel().style.width).toBe('100%')
+      expect(screen.getByText('results')).toBeDefined()
+    } finally {
+      window.matchMedia = matchMedia
+    }
   })
 })

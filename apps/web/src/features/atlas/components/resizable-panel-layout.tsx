@@ -1,9 +1,12 @@
 import { ActionIcon, Box, Flex, Group, Stack, Tooltip } from '@mantine/core'
-import { useElementSize, useHotkeys, useLocalStorage, useMergedRef } from '@mantine/hooks'
+import { useElementSize, useHotkeys, useLocalStorage, useMediaQuery, useMergedRef } from '@mantine/hooks'
 import { IconGripVertical, IconLayoutSidebarLeftCollapse, IconLayoutSidebarLeftExpand } from '@tabler/icons-react'
 import { useId, useRef, useState, type KeyboardEvent, type PointerEvent, type ReactNode } from 'react'
 import { LayoutHeader, type LayoutHeaderProps } from '../../../components/layouts/two-panel-layout'
 import { clampPercent, percentAfterKey, percentAtPointer, percentBounds, QUERY_BUILDER_PANEL } from '../utils/panel-width'
+
+/** Below Mantine's md breakpoint (992 px) the panels stack: a 280 px panel beside results does not fit a phone. */
+export const STACKED_PANELS_QUERY = '(max-width: 61.99em)'
 
 export interface ResizablePanelLayoutProps {
   left: ReactNode
@@ -21,6 +24,7 @@ export interface ResizablePanelLayoutProps {
  * reloads. The separator between them follows the ARIA window-splitter pattern: it takes focus, arrows
  * resize (Shift: larger steps), Home and End go to the limits, Enter collapses; a double click gives the
  * default width back. Ctrl or Cmd plus B toggles the panel as in the shared two-panel layout (spec 1 §2).
+ * On a narrow screen the panel sits above the results at full width, collapsible but not resizable.
  */
 export function ResizablePanelLayout({ left, right, panelLabel, widthKey, collapsedKey, header }: ResizablePanelLayoutProps) {
   const panelId = useId()
@@ -39,6 +43,7 @@ export function ResizablePanelLayout({ left, right, panelLabel, widthKey, collap
   // the width while the separator is dragged; stored once the pointer is released
   const [draft, setDraft] = useState<number | null>(null)
   const [focused, setFocused] = useState(false)
+  const stacked = useMediaQuery(STACKED_PANELS_QUERY, false, { getInitialValueInEffect: false })
   const active = draft !== null || focused
   const percent = clampPercent(draft ?? stored, bounds)
   const toggle = () => setCollapsed((c) => !c)
@@ -84,20 +89,32 @@ export function ResizablePanelLayout({ left, right, panelLabel, widthKey, collap
   return (
     <Stack gap="md" h="100%">
       {header && <LayoutHeader {...header} />}
-      <Flex ref={containerRef} flex={1} mih={0} style={draft !== null ? { userSelect: 'none', cursor: 'col-resize' } : undefined}>
+      <Flex
+        ref={containerRef}
+        flex={1}
+        mih={0}
+        direction={stacked ? 'column' : 'row'}
+        gap={stacked ? 'md' : 0}
+        data-stacked={stacked}
+        style={draft !== null ? { userSelect: 'none', cursor: 'col-resize' } : undefined}
+      >
         <Box
           id={panelId}
           data-testid="resizable-panel"
           data-collapsed={collapsed}
-          data-width-percent={collapsed ? undefined : percent}
-          style={{
-            flexShrink: 0,
-            width: collapsed ? collapsedPx : `clamp(${minPx}px, ${percent}%, ${maxPercent}%)`,
-            transition: draft === null ? 'width 150ms ease' : undefined,
-          }}
+          data-width-percent={collapsed || stacked ? undefined : percent}
+          style={
+            stacked
+              ? { width: '100%' }
+              : {
+                  flexShrink: 0,
+                  width: collapsed ? collapsedPx : `clamp(${minPx}px, ${percent}%, ${maxPercent}%)`,
+                  transition: draft === null ? 'width 150ms ease' : undefined,
+                }
+          }
         >
           <Stack gap="xs" h="100%">
-            <Group justify={collapsed ? 'center' : 'flex-end'}>
+            <Group justify={collapsed && !stacked ? 'center' : 'flex-end'}>
               <Tooltip label={`${collapsed ? 'Expand' : 'Collapse'} ${panelLabel} (Ctrl/Cmd+B)`}>
                 <ActionIcon
                   variant="subtle"
@@ -117,7 +134,7 @@ export function ResizablePanelLayout({ left, right, panelLabel, widthKey, collap
             </Box>
           </Stack>
         </Box>
-        {collapsed ? (
+        {stacked ? null : collapsed ? (
           <Box w={16} style={{ flexShrink: 0 }} />
         ) : (
           <Box

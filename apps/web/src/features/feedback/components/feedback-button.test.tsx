@@ -58,4 +58,22 @@ describe('feedback', () => {
     const events = api.callsTo('POST /analytics/events').map((call) => call.body)
     expect(events).toContainEqual({ events: [{ name: 'error_occurred', properties: { key: 'feedback_submission_failed' } }] })
   })
+
+  it('is a round icon named Feedback on a phone, the labelled button elsewhere', async () => {
+    mockApi()
+    const matchMedia = window.matchMedia
+    window.matchMedia = vi.fn((query: string) => ({ ...matchMedia(query), matches: query === '(max-width: 47.99em)' }))
+    try {
+      const view = renderWithRouter(<FeedbackButton />)
+      const button = screen.getByRole('button', { name: 'Feedback' })
+      expect(button.textContent).toBe('')
+      fireEvent.click(button)
+      expect(await screen.findByRole('dialog')).toBeTruthy()
+      view.unmount()
+    } finally {
+      window.matchMedia = matchMedia
+    }
+    renderWithRouter(<FeedbackButton />)
+    expect(screen.getByRole('button', { name: 'Feedback' }).textContent).toBe('Feedback')
+  })
 })

@@ -1,5 +1,6 @@
 import { FEEDBACK_MESSAGES } from '@citrus/contracts'
-import { Affix, Alert, Button, Modal, Stack } from '@mantine/core'
+import { ActionIcon, Affix, Alert, Button, Modal, Stack } from '@mantine/core'
+import { useMediaQuery } from '@mantine/hooks'
 import { IconCheck, IconMessageCircle } from '@tabler/icons-react'
 import { useEffect, useState } from 'react'
 import { track } from '../../../lib/analytics'
@@ -14,6 +15,7 @@ export function FeedbackButton() {
   const [opened, setOpened] = useState(false)
   const submit = useSubmitFeedback()
   const [banner, setBanner] = useState(false)
+  const phone = useMediaQuery('(max-width: 47.99em)', false, { getInitialValueInEffect: false })
 
   useEffect(() => {
     if (!banner) return
@@ -37,7 +39,8 @@ export function FeedbackButton() {
 
   return (
     <>
-      <Affix position={{ bottom: 24, right: 24 }} zIndex={150}>
+      {/* in the bottom-right corner, where the layout keeps room for it (FLOATING_CLEARANCE); a round icon on phones */}
+      <Affix position={{ bottom: 20, right: 20 }} zIndex={150}>
         <Stack align="flex-end" gap="sm">
           {banner && (
             <Alert
@@ -51,15 +54,29 @@ export function FeedbackButton() {
               {FEEDBACK_MESSAGES.success}
             </Alert>
           )}
-          <Button
-            radius="xl"
-            size="md"
-            leftSection={<IconMessageCircle size={18} />}
-            onClick={() => setOpened(true)}
-            style={{ boxShadow: 'var(--mantine-shadow-md)' }}
-          >
-            Feedback
-          </Button>
+          {phone ? (
+            <ActionIcon
+              radius="xl"
+              size={44}
+              aria-label="Feedback"
+              onClick={() => setOpened(true)}
+              style={{ boxShadow: 'var(--mantine-shadow-md)' }}
+              data-testid="feedback-button"
+            >
+              <IconMessageCircle size={20} />
+            </ActionIcon>
+          ) : (
+            <Button
+              radius="xl"
+              h={44}
+              leftSection={<IconMessageCircle size={18} />}
+              onClick={() => setOpened(true)}
+              style={{ boxShadow: 'var(--mantine-shadow-md)' }}
+              data-testid="feedback-button"
+            >
+              Feedback
+            </Button>
+          )}
         </Stack>
       </Affix>
       <Modal opened={opened} onClose={() => setOpened(false)} title="Share your feedback" centered>

@@ -280,8 +280,14 @@ function NovaResults() {
       <Stack gap="md">
         <PageHeader title="Nova" description={`Antivenom territory intelligence · ${rootLabel} (${searchWithinRegion(filters)})`} />
         <TabHeader tabs={NOVA_TABS} />
-        <Flex gap="md" align="flex-start">
-          <Box w={collapsed ? 56 : '33%'} style={{ flexShrink: 0 }} data-collapsed={collapsed}>
+        {/* side by side from md (992 px); stacked on a phone, where a third of the width is ~110 px */}
+        <Flex gap="md" direction={{ base: 'column', md: 'row' }} align={{ base: 'stretch', md: 'flex-start' }}>
+          <Box
+            w={{ base: '100%', md: collapsed ? 56 : '33%' }}
+            style={{ flexShrink: 0 }}
+            data-collapsed={collapsed}
+            data-testid="nova-sidebar"
+          >
             <Paper withBorder radius="lg" p="sm">
               {sidebar}
             </Paper>
