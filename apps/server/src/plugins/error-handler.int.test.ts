@@ -1,7 +1,11 @@
 import { connect } from 'node:net'
 import type { AddressInfo } from 'node:net'
-import { beforeAll, describe, expect, it } from 'vitest'
-import { useTestApp } from '../../../../test/helpers.ts'
+import { Writable } from 'node:stream'
+import multipart from '@fastify/multipart'
+import { HTTP_MESSAGES } from '@citrus/contracts'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { testConfig, useTestApp } from '../../../../test/helpers.ts'
+import { buildApp } from '../app.ts'
 
 /**
  * Issue 9 §2: requests refused by Node's HTTP parser or by the router, before any route runs, still get
@@ -126,5 +130,75 @@ describe('framework errors use the error envelope', () => {
     expect(response.status).toBeLessThan(500)
     const body = JSON.parse(response.body) as Record<string, unknown>
     expect(Object.keys(body).sort()).toEqual(expect.arrayContaining(['code', 'message', 'status']))
+  })
+})
+
+/**
+ * Issue 32 §9: a malformed multipart/form-data body (no boundary, a boundary the body never uses, a body cut
+ * short) is the client's fault: 400 in the envelope, and nothing logged at error level.
+ */
+describe('malformed multipart bodies', () => {
+  const lines: string[] = []
+  let app: Awaited<ReturnType<typeof buildApp>>
+
+  beforeAll(async () => {
+    const stream = new Writable({
+      write(chunk: Buffer, _encoding, done) {
+        lines.push(chunk.toString('utf8'))
+        done()
+      },
+    })
+    app = await buildApp(testConfig({}, { OUTBOX_POLL_INTERVAL_MS: '0' }), { logger: { level: 'info', stream } })
+    // a route that reads multipart bodies as the AI Hub's upload does
+    await app.register(async (scope) => {
+      await scope.register(multipart)
+      scope.post('/multipart-probe', async (request) => {
+        let files = 0
+        for await (const part of request.parts()) {
+          if (part.type === 'file') {
+            await part.toBuffer()
+            files++
+          }
+        }
+        return { files }
+      })
+    })
+    await app.ready()
+  })
+  afterAll(async () => {
+    await app.close()
+  })
+
+  const body =
+    '--abc\r\nContent-Disposition: form-data; name="files"; filename="a.txt"\r\nContent-Type: text/plain\r\n\r\nhello\r\n--abc--\r\n'
+
+  it('400 in the envelope, no error logged', async () => {
+    const good = await app.inject({
+      method: 'POST',
+      url: '/multipart-probe',
+      headers: { 'content-type': 'multipart/form-data; boundary=abc' },
+      body,
+    })
+    expect([good.statusCode, good.json()]).toEqual([200, { files: 1 }])
+    for (const [contentType, payload] of [
+      ['multipart/form-data', body], // no boundary
+      ['multipart/form-data; boundary=xyz', body], // a boundary the body does not use
+      ['multipart/form-data; boundary=', body], // an empty one
+      ['multipart/form-data; boundary=abc', body.slice(0, 60)], // cut short in a part header
+      ['multipart/form-data; boundary=abc', body.slice(0, 110)], // cut short in a file
+    ] as const) {
+      lines.length = 0
+      const response = await app.inject({
+        method: 'POST',
+        url: '/multipart-probe',
+        headers: { 'content-type': contentType },
+        body: payload,
+      })
+      expect([response.statusCode, response.json()]).toEqual([
+        400,
+        { message: HTTP_MESSAGES.malformedMultipart, code: 'BAD_REQUEST', status: 400 },
+      ])
+      expect(lines.filter((line) => (JSON.parse(line) as { level: number }).level >= 50)).toEqual([])
+    }
   })
 })

@@ -1,4 +1,5 @@
 import { createServer, type IncomingMessage, type Server } from 'node:http'
+import { Writable } from 'node:stream'
 import {
   AI_HUB_ERROR_CODES,
   AI_HUB_MESSAGES,
@@ -7,16 +8,20 @@ import {
   AI_MAX_FILES_PER_UPLOAD,
   AI_TOKENS_PER_PIN,
   AUTH_MESSAGES,
+  ERROR_CODES,
+  HTTP_MESSAGES,
   type AiResponse,
 } from '@citrus/contracts'
 import request from 'supertest'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { docxOf, encryptedOffice, pdfOf, pptxOf, xlsxOf } from '../../../../../test/ai-hub-fixtures.ts'
-import { createTenant, loginTokenFor, testConfig, useTestApp } from '../../../../../test/helpers.ts'
+import { createTenant, loginTokenFor, testConfig, testDatabase, useTestApp } from '../../../../../test/helpers.ts'
+import { buildApp } from '../../app.ts'
 import { generateApiKey, hashApiKey, maskOf } from '../../auth/api-keys.ts'
 import { signShareToken } from '../../auth/tokens.ts'
 import { OFFLINE_MODEL, UNVERIFIED_NUMBER } from '../../domain/ai-hub/generate.ts'
 import { numbersIn } from '../../domain/ai-hub/numbers.ts'
+import { docxBomb, pdfBomb, pptxBomb, xlsxBomb } from '../../domain/ai-hub/test-bombs.ts'
 
 type Tenant = Awaited<ReturnType<typeof createTenant>>
 type Db = ReturnType<typeof useTestApp>['db']
@@ -711,5 +716,120 @@ describe('AI Hub (OpenAI-compatible endpoint)', () => {
       [tenant.company.id],
     )
     expect(rows[0]!.used).toBe(1) // the successful answer only
+  })
+})
+
+// ---- upload bombs and malformed bodies (issue 32 §1, §9) ------------------------------------------
+
+describe('AI Hub uploads that unpack to more than they may', () => {
+  const MB = 1024 * 1024
+  const lines: string[] = []
+  let app: Awaited<ReturnType<typeof buildApp>>
+  let db: Db
+  let tenant: Tenant
+  let auth: Record<string, string>
+
+  beforeAll(async () => {
+    db = testDatabase()
+    const stream = new Writable({
+      write(chunk: Buffer, _encoding, done) {
+        lines.push(chunk.toString('utf8'))
+        done()
+      },
+    })
+    app = await buildApp(testConfig({}, { OUTBOX_POLL_INTERVAL_MS: '0' }), { logger: { level: 'info', stream }, database: db })
+    await app.listen({ port: 0, host: '127.0.0.1' })
+    tenant = await createTenant(db, { roles: ['user'], products: [{ product_group: 'ATLAS', limit: 100 }] })
+    auth = await authFor(tenant)
+    // the extraction threads started (loading their code is not what is measured below)
+    const warm = await request(app.server)
+      .post('/api/ai-hub/documents')
+      .set(auth)
+      .attach('files', await docxOf([['Warm up.']]), 'warm.docx')
+    expect(warm.status).toBe(201)
+  }, 180_000)
+  afterAll(async () => {
+    await app.close()
+    await db.close()
+  })
+
+  const errorLogs = () => lines.filter((line) => (JSON.parse(line) as { level: number }).level >= 50)
+  const upload = (name: string, bytes: Buffer) => request(app.server).post('/api/ai-hub/documents').set(auth).attach('files', bytes, name)
+
+  it('answers each bomb with a 4xx envelope within 5 s and stores nothing of it', async () => {
+    const before = await recount(db, tenant.users[0]!.id)
+    const cases: [string, Buffer, string][] = [
+      ['text.docx', docxBomb(200 * MB), AI_HUB_ERROR_CODES.unpacksTooLarge], // the issue's: 200 MB of text
+      ['spaces.docx', docxBomb(400 * MB, { fill: ' ' }), AI_HUB_ERROR_CODES.unpacksTooLarge], // 400 MB of spaces (was 201)
+      ['liar.docx', docxBomb(200 * MB, { lie: true }), AI_HUB_ERROR_CODES.unpacksTooLarge],
+      ['liar.pptx', pptxBomb(200 * MB, { lie: true }), AI_HUB_ERROR_CODES.unpacksTooLarge],
+      ['liar.xlsx', xlsxBomb(400 * MB, { lie: true }), AI_HUB_ERROR_CODES.unpacksTooLarge],
+      ['drawn.pdf', pdfBomb(200 * MB), AI_HUB_ERROR_CODES.unpacksTooLarge],
+      ['word.docx', docxBomb(30 * MB), AI_HUB_ERROR_CODES.budgetExceeded], // within the unpacked cap, past the text cap
+      ['text.pdf', pdfBomb(4 * MB), AI_HUB_ERROR_CODES.budgetExceeded],
+      // one 300,000-letter word: tiktoken alone took 148 s for 40,000
+      ['aaaa.txt', Buffer.alloc(300_000, 'a'), AI_HUB_ERROR_CODES.budgetExceeded],
+    ]
+    for (const [name, bytes, code] of cases) {
+      const started = performance.now()
+      const response = await upload(name, bytes)
+      const ms = performance.now() - started
+      expect([name, response.status, response.body.code]).toEqual([name, 422, code])
+      expect(Object.keys(response.body).sort()).toEqual(['code', 'message', 'status'])
+      expect(ms, `${name} answered in ${Math.round(ms)} ms`).toBeLessThan(5_000)
+    }
+    expect(await recount(db, tenant.users[0]!.id)).toEqual(before)
+    expect(errorLogs()).toEqual([])
+  }, 120_000)
+
+  it('keeps /healthz answering and memory bounded while six bombs are uploaded at once', async () => {
+    const bombs: [string, Buffer][] = [
+      ['one.docx', docxBomb(200 * MB)],
+      ['two.docx', docxBomb(200 * MB, { lie: true })],
+      ['three.xlsx', xlsxBomb(400 * MB, { lie: true })],
+      ['four.pptx', pptxBomb(200 * MB, { lie: true })],
+      ['five.docx', docxBomb(30 * MB)],
+      ['six.pdf', pdfBomb(200 * MB)],
+    ]
+    const idle = process.memoryUsage.rss()
+    let peak = idle
+    const sampler = setInterval(() => (peak = Math.max(peak, process.memoryUsage.rss())), 20)
+    const uploads = Promise.all(bombs.map(([name, bytes]) => upload(name, bytes)))
+    let settled = false
+    void uploads.finally(() => (settled = true))
+    const health: number[] = []
+    do {
+      const started = performance.now()
+      const response = await request(app.server).get('/healthz')
+      health.push(performance.now() - started)
+      expect(response.status).toBe(200)
+      await new Promise((resolve) => setTimeout(resolve, 50))
+    } while (!settled || health.length < 3)
+    const responses = await uploads
+    clearInterval(sampler)
+    expect(responses.map((response) => response.status)).toEqual([422, 422, 422, 422, 422, 422])
+    const worst = Math.max(...health)
+    const growth = (peak - idle) / MB
+    console.warn(`six bombs at once: /healthz worst ${Math.round(worst)} ms over ${health.length} calls, RSS +${Math.round(growth)} MB`)
+    expect(worst, `/healthz took ${Math.round(worst)} ms`).toBeLessThan(1_000)
+    expect(growth, `RSS grew by ${Math.round(growth)} MB`).toBeLessThan(1_024)
+  }, 120_000)
+
+  it('answers 400 in the envelope to a malformed multipart body, without an error in the log', async () => {
+    lines.length = 0
+    const body =
+      '--abc\r\nContent-Disposition: form-data; name="files"; filename="a.txt"\r\nContent-Type: text/plain\r\n\r\nhello\r\n--abc--\r\n'
+    for (const [contentType, payload] of [
+      ['multipart/form-data', body],
+      ['multipart/form-data; boundary=xyz', body],
+      ['multipart/form-data; boundary=abc', body.slice(0, 60)],
+    ] as const) {
+      const response = await request(app.server).post('/api/ai-hub/documents').set(auth).set('content-type', contentType).send(payload)
+      expect([response.status, response.body]).toEqual([
+        400,
+        { message: HTTP_MESSAGES.malformedMultipart, code: ERROR_CODES.BAD_REQUEST, status: 400 },
+      ])
+    }
+    expect(errorLogs()).toEqual([])
   })
 })
