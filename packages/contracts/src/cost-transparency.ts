@@ -30,6 +30,16 @@ export function affordabilityColor(score: number): 'green' | 'amber' | 'red' {
   return score > 80 ? 'green' : score > 60 ? 'amber' : 'red'
 }
 
+/**
+ * Price Check's affordability of one facility among a search's facilities (0-100): the share of the listed
+ * facilities whose patient cost is at or above this one's, rounded (100 = the cheapest). One implementation for the
+ * results page and the cost page's listed price (docs/decisions/0075).
+ */
+export function priceCheckAffordability(patientRates: readonly number[], rate: number): number {
+  if (patientRates.length === 0) return 0
+  return Math.round((100 * patientRates.filter((c) => c >= rate).length) / patientRates.length)
+}
+
 /** Price Check ZIP: five digits, optionally a hyphen and four digits (spec 3 §5). */
 export const PRICE_CHECK_ZIP_PATTERN = /^\d{5}(-\d{4})?$/
 
@@ -62,33 +72,37 @@ export function priceCheckEmptyMessage(procedure: string, zip: string, insurance
   return insurance ? `${base} that accept ${insurance}.` : `${base}.`
 }
 
+const zipCodeSchema = z
+  .string()
+  .trim()
+  .regex(PRICE_CHECK_ZIP_PATTERN, PRICE_CHECK_MESSAGES.invalidZip)
+  .transform((zip) => zip.slice(0, 5))
+  .describe('ZIP code: 5 digits, optionally -NNNN')
+const procedureCodesSchema = z
+  .string()
+  .transform((csv) =>
+    csv
+      .split(',')
+      .map((code) => code.trim().toUpperCase())
+      .filter((code) => code !== ''),
+  )
+  .pipe(
+    z
+      .array(z.string().regex(/^[A-Z0-9]{4,7}$/, PRICE_CHECK_MESSAGES.malformedCode))
+      .min(1, PRICE_CHECK_MESSAGES.codesRequired)
+      .max(PRICE_CHECK_MAX_CODES, PRICE_CHECK_MESSAGES.tooManyCodes)
+      .transform((codes) => [...new Set(codes)]),
+  )
+  .describe('the CPT/HCPCS codes that make up the procedure, comma-separated')
+const radiusSchema = z.coerce
+  .number()
+  .positive(PRICE_CHECK_MESSAGES.radiusPositive)
+  .max(PRICE_CHECK_MAX_RADIUS_M, PRICE_CHECK_MESSAGES.radiusTooLarge)
+
 export const procedureCostQuerySchema = z.object({
-  zip_code: z
-    .string()
-    .trim()
-    .regex(PRICE_CHECK_ZIP_PATTERN, PRICE_CHECK_MESSAGES.invalidZip)
-    .transform((zip) => zip.slice(0, 5))
-    .describe('ZIP code: 5 digits, optionally -NNNN'),
-  procedure_codes_csv: z
-    .string()
-    .transform((csv) =>
-      csv
-        .split(',')
-        .map((code) => code.trim().toUpperCase())
-        .filter((code) => code !== ''),
-    )
-    .pipe(
-      z
-        .array(z.string().regex(/^[A-Z0-9]{4,7}$/, PRICE_CHECK_MESSAGES.malformedCode))
-        .min(1, PRICE_CHECK_MESSAGES.codesRequired)
-        .max(PRICE_CHECK_MAX_CODES, PRICE_CHECK_MESSAGES.tooManyCodes)
-        .transform((codes) => [...new Set(codes)]),
-    )
-    .describe('the CPT/HCPCS codes that make up the procedure, comma-separated'),
-  radius_in_m: z.coerce
-    .number()
-    .positive(PRICE_CHECK_MESSAGES.radiusPositive)
-    .max(PRICE_CHECK_MAX_RADIUS_M, PRICE_CHECK_MESSAGES.radiusTooLarge)
+  zip_code: zipCodeSchema,
+  procedure_codes_csv: procedureCodesSchema,
+  radius_in_m: radiusSchema
     .default(PRICE_CHECK_DEFAULT_RADIUS_M)
     .describe(
       `search radius around the ZIP centroid in metres (default ${PRICE_CHECK_DEFAULT_RADIUS_M}, at most ${PRICE_CHECK_MAX_RADIUS_M})`,
@@ -172,21 +186,86 @@ export const providerCostQuerySchema = z.object({
     .max(200)
     .optional()
     .transform((value) => (value ? value : undefined))
-    .describe('restrict claims to one insurance carrier'),
+    .describe(
+      'restrict claims to one insurance carrier; with procedure_codes_csv also the listed price’s perspective (that carrier’s negotiated rates; absent = cash), as in Price Check',
+    ),
+  procedure_codes_csv: procedureCodesSchema
+    .optional()
+    .describe(
+      'the codes of a Price Check procedure: the answer then carries listed_price, the facility’s price list priced for them as Price Check prices it (docs/decisions/0075)',
+    ),
+  zip_code: zipCodeSchema
+    .optional()
+    .describe(
+      'with procedure_codes_csv: the Price Check search the facility was found in, for its affordability among that search’s facilities',
+    ),
+  radius_in_m: radiusSchema
+    .optional()
+    .describe(`with zip_code: the Price Check search radius in metres (default ${PRICE_CHECK_DEFAULT_RADIUS_M})`),
 })
+export type ProviderCostQuery = z.input<typeof providerCostQuerySchema>
 
 const rangeSchema = z.object({ low: money, median: money, high: money })
+
+/** Care Connect's per-unit prices of a provider's code (mv_provider_prices, all payers), as its features show them. */
+export const unitPriceSchema = z
+  .object({
+    line_count: z.number().int().describe('claim lines with units > 0'),
+    list: money,
+    negotiated: money,
+    insurer: money,
+    patient: money,
+  })
+  .meta({ id: 'UnitPrice' })
+export type UnitPrice = z.infer<typeof unitPriceSchema>
+
+/** The cost page's listed price (docs/decisions/0075): the facility's price list priced as Price Check prices it. */
+export const listedPriceSchema = z
+  .object({
+    procedure_codes: z.array(z.string()),
+    payment_perspective: z.string().nullable().describe('the carrier whose negotiated rates are priced; null = cash'),
+    facility_name: z.string().nullable(),
+    facility_npi: z.string().nullable(),
+    cost_bundle: costBundleSchema
+      .nullable()
+      .describe('the figures Price Check shows for this facility; null when its price list does not price every code so'),
+    price_check: z
+      .object({
+        zip_code: z.string(),
+        radius_in_m: z.number(),
+        facility_count: z.number().int().describe('facilities that search lists'),
+        affordability: z
+          .number()
+          .min(0)
+          .max(100)
+          .nullable()
+          .describe('Price Check’s affordability of this facility among them (100 = the cheapest); null when the search does not list it'),
+      })
+      .nullable()
+      .describe('the Price Check search (zip_code, radius_in_m) this page was opened from; null without zip_code'),
+  })
+  .meta({ id: 'ListedPrice' })
+export type ListedPrice = z.infer<typeof listedPriceSchema>
 
 export const visitTypeSchema = z
   .object({
     code: z.string(),
     description: z.string(),
     claim_count: z.number().int(),
-    avg_list_rate: money,
-    avg_negotiated_rate: money,
-    avg_insurer_rate: money,
-    avg_patient_rate: money,
-    facility_negotiated_rate: money.nullable().describe("mean negotiated rate of the code in the price list of the provider's facility"),
+    avg_list_rate: money.describe('mean list amount of the claim lines of the code'),
+    avg_negotiated_rate: money.describe('mean negotiated (allowed) amount of its claim lines'),
+    avg_insurer_rate: money.describe('mean insurer amount of its claim lines'),
+    avg_patient_rate: money.describe('mean patient amount of its claim lines'),
+    unit_price: unitPriceSchema
+      .nullable()
+      .describe(
+        "Care Connect's per-unit prices of the code (lines with units > 0, all payers), the same figures its features show; null for a facility or with a carrier",
+      ),
+    facility_negotiated_rate: money
+      .nullable()
+      .describe(
+        "mean negotiated rate of the code in the price list of the provider's facility (the carrier's plan rows, else every payer's), as Price Check computes it",
+      ),
     peer_avg_negotiated_rate: money.nullable().describe('mean negotiated rate of the same code among the peers'),
     peer_count: z.number().int().describe('peers who billed the code'),
     affordability: z
@@ -233,6 +312,7 @@ export const providerCostResponseSchema = z
       specialty: z.string(),
     }),
     payment_perspective: z.string().nullable(),
+    listed_price: listedPriceSchema.nullable().describe('with procedure_codes_csv: the listed price of those codes; null otherwise'),
   })
   .meta({ id: 'ProviderCost' })
 export type ProviderCostResponse = z.infer<typeof providerCostResponseSchema>
@@ -274,7 +354,7 @@ export const costTransparencyEndpoints = {
     path: '/cost-transparency/provider/{npi}',
     summary: 'Provider cost transparency: estimated cost range, visit types with codes and costs, affordability against peers',
     description:
-      'From the provider’s claims and the price list of their facility. Peers are providers of the same primary taxonomy within 50 km. Metered like Price Check.',
+      'From the provider’s claims and the price list of their facility. Peers are providers of the same primary taxonomy within 50 km. With procedure_codes_csv (and optionally the Price Check search’s zip_code and radius_in_m), listed_price: the facility’s price list priced for those codes in the perspective (payment_perspective, else cash) by the same function as Price Check, with Price Check’s affordability among that search’s facilities. Metered like Price Check.',
     tags,
     security,
     params: providerCostParamsSchema,

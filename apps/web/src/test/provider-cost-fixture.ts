@@ -31,6 +31,7 @@ export const providerCostBody: ProviderCostResponse = {
       avg_negotiated_rate: 53,
       avg_insurer_rate: 40,
       avg_patient_rate: 13,
+      unit_price: { line_count: 30, list: 120, negotiated: 53, insurer: 40, patient: 13 },
       facility_negotiated_rate: 60,
       peer_avg_negotiated_rate: 58.84,
       peer_count: 4,
@@ -40,4 +41,5 @@ export const providerCostBody: ProviderCostResponse = {
   affordability: 100,
   peers: { count: 12, radius_in_m: 50000, specialty: 'Family Medicine Physician' },
   payment_perspective: null,
+  listed_price: null,
 }

@@ -1,5 +1,6 @@
 import {
   costTransparencyEndpoints,
+  PRICE_CHECK_DEFAULT_RADIUS_M,
   PRICE_CHECK_MESSAGES,
   PROVIDER_SHARE_DAYS,
   ROLES,
@@ -15,8 +16,8 @@ import { signShareToken } from '../../auth/tokens.js'
 import { CREDITS_REMAINING_HEADER } from '../../plugins/credits.js'
 import { requestDataVersion, VersionedLruCache } from '../../lib/versioned-cache.js'
 import { acceptsGzip, gzipSegment, SplicedGzip, type GzipSegment } from '../../lib/spliced-gzip.js'
-import { loadPricingReference, priceProcedure, type PricingReference } from './pricing.js'
-import { providerCosts } from './provider.js'
+import { loadPricingReference, priceProcedure, type PricingReference, type ProcedureCostInput } from './pricing.js'
+import { providerCosts, type ListedPriceRequest } from './provider.js'
 
 /** Bounds of the Price Check cache (docs/decisions/0028): entries, and how long one lives at most. */
 export const PRICE_CACHE_MAX_ENTRIES = 1_000
@@ -90,6 +91,27 @@ export const costTransparencyRoutes: FastifyPluginAsyncZod = async (app) => {
     return reference.value
   }
 
+  const keyOf = (input: ProcedureCostInput) =>
+    JSON.stringify([input.zip_code, [...input.procedure_codes].sort(), input.radius_in_m, input.payment_perspective?.toLowerCase() ?? null])
+  /** A Price Check search's answer (from the cache, else computed and kept): the one source of its figures. */
+  async function searchEntry(
+    input: ProcedureCostInput,
+    version: string,
+    bypass: boolean,
+  ): Promise<{ entry: PriceCacheEntry; cached: boolean }> {
+    const key = keyOf(input)
+    if (!bypass) {
+      const hit = cache.get(key, version)
+      if (hit) return { entry: hit, cached: true }
+    }
+    // the input check and the prices are one statement (docs/decisions/0062); a 400 wins over the figures
+    const priced = await priceProcedure(app.db.pool, await referenceFor(version), input)
+    const { payment_perspective: _payer, procedure_codes: _codes, ...result } = priced
+    const entry = { value: result, json: JSON.stringify(result) }
+    cache.set(key, version, entry)
+    return { entry, cached: false }
+  }
+
   route(app, costTransparencyEndpoints.procedure, { onRequest: guard, preHandler: meterSearch }, async (request, reply) => {
     const query = request.query
     const input = {
@@ -98,12 +120,6 @@ export const costTransparencyRoutes: FastifyPluginAsyncZod = async (app) => {
       radius_in_m: query.radius_in_m,
       payment_perspective: query.payment_perspective,
     }
-    const key = JSON.stringify([
-      input.zip_code,
-      [...input.procedure_codes].sort(),
-      input.radius_in_m,
-      input.payment_perspective?.toLowerCase() ?? null,
-    ])
     const version = await requestDataVersion(request)
     // The answer is written as a string (docs/decisions/0051): the cached part is serialised once, when it is
     // computed, and the request's own fields are spliced around it. The shape is the contract's by construction
@@ -120,20 +136,35 @@ export const costTransparencyRoutes: FastifyPluginAsyncZod = async (app) => {
       const gzip = cached && acceptsGzip(request.headers['accept-encoding'])
       return sendNegotiatedJson(reply, gzip ? gzipAnswer(entry, tailJson) : `${entry.json.slice(0, -1)},${tailJson.slice(1)}`, gzip)
     }
-    if (!query._bypass_cache) {
-      const hit = cache.get(key, version)
-      if (hit) return send(hit, true)
-    }
-    // the input check and the prices are one statement (docs/decisions/0062); a 400 wins over the figures
-    const priced = await priceProcedure(app.db.pool, await referenceFor(version), input)
-    const { payment_perspective: _payer, procedure_codes: _codes, ...result } = priced
-    const entry = { value: result, json: JSON.stringify(result) }
-    cache.set(key, version, entry)
-    return send(entry, false)
+    const { entry, cached } = await searchEntry(input, version, query._bypass_cache)
+    return send(entry, cached)
   })
 
   route(app, costTransparencyEndpoints.provider, { onRequest: guard, preHandler: meterSearch }, async (request, reply) => {
-    const body: ProviderCostResponse = await providerCosts(app.db.pool, request.params.npi, request.query.payment_perspective)
+    const query = request.query
+    // the listed price of a Price Check procedure: the same functions, reference and cached search as Price Check's
+    let listed: ListedPriceRequest | null = null
+    if (query.procedure_codes_csv) {
+      const version = await requestDataVersion(request)
+      const codes = query.procedure_codes_csv
+      const zip = query.zip_code
+      const radius = query.radius_in_m ?? PRICE_CHECK_DEFAULT_RADIUS_M
+      listed = {
+        codes,
+        reference: await referenceFor(version),
+        search: zip
+          ? {
+              zip_code: zip,
+              radius_in_m: radius,
+              facilities: async () => {
+                const input = { zip_code: zip, procedure_codes: codes, radius_in_m: radius, payment_perspective: query.payment_perspective }
+                return (await searchEntry(input, version, false)).entry.value.cost_by_hco
+              },
+            }
+          : null,
+      }
+    }
+    const body: ProviderCostResponse = await providerCosts(app.db.pool, request.params.npi, query.payment_perspective, listed)
     // typed by construction; the integration tests parse the answers with the contract's schema (as for /procedure)
     return sendJson(reply, JSON.stringify(body))
   })

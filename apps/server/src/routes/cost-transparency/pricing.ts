@@ -203,7 +203,7 @@ const isNumber = (value: number | null): value is number => value !== null
  * median / 10th / 90th percentile allowed amounts, methodology. Amounts are JSON numbers written from the numeric
  * columns, which parse to the same doubles as their text.
  */
-type PriceRow = [
+export type PriceRow = [
   code: string,
   payer: string,
   plan: string,
@@ -251,6 +251,24 @@ function statistics(rows: readonly PriceRow[], rates: readonly number[]) {
 const methodologiesOf = (used: readonly PriceRow[]) => [...new Set(used.map((r) => r[9]).filter((m): m is string => !!m))]
 
 /**
+ * A code's plan rows with a negotiated rate: the payer's (case-insensitive), or every payer's when none is named
+ * (the cost page's all-payers rate; Price Check names one or prices cash).
+ */
+function planRowsOf(rows: readonly PriceRow[], payer: string | undefined): PriceRow[] {
+  const payerLower = payer?.toLowerCase()
+  return rows.filter((r) => r[5] !== null && r[1] !== '' && (payerLower === undefined || r[1].toLowerCase() === payerLower))
+}
+
+/**
+ * The listed negotiated rate of a code at a facility (docs/decisions/0075): the mean rate of its plan rows (planRowsOf),
+ * null without any. Price Check's avg_negotiated_rate and the cost page's facility_negotiated_rate are this figure.
+ */
+export function listedNegotiatedRate(rows: readonly PriceRow[], payer: string | undefined): number | null {
+  const planRows = planRowsOf(rows, payer)
+  return planRows.length > 0 ? mean(planRows.map((r) => r[5] as number)) : null
+}
+
+/**
  * One code at one facility in the perspective; null when the facility does not price it so. `rows` are the code's
  * rows in the order of the price list's unique key (setting, payer, plan), which fixes the order of every sum.
  */
@@ -275,8 +293,7 @@ function codeFigures(rows: readonly PriceRow[], payer: string | undefined, refer
       designs: new Map(),
     }
   }
-  const payerLower = payer.toLowerCase()
-  const planRows = rows.filter((r) => r[5] !== null && r[1].toLowerCase() === payerLower)
+  const planRows = planRowsOf(rows, payer)
   if (planRows.length === 0) return null
   const code = planRows[0]?.[0] ?? ''
   const free = ZERO_COST_SHARING.has(code)
@@ -302,7 +319,7 @@ function codeFigures(rows: readonly PriceRow[], payer: string | undefined, refer
     list,
     patient: mean(patients),
     insurer: mean(insurers),
-    negotiated: mean(rates),
+    negotiated: listedNegotiatedRate(planRows, payer),
     ...statistics(planRows, rates),
     methodologies: methodologiesOf(planRows),
     designs,
@@ -374,6 +391,19 @@ export interface ProcedureCostInput {
 }
 
 /**
+ * A facility's price list rows as PriceRow arrays (the alias fp), in the order of the list's unique key: the one
+ * row shape and order every priced figure is computed from (Price Check and the cost page, docs/decisions/0075).
+ */
+const PRICE_ROWS_JSON = `json_agg(json_build_array(fp.procedure_code, fp.payer_name, fp.plan_name, fp.gross_charge, fp.discounted_cash,
+        coalesce(fp.negotiated_dollar, fp.median_amount, round(fp.negotiated_percentage / 100 * fp.gross_charge, 2)),
+        fp.median_amount, fp.p10_amount, fp.p90_amount, fp.methodology)
+        ORDER BY fp.procedure_code, fp.setting, fp.payer_name, fp.plan_name)`
+
+/** The rows of a perspective: the cash row, and the carrier's rows when `payer` (a parameter) is not null. */
+const perspectiveRows = (payer: string) =>
+  `(fp.payer_name = '' OR (${payer}::text IS NOT NULL AND lower(fp.payer_name) = lower(${payer}::text)))`
+
+/**
  * The input check and the prices in one statement (docs/decisions/0062): whether the ZIP has coordinates, the
  * codes neither in procedure_codes nor in any price list (in the asked order), and, only when both are fine, the
  * facilities within the radius that list the first code (the nearest 500, nearest first) with their rows of the
@@ -414,13 +444,9 @@ near AS (
 ),
 priced AS (
   SELECT n.id, n.dist, json_build_array(n.name, n.npi, n.address_line_1, n.city, n.state, n.zip_code, n.phone_number, n.dist,
-    (SELECT json_agg(json_build_array(fp.procedure_code, fp.payer_name, fp.plan_name, fp.gross_charge, fp.discounted_cash,
-        coalesce(fp.negotiated_dollar, fp.median_amount, round(fp.negotiated_percentage / 100 * fp.gross_charge, 2)),
-        fp.median_amount, fp.p10_amount, fp.p90_amount, fp.methodology)
-        ORDER BY fp.procedure_code, fp.setting, fp.payer_name, fp.plan_name)
+    (SELECT ${PRICE_ROWS_JSON}
      FROM facility_prices fp
-     WHERE fp.facility_id = n.id AND fp.procedure_code = ANY($2::text[])
-       AND (fp.payer_name = '' OR ($4::text IS NOT NULL AND lower(fp.payer_name) = lower($4::text))))) AS facility
+     WHERE fp.facility_id = n.id AND fp.procedure_code = ANY($2::text[]) AND ${perspectiveRows('$4')})) AS facility
   FROM near n
 )
 SELECT EXISTS (SELECT 1 FROM origin) AS zip_known, u.codes AS unknown,
@@ -470,20 +496,8 @@ export async function priceProcedure(
   const cash = payer === undefined
   const costByHco: HcoCost[] = []
   for (const [name, npi, address, city, state, zip, phone, dist, priceRows] of row.facilities ?? []) {
-    if (!priceRows) continue
-    const byCode = new Map<string, PriceRow[]>()
-    for (const priceRow of priceRows) {
-      const list = byCode.get(priceRow[0])
-      if (list) list.push(priceRow)
-      else byCode.set(priceRow[0], [priceRow])
-    }
-    const figures: CodeFigures[] = []
-    for (const code of input.procedure_codes) {
-      const f = codeFigures(byCode.get(code) ?? [], payer, reference)
-      if (!f) break
-      figures.push(f)
-    }
-    if (figures.length !== input.procedure_codes.length) continue
+    const bundle = facilityBundle(priceRows ?? [], input.procedure_codes, payer, reference)
+    if (!bundle) continue
     costByHco.push({
       hco_name: name,
       hco_npi: npi,
@@ -493,7 +507,7 @@ export async function priceProcedure(
       state,
       zip_code: zip,
       phone_number: phone,
-      cost_bundle: sumBundle(figures, cash),
+      cost_bundle: bundle,
     })
   }
   return {
@@ -506,4 +520,67 @@ export async function priceProcedure(
     procedure_codes: input.procedure_codes,
     radius_in_m: input.radius_in_m,
   }
+}
+
+/** A facility's rows by code, each code's rows in the statement's order. */
+function rowsByCode(priceRows: readonly PriceRow[]): Map<string, PriceRow[]> {
+  const byCode = new Map<string, PriceRow[]>()
+  for (const priceRow of priceRows) {
+    const list = byCode.get(priceRow[0])
+    if (list) list.push(priceRow)
+    else byCode.set(priceRow[0], [priceRow])
+  }
+  return byCode
+}
+
+/**
+ * A facility's cost bundle of the codes in the perspective (payer, else cash) from its price list rows in that
+ * perspective (see the module comment); null unless every code is priced so. The one implementation of a listed
+ * price: Price Check's cards and the cost page's listed price are this function's answer (docs/decisions/0075).
+ */
+export function facilityBundle(
+  priceRows: readonly PriceRow[],
+  codes: readonly string[],
+  payer: string | undefined,
+  reference: PricingReference,
+): CostBundle | null {
+  const byCode = rowsByCode(priceRows)
+  const figures: CodeFigures[] = []
+  for (const code of codes) {
+    const f = codeFigures(byCode.get(code) ?? [], payer, reference)
+    if (!f) return null
+    figures.push(f)
+  }
+  return figures.length > 0 ? sumBundle(figures, payer === undefined) : null
+}
+
+/** One facility's rows of the codes: the perspective's (Price Check's), or with $4 every payer's too. */
+const FACILITY_ROWS_SQL = `SELECT ${PRICE_ROWS_JSON} AS rows FROM facility_prices fp
+WHERE fp.facility_id = $1 AND fp.procedure_code = ANY($2::text[]) AND ($4::boolean OR ${perspectiveRows('$3')})`
+
+async function facilityRows(pool: pg.Pool, facilityId: number, codes: readonly string[], payer: string | undefined, everyPayer: boolean) {
+  const { rows } = await pool.query<{ rows: PriceRow[] | null }>(FACILITY_ROWS_SQL, [facilityId, codes, payer ?? null, everyPayer])
+  return rows[0]?.rows ?? []
+}
+
+/** The listed price of the codes at one facility in the perspective, as Price Check prices it (facilityBundle). */
+export async function priceFacility(
+  pool: pg.Pool,
+  reference: PricingReference,
+  facilityId: number,
+  codes: readonly string[],
+  payer: string | undefined,
+): Promise<CostBundle | null> {
+  return facilityBundle(await facilityRows(pool, facilityId, codes, payer, false), codes, payer, reference)
+}
+
+/** Each code's listed negotiated rate at one facility (listedNegotiatedRate): the carrier's, else every payer's. */
+export async function listedNegotiatedRates(
+  pool: pg.Pool,
+  facilityId: number,
+  codes: readonly string[],
+  payer: string | undefined,
+): Promise<Map<string, number | null>> {
+  const byCode = rowsByCode(await facilityRows(pool, facilityId, codes, payer, payer === undefined))
+  return new Map(codes.map((code) => [code, listedNegotiatedRate(byCode.get(code) ?? [], payer)]))
 }

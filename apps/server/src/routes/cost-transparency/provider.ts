@@ -2,12 +2,15 @@ import {
   PRICE_CHECK_MESSAGES,
   PROVIDER_PEER_RADIUS_M,
   PROVIDER_VISIT_TYPES,
+  priceCheckAffordability,
+  type HcoCost,
+  type ListedPrice,
   type ProviderCostResponse,
   type VisitType,
 } from '@citrus/contracts'
 import type pg from 'pg'
 import { notFound } from '../../lib/errors.js'
-import { KM_PER_DEGREE, round2 } from './pricing.js'
+import { KM_PER_DEGREE, listedNegotiatedRates, priceFacility, round2, type PricingReference } from './pricing.js'
 
 /** Peers compared: the nearest providers of the same primary taxonomy within the metro radius. */
 export const PROVIDER_MAX_PEERS = 200
@@ -167,6 +170,52 @@ async function peerMeans(
   return rows
 }
 
+/** What the cost page needs to show a listed price (docs/decisions/0075). */
+export interface ListedPriceRequest {
+  codes: string[]
+  reference: PricingReference
+  /** the Price Check search the page was opened from, and that search's facilities (Price Check's own answer) */
+  search: { zip_code: string; radius_in_m: number; facilities: () => Promise<readonly HcoCost[]> } | null
+}
+
+/**
+ * The listed price of the codes at the page's facility (a facility's own, a provider's affiliated one), computed by
+ * Price Check's function (priceFacility), and Price Check's affordability of it among the search's facilities.
+ */
+async function listedPrice(
+  pool: pg.Pool,
+  subject: SubjectRow,
+  payer: string | undefined,
+  request: ListedPriceRequest,
+): Promise<ListedPrice> {
+  const [bundle, facilities] = await Promise.all([
+    subject.facility_id === null ? null : priceFacility(pool, request.reference, subject.facility_id, request.codes, payer),
+    request.search?.facilities() ?? null,
+  ])
+  const listed = bundle !== null && subject.facility_npi !== null && facilities?.some((f) => f.hco_npi === subject.facility_npi)
+  return {
+    procedure_codes: request.codes,
+    payment_perspective: payer ?? null,
+    facility_name: subject.facility_name,
+    facility_npi: subject.facility_npi,
+    cost_bundle: bundle,
+    price_check:
+      request.search && facilities
+        ? {
+            zip_code: request.search.zip_code,
+            radius_in_m: request.search.radius_in_m,
+            facility_count: facilities.length,
+            affordability: listed
+              ? priceCheckAffordability(
+                  facilities.map((f) => f.cost_bundle.avg_patient_rate),
+                  bundle.avg_patient_rate,
+                )
+              : null,
+          }
+        : null,
+  }
+}
+
 /**
  * Provider cost transparency (docs/decisions/0029-provider-cost-transparency.md): from the provider's claim
  * lines (rendering_npi), optionally of one carrier, the per-claim cost range, the visit types (codes billed
@@ -179,7 +228,12 @@ async function peerMeans(
  * types and its peers at once; then the peers' means of those codes only, read by the peers' keys from the
  * precomputed per-code sums (docs/decisions/0056).
  */
-export async function providerCosts(pool: pg.Pool, npi: string, payer: string | undefined): Promise<ProviderCostResponse> {
+export async function providerCosts(
+  pool: pg.Pool,
+  npi: string,
+  payer: string | undefined,
+  listed: ListedPriceRequest | null = null,
+): Promise<ProviderCostResponse> {
   const payerParam = payer ?? null
   const found = await pool.query<SubjectRow>(SUBJECT_SQL, [npi])
   const provider = found.rows[0]
@@ -209,42 +263,52 @@ export async function providerCosts(pool: pg.Pool, npi: string, payer: string | 
        FROM claims c WHERE ${own} AND ${payerFilter('$2')}`,
       [ownKey, payerParam],
     ),
+    // The lines' means rounded to cents in numeric, as mv_provider_prices rounds Care Connect's per-unit means: a code
+    // billed in single units has the same figure on both (docs/decisions/0075). Care Connect's own figures (unit_*) are
+    // read from its source, mv_provider_prices, for a provider with all payers: the rows its candidate index reads.
     pool.query<{
       code: string
       description: string | null
       claim_count: number
-      list: number
-      negotiated: number
-      insurer: number
-      patient: number
-      facility_rate: number | null
+      list: string
+      negotiated: string
+      insurer: string
+      patient: string
+      unit_lines: number | null
+      unit_list: string | null
+      unit_negotiated: string | null
+      unit_insurer: string | null
+      unit_patient: string | null
     }>(
       `WITH lines AS (
          SELECT cp.claim_id, cp.procedure_code, cp.list_amount, cp.negotiated_amount, cp.insurer_amount, cp.patient_amount
          FROM claims c JOIN claim_procedures cp ON cp.claim_id = c.id
          WHERE ${own} AND ${payerFilter('$2')}
        ), visit AS (
-         SELECT procedure_code AS code, count(DISTINCT claim_id)::int AS claim_count, avg(list_amount)::float8 AS list,
-           avg(negotiated_amount)::float8 AS negotiated, avg(insurer_amount)::float8 AS insurer, avg(patient_amount)::float8 AS patient
+         SELECT procedure_code AS code, count(DISTINCT claim_id)::int AS claim_count, round(avg(list_amount), 2) AS list,
+           round(avg(negotiated_amount), 2) AS negotiated, round(avg(insurer_amount), 2) AS insurer, round(avg(patient_amount), 2) AS patient
          FROM lines GROUP BY procedure_code
          ORDER BY claim_count DESC, procedure_code
          LIMIT ${PROVIDER_VISIT_TYPES}
        )
-       SELECT v.*, pc.description,
-         (SELECT avg(coalesce(fp.negotiated_dollar, fp.median_amount, round(fp.negotiated_percentage / 100 * fp.gross_charge, 2)))::float8
-          FROM facility_prices fp
-          WHERE fp.facility_id = $3 AND fp.procedure_code = v.code AND fp.payer_name <> ''
-            AND ($2::text IS NULL OR lower(fp.payer_name) = lower($2::text))) AS facility_rate
+       SELECT v.*, pc.description, u.line_count AS unit_lines, u.avg_list_amount AS unit_list, u.avg_negotiated_amount AS unit_negotiated,
+         u.avg_insurer_amount AS unit_insurer, u.avg_patient_amount AS unit_patient
        FROM visit v LEFT JOIN procedure_codes pc ON pc.code = v.code
+         LEFT JOIN mv_provider_prices u ON u.npi = $3::bpchar AND u.procedure_code = v.code AND u.line_count > 0
        ORDER BY v.claim_count DESC, v.code`,
-      [ownKey, payerParam, provider.facility_id],
+      [ownKey, payerParam, !facilityKind && payerParam === null ? npi : null],
     ),
     peersOf(pool, provider),
   ])
 
-  // each peer's mean negotiated amount of each of the visit codes, those codes only
+  // each peer's mean negotiated amount of each of the visit codes, those codes only; the facility's listed rates of
+  // those codes and the listed price by Price Check's functions (pricing.ts), not by SQL of their own
   const codes = visits.rows.map((v) => v.code)
-  const means = peers.length > 0 && codes.length > 0 ? await peerMeans(pool, facilityKind, peers, codes, payerParam) : []
+  const [means, facilityRates, listedPriceAnswer] = await Promise.all([
+    peers.length > 0 && codes.length > 0 ? peerMeans(pool, facilityKind, peers, codes, payerParam) : [],
+    provider.facility_id !== null && codes.length > 0 ? listedNegotiatedRates(pool, provider.facility_id, codes, payer) : null,
+    listed ? listedPrice(pool, provider, payer, listed) : null,
+  ])
   const peerRow = { peers: peers.length, means }
   const meansByCode = new Map<string, number[]>()
   for (const row of peerRow.means) {
@@ -256,17 +320,29 @@ export async function providerCosts(pool: pg.Pool, npi: string, payer: string | 
   const visitTypes: VisitType[] = visits.rows.map((v) => {
     const means = meansByCode.get(v.code) ?? []
     // the same rounding on both sides, so that equal amounts compare equal
-    const own = round2(v.negotiated)
+    const own = Number(v.negotiated)
     const atOrAbove = means.filter((m) => round2(m) >= own).length
+    const facilityRate = facilityRates?.get(v.code) ?? null
     return {
       code: v.code,
       description: v.description ?? v.code,
       claim_count: v.claim_count,
-      avg_list_rate: round2(v.list),
+      avg_list_rate: Number(v.list),
       avg_negotiated_rate: own,
-      avg_insurer_rate: round2(v.insurer),
-      avg_patient_rate: round2(v.patient),
-      facility_negotiated_rate: v.facility_rate === null ? null : round2(v.facility_rate),
+      avg_insurer_rate: Number(v.insurer),
+      avg_patient_rate: Number(v.patient),
+      // numeric text to a double as Care Connect's index reads it (candidate-index.ts fillPrices)
+      unit_price:
+        v.unit_lines === null
+          ? null
+          : {
+              line_count: v.unit_lines,
+              list: Number(v.unit_list),
+              negotiated: Number(v.unit_negotiated),
+              insurer: Number(v.unit_insurer),
+              patient: Number(v.unit_patient),
+            },
+      facility_negotiated_rate: facilityRate === null ? null : round2(facilityRate),
       peer_avg_negotiated_rate: means.length > 0 ? round2(means.reduce((s, m) => s + m, 0) / means.length) : null,
       peer_count: means.length,
       affordability: means.length > 0 ? Math.floor((100 * atOrAbove) / means.length) : null,
@@ -298,5 +374,6 @@ export async function providerCosts(pool: pg.Pool, npi: string, payer: string | 
     affordability,
     peers: { count: peerRow.peers, radius_in_m: PROVIDER_PEER_RADIUS_M, specialty: provider.cms_specialization },
     payment_perspective: payerParam,
+    listed_price: listedPriceAnswer,
   }
 }

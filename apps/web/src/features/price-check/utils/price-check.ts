@@ -3,6 +3,7 @@ import {
   PRICE_CHECK_SORTS,
   PRICE_CHECK_ZIP_PATTERN,
   affordabilityColor,
+  priceCheckAffordability,
   type HcoCost,
   type PriceCheckSort,
 } from '@citrus/contracts'
@@ -67,12 +68,21 @@ export function formatDistance(meters: number): string {
  */
 export function affordabilityScores(rows: readonly HcoCost[]): Map<HcoCost, number> {
   const costs = rows.map((r) => r.cost_bundle.avg_patient_rate)
-  return new Map(
-    rows.map((r) => [
-      r,
-      rows.length === 0 ? 0 : Math.round((100 * costs.filter((c) => c >= r.cost_bundle.avg_patient_rate).length) / rows.length),
-    ]),
-  )
+  // the contracts' function: the cost page's listed price shows the same score (docs/decisions/0075)
+  return new Map(rows.map((r) => [r, priceCheckAffordability(costs, r.cost_bundle.avg_patient_rate)]))
+}
+
+/**
+ * A facility's cost page as Price Check links it: the carrier (insurance) and the search (procedure_codes_csv,
+ * zip_code), so that the page shows the listed price of the same procedure with the same figures (0049, 0075).
+ */
+export function facilityCostPageUrl(npi: string, search: { insurance?: string | null; codes?: string; zip?: string }): string {
+  const params = new URLSearchParams()
+  if (search.insurance) params.set('insurance', search.insurance)
+  if (search.codes) params.set('procedure_codes_csv', search.codes)
+  if (search.codes && search.zip) params.set('zip_code', search.zip)
+  const query = params.toString()
+  return `/provider-cost-transparency/${npi}${query ? `?${query}` : ''}`
 }
 
 /** All sorts ascending; ties by distance then name (spec 3 §4.8). */
