@@ -163,6 +163,41 @@ describe('Care Connect in a real browser', () => {
     )
   })
 
+  it('downloads the referral letter of a search with a procedure code and a carrier (issue 33 item 1)', async () => {
+    const { rows } = await suite.db.pool.query<{ cpt: string; carrier: string }>(
+      `SELECT (SELECT code FROM procedure_codes ORDER BY code LIMIT 1) AS cpt, (SELECT name FROM insurers ORDER BY name LIMIT 1) AS carrier`,
+    )
+    const { cpt, carrier } = rows[0]!
+    const page = await signedInPage()
+    // the results page's URL as the search form writes it: every parameter, the diagnoses empty
+    const params = new URLSearchParams({
+      zip_code: search.zip,
+      omni_code: search.code,
+      omni_genre: 'SPECIALTY',
+      cpt_union_csv: cpt,
+      icd10_cm_union_csv: '',
+      insurance_names_csv: carrier,
+      radius_in_m: '48280',
+    })
+    await page.goto(`${suite.server.baseUrl}/care-connect-results?${params.toString()}`)
+    await expect.poll(() => page.getByTestId('results-count').textContent(), { timeout: 60_000 }).toMatch(/\d+ Referral Results/)
+    await page.getByTestId('provider-card').first().click()
+    await page.getByRole('button', { name: 'Referral Letter' }).click()
+    await page.getByRole('textbox', { name: 'Patient name' }).fill('Coded E2E')
+    await page.getByLabel('Date of birth').fill('1975-05-06')
+    const letter = page.waitForResponse((response) => response.url().endsWith('/api/care-select/referral-letter'))
+    const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Generate' }).click()])
+    expect((await letter).status()).toBe(200)
+    expect(download.suggestedFilename()).toBe('referral_letter.pdf')
+    expect(
+      readFileSync((await download.path())!)
+        .subarray(0, 5)
+        .toString(),
+    ).toBe('%PDF-')
+    await expect.poll(() => page.getByText('Referral letter downloaded successfully!').first().isVisible()).toBe(true)
+    expect(await page.getByText('Failed to download the referral letter. Please try again.').count()).toBe(0)
+  })
+
   it('opens a public link with a click; a restricted link shows Access Restricted', async () => {
     const page = await signedInPage()
     const token = await page.evaluate(() => localStorage.getItem('jwtToken'))

@@ -42,6 +42,7 @@ export * from './ai-hub.js'
 export * from './care-select.js'
 export * from './member-access.js'
 export * from './atlas.js'
+export * from './format.js'
 
 /** Every endpoint of the API, by area: `endpoints.users.login`, `endpoints.admin.createApiToken`, ... */
 export const endpoints = {

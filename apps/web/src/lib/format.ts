@@ -38,3 +38,11 @@ export function formatDateTime(value: string | null | undefined, locales: Locale
   const date = toDate(value)
   return date ? formatter(locales, { dateStyle: 'medium', timeStyle: 'short' }).format(date) : null
 }
+
+/** A calendar date as yyyy-MM-dd in the viewer's time zone (where a spec fixes that form: spec 1 §2 API keys), or null. */
+export function formatIsoDate(value: string | null | undefined): string | null {
+  const date = toDate(value)
+  if (!date) return null
+  const pad = (n: number) => String(n).padStart(2, '0')
+  return `${date.getFullYear()}-${pad(date.getMonth() + 1)}-${pad(date.getDate())}`
+}

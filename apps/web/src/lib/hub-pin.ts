@@ -1,4 +1,4 @@
-import type { AiPinType } from '@citrus/contracts'
+import { formatRatioPercent, type AiPinType } from '@citrus/contracts'
 
 /** What an app pins to the AI Hub from a card or panel (spec 2 §3 Pinned insight): type, entity key, snapshot. */
 export interface HubPin {
@@ -17,7 +17,17 @@ const MAX_PIN_METRICS = 60
 interface ShownMetric {
   code: string
   name?: string | null
+  /** Atlas: PERCENT marks a ratio shown as a percentage */
+  unit?: string
+  /** Nova: PERCENTAGE marks a ratio shown as a percentage (it decides over the unit) */
+  value_format?: string
   value: { v: number | string | null }
+}
+
+/** A metric's value as the panels show it: a ratio shown as a percentage is ×100 to one decimal (spec 2 §9). */
+function shownValue(metric: ShownMetric): number | string | null {
+  const percent = metric.value_format !== undefined ? metric.value_format === 'PERCENTAGE' : metric.unit === 'PERCENT'
+  return percent && typeof metric.value.v === 'number' ? formatRatioPercent(metric.value.v) : metric.value.v
 }
 
 /** An insight as an AI Hub pin: metrics by their shown name (the code when two share a name), at most 60. */
@@ -31,7 +41,7 @@ export function toHubPin(
     for (const metric of list ?? []) {
       if (Object.keys(metrics).length >= MAX_PIN_METRICS) break
       const name = metric.name && !(metric.name in metrics) ? metric.name : metric.code
-      metrics[name.slice(0, 120)] = metric.value.v
+      metrics[name.slice(0, 120)] = shownValue(metric)
     }
   }
   return {

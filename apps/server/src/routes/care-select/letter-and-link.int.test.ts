@@ -160,6 +160,9 @@ describe('referral letter and member link', () => {
       expect(text).toContain(r.hcp_entity.full_name)
       expect(text).toContain(`NPI ${r.hcp_entity.npi}`)
       expect(text).toContain(`Overall score ${Math.round(r.final_score * 100)} (grade ${r.final_grade})`)
+      // the phone as every screen shows it, (xxx) xxx-xxxx (issue 33 item 10)
+      const digits = r.hcp_entity.phone_number!.replace(/\D/g, '').slice(-10)
+      expect(text).toContain(`Phone (${digits.slice(0, 3)}) ${digits.slice(3, 6)}-${digits.slice(6)}`)
     }
     if (facility) expect(text).toContain(facility.hco_name)
   })

@@ -1,4 +1,4 @@
-import { gradeOf, type HcoRanking, type HcpRanking } from '@citrus/contracts'
+import { formatUsPhone, gradeOf, type HcoRanking, type HcpRanking } from '@citrus/contracts'
 import PDFDocument from 'pdfkit'
 
 /** What the letter lists about one selected clinician or facility. */
@@ -97,7 +97,7 @@ export function renderReferralLetter(content: LetterContent): Promise<Buffer> {
       doc.font('Helvetica').fontSize(10)
       doc.text(`NPI ${provider.npi}${provider.specialty ? ` · ${provider.specialty}` : ''}`)
       doc.text(provider.address)
-      if (provider.phone_number) doc.text(`Phone ${provider.phone_number}`)
+      if (provider.phone_number) doc.text(`Phone ${formatUsPhone(provider.phone_number)}`)
       if (provider.affiliation) doc.text(`Affiliation: ${provider.affiliation}`)
       if (provider.ranking) doc.text(scoreLine(provider.ranking))
     })

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { formatDate, formatDateTime } from '../../../lib/format'
+import { formatDateTime } from '../../../lib/format'
 import { createdLabel, lastUsedLabel, secretKeyLabel, tokenName } from './format'
 
 describe('API key columns (spec 1 §2)', () => {
@@ -16,9 +16,12 @@ describe('API key columns (spec 1 §2)', () => {
     expect(secretKeyLabel({ masked_token: null as unknown as string })).toBe('N/A')
   })
 
-  it("Created: the date in the user's locale, or 'Unknown'", () => {
-    expect(createdLabel({ created_at: '2024-03-05T12:00:00.000Z' })).toBe(formatDate('2024-03-05T12:00:00.000Z'))
-    expect(createdLabel({ created_at: '2024-03-05T12:00:00.000Z' })).not.toBe('2024-03-05T12:00:00.000Z')
+  it("Created: yyyy-MM-dd (spec 1 §2), or 'Unknown'", () => {
+    expect(createdLabel({ created_at: '2024-03-05T12:00:00.000Z' })).toBe('2024-03-05')
+    expect(createdLabel({ created_at: '2026-11-29T10:00:00.000Z' })).toBe('2026-11-29')
+    // the viewer's calendar day of the instant
+    const late = new Date(2024, 0, 9, 23, 30)
+    expect(createdLabel({ created_at: late.toISOString() })).toBe('2024-01-09')
     expect(createdLabel({ created_at: 'garbage' })).toBe('Unknown')
     expect(createdLabel({ created_at: '' })).toBe('Unknown')
     expect(createdLabel({ created_at: null as unknown as string })).toBe('Unknown')

@@ -1,5 +1,5 @@
 import { API_TOKEN_PREFIX } from '@citrus/contracts'
-import { formatDate, formatDateTime } from '../../../lib/format'
+import { formatDateTime, formatIsoDate } from '../../../lib/format'
 import type { ApiTokenRow } from '../api/api-tokens'
 import { API_KEY_MESSAGES } from './messages'
 
@@ -13,8 +13,8 @@ export const tokenName = (token: Pick<ApiTokenRow, 'name'>) => (blank(token.name
 export const secretKeyLabel = (token: Pick<ApiTokenRow, 'masked_token'>) =>
   blank(token.masked_token) ? API_KEY_MESSAGES.notAvailable : `${API_TOKEN_PREFIX}${token.masked_token}...`
 
-/** Created column: the date in the user's locale, or 'Unknown'. */
-export const createdLabel = (token: Pick<ApiTokenRow, 'created_at'>) => formatDate(token.created_at) ?? API_KEY_MESSAGES.unknownDate
+/** Created column: yyyy-MM-dd (spec 1 §2; the viewer's calendar day), or 'Unknown'. */
+export const createdLabel = (token: Pick<ApiTokenRow, 'created_at'>) => formatIsoDate(token.created_at) ?? API_KEY_MESSAGES.unknownDate
 
 /** Last Used column: date and time in the user's locale; a value that is no date is shown as is; else 'Unused'. */
 export const lastUsedLabel = (token: Pick<ApiTokenRow, 'last_used_at'>) =>

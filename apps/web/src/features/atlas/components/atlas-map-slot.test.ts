@@ -5,14 +5,21 @@ const stops = [{ value: 0, color: '#eee' }]
 
 describe('Atlas map slot', () => {
   it('colours the Atlas tile layer of a tiles choropleth and keeps GeoJSON as it is', () => {
-    expect(atlasChoropleth({ tilesUrl: '/api/atlas/tiles/{z}/{x}/{y}.mvt', property: 'value', stops })).toEqual({
+    expect(atlasChoropleth({ tilesUrl: '/api/atlas/tiles/{z}/{x}/{y}.mvt', property: 'value', stops, title: 'Patients' })).toEqual({
       tilesUrl: '/api/atlas/tiles/{z}/{x}/{y}.mvt',
       property: 'value',
       stops,
+      title: 'Patients',
       sourceLayer: 'regions',
     })
     const data = { type: 'FeatureCollection' as const, features: [] }
-    expect(atlasChoropleth({ data, property: 'value', stops })).toEqual({ data, property: 'value', stops })
+    // the legend's title travels to the map (the map would title it with the property name, 'value', otherwise)
+    expect(atlasChoropleth({ data, property: 'value', stops, title: 'Patients' })).toEqual({
+      data,
+      property: 'value',
+      stops,
+      title: 'Patients',
+    })
     expect(atlasChoropleth(undefined)).toBeUndefined()
   })
 

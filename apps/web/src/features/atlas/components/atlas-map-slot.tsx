@@ -14,9 +14,10 @@ export interface FeatureCollection {
 }
 
 export interface AtlasMapProps {
+  /** title: the legend's (the answer's metric_config.title); required, so that the legend never shows the property name */
   choropleth?:
-    | { data: FeatureCollection; property: string; stops: { value: number; color: string }[] }
-    | { tilesUrl: string; property: string; stops: { value: number; color: string }[] }
+    | { data: FeatureCollection; property: string; stops: { value: number; color: string }[]; title: string }
+    | { tilesUrl: string; property: string; stops: { value: number; color: string }[]; title: string }
   points?: FeatureCollection
   onFeatureClick?: (properties: Record<string, unknown>) => void
   /** a click on the map outside every region and point */
@@ -51,7 +52,7 @@ export function AtlasMapSlot({ choropleth, points, onFeatureClick, onEmptyClick,
   const source = choropleth ? ('tilesUrl' in choropleth ? choropleth.tilesUrl : choropleth.data) : undefined
   const stopsKey = JSON.stringify(choropleth?.stops ?? null)
   // eslint-disable-next-line react-hooks/exhaustive-deps
-  const mapChoropleth = useMemo(() => atlasChoropleth(choropleth), [source, choropleth?.property, stopsKey])
+  const mapChoropleth = useMemo(() => atlasChoropleth(choropleth), [source, choropleth?.property, choropleth?.title, stopsKey])
   const mapPoints = useMemo(() => atlasMapPoints(points), [points])
   return (
     <Suspense fallback={null}>

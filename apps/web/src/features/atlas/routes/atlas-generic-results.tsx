@@ -122,6 +122,7 @@ function AtlasGenericResults() {
           data: generic.data.geojson as never,
           property: 'value',
           stops: generic.data.choropleth_legend.items.map((i) => ({ value: i.min_value, color: i.color })),
+          title: generic.data.choropleth_legend.metric_config.title,
         }}
         onFeatureClick={(props) => {
           if (props.entity_type === 'STATE' && typeof props.id === 'string') {

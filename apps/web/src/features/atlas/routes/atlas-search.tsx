@@ -1,4 +1,4 @@
-import { ATLAS_MESSAGES, ATLAS_QUERY_BUILDER_COLLAPSED_KEY, type AtlasListRow } from '@citrus/contracts'
+import { ATLAS_MESSAGES, ATLAS_QUERY_BUILDER_COLLAPSED_KEY, plural, type AtlasListRow } from '@citrus/contracts'
 import { Badge, Button, Card, Group, Radio, ScrollArea, Stack, Tabs, Text, Title, Tooltip } from '@mantine/core'
 import { IconLock } from '@tabler/icons-react'
 import { useState } from 'react'
@@ -243,6 +243,7 @@ export function AtlasSearchRoute() {
                     data: generic.data.geojson as never,
                     property: 'value',
                     stops: generic.data.choropleth_legend.items.map((i) => ({ value: i.min_value, color: i.color })),
+                    title: generic.data.choropleth_legend.metric_config.title,
                   }}
                   onFeatureClick={(props) => {
                     const id = String(props.id ?? '')
@@ -263,7 +264,7 @@ export function AtlasSearchRoute() {
                 )}
               </div>
               <Text size="xs" c="dimmed" data-tiles-url={tilesUrl(genericApiQuery(urlQuery!))}>
-                {generic.data.summary.total_patients.toLocaleString('en-US')} patients in {generic.data.summary.region_count} regions
+                {plural(generic.data.summary.total_patients, 'patient')} in {plural(generic.data.summary.region_count, 'region')}
               </Text>
             </Stack>
           )}

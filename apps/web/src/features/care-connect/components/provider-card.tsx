@@ -1,4 +1,4 @@
-import { CARE_ANALYTICS_EVENTS, badgeLabel, type CareGrade } from '@citrus/contracts'
+import { CARE_ANALYTICS_EVENTS, badgeLabel, plural, type CareGrade } from '@citrus/contracts'
 import { ActionIcon, Badge, Button, Card, Checkbox, Collapse, Group, Stack, Table, Tabs, Text, Tooltip } from '@mantine/core'
 import { IconCheck, IconCopy, IconPhone } from '@tabler/icons-react'
 import { useEffect, useRef, useState } from 'react'
@@ -329,7 +329,7 @@ export function FacilityCard({ row, selected, onToggle }: { row: HcoRow; selecte
           <Stack gap={2}>
             <Text fw={700}>{row.hco_name}</Text>
             <Text size="sm" c="dimmed">
-              {row.hco_compile_level_1} · {row.num_hcp_samples} clinicians
+              {row.hco_compile_level_1} · {plural(row.num_hcp_samples, 'clinician')}
             </Text>
             <Text size="sm">
               {row.hco_address}, {row.city}, {row.state} {row.zip_code} · {formatDistance(row.distance_in_miles)}

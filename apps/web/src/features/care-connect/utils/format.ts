@@ -1,4 +1,4 @@
-import { METERS_PER_MILE, type CareGrade } from '@citrus/contracts'
+import { METERS_PER_MILE, formatUsPhone, type CareGrade } from '@citrus/contracts'
 
 /** 5 digits of what was typed (spec 3 §5): digits only, the first 5 when there are at least 5. */
 export function cleanZip(value: string): string {
@@ -31,12 +31,8 @@ export function percentileChip(percentile: number): { label: string; color: stri
   return { label: `${value}%`, color: value >= 90 ? 'blue' : value >= 70 ? 'green' : 'gray' }
 }
 
-/** (xxx) xxx-xxxx of 10 digits (spec 3 §5). */
-export function formatPhone(value: string | null | undefined): string {
-  const digits = (value ?? '').replace(/\D/g, '').replace(/^1(?=\d{10}$)/, '')
-  if (digits.length !== 10) return value ?? ''
-  return `(${digits.slice(0, 3)}) ${digits.slice(3, 6)}-${digits.slice(6)}`
-}
+/** (xxx) xxx-xxxx of 10 digits (spec 3 §5): the one formatter of the client and the referral letter. */
+export const formatPhone = formatUsPhone
 
 export const milesToMeters = (miles: number) => Math.round(miles * METERS_PER_MILE)
 export const metersToMiles = (meters: number) => meters / METERS_PER_MILE

@@ -1,4 +1,4 @@
-import type { NovaInsight } from '@citrus/contracts'
+import { formatUsPhone, type NovaInsight } from '@citrus/contracts'
 import { Anchor, Group, SegmentedControl, SimpleGrid, Stack, Text, Title } from '@mantine/core'
 import { useState } from 'react'
 import { EmptyState } from '../../../components/feedback/empty-state'
@@ -52,7 +52,7 @@ export function HealthSystemPanel({ insight }: { insight: NovaInsight }) {
           <Field label="Hospitals Owned" value={e.number_of_hospitals_owned} />
           <Field label="Facilities Owned" value={e.number_of_facilities_owned} />
           <Field label="Affiliated HCPs" value={e.number_of_affiliated_hcps} />
-          <Field label="Phone Numbers" value={(e.phone_numbers ?? []).join(', ')} />
+          <Field label="Phone Numbers" value={(e.phone_numbers ?? []).map(formatUsPhone).join(', ')} />
           <Field
             label="Website"
             value={
@@ -81,7 +81,7 @@ function FacilityFields({ insight }: { insight: NovaInsight }) {
     <SimpleGrid cols={{ base: 2, md: 3 }} spacing="sm">
       <Field label="NPI" value={e.npi} />
       <Field label="Facility Type" value={e.facility_type_level_1 || 'Hospital'} />
-      <Field label="Phone" value={e.phone_number} />
+      <Field label="Phone" value={formatUsPhone(e.phone_number)} />
       <Field label="Location" value={[e.city, e.state].filter(Boolean).join(', ')} />
       <Field label="Latitude" value={e.latitude?.toFixed(4)} />
       <Field label="Longitude" value={e.longitude?.toFixed(4)} />
@@ -129,7 +129,7 @@ export function ProviderPanel({ insight }: { insight: NovaInsight }) {
         <Field label="Full Name" value={e.full_name} />
         <Field label="Title" value={e.title} />
         <Field label="Specialty" value={e.cms_specialization} />
-        <Field label="Phone" value={e.phone_number} />
+        <Field label="Phone" value={formatUsPhone(e.phone_number)} />
         <Field label="Years in Practice" value={e.years_in_practice} />
         <Field label="Age" value={e.age} />
         <Field label="Patients Last Year" value={e.last_year_patient_count} />

@@ -1,4 +1,4 @@
-import type { Badge as BadgeData, NovaInsight, TopPrescriber } from '@citrus/contracts'
+import { plural, type Badge as BadgeData, type NovaInsight, type TopPrescriber } from '@citrus/contracts'
 import { Badge, Group, Paper, Progress, SimpleGrid, Stack, Table, Tabs, Text, Title, Tooltip } from '@mantine/core'
 import { useState } from 'react'
 import {
@@ -165,7 +165,7 @@ export function TopPrescribers({ insight, max = 8 }: { insight: NovaInsight; max
                           </Text>
                         </Stack>
                         <Text size="sm" fw={600}>
-                          {t.value(e)} patients
+                          {plural(t.value(e), 'patient')}
                         </Text>
                       </Group>
                     ))}
