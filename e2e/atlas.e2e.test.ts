@@ -121,6 +121,8 @@ describe('Atlas in a real browser', () => {
     const separator = page.getByRole('separator', { name: 'Resize query builder' })
     expect(await separator.getAttribute('aria-valuenow')).toBe('33')
     const startWidth = (await panel.boundingBox())!.width
+    // the top of the page, so that the grip point below is not under the fixed header
+    await page.evaluate('window.scrollTo(0, 0)')
     const handle = (await separator.boundingBox())!
     await page.mouse.move(handle.x + handle.width / 2, handle.y + 40)
     await page.mouse.down()

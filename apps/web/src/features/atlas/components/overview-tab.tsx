@@ -76,7 +76,7 @@ function OverviewCards({ country, shares }: { country: AtlasInsight; shares: Ret
         </Button>
       </Group>
       {/* columns by the width of the results panel, not of the window (the query builder takes part of it) */}
-      <SimpleGrid type="container" cols={{ base: 1, '340px': 2, '640px': 3 }}>
+      <SimpleGrid type="container" cols={{ base: 1, '300px': 2, '540px': 3 }}>
         <StatCard label="Total Patients" value={metricValue(country, 'patient_count') ?? 0} />
         <StatCard label="Healthcare Providers" value={metricValue(country, 'provider_count') ?? 0} />
         <StatCard label="States Analyzed" value={metricValue(country, 'state_count') ?? 0} />
@@ -84,7 +84,7 @@ function OverviewCards({ country, shares }: { country: AtlasInsight; shares: Ret
         <StatCard label="Facilities" value={metricValue(country, 'facility_count') ?? 0} />
         <StatCard label="Total Claims" value={metricValue(country, 'claim_count') ?? 0} />
       </SimpleGrid>
-      <SimpleGrid type="container" cols={{ base: 1, '640px': 2 }}>
+      <SimpleGrid type="container" cols={{ base: 1, '600px': 2 }}>
         <ExportableCard title="National Payer Mix" heading={<CardTitle>National Payer Mix</CardTitle>} data-card="national-payer-mix">
           {shares ? (
             <Stack gap="xs">
