@@ -86,7 +86,8 @@ describe('Price Check in Chromium as the demo member', () => {
     expect(new URL(page.url()).searchParams.get('insurance')).toBe(scenario.payer)
     await page.getByTestId('facility-cost-card').first().waitFor({ timeout: 30_000 })
     expect(await page.getByText('Insurance Pays', { exact: true }).count()).toBeGreaterThan(0)
-    await expect(page.getByTestId('estimate-range').first().textContent()).resolves.toMatch(/^\$[\d,]+\.\d\d – \$[\d,]+\.\d\d$/)
+    // a range whose ends are equal reads as one value (issue 33 item 9)
+    await expect(page.getByTestId('estimate-range').first().textContent()).resolves.toMatch(/^\$[\d,]+\.\d\d( – \$[\d,]+\.\d\d)?$/)
 
     // sort by list price: ascending
     await chooseOption(page, 'Sort by', 'List Price')
@@ -102,6 +103,32 @@ describe('Price Check in Chromium as the demo member', () => {
     await page.waitForURL((url) => url.pathname === '/price-check/results' && !url.searchParams.has('insurance'), { timeout: 30_000 })
     await page.getByTestId('facility-cost-card').first().waitFor({ timeout: 30_000 })
     expect(await page.getByText('Insurance Pays', { exact: true }).count()).toBe(0)
+
+    // a facility's cost page (kind: facility) from its card, shared with a guest as a clinician's is (issue 33 item 2)
+    const linked = page
+      .getByTestId('facility-cost-card')
+      .filter({ has: page.getByTestId('facility-cost-link') })
+      .first()
+    const facilityName = (await linked.getByTestId('facility-cost-link').textContent())!
+    await linked.getByTestId('facility-cost-link').click()
+    await page.waitForURL((url) => url.pathname.startsWith('/provider-cost-transparency/'), { timeout: 30_000 })
+    const facilityPath = new URL(page.url()).pathname
+    await page.getByRole('heading', { name: facilityName }).waitFor({ timeout: 30_000 })
+    const facilityNpi = facilityPath.split('/').pop()!
+    const facilityShare = page.waitForResponse((response) =>
+      response.url().endsWith(`/api/cost-transparency/provider/${facilityNpi}/share`),
+    )
+    await page.getByRole('button', { name: 'Share', exact: true }).click()
+    expect((await facilityShare).status()).toBe(200)
+    const facilityLinkInput = page.getByRole('textbox', { name: 'Shareable link' })
+    await facilityLinkInput.waitFor({ timeout: 30_000 })
+    const facilityLink = await facilityLinkInput.inputValue()
+    expect(new URL(facilityLink).pathname).toBe(facilityPath)
+    const facilityGuest = await (await suite.browser.newContext()).newPage()
+    await facilityGuest.goto(facilityLink)
+    await facilityGuest.getByRole('heading', { name: facilityName }).waitFor({ timeout: 30_000 })
+    expect(await facilityGuest.getByText('Facility', { exact: true }).count()).toBeGreaterThan(0)
+    await facilityGuest.context().close()
 
     // a provider's cost page, shared with a guest
     await page.goto(`${suite.server.baseUrl}/provider-cost-transparency/${scenario.npi}`)

@@ -1,6 +1,6 @@
 import { Anchor, Badge, Group, Paper, Progress, SimpleGrid, Stack, Text, Title } from '@mantine/core'
 import { IconMapPin, IconPhone } from '@tabler/icons-react'
-import type { HcoCost } from '@citrus/contracts'
+import { formatRange, formatUsPhone, methodologyLabel, type HcoCost } from '@citrus/contracts'
 import { Link } from 'react-router'
 import {
   PRICE_CHECK_MESSAGES,
@@ -23,6 +23,10 @@ import {
 export const PRICE_CHECK_TEXT = {
   beforeDeductible: 'You pay (deductible not met)',
   deductibleMet: 'Once your deductible is met:',
+  /** beside Insurance Pays: its figure is for the same state as the patient's (0048) */
+  insurerBeforeDeductible: 'deductible not met',
+  /** the figures are means over the carrier's plan designs, weighted by enrollment (0048) */
+  planDesigns: "Averages over the carrier's plan designs",
 } as const
 
 export function FacilityCostCard({ hco, affordability, insurance }: { hco: HcoCost; affordability: number; insurance?: string | null }) {
@@ -54,7 +58,7 @@ export function FacilityCostCard({ hco, affordability, insurance }: { hco: HcoCo
             {hco.phone_number && (
               <Group gap={6} c="dimmed">
                 <IconPhone size={14} />
-                <Text size="sm">{hco.phone_number}</Text>
+                <Text size="sm">{formatUsPhone(hco.phone_number)}</Text>
               </Group>
             )}
           </div>
@@ -87,11 +91,23 @@ export function FacilityCostCard({ hco, affordability, insurance }: { hco: HcoCo
             </Text>
           </div>
           {bundle.avg_insurer_rate !== null && (
-            <div>
-              <Text size="xs" c="dimmed">
-                {PRICE_CHECK_MESSAGES.insurancePays}
-              </Text>
+            <div data-testid="insurer-rate">
+              <Group gap={4} wrap="nowrap">
+                <Text size="xs" c="dimmed">
+                  {PRICE_CHECK_MESSAGES.insurancePays}
+                </Text>
+                {bundle.avg_insurer_rate_deductible_met !== null && (
+                  <Text size="xs" c="dimmed">
+                    ({PRICE_CHECK_TEXT.insurerBeforeDeductible})
+                  </Text>
+                )}
+              </Group>
               <Text size="sm">{formatCurrency(bundle.avg_insurer_rate)}</Text>
+              {bundle.avg_insurer_rate_deductible_met !== null && (
+                <Text size="xs" c="dimmed" data-testid="insurer-rate-deductible-met">
+                  {PRICE_CHECK_TEXT.deductibleMet} {formatCurrency(bundle.avg_insurer_rate_deductible_met)}
+                </Text>
+              )}
             </div>
           )}
           {bundle.p10_amount !== null && bundle.p90_amount !== null && (
@@ -100,7 +116,7 @@ export function FacilityCostCard({ hco, affordability, insurance }: { hco: HcoCo
                 Estimate range
               </Text>
               <Text size="sm" data-testid="estimate-range">
-                {formatCurrency(bundle.p10_amount)} – {formatCurrency(bundle.p90_amount)}
+                {formatRange(bundle.p10_amount, bundle.p90_amount, formatCurrency)}
               </Text>
             </div>
           )}
@@ -116,14 +132,28 @@ export function FacilityCostCard({ hco, affordability, insurance }: { hco: HcoCo
           </Group>
           <Progress value={affordability} color={affordabilityBarColor(affordability)} aria-label={`Affordability ${affordability}`} />
         </div>
-        {bundle.methodology && (
+        {(bundle.methodology || bundle.avg_patient_rate_deductible_met !== null) && (
           <Group gap={4}>
-            <Text size="xs" c="dimmed">
-              Priced by
-            </Text>
-            <Badge size="xs" variant="light" color="gray">
-              {bundle.methodology}
-            </Badge>
+            {bundle.methodology && (
+              <>
+                <Text size="xs" c="dimmed">
+                  Priced by
+                </Text>
+                <Badge size="xs" variant="light" color="gray" tt="none" data-testid="methodology">
+                  {methodologyLabel(bundle.methodology)}
+                </Badge>
+              </>
+            )}
+            {bundle.methodology && bundle.avg_patient_rate_deductible_met !== null && (
+              <Text size="xs" c="dimmed">
+                ·
+              </Text>
+            )}
+            {bundle.avg_patient_rate_deductible_met !== null && (
+              <Text size="xs" c="dimmed">
+                {PRICE_CHECK_TEXT.planDesigns}
+              </Text>
+            )}
           </Group>
         )}
       </Stack>

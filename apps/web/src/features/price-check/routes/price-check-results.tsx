@@ -2,7 +2,7 @@ import { Alert, Button, Container, Group, Pagination, Paper, Select, SimpleGrid,
 import { IconAlertCircle, IconSearchOff } from '@tabler/icons-react'
 import { useMemo, useState } from 'react'
 import { useLocation, useNavigate, useSearchParams } from 'react-router'
-import { PRICE_CHECK_SKELETONS, priceCheckEmptyMessage } from '@citrus/contracts'
+import { PRICE_CHECK_SKELETONS, plural, priceCheckEmptyMessage } from '@citrus/contracts'
 import { EmptyState } from '../../../components/feedback/empty-state'
 import { useProcedureCosts, useProcedureSuggestions } from '../api/price-check'
 import { FacilityCostCard } from '../components/facility-cost-card'
@@ -95,7 +95,7 @@ export function PriceCheckResultsRoute() {
               </div>
               <div>
                 <Text size="xs" c="dimmed">
-                  Average you pay
+                  Average you pay{bundle.avg_patient_rate_deductible_met !== null ? ' (deductible not met)' : ''}
                 </Text>
                 <Text fw={700} size="lg">
                   {formatWholeDollars(bundle.avg_patient_rate)}
@@ -104,7 +104,7 @@ export function PriceCheckResultsRoute() {
               {bundle.avg_insurer_rate !== null && (
                 <div>
                   <Text size="xs" c="dimmed">
-                    Average insurance pays
+                    Average insurance pays{bundle.avg_insurer_rate_deductible_met !== null ? ' (deductible not met)' : ''}
                   </Text>
                   <Text fw={700} size="lg">
                     {formatWholeDollars(bundle.avg_insurer_rate)}
@@ -117,7 +117,7 @@ export function PriceCheckResultsRoute() {
 
         <Group justify="space-between">
           <Text size="sm" c="dimmed">
-            {costs.isSuccess ? `${sorted.length} ${sorted.length === 1 ? 'facility' : 'facilities'}` : ''}
+            {costs.isSuccess ? plural(sorted.length, 'facility', 'facilities') : ''}
           </Text>
           <Select
             label="Sort by"

@@ -191,6 +191,41 @@ describe('/price-check/results', () => {
     expect(within(cards[1]!).queryByTestId('facility-cost-link')).toBeNull()
   }, 30_000)
 
+  it('labels the insurer share before the deductible, one value for an equal range, the method and phone for people (issue 33 items 9-11)', async () => {
+    localStorage.setItem(TOKEN_STORAGE_KEY, loginToken({ role: 'member' }))
+    const one = facility('Only Hospital', 47.38, 120, 1000, 0.73)
+    one.phone_number = '2745550112'
+    one.cost_bundle = {
+      ...one.cost_bundle,
+      median_amount: 48.11,
+      p10_amount: 48.11,
+      p90_amount: 48.11,
+      methodology: 'FEE SCHEDULE',
+      avg_patient_rate_deductible_met: 35.77,
+      avg_insurer_rate_deductible_met: 12.34,
+    }
+    mockApi({ 'GET /cost-transparency/procedure': answer('Aetna', [one]) })
+    renderApp('/price-check/results?zip_code=77004&insurance=Aetna&procedure_codes_csv=70551', {
+      state: { procedure: { name: 'Office visit', cpt_codes: ['70551'] } },
+    })
+    const card = await screen.findByTestId('facility-cost-card', {}, { timeout: 8000 })
+    // the insurer's figure is for the same state as the patient's, and the figure once the deductible is met follows
+    const insurer = within(card).getByTestId('insurer-rate')
+    expect(within(insurer).getByText('Insurance Pays')).toBeTruthy()
+    expect(within(insurer).getByText('(deductible not met)')).toBeTruthy()
+    expect(within(insurer).getByText('$0.73')).toBeTruthy()
+    expect(within(card).getByTestId('insurer-rate-deductible-met').textContent).toBe('Once your deductible is met: $12.34')
+    expect(within(card).getByText("Averages over the carrier's plan designs")).toBeTruthy()
+    expect(within(card).getByTestId('estimate-range').textContent).toBe('$48.11')
+    const method = within(card).getByTestId('methodology')
+    expect(method.textContent).toBe('Fee schedule')
+    // Mantine's badge upper-cases its text unless told not to
+    expect(method.style.textTransform).toBe('none')
+    expect(within(card).getByText('(274) 555-0112')).toBeTruthy()
+    expect(screen.getByText('1 facility')).toBeTruthy()
+    expect(within(screen.getByTestId('cost-bundle')).getByText('Average you pay (deductible not met)')).toBeTruthy()
+  }, 30_000)
+
   it('shows the empty state with Remove Insurance Filter, which refetches in cash', async () => {
     localStorage.setItem(TOKEN_STORAGE_KEY, loginToken({ role: 'member' }))
     const api = mockApi({

@@ -64,6 +64,30 @@ describe('/provider-cost-transparency/{npi}', () => {
     )
   }, 30_000)
 
+  it('says 1 claim and 1 peer, shows an equal range as one value and the phone formatted (issue 33 items 9-11)', async () => {
+    localStorage.setItem(TOKEN_STORAGE_KEY, loginToken({ role: 'member' }))
+    mockApi({
+      [`GET /cost-transparency/provider/${NPI}`]: {
+        ...body,
+        provider: { ...body.provider, phone_number: '2745550112' },
+        claim_count: 1,
+        estimated_cost_range: { low: 48.11, median: 48.11, high: 48.11 },
+        patient_cost_range: { low: 9.62, median: 9.62, high: 9.62 },
+        visit_types: [{ ...body.visit_types[0]!, claim_count: 1 }],
+        peers: { ...body.peers, count: 1 },
+      },
+    })
+    renderApp(`/provider-cost-transparency/${NPI}`)
+    expect(await screen.findByText('Ada Lovelace, MD', {}, { timeout: 8000 })).toBeTruthy()
+    expect(screen.getByTestId('cost-range').textContent).toBe('$48.11')
+    expect(screen.getByTestId('patient-cost-range').textContent).toBe('$9.62')
+    expect(screen.getByText('median $48.11 per visit, from 1 claim')).toBeTruthy()
+    expect(screen.getByText('1 claim')).toBeTruthy()
+    expect(screen.getByText(/^Affordability vs 1 peer \(/)).toBeTruthy()
+    expect(screen.getByText(/\(274\) 555-0112/)).toBeTruthy()
+    expect(screen.queryByText(/2745550112/)).toBeNull()
+  }, 30_000)
+
   it('shows the server message for an unknown NPI', async () => {
     localStorage.setItem(TOKEN_STORAGE_KEY, loginToken({ role: 'member' }))
     vi.spyOn(console, 'error').mockImplementation(() => undefined)

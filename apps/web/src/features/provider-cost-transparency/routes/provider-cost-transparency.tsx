@@ -19,6 +19,7 @@ import {
   Title,
   Tooltip,
 } from '@mantine/core'
+import { formatRange, formatUsPhone, plural } from '@citrus/contracts'
 import { IconAlertCircle, IconArrowLeft, IconCheck, IconCopy, IconPrinter, IconScale, IconShare } from '@tabler/icons-react'
 import { useState } from 'react'
 import { useNavigate, useParams, useSearchParams } from 'react-router'
@@ -204,6 +205,7 @@ function ProviderCostBody({ cost }: { cost: ProviderCost }) {
         <Text size="sm" c="dimmed">
           {p.address}, {p.city}, {p.state} {p.zip_code}
           {p.facility_name ? ` · ${p.facility_name}` : ''}
+          {p.phone_number ? ` · ${formatUsPhone(p.phone_number)}` : ''}
         </Text>
       </div>
       <SimpleGrid cols={{ base: 1, sm: 3 }}>
@@ -214,10 +216,10 @@ function ProviderCostBody({ cost }: { cost: ProviderCost }) {
           {cost.estimated_cost_range ? (
             <>
               <Text fw={700} size="xl" data-testid="cost-range">
-                {formatCurrency(cost.estimated_cost_range.low)} – {formatCurrency(cost.estimated_cost_range.high)}
+                {formatRange(cost.estimated_cost_range.low, cost.estimated_cost_range.high, formatCurrency)}
               </Text>
               <Text size="xs" c="dimmed">
-                median {formatCurrency(cost.estimated_cost_range.median)} per visit, from {cost.claim_count} claims
+                median {formatCurrency(cost.estimated_cost_range.median)} per visit, from {plural(cost.claim_count, 'claim')}
               </Text>
             </>
           ) : (
@@ -229,8 +231,8 @@ function ProviderCostBody({ cost }: { cost: ProviderCost }) {
             Patient pays
           </Text>
           {cost.patient_cost_range ? (
-            <Text fw={700} size="xl">
-              {formatCurrency(cost.patient_cost_range.low)} – {formatCurrency(cost.patient_cost_range.high)}
+            <Text fw={700} size="xl" data-testid="patient-cost-range">
+              {formatRange(cost.patient_cost_range.low, cost.patient_cost_range.high, formatCurrency)}
             </Text>
           ) : (
             <Text>—</Text>
@@ -238,7 +240,8 @@ function ProviderCostBody({ cost }: { cost: ProviderCost }) {
         </Paper>
         <Paper withBorder radius="lg" p="md">
           <Text size="xs" c="dimmed">
-            Affordability vs {cost.peers.count} peers ({cost.peers.specialty}, within {Math.round(cost.peers.radius_in_m / 1000)} km)
+            Affordability vs {plural(cost.peers.count, 'peer')} ({cost.peers.specialty}, within {Math.round(cost.peers.radius_in_m / 1000)}{' '}
+            km)
           </Text>
           <AffordabilityBar value={cost.affordability} />
         </Paper>
@@ -264,7 +267,7 @@ function ProviderCostBody({ cost }: { cost: ProviderCost }) {
                   <Table.Td>
                     <Text size="sm">{v.description}</Text>
                     <Text size="xs" c="dimmed">
-                      {v.claim_count} claims
+                      {plural(v.claim_count, 'claim')}
                     </Text>
                   </Table.Td>
                   <Table.Td>
