@@ -16,6 +16,9 @@ export const USER_MESSAGES = {
   /** a sign-up that presents an invitation token which is unknown, used, expired, or for another address or company */
   invitationInvalid:
     'This invitation link is invalid, has expired or was made for another e-mail address. Ask your administrator for a new invitation.',
+  /** a sign-up with the activation key alone for an address that has a pending invitation (issue 32 §8) */
+  invitationPending:
+    'This e-mail address has a pending invitation. Create your account with the link in the invitation e-mail, or ask your administrator to send it again.',
 } as const
 
 /** Lifetime of the token in an onboarding invitation link (docs/decisions/0012). */
@@ -114,6 +117,8 @@ export const AUTH_MESSAGES = {
   invalidToken: 'Invalid authentication token',
   sessionExpired: 'Your session has expired. Please sign in again.',
   accountInactive: 'Your account is no longer active. Please sign in again.',
+  /** a login token issued before a password reset, a role change or a deactivation (issue 32 §6) */
+  sessionRevoked: 'Your session has ended because your account changed. Please sign in again.',
   invalidApiKey: 'Invalid API key',
   rateLimited: (after: string) => `Too many attempts. Please try again in ${after}.`,
   roleDenied: (role: string) => `Your current role (${role}) doesn't have permission to perform this action`,

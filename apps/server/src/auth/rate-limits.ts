@@ -2,16 +2,20 @@ import { AUTH_MESSAGES, ERROR_CODES } from '@citrus/contracts'
 import { AppError } from '../lib/errors.js'
 
 /**
- * Limits of the credential endpoints (spec 4 §5, issue 9 §2; docs/decisions/0012). Fixed here rather
+ * Limits of the credential endpoints (spec 4 §5, issue 9 §2, issue 32 §7; docs/decisions/0012). Fixed here rather
  * than in the environment: they are security properties, not deployment settings.
  *
  * Two counters guard each endpoint, and both count failures only (a wrong password, an unknown
  * activation key, an invalid reset token, a look-up that finds nobody), so a person who succeeds is
  * never slowed down:
  *  - per client address: too many failures from one address are refused with 429, whatever account
- *    they aim at, so one address cannot spray a password over many accounts;
- *  - per account (the e-mail tried): after too many failures the account is not locked; instead
- *    every further attempt on it waits `delayMs` and attempts run one at a time, so guessing slows
+ *    they aim at, so one address cannot spray a password over many accounts. Sign-in softens this
+ *    (`overLimit`): many people can share one address (a NAT, or every user behind a proxy when
+ *    TRUST_PROXY is off), so over the limit an attempt on an account that is not itself under attack
+ *    (fewer than `tryAccountsBelow` failures) is still tried, after a delay; the others are refused;
+ *  - per account (the e-mail tried): attempts run one at a time, at most `queue` in line (more are
+ *    refused with 429), so parallel guesses cannot outrun the count. After too many failures the
+ *    account is not locked; instead every further attempt on it waits `delayMs`, so guessing slows
  *    to one try per delay while the owner's right password still gets through.
  * Password reset e-mails have no failure to count: every request counts there (each sends mail).
  */
@@ -20,19 +24,28 @@ export interface Limit {
   windowMs: number
 }
 export interface EndpointLimits {
-  perAddress: Limit
+  perAddress: Limit & {
+    /**
+     * over the limit: an attempt on an account with fewer failures than `tryAccountsBelow` is still tried after
+     * `delayMs` (absent: every attempt from the address is refused with 429)
+     */
+    overLimit?: { tryAccountsBelow: number; delayMs: number }
+  }
   /** absent: no per-account counter */
   perAccount?: Limit & {
-    /** after the limit: delay of each attempt, one at a time; 0 = refuse with 429 instead */
+    /** after the limit: delay of each attempt; 0 = refuse with 429 instead */
     delayMs: number
-    /** attempts that may wait in line for one account before more are refused */
+    /** attempts on one account in line (the running one included) before more are refused; 0 = no line */
     queue: number
   }
 }
 
 const WINDOW = 15 * 60_000
 export const RATE_LIMITS = {
-  login: { perAddress: { max: 30, windowMs: WINDOW }, perAccount: { max: 10, windowMs: WINDOW, delayMs: 1_000, queue: 5 } },
+  login: {
+    perAddress: { max: 30, windowMs: WINDOW, overLimit: { tryAccountsBelow: 3, delayMs: 1_000 } },
+    perAccount: { max: 10, windowMs: WINDOW, delayMs: 1_000, queue: 5 },
+  },
   signup: { perAddress: { max: 20, windowMs: WINDOW }, perAccount: { max: 10, windowMs: WINDOW, delayMs: 1_000, queue: 5 } },
   passwordResetEmail: { perAddress: { max: 20, windowMs: WINDOW }, perAccount: { max: 5, windowMs: WINDOW, delayMs: 0, queue: 0 } },
   passwordReset: { perAddress: { max: 10, windowMs: WINDOW } },
@@ -115,7 +128,7 @@ export interface CredentialGate {
 export class CredentialLimiter implements CredentialGate {
   private readonly addresses: FailureCounter
   private readonly accounts: FailureCounter | null
-  /** per throttled account: the tail of its line of attempts and how many wait in it */
+  /** per account with attempts in flight: the tail of its line and how many are in it (the running one included) */
   private readonly lines = new Map<string, { tail: Promise<unknown>; waiting: number }>()
 
   constructor(
@@ -137,21 +150,38 @@ export class CredentialLimiter implements CredentialGate {
     check: () => Promise<{ failed: boolean; result: T }>,
     options: { countAll?: boolean } = {},
   ): Promise<T> {
-    const addressWait = this.addresses.blockedFor(address)
-    if (addressWait > 0) throw new RateLimitedError(addressWait)
     const perAccount = this.limits.perAccount
-    if (!this.accounts || !perAccount || account === null) return this.run(address, null, check, options)
-    const accountWait = this.accounts.blockedFor(account)
-    if (accountWait === 0) return this.run(address, account, check, options)
-    if (perAccount.delayMs === 0) throw new RateLimitedError(accountWait)
+    if (!this.accounts || !perAccount || account === null) {
+      const delayMs = this.admitAddress(address, null)
+      if (delayMs > 0) await sleep(delayMs)
+      return this.run(address, null, check, options)
+    }
+    if (perAccount.queue === 0) {
+      const addressDelay = this.admitAddress(address, account)
+      const accountWait = this.accounts.blockedFor(account)
+      if (accountWait > 0) throw new RateLimitedError(accountWait)
+      if (addressDelay > 0) await sleep(addressDelay)
+      return this.run(address, account, check, options)
+    }
 
-    // throttled: one attempt at a time per account, each after the delay
+    // One attempt at a time per account, throttled or not, so that parallel guesses cannot all be tried before
+    // their failures count (issue 32 §7); a full line is refused.
+    const accounts = this.accounts
     const line = this.lines.get(account) ?? { tail: Promise.resolve(), waiting: 0 }
-    if (line.waiting >= perAccount.queue) throw new RateLimitedError(Math.ceil((perAccount.delayMs * (line.waiting + 1)) / 1000))
+    if (line.waiting >= perAccount.queue) {
+      throw new RateLimitedError(Math.max(1, Math.ceil((perAccount.delayMs * (line.waiting + 1)) / 1000)))
+    }
+    // refused at once when the address may not try this account (no place in the line is taken)
+    this.admitAddress(address, account)
     line.waiting += 1
     this.lines.set(account, line)
     const turn = line.tail.then(async () => {
-      await sleep(perAccount.delayMs)
+      // decided at its turn: the attempts ahead of it may have failed
+      const addressDelay = this.admitAddress(address, account)
+      const throttled = accounts.blockedFor(account) > 0
+      if (throttled && perAccount.delayMs === 0) throw new RateLimitedError(accounts.blockedFor(account))
+      const delayMs = Math.max(addressDelay, throttled ? perAccount.delayMs : 0)
+      if (delayMs > 0) await sleep(delayMs)
       return this.run(address, account, check, options)
     })
     line.tail = turn.catch(() => undefined)
@@ -161,6 +191,20 @@ export class CredentialLimiter implements CredentialGate {
       line.waiting -= 1
       if (line.waiting === 0) this.lines.delete(account)
     }
+  }
+
+  /**
+   * Whether the address may try now: 0 = yes, > 0 = yes after that many ms (over the limit, on an account not
+   * under attack, where the endpoint allows it); throws 429 otherwise.
+   */
+  private admitAddress(address: string, account: string | null): number {
+    const wait = this.addresses.blockedFor(address)
+    if (wait === 0) return 0
+    const overLimit = this.limits.perAddress.overLimit
+    if (overLimit && account !== null && this.accounts && this.accounts.count(account) < overLimit.tryAccountsBelow) {
+      return overLimit.delayMs
+    }
+    throw new RateLimitedError(wait)
   }
 
   private async run<T>(

@@ -50,6 +50,23 @@ export interface LoginSubject {
   company_name: string
   role: Role
   phone_number: string | null
+  /** users.sessions_revoked_at: the new token must be issued after it */
+  sessions_revoked_at?: Date | null
+}
+
+/**
+ * Whether a login token was issued at or before its user's sessions were revoked (a password reset, a role change,
+ * a deactivation; issue 32 §6). The claims are fixed by the spec and hold no `iat`: the issue second is `exp` less
+ * the fixed lifetime (so changing LOGIN_TOKEN_TTL_SECONDS misdates the tokens already issued).
+ */
+export function loginTokenRevoked(exp: number, revokedAt: Date | null): boolean {
+  return revokedAt !== null && (exp - LOGIN_TOKEN_TTL_SECONDS) * 1000 <= revokedAt.getTime()
+}
+
+/** A token signed in the second of the revocation would count as revoked: sign it as of the next second. */
+function loginIssueTime(nowMs: number, revokedAt: Date | null | undefined): number {
+  if (!revokedAt) return nowMs
+  return Math.max(nowMs, (Math.floor(revokedAt.getTime() / 1000) + 1) * 1000)
 }
 
 export const shareTokenClaimsSchema = z.object({
@@ -97,7 +114,7 @@ export class Tokens {
     return this.jwt.login.sign({
       sub: String(user.id),
       email: user.email,
-      exp: nowSeconds(nowMs) + LOGIN_TOKEN_TTL_SECONDS,
+      exp: nowSeconds(loginIssueTime(nowMs, user.sessions_revoked_at)) + LOGIN_TOKEN_TTL_SECONDS,
       company_id: user.company_id,
       company_name: user.company_name,
       role: user.role,

@@ -25,6 +25,20 @@ export function passwordResetEmail(to: string, link: string, ttlSeconds: number)
   return { channel: 'email', recipient: to, subject: 'Reset your Citrus password', body: text, payload: { html } }
 }
 
+/**
+ * A reset request as recorded before the answer, the same for every address (issue 32 §5). Kept `held`, so never
+ * sent as it is: it becomes the reset e-mail (same id) or is deleted when the address has no active account.
+ */
+export function passwordResetRequest(to: string) {
+  return {
+    channel: 'email',
+    recipient: to,
+    subject: 'Reset your Citrus password',
+    body: 'Password reset requested; the e-mail is being prepared.',
+    payload: { kind: 'password_reset_request' },
+  } as const satisfies OutboxMessageInput
+}
+
 export function passwordChangedEmail(to: string): OutboxMessageInput {
   return {
     channel: 'email',

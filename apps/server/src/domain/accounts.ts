@@ -6,7 +6,7 @@ import type { CredentialLimiters } from '../auth/rate-limits.js'
 import { hashToken, type Tokens } from '../auth/tokens.js'
 import type { PrismaClient } from '../db/database.js'
 import { badRequest, unauthorized } from '../lib/errors.js'
-import { passwordChangedEmail, passwordResetEmail } from './account-emails.js'
+import { passwordChangedEmail, passwordResetEmail, passwordResetRequest } from './account-emails.js'
 import type { Outbox } from '../services/outbox.js'
 import { normalizeEmail } from './users.js'
 
@@ -19,6 +19,9 @@ export interface AccountContext {
   limits: CredentialLimiters
   log: FastifyBaseLogger
 }
+
+/** How long after a reset request its e-mail is prepared, with the requests that arrived meanwhile. */
+const RESET_BATCH_DELAY_MS = 1_000
 
 // Verifying against a throwaway hash when the e-mail is unknown keeps both answers equally slow.
 let dummyHash: Promise<string> | null = null
@@ -33,8 +36,10 @@ export function weakPassword(field: string) {
  * its credential limiter (auth/rate-limits.ts). `address` is the client address (request.ip).
  */
 export class AccountService {
-  /** reset e-mails being prepared after the answer was sent */
-  private readonly background = new Set<Promise<void>>()
+  /** reset requests recorded and answered, their e-mails not yet prepared */
+  private readonly resetRequests: { id: string; email: string }[] = []
+  private resetTimer: NodeJS.Timeout | null = null
+  private resetBatches: Promise<void> = Promise.resolve()
 
   constructor(private readonly ctx: AccountContext) {}
 
@@ -51,15 +56,17 @@ export class AccountService {
         company_name: user.company.company_name,
         role: user.role,
         phone_number: user.phone_number,
+        sessions_revoked_at: user.sessions_revoked_at,
       })
       return { failed: false, result: { token } }
     })
   }
 
   /**
-   * Answers at once with the id the e-mail will have; the look-up, the token and the outbox row are
-   * written afterwards, so a known and an unknown address take the same time to answer (issue 9 §2).
-   * An unknown or inactive address gets an id that looks like any other, and no message.
+   * The same work for a known and an unknown address (issue 32 §5): the request is recorded in the outbox as a
+   * held row (never sent as it is) and answered with that row's id. Nothing else happens before the answer. The
+   * look-up, the reset token and the e-mail (which takes over the row's id) follow in a batch, a moment later
+   * ({@link prepareResetEmails}); the request of an unknown or inactive address is then deleted, unsent.
    */
   async requestPasswordReset(address: string, input: { email: string }): Promise<{ message_id: string }> {
     const email = normalizeEmail(input.email)
@@ -67,31 +74,61 @@ export class AccountService {
       address,
       email,
       async () => {
-        const messageId = randomUUID()
-        const task = this.sendResetEmail(email, messageId)
-          .catch((error: unknown) => this.ctx.log.error({ err: error }, 'password reset e-mail failed'))
-          .finally(() => this.background.delete(task))
-        this.background.add(task)
-        return { failed: false, result: { message_id: messageId } }
+        const recorded = await this.ctx.prisma.messageOutbox.create({
+          data: { ...passwordResetRequest(email), status: 'held' },
+          select: { id: true },
+        })
+        this.resetRequests.push({ id: recorded.id, email })
+        this.resetTimer ??= setTimeout(() => {
+          this.resetTimer = null
+          void this.prepareResetEmails()
+        }, RESET_BATCH_DELAY_MS).unref()
+        return { failed: false, result: { message_id: recorded.id } }
       },
       { countAll: true },
     )
   }
 
-  private async sendResetEmail(email: string, messageId: string): Promise<void> {
-    const user = await this.ctx.prisma.user.findUnique({ where: { email }, select: { id: true, email: true, is_active: true } })
-    if (!user || !user.is_active) return
-    const { token, expiresAt } = this.ctx.tokens.signReset(user.id)
-    const link = `${this.ctx.publicUrl}/password-reset?token=${encodeURIComponent(token)}`
+  /** Prepares the reset e-mails of the requests recorded so far; batches run one after another. */
+  private prepareResetEmails(): Promise<void> {
+    const run = this.resetBatches.then(async () => {
+      const batch = this.resetRequests.splice(0)
+      if (batch.length === 0) return
+      try {
+        await this.prepareBatch(batch)
+      } catch (error) {
+        this.ctx.log.error({ err: error, message_ids: batch.map((request) => request.id) }, 'password reset e-mails failed')
+      }
+    })
+    this.resetBatches = run
+    return run
+  }
+
+  private async prepareBatch(batch: { id: string; email: string }[]): Promise<void> {
+    const users = await this.ctx.prisma.user.findMany({
+      where: { email: { in: [...new Set(batch.map((request) => request.email))] }, is_active: true },
+      select: { id: true, email: true },
+    })
+    const byEmail = new Map(users.map((user) => [user.email, user]))
     await this.ctx.prisma.$transaction(async (tx) => {
-      await tx.passwordResetToken.create({ data: { user_id: user.id, token_hash: hashToken(token), expires_at: expiresAt } })
-      await this.ctx.outbox.enqueue({ ...passwordResetEmail(user.email, link, PASSWORD_RESET_TTL_SECONDS), id: messageId }, tx)
+      await tx.messageOutbox.deleteMany({ where: { id: { in: batch.map((request) => request.id) }, status: 'held' } })
+      for (const request of batch) {
+        const user = byEmail.get(request.email)
+        if (!user) continue
+        const { token, expiresAt } = this.ctx.tokens.signReset(user.id)
+        const link = `${this.ctx.publicUrl}/password-reset?token=${encodeURIComponent(token)}`
+        await tx.passwordResetToken.create({ data: { user_id: user.id, token_hash: hashToken(token), expires_at: expiresAt } })
+        await this.ctx.outbox.enqueue({ ...passwordResetEmail(user.email, link, PASSWORD_RESET_TTL_SECONDS), id: request.id }, tx)
+      }
     })
   }
 
-  /** Resolves when the reset e-mails answered so far are in the outbox (tests; shutdown). */
+  /** Resolves when the reset e-mails requested so far are in the outbox (tests; shutdown). */
   async settled(): Promise<void> {
-    while (this.background.size > 0) await Promise.allSettled([...this.background])
+    if (this.resetTimer) clearTimeout(this.resetTimer)
+    this.resetTimer = null
+    do await this.prepareResetEmails()
+    while (this.resetRequests.length > 0)
   }
 
   async resetPassword(address: string, input: { new_password: string; temp_jwt_token: string }): Promise<{ message_id: string }> {
@@ -112,7 +149,8 @@ export class AccountService {
           data: { used_at: now },
         })
         if (claimed.count !== 1) throw invalid()
-        const user = await tx.user.update({ where: { id: record.user_id }, data: { password_hash } })
+        // the login tokens issued before the reset stop working at once (issue 32 §6)
+        const user = await tx.user.update({ where: { id: record.user_id }, data: { password_hash, sessions_revoked_at: now } })
         // any other outstanding reset link of this user stops working too
         await tx.passwordResetToken.updateMany({ where: { user_id: user.id, used_at: null }, data: { used_at: now } })
         return this.ctx.outbox.enqueue(passwordChangedEmail(user.email), tx)

@@ -1,8 +1,8 @@
-import { ACTIVATION_KEY_PATTERN, MESSAGES, USER_MESSAGES, meetsServerPasswordRule, type Role } from '@citrus/contracts'
+import { ACTIVATION_KEY_PATTERN, ERROR_CODES, MESSAGES, USER_MESSAGES, meetsServerPasswordRule, type Role } from '@citrus/contracts'
 import type { CredentialLimiters } from '../auth/rate-limits.js'
 import { hashToken } from '../auth/tokens.js'
 import type { PrismaClient } from '../db/database.js'
-import { badRequest } from '../lib/errors.js'
+import { AppError, badRequest } from '../lib/errors.js'
 import { createAccount, normalizeEmail } from './users.js'
 
 export interface SignupInput {
@@ -16,7 +16,8 @@ export interface SignupInput {
  * Self-service sign-up (spec 1 §5, docs/decisions/0012): the activation key names the company; the
  * role is `user` unless the sign-up presents the token of a pending invitation for this address and
  * company, which proves control of the invited mailbox. A presented token that does not fit is
- * refused rather than ignored, so an invited person never silently gets a lesser role.
+ * refused rather than ignored, so an invited person never silently gets a lesser role. An address with
+ * a pending invitation (in any company) signs up through the invitation's link only (409 otherwise).
  */
 export class SignupService {
   constructor(
@@ -53,6 +54,17 @@ export class SignupService {
           found.expires_at.getTime() > Date.now()
         if (!usable) throw invalidInvitation()
         invitation = { id: found.id, role: found.role }
+      } else {
+        // The key is in every invitation e-mail: with it alone anyone could take an invited address before the
+        // invited person does (issue 32 §8). An address with a pending invitation is claimed through its link only.
+        const pending = await this.prisma.onboardingInvitation.findFirst({
+          where: { email, accepted_at: null, expires_at: { gt: new Date() } },
+          select: { id: true },
+        })
+        if (pending) {
+          const field = [{ path: 'body.email', message: USER_MESSAGES.invitationPending }]
+          throw new AppError(409, ERROR_CODES.CONFLICT, USER_MESSAGES.invitationPending, field)
+        }
       }
       await createAccount(
         this.prisma,

@@ -105,7 +105,9 @@ export class UserService {
     if (!(ROLES as readonly string[]).includes(role)) throw badRequest(`Unknown role "${role}". Use one of ${ROLES.join(', ')}.`)
     const user = await this.find(idOrEmail)
     return this.prisma.$transaction(async (tx) => {
-      const updated = await tx.user.update({ where: { id: user.id }, data: { role: role as Role }, select })
+      // a new role ends the sessions opened with the old one: their tokens carry it (issue 32 §6)
+      const revoke = user.role === role ? {} : { sessions_revoked_at: new Date() }
+      const updated = await tx.user.update({ where: { id: user.id }, data: { role: role as Role, ...revoke }, select })
       if (user.role !== updated.role) {
         await recordAudit(tx, this.actor, {
           action: 'user.role_change',
@@ -120,13 +122,14 @@ export class UserService {
   }
 
   /**
-   * The user can no longer sign in; login tokens stop working at once (checked per request) and the
-   * user's API keys are revoked.
+   * The user can no longer sign in; login tokens stop working at once (checked per request), also after a later
+   * reactivation, and the user's API keys are revoked.
    */
   async deactivate(idOrEmail: string | number): Promise<UserRecord> {
     const user = await this.find(idOrEmail)
     return this.prisma.$transaction(async (tx) => {
-      const updated = await tx.user.update({ where: { id: user.id }, data: { is_active: false }, select })
+      // the tokens stay dead should the account be activated again
+      const updated = await tx.user.update({ where: { id: user.id }, data: { is_active: false, sessions_revoked_at: new Date() }, select })
       const revoked = await revokeKeysOfUser(tx, user.id)
       await recordAudit(tx, this.actor, {
         action: 'user.deactivate',

@@ -9,6 +9,7 @@ import {
   type Principal,
   type UserPrincipal,
 } from '../auth/principal.js'
+import { loginTokenRevoked } from '../auth/tokens.js'
 import { productPolicyOf, type ProductPolicy } from '../domain/credits.js'
 import { AppError, forbidden, unauthorized } from '../lib/errors.js'
 import fp from 'fastify-plugin'
@@ -191,6 +192,8 @@ interface LoginRow {
   role: Role
   phone_number: string | null
   is_active: boolean
+  /** login tokens issued at or before it are refused (auth/tokens.ts loginTokenRevoked) */
+  sessions_revoked_at: Date | null
   company_name: string
   created_at: Date
   renewal_cycle_days: number
@@ -209,7 +212,8 @@ export function loginReader(pool: pg.Pool) {
     // a named statement: parsed once per pool connection and planned generically after five executions (0067)
     const { rows } = await pool.query<LoginRow>({
       name: 'login-principals',
-      text: `SELECT u.id, u.email, u.company_id, u.role::text AS role, u.phone_number, u.is_active, c.company_name, c.created_at,
+      text: `SELECT u.id, u.email, u.company_id, u.role::text AS role, u.phone_number, u.is_active, u.sessions_revoked_at,
+         c.company_name, c.created_at,
          c.renewal_cycle_days,
          coalesce((SELECT json_agg(json_build_object('product_group', p.product_group, 'limit', p."limit"))
                    FROM company_policies p WHERE p.company_id = c.id), '[]'::json) AS policies,
@@ -236,6 +240,8 @@ async function principalFromLoginToken(
   // every signed-in request. It reads the company's policies too, so that no guard or meter reads them again.
   const row = await readLogin(id)
   if (!row || !row.is_active) throw unauthorized(AUTH_MESSAGES.accountInactive)
+  // a password reset, a role change or a deactivation ends the sessions opened before it (issue 32 §6)
+  if (loginTokenRevoked(verified.claims.exp, row.sessions_revoked_at)) throw unauthorized(AUTH_MESSAGES.sessionRevoked)
   const policies = new Map<ProductGroup, ProductPolicy>()
   for (const policy of row.policies)
     policies.set(policy.product_group, {

@@ -19,6 +19,7 @@ import { accountsOf } from './index.ts'
 import { signLoginToken } from '../../auth/tokens.ts'
 import { RATE_LIMITS } from '../../auth/rate-limits.ts'
 import { newInvitationToken } from '../../domain/onboarding.ts'
+import { UserService } from '../../domain/users.ts'
 import { hashToken } from '../../auth/tokens.ts'
 
 const NEW_PASSWORD = 'Brand#New9pass'
@@ -99,22 +100,60 @@ describe('users: login, sign-up, profile, verify', () => {
     const login = (email: string, password: string, address: string) =>
       ctx.app.inject({ method: 'POST', url: '/api/users/login', payload: { email, password }, remoteAddress: address })
 
-    it('refuses password spraying: one address gets 429 after 30 failures, whatever accounts it tries', async () => {
+    const timedLogin = async (email: string, password: string, address: string) => {
+      const started = Date.now()
+      const response = await login(email, password, address)
+      return { status: response.statusCode, ms: Date.now() - started, response }
+    }
+
+    it('does not lock out an address: after 30 failures on account A, account B’s right password gets in from it (issue 32 §7)', async () => {
       const address = '10.1.0.1'
-      const statuses: number[] = []
-      for (let i = 0; i < 40; i++) statuses.push((await login(uniqueEmail('spray'), 'Wrong#Pass1', address)).statusCode)
-      expect(statuses.slice(0, 30)).toEqual(Array(30).fill(401))
-      expect(statuses.slice(30)).toEqual(Array(10).fill(429))
-      const limited = await login(uniqueEmail('spray'), 'Wrong#Pass1', address)
-      expect(limited.json()).toEqual({
+      const { users } = await createTenant(ctx.db, { roles: ['user', 'user'] })
+      const [a, b] = users as [(typeof users)[0], (typeof users)[0]]
+      // (after A's tenth failure each attempt on A waits the 1 s throttle)
+      for (let i = 0; i < 30; i++) expect((await login(a.email, 'Wrong#Pass1', address)).statusCode).toBe(401)
+      const owner = await timedLogin(b.email, TEST_PASSWORD, address)
+      expect(owner.status).toBe(200)
+      // the address is over its limit: tried after a delay
+      expect(owner.ms).toBeGreaterThanOrEqual(RATE_LIMITS.login.perAddress.overLimit.delayMs - 20)
+      // A is under attack: refused from that address, even with its right password, without a try
+      const refused = await login(a.email, TEST_PASSWORD, address)
+      expect(refused.statusCode).toBe(429)
+      expect(refused.json()).toEqual({
         message: expect.stringMatching(/^Too many attempts\. Please try again in \d+ minutes?\.$/),
         code: 'RATE_LIMITED',
         status: 429,
       })
-      expect(Number(limited.headers['retry-after'])).toBeGreaterThan(800)
-      // even a right password from that address waits; other addresses are not affected
-      expect((await login(regular().email, TEST_PASSWORD, address)).statusCode).toBe(429)
-      expect((await login(regular().email, TEST_PASSWORD, '10.2.0.1')).statusCode).toBe(200)
+      expect(Number(refused.headers['retry-after'])).toBeGreaterThan(800)
+      // A's owner elsewhere gets in after the throttle's delay
+      expect((await login(a.email, TEST_PASSWORD, '10.2.0.1')).statusCode).toBe(200)
+    }, 120_000)
+
+    it('still slows spraying from one address: over 30 failures each try waits 1 s, and an account gets at most 3 failed tries from it', async () => {
+      const address = '10.1.1.1'
+      for (let i = 0; i < 30; i++) expect((await login(uniqueEmail('spray'), 'Wrong#Pass1', address)).statusCode).toBe(401)
+      const target = uniqueEmail('sprayed')
+      for (let i = 0; i < RATE_LIMITS.login.perAddress.overLimit.tryAccountsBelow; i++) {
+        const guess = await timedLogin(target, 'Wrong#Pass1', address)
+        expect(guess.status).toBe(401)
+        expect(guess.ms).toBeGreaterThanOrEqual(RATE_LIMITS.login.perAddress.overLimit.delayMs - 20)
+      }
+      const refused = await timedLogin(target, 'Wrong#Pass1', address)
+      expect(refused.status).toBe(429)
+      expect(refused.ms).toBeLessThan(RATE_LIMITS.login.perAddress.overLimit.delayMs)
+      // other addresses are not affected
+      expect((await timedLogin(regular().email, TEST_PASSWORD, '10.1.2.1')).status).toBe(200)
+    })
+
+    it('tries at most 5 parallel guesses on one account, throttled or not; the others get 429 (issue 32 §7)', async () => {
+      const { users } = await createTenant(ctx.db, { roles: ['user'] })
+      const email = users[0]!.email
+      const burst = await Promise.all(Array.from({ length: 12 }, (_, i) => login(email, 'Wrong#Pass1', `10.6.0.${i + 1}`)))
+      const statuses = burst.map((response) => response.statusCode).sort()
+      expect(statuses).toEqual([...Array(5).fill(401), ...Array(7).fill(429)])
+      for (const response of burst.filter((r) => r.statusCode === 429)) expect(response.json().code).toBe('RATE_LIMITED')
+      // the owner still gets in
+      expect((await login(email, TEST_PASSWORD, '10.6.1.1')).statusCode).toBe(200)
     })
 
     it('counts failures only: 40 successful sign-ins from one address are all admitted', async () => {
@@ -213,12 +252,51 @@ describe('users: login, sign-up, profile, verify', () => {
       })
     })
 
-    it('gives role user to a sign-up with the key alone, even for an invited address (the key is not proof of the mailbox)', async () => {
-      const email = uniqueEmail('claimed')
-      const { record } = await invitation(tenant.company.id, email)
-      await signup({ email, password: TEST_PASSWORD, activation_key: tenant.company.activation_key }).expect(200)
-      expect((await ctx.db.prisma.user.findUniqueOrThrow({ where: { email } })).role).toBe('user')
-      expect((await ctx.db.prisma.onboardingInvitation.findUniqueOrThrow({ where: { id: record.id } })).accepted_at).toBeNull()
+    it('keeps an invited address for its invitation: the key alone is refused with 409, the invitation link still works (issue 32 §8)', async () => {
+      const token = await loginTokenFor(admin(), tenant.company.company_name)
+      const email = uniqueEmail('squatted')
+      const sent = await request(ctx.app.server)
+        .post('/api/admin/email/onboarding')
+        .set('authorization', `Bearer ${token}`)
+        .send({ email, company_activation_key: tenant.company.activation_key, role: 'admin', is_trial: false })
+      expect(sent.status).toBe(200)
+      const message = await ctx.db.prisma.messageOutbox.findUniqueOrThrow({ where: { id: sent.body.message_id as string } })
+      // the squatter has the key (it is in the e-mail's link) but not the mailbox
+      const squat = await signup({ email: email.toUpperCase(), password: 'Squat#Pass9', activation_key: tenant.company.activation_key })
+      expect(squat.status).toBe(409)
+      expect(squat.body).toEqual({
+        message: USER_MESSAGES.invitationPending,
+        code: 'CONFLICT',
+        status: 409,
+        errors: [{ path: 'body.email', message: USER_MESSAGES.invitationPending }],
+      })
+      expect(USER_MESSAGES.invitationPending).toBe(
+        'This e-mail address has a pending invitation. Create your account with the link in the invitation e-mail, or ask your administrator to send it again.',
+      )
+      expect(await ctx.db.prisma.user.findUnique({ where: { email } })).toBeNull()
+      // the invited person signs up through the link, gets the invited role and is signed in as spec 1 describes
+      const invitationToken = /&invitation=([A-Za-z0-9_-]{43})/.exec(message.body)![1]!
+      await signup({
+        email,
+        password: TEST_PASSWORD,
+        activation_key: tenant.company.activation_key,
+        invitation_token: invitationToken,
+      }).expect(200)
+      expect((await ctx.db.prisma.user.findUniqueOrThrow({ where: { email } })).role).toBe('admin')
+      await request(ctx.app.server).post('/api/users/login').send({ email, password: TEST_PASSWORD }).expect(200)
+    })
+
+    it('refuses the key alone for an address invited by another company too; an expired or accepted invitation does not hold the address', async () => {
+      const other = await createTenant(ctx.db, { roles: [] })
+      const elsewhere = uniqueEmail('elsewhere')
+      await invitation(other.company.id, elsewhere)
+      const refused = await signup({ email: elsewhere, password: TEST_PASSWORD, activation_key: tenant.company.activation_key })
+      expect(refused.status).toBe(409)
+      expect(refused.body.message).toBe(USER_MESSAGES.invitationPending)
+      const late = uniqueEmail('late')
+      await invitation(tenant.company.id, late, { expires_at: new Date(Date.now() - 1000) })
+      await signup({ email: late, password: TEST_PASSWORD, activation_key: tenant.company.activation_key }).expect(200)
+      expect((await ctx.db.prisma.user.findUniqueOrThrow({ where: { email: late } })).role).toBe('user')
     })
 
     it('refuses an invitation token for another address, another company, expired, used or made up', async () => {
@@ -286,14 +364,6 @@ describe('users: login, sign-up, profile, verify', () => {
       const stale = await signup({ email, password: TEST_PASSWORD, activation_key: tenant.company.activation_key, invitation_token: first })
       expect(stale.body.message).toBe(INVITATION_INVALID)
       await signup({ email, password: TEST_PASSWORD, activation_key: tenant.company.activation_key, invitation_token: second }).expect(200)
-    })
-
-    it('ignores an invitation of another company', async () => {
-      const other = await createTenant(ctx.db, { roles: [] })
-      const email = uniqueEmail('elsewhere')
-      await invitation(other.company.id, email)
-      await signup({ email, password: TEST_PASSWORD, activation_key: tenant.company.activation_key }).expect(200)
-      expect((await ctx.db.prisma.user.findUniqueOrThrow({ where: { email } })).role).toBe('user')
     })
 
     it('is limited per address: after 20 failures (activation keys guessed) an address gets 429', async () => {
@@ -427,6 +497,45 @@ describe('users: login, sign-up, profile, verify', () => {
       const response = await request(ctx.app.server).get('/api/users/info').set('authorization', `Bearer ${token}`)
       expect(response.body.role).toBe('member')
     })
+
+    it('ends the sessions opened before a role change or a deactivation, for good and in every server process (issue 32 §6)', async () => {
+      const { users } = await createTenant(ctx.db, { roles: ['user', 'user'] })
+      const [promoted, leaver] = users as [(typeof users)[0], (typeof users)[0]]
+      const signIn = async (email: string) =>
+        (await request(ctx.app.server).post('/api/users/login').send({ email, password: TEST_PASSWORD }).expect(200)).body.token as string
+      const info = (token: string, app = ctx.app) => request(app.server).get('/api/users/info').set('authorization', `Bearer ${token}`)
+      const revoked = { message: AUTH_MESSAGES.sessionRevoked, code: 'UNAUTHORIZED', status: 401 }
+      const before = await signIn(promoted.email)
+      const leaverToken = await signIn(leaver.email)
+      await info(before).expect(200)
+      const service = new UserService(ctx.db.prisma)
+
+      await service.setRole(promoted.id, 'admin')
+      expect((await info(before)).body).toEqual(revoked)
+      // signing in again at once (within the same second) opens a session with the new role
+      const after = await signIn(promoted.email)
+      expect((await info(after).expect(200)).body.role).toBe('admin')
+      // setting the role it already has ends nothing
+      await service.setRole(promoted.id, 'admin')
+      await info(after).expect(200)
+
+      await service.deactivate(leaver.id)
+      expect((await info(leaverToken)).body.message).toBe(AUTH_MESSAGES.accountInactive)
+      // an account activated again does not revive the tokens issued before its deactivation
+      await ctx.db.prisma.user.update({ where: { id: leaver.id }, data: { is_active: true } })
+      expect((await info(leaverToken)).body).toEqual(revoked)
+
+      // the state is in the database: another server process refuses the same tokens
+      const other = await createTestApp({}, { OUTBOX_POLL_INTERVAL_MS: '0' })
+      try {
+        await other.ready()
+        expect((await info(before, other)).body).toEqual(revoked)
+        expect((await info(leaverToken, other)).body).toEqual(revoked)
+        await info(after, other).expect(200)
+      } finally {
+        await other.close()
+      }
+    })
   })
 
   describe('POST /api/users/verify', () => {
@@ -523,14 +632,25 @@ describe('password reset through a real SMTP server', () => {
       errors: [{ path: 'body.new_password', message: MESSAGES.passwordWeak }],
     })
 
+    // a session opened before the reset (for instance by whoever knew the old password)
+    const before = await request(ctx.app.server).post('/api/users/login').send({ email: user.email, password: TEST_PASSWORD }).expect(200)
+    const info = (jwt: string) => request(ctx.app.server).get('/api/users/info').set('authorization', `Bearer ${jwt}`)
+    await info(before.body.token as string).expect(200)
+
     const done = await reset(NEW_PASSWORD, token)
     expect(done.status).toBe(200)
+    // ends at once (issue 32 §6)
+    const ended = await info(before.body.token as string)
+    expect(ended.status).toBe(401)
+    expect(ended.body).toEqual({ message: AUTH_MESSAGES.sessionRevoked, code: 'UNAUTHORIZED', status: 401 })
     expect(Object.keys(done.body)).toEqual(['message_id'])
     const confirmation = await ctx.db.prisma.messageOutbox.findUniqueOrThrow({ where: { id: done.body.message_id as string } })
     expect(confirmation).toMatchObject({ recipient: user.email, subject: 'Your Citrus password was changed' })
 
     const login = await request(ctx.app.server).post('/api/users/login').send({ email: user.email, password: NEW_PASSWORD })
     expect(login.status).toBe(200)
+    // a session opened right after the reset (within the same second) works
+    await info(login.body.token as string).expect(200)
     const oldLogin = await request(ctx.app.server).post('/api/users/login').send({ email: user.email, password: TEST_PASSWORD })
     expect(oldLogin.status).toBe(401)
 
@@ -583,35 +703,80 @@ describe('password reset through a real SMTP server', () => {
     expect(response.body.errors).toEqual([{ path: 'body.email', message: MESSAGES.emailInvalid }])
   })
 
-  it('answers a known and an unknown address in the same time (medians within 1 ms)', async () => {
-    const { users } = await createTenant(ctx.db, { roles: Array(12).fill('user') })
-    const timed = async (email: string, index: number) => {
-      const started = process.hrtime.bigint()
-      const response = await ctx.app.inject({
-        method: 'POST',
-        url: '/api/users/password-reset-email',
-        payload: { email },
-        remoteAddress: `10.7.${index}.1`,
-      })
-      const elapsed = Number(process.hrtime.bigint() - started) / 1e6
-      expect(response.statusCode).toBe(200)
-      // the work after the answer must not slow the next measurement
-      await accountsOf(ctx.app).settled()
-      return elapsed
-    }
-    const known: number[] = []
-    const unknown: number[] = []
-    for (let round = 0; round < 3; round++) {
-      for (const [index, user] of users.entries()) {
-        known.push(await timed(user.email, index))
-        unknown.push(await timed(uniqueEmail('ghost'), index + 100))
-      }
-    }
-    const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!
-    expect(Math.abs(median(known) - median(unknown))).toBeLessThan(1)
-    // and the known addresses did get their e-mails
-    expect(await ctx.db.prisma.passwordResetToken.count({ where: { user_id: { in: users.map((user) => user.id) } } })).toBe(36)
+  const resetFrom = (email: string, remoteAddress: string) =>
+    ctx.app.inject({ method: 'POST', url: '/api/users/password-reset-email', payload: { email }, remoteAddress })
+
+  it('does the same work before answering a known and an unknown address: it records the request, nothing more (issue 32 §5)', async () => {
+    const { users } = await createTenant(ctx.db, { roles: ['user'] })
+    const known = await resetFrom(users[0]!.email, '10.7.250.1')
+    const unknown = await resetFrom(uniqueEmail('ghost'), '10.7.250.2')
+    const ids = [known.json().message_id as string, unknown.json().message_id as string]
+    // at the answer, both are a recorded request (held: never sent as it is) and no reset token exists yet
+    const recorded = await ctx.db.prisma.messageOutbox.findMany({ where: { id: { in: ids } } })
+    expect(recorded.map((row) => [row.status, row.subject, row.body, row.payload])).toEqual(
+      Array(2).fill([
+        'held',
+        'Reset your Citrus password',
+        'Password reset requested; the e-mail is being prepared.',
+        { kind: 'password_reset_request' },
+      ]),
+    )
+    expect(await ctx.db.prisma.passwordResetToken.count({ where: { user_id: users[0]!.id } })).toBe(0)
+    // afterwards the known address's request becomes its e-mail (same id); the unknown one's is gone
+    await accountsOf(ctx.app).settled()
+    expect(await ctx.db.prisma.messageOutbox.findUniqueOrThrow({ where: { id: ids[0] } })).toMatchObject({
+      status: 'pending',
+      recipient: users[0]!.email,
+      subject: 'Reset your Citrus password',
+    })
+    expect(await ctx.db.prisma.messageOutbox.findUnique({ where: { id: ids[1] } })).toBeNull()
+    expect(await ctx.db.prisma.passwordResetToken.count({ where: { user_id: users[0]!.id } })).toBe(1)
   })
+
+  it('answers a known and an unknown address in the same time: medians of 20 interleaved calls each (issue 32 §5)', async () => {
+    const median = (values: number[]) => {
+      const sorted = [...values].sort((a, b) => a - b)
+      return (sorted[9]! + sorted[10]!) / 2
+    }
+    let attempt = 0
+    const measure = async () => {
+      attempt++
+      // a known address may ask 5 times per 15 minutes: 20 accounts, each asked once; each call from its own address
+      const { users } = await createTenant(ctx.db, { roles: Array(20).fill('user') })
+      const timed = async (email: string, address: string) => {
+        const started = process.hrtime.bigint()
+        const response = await resetFrom(email, address)
+        const elapsed = Number(process.hrtime.bigint() - started) / 1e6
+        expect(response.statusCode).toBe(200)
+        return elapsed
+      }
+      const known: number[] = []
+      const unknown: number[] = []
+      // interleaved, in alternating order; the e-mails are prepared meanwhile, as in production
+      for (const [i, user] of users.entries()) {
+        const knownFirst = i % 2 === 0
+        if (knownFirst) known.push(await timed(user.email, `10.7.${attempt}.${2 * i + 1}`))
+        unknown.push(await timed(uniqueEmail('ghost'), `10.7.${attempt}.${2 * i + 2}`))
+        if (!knownFirst) known.push(await timed(user.email, `10.7.${attempt}.${2 * i + 1}`))
+      }
+      await accountsOf(ctx.app).settled()
+      expect(await ctx.db.prisma.passwordResetToken.count({ where: { user_id: { in: users.map((user) => user.id) } } })).toBe(20)
+      return { known: median(known), unknown: median(unknown) }
+    }
+    // Tolerant of a busy machine: the medians within 3 ms or a factor 1.5 of each other, in one of three rounds. The
+    // leak this guards against (the e-mail prepared before the answer) costs a known address several statements,
+    // every time.
+    const rounds: { known: number; unknown: number }[] = []
+    for (let round = 0; round < 3; round++) {
+      const medians = await measure()
+      rounds.push(medians)
+      const [low, high] = [Math.min(medians.known, medians.unknown), Math.max(medians.known, medians.unknown)]
+      if (high - low < 3 || high / low < 1.5) break
+    }
+    const last = rounds.at(-1)!
+    const [low, high] = [Math.min(last.known, last.unknown), Math.max(last.known, last.unknown)]
+    expect(high - low < 3 || high / low < 1.5, JSON.stringify(rounds)).toBe(true)
+  }, 120_000)
 
   it('limits invalid reset tokens per address: the 11th failure gets 429', async () => {
     const attempt = () =>
