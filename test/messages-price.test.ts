@@ -64,6 +64,22 @@ describe('Price Check messages', () => {
       carrier: 'Carrier',
       allPayers: 'All payers',
       facility: 'Facility',
+      paidClaims: 'Paid claims',
+      paidClaimsHelp: 'What was paid on the claims on record, not a quote.',
+      patientPaid: 'Patient paid (claims)',
+      listedPrice: 'Listed price',
+      listedPriceHelp: "From the facility's published price list, priced as Price Check prices it.",
+      listPrice: 'List Price',
+      youPay: 'You pay (price list)',
+      youPayBeforeDeductible: 'You pay (price list, deductible not met)',
+      deductibleMet: 'Once your deductible is met:',
+      notListed: "This facility's price list does not price these codes in this perspective.",
+      noFacility: 'No affiliated facility with a price list.',
+      notInSearch: 'Not among the facilities of that search.',
+      cash: 'Cash price',
+      peerComparison: 'Compares mean negotiated amounts on claims with those of its peers (not the Price Check ranking).',
+      unitPrice: 'per unit (Care Connect)',
+      facilityRate: 'Facility negotiated rate (price list)',
     })
   })
 })

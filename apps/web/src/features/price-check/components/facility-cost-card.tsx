@@ -5,6 +5,7 @@ import { Link } from 'react-router'
 import {
   PRICE_CHECK_MESSAGES,
   affordabilityBarColor,
+  facilityCostPageUrl,
   formatCurrency,
   formatDistance,
   formatPatientRate,
@@ -29,12 +30,21 @@ export const PRICE_CHECK_TEXT = {
   planDesigns: "Averages over the carrier's plan designs",
 } as const
 
-export function FacilityCostCard({ hco, affordability, insurance }: { hco: HcoCost; affordability: number; insurance?: string | null }) {
+export function FacilityCostCard({
+  hco,
+  affordability,
+  insurance,
+  search,
+}: {
+  hco: HcoCost
+  affordability: number
+  insurance?: string | null
+  /** the search's codes and ZIP, carried to the cost page's listed price (docs/decisions/0075) */
+  search?: { codes: string; zip: string }
+}) {
   const bundle = hco.cost_bundle
   const percent = percentOfList(bundle.avg_patient_rate, bundle.avg_list_rate)
-  const costPage = hco.hco_npi
-    ? `/provider-cost-transparency/${hco.hco_npi}${insurance ? `?${new URLSearchParams({ insurance }).toString()}` : ''}`
-    : null
+  const costPage = hco.hco_npi ? facilityCostPageUrl(hco.hco_npi, { insurance, ...search }) : null
   return (
     <Paper withBorder radius="lg" p="md" data-testid="facility-cost-card">
       <Stack gap="sm">

@@ -172,6 +172,7 @@ export function PriceCheckResultsRoute() {
                 hco={hco}
                 affordability={scores.get(hco) ?? 0}
                 insurance={insurance}
+                search={{ codes, zip }}
               />
             ))}
           </Stack>

@@ -186,7 +186,8 @@ describe('/price-check/results', () => {
     expect(within(cards[0]!).getByTestId('patient-rate').textContent).toBe('$300.00')
     expect(within(cards[0]!).getByTestId('patient-rate-deductible-met').textContent).toBe('Once your deductible is met: $150.00')
     expect(within(cards[0]!).getByTestId('facility-cost-link').getAttribute('href')).toBe(
-      '/provider-cost-transparency/1588667638?insurance=Aetna',
+      // the search rides along, for the cost page's listed price of the same procedure (docs/decisions/0075)
+      '/provider-cost-transparency/1588667638?insurance=Aetna&procedure_codes_csv=70551&zip_code=77004',
     )
     expect(within(cards[1]!).queryByTestId('facility-cost-link')).toBeNull()
   }, 30_000)

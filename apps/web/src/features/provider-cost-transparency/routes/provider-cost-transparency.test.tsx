@@ -88,6 +88,71 @@ describe('/provider-cost-transparency/{npi}', () => {
     expect(screen.queryByText(/2745550112/)).toBeNull()
   }, 30_000)
 
+  it("labels the claims figures as paid claims and, opened from Price Check, shows the listed price with Price Check's figures", async () => {
+    localStorage.setItem(TOKEN_STORAGE_KEY, loginToken({ role: 'member' }))
+    const listed = {
+      procedure_codes: ['73721'],
+      payment_perspective: 'Aetna',
+      facility_name: 'Houston General Hospital',
+      facility_npi: NPI,
+      cost_bundle: {
+        avg_list_rate: 306.38,
+        avg_patient_rate: 151.91,
+        avg_insurer_rate: 120.5,
+        avg_negotiated_rate: 272.41,
+        median_amount: 272.41,
+        p10_amount: 272.41,
+        p90_amount: 272.41,
+        methodology: null,
+        avg_patient_rate_deductible_met: 54.48,
+        avg_insurer_rate_deductible_met: 217.93,
+      },
+      price_check: { zip_code: '60601', radius_in_m: 50000, facility_count: 13, affordability: 100 },
+    }
+    const api = mockApi({
+      [`GET /cost-transparency/provider/${NPI}`]: (call: MockCall) =>
+        call.query.get('procedure_codes_csv')
+          ? { ...body, kind: 'facility', payment_perspective: 'Aetna', claim_count: 1, listed_price: listed }
+          : body,
+    })
+    renderApp(`/provider-cost-transparency/${NPI}?insurance=Aetna&procedure_codes_csv=73721&zip_code=60601`)
+    const section = await screen.findByTestId('listed-price', {}, { timeout: 8000 })
+    const call = api.callsTo(`GET /cost-transparency/provider/${NPI}`)[0]!
+    expect([call.query.get('payment_perspective'), call.query.get('procedure_codes_csv'), call.query.get('zip_code')]).toEqual([
+      'Aetna',
+      '73721',
+      '60601',
+    ])
+    expect(within(section).getByText('Listed price')).toBeTruthy()
+    expect(within(section).getByText('You pay (price list, deductible not met)')).toBeTruthy()
+    expect(within(section).getByTestId('listed-patient-rate').textContent).toBe('$151.91')
+    expect(within(section).getByTestId('listed-list-rate').textContent).toBe('$306.38')
+    expect(within(section).getByTestId('listed-insurer-rate').textContent).toBe('$120.50')
+    expect(within(section).getByText('Price Check affordability (among 13 facilities within 50 km of 60601)')).toBeTruthy()
+    expect(within(section).getByLabelText('Affordability 100')).toBeTruthy()
+    // the claims figures say they are claims
+    expect(screen.getByText('Paid claims')).toBeTruthy()
+    expect(screen.getByText('Estimated cost range (paid claims)')).toBeTruthy()
+    expect(screen.getAllByText('Patient paid (claims)').length).toBeGreaterThan(0)
+    expect(screen.getByText(/Compares mean negotiated amounts on claims/)).toBeTruthy()
+  }, 30_000)
+
+  it('shows a code billed in several units with its per-unit price (Care Connect) beside the claim-line mean', async () => {
+    localStorage.setItem(TOKEN_STORAGE_KEY, loginToken({ role: 'member' }))
+    const visit = body.visit_types[0]!
+    mockApi({
+      [`GET /cost-transparency/provider/${NPI}`]: {
+        ...body,
+        visit_types: [{ ...visit, unit_price: { ...visit.unit_price!, negotiated: 26.5 } }],
+      },
+    })
+    renderApp(`/provider-cost-transparency/${NPI}`)
+    expect((await screen.findByTestId('unit-price', {}, { timeout: 8000 })).textContent).toBe('$26.50 per unit (Care Connect)')
+    // equal figures are shown once; no listed price without Price Check's codes
+    expect(screen.getAllByTestId('unit-price')).toHaveLength(1)
+    expect(screen.queryByTestId('listed-price')).toBeNull()
+  }, 30_000)
+
   it('shows the server message for an unknown NPI', async () => {
     localStorage.setItem(TOKEN_STORAGE_KEY, loginToken({ role: 'member' }))
     vi.spyOn(console, 'error').mockImplementation(() => undefined)

@@ -19,14 +19,14 @@ import {
   Title,
   Tooltip,
 } from '@mantine/core'
-import { formatRange, formatUsPhone, plural } from '@citrus/contracts'
+import { PRICE_CHECK_MESSAGES, formatRange, formatUsPhone, plural, type ListedPrice } from '@citrus/contracts'
 import { IconAlertCircle, IconArrowLeft, IconCheck, IconCopy, IconPrinter, IconScale, IconShare } from '@tabler/icons-react'
 import { useState } from 'react'
 import { useNavigate, useParams, useSearchParams } from 'react-router'
 import { apiMessageOf } from '../../../lib/api-client'
 import { useSession } from '../../../lib/session'
 import { useInsurers } from '../../price-check/api/price-check'
-import { affordabilityBarColor, formatCurrency } from '../../price-check/utils/price-check'
+import { affordabilityBarColor, formatCurrency, formatPatientRate } from '../../price-check/utils/price-check'
 import { useProviderCost, useShareProviderCost, type ProviderCost } from '../api/provider-cost'
 
 /** Print: the page without the app chrome and the action buttons. */
@@ -39,6 +39,23 @@ const PRINT_CSS = `@media print {
 export const PROVIDER_COST_TEXT = {
   back: 'Back',
   range: 'Estimated cost range',
+  /** the claims figures answer "what was paid", the listed price "what the price list says" (docs/decisions/0075) */
+  paidClaims: 'Paid claims',
+  paidClaimsHelp: 'What was paid on the claims on record, not a quote.',
+  patientPaid: 'Patient paid (claims)',
+  listedPrice: 'Listed price',
+  listedPriceHelp: "From the facility's published price list, priced as Price Check prices it.",
+  listPrice: 'List Price',
+  youPay: 'You pay (price list)',
+  youPayBeforeDeductible: 'You pay (price list, deductible not met)',
+  deductibleMet: 'Once your deductible is met:',
+  notListed: "This facility's price list does not price these codes in this perspective.",
+  noFacility: 'No affiliated facility with a price list.',
+  notInSearch: 'Not among the facilities of that search.',
+  cash: 'Cash price',
+  peerComparison: 'Compares mean negotiated amounts on claims with those of its peers (not the Price Check ranking).',
+  unitPrice: 'per unit (Care Connect)',
+  facilityRate: 'Facility negotiated rate (price list)',
   visitTypes: 'Visit types',
   compare: 'Compare',
   share: 'Share',
@@ -65,7 +82,8 @@ export function ProviderCostTransparencyRoute() {
   // the carrier whose claims the figures come from, kept in the address bar (?insurance=); none = all payers
   const [params, setParams] = useSearchParams()
   const insurance = params.get('insurance') || null
-  const cost = useProviderCost(npi, insurance)
+  // opened from Price Check: its procedure's codes and search ZIP, for the listed price (docs/decisions/0075)
+  const cost = useProviderCost(npi, insurance, { codes: params.get('procedure_codes_csv') || null, zip: params.get('zip_code') || null })
   // the carrier list needs a signed-in user (a shared link's guest sees the carrier the link was opened with)
   const insurers = useInsurers(session.authenticated && session.role !== 'guest')
   const carriers = [...new Set([...(insurers.data?.insurers ?? []), ...(insurance ? [insurance] : [])])]
@@ -208,10 +226,17 @@ function ProviderCostBody({ cost }: { cost: ProviderCost }) {
           {p.phone_number ? ` · ${formatUsPhone(p.phone_number)}` : ''}
         </Text>
       </div>
+      {cost.listed_price && <ListedPriceSection listed={cost.listed_price} />}
+      <div>
+        <Title order={4}>{PROVIDER_COST_TEXT.paidClaims}</Title>
+        <Text size="xs" c="dimmed">
+          {PROVIDER_COST_TEXT.paidClaimsHelp}
+        </Text>
+      </div>
       <SimpleGrid cols={{ base: 1, sm: 3 }}>
         <Paper withBorder radius="lg" p="md">
           <Text size="xs" c="dimmed">
-            {PROVIDER_COST_TEXT.range}
+            {PROVIDER_COST_TEXT.range} ({PROVIDER_COST_TEXT.paidClaims.toLowerCase()})
           </Text>
           {cost.estimated_cost_range ? (
             <>
@@ -228,7 +253,7 @@ function ProviderCostBody({ cost }: { cost: ProviderCost }) {
         </Paper>
         <Paper withBorder radius="lg" p="md">
           <Text size="xs" c="dimmed">
-            Patient pays
+            {PROVIDER_COST_TEXT.patientPaid}
           </Text>
           {cost.patient_cost_range ? (
             <Text fw={700} size="xl" data-testid="patient-cost-range">
@@ -244,6 +269,9 @@ function ProviderCostBody({ cost }: { cost: ProviderCost }) {
             km)
           </Text>
           <AffordabilityBar value={cost.affordability} />
+          <Text size="xs" c="dimmed" mt={4}>
+            {PROVIDER_COST_TEXT.peerComparison}
+          </Text>
         </Paper>
       </SimpleGrid>
       <Paper withBorder radius="lg" p="md">
@@ -256,8 +284,8 @@ function ProviderCostBody({ cost }: { cost: ProviderCost }) {
               <Table.Tr>
                 <Table.Th>Visit type</Table.Th>
                 <Table.Th>Code</Table.Th>
-                <Table.Th ta="right">Cost</Table.Th>
-                <Table.Th ta="right">Patient pays</Table.Th>
+                <Table.Th ta="right">Cost (claims)</Table.Th>
+                <Table.Th ta="right">{PROVIDER_COST_TEXT.patientPaid}</Table.Th>
                 <Table.Th w={180}>Affordability</Table.Th>
               </Table.Tr>
             </Table.Thead>
@@ -273,8 +301,14 @@ function ProviderCostBody({ cost }: { cost: ProviderCost }) {
                   <Table.Td>
                     <Badge variant="light">{v.code}</Badge>
                   </Table.Td>
-                  <Table.Td ta="right">{formatCurrency(v.avg_negotiated_rate)}</Table.Td>
-                  <Table.Td ta="right">{formatCurrency(v.avg_patient_rate)}</Table.Td>
+                  <Table.Td ta="right">
+                    {formatCurrency(v.avg_negotiated_rate)}
+                    <UnitPriceNote line={v.avg_negotiated_rate} unit={v.unit_price?.negotiated} />
+                  </Table.Td>
+                  <Table.Td ta="right">
+                    {formatCurrency(v.avg_patient_rate)}
+                    <UnitPriceNote line={v.avg_patient_rate} unit={v.unit_price?.patient} />
+                  </Table.Td>
                   <Table.Td>
                     <AffordabilityBar value={v.affordability} />
                   </Table.Td>
@@ -297,7 +331,7 @@ function PeerComparison({ cost }: { cost: ProviderCost }) {
             <Table.Th>Code</Table.Th>
             <Table.Th ta="right">This provider</Table.Th>
             <Table.Th ta="right">Peer average</Table.Th>
-            <Table.Th ta="right">Facility list rate</Table.Th>
+            <Table.Th ta="right">{PROVIDER_COST_TEXT.facilityRate}</Table.Th>
             <Table.Th ta="right">Peers</Table.Th>
           </Table.Tr>
         </Table.Thead>
@@ -319,5 +353,100 @@ function PeerComparison({ cost }: { cost: ProviderCost }) {
         </Table.Tbody>
       </Table>
     </Table.ScrollContainer>
+  )
+}
+
+/**
+ * Care Connect's per-unit figure under a claim-line mean when the two differ (a code billed in several units: hospital
+ * days, therapy units, drug doses); equal figures are shown once (docs/decisions/0075).
+ */
+function UnitPriceNote({ line, unit }: { line: number; unit: number | undefined }) {
+  if (unit === undefined || formatCurrency(unit) === formatCurrency(line)) return null
+  return (
+    <Text size="xs" c="dimmed" data-testid="unit-price">
+      {formatCurrency(unit)} {PROVIDER_COST_TEXT.unitPrice}
+    </Text>
+  )
+}
+
+/**
+ * The listed price of the Price Check procedure the page was opened with: the same figures as the facility's Price Check
+ * card (the same server function), and Price Check's affordability among that search's facilities.
+ */
+function ListedPriceSection({ listed }: { listed: ListedPrice }) {
+  const bundle = listed.cost_bundle
+  const search = listed.price_check
+  return (
+    <Paper withBorder radius="lg" p="md" data-testid="listed-price">
+      <Group gap="xs">
+        <Title order={4}>{PROVIDER_COST_TEXT.listedPrice}</Title>
+        <Badge variant="light">{listed.procedure_codes.join(', ')}</Badge>
+        <Badge variant="outline">{listed.payment_perspective ?? PROVIDER_COST_TEXT.cash}</Badge>
+      </Group>
+      <Text size="xs" c="dimmed" mb="sm">
+        {PROVIDER_COST_TEXT.listedPriceHelp}
+        {listed.facility_name ? ` ${listed.facility_name}.` : ''}
+      </Text>
+      {!bundle ? (
+        <Text size="sm">{listed.facility_name ? PROVIDER_COST_TEXT.notListed : PROVIDER_COST_TEXT.noFacility}</Text>
+      ) : (
+        <SimpleGrid cols={{ base: 1, sm: 4 }}>
+          <div>
+            <Text size="xs" c="dimmed">
+              {bundle.avg_patient_rate_deductible_met !== null ? PROVIDER_COST_TEXT.youPayBeforeDeductible : PROVIDER_COST_TEXT.youPay}
+            </Text>
+            <Text fw={700} size="xl" data-testid="listed-patient-rate">
+              {formatPatientRate(bundle.avg_patient_rate)}
+            </Text>
+            {bundle.avg_patient_rate_deductible_met !== null && (
+              <Text size="xs" c="dimmed">
+                {PROVIDER_COST_TEXT.deductibleMet} {formatPatientRate(bundle.avg_patient_rate_deductible_met)}
+              </Text>
+            )}
+          </div>
+          <div>
+            <Text size="xs" c="dimmed">
+              {PROVIDER_COST_TEXT.listPrice}
+            </Text>
+            <Text size="sm" data-testid="listed-list-rate">
+              {formatCurrency(bundle.avg_list_rate)}
+            </Text>
+          </div>
+          {bundle.avg_insurer_rate !== null && (
+            <div>
+              <Text size="xs" c="dimmed">
+                {PRICE_CHECK_MESSAGES.insurancePays}
+                {bundle.avg_insurer_rate_deductible_met !== null && ' (deductible not met)'}
+              </Text>
+              <Text size="sm" data-testid="listed-insurer-rate">
+                {formatCurrency(bundle.avg_insurer_rate)}
+              </Text>
+              {bundle.avg_insurer_rate_deductible_met !== null && (
+                <Text size="xs" c="dimmed">
+                  {PROVIDER_COST_TEXT.deductibleMet} {formatCurrency(bundle.avg_insurer_rate_deductible_met)}
+                </Text>
+              )}
+            </div>
+          )}
+          {search && (
+            <div>
+              <Text size="xs" c="dimmed">
+                Price Check affordability (among {plural(search.facility_count, 'facility', 'facilities')} within{' '}
+                {Math.round(search.radius_in_m / 1000)} km of {search.zip_code})
+              </Text>
+              <div data-testid="listed-affordability">
+                {search.affordability === null ? (
+                  <Text size="xs" c="dimmed">
+                    {PROVIDER_COST_TEXT.notInSearch}
+                  </Text>
+                ) : (
+                  <AffordabilityBar value={search.affordability} />
+                )}
+              </div>
+            </div>
+          )}
+        </SimpleGrid>
+      )}
+    </Paper>
   )
 }
