@@ -105,15 +105,15 @@ describe('Price Check in Chromium as the demo member', () => {
     expect(await page.getByText('Insurance Pays', { exact: true }).count()).toBe(0)
 
     // a facility's cost page (kind: facility) from its card, shared with a guest as a clinician's is (issue 33 item 2)
-    const linked = page
+    const facilityCard = page
       .getByTestId('facility-cost-card')
       .filter({ has: page.getByTestId('facility-cost-link') })
       .first()
-    const facilityName = (await linked.getByTestId('facility-cost-link').textContent())!
-    await linked.getByTestId('facility-cost-link').click()
+    const sharedFacilityName = (await facilityCard.getByTestId('facility-cost-link').textContent())!
+    await facilityCard.getByTestId('facility-cost-link').click()
     await page.waitForURL((url) => url.pathname.startsWith('/provider-cost-transparency/'), { timeout: 30_000 })
     const facilityPath = new URL(page.url()).pathname
-    await page.getByRole('heading', { name: facilityName }).waitFor({ timeout: 30_000 })
+    await page.getByRole('heading', { name: sharedFacilityName }).waitFor({ timeout: 30_000 })
     const facilityNpi = facilityPath.split('/').pop()!
     const facilityShare = page.waitForResponse((response) =>
       response.url().endsWith(`/api/cost-transparency/provider/${facilityNpi}/share`),
@@ -126,7 +126,7 @@ describe('Price Check in Chromium as the demo member', () => {
     expect(new URL(facilityLink).pathname).toBe(facilityPath)
     const facilityGuest = await (await suite.browser.newContext()).newPage()
     await facilityGuest.goto(facilityLink)
-    await facilityGuest.getByRole('heading', { name: facilityName }).waitFor({ timeout: 30_000 })
+    await facilityGuest.getByRole('heading', { name: sharedFacilityName }).waitFor({ timeout: 30_000 })
     expect(await facilityGuest.getByText('Facility', { exact: true }).count()).toBeGreaterThan(0)
     await facilityGuest.context().close()
 
