@@ -8,9 +8,11 @@ import {
   MEDICARE_FEE,
   PHYSICIANS_PER_100K,
   PROVIDER_MIX_FULL,
+  REGIONAL_NAME_WORDS,
   SCALES,
   SNAKEBITES_PER_YEAR,
   STATES,
+  stateAreaCodes,
   type Scale,
 } from '@citrus/data-kit'
 import type pg from 'pg'
@@ -81,6 +83,16 @@ const GENERIC_ELIGIBLE_NDCS = new Set(
 )
 const GENERIC_NDCS = new Set(MAINTENANCE_DRUGS.filter((d) => d.generic).map((d) => d.ndc))
 const ANTIVENOM_NDCS = new Set(ANTIVENOM_PRODUCTS.flatMap((p) => p.ndcs))
+/** (state, area code) pairs in use: the area codes hospitals of each state answer on (CMS Hospital General Information). */
+const STATE_AREA_CODES = (() => {
+  const byFips = stateAreaCodes()
+  return STATES.flatMap((s) => [...(byFips.get(s.fips) ?? [])].map((code) => `('${s.abbr}', '${code}')`)).join(', ')
+})()
+const STATE_DIVISIONS = STATES.filter((s) => s.division).map((s) => `('${s.abbr}', '${s.division!.replace(/'/g, "''")}')`).join(', ')
+const REGIONAL_WORDS = Object.entries(REGIONAL_NAME_WORDS)
+  .flatMap(([word, states]) => states.map((st) => `('${word.replace(/'/g, "''")}', '${st}')`))
+  .join(', ')
+const PREVENTIVE_VISIT_CODES = Object.keys(CODE_AGE_LIMITS).filter((c) => /^(993|G043)/.test(c))
 const HOSPITAL_ONLY_CODES = ['99221', '99222', '99223', '99231', '99232', '99233', '27447', '27130', '59400', '59510']
 
 /** The targets for one loaded scale (provider densities and snakebite totals scale with it). */
@@ -165,6 +177,63 @@ export function calibrationTargets(scale: Scale): CalibrationTarget[] {
       source: 'Integrity (states.geom)',
       sql: `SELECT count(*)::float8 AS value, (SELECT count(*) FROM facilities)::float8 AS n FROM facilities f JOIN states s ON s.abbr = f.state
             WHERE f.source = 'synthetic' AND NOT ST_Covers(s.geom, ST_SetSRID(ST_MakePoint(f.longitude, f.latitude), 4326))`,
+    },
+    {
+      key: 'geo.phone_area_code',
+      area: 'geography',
+      label: 'Phone numbers of facilities, clinicians and systems with an area code not used in their state',
+      kind: 'rule',
+      bound: 'eq',
+      target: 0,
+      unit: 'rows',
+      source: 'NANP area codes by place, as CMS Hospital General Information lists them (e.g. 212 in Manhattan, not 305)',
+      sql: `WITH codes(state, code) AS (VALUES ${STATE_AREA_CODES}),
+                 phones AS (SELECT state, phone_number FROM facilities WHERE source = 'synthetic'
+                            UNION ALL SELECT state, phone_number FROM providers WHERE source = 'synthetic'
+                            UNION ALL SELECT state, phone_number FROM health_systems)
+            SELECT count(*) FILTER (WHERE NOT EXISTS (SELECT 1 FROM codes c WHERE c.state = p.state AND c.code = left(p.phone_number, 3)))::float8 AS value, count(*)::float8 AS n
+            FROM phones p WHERE p.phone_number IS NOT NULL`,
+    },
+    {
+      key: 'geo.address_two_zips',
+      area: 'geography',
+      label: 'Street addresses of a city listed under more than one ZIP code',
+      kind: 'rule',
+      bound: 'eq',
+      target: 0,
+      unit: 'rows',
+      source: 'Integrity (USPS: one delivery address, one ZIP code)',
+      sql: `SELECT count(*)::float8 AS value, count(*)::float8 AS n FROM (
+              SELECT address, city, state FROM (SELECT address_line_1 AS address, city, state, zip_code FROM facilities WHERE source = 'synthetic'
+                                                UNION ALL SELECT address, city, state, zip_code FROM providers WHERE source = 'synthetic') a
+              GROUP BY 1, 2, 3 HAVING count(DISTINCT zip_code) > 1) x`,
+    },
+    {
+      key: 'systems.home_division',
+      area: 'geography',
+      label: 'System hospitals in the Census division of their system’s home state (at least 90 %)',
+      kind: 'rule',
+      bound: 'min',
+      target: 0.9,
+      unit: '%',
+      source: 'AHRQ Compendium of US Health Systems: most systems own hospitals in one state or its neighbours',
+      sql: `WITH d(state, division) AS (VALUES ${STATE_DIVISIONS})
+            ${share('hd.division = fd.division', `facilities f JOIN health_systems h ON h.id = f.health_system_id JOIN d fd ON fd.state = f.state JOIN d hd ON hd.state = h.state WHERE f.facility_type IN ('hospital', 'critical_access')`)}`,
+    },
+    {
+      key: 'systems.regional_name',
+      area: 'geography',
+      label: 'Systems named after a region (Gulf Coast, Red Rock, ...) with most hospitals outside it',
+      kind: 'rule',
+      bound: 'eq',
+      target: 0,
+      unit: 'rows',
+      source: 'Integrity (a name’s region is where the system is)',
+      sql: `WITH r(word, state) AS (VALUES ${REGIONAL_WORDS}),
+                 x AS (SELECT h.id, r.word, avg((EXISTS (SELECT 1 FROM r r2 WHERE r2.word = r.word AND r2.state = f.state))::int) AS inside
+                       FROM health_systems h JOIN (SELECT DISTINCT word FROM r) r ON h.name LIKE '%' || r.word || '%'
+                       JOIN facilities f ON f.health_system_id = h.id GROUP BY 1, 2)
+            SELECT count(*) FILTER (WHERE inside < 0.5)::float8 AS value, count(*)::float8 AS n FROM x`,
     },
     // ---------- population ----------
     { key: 'pop.children', area: 'population', label: 'People aged 0-17', kind: 'share', target: 0.217, unit: '%', source: 'Census Bureau, national estimates by age, Vintage 2023', sql: share('age < 18', `${POP} p`) },
@@ -350,6 +419,19 @@ export function calibrationTargets(scale: Scale): CalibrationTarget[] {
       }),
     ),
     {
+      key: 'use.clinicians_per_patient',
+      area: 'utilisation',
+      label: 'Clinicians billing type 2 diabetes or hypertension ÷ their patients (the larger; at most 0.9)',
+      kind: 'rule',
+      bound: 'max',
+      target: 0.9,
+      unit: '×',
+      source: 'Medicare Part B: a few hundred thousand clinicians bill diabetes for ~9 million beneficiaries (a condition has far fewer clinicians than patients)',
+      sql: `SELECT max(providers::float8 / patients) AS value, sum(patients)::float8 AS n FROM (
+              SELECT left(d.icd10_code, 3) AS code, count(DISTINCT c.patient_id) AS patients, count(DISTINCT c.rendering_npi) AS providers
+              FROM ${CLAIMS} c JOIN claim_diagnoses d ON d.claim_id = c.id WHERE left(d.icd10_code, 3) IN ('E11', 'I10') GROUP BY 1) x`,
+    },
+    {
       key: 'use.repeat_joint',
       area: 'utilisation',
       label: 'Patients with more than one knee (or more than one hip) replacement',
@@ -420,6 +502,17 @@ export function calibrationTargets(scale: Scale): CalibrationTarget[] {
       source: 'ACA §2713 and Medicare: preventive visits and annual wellness visits at $0',
       sql: `SELECT count(*)::float8 AS value, count(*)::float8 AS n FROM claim_procedures cp JOIN claims c ON c.id = cp.claim_id
             WHERE cp.procedure_code IN (${sqlList(Object.keys(CODE_AGE_LIMITS).filter((c) => /^(993|G043)/.test(c)))}) AND cp.patient_amount > 0 AND c.insurer_name IS NOT NULL`,
+    },
+    {
+      key: 'prices.preventive_patient_share',
+      area: 'prices',
+      label: 'Preventive-visit lines (99381-99397, G0438/G0439) with any patient share, all payers (at most 2 %)',
+      kind: 'rule',
+      bound: 'max',
+      target: 0.02,
+      unit: '%',
+      source: 'ACA §2713 / Medicare AWV at $0; the uninsured (8 % in 2023, Census) have about a third as many check-ups (NHIS)',
+      sql: share('cp.patient_amount > 0', `claim_procedures cp WHERE cp.claim_id > 0 AND cp.procedure_code IN (${sqlList(PREVENTIVE_VISIT_CODES)})`),
     },
     {
       key: 'prices.deductible_or_copay',
@@ -527,6 +620,20 @@ export function calibrationTargets(scale: Scale): CalibrationTarget[] {
       unit: 'rows',
       source: 'CDC/NIOSH and poison-centre series: 7,000-8,000 a year',
       sql: `SELECT count(*)::float8 / ${scale.snakebite_years} / ${scale.snakebite_fraction} AS value, count(*)::float8 AS n FROM snakebite_cases`,
+    },
+    {
+      key: 'snakebites.only_patients',
+      area: 'snakebites',
+      label: 'Patients whose only claims are snakebite claims (at most 2 %)',
+      kind: 'rule',
+      bound: 'max',
+      target: 0.02,
+      unit: '%',
+      source: 'Integrity (a bite happens to a sampled person with a medical history, not to an extra patient)',
+      sql: share(
+        `EXISTS (SELECT 1 FROM claims c WHERE c.patient_id = p.id AND c.id < 0) AND NOT EXISTS (SELECT 1 FROM claims c WHERE c.patient_id = p.id AND c.id > 0)`,
+        `${POP} p`,
+      ),
     },
     { key: 'snakebites.texas', area: 'snakebites', label: 'Snakebites in Texas', kind: 'share', target: 0.14, unit: '%', source: 'Poison-centre case distribution by state (rounded)', sql: share(`state = 'TX'`, 'snakebite_cases') },
     {

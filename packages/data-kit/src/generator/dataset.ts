@@ -2,6 +2,7 @@ import { makeNpi } from '../npi.ts'
 import {
   ANTIVENOM_PRODUCTS,
   CONDITION_DRUGS,
+  COUNTY_AREA_CODES,
   INSURERS,
   MAINTENANCE_DRUGS,
   procedureCodes,
@@ -43,6 +44,7 @@ import {
   MEDICAL_SCHOOLS,
   MIDDLE_INITIALS,
   OSTEOPATHIC_SCHOOL_FROM,
+  REGIONAL_NAME_WORDS,
   SYSTEM_NAME_SUFFIXES,
   SYSTEM_NAME_WORDS,
 } from './names.ts'
@@ -566,9 +568,12 @@ const ADULT_IP_DX: readonly (readonly [string, number])[] = [
 const RX_NEGOTIATED: Readonly<Record<PayerType, number>> = { commercial: 0.8, medicare: 0.78, medicaid: 0.7, other: 0.9 }
 /** Chance of a yearly preventive visit at an age (NHIS/NAMCS: most children, about half of adults). */
 function preventiveRate(age: number, payer: PayerType): number {
+  // 'other' is mostly the uninsured, who seldom have check-ups (NHIS: about a third as often) and whose few
+  // are mostly seen free at health centres and never billed; so self-paid check-ups stay rare on claims
+  if (payer === 'other') return age < 18 ? 0.15 : 0.05
   if (age < 18) return 0.65
   if (age >= 65) return 0.5
-  return payer === 'commercial' ? 0.5 : payer === 'medicaid' ? 0.4 : payer === 'medicare' ? 0.45 : 0.2
+  return payer === 'commercial' ? 0.5 : payer === 'medicaid' ? 0.4 : 0.45
 }
 /** Births a year per woman of an age (NVSS 2023 age pattern around 54.5 per 1,000 women 15-44). */
 function birthRate(age: number): number {
@@ -703,11 +708,37 @@ export class SyntheticDataset {
     // the ZIP's own point lies inside its county (ZIPs are filtered so)
     return [z.lat, z.lng]
   }
-  private phone(rng: Rng): string {
-    // NANP-valid area code; 555-01xx lines are reserved for fictional use
-    return `${rng.int(2, 9)}${rng.int(0, 8)}${rng.int(0, 9)}55501${String(rng.int(0, 99)).padStart(2, '0')}`
+  /**
+   * A fictional number (555-01xx lines are reserved for fictional use) with the area code of the county (the
+   * code its hospitals answer on, CMS Hospital General Information); the three digit draws stay so that every
+   * later draw keeps its value.
+   */
+  private phone(rng: Rng, county: string | null): string {
+    const drawn = `${rng.int(2, 9)}${rng.int(0, 8)}${rng.int(0, 9)}`
+    const area = (county && COUNTY_AREA_CODES[county]) || drawn
+    return `${area}55501${String(rng.int(0, 99)).padStart(2, '0')}`
   }
-  private street(rng: Rng): string {
+  /** Each ZIP's place among its city's ZIPs (and how many the city has), for house numbers. */
+  private zipSlot(z: ZipRow): [number, number] {
+    if (!this.zipSlots) {
+      const byCity = new Map<string, string[]>()
+      for (const row of this.zips) {
+        const key = `${row.state}|${row.city}`
+        let list = byCity.get(key)
+        if (!list) byCity.set(key, (list = []))
+        list.push(row.zip)
+      }
+      this.zipSlots = new Map()
+      for (const list of byCity.values()) list.sort().forEach((zip, i) => this.zipSlots!.set(zip, [i, list.length]))
+    }
+    return this.zipSlots.get(z.zip) ?? [0, 1]
+  }
+  private zipSlots: Map<string, [number, number]> | undefined
+  /**
+   * A street address in ZIP z. The house number modulo the city's ZIP count is the ZIP's place among them, so
+   * the same address in a city never lies in two ZIPs (USPS: one address, one ZIP).
+   */
+  private street(rng: Rng, z: ZipRow): string {
     const names = [
       'Main',
       'Oak',
@@ -731,14 +762,17 @@ export class SyntheticDataset {
       'Spring',
     ]
     const kinds = ['St', 'Ave', 'Blvd', 'Rd', 'Dr', 'Way', 'Pkwy']
-    return `${rng.int(1, 9899)} ${rng.pick(names)} ${rng.pick(kinds)}`
+    const [slot, slots] = this.zipSlot(z)
+    const house = Math.floor(rng.int(1, 9899) / slots) * slots + slot + 1
+    return `${house} ${rng.pick(names)} ${rng.pick(kinds)}`
   }
 
   // ---------- health systems and facilities ----------
   private healthSystem(i: number): HealthSystemRow {
     const rng = rngFor(this.seed, 'health-system', i)
     const z = this.placeZip(rng)
-    const word = rng.pick(SYSTEM_NAME_WORDS)
+    // a regional word only where the home state lies in its region
+    const word = rng.pick(SYSTEM_NAME_WORDS.filter((w) => REGIONAL_NAME_WORDS[w]?.includes(z.state) ?? true))
     const name = `${rng.chance(0.4) ? z.city + ' ' : ''}${word} ${rng.pick(SYSTEM_NAME_SUFFIXES)}`
     return {
       id: i + 1,
@@ -748,13 +782,17 @@ export class SyntheticDataset {
       state: z.state,
       city: z.city,
       website_domain: `${name.toLowerCase().replace(/[^a-z0-9]+/g, '')}.example.org`,
-      phone_number: this.phone(rng),
+      phone_number: this.phone(rng, z.county_fips),
     }
   }
 
   private buildFacilities(): FacilityRow[] {
     const systemsByState = new Map<string, HealthSystemRow[]>()
     for (const s of this.healthSystems) systemsByState.set(s.state, [...(systemsByState.get(s.state) ?? []), s])
+    const divisionOf = (state: string) => STATE_BY_ABBR.get(state)?.division ?? state
+    const systemsByDivision = new Map<string, HealthSystemRow[]>()
+    for (const s of this.healthSystems)
+      systemsByDivision.set(divisionOf(s.state), [...(systemsByDivision.get(divisionOf(s.state)) ?? []), s])
     const rows: FacilityRow[] = []
     for (const type of Object.keys(FACILITY_MIX_FULL) as FacilityType[]) {
       const count = Math.max(1, Math.round(FACILITY_MIX_FULL[type] * this.scale.facility_fraction))
@@ -767,18 +805,22 @@ export class SyntheticDataset {
         const [lat, lng] = this.jitter(rng, z)
         const local = systemsByState.get(z.state) ?? []
         const affiliated = isHospital ? rng.chance(SYSTEM_AFFILIATED_SHARE) : rng.chance(0.35)
-        const system = affiliated
-          ? local.length > 0 && rng.chance(0.85)
-            ? rng.pick(local)
-            : this.healthSystems.length > 0
-              ? rng.pick(this.healthSystems)
-              : undefined
-          : undefined
+        // systems are regional (AHRQ Compendium: most own hospitals in one state): a system of the state, else
+        // one of the state's Census division, else none
+        const regional = systemsByDivision.get(divisionOf(z.state)) ?? []
+        const useLocal = local.length > 0 && rng.chance(0.85)
+        const system = affiliated ? (useLocal ? rng.pick(local) : regional.length > 0 ? rng.pick(regional) : undefined) : undefined
         const suffixes = FACILITY_SUFFIXES[type] ?? ['Center']
-        const base =
-          system && rng.chance(0.5)
-            ? system.name.replace(/ (Health System|Health|Healthcare|Medical Group|Health Partners|Regional Health|Health Network)$/, '')
-            : `${z.city}${rng.chance(0.3) ? ' ' + rng.pick(SYSTEM_NAME_WORDS) : ''}`
+        const systemBase = system?.name.replace(
+          / (Health System|Health|Healthcare|Medical Group|Health Partners|Regional Health|Health Network)$/,
+          '',
+        )
+        // a system named after its home city lends that name only to hospitals of that city
+        const lendsName = system !== undefined && (system.city === z.city || !systemBase?.startsWith(system.city + ' '))
+        const ownWord = rng.chance(0.3)
+          ? ' ' + rng.pick(SYSTEM_NAME_WORDS.filter((w) => REGIONAL_NAME_WORDS[w]?.includes(z.state) ?? true))
+          : ''
+        const base = system && rng.chance(0.5) && lendsName ? (systemBase as string) : `${z.city}${ownWord}`
         rows.push({
           id: index + 1,
           npi: this.facilityNpi(index),
@@ -787,14 +829,14 @@ export class SyntheticDataset {
           hco_compile_level_1: FACILITY_LEVEL_1[type],
           taxonomy_code: FACILITY_TAXONOMY[type],
           health_system_id: system?.id ?? null,
-          address_line_1: this.street(rng),
+          address_line_1: this.street(rng, z),
           city: z.city,
           state: z.state,
           zip_code: z.zip,
           county_fips: z.county_fips,
           latitude: lat,
           longitude: lng,
-          phone_number: this.phone(rng),
+          phone_number: this.phone(rng, z.county_fips),
           bed_count: type === 'hospital' ? Math.round(25 + rng.lognormal(0.8) * 120) : type === 'critical_access' ? rng.int(4, 25) : null,
           emergency_services: isHospital ? rng.chance(0.93) : false,
         })
@@ -855,6 +897,9 @@ export class SyntheticDataset {
     const verifiedDaysAgo = Math.floor(rng.next() ** 2 * 540)
     const specialty = this.specialtyByCode.get(core.taxonomy)
     const full = `${first}${middle ? ' ' + middle + '.' : ''} ${last}${title ? ', ' + title : ''}`
+    // a clinician practising at the hospital's address has the hospital's ZIP and place too (one address, one ZIP)
+    const atFacility = facility !== null && rng.chance(0.5)
+    const place = atFacility ? facility : { zip_code: z.zip, city: z.city, county_fips: z.county_fips, latitude: lat, longitude: lng }
     return {
       id: i + 1,
       npi: this.providerNpi(i),
@@ -870,14 +915,14 @@ export class SyntheticDataset {
       age,
       years_in_practice: years,
       medical_school: school,
-      phone_number: this.phone(rng),
-      address_line_1: facility && rng.chance(0.5) ? facility.address_line_1 : this.street(rng),
-      city: z.city,
+      phone_number: this.phone(rng, place.county_fips),
+      address_line_1: atFacility ? facility.address_line_1 : this.street(rng, z),
+      city: place.city,
       state: z.state,
-      zip_code: z.zip,
-      county_fips: z.county_fips,
-      latitude: lat,
-      longitude: lng,
+      zip_code: place.zip_code,
+      county_fips: place.county_fips,
+      latitude: place.latitude,
+      longitude: place.longitude,
       facility_id: facility?.id ?? null,
       hco_npi: facility?.npi ?? null,
       hco_name: facility?.name ?? null,
@@ -995,7 +1040,10 @@ export class SyntheticDataset {
     }
     if (lists.length === 0) return rng.int(0, this.scale.providers - 1)
     const total = lists.reduce((s, l) => s + l.length, 0)
-    let k = rng.int(0, total - 1)
+    // skewed towards the head of the list (u^5: its first tenth bills ~60 % of the visits), as panels are: a
+    // sample with as many clinicians as patients would otherwise give each clinician one patient, and a
+    // condition more clinicians than patients (issue 33 item 15)
+    let k = Math.min(total - 1, Math.floor(rng.next() ** 5 * total))
     for (const l of lists) {
       if (k < l.length) return l[k] as number
       k -= l.length
@@ -1407,7 +1455,8 @@ export class SyntheticDataset {
     // preventive care: well-child schedule, yearly check-ups, Medicare wellness visits (codes set in date order below)
     for (let year = new Date(from).getUTCFullYear(); year <= REF_YEAR; year++) {
       const age = year - p.birth_year
-      const count = age <= 0 ? 3 : age <= 2 ? 2 : rng.chance(preventiveRate(age, p.payer_type)) ? 1 : 0
+      const wellChild = age <= 2 && (p.payer_type !== 'other' || rng.chance(0.25))
+      const count = wellChild ? (age <= 0 ? 3 : 2) : age > 2 && rng.chance(preventiveRate(age, p.payer_type)) ? 1 : 0
       for (let k = 0; k < count; k++) {
         const yearStart = Math.max(from, Date.UTC(year, 0, 1))
         const yearEnd = Math.min(REF, Date.UTC(year, 11, 31))

@@ -1,7 +1,16 @@
 import { describe, expect, it } from 'vitest'
 import { isValidNpi } from '../npi.ts'
-import { CONDITION_DRUGS, icd10StarterCodes, MAINTENANCE_DRUGS, procedureCodes, specialties } from '../reference/index.ts'
+import {
+  CONDITION_DRUGS,
+  COUNTY_AREA_CODES,
+  icd10StarterCodes,
+  MAINTENANCE_DRUGS,
+  procedureCodes,
+  specialties,
+} from '../reference/index.ts'
+import { STATE_BY_ABBR } from '../reference/states.ts'
 import { CONDITIONS, PROVIDER_MIX_FULL, SNAKEBITE_STATE_SHARE } from './calibration.ts'
+import { REGIONAL_NAME_WORDS } from './names.ts'
 import { arrayLiteral, copyTextRow, csvRow, encodeCopy } from './copy.ts'
 import { PHARMACY_WINDOW_DAYS, SyntheticDataset, type ClaimBundle, type PatientRow, type ProviderRow } from './dataset.ts'
 import { hash32, Rng, rngFor, WeightedTable } from './prng.ts'
@@ -125,6 +134,33 @@ describe('SyntheticDataset (ci scale)', () => {
     const npis = new Set([...providers.map((p) => p.npi), ...ds.facilities.map((f) => f.npi)])
     expect(npis.size).toBe(providers.length + ds.facilities.length)
     for (const npi of npis) expect(isValidNpi(npi), npi).toBe(true)
+  })
+
+  it('gives phones the area code of their county, one ZIP per street address and regional systems (issue 33 item 15)', async () => {
+    const providers = await take(ds.providers())
+    for (const row of [...providers, ...ds.facilities]) {
+      if (row.county_fips && COUNTY_AREA_CODES[row.county_fips])
+        expect(row.phone_number.slice(0, 3), row.zip_code).toBe(COUNTY_AREA_CODES[row.county_fips])
+    }
+    expect(COUNTY_AREA_CODES['36061']).toBe('212') // Manhattan, not 305
+    const zipsOf = new Map<string, Set<string>>()
+    for (const a of [
+      ...providers.map((p) => [p.address_line_1, p.city, p.state, p.zip_code]),
+      ...ds.facilities.map((f) => [f.address_line_1, f.city, f.state, f.zip_code]),
+    ]) {
+      const key = a.slice(0, 3).join('|')
+      zipsOf.set(key, (zipsOf.get(key) ?? new Set()).add(a[3] as string))
+    }
+    expect([...zipsOf].filter(([, z]) => z.size > 1)).toEqual([])
+    const byId = new Map(ds.healthSystems.map((h) => [h.id, h]))
+    for (const h of ds.healthSystems)
+      for (const [word, states] of Object.entries(REGIONAL_NAME_WORDS)) if (h.name.includes(word)) expect(states, h.name).toContain(h.state)
+    const hospitals = ds.facilities.filter(
+      (f) => f.health_system_id !== null && (f.facility_type === 'hospital' || f.facility_type === 'critical_access'),
+    )
+    const division = (st: string) => STATE_BY_ABBR.get(st)?.division
+    const inHome = hospitals.filter((f) => division(f.state) === division(byId.get(f.health_system_id as number)?.state ?? '')).length
+    expect(inHome / hospitals.length).toBeGreaterThanOrEqual(0.9)
   })
 
   it('calibrates the provider mix, placement and demographics within tolerance', async () => {

@@ -575,6 +575,53 @@ export const SYSTEM_NAME_WORDS = [
   'Piedmont',
   'Cumberland',
 ]
+/**
+ * Name words that name a region: a system may carry one only when its home state lies in the region (a "Gulf
+ * Coast" system is based on the Gulf, a "Red Rock" one in the Southwest).
+ */
+export const REGIONAL_NAME_WORDS: Readonly<Record<string, readonly string[]>> = {
+  'Red Rock': ['AZ', 'NM', 'UT', 'NV', 'CO'],
+  'Blue Ridge': ['VA', 'NC', 'SC', 'GA', 'TN', 'WV', 'MD', 'PA'],
+  'Gulf Coast': ['TX', 'LA', 'MS', 'AL', 'FL'],
+  'Great Plains': ['NE', 'KS', 'SD', 'ND', 'OK', 'IA', 'MT', 'WY'],
+  Canyon: ['AZ', 'UT', 'NM', 'CO', 'NV', 'ID', 'CA', 'TX', 'OR', 'WA'],
+  Tidewater: ['VA', 'MD', 'NC', 'DE'],
+  Piedmont: ['NC', 'SC', 'GA', 'VA', 'AL'],
+  Cumberland: ['TN', 'KY', 'MD', 'PA', 'NJ', 'ME', 'NC', 'VA'],
+  Prairie: ['IL', 'IA', 'KS', 'NE', 'ND', 'SD', 'MN', 'MO', 'OK', 'WI', 'IN', 'TX'],
+  Heartland: ['IL', 'IA', 'KS', 'NE', 'ND', 'SD', 'MN', 'MO', 'OK', 'WI', 'IN', 'OH', 'MI'],
+  Lakeshore: ['MI', 'WI', 'IL', 'IN', 'OH', 'NY', 'PA', 'MN'],
+  Coastal: [
+    'ME',
+    'NH',
+    'MA',
+    'RI',
+    'CT',
+    'NY',
+    'NJ',
+    'DE',
+    'MD',
+    'VA',
+    'NC',
+    'SC',
+    'GA',
+    'FL',
+    'AL',
+    'MS',
+    'LA',
+    'TX',
+    'CA',
+    'OR',
+    'WA',
+    'AK',
+    'HI',
+  ],
+  Bayview: ['CA', 'WA', 'OR', 'MD', 'VA', 'FL', 'TX', 'NY', 'MA', 'RI', 'WI', 'MI'],
+  'Mountain View': ['CO', 'UT', 'ID', 'MT', 'WY', 'NV', 'AZ', 'NM', 'CA', 'OR', 'WA', 'NC', 'TN', 'VA', 'WV', 'VT', 'NH', 'AK'],
+  Keystone: ['PA'],
+  Northstar: ['MN'],
+  Evergreen: ['WA', 'OR'],
+}
 export const SYSTEM_NAME_SUFFIXES = [
   'Health',
   'Health System',

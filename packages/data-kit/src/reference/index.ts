@@ -1,4 +1,5 @@
 import { ANTIVENOM_PRODUCTS, type AntivenomProduct } from './data/antivenom.ts'
+import { COUNTY_AREA_CODES } from './data/area-codes.ts'
 import { COUNTY_POPULATION, COUNTY_POPULATION_YEAR } from './data/county-population.ts'
 import { CONDITION_DRUGS, MAINTENANCE_DRUGS, type MaintenanceDrug } from './data/drugs.ts'
 import { ICD10_CM_STARTER } from './data/icd10cm-starter.ts'
@@ -7,11 +8,31 @@ import { PROCEDURE_CODES, SHOPPABLE_PROCEDURES, type ProcedureCategory } from '.
 import { SPECIALTY_TAXONOMIES } from './data/specialties.ts'
 import type { ProviderKind } from './provider-kinds.ts'
 
-export { ANTIVENOM_PRODUCTS, CONDITION_DRUGS, COUNTY_POPULATION, COUNTY_POPULATION_YEAR, INSURERS, MAINTENANCE_DRUGS, SHOPPABLE_PROCEDURES }
+export {
+  ANTIVENOM_PRODUCTS,
+  CONDITION_DRUGS,
+  COUNTY_AREA_CODES,
+  COUNTY_POPULATION,
+  COUNTY_POPULATION_YEAR,
+  INSURERS,
+  MAINTENANCE_DRUGS,
+  SHOPPABLE_PROCEDURES,
+}
 export type { AntivenomProduct, InsurerSeed, MaintenanceDrug, ProcedureCategory }
 export * from './geo.ts'
 export * from './provider-kinds.ts'
 export * from './states.ts'
+
+/** Area codes in use in each state (the county table's codes, by the county's state FIPS). */
+export function stateAreaCodes(): Map<string, Set<string>> {
+  const byFips = new Map<string, Set<string>>()
+  for (const [county, code] of Object.entries(COUNTY_AREA_CODES)) {
+    const set = byFips.get(county.slice(0, 2)) ?? new Set<string>()
+    set.add(code)
+    byFips.set(county.slice(0, 2), set)
+  }
+  return byFips
+}
 
 /** Row shape of icd10_codes (the typeahead's code option: code, description, long_description, parent_code). */
 export interface Icd10Code {
