@@ -149,6 +149,21 @@ describe('the tables at 390 px wide in a real browser', () => {
     return (await page.evaluate(UNDER_FEEDBACK_PROBE)) as string[]
   }
 
+  /** The AI Hub's composer: its send button and counter are clear of the Feedback button, at the top and the bottom. */
+  async function expectComposerClear(page: Page) {
+    const composer = page.getByRole('textbox', { name: 'Ask the AI assistant' })
+    await composer.waitFor({ timeout: 30_000 })
+    await composer.fill('Which states grew fastest?')
+    for (const scroll of ['top', 'bottom']) {
+      await page.evaluate(scroll === 'top' ? 'window.scrollTo(0, 0)' : 'window.scrollTo(0, document.scrollingElement.scrollHeight)')
+      const feedback = await boxOf(page.getByTestId('feedback-button'))
+      const send = await boxOf(page.getByRole('button', { name: 'Send', exact: true }))
+      const counter = await boxOf(page.getByTestId('ai-char-count'))
+      expect(intersects(send, feedback), `send (${scroll}): ${JSON.stringify({ send, feedback })}`).toBe(false)
+      expect(intersects(counter, feedback), `counter (${scroll})`).toBe(false)
+    }
+  }
+
   async function boxOf(locator: Locator): Promise<Box> {
     const box = await locator.boundingBox()
     if (!box) throw new Error('not visible')
@@ -160,7 +175,7 @@ describe('the tables at 390 px wide in a real browser', () => {
       writeFileSync(path.join(process.env.E2E_SCREENSHOT_DIR, name), await page.screenshot({ fullPage: true }))
   }
 
-  it('Atlas and Nova stack their panels at 390 px; the Feedback button covers neither the AI Hub composer nor the end of a page', async () => {
+  it('Atlas and Nova stack their panels at 390 px; the Feedback button sits in the top bar, clear of the AI Hub composer', async () => {
     await ensureTestDataset(suite.db.pool, inject('databaseUrl'))
     const { company, users } = await createTenant(suite.db, {
       roles: ['citrus'],
@@ -169,7 +184,8 @@ describe('the tables at 390 px wide in a real browser', () => {
     await suite.db.pool.query(`UPDATE companies SET plan_tier = 'ENTERPRISE' WHERE id = $1`, [company.id])
     const page = await phonePage()
     await signIn(page, users[0]!.email)
-    expect(await underFeedback(page), '/apps').toEqual([])
+    // on a phone the Feedback button is an icon in the top bar: nothing at the bottom of the screen is under it
+    await page.getByRole('banner').getByRole('button', { name: 'Feedback', exact: true }).waitFor({ timeout: 30_000 })
 
     // Atlas: the query builder above the results, each the width of the screen, nothing cut or scrolled sideways
     await page.goto(`${suite.server.baseUrl}/atlas-search`)
@@ -198,7 +214,6 @@ describe('the tables at 390 px wide in a real browser', () => {
     expect(await page.evaluate(NO_SIDEWAYS_SCROLL), '/atlas-search').toBe(true)
     await expectNoOverflow(page, '/atlas-search')
     await screenshot(page, 'atlas-390.png')
-    expect(await underFeedback(page), '/atlas-search').toEqual([])
 
     // Nova: the sidebar takes the screen's width above the map
     await page.goto(`${suite.server.baseUrl}/nova-search`)
@@ -219,20 +234,25 @@ describe('the tables at 390 px wide in a real browser', () => {
 
     // AI Hub: the sticky composer's send button and counter stay clear of the Feedback button
     await page.goto(`${suite.server.baseUrl}/ai-hub`)
-    const composer = page.getByRole('textbox', { name: 'Ask the AI assistant' })
-    await composer.waitFor({ timeout: 30_000 })
-    await composer.fill('Which states grew fastest?')
-    const feedback = await boxOf(page.getByRole('button', { name: 'Feedback', exact: true }))
-    for (const scroll of ['top', 'bottom']) {
-      await page.evaluate(scroll === 'top' ? 'window.scrollTo(0, 0)' : 'window.scrollTo(0, document.scrollingElement.scrollHeight)')
-      const send = await boxOf(page.getByRole('button', { name: 'Send', exact: true }))
-      const counter = await boxOf(page.getByTestId('ai-char-count'))
-      expect(intersects(send, feedback), `send (${scroll}): ${JSON.stringify({ send, feedback })}`).toBe(false)
-      expect(intersects(counter, feedback), `counter (${scroll})`).toBe(false)
-    }
+    await expectComposerClear(page)
     expect(await page.evaluate(NO_SIDEWAYS_SCROLL), '/ai-hub').toBe(true)
-    expect(await underFeedback(page), '/ai-hub').toEqual([])
     await screenshot(page, 'ai-hub-390.png')
+    await page.context().close()
+  })
+
+  it('on a desktop the floating Feedback button leaves the AI Hub composer and the end of every page uncovered', async () => {
+    const { company, users } = await createTenant(suite.db, { roles: ['citrus'], products: [{ product_group: 'ATLAS' }] })
+    await suite.db.pool.query(`UPDATE companies SET plan_tier = 'ENTERPRISE' WHERE id = $1`, [company.id])
+    const page = await (await suite.browser.newContext({ viewport: { width: 1280, height: 800 } })).newPage()
+    await signIn(page, users[0]!.email)
+    expect(await underFeedback(page), '/apps').toEqual([])
+    await page.goto(`${suite.server.baseUrl}/ai-hub`)
+    await expectComposerClear(page)
+    expect(await underFeedback(page), '/ai-hub').toEqual([])
+    await screenshot(page, 'ai-hub-1280.png')
+    await page.goto(`${suite.server.baseUrl}/atlas-search`)
+    await page.getByText('Ready to Discover Healthcare Insights', { exact: true }).waitFor({ timeout: 30_000 })
+    expect(await underFeedback(page), '/atlas-search').toEqual([])
     await page.context().close()
   })
 })

@@ -4,6 +4,7 @@ import { describe, expect, it, vi } from 'vitest'
 import { mockApi } from '../../test/mock-api'
 import { renderApp } from '../../test/render'
 import { loginToken } from '../../test/tokens'
+import { PHONE_QUERY } from './app-layout'
 
 function signIn(role: string) {
   localStorage.setItem(TOKEN_STORAGE_KEY, loginToken({ role, email: 'ada@example.com' }))
@@ -110,5 +111,35 @@ describe('app shell', () => {
     expect(within(nav()).getByRole('link', { name: 'Login' }).getAttribute('href')).toBe('/sign-in')
     expect(within(nav()).getByRole('link', { name: 'Sign-Up' }).getAttribute('href')).toBe('/sign-up')
     expect(screen.queryByRole('button', { name: 'Feedback' })).toBeNull()
+  })
+
+  it('puts the Feedback button in the top bar on a phone and keeps no room for it at the bottom', async () => {
+    const matchMedia = window.matchMedia
+    window.matchMedia = vi.fn((query: string) => ({ ...matchMedia(query), matches: query === PHONE_QUERY }))
+    try {
+      signIn('admin')
+      mockApi({ 'GET /company/products': { product_groups: ['ATLAS'] } })
+      renderApp('/apps')
+      await screen.findByRole('button', { name: 'Open Atlas' }, { timeout: 5000 })
+      expect(within(screen.getByRole('banner')).getByRole('button', { name: 'Feedback' })).toBeTruthy()
+      expect(screen.getAllByRole('button', { name: 'Feedback' })).toHaveLength(1)
+      expect(document.querySelector<HTMLElement>('.mantine-AppShell-root')!.style.getPropertyValue('--citrus-floating-clearance')).toBe(
+        '0px',
+      )
+    } finally {
+      window.matchMedia = matchMedia
+    }
+  })
+
+  it('floats the Feedback button at the bottom elsewhere, with room kept for it', async () => {
+    signIn('admin')
+    mockApi({ 'GET /company/products': { product_groups: ['ATLAS'] } })
+    renderApp('/apps')
+    await screen.findByRole('button', { name: 'Open Atlas' }, { timeout: 5000 })
+    expect(within(screen.getByRole('banner')).queryByRole('button', { name: 'Feedback' })).toBeNull()
+    expect(screen.getByRole('button', { name: 'Feedback' }).textContent).toBe('Feedback')
+    expect(document.querySelector<HTMLElement>('.mantine-AppShell-root')!.style.getPropertyValue('--citrus-floating-clearance')).toBe(
+      '80px',
+    )
   })
 })

@@ -1,5 +1,6 @@
 import { ActionIcon, Anchor, Box, Breadcrumbs, Burger, Group, Text, Tooltip } from '@mantine/core'
 import { IconLayoutSidebarLeftCollapse, IconLayoutSidebarLeftExpand } from '@tabler/icons-react'
+import type { ReactNode } from 'react'
 import { Link, useLocation } from 'react-router'
 import { breadcrumbsFor, HEADER_HEIGHT } from '../../lib/navigation'
 import { Logo } from '../brand/logo'
@@ -11,10 +12,12 @@ export interface TopHeaderProps {
   mobileOpened: boolean
   onToggleMobile: () => void
   showBreadcrumbs?: boolean
+  /** at the right end of the bar (the Feedback button on phones) */
+  actions?: ReactNode
 }
 
 /** Top header (spec 1 §2): 72 px, sidebar toggle, optional breadcrumbs; on small screens the top bar. */
-export function TopHeader({ collapsed, onToggleCollapsed, mobileOpened, onToggleMobile, showBreadcrumbs = true }: TopHeaderProps) {
+export function TopHeader({ collapsed, onToggleCollapsed, mobileOpened, onToggleMobile, showBreadcrumbs = true, actions }: TopHeaderProps) {
   const { pathname } = useLocation()
   const viewer = useViewer()
   const crumbs = showBreadcrumbs ? breadcrumbsFor(pathname, viewer) : []
@@ -58,6 +61,7 @@ export function TopHeader({ collapsed, onToggleCollapsed, mobileOpened, onToggle
           </Breadcrumbs>
         </Box>
       )}
+      {actions && <Box ml="auto">{actions}</Box>}
     </Group>
   )
 }

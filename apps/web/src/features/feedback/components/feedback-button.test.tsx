@@ -59,7 +59,7 @@ describe('feedback', () => {
     expect(events).toContainEqual({ events: [{ name: 'error_occurred', properties: { key: 'feedback_submission_failed' } }] })
   })
 
-  it('is a round icon named Feedback on a phone, the labelled button elsewhere', async () => {
+  it('is an icon named Feedback on a phone, the labelled button elsewhere', async () => {
     mockApi()
     const matchMedia = window.matchMedia
     window.matchMedia = vi.fn((query: string) => ({ ...matchMedia(query), matches: query === '(max-width: 47.99em)' }))
