@@ -143,8 +143,10 @@ async function main() {
       async () => {
         app.log.info('shutting down')
         await app.close()
-        await database.close()
+        // the embedded database first: a first-start load still holding a pooled connection would keep the
+        // pool from closing until the forced exit
         await runtime.stop()
+        await database.close()
       },
       (error) => app.log.error({ err: error }, 'shutdown failed'),
     )

@@ -51,6 +51,16 @@ export const quoteIdent = (name: string) => `"${name.replace(/"/g, '""')}"`
 
 const COPY_CHUNK = 1 << 16
 const INSERT_BATCH_ROWS = 5_000
+const batchRowLimit = new WeakMap<object, number>()
+
+/**
+ * Smaller insert batches on `client` until the returned function is called: on the embedded database each batch
+ * holds the single session while it runs (a load beside a serving server, data/seed.ts shortTurns).
+ */
+export function limitInsertBatches(client: pg.ClientBase, rows: number): () => void {
+  batchRowLimit.set(client, rows)
+  return () => batchRowLimit.delete(client)
+}
 const INSERT_BATCH_CHARS = 4 << 20
 
 /** A writer into `table (columns)` on `client`; the caller owns the transaction. */
@@ -129,7 +139,7 @@ function insertWriter(client: pg.ClientBase, table: string, columns: readonly st
       batch.push(json)
       chars += json.length
       rows++
-      if (batch.length >= INSERT_BATCH_ROWS || chars >= INSERT_BATCH_CHARS) await flush()
+      if (batch.length >= (batchRowLimit.get(client) ?? INSERT_BATCH_ROWS) || chars >= INSERT_BATCH_CHARS) await flush()
     },
     async close() {
       await flush()

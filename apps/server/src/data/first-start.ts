@@ -11,5 +11,6 @@ export async function seedDataOnFirstStart(pool: pg.Pool, databaseMode: 'embedde
   if (databaseMode !== 'embedded') return
   if (await latestSeed(pool)) return
   say('First start: loading the demo dataset into the embedded database in the background (about a minute; progress below) ...')
-  await seedDataset(pool, { scale: 'demo' })
+  // the server answers meanwhile: batches of their own, so sign-in never waits for a whole table
+  await seedDataset(pool, { scale: 'demo', shortTurns: true })
 }

@@ -78,7 +78,8 @@ export async function analyzeAndRefresh(
   let start = Date.now()
   await mergePendingIndexEntries(client)
   if (!lanes || lanes.count < 2) {
-    await client.query(`ANALYZE ${LOADED_TABLES.map((t) => `"${t}"`).join(', ')}`)
+    // one statement per table: on the embedded database each holds the single session while it runs
+    for (const table of LOADED_TABLES) await client.query(`ANALYZE "${table}"`)
     progress.line(`  analyze                    ${formatSeconds(Date.now() - start)}`)
     for (const view of views) {
       start = Date.now()

@@ -8,7 +8,7 @@ import { pathToFileURL } from 'node:url'
 import { Worker } from 'node:worker_threads'
 import { SCALES, SyntheticDataset, copyTextRow, type CopyValue, type Scale } from '@citrus/data-kit'
 import type pg from 'pg'
-import { bulkMethodOf, copyFromFile, forceBulkMethod, openBulkWriter, quoteIdent, type BulkMethod, type BulkWriter } from './bulk.js'
+import { bulkMethodOf, copyFromFile, forceBulkMethod, limitInsertBatches, openBulkWriter, quoteIdent, type BulkMethod, type BulkWriter } from './bulk.js'
 import { finishLoad, startLoad, failLoad } from './loads.js'
 import { Progress, formatCount, formatSeconds, type ProgressSink } from './progress.js'
 import { loadReferenceData } from './reference.js'
@@ -33,6 +33,13 @@ export interface SeedOptions {
    * Batched inserts (the embedded database) always generate on the loader's thread.
    */
   generatorThreads?: number
+  /**
+   * The load shares the embedded database with a running server (the first `npm start`): every batch is a
+   * transaction of its own and the indexes stay, so that requests get the single session between batches
+   * instead of waiting minutes for a table's transaction. A failed load leaves part of a table (`data seed`
+   * replaces it).
+   */
+  shortTurns?: boolean
 }
 
 export interface SeedSummary {
@@ -178,6 +185,7 @@ export async function verifyForeignKeys(client: pg.ClientBase, table: string): P
  * checks (mayDeferForeignKeys), the indexes are built, and COMMIT; any failure rolls all of it back.
  */
 async function intoTable(client: pg.ClientBase, progress: Progress, table: string, write: () => Promise<number>): Promise<number> {
+  if (shortTurnClients.has(client)) return write()
   await client.query('BEGIN')
   try {
     const deferred = await deferIndexes(client, table)
@@ -196,6 +204,9 @@ async function intoTable(client: pg.ClientBase, progress: Progress, table: strin
     throw error
   }
 }
+
+/** Connections of loads with SeedOptions.shortTurns. */
+const shortTurnClients = new WeakSet<pg.ClientBase>()
 
 /** Loads rows into one table in its own transaction, with progress. */
 async function loadTable(
@@ -427,7 +438,13 @@ export async function seedDataset(pool: pg.Pool, options: SeedOptions): Promise<
   const scale = options.scale
   const progress = new Progress(options.sink)
   const client = await pool.connect()
+  // a connection lost mid-load (the server shutting down) fails the running query; unheard, it would end the process
+  const ignoreLost = () => undefined
+  client.on('error', ignoreLost)
   const unforce = forceBulkMethod(client, options.method)
+  if (options.shortTurns) shortTurnClients.add(client)
+  // about a quarter of a second per batch of the demo claims on a busy 2-core machine
+  const unlimit = options.shortTurns ? limitInsertBatches(client, 1_000) : () => undefined
   const counts: Record<string, number> = {}
   const started = Date.now()
   let loadId: number | null = null
@@ -612,6 +629,9 @@ export async function seedDataset(pool: pg.Pool, options: SeedOptions): Promise<
     throw error
   } finally {
     unforce()
+    unlimit()
+    client.off('error', ignoreLost)
+    shortTurnClients.delete(client)
     await client.query('RESET maintenance_work_mem').catch(() => undefined)
     client.release()
     rmSync(spillDir, { recursive: true, force: true })
