@@ -14,6 +14,7 @@ import { registerSecurityHeaders } from './plugins/security-headers.js'
 import { webClientPlugin } from './plugins/web-client.js'
 import { apiRoutes } from './routes/index.js'
 import { healthRoutes } from './routes/health.js'
+import { warmAtlasIndexes } from './routes/atlas/warm.js'
 import './types.js'
 
 export interface BuildAppOptions {
@@ -33,6 +34,8 @@ export interface BuildAppOptions {
   credentialLimiters?: CredentialLimiters
   /** processes serving the same port: per-process request limits (analytics events) are divided among them */
   processes?: number
+  /** build the Atlas indexes of each data version before anyone asks (routes/atlas/warm.ts): the server does, tests do not */
+  warmEngines?: boolean
 }
 
 /** Query parameters that carry credentials and must never reach the logs. */
@@ -100,6 +103,7 @@ export async function buildApp(config: AppConfig, options: BuildAppOptions = {})
 
   await app.register(healthRoutes)
   await app.register(apiRoutes, { prefix: '/api' })
+  if (options.warmEngines) warmAtlasIndexes(app)
 
   return app
 }

@@ -53,7 +53,13 @@ async function runWorker(env: Env) {
     process.send?.({ citrusWorkerReady: true })
   })
   const database = createDatabase(config.databaseUrl)
-  const app = await buildApp(config, { database, warmConnections: true, credentialLimiters: remoteCredentialLimiters(channel), processes })
+  const app = await buildApp(config, {
+    database,
+    warmConnections: true,
+    warmEngines: true,
+    credentialLimiters: remoteCredentialLimiters(channel),
+    processes,
+  })
   onSignals(
     async () => {
       await app.close()
@@ -137,7 +143,7 @@ async function main() {
     })
     isShuttingDown = () => false
   } else {
-    const app = await buildApp(runtime.config, { database, warmConnections: true })
+    const app = await buildApp(runtime.config, { database, warmConnections: true, warmEngines: true })
     logError = (error, message) => app.log.error({ err: error }, message)
     isShuttingDown = onSignals(
       async () => {

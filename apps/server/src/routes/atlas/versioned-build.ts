@@ -14,7 +14,7 @@ interface Slot<T> {
  */
 export function versionedBuild<T extends { version: string }>(build: (pool: pg.Pool, version: string) => Promise<T>) {
   const slots = new WeakMap<pg.Pool, Slot<T>>()
-  return async function current(pool: pg.Pool, version: string, wait = false): Promise<T | null> {
+  async function current(pool: pg.Pool, version: string, wait = false): Promise<T | null> {
     let slot = slots.get(pool)
     if (!slot) slots.set(pool, (slot = { index: null, building: null, failed: null }))
     if (slot.index?.version === version) return slot.index
@@ -41,4 +41,7 @@ export function versionedBuild<T extends { version: string }>(build: (pool: pg.P
     }
     return wait ? building.promise : null
   }
+  /** the index this pool holds now, whatever its version, without starting a build */
+  const held = (pool: pg.Pool): T | null => slots.get(pool)?.index ?? null
+  return Object.assign(current, { held })
 }

@@ -1,0 +1,29 @@
+import { afterAll, describe, expect, it } from 'vitest'
+import { testConfig, useTestDatabase } from '../../../../../test/helpers.ts'
+import { buildApp } from '../../app.ts'
+import { dataVersion } from '../../lib/versioned-cache.ts'
+import { currentClaimIndex } from './claim-index.ts'
+import { currentPatientIndex } from './patient-index.ts'
+
+describe('Atlas indexes built before anyone asks (issue 33 item 14)', () => {
+  const ctx = useTestDatabase({ dataset: true })
+  let close: (() => Promise<unknown>) | null = null
+  afterAll(async () => {
+    await close?.()
+  })
+
+  it('a server with warmEngines builds the patient and claim indexes of the data version without a request', async () => {
+    const pool = ctx.db.pool
+    const version = await dataVersion(pool)
+    // nothing has asked for this pool's indexes: without the warm-up they stay unbuilt
+    expect(currentPatientIndex.held(pool)).toBeNull()
+    const app = await buildApp(testConfig({}, { OUTBOX_POLL_INTERVAL_MS: '0' }), { logger: false, database: ctx.db, warmEngines: true })
+    close = () => app.close()
+    await app.ready()
+    const deadline = Date.now() + 55_000
+    // held() never starts a build, so only the warm-up can fill these
+    while (!currentClaimIndex.held(pool) && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 250))
+    expect(currentClaimIndex.held(pool)?.version).toBe(version)
+    expect(currentPatientIndex.held(pool)?.version).toBe(version)
+  })
+})
