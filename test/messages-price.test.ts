@@ -45,7 +45,12 @@ describe('Price Check messages', () => {
   })
 
   it('pins the deductible texts of the facility cards (docs/decisions/0048)', () => {
-    expect(PRICE_CHECK_TEXT).toEqual({ beforeDeductible: 'You pay (deductible not met)', deductibleMet: 'Once your deductible is met:' })
+    expect(PRICE_CHECK_TEXT).toEqual({
+      beforeDeductible: 'You pay (deductible not met)',
+      deductibleMet: 'Once your deductible is met:',
+      insurerBeforeDeductible: 'deductible not met',
+      planDesigns: "Averages over the carrier's plan designs",
+    })
   })
 
   it('pins the provider cost page texts', () => {
