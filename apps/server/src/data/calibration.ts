@@ -622,6 +622,18 @@ export function calibrationTargets(scale: Scale): CalibrationTarget[] {
       sql: `SELECT count(*)::float8 / ${scale.snakebite_years} / ${scale.snakebite_fraction} AS value, count(*)::float8 AS n FROM snakebite_cases`,
     },
     {
+      key: 'snakebites.used_not_bought',
+      area: 'snakebites',
+      label: 'Hospitals that gave an antivenom over the years but never bought it',
+      kind: 'rule',
+      bound: 'eq',
+      target: 0,
+      unit: 'rows',
+      source: 'Integrity (hospitals buy the antivenom they use; a state of non-buyers would top the CroFab opportunity map)',
+      sql: `SELECT count(*)::float8 AS value, count(*)::float8 AS n FROM (SELECT DISTINCT facility_id, antivenom FROM snakebite_cases WHERE antivenom IS NOT NULL AND antivenom <> '' AND units_used > 0) u
+            WHERE NOT EXISTS (SELECT 1 FROM antivenom_purchases p WHERE p.facility_id = u.facility_id AND p.product = u.antivenom)`,
+    },
+    {
       key: 'snakebites.only_patients',
       area: 'snakebites',
       label: 'Patients whose only claims are snakebite claims (at most 2 %)',

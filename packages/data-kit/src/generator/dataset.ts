@@ -1966,8 +1966,10 @@ export class SyntheticDataset {
     }
     const rows: AntivenomPurchaseRow[] = []
     const endYear = Number(REFERENCE_DATE.slice(0, 4))
+    const treating = new Set([...used.keys()].map((k) => Number(k.split('|')[0])))
     for (const f of this.facilities) {
-      if (!f.emergency_services || (SNAKEBITE_STATE_SHARE[f.state] ?? 0) < 0.5) continue
+      // a hospital that gives antivenom buys it, wherever it is (Delaware's one treating hospital bought none)
+      if (!f.emergency_services || ((SNAKEBITE_STATE_SHARE[f.state] ?? 0) < 0.5 && !treating.has(f.id))) continue
       const rng = rngFor(this.seed, 'antivenom-purchases', f.id)
       const habit = 0.6 + rng.next()
       for (const product of ANTIVENOM_PRODUCTS) {

@@ -163,6 +163,17 @@ describe('SyntheticDataset (ci scale)', () => {
     expect(inHome / hospitals.length).toBeGreaterThanOrEqual(0.9)
   })
 
+  it('has every hospital that gives an antivenom buy it, in low-bite states too (Delaware was the top CroFab opportunity)', () => {
+    const bought = new Set(ds.antivenomPurchases().map((p) => `${p.facility_id}|${p.product}`))
+    const used = new Set<string>()
+    for (let i = 0; i < ds.snakebiteCaseCount; i++) {
+      const c = ds.snakebite(i).case
+      if (c.antivenom && c.units_used > 0) used.add(`${c.facility_id}|${c.antivenom}`)
+    }
+    expect(used.size).toBeGreaterThan(0)
+    expect([...used].filter((k) => !bought.has(k))).toEqual([])
+  })
+
   it('calibrates the provider mix, placement and demographics within tolerance', async () => {
     const providers: ProviderRow[] = await take(ds.providers())
     expect(providers).toHaveLength(SCALES.ci.providers)
