@@ -1,73 +1,22 @@
-import { AI_HUB_MESSAGES, TOKEN_STORAGE_KEY, type AiContext, type AiPin } from '@citrus/contracts'
+import { AI_HUB_MESSAGES, type AiContext, type AiPin } from '@citrus/contracts'
 import { fireEvent, screen, within } from '@testing-library/react'
 import { describe, expect, it, vi } from 'vitest'
 import { AtlasGenericResultsRoute } from '../../features/atlas/routes/atlas-generic-results'
-import { mockApi, reply } from '../../test/mock-api'
+import { atlasMetric, atlasResultsPath, genericAnswer, mockAtlasResults, regionInsight } from '../../features/atlas/test/atlas-fixtures'
+import { reply } from '../../test/mock-api'
 import { renderWithRouter } from '../../test/render'
-import { loginToken } from '../../test/tokens'
 import { AtlasGenericResultsPage } from './atlas-generic-results-page'
 
-const metric = (code: string, name: string, v: number) => ({
-  code,
-  name,
-  description: '',
-  unit: 'PATIENT_COUNT',
-  value: { v, value_kind: 'INT' },
-})
-const texas = {
-  entity_type: 'STATE',
-  account_type: null,
-  citrus_id: 'TX',
-  display_name: 'Texas',
-  parent_citrus_id: 'US',
-  territoryLevel: 'STATE',
-  badges: [],
-  additional_metadata: [],
-  summary_md: '',
-  metrics: [{ type: 'PRIMARY', metrics: [metric('patient_count', 'Total Patients', 70), metric('provider_count', 'Providers', 12)] }],
-  entity: {
-    name: 'Texas',
-    full_name: null,
-    parent_name: null,
-    npi: null,
-    citrus_id: 'TX',
-    healthsystem_id: null,
-    id: 'TX',
-    zip_code: null,
-    latitude: null,
-    longitude: null,
-    city: null,
-    state: null,
-    title: null,
-    cms_specialization: null,
-    facility_name: null,
-    address: null,
-  },
-  zip_code: null,
+const texas = regionInsight({
+  id: 'TX',
   name: 'Texas',
-  latitude: null,
-  longitude: null,
-}
-const generic = {
-  geojson: { type: 'FeatureCollection', features: [] },
-  choropleth_legend: {
-    type: 'GRADIENT',
-    metric_config: { title: 'Patients', value_format: 'INTEGER', value_suffix: '' },
-    min_value: 0,
-    max_value: 0,
-    items: [],
-  },
-  summary: {
-    total_patients: 0,
-    region_count: 0,
-    codes: ['I10'],
-    tile_granularity: 'STATE',
-    search_within_region: 'US',
-    search_within_region_type: 'COUNTRY',
-    region_name: 'United States',
-    plan_tier: 'BASE',
-  },
-}
+  metrics: [
+    {
+      type: 'PRIMARY',
+      metrics: [atlasMetric('patient_count', 'Total Patients', 70), atlasMetric('provider_count', 'Providers', 12)],
+    },
+  ],
+})
 const EMPTY: AiContext = { documents: [], pinnedInsights: [], totalTokens: 0, maxTokens: 32000 }
 const PIN: AiPin = {
   id: '0b9f4c1e-7a53-4c1f-9a3e-2d1b5c6e7f80',
@@ -79,17 +28,11 @@ const PIN: AiPin = {
   order: 0,
   tokens: 100,
 }
-const PATH = '/atlas/generic/results?icd10_cm_union_csv=I10&search_within_region=US&search_within_region_type=COUNTRY'
+const PATH = atlasResultsPath(['I10'])
 
 function setup() {
-  localStorage.setItem(TOKEN_STORAGE_KEY, loginToken({ role: 'user' }))
   let pins: AiPin[] = []
-  return mockApi({
-    'GET /atlas/generic': generic,
-    'POST /atlas/drilldown': {
-      page_results: { results: [texas], page: 0, page_size: 25, total_results: 1, total_pages: 1 },
-      plan_tier: 'BASE',
-    },
+  return mockAtlasResults(genericAnswer({ codes: ['I10'] }), [texas], {
     'GET /ai-hub/pins': () => ({ pinnedInsights: pins }),
     'GET /ai-hub/context': () => ({ ...EMPTY, pinnedInsights: pins }),
     'GET /ai-hub/templates': { templates: [] },

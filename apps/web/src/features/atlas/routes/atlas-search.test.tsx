@@ -4,6 +4,7 @@ import { describe, expect, it, vi } from 'vitest'
 import { mockApi } from '../../../test/mock-api'
 import { renderApp } from '../../../test/render'
 import { loginToken } from '../../../test/tokens'
+import { atlasMetric, drilldownAnswer, genericAnswer, regionInsight } from '../test/atlas-fixtures'
 
 // the screenshot library draws on a canvas, which jsdom lacks; the browser test exports real PNGs
 const toBlob = vi.hoisted(() => vi.fn())
@@ -62,23 +63,13 @@ function home(tier: (typeof TIERS)[number]) {
   }
 }
 
-const metric = (code: string, v: number, unit = 'PATIENT_COUNT') => ({
-  code,
-  name: code,
-  description: '',
-  unit,
-  value: { v, value_kind: 'INT' },
-})
-const country = {
-  entity_type: 'CountryInsight',
-  account_type: null,
-  citrus_id: 'US',
-  display_name: 'United States',
-  parent_citrus_id: null,
+const metric = (code: string, v: number) => atlasMetric(code, code, v)
+const country = regionInsight({
+  id: 'US',
+  name: 'United States',
+  entityType: 'CountryInsight',
   territoryLevel: 'COUNTRY',
-  badges: [],
-  additional_metadata: [],
-  summary_md: '',
+  parent: null,
   metrics: [
     {
       type: 'PRIMARY',
@@ -101,49 +92,8 @@ const country = {
       ],
     },
   ],
-  entity: {
-    name: 'United States',
-    full_name: null,
-    parent_name: null,
-    npi: null,
-    citrus_id: 'US',
-    healthsystem_id: null,
-    id: 'US',
-    zip_code: null,
-    latitude: null,
-    longitude: null,
-    city: null,
-    state: null,
-    title: null,
-    cms_specialization: null,
-    facility_name: null,
-    address: null,
-  },
-  zip_code: null,
-  name: 'United States',
-  latitude: null,
-  longitude: null,
-}
-const generic = {
-  geojson: { type: 'FeatureCollection', features: [] },
-  choropleth_legend: {
-    type: 'GRADIENT',
-    metric_config: { title: 'Patients', value_format: 'INTEGER', value_suffix: '' },
-    min_value: 0,
-    max_value: 70,
-    items: [],
-  },
-  summary: {
-    total_patients: 120,
-    region_count: 3,
-    codes: ['I10'],
-    tile_granularity: 'STATE',
-    search_within_region: 'US',
-    search_within_region_type: 'COUNTRY',
-    region_name: 'United States',
-    plan_tier: 'BASE',
-  },
-}
+})
+const generic = genericAnswer({ codes: ['I10'], totalPatients: 120, regionCount: 3, maxValue: 70 })
 const stateRows = [
   { id: 'TX', state: 'TX', patients: 70, commercialPercent: 50, medicarePercent: 30, medicaidPercent: 15, hcps: 12, hotspot: null },
   { id: 'CA', state: 'CA', patients: 50, commercialPercent: 50, medicarePercent: 30, medicaidPercent: 15, hcps: 9, hotspot: null },
@@ -155,10 +105,7 @@ function setup(tier: (typeof TIERS)[number]) {
     'GET /company/products': { product_groups: ['ATLAS'] },
     'GET /atlas/': home(tier),
     'GET /atlas/generic': { ...generic, summary: { ...generic.summary, plan_tier: tier } },
-    'POST /atlas/drilldown': {
-      page_results: { results: [country], page: 0, page_size: 1, total_results: 1, total_pages: 1 },
-      plan_tier: tier,
-    },
+    'POST /atlas/drilldown': drilldownAnswer([country], { planTier: tier, pageSize: 1 }),
     'GET /atlas-v2/list/conditions/1': {
       use_case: 'conditions',
       kind: 'state',
