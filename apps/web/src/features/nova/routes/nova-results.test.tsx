@@ -1,31 +1,16 @@
-import { NOVA_MAP_TYPES, TOKEN_STORAGE_KEY, type NovaInsight, type NovaMetadata } from '@citrus/contracts'
+import { TOKEN_STORAGE_KEY, type NovaInsight } from '@citrus/contracts'
 import { fireEvent, screen, waitFor } from '@testing-library/react'
 import { describe, expect, it } from 'vitest'
 import { mockApi, type MockCall } from '../../../test/mock-api'
 import { renderWithRouter } from '../../../test/render'
 import { loginToken } from '../../../test/tokens'
+import { novaMetadata } from '../test/nova-fixtures'
 import { NovaResultsRoute } from './nova-results'
 
-const metadata: NovaMetadata = {
-  atlas_metadata: {
-    map_metadata: {
-      map_options: NOVA_MAP_TYPES.map((t) => ({ code: t.code, name: t.name, description: t.name, value_format: 'INTEGER' as const })),
-      default_map_option: 'serb_crofab_opportunity_score',
-      region_levels: [{ code: 'COUNTRY', name: 'United States' }],
-      granularity_options: [{ code: 'STATE', name: 'State' }],
-      point_options: [],
-      data_years: { first_year: 2021, latest_year: 2025 },
-    },
-  },
-  insights_metadata: {
-    sort_options: [],
-    default_sort: 'snake_envenominations',
-    default_sort_direction: 'DESC',
-    account_query_types: [],
-    metric_groups: [],
-    quick_filters: [],
-  },
-}
+const metadata = novaMetadata({
+  regionLevels: [{ code: 'COUNTRY', name: 'United States' }],
+  granularityOptions: [{ code: 'STATE', name: 'State' }],
+})
 
 function insight(entityType: 'HEALTH_SYSTEM' | 'FACILITY', id: string, name: string): NovaInsight {
   return {
@@ -57,17 +42,21 @@ function accounts(call: MockCall) {
   return page([insight('HEALTH_SYSTEM', 'HS00001', 'Mercy Health'), insight('HEALTH_SYSTEM', 'HS00002', 'Desert Care')])
 }
 
+function signInWithAccounts() {
+  localStorage.setItem(TOKEN_STORAGE_KEY, loginToken({ role: 'citrus' }))
+  mockApi({
+    'GET /company/products': { product_groups: ['NOVA'] },
+    'GET /nova/v1/metadata/': metadata,
+    'GET /nova/v1/territories/names': { territory_names: [] },
+    'POST /nova/v1/insights/accounts': accounts,
+  })
+}
+
 const BASE = '/nova-results?region_level=COUNTRY&granularity=STATE&map_type=serb_crofab_opportunity_score&nova_use_case=serb_crofab'
 
 describe('/nova-results Strategy Hub tab', () => {
   it("lists the health systems, then a picked system's hospitals, instead of loading forever (issue 33)", async () => {
-    localStorage.setItem(TOKEN_STORAGE_KEY, loginToken({ role: 'citrus' }))
-    mockApi({
-      'GET /company/products': { product_groups: ['NOVA'] },
-      'GET /nova/v1/metadata/': metadata,
-      'GET /nova/v1/territories/names': { territory_names: [] },
-      'POST /nova/v1/insights/accounts': accounts,
-    })
+    signInWithAccounts()
     const { router } = renderWithRouter(<NovaResultsRoute />, { path: `${BASE}&tab=strategy` })
     const system = await waitFor(
       () => {
@@ -86,13 +75,7 @@ describe('/nova-results Strategy Hub tab', () => {
   })
 
   it('shows the hospital list of a system picked before opening the tab', async () => {
-    localStorage.setItem(TOKEN_STORAGE_KEY, loginToken({ role: 'citrus' }))
-    mockApi({
-      'GET /company/products': { product_groups: ['NOVA'] },
-      'GET /nova/v1/metadata/': metadata,
-      'GET /nova/v1/territories/names': { territory_names: [] },
-      'POST /nova/v1/insights/accounts': accounts,
-    })
+    signInWithAccounts()
     renderWithRouter(<NovaResultsRoute />, { path: `${BASE}&tab=strategy&system_id=HS00001&account_query_type=FACILITY` })
     await waitFor(() => expect(document.querySelector('[data-insight="1234567893"]')).not.toBeNull(), { timeout: 10_000 })
     expect(screen.queryByText('Loading...')).toBeNull()

@@ -1,37 +1,22 @@
-import { NOVA_MAP_TYPES, TOKEN_STORAGE_KEY, type NovaMetadata } from '@citrus/contracts'
+import { TOKEN_STORAGE_KEY } from '@citrus/contracts'
 import { fireEvent, screen, waitFor } from '@testing-library/react'
 import { describe, expect, it } from 'vitest'
 import { mockApi } from '../../../test/mock-api'
 import { renderApp } from '../../../test/render'
 import { loginToken } from '../../../test/tokens'
+import { novaMetadata } from '../test/nova-fixtures'
 
-const metadata: NovaMetadata = {
-  atlas_metadata: {
-    map_metadata: {
-      map_options: NOVA_MAP_TYPES.map((t) => ({ code: t.code, name: t.name, description: t.name, value_format: 'INTEGER' as const })),
-      default_map_option: 'serb_crofab_opportunity_score',
-      region_levels: [
-        { code: 'COUNTRY', name: 'United States' },
-        { code: 'SALES_TERRITORY', name: 'Sales Territory' },
-        { code: 'STATE', name: 'State' },
-      ],
-      granularity_options: [
-        { code: 'SALES_TERRITORY', name: 'Sales Territory' },
-        { code: 'STATE', name: 'State' },
-      ],
-      point_options: [],
-      data_years: { first_year: 2021, latest_year: 2025 },
-    },
-  },
-  insights_metadata: {
-    sort_options: [],
-    default_sort: 'snake_envenominations',
-    default_sort_direction: 'DESC',
-    account_query_types: [],
-    metric_groups: [],
-    quick_filters: [],
-  },
-}
+const metadata = novaMetadata({
+  regionLevels: [
+    { code: 'COUNTRY', name: 'United States' },
+    { code: 'SALES_TERRITORY', name: 'Sales Territory' },
+    { code: 'STATE', name: 'State' },
+  ],
+  granularityOptions: [
+    { code: 'SALES_TERRITORY', name: 'Sales Territory' },
+    { code: 'STATE', name: 'State' },
+  ],
+})
 
 describe('/nova-search', () => {
   it('starts on the CroFab opportunity map, hides STATE and searches with the documented parameters', async () => {
