@@ -1,20 +1,12 @@
 import { AI_HUB_ERROR_CODES, AI_HUB_MESSAGES, ERROR_CODES } from '@citrus/contracts'
 import { afterEach, describe, expect, it } from 'vitest'
 import { docxOf } from '../../../../../test/ai-hub-fixtures.ts'
-import { AppError } from '../../lib/errors.ts'
+import type { AppError } from '../../lib/errors.ts'
 import { ExtractionPool, type ExtractionPoolOptions } from './extract-pool.ts'
 import { pdfBomb, xlsxBomb } from './test-bombs.ts'
+import { refusal } from './test-refusal.ts'
 
 const MB = 1024 * 1024
-
-async function refusal(promise: Promise<unknown>): Promise<AppError> {
-  const error = await promise.then(
-    () => null,
-    (caught: unknown) => caught,
-  )
-  expect(error).toBeInstanceOf(AppError)
-  return error as AppError
-}
 
 describe('document extraction threads (issue 32 §1)', () => {
   const pools: ExtractionPool[] = []

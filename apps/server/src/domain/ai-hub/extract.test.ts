@@ -4,24 +4,15 @@ import cl100k from 'js-tiktoken/ranks/cl100k_base'
 import JSZip from 'jszip'
 import { describe, expect, it } from 'vitest'
 import { docxOf, encryptedOffice, pdfOf, pptxOf, xlsxOf } from '../../../../../test/ai-hub-fixtures.ts'
-import { AppError } from '../../lib/errors.ts'
 import { checkArchive, cleanText, documentTypeOf, extractPages } from './extract.ts'
 import { numbersNotIn } from './numbers.ts'
 import { keywordsOf, sentencesOf } from './retrieval.ts'
 import { docxBomb, pdfBomb, pptxBomb, xlsxBomb } from './test-bombs.ts'
+import { refusal } from './test-refusal.ts'
 import { countTokens } from './tokens.ts'
 import { CappedZip, ZipRefused } from './zip.ts'
 
 const texts = (pages: { text: string }[]) => pages.map((page) => page.text)
-
-async function refusal(promise: Promise<unknown>): Promise<AppError> {
-  const error = await promise.then(
-    () => null,
-    (caught: unknown) => caught,
-  )
-  expect(error).toBeInstanceOf(AppError)
-  return error as AppError
-}
 
 describe('document text extraction', () => {
   it('reads a PDF page by page (pdfkit)', async () => {

@@ -52,23 +52,23 @@ export function zipOf(parts: ZipPart[]): Buffer {
     const length = Buffer.isBuffer(part.data) ? part.data.length : part.data.length
     const crc = Buffer.isBuffer(part.data) ? crc32(part.data) : part.data.crc
     const size = part.declaredSize ?? length
+    // the fields both headers carry, in the same order: method, CRC-32, sizes, name length
+    const shared = (header: Buffer, at: number) => {
+      header.writeUInt16LE(stored ? 0 : 8, at)
+      header.writeUInt32LE(crc >>> 0, at + 6)
+      header.writeUInt32LE(body.length, at + 10)
+      header.writeUInt32LE(Math.min(size, 0xfffffffe), at + 14)
+      header.writeUInt16LE(name.length, at + 18)
+    }
     const local = Buffer.alloc(30)
     local.writeUInt32LE(0x04034b50, 0)
     local.writeUInt16LE(20, 4)
-    local.writeUInt16LE(stored ? 0 : 8, 8)
-    local.writeUInt32LE(crc >>> 0, 14)
-    local.writeUInt32LE(body.length, 18)
-    local.writeUInt32LE(Math.min(size, 0xfffffffe), 22)
-    local.writeUInt16LE(name.length, 26)
+    shared(local, 8)
     const central = Buffer.alloc(46)
     central.writeUInt32LE(0x02014b50, 0)
     central.writeUInt16LE(20, 4)
     central.writeUInt16LE(20, 6)
-    central.writeUInt16LE(stored ? 0 : 8, 10)
-    central.writeUInt32LE(crc >>> 0, 16)
-    central.writeUInt32LE(body.length, 20)
-    central.writeUInt32LE(Math.min(size, 0xfffffffe), 24)
-    central.writeUInt16LE(name.length, 28)
+    shared(central, 10)
     central.writeUInt32LE(offset, 42)
     locals.push(local, name, body)
     centrals.push(central, name)
