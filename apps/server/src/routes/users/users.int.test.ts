@@ -228,6 +228,18 @@ describe('users: login, sign-up, profile, verify', () => {
     }
     const INVITATION_INVALID =
       'This invitation link is invalid, has expired or was made for another e-mail address. Ask your administrator for a new invitation.'
+    /** The tenant's admin sends the onboarding e-mail; its text as queued in the outbox. */
+    async function onboardingMail(email: string, is_trial = false): Promise<string> {
+      const token = await loginTokenFor(admin(), tenant.company.company_name)
+      const sent = await request(ctx.app.server)
+        .post('/api/admin/email/onboarding')
+        .set('authorization', `Bearer ${token}`)
+        .send({ email, company_activation_key: tenant.company.activation_key, role: 'admin', is_trial })
+      expect(sent.status).toBe(200)
+      return (await ctx.db.prisma.messageOutbox.findUniqueOrThrow({ where: { id: sent.body.message_id as string } })).body
+    }
+    const signupInvited = (email: string, invitation_token: string) =>
+      signup({ email, password: TEST_PASSWORD, activation_key: tenant.company.activation_key, invitation_token })
 
     it('gives the invited role to a sign-up that presents the invitation token, and uses the token up', async () => {
       const email = uniqueEmail('invited')
@@ -242,7 +254,7 @@ describe('users: login, sign-up, profile, verify', () => {
       expect((await ctx.db.prisma.user.findUniqueOrThrow({ where: { email } })).role).toBe('admin')
       expect((await ctx.db.prisma.onboardingInvitation.findUniqueOrThrow({ where: { id: record.id } })).accepted_at).not.toBeNull()
       // the token works once
-      const again = await signup({ email, password: TEST_PASSWORD, activation_key: tenant.company.activation_key, invitation_token: token })
+      const again = await signupInvited(email, token)
       expect(again.status).toBe(400)
       expect(again.body).toEqual({
         message: INVITATION_INVALID,
@@ -253,14 +265,8 @@ describe('users: login, sign-up, profile, verify', () => {
     })
 
     it('keeps an invited address for its invitation: the key alone is refused with 409, the invitation link still works (issue 32 §8)', async () => {
-      const token = await loginTokenFor(admin(), tenant.company.company_name)
       const email = uniqueEmail('squatted')
-      const sent = await request(ctx.app.server)
-        .post('/api/admin/email/onboarding')
-        .set('authorization', `Bearer ${token}`)
-        .send({ email, company_activation_key: tenant.company.activation_key, role: 'admin', is_trial: false })
-      expect(sent.status).toBe(200)
-      const message = await ctx.db.prisma.messageOutbox.findUniqueOrThrow({ where: { id: sent.body.message_id as string } })
+      const mail = await onboardingMail(email)
       // the squatter has the key (it is in the e-mail's link) but not the mailbox
       const squat = await signup({ email: email.toUpperCase(), password: 'Squat#Pass9', activation_key: tenant.company.activation_key })
       expect(squat.status).toBe(409)
@@ -275,13 +281,8 @@ describe('users: login, sign-up, profile, verify', () => {
       )
       expect(await ctx.db.prisma.user.findUnique({ where: { email } })).toBeNull()
       // the invited person signs up through the link, gets the invited role and is signed in as spec 1 describes
-      const invitationToken = /&invitation=([A-Za-z0-9_-]{43})/.exec(message.body)![1]!
-      await signup({
-        email,
-        password: TEST_PASSWORD,
-        activation_key: tenant.company.activation_key,
-        invitation_token: invitationToken,
-      }).expect(200)
+      const invitationToken = /&invitation=([A-Za-z0-9_-]{43})/.exec(mail)![1]!
+      await signupInvited(email, invitationToken).expect(200)
       expect((await ctx.db.prisma.user.findUniqueOrThrow({ where: { email } })).role).toBe('admin')
       await request(ctx.app.server).post('/api/users/login').send({ email, password: TEST_PASSWORD }).expect(200)
     })
@@ -313,7 +314,7 @@ describe('users: login, sign-up, profile, verify', () => {
         [uniqueEmail('guess'), 'A'.repeat(43)],
       ]
       for (const [email, invitation_token] of cases) {
-        const response = await signup({ email, password: TEST_PASSWORD, activation_key: tenant.company.activation_key, invitation_token })
+        const response = await signupInvited(email, invitation_token)
         expect(response.status, email).toBe(400)
         expect(response.body.message).toBe(INVITATION_INVALID)
         expect(await ctx.db.prisma.user.findUnique({ where: { email } })).toBeNull()
@@ -322,48 +323,29 @@ describe('users: login, sign-up, profile, verify', () => {
     })
 
     it('works end to end: the onboarding e-mail carries a link with the key and a token, and only its hash is stored', async () => {
-      const token = await loginTokenFor(admin(), tenant.company.company_name)
       const email = uniqueEmail('onboard')
-      const sent = await request(ctx.app.server)
-        .post('/api/admin/email/onboarding')
-        .set('authorization', `Bearer ${token}`)
-        .send({ email, company_activation_key: tenant.company.activation_key, role: 'admin', is_trial: false })
-      expect(sent.status).toBe(200)
-      const message = await ctx.db.prisma.messageOutbox.findUniqueOrThrow({ where: { id: sent.body.message_id as string } })
-      const match = /\/sign-up\?activation_key=([A-Za-z0-9_-]{43})&invitation=([A-Za-z0-9_-]{43})/.exec(message.body)
+      const mail = await onboardingMail(email)
+      const match = /\/sign-up\?activation_key=([A-Za-z0-9_-]{43})&invitation=([A-Za-z0-9_-]{43})/.exec(mail)
       expect(match?.[1]).toBe(tenant.company.activation_key)
       const invitationToken = match![2]!
-      expect(message.body).toContain('within 7 days; it works once')
+      expect(mail).toContain('within 7 days; it works once')
       const stored = await ctx.db.prisma.onboardingInvitation.findFirstOrThrow({ where: { email } })
       expect(stored.token_hash).toBe(hashToken(invitationToken))
       expect(JSON.stringify(stored)).not.toContain(invitationToken)
       expect(stored.expires_at!.getTime() - stored.created_at.getTime()).toBe(7 * 24 * 3600 * 1000)
-      await signup({
-        email,
-        password: TEST_PASSWORD,
-        activation_key: tenant.company.activation_key,
-        invitation_token: invitationToken,
-      }).expect(200)
+      await signupInvited(email, invitationToken).expect(200)
       expect((await ctx.db.prisma.user.findUniqueOrThrow({ where: { email } })).role).toBe('admin')
     })
 
     it('re-inviting replaces the token: the earlier link stops working', async () => {
-      const token = await loginTokenFor(admin(), tenant.company.company_name)
       const email = uniqueEmail('reinvite')
-      const send = async () => {
-        const sent = await request(ctx.app.server)
-          .post('/api/admin/email/onboarding')
-          .set('authorization', `Bearer ${token}`)
-          .send({ email, company_activation_key: tenant.company.activation_key, role: 'admin', is_trial: true })
-        const message = await ctx.db.prisma.messageOutbox.findUniqueOrThrow({ where: { id: sent.body.message_id as string } })
-        return /&invitation=([A-Za-z0-9_-]{43})/.exec(message.body)![1]!
-      }
+      const send = async () => /&invitation=([A-Za-z0-9_-]{43})/.exec(await onboardingMail(email, true))![1]!
       const first = await send()
       const second = await send()
       expect(second).not.toBe(first)
-      const stale = await signup({ email, password: TEST_PASSWORD, activation_key: tenant.company.activation_key, invitation_token: first })
+      const stale = await signupInvited(email, first)
       expect(stale.body.message).toBe(INVITATION_INVALID)
-      await signup({ email, password: TEST_PASSWORD, activation_key: tenant.company.activation_key, invitation_token: second }).expect(200)
+      await signupInvited(email, second).expect(200)
     })
 
     it('is limited per address: after 20 failures (activation keys guessed) an address gets 429', async () => {
