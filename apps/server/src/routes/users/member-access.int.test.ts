@@ -243,6 +243,14 @@ describe('member access to a shared link', () => {
 
   describe('issue 32: only a member-access link leads to a sign-up; verification proves the invited contact; a code is used once', () => {
     const account = { password: 'Str0ng#Pass', first_name: null, last_name: null, phone_number: null }
+    /** A sign-up through the link is refused as not allowed, and no account is made. */
+    async function expectSignupNotAllowed(token: string, label: string) {
+      const email = uniqueEmail(label)
+      const refused = await memberSignup(token, { email, ...account })
+      expect(refused.status, label).toBe(403)
+      expect(refused.body.message).toBe(ACCESS_MESSAGES.signupNotAllowed)
+      expect(await ctx.db.prisma.user.findUnique({ where: { email } })).toBeNull()
+    }
 
     it("refuses a sign-up through a provider cost page's public share link (any member can make one)", async () => {
       const provider = await ctx.db.pool.query<{ npi: string }>('SELECT npi FROM providers ORDER BY id LIMIT 1')
@@ -251,11 +259,7 @@ describe('member access to a shared link', () => {
         .set({ authorization: `Bearer ${member}` })
       expect(shared.status, JSON.stringify(shared.body)).toBe(200)
       const token = new URL(shared.body.url as string).searchParams.get('token')!
-      const email = uniqueEmail('squatter')
-      const refused = await memberSignup(token, { email, ...account })
-      expect(refused.status).toBe(403)
-      expect(refused.body.message).toBe(ACCESS_MESSAGES.signupNotAllowed)
-      expect(await ctx.db.prisma.user.findUnique({ where: { email } })).toBeNull()
+      await expectSignupNotAllowed(token, 'squatter')
     })
 
     it('refuses a sign-up through links not made for member access: another page, or no invite and no verification', async () => {
@@ -265,13 +269,7 @@ describe('member access to a shared link', () => {
       )
       const bare = await link({}, { url_type: 'private' })
       const publicOne = await link({ email: 'pub@example.com' }, { url_type: 'public', requires_email_verification: false })
-      for (const token of [otherPage, bare, publicOne]) {
-        const email = uniqueEmail('not-member-link')
-        const refused = await memberSignup(token, { email, ...account })
-        expect(refused.status).toBe(403)
-        expect(refused.body.message).toBe(ACCESS_MESSAGES.signupNotAllowed)
-        expect(await ctx.db.prisma.user.findUnique({ where: { email } })).toBeNull()
-      }
+      for (const token of [otherPage, bare, publicOne]) await expectSignupNotAllowed(token, 'not-member-link')
     })
 
     it('takes only the invited e-mail on an e-mail invite', async () => {
@@ -315,10 +313,7 @@ describe('member access to a shared link', () => {
       expect(own.body.message).toBe(ACCESS_MESSAGES.emailChannelNotUsed)
       expect(await ctx.db.prisma.messageOutbox.count()).toBe(messages)
       expect((await rankings(token)).status).toBe(403)
-      const email = uniqueEmail('holder')
-      const refused = await memberSignup(token, { email, ...account })
-      expect(refused.status).toBe(403)
-      expect(refused.body.message).toBe(ACCESS_MESSAGES.signupNotAllowed)
+      await expectSignupNotAllowed(token, 'holder')
     })
 
     it('sends no SMS from an e-mail link and no e-mail from a phone link, to any contact', async () => {
