@@ -2,8 +2,8 @@ import { spawn, type ChildProcess } from 'node:child_process'
 import { mkdtempSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
-import { chromium, type Browser, type Page } from 'playwright-core'
-import { afterAll, beforeAll, inject } from 'vitest'
+import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core'
+import { afterAll, afterEach, beforeAll, inject } from 'vitest'
 import type { Database } from '../apps/server/src/db/database.ts'
 import { REPO_ROOT } from '../apps/server/src/runtime.ts'
 import { testDatabase } from '../test/helpers.ts'
@@ -28,6 +28,12 @@ export function launchBrowser(): Promise<Browser> {
     ],
   })
 }
+
+/** The widths every app's main flow runs at: a desktop and an iPhone 12-sized phone. */
+export const VIEWPORTS = [
+  { width: 1440, height: 900 },
+  { width: 390, height: 844 },
+] as const
 
 export interface RunningServer {
   baseUrl: string
@@ -80,18 +86,133 @@ export async function startServer(env: Record<string, string> = {}): Promise<Run
   }
 }
 
+/** Something a page did that a flow must not do unless the test says it expects it. */
+export interface BrowserProblem {
+  kind: 'console' | 'pageerror' | 'response' | 'requestfailed'
+  text: string
+  status?: number
+  path?: string
+}
+
+/** What a test expects on purpose (a refusal it provokes): every given field must match. */
+export interface ExpectedProblem {
+  kind?: BrowserProblem['kind']
+  status?: number
+  /** the request's path (and query), or the console message's / page error's text */
+  path?: RegExp
+  text?: RegExp
+}
+
+/**
+ * Records, for every context it watches, console errors, uncaught page errors, responses of the app's origin
+ * with status ≥ 400 and failed same-origin requests. `check()` (after each test) throws with the list of
+ * recorded problems the test did not declare with `expect()`.
+ */
+export class BrowserGuard {
+  private problems: BrowserProblem[] = []
+  private expected: ExpectedProblem[] = []
+
+  constructor(private readonly origin: () => string) {}
+
+  /** Declares a problem the current test provokes on purpose; cleared after the test. */
+  expect(...expected: ExpectedProblem[]): void {
+    this.expected.push(...expected)
+  }
+
+  watch(context: BrowserContext): BrowserContext {
+    const sameOrigin = (url: string) => url.startsWith(this.origin() + '/')
+    const pathOf = (url: string) => url.slice(this.origin().length)
+    context.on('console', (message) => {
+      if (message.type() !== 'error') return
+      const text = message.text()
+      // Chromium's echo of a failed response: the response itself is recorded (or expected) below
+      if (/^Failed to load resource: the server responded with a status of \d+/.test(text) && sameOrigin(message.location().url)) return
+      this.problems.push({ kind: 'console', text: `${text} (at ${message.location().url})` })
+    })
+    context.on('weberror', (error) => this.problems.push({ kind: 'pageerror', text: String(error.error().stack ?? error.error()) }))
+    context.on('response', (response) => {
+      if (response.status() < 400 || !sameOrigin(response.url())) return
+      const path = pathOf(response.url())
+      this.problems.push({
+        kind: 'response',
+        status: response.status(),
+        path,
+        text: `${response.request().method()} ${path} → ${response.status()}`,
+      })
+    })
+    context.on('requestfailed', (request) => {
+      const failure = request.failure()?.errorText ?? ''
+      // the client's own abort (a navigation or an unmounted query), not a failure
+      if (!sameOrigin(request.url()) || failure === 'net::ERR_ABORTED') return
+      const path = pathOf(request.url())
+      this.problems.push({ kind: 'requestfailed', path, text: `${request.method()} ${path} failed: ${failure}` })
+    })
+    return context
+  }
+
+  private matches(problem: BrowserProblem, expected: ExpectedProblem): boolean {
+    if (expected.kind !== undefined && expected.kind !== problem.kind) return false
+    if (expected.status !== undefined && expected.status !== problem.status) return false
+    if (expected.path !== undefined && (problem.path === undefined || !expected.path.test(problem.path))) return false
+    if (expected.text !== undefined && !expected.text.test(problem.text)) return false
+    return true
+  }
+
+  /** The recorded problems no expectation covers; both lists start afresh. */
+  take(): BrowserProblem[] {
+    const unexpected = this.problems.filter((problem) => !this.expected.some((expected) => this.matches(problem, expected)))
+    this.problems = []
+    this.expected = []
+    return unexpected
+  }
+
+  check(): void {
+    const unexpected = this.take()
+    if (unexpected.length === 0) return
+    throw new Error(
+      `the browser recorded ${unexpected.length} unexpected problem(s) (declare a provoked one with guard.expect):\n` +
+        unexpected.map((problem) => `  [${problem.kind}] ${problem.text}`).join('\n'),
+    )
+  }
+}
+
+/** The browser with every context it creates (newContext, newPage) watched by the guard. */
+export function guardedBrowser(browser: Browser, guard: BrowserGuard): Browser {
+  return new Proxy(browser, {
+    get(target, property, receiver) {
+      if (property === 'newContext')
+        return async (...args: Parameters<Browser['newContext']>) => guard.watch(await target.newContext(...args))
+      if (property === 'newPage')
+        return async (...args: Parameters<Browser['newPage']>) => {
+          const page = await target.newPage(...args)
+          guard.watch(page.context())
+          return page
+        }
+      const value: unknown = Reflect.get(target, property, receiver)
+      return typeof value === 'function' ? (value as (...a: unknown[]) => unknown).bind(target) : value
+    },
+  })
+}
+
 /**
  * Registers the suite's hooks: before all tests a test database handle, the real server process (with `env`,
- * read when it starts) and Chromium; after all tests each closed.
+ * read when it starts) and Chromium; after all tests each closed. Every page the suite's browser opens is
+ * guarded: after each test the test fails on a console error, page error or same-origin 4xx/5xx it did not
+ * declare with `suite.guard.expect(...)` (`guard: false` opts a suite out).
  */
-export function useBrowserSuite(env: () => Record<string, string> = () => ({})) {
+export function useBrowserSuite(env: () => Record<string, string> = () => ({}), options: { guard?: boolean } = {}) {
   let server: RunningServer | undefined
   let browser: Browser | undefined
   let db: Database | undefined
+  const guard = new BrowserGuard(() => started(server).baseUrl)
   beforeAll(async () => {
     db = testDatabase()
     server = await startServer(env())
-    browser = await launchBrowser()
+    const launched = await launchBrowser()
+    browser = options.guard === false ? launched : guardedBrowser(launched, guard)
+  })
+  afterEach(() => {
+    if (options.guard !== false) guard.check()
   })
   afterAll(async () => {
     await browser?.close()
@@ -103,6 +224,7 @@ export function useBrowserSuite(env: () => Record<string, string> = () => ({})) 
     return value
   }
   return {
+    guard,
     get server(): RunningServer {
       return started(server)
     },

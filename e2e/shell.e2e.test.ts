@@ -1,43 +1,29 @@
-import type { Browser } from 'playwright-core'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { launchBrowser, startServer, type RunningServer } from './browser.ts'
+import { describe, expect, it } from 'vitest'
+import { useBrowserSuite } from './browser.ts'
 
 describe('the built product in a real browser', () => {
-  let server: RunningServer
-  let browser: Browser
-
-  beforeAll(async () => {
-    server = await startServer()
-    browser = await launchBrowser()
-  })
-  afterAll(async () => {
-    await browser?.close()
-    await server?.stop()
-  })
+  const suite = useBrowserSuite()
 
   it('loads / and, signed out, shows the sign-in page', async () => {
-    const page = await browser.newPage()
-    const errors: string[] = []
-    page.on('pageerror', (error) => errors.push(error.message))
-    await page.goto(server.baseUrl + '/')
+    const page = await suite.browser.newPage()
+    await page.goto(suite.server.baseUrl + '/')
     await page.getByRole('heading', { name: 'Sign In', exact: true }).waitFor({ timeout: 30_000 })
     expect(new URL(page.url()).pathname).toBe('/sign-in')
-    expect(errors).toEqual([])
     await page.close()
   })
 
   it('serves the favicon that index.html links', async () => {
-    const html = await (await fetch(server.baseUrl + '/')).text()
+    const html = await (await fetch(suite.server.baseUrl + '/')).text()
     expect(html).toContain('<link rel="icon" type="image/svg+xml" href="/favicon.svg" />')
-    const icon = await fetch(server.baseUrl + '/favicon.svg')
+    const icon = await fetch(suite.server.baseUrl + '/favicon.svg')
     expect(icon.status).toBe(200)
     expect(icon.headers.get('content-type')).toMatch(/^image\/svg\+xml/)
     expect(await icon.text()).toContain('<title>Citrus</title>')
   })
 
   it('shows the not-found page for an unknown client path', async () => {
-    const page = await browser.newPage()
-    await page.goto(server.baseUrl + '/no-such-page')
+    const page = await suite.browser.newPage()
+    await page.goto(suite.server.baseUrl + '/no-such-page')
     await page.getByText("Looks like the page you are looking for can't be found", { exact: true }).waitFor({ timeout: 30_000 })
     // signed out, Back Home leads to sign-in (a signed-in role goes to its own home)
     await page.getByRole('link', { name: 'Back Home', exact: true }).click()
