@@ -5,6 +5,7 @@ import { inject } from 'vitest'
 import { ensureTestDataset } from '../apps/server/src/data/test-dataset.ts'
 import { createTenant, eventually, startSmtpCapture, TEST_PASSWORD } from '../test/helpers.ts'
 import { useBrowserSuite } from './browser.ts'
+import { createMemberLink, verifyByEmailCode } from './member-links.ts'
 
 /**
  * Care Connect end to end in Chromium (issue 11): search → results → select two → compare → referral letter →
@@ -125,17 +126,7 @@ describe('Care Connect in a real browser', () => {
     // the member, in a fresh browser
     const memberPage = await (await suite.browser.newContext()).newPage()
     await memberPage.goto(link)
-    await memberPage.getByRole('textbox', { name: 'Email' }).fill(member)
-    await memberPage.getByRole('button', { name: 'Verify Access' }).click()
-    const codeMail = await eventually(() => {
-      const found = smtp.messages.find((m) => m.to.includes(member) && /verification code is \d{6}/.test(m.decoded))
-      if (!found) throw new Error('no code e-mail yet')
-      return found
-    }, 20_000)
-    const code = /verification code is (\d{6})/.exec(codeMail.decoded)![1]!
-    await memberPage.getByLabel('Verification code').first().click()
-    await memberPage.keyboard.type(code)
-    await memberPage.getByRole('button', { name: 'Verify', exact: true }).click()
+    await verifyByEmailCode(memberPage, smtp, member)
     await memberPage
       .getByText(/Recommended Providers/)
       .first()
@@ -200,23 +191,8 @@ describe('Care Connect in a real browser', () => {
 
   it('opens a public link with a click; a restricted link shows Access Restricted', async () => {
     const page = await signedInPage()
-    const token = await page.evaluate(() => localStorage.getItem('jwtToken'))
-    const create = async (body: Record<string, unknown>) => {
-      const response = await fetch(`${suite.server.baseUrl}/api/shareable-url`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
-        body: JSON.stringify({
-          url_type: 'public',
-          client_routes: ['/member-recommendations'],
-          api_endpoints: ['GET /care-select/rankings', 'GET /shareable-url/validate-shareable-link'],
-          incoming_url: '/member-recommendations',
-          initial_query_params: { zip_code: search.zip, omni_code: search.code, radius_in_m: 300000 },
-          role: 'member',
-          ...body,
-        }),
-      })
-      return ((await response.json()) as { url: string }).url
-    }
+    const create = async (body: Record<string, unknown>) =>
+      (await createMemberLink(page, suite.server.baseUrl, { zip_code: search.zip, omni_code: search.code, radius_in_m: 300000 }, body)).url
     const publicLink = await create({})
     const guest = await (await suite.browser.newContext()).newPage()
     await guest.goto(publicLink)
@@ -230,37 +206,17 @@ describe('Care Connect in a real browser', () => {
 
   it('keeps a member who verified through a link on a full page load of another allowed URL (issue 33)', async () => {
     const page = await signedInPage()
-    const login = await page.evaluate(() => localStorage.getItem('jwtToken'))
     const member = `member-reload-${Date.now()}@example.com`
-    const response = await fetch(`${suite.server.baseUrl}/api/shareable-url`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', authorization: `Bearer ${login}` },
-      body: JSON.stringify({
-        url_type: 'private',
-        client_routes: ['/member-recommendations'],
-        api_endpoints: ['GET /care-select/rankings', 'GET /shareable-url/validate-shareable-link'],
-        incoming_url: '/member-recommendations',
-        initial_query_params: { zip_code: search.zip, omni_code: search.code, radius_in_m: 300000 },
-        role: 'member',
-        invite_email: member,
-        requires_email_verification: true,
-      }),
-    })
-    const link = ((await response.json()) as { url: string }).url
+    const { url: link } = await createMemberLink(
+      page,
+      suite.server.baseUrl,
+      { zip_code: search.zip, omni_code: search.code, radius_in_m: 300000 },
+      { url_type: 'private', invite_email: member, requires_email_verification: true },
+    )
 
     const guest = await (await suite.browser.newContext()).newPage()
     await guest.goto(link)
-    await guest.getByRole('textbox', { name: 'Email' }).fill(member)
-    await guest.getByRole('button', { name: 'Verify Access' }).click()
-    const codeMail = await eventually(() => {
-      const found = smtp.messages.find((m) => m.to.includes(member) && /verification code is \d{6}/.test(m.decoded))
-      if (!found) throw new Error('no code e-mail yet')
-      return found
-    }, 20_000)
-    const code = /verification code is (\d{6})/.exec(codeMail.decoded)![1]!
-    await guest.getByLabel('Verification code').first().click()
-    await guest.keyboard.type(code)
-    await guest.getByRole('button', { name: 'Verify', exact: true }).click()
+    await verifyByEmailCode(guest, smtp, member)
     await expect.poll(() => guest.getByTestId('results-count').textContent(), { timeout: 60_000 }).toMatch(/Recommended Providers/)
 
     // another URL the link allows, loaded afresh (typed, bookmarked or opened in the same tab): still the member's

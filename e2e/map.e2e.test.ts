@@ -5,6 +5,7 @@ import { beforeAll, describe, expect, inject, it } from 'vitest'
 import { ensureTestDataset } from '../apps/server/src/data/test-dataset.ts'
 import { createTenant, TEST_PASSWORD } from '../test/helpers.ts'
 import { useBrowserSuite } from './browser.ts'
+import { createMemberLink } from './member-links.ts'
 
 /**
  * The shared map in headless Chromium (WebGL through SwiftShader) against the real server process: the
@@ -102,26 +103,14 @@ describe('the shared map in a real browser', () => {
       )
 
     // the member view of a public link (a guest: tiles and places carry the link's token)
-    const token = await page.evaluate(() => localStorage.getItem('jwtToken'))
-    const created = await fetch(`${suite.server.baseUrl}/api/shareable-url`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
-      body: JSON.stringify({
-        url_type: 'public',
-        client_routes: ['/member-recommendations'],
-        api_endpoints: ['GET /care-select/rankings', 'GET /shareable-url/validate-shareable-link'],
-        incoming_url: '/member-recommendations',
-        initial_query_params: { zip_code: zip, omni_code: code, radius_in_m: 16_093 },
-        role: 'member',
-      }),
-    })
+    const created = await createMemberLink(page, suite.server.baseUrl, { zip_code: zip, omni_code: code, radius_in_m: 16_093 })
     expect(created.status, String(company.id)).toBe(200)
     const guest = await (
       await suite.browser.newContext({ viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true })
     ).newPage()
     const guestRequests: Request[] = []
     guest.on('request', (request) => guestRequests.push(request))
-    await guest.goto(((await created.json()) as { url: string }).url)
+    await guest.goto(created.url)
     await guest.getByRole('button', { name: 'Continue' }).click()
     await guest.locator(`${root} [data-map-ready="true"]`).waitFor({ timeout: 90_000 })
     expect(await guest.getByTestId('map-radius').textContent()).toBe('Search radius: 10 mi')
