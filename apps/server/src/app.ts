@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto'
 import fastifyRateLimit from '@fastify/rate-limit'
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify'
 import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod'
-import { createCredentialLimiters, type CredentialLimiters } from './auth/rate-limits.js'
+import { createCredentialLimiters } from './auth/rate-limits.js'
 import type { AppConfig } from './config.js'
 import { createDatabase, warmConnections, type Database } from './db/database.js'
 import { endpointRegistryPlugin } from './plugins/endpoint-registry.js'
@@ -27,11 +27,6 @@ export interface BuildAppOptions {
    * (db/database.ts warmConnections, docs/decisions/0064): the server and the benches do, tests do not.
    */
   warmConnections?: boolean
-  /**
-   * the credential endpoints' limits: this process's own counters by default; a cluster worker passes the
-   * primary's (auth/shared-limits.ts, docs/decisions/0068)
-   */
-  credentialLimiters?: CredentialLimiters
   /** processes serving the same port: per-process request limits (analytics events) are divided among them */
   processes?: number
   /** build the Atlas indexes of each data version before anyone asks (routes/atlas/warm.ts): the server does, tests do not */
@@ -80,7 +75,9 @@ export async function buildApp(config: AppConfig, options: BuildAppOptions = {})
   const database = options.database ?? createDatabase(config.databaseUrl)
   app.decorate('config', config)
   app.decorate('db', database)
-  app.decorate('credentialLimiters', options.credentialLimiters ?? createCredentialLimiters())
+  // in PostgreSQL, shared by every process on the database (docs/decisions/0076); each test app counts on its own
+  const limitScope = config.env.NODE_ENV === 'test' ? `test-${randomUUID()}` : ''
+  app.decorate('credentialLimiters', createCredentialLimiters(database.pool, { scope: limitScope }))
   app.decorate('processes', options.processes ?? 1)
   if (!options.database) app.addHook('onClose', async () => database.close())
   if (options.warmConnections) {

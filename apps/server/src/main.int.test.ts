@@ -8,7 +8,7 @@ import { REPO_ROOT } from './runtime.js'
 
 /**
  * The server process as operators start it (apps/server/src/main.ts), with WEB_CONCURRENCY=2: a primary that
- * forks two server processes on one port and keeps the credential limits for both (docs/decisions/0068).
+ * forks two server processes on one port, whose credential limits are one set in PostgreSQL (docs/decisions/0076).
  */
 describe('the server as a cluster of processes (WEB_CONCURRENCY)', () => {
   const dataDir = mkdtempSync(path.join(tmpdir(), 'citrus-cluster-'))

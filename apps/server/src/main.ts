@@ -1,6 +1,4 @@
 import cluster from 'node:cluster'
-import { createCredentialLimiters } from './auth/rate-limits.js'
-import { remoteCredentialLimiters, serveCredentialLimits, type LimitChannel } from './auth/shared-limits.js'
 import { buildApp } from './app.js'
 import { ConfigError, loadEnv, type AppConfig, type Env } from './config.js'
 import { seedDataOnFirstStart } from './data/first-start.js'
@@ -39,9 +37,8 @@ function onSignals(close: () => Promise<void>, log: (error: unknown) => void) {
   return () => closing
 }
 
-/** A cluster worker: the whole app on the shared port, its credential limits the primary's. */
+/** A cluster worker: the whole app on the shared port; what processes share lives in PostgreSQL (docs/decisions/0076). */
 async function runWorker(env: Env) {
-  const channel = process as unknown as LimitChannel
   const { citrusConfig: config, processes } = await new Promise<WorkerConfigMessage>((resolve) => {
     const listener = (message: unknown) => {
       if (!isWorkerConfig(message)) return
@@ -57,7 +54,6 @@ async function runWorker(env: Env) {
     database,
     warmConnections: true,
     warmEngines: true,
-    credentialLimiters: remoteCredentialLimiters(channel),
     processes,
   })
   onSignals(
@@ -72,20 +68,17 @@ async function runWorker(env: Env) {
   await app.listen({ host: env.HOST, port: env.PORT })
 }
 
-/** The primary of a cluster: forks the workers, shares the credential limits, replaces a worker that dies. */
+/** The primary of a cluster: forks the workers and replaces a worker that dies. */
 async function runPrimary(config: AppConfig, processes: number, closeRuntime: () => Promise<void>): Promise<string> {
-  const limiters = createCredentialLimiters()
   let stopping = false
   let started = false
   const fork = (): Promise<number> => {
     const worker = cluster.fork()
-    const released = serveCredentialLimits(worker as unknown as LimitChannel, limiters)
     worker.on('message', (message: unknown) => {
       if (typeof message === 'object' && message !== null && 'citrusWorkerReady' in message)
         worker.send({ citrusConfig: config, processes } satisfies WorkerConfigMessage)
     })
     worker.once('exit', (code, signal) => {
-      released()
       if (stopping || !started) return
       say(`A server process exited (${signal ?? code}); starting another`)
       fork().catch((error: unknown) => process.stderr.write(`${String(error)}\n`))

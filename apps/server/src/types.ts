@@ -6,7 +6,7 @@ declare module 'fastify' {
   interface FastifyInstance {
     config: AppConfig
     db: Database
-    /** the credential endpoints' limits (auth/rate-limits.ts; a cluster's are shared, auth/shared-limits.ts) */
+    /** the credential endpoints' limits (auth/rate-limits.ts; kept in PostgreSQL, shared by every process) */
     credentialLimiters: CredentialLimiters
     /** how many processes serve this port (1 unless WEB_CONCURRENCY starts a cluster) */
     processes: number

@@ -1,4 +1,5 @@
 import { AUTH_MESSAGES, ERROR_CODES } from '@citrus/contracts'
+import type pg from 'pg'
 import { AppError } from '../lib/errors.js'
 
 /**
@@ -18,6 +19,8 @@ import { AppError } from '../lib/errors.js'
  *    account is not locked; instead every further attempt on it waits `delayMs`, so guessing slows
  *    to one try per delay while the owner's right password still gets through.
  * Password reset e-mails have no failure to count: every request counts there (each sends mail).
+ * The counters and the lines live in PostgreSQL (credential_failures, credential_lines), so every server process
+ * on one database enforces the same limits (docs/decisions/0076).
  */
 export interface Limit {
   max: number
@@ -65,53 +68,6 @@ export function describeWait(seconds: number): string {
   return `${minutes} minute${minutes === 1 ? '' : 's'}`
 }
 
-/** Failures per key in a fixed window (in memory, per process, as @fastify/rate-limit's default store). */
-export class FailureCounter {
-  private readonly entries = new Map<string, { count: number; resetAt: number }>()
-  constructor(
-    private readonly limit: Limit,
-    private readonly now: () => number = Date.now,
-  ) {}
-
-  private entry(key: string) {
-    const entry = this.entries.get(key)
-    if (entry && entry.resetAt <= this.now()) {
-      this.entries.delete(key)
-      return undefined
-    }
-    return entry
-  }
-
-  /** Seconds until the key may try again, or 0 when it is under the limit. */
-  blockedFor(key: string): number {
-    const entry = this.entry(key)
-    if (!entry || entry.count < this.limit.max) return 0
-    return Math.max(1, Math.ceil((entry.resetAt - this.now()) / 1000))
-  }
-
-  count(key: string): number {
-    return this.entry(key)?.count ?? 0
-  }
-
-  fail(key: string): void {
-    const entry = this.entry(key)
-    if (entry) entry.count += 1
-    else {
-      if (this.entries.size > 50_000) this.prune()
-      this.entries.set(key, { count: 1, resetAt: this.now() + this.limit.windowMs })
-    }
-  }
-
-  clear(key: string): void {
-    this.entries.delete(key)
-  }
-
-  private prune() {
-    const now = this.now()
-    for (const [key, entry] of this.entries) if (entry.resetAt <= now) this.entries.delete(key)
-  }
-}
-
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
 
 /** What the credential endpoints use: runs a credential check under an endpoint's limits. */
@@ -124,19 +80,43 @@ export interface CredentialGate {
   ): Promise<T>
 }
 
-/** The two counters of one endpoint; `attempt` runs a credential check under them. */
+type Kind = 'address' | 'account'
+
+/** How long the attempt being served holds the line before the next may go (its process died); renewed while it runs. */
+const TURN_LEASE_MS = 30_000
+/** How often an attempt in line looks whether its turn has come (a turn ending in this process wakes it at once). */
+const POLL_MS = { first: 10, most: 100 }
+
+export interface CredentialLimiterOptions {
+  /** rows of other scopes are not seen: '' = the deployment; each test app has its own */
+  scope?: string
+  /** the clock of the windows and turns (tests); default the database's */
+  now?: () => number
+}
+
+/**
+ * The two counters of one endpoint, kept in PostgreSQL; `attempt` runs a credential check under them. Every
+ * statement is a single atomic one, and no connection is held while an attempt waits, sleeps or is checked.
+ */
 export class CredentialLimiter implements CredentialGate {
-  private readonly addresses: FailureCounter
-  private readonly accounts: FailureCounter | null
-  /** per account with attempts in flight: the tail of its line and how many are in it (the running one included) */
-  private readonly lines = new Map<string, { tail: Promise<unknown>; waiting: number }>()
+  private readonly scope: string
+  private readonly now: (() => number) | undefined
+  /** attempts of this process waiting in a line, woken when a turn of this process ends */
+  private readonly waiters = new Map<string, Set<() => void>>()
 
   constructor(
+    readonly endpoint: string,
     readonly limits: EndpointLimits,
-    now: () => number = Date.now,
+    private readonly db: Pick<pg.Pool, 'query'>,
+    options: CredentialLimiterOptions = {},
   ) {
-    this.addresses = new FailureCounter(limits.perAddress, now)
-    this.accounts = limits.perAccount ? new FailureCounter(limits.perAccount, now) : null
+    this.scope = options.scope ?? ''
+    this.now = options.now
+  }
+
+  /** the time parameter of a statement: null = the database's clock (`COALESCE($n, now())`) */
+  private time(): Date | null {
+    return this.now ? new Date(this.now()) : null
   }
 
   /**
@@ -151,45 +131,38 @@ export class CredentialLimiter implements CredentialGate {
     options: { countAll?: boolean } = {},
   ): Promise<T> {
     const perAccount = this.limits.perAccount
-    if (!this.accounts || !perAccount || account === null) {
-      const delayMs = this.admitAddress(address, null)
+    if (!perAccount || account === null) {
+      const delayMs = await this.admitAddress(address, null)
       if (delayMs > 0) await sleep(delayMs)
       return this.run(address, null, check, options)
     }
     if (perAccount.queue === 0) {
-      const addressDelay = this.admitAddress(address, account)
-      const accountWait = this.accounts.blockedFor(account)
-      if (accountWait > 0) throw new RateLimitedError(accountWait)
+      const addressDelay = await this.admitAddress(address, account)
+      const accountWait = (await this.failures(null, account)).account
+      if (accountWait.blockedFor > 0) throw new RateLimitedError(accountWait.blockedFor)
       if (addressDelay > 0) await sleep(addressDelay)
       return this.run(address, account, check, options)
     }
 
     // One attempt at a time per account, throttled or not, so that parallel guesses cannot all be tried before
-    // their failures count (issue 32 §7); a full line is refused.
-    const accounts = this.accounts
-    const line = this.lines.get(account) ?? { tail: Promise.resolve(), waiting: 0 }
-    if (line.waiting >= perAccount.queue) {
-      throw new RateLimitedError(Math.max(1, Math.ceil((perAccount.delayMs * (line.waiting + 1)) / 1000)))
-    }
-    // refused at once when the address may not try this account (no place in the line is taken)
-    this.admitAddress(address, account)
-    line.waiting += 1
-    this.lines.set(account, line)
-    const turn = line.tail.then(async () => {
-      // decided at its turn: the attempts ahead of it may have failed
-      const addressDelay = this.admitAddress(address, account)
-      const throttled = accounts.blockedFor(account) > 0
-      if (throttled && perAccount.delayMs === 0) throw new RateLimitedError(accounts.blockedFor(account))
-      const delayMs = Math.max(addressDelay, throttled ? perAccount.delayMs : 0)
-      if (delayMs > 0) await sleep(delayMs)
-      return this.run(address, account, check, options)
-    })
-    line.tail = turn.catch(() => undefined)
+    // their failures count (issue 32 §7); a full line is refused. Refused at once when the address may not try
+    // this account (no place in the line is taken).
+    await this.admitAddress(address, account)
+    const ticket = await this.join(account, perAccount)
+    await this.waitTurn(account, ticket)
+    const renew = setInterval(() => void this.renewTurn(account, ticket).catch(() => undefined), TURN_LEASE_MS / 3)
+    renew.unref()
     try {
-      return await turn
+      // decided at its turn: the attempts ahead of it may have failed
+      const addressDelay = await this.admitAddress(address, account)
+      const accountWait = (await this.failures(null, account)).account.blockedFor
+      if (accountWait > 0 && perAccount.delayMs === 0) throw new RateLimitedError(accountWait)
+      const delayMs = Math.max(addressDelay, accountWait > 0 ? perAccount.delayMs : 0)
+      if (delayMs > 0) await sleep(delayMs)
+      return await this.run(address, account, check, options)
     } finally {
-      line.waiting -= 1
-      if (line.waiting === 0) this.lines.delete(account)
+      clearInterval(renew)
+      await this.endTurn(account, ticket)
     }
   }
 
@@ -197,14 +170,33 @@ export class CredentialLimiter implements CredentialGate {
    * Whether the address may try now: 0 = yes, > 0 = yes after that many ms (over the limit, on an account not
    * under attack, where the endpoint allows it); throws 429 otherwise.
    */
-  private admitAddress(address: string, account: string | null): number {
-    const wait = this.addresses.blockedFor(address)
-    if (wait === 0) return 0
+  private async admitAddress(address: string, account: string | null): Promise<number> {
     const overLimit = this.limits.perAddress.overLimit
-    if (overLimit && account !== null && this.accounts && this.accounts.count(account) < overLimit.tryAccountsBelow) {
+    const failures = await this.failures(address, overLimit && this.limits.perAccount ? account : null)
+    if (failures.address.blockedFor === 0) return 0
+    if (overLimit && account !== null && this.limits.perAccount && failures.account.count < overLimit.tryAccountsBelow) {
       return overLimit.delayMs
     }
-    throw new RateLimitedError(wait)
+    throw new RateLimitedError(failures.address.blockedFor)
+  }
+
+  /** The counts in the current windows, and seconds until each key may try again (0: under its limit). */
+  private async failures(address: string | null, account: string | null) {
+    const result = { address: { count: 0, blockedFor: 0 }, account: { count: 0, blockedFor: 0 } }
+    if (address === null && account === null) return result
+    const { rows } = await this.db.query<{ key_kind: Kind; count: number; wait: number }>(
+      `SELECT key_kind, count, GREATEST(1, ceil(extract(epoch FROM reset_at - COALESCE($3::timestamptz, now()))))::int AS wait
+         FROM credential_failures
+        WHERE scope = $1 AND endpoint = $2 AND reset_at > COALESCE($3::timestamptz, now())
+          AND ((key_kind = 'address' AND key = $4) OR (key_kind = 'account' AND key = $5))`,
+      [this.scope, this.endpoint, this.time(), address, account],
+    )
+    for (const row of rows) {
+      const limit = row.key_kind === 'address' ? this.limits.perAddress : this.limits.perAccount
+      if (!limit) continue
+      result[row.key_kind] = { count: row.count, blockedFor: row.count >= limit.max ? row.wait : 0 }
+    }
+    return result
   }
 
   private async run<T>(
@@ -217,29 +209,143 @@ export class CredentialLimiter implements CredentialGate {
     try {
       outcome = await check()
     } catch (error) {
-      if (error instanceof AppError && error.status >= 400 && error.status < 500) this.fail(address, account)
+      if (error instanceof AppError && error.status >= 400 && error.status < 500) await this.fail(address, account)
       throw error
     }
-    if (outcome.failed || options.countAll) this.fail(address, account)
-    else if (account !== null) this.accounts?.clear(account)
+    if (outcome.failed || options.countAll) await this.fail(address, account)
+    else if (account !== null && this.limits.perAccount) {
+      await this.db.query(`DELETE FROM credential_failures WHERE scope = $1 AND endpoint = $2 AND key_kind = 'account' AND key = $3`, [
+        this.scope,
+        this.endpoint,
+        account,
+      ])
+    }
     return outcome.result
   }
 
-  private fail(address: string, account: string | null) {
-    this.addresses.fail(address)
-    if (account !== null) this.accounts?.fail(account)
+  /** One failure more for the address and the account, in one statement (a window that ended starts again). */
+  private async fail(address: string, account: string | null) {
+    const keys: [Kind, string, number][] = [['address', address, this.limits.perAddress.windowMs]]
+    if (account !== null && this.limits.perAccount) keys.push(['account', account, this.limits.perAccount.windowMs])
+    const values = keys.map(
+      (_, i) => `($1, $2, $${4 + i * 3}, $${5 + i * 3}, 1, COALESCE($3::timestamptz, now()) + $${6 + i * 3} * interval '1 millisecond')`,
+    )
+    await this.db.query(
+      `INSERT INTO credential_failures AS f (scope, endpoint, key_kind, key, count, reset_at) VALUES ${values.join(', ')}
+       ON CONFLICT (scope, endpoint, key_kind, key) DO UPDATE SET
+         count = CASE WHEN f.reset_at <= COALESCE($3::timestamptz, now()) THEN 1 ELSE f.count + 1 END,
+         reset_at = CASE WHEN f.reset_at <= COALESCE($3::timestamptz, now()) THEN EXCLUDED.reset_at ELSE f.reset_at END`,
+      [this.scope, this.endpoint, this.time(), ...keys.flat()],
+    )
+    if (Math.random() < 0.01) void this.prune().catch(() => undefined)
+  }
+
+  /** Drops ended windows and idle lines (now and then, from any process). */
+  private async prune() {
+    await this.db.query(`DELETE FROM credential_failures WHERE reset_at <= COALESCE($1::timestamptz, now())`, [this.time()])
+    await this.db.query(
+      `DELETE FROM credential_lines WHERE next_ticket = serving AND turn_until < COALESCE($1::timestamptz, now()) - interval '1 hour'`,
+      [this.time()],
+    )
+  }
+
+  /** Takes a place in the account's line (its ticket), or refuses with 429 when the line is full. */
+  private async join(account: string, perAccount: NonNullable<EndpointLimits['perAccount']>): Promise<bigint> {
+    for (let tries = 0; ; tries++) {
+      const { rows } = await this.db.query<{ ticket: string }>(
+        `INSERT INTO credential_lines AS l (scope, endpoint, account, next_ticket, serving, turn_until)
+         VALUES ($1, $2, $3, 1, 0, COALESCE($4::timestamptz, now()) + $5 * interval '1 millisecond')
+         ON CONFLICT (scope, endpoint, account) DO UPDATE SET
+           next_ticket = l.next_ticket + 1,
+           turn_until = CASE WHEN l.next_ticket = l.serving THEN EXCLUDED.turn_until ELSE l.turn_until END
+         WHERE l.next_ticket - l.serving < $6
+         RETURNING (next_ticket - 1)::text AS ticket`,
+        [this.scope, this.endpoint, account, this.time(), TURN_LEASE_MS, perAccount.queue],
+      )
+      if (rows[0]) return BigInt(rows[0].ticket)
+      // full: unless the turn being served has lapsed (its process died), which moves the line on once
+      if (tries === 0 && (await this.skipLapsedTurn(account, null))) continue
+      const line = await this.db.query<{ waiting: number }>(
+        `SELECT (next_ticket - serving)::int AS waiting FROM credential_lines WHERE scope = $1 AND endpoint = $2 AND account = $3`,
+        [this.scope, this.endpoint, account],
+      )
+      const waiting = line.rows[0]?.waiting ?? perAccount.queue
+      throw new RateLimitedError(Math.max(1, Math.ceil((perAccount.delayMs * (waiting + 1)) / 1000)))
+    }
+  }
+
+  private async waitTurn(account: string, ticket: bigint): Promise<void> {
+    const key = account
+    let pollMs = POLL_MS.first
+    for (;;) {
+      const { rows } = await this.db.query<{ serving: string; lapsed: boolean }>(
+        `SELECT serving::text, turn_until < COALESCE($4::timestamptz, now()) AS lapsed
+           FROM credential_lines WHERE scope = $1 AND endpoint = $2 AND account = $3`,
+        [this.scope, this.endpoint, account, this.time()],
+      )
+      const row = rows[0]
+      const serving = row ? BigInt(row.serving) : ticket + 1n
+      if (serving === ticket) return
+      // passed over (this turn lapsed while the process stalled): not tried, as if the line were full
+      if (serving > ticket) throw new RateLimitedError(1)
+      if (row?.lapsed && (await this.skipLapsedTurn(account, serving))) continue
+      await new Promise<void>((resolve) => {
+        const waiters = this.waiters.get(key) ?? new Set()
+        this.waiters.set(key, waiters)
+        const wake = () => {
+          clearTimeout(timer)
+          waiters.delete(wake)
+          if (waiters.size === 0 && this.waiters.get(key) === waiters) this.waiters.delete(key)
+          resolve()
+        }
+        const timer = setTimeout(wake, pollMs)
+        waiters.add(wake)
+      })
+      pollMs = Math.min(POLL_MS.most, pollMs * 2)
+    }
+  }
+
+  /** Passes over a turn that lapsed (`serving`, or whichever is served when null); true when it did. */
+  private async skipLapsedTurn(account: string, serving: bigint | null): Promise<boolean> {
+    const { rowCount } = await this.db.query(
+      `UPDATE credential_lines SET serving = serving + 1, turn_until = COALESCE($4::timestamptz, now()) + $5 * interval '1 millisecond'
+        WHERE scope = $1 AND endpoint = $2 AND account = $3 AND next_ticket > serving
+          AND turn_until < COALESCE($4::timestamptz, now()) AND ($6::bigint IS NULL OR serving = $6::bigint)`,
+      [this.scope, this.endpoint, account, this.time(), TURN_LEASE_MS, serving?.toString() ?? null],
+    )
+    return (rowCount ?? 0) > 0
+  }
+
+  private async renewTurn(account: string, ticket: bigint) {
+    await this.db.query(
+      `UPDATE credential_lines SET turn_until = COALESCE($4::timestamptz, now()) + $5 * interval '1 millisecond'
+        WHERE scope = $1 AND endpoint = $2 AND account = $3 AND serving = $6::bigint`,
+      [this.scope, this.endpoint, account, this.time(), TURN_LEASE_MS, ticket.toString()],
+    )
+  }
+
+  /** Hands the turn to the next in line (unless it was passed over already) and wakes this process's waiters. */
+  private async endTurn(account: string, ticket: bigint) {
+    try {
+      await this.db.query(
+        `UPDATE credential_lines SET serving = serving + 1, turn_until = COALESCE($4::timestamptz, now()) + $5 * interval '1 millisecond'
+          WHERE scope = $1 AND endpoint = $2 AND account = $3 AND serving = $6::bigint`,
+        [this.scope, this.endpoint, account, this.time(), TURN_LEASE_MS, ticket.toString()],
+      )
+    } finally {
+      for (const wake of [...(this.waiters.get(account) ?? [])]) wake()
+    }
   }
 }
 
-/** One limiter per credential endpoint; an app holds one set (tests get fresh counters per app). */
-export function createCredentialLimiters(now: () => number = Date.now) {
+/** One limiter per credential endpoint, on the database's pool; an app holds one set. */
+export function createCredentialLimiters(db: Pick<pg.Pool, 'query'>, options: CredentialLimiterOptions = {}) {
   return {
-    login: new CredentialLimiter(RATE_LIMITS.login, now),
-    signup: new CredentialLimiter(RATE_LIMITS.signup, now),
-    passwordResetEmail: new CredentialLimiter(RATE_LIMITS.passwordResetEmail, now),
-    passwordReset: new CredentialLimiter(RATE_LIMITS.passwordReset, now),
-    verify: new CredentialLimiter(RATE_LIMITS.verify, now),
+    login: new CredentialLimiter('login', RATE_LIMITS.login, db, options),
+    signup: new CredentialLimiter('signup', RATE_LIMITS.signup, db, options),
+    passwordResetEmail: new CredentialLimiter('passwordResetEmail', RATE_LIMITS.passwordResetEmail, db, options),
+    passwordReset: new CredentialLimiter('passwordReset', RATE_LIMITS.passwordReset, db, options),
+    verify: new CredentialLimiter('verify', RATE_LIMITS.verify, db, options),
   }
 }
-/** One gate per credential endpoint: local counters, or a cluster primary's (auth/shared-limits.ts). */
 export type CredentialLimiters = Record<keyof typeof RATE_LIMITS, CredentialGate>
