@@ -1,5 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process'
-import { randomUUID } from 'node:crypto'
+import { randomInt, randomUUID } from 'node:crypto'
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
@@ -31,6 +31,8 @@ describe('the server as a cluster of processes (WEB_CONCURRENCY)', () => {
           PATH: process.env.PATH,
           DATABASE_URL: inject('databaseUrl'),
           WEB_CONCURRENCY: '2',
+          // the limits are kept in the test database across runs: each run signs in from an address of its own
+          TRUST_PROXY: 'true',
           HOST: '127.0.0.1',
           PORT: '0',
           DATA_DIR: dataDir,
@@ -57,11 +59,12 @@ describe('the server as a cluster of processes (WEB_CONCURRENCY)', () => {
 
     // failures on one account, each on a new connection (the cluster hands connections to its processes in turn)
     const account = `nobody-${randomUUID().slice(0, 8)}@cluster.test`
+    const address = `10.${randomInt(256)}.${randomInt(256)}.${randomInt(1, 255)}`
     const login = async () => {
       const started = performance.now()
       const response = await fetch(`${base}/api/users/login`, {
         method: 'POST',
-        headers: { 'content-type': 'application/json', connection: 'close' },
+        headers: { 'content-type': 'application/json', connection: 'close', 'x-forwarded-for': address },
         body: JSON.stringify({ email: account, password: 'Wrong-Pass#1' }),
       })
       return { status: response.status, ms: performance.now() - started }
