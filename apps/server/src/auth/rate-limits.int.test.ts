@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto'
 import { describe, expect, it } from 'vitest'
 import { useTestDatabase } from '../../../../test/helpers.ts'
 import { AppError } from '../lib/errors.ts'
-import { CredentialLimiter, RateLimitedError, type CredentialLimiterOptions, type EndpointLimits } from './rate-limits.ts'
+import { CredentialLimiter, keyDigest, RateLimitedError, type CredentialLimiterOptions, type EndpointLimits } from './rate-limits.ts'
 
 describe('credential limits in PostgreSQL', () => {
   const ctx = useTestDatabase()
@@ -114,12 +114,27 @@ describe('credential limits in PostgreSQL', () => {
     const scope = `test-${randomUUID()}`
     // a process took the turn and died: its ticket is in line, served, never handed on
     await ctx.db.pool.query(
-      `INSERT INTO credential_lines (scope, endpoint, account, next_ticket, serving, turn_until) VALUES ($1, 'test', 'acc', 1, 0, $2)`,
-      [scope, new Date(now + 30_000)],
+      `INSERT INTO credential_lines (scope, endpoint, account, next_ticket, serving, turn_until) VALUES ($1, 'test', $3, 1, 0, $2)`,
+      [scope, new Date(now + 30_000), keyDigest('acc')],
     )
     const gate = limiter(limits, { scope, now: () => now })
     await expect(gate.attempt('ip', 'acc', ok)).rejects.toBeInstanceOf(RateLimitedError)
     now += 31_000
     expect(await gate.attempt('ip', 'acc', ok)).toBe('ok')
+  })
+
+  it('keeps digests of addresses and accounts, never the typed values', async () => {
+    const scope = `test-${randomUUID()}`
+    const gate = limiter(
+      { perAddress: { max: 100, windowMs: 60_000 }, perAccount: { max: 100, windowMs: 60_000, delayMs: 0, queue: 5 } },
+      { scope },
+    )
+    await gate.attempt('203.0.113.9', 'Typed-Password-By-Mistake', fail)
+    const { rows } = await ctx.db.pool.query<{ key: string }>(`SELECT key FROM credential_failures WHERE scope = $1 ORDER BY key_kind`, [
+      scope,
+    ])
+    expect(rows.map((row) => row.key)).toEqual([keyDigest('Typed-Password-By-Mistake'), keyDigest('203.0.113.9')])
+    const lines = await ctx.db.pool.query<{ account: string }>(`SELECT account FROM credential_lines WHERE scope = $1`, [scope])
+    expect(lines.rows.map((row) => row.account)).toEqual([keyDigest('Typed-Password-By-Mistake')])
   })
 })

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto'
 import { AUTH_MESSAGES, ERROR_CODES } from '@citrus/contracts'
 import type pg from 'pg'
 import { AppError } from '../lib/errors.js'
@@ -70,6 +71,9 @@ export function describeWait(seconds: number): string {
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
 
+/** What the limit tables keep of a client address or an account key: its SHA-256, hex. */
+export const keyDigest = (key: string): string => createHash('sha256').update(key).digest('hex')
+
 /** What the credential endpoints use: runs a credential check under an endpoint's limits. */
 export interface CredentialGate {
   attempt<T>(
@@ -125,11 +129,14 @@ export class CredentialLimiter implements CredentialGate {
    * it is counted as a failure too. Every attempt counts when `countAll` is set.
    */
   async attempt<T>(
-    address: string,
-    account: string | null,
+    clientAddress: string,
+    accountKey: string | null,
     check: () => Promise<{ failed: boolean; result: T }>,
     options: { countAll?: boolean } = {},
   ): Promise<T> {
+    // the tables hold digests, not addresses or typed e-mails (a password typed into the e-mail field included)
+    const address = keyDigest(clientAddress)
+    const account = accountKey === null ? null : keyDigest(accountKey)
     const perAccount = this.limits.perAccount
     if (!perAccount || account === null) {
       const delayMs = await this.admitAddress(address, null)
