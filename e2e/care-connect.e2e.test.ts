@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { inject } from 'vitest'
 import { ensureTestDataset } from '../apps/server/src/data/test-dataset.ts'
 import { createTenant, eventually, startSmtpCapture, TEST_PASSWORD } from '../test/helpers.ts'
-import { useBrowserSuite } from './browser.ts'
+import { useBrowserSuite, VIEWPORTS } from './browser.ts'
 import { createMemberLink, verifyByEmailCode } from './member-links.ts'
 
 /**
@@ -35,8 +35,8 @@ describe('Care Connect in a real browser', () => {
     search = best.rows[0]!
   })
 
-  async function signedInPage(): Promise<Page> {
-    const context = await suite.browser.newContext({ acceptDownloads: true })
+  async function signedInPage(viewport?: { width: number; height: number }): Promise<Page> {
+    const context = await suite.browser.newContext({ acceptDownloads: true, ...(viewport && { viewport }) })
     const page = await context.newPage()
     // no tours in the way
     await context.addCookies([
@@ -54,105 +54,109 @@ describe('Care Connect in a real browser', () => {
     return page
   }
 
-  it('searches, compares two, downloads the referral letter, shares by e-mail; the member verifies and sees them', async () => {
-    const page = await signedInPage()
-    await page.goto(`${suite.server.baseUrl}/care-connect-search`)
-    await page.getByRole('textbox', { name: 'Patient ZIP' }).fill(search.zip)
-    const specialty = page
-      .getByRole('textbox', { name: 'Provider Specialty' })
-      .or(page.getByRole('combobox', { name: 'Provider Specialty' }))
-      .first()
-    await specialty.click()
-    await specialty.fill(search.name.slice(0, 12))
-    await page.getByRole('option', { name: `${search.name} (${search.code})` }).click()
-    await page.getByRole('button', { name: 'Find Providers' }).click()
-    // the search runs before the results open (the button reads Finding Providers... meanwhile); the first search of
-    // a specialty builds its index
-    await page.waitForURL(/\/care-connect-results\?/, { timeout: 60_000 })
-    const url = new URL(page.url())
-    expect(url.searchParams.get('zip_code')).toBe(search.zip)
-    expect(url.searchParams.get('omni_code')).toBe(search.code)
-    await expect.poll(() => page.getByTestId('results-count').textContent(), { timeout: 60_000 }).toMatch(/\d+ Referral Results/)
+  it.each(VIEWPORTS)(
+    'searches, compares two, downloads the referral letter, shares by e-mail; the member verifies and sees them at $width px',
+    async (viewport) => {
+      const page = await signedInPage(viewport)
+      await page.goto(`${suite.server.baseUrl}/care-connect-search`)
+      await page.getByRole('textbox', { name: 'Patient ZIP' }).fill(search.zip)
+      const specialty = page
+        .getByRole('textbox', { name: 'Provider Specialty' })
+        .or(page.getByRole('combobox', { name: 'Provider Specialty' }))
+        .first()
+      await specialty.click()
+      await specialty.fill(search.name.slice(0, 12))
+      await page.getByRole('option', { name: `${search.name} (${search.code})` }).click()
+      await page.getByRole('button', { name: 'Find Providers' }).click()
+      // the search runs before the results open (the button reads Finding Providers... meanwhile); the first search of
+      // a specialty builds its index
+      await page.waitForURL(/\/care-connect-results\?/, { timeout: 60_000 })
+      const url = new URL(page.url())
+      expect(url.searchParams.get('zip_code')).toBe(search.zip)
+      expect(url.searchParams.get('omni_code')).toBe(search.code)
+      await expect.poll(() => page.getByTestId('results-count').textContent(), { timeout: 60_000 }).toMatch(/\d+ Referral Results/)
 
-    // the results map: the shared MapLibre map is ready and its canvas has a size (WebGL through SwiftShader)
-    await page
-      .getByTestId('care-results-map')
-      .getByTestId('citrus-map')
-      .and(page.locator('[data-map-ready="true"]'))
-      .waitFor({ timeout: 60_000 })
-    await page.waitForFunction(
-      () => {
-        const canvas = document.querySelector('[data-testid="care-results-map"] [data-testid="citrus-map"] canvas')
-        return canvas instanceof HTMLCanvasElement && canvas.width > 0 && canvas.height > 0
-      },
-      undefined,
-      { timeout: 30_000 },
-    )
+      // the results map: the shared MapLibre map is ready and its canvas has a size (WebGL through SwiftShader)
+      await page
+        .getByTestId('care-results-map')
+        .getByTestId('citrus-map')
+        .and(page.locator('[data-map-ready="true"]'))
+        .waitFor({ timeout: 60_000 })
+      await page.waitForFunction(
+        () => {
+          const canvas = document.querySelector('[data-testid="care-results-map"] [data-testid="citrus-map"] canvas')
+          return canvas instanceof HTMLCanvasElement && canvas.width > 0 && canvas.height > 0
+        },
+        undefined,
+        { timeout: 30_000 },
+      )
 
-    const cards = page.getByTestId('provider-card')
-    await expect.poll(() => cards.count()).toBeGreaterThanOrEqual(2)
-    const npis = [await cards.nth(0).getAttribute('data-npi'), await cards.nth(1).getAttribute('data-npi')]
-    await cards.nth(0).click()
-    await cards.nth(1).click()
-    await page.getByTestId('selection-bar').getByRole('button', { name: 'Compare' }).click()
-    await expect.poll(() => page.getByTestId('comparison-table').isVisible()).toBe(true)
-    await page.keyboard.press('Escape')
+      const cards = page.getByTestId('provider-card')
+      await expect.poll(() => cards.count()).toBeGreaterThanOrEqual(2)
+      const npis = [await cards.nth(0).getAttribute('data-npi'), await cards.nth(1).getAttribute('data-npi')]
+      await cards.nth(0).click()
+      await cards.nth(1).click()
+      await page.getByTestId('selection-bar').getByRole('button', { name: 'Compare' }).click()
+      await expect.poll(() => page.getByTestId('comparison-table').isVisible()).toBe(true)
+      await page.keyboard.press('Escape')
 
-    await page.getByRole('button', { name: 'Referral Letter' }).click()
-    await page.getByRole('textbox', { name: 'Patient name' }).fill('Jane E2E')
-    await page.getByLabel('Date of birth').fill('1970-04-12')
-    const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Generate' }).click()])
-    expect(download.suggestedFilename()).toBe('referral_letter.pdf')
-    const pdf = readFileSync((await download.path())!)
-    expect(pdf.subarray(0, 5).toString()).toBe('%PDF-')
-    await expect.poll(() => page.getByText('Referral letter downloaded successfully!').first().isVisible()).toBe(true)
-    await expect.poll(() => page.getByText('Referral Letter Generator').isVisible(), { timeout: 5000 }).toBe(false)
+      // a phone's button reads Referral
+      await page.getByRole('button', { name: /^Referral( Letter)?$/ }).click()
+      await page.getByRole('textbox', { name: 'Patient name' }).fill('Jane E2E')
+      await page.getByLabel('Date of birth').fill('1970-04-12')
+      const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Generate' }).click()])
+      expect(download.suggestedFilename()).toBe('referral_letter.pdf')
+      const pdf = readFileSync((await download.path())!)
+      expect(pdf.subarray(0, 5).toString()).toBe('%PDF-')
+      await expect.poll(() => page.getByText('Referral letter downloaded successfully!').first().isVisible()).toBe(true)
+      await expect.poll(() => page.getByText('Referral Letter Generator').isVisible(), { timeout: 5000 }).toBe(false)
 
-    // share by e-mail
-    const member = `member-${Date.now()}@example.com`
-    await page.getByTestId('selection-bar').getByRole('button', { name: 'Send' }).click()
-    await page.getByRole('tab', { name: 'Email' }).click()
-    await page.getByRole('textbox', { name: 'Email' }).fill(member)
-    await page.getByRole('dialog').getByRole('button', { name: 'Send' }).click()
-    await expect.poll(() => page.getByText('Successfully sent provider link!').first().isVisible()).toBe(true)
-    const mail = await eventually(() => {
-      const found = smtp.messages.find((m) => m.to.includes(member) && /member-recommendations/.test(m.decoded))
-      if (!found) throw new Error('no link e-mail yet')
-      return found
-    }, 20_000)
-    const link = /(http:\/\/127\.0\.0\.1:\d+\/member-recommendations\?[^\s"<]+)/.exec(mail.decoded)![1]!.replace(/&amp;/g, '&')
-    expect(new URL(link).searchParams.get('filter_npis')?.split(',').sort()).toEqual([...npis].sort())
+      // share by e-mail
+      const member = `member-${Date.now()}@example.com`
+      await page.getByTestId('selection-bar').getByRole('button', { name: 'Send' }).click()
+      await page.getByRole('tab', { name: 'Email' }).click()
+      await page.getByRole('textbox', { name: 'Email' }).fill(member)
+      await page.getByRole('dialog').getByRole('button', { name: 'Send' }).click()
+      await expect.poll(() => page.getByText('Successfully sent provider link!').first().isVisible()).toBe(true)
+      const mail = await eventually(() => {
+        const found = smtp.messages.find((m) => m.to.includes(member) && /member-recommendations/.test(m.decoded))
+        if (!found) throw new Error('no link e-mail yet')
+        return found
+      }, 20_000)
+      const link = /(http:\/\/127\.0\.0\.1:\d+\/member-recommendations\?[^\s"<]+)/.exec(mail.decoded)![1]!.replace(/&amp;/g, '&')
+      expect(new URL(link).searchParams.get('filter_npis')?.split(',').sort()).toEqual([...npis].sort())
 
-    // the member, in a fresh browser
-    const memberPage = await (await suite.browser.newContext()).newPage()
-    await memberPage.goto(link)
-    await verifyByEmailCode(memberPage, smtp, member)
-    await memberPage
-      .getByText(/Recommended Providers/)
-      .first()
-      .waitFor({ timeout: 60_000 })
-      .catch(async (error: unknown) => {
-        console.warn('DEBUG member page', memberPage.url(), (await memberPage.locator('body').innerText()).slice(0, 600))
-        throw error
-      })
-    expect(await memberPage.getByTestId('results-count').textContent()).toBe('2 Recommended Providers')
-    const shown = await memberPage.getByTestId('provider-card').evaluateAll((nodes) => nodes.map((n) => n.getAttribute('data-npi')))
-    expect(shown.sort()).toEqual([...npis].sort())
-    // the member's map (with the search radius circle) draws too
-    await memberPage
-      .getByTestId('care-results-map')
-      .getByTestId('citrus-map')
-      .and(memberPage.locator('[data-map-ready="true"]'))
-      .waitFor({ timeout: 60_000 })
-    await memberPage.waitForFunction(
-      () => {
-        const canvas = document.querySelector('[data-testid="care-results-map"] [data-testid="citrus-map"] canvas')
-        return canvas instanceof HTMLCanvasElement && canvas.width > 0 && canvas.height > 0
-      },
-      undefined,
-      { timeout: 30_000 },
-    )
-  })
+      // the member, in a fresh browser
+      const memberPage = await (await suite.browser.newContext({ viewport })).newPage()
+      await memberPage.goto(link)
+      await verifyByEmailCode(memberPage, smtp, member)
+      await memberPage
+        .getByText(/Recommended Providers/)
+        .first()
+        .waitFor({ timeout: 60_000 })
+        .catch(async (error: unknown) => {
+          console.warn('DEBUG member page', memberPage.url(), (await memberPage.locator('body').innerText()).slice(0, 600))
+          throw error
+        })
+      expect(await memberPage.getByTestId('results-count').textContent()).toBe('2 Recommended Providers')
+      const shown = await memberPage.getByTestId('provider-card').evaluateAll((nodes) => nodes.map((n) => n.getAttribute('data-npi')))
+      expect(shown.sort()).toEqual([...npis].sort())
+      // the member's map (with the search radius circle) draws too
+      await memberPage
+        .getByTestId('care-results-map')
+        .getByTestId('citrus-map')
+        .and(memberPage.locator('[data-map-ready="true"]'))
+        .waitFor({ timeout: 60_000 })
+      await memberPage.waitForFunction(
+        () => {
+          const canvas = document.querySelector('[data-testid="care-results-map"] [data-testid="citrus-map"] canvas')
+          return canvas instanceof HTMLCanvasElement && canvas.width > 0 && canvas.height > 0
+        },
+        undefined,
+        { timeout: 30_000 },
+      )
+    },
+  )
 
   it('downloads the referral letter of a search with a procedure code and a carrier (issue 33 item 1)', async () => {
     const { rows } = await suite.db.pool.query<{ cpt: string; carrier: string }>(
@@ -173,7 +177,8 @@ describe('Care Connect in a real browser', () => {
     await page.goto(`${suite.server.baseUrl}/care-connect-results?${params.toString()}`)
     await expect.poll(() => page.getByTestId('results-count').textContent(), { timeout: 60_000 }).toMatch(/\d+ Referral Results/)
     await page.getByTestId('provider-card').first().click()
-    await page.getByRole('button', { name: 'Referral Letter' }).click()
+    // a phone's button reads Referral
+    await page.getByRole('button', { name: /^Referral( Letter)?$/ }).click()
     await page.getByRole('textbox', { name: 'Patient name' }).fill('Coded E2E')
     await page.getByLabel('Date of birth').fill('1975-05-06')
     const letter = page.waitForResponse((response) => response.url().endsWith('/api/care-select/referral-letter'))
