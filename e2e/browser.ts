@@ -158,9 +158,14 @@ export class BrowserGuard {
     return true
   }
 
+  /** The recorded problems no expectation covers. */
+  unexpected(): BrowserProblem[] {
+    return this.problems.filter((problem) => !this.expected.some((expected) => this.matches(problem, expected)))
+  }
+
   /** The recorded problems no expectation covers; both lists start afresh. */
   take(): BrowserProblem[] {
-    const unexpected = this.problems.filter((problem) => !this.expected.some((expected) => this.matches(problem, expected)))
+    const unexpected = this.unexpected()
     this.problems = []
     this.expected = []
     return unexpected

@@ -30,4 +30,36 @@ describe('the built product in a real browser', () => {
     await page.getByRole('heading', { name: 'Sign In', exact: true }).waitFor({ timeout: 30_000 })
     await page.close()
   })
+
+  it('the guard records console errors, page errors and same-origin 4xx responses, and lets declared ones pass', async () => {
+    const page = await suite.browser.newPage()
+    await page.goto(suite.server.baseUrl + '/')
+    await page.getByRole('heading', { name: 'Sign In', exact: true }).waitFor({ timeout: 30_000 })
+    await page.evaluate(() => console.error('guard probe'))
+    await page.evaluate(() =>
+      setTimeout(() => {
+        throw new Error('guard uncaught')
+      }),
+    )
+    await page.evaluate(() => fetch('/api/no-such-endpoint'))
+    await page.evaluate(() => fetch('/api/ai-hub/pins'))
+    suite.guard.expect({ kind: 'response', status: 401, path: /^\/api\/ai-hub\/pins$/ })
+    await expect
+      .poll(
+        () =>
+          suite.guard
+            .unexpected()
+            .map((problem) => `${problem.kind}: ${problem.text.split('\n')[0]}`)
+            .sort(),
+        { timeout: 10_000 },
+      )
+      .toEqual([
+        expect.stringMatching(/^console: guard probe/),
+        expect.stringMatching(/^pageerror: .*guard uncaught/),
+        'response: GET /api/no-such-endpoint → 404',
+      ])
+    // the declared 401 is not among them; the rest taken here so that this test passes
+    expect(suite.guard.take()).toHaveLength(3)
+    await page.close()
+  })
 })
