@@ -6,14 +6,13 @@ import pg from 'pg'
 import { describe, expect, it } from 'vitest'
 import { inject } from 'vitest'
 import { REPO_ROOT } from '../apps/server/src/runtime.ts'
-import { freePort, waitForReady } from './server-process.ts'
+import { freePort, typeScriptArgs, waitForReady } from './server-process.ts'
 
-const tsx = path.join(REPO_ROOT, 'node_modules/tsx/dist/cli.mjs')
 const main = path.join(REPO_ROOT, 'apps/server/src/main.ts')
 
 describe('the server process', () => {
   it('refuses to start with a message naming each bad variable', () => {
-    const result = spawnSync(process.execPath, [tsx, main], {
+    const result = spawnSync(process.execPath, typeScriptArgs(main), {
       env: { PATH: process.env.PATH, PORT: 'not-a-port', LOG_LEVEL: 'chatty' },
       encoding: 'utf8',
       timeout: 60_000,
@@ -26,7 +25,7 @@ describe('the server process', () => {
 
   it('starts on the given database, seeds the demo accounts and shuts down cleanly on SIGTERM', async () => {
     const port = await freePort()
-    const child = spawn(process.execPath, [tsx, main], {
+    const child = spawn(process.execPath, typeScriptArgs(main), {
       env: {
         PATH: process.env.PATH,
         DATABASE_URL: inject('databaseUrl'),
@@ -60,7 +59,7 @@ describe('the server process', () => {
     mkdirSync(dataDir, { mode: 0o755 }) // as an earlier version left it
     const port = await freePort()
     const env = { PATH: process.env.PATH, DATA_DIR: dataDir, LOG_LEVEL: 'warn' }
-    const child = spawn(process.execPath, [tsx, main], {
+    const child = spawn(process.execPath, typeScriptArgs(main), {
       env: { ...env, PORT: String(port), SEED_DEMO: 'true', DEMO_PASSWORD: 'First#Start99' },
       stdio: ['ignore', 'pipe', 'pipe'],
     })
@@ -136,11 +135,15 @@ describe('the server process', () => {
       expect((await dropped).message).toBe('terminating connection due to idle-in-transaction timeout')
 
       // the operators' CLI uses the running server's database (reading the owner-only endpoint file)
-      const cli = spawnSync(process.execPath, [tsx, path.join(REPO_ROOT, 'apps/server/src/cli/main.ts'), 'company', 'list', '--json'], {
-        env,
-        encoding: 'utf8',
-        timeout: 120_000,
-      })
+      const cli = spawnSync(
+        process.execPath,
+        [...typeScriptArgs(path.join(REPO_ROOT, 'apps/server/src/cli/main.ts')), 'company', 'list', '--json'],
+        {
+          env,
+          encoding: 'utf8',
+          timeout: 120_000,
+        },
+      )
       expect(cli.stderr).toBe('')
       expect(cli.status).toBe(0)
       expect(JSON.stringify(JSON.parse(cli.stdout))).toContain('Citrus')

@@ -11,10 +11,9 @@ import { applyMigrations } from '../apps/server/src/db/migrate.ts'
 import { MIGRATIONS_DIR } from '../apps/server/src/runtime.ts'
 import { createTenant, eventually, loginTokenFor, startSmtpCapture, TEST_PASSWORD, uniqueEmail } from './helpers.ts'
 import { createScratchDatabase } from './postgres.ts'
-import { freePort, waitForReady } from './server-process.ts'
+import { freePort, typeScriptArgs, waitForReady } from './server-process.ts'
 
 const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..')
-const tsx = path.join(REPO_ROOT, 'node_modules/tsx/dist/cli.mjs')
 const main = path.join(REPO_ROOT, 'apps/server/src/main.ts')
 const JWT_SECRET = 'scale-out-test-secret-with-more-than-32-chars'
 
@@ -36,7 +35,7 @@ describe.skipIf(inject('databaseMode') !== 'postgres')('three independent server
     smtp = await startSmtpCapture()
     const ports = await Promise.all([0, 1, 2].map(() => freePort()))
     for (const port of ports) {
-      const child = spawn(process.execPath, [tsx, main], {
+      const child = spawn(process.execPath, typeScriptArgs(main), {
         env: {
           PATH: process.env.PATH,
           DATABASE_URL: scratch.url,

@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { afterAll, describe, expect, inject, it } from 'vitest'
 import { REPO_ROOT } from './runtime.js'
+import { typeScriptArgs } from '../../../test/server-process.ts'
 
 /**
  * The server process as operators start it (apps/server/src/main.ts), with WEB_CONCURRENCY=2: a primary that
@@ -23,28 +24,24 @@ describe('the server as a cluster of processes (WEB_CONCURRENCY)', () => {
   })
 
   it('serves from two processes whose login limits are one: the eleventh failure on an account waits its delay', async () => {
-    server = spawn(
-      process.execPath,
-      [path.join(REPO_ROOT, 'node_modules/tsx/dist/cli.mjs'), path.join(REPO_ROOT, 'apps/server/src/main.ts')],
-      {
-        env: {
-          PATH: process.env.PATH,
-          DATABASE_URL: inject('databaseUrl'),
-          WEB_CONCURRENCY: '2',
-          // the limits are kept in the test database across runs: each run signs in from an address of its own
-          TRUST_PROXY: 'true',
-          HOST: '127.0.0.1',
-          PORT: '0',
-          DATA_DIR: dataDir,
-          JWT_SECRET: `${randomUUID()}${randomUUID()}`,
-          SEED_DEMO: 'false',
-          LOG_LEVEL: 'warn',
-          OUTBOX_POLL_INTERVAL_MS: '0',
-          WEB_DIST_DIR: path.join(dataDir, 'no-client'),
-        },
-        stdio: ['ignore', 'pipe', 'pipe'],
+    server = spawn(process.execPath, typeScriptArgs(path.join(REPO_ROOT, 'apps/server/src/main.ts')), {
+      env: {
+        PATH: process.env.PATH,
+        DATABASE_URL: inject('databaseUrl'),
+        WEB_CONCURRENCY: '2',
+        // the limits are kept in the test database across runs: each run signs in from an address of its own
+        TRUST_PROXY: 'true',
+        HOST: '127.0.0.1',
+        PORT: '0',
+        DATA_DIR: dataDir,
+        JWT_SECRET: `${randomUUID()}${randomUUID()}`,
+        SEED_DEMO: 'false',
+        LOG_LEVEL: 'warn',
+        OUTBOX_POLL_INTERVAL_MS: '0',
+        WEB_DIST_DIR: path.join(dataDir, 'no-client'),
       },
-    )
+      stdio: ['ignore', 'pipe', 'pipe'],
+    })
     let output = ''
     server.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString()))
     const base = await new Promise<string>((resolve, reject) => {
