@@ -1,11 +1,9 @@
 import { createReadStream, createWriteStream, mkdtempSync, rmSync, type WriteStream } from 'node:fs'
 import { once } from 'node:events'
-import { createRequire } from 'node:module'
 import { availableParallelism, tmpdir } from 'node:os'
 import path from 'node:path'
 import { createInterface } from 'node:readline'
-import { pathToFileURL } from 'node:url'
-import { Worker } from 'node:worker_threads'
+import { type Worker } from 'node:worker_threads'
 import { SCALES, SyntheticDataset, copyTextRow, type CopyValue, type Scale } from '@citrus/data-kit'
 import type pg from 'pg'
 import { bulkMethodOf, copyFromFile, forceBulkMethod, limitInsertBatches, openBulkWriter, quoteIdent, type BulkMethod, type BulkWriter } from './bulk.js'
@@ -16,6 +14,7 @@ import { loadPlanCostSharing } from './plan-designs.js'
 import { analyzeAndRefresh } from './refresh.js'
 import { CLAIM_COLUMNS, DIAGNOSIS_COLUMNS, LINE_COLUMNS, PATIENT_COLUMNS, PHARMACY_COLUMNS, PRICE_COLUMNS, PROVIDER_COLUMNS, claimValues, pick, priceValues, providerValues, publishesPrices } from './seed-rows.js'
 import type { SeedWorkerMessage, SeedWorkerTask } from './seed-worker.js'
+import { startModuleWorker } from '../lib/worker.js'
 
 export type ScaleName = Scale['name']
 export const SCALE_NAMES = Object.keys(SCALES) as ScaleName[]
@@ -339,13 +338,7 @@ async function inLanes(
 
 /** Starts a generator thread (seed-worker): the TypeScript source through tsx in development, the built file otherwise. */
 function startSeedWorker(task: SeedWorkerTask): Worker {
-  const here = import.meta.url
-  if (!here.endsWith('.ts')) return new Worker(new URL('./seed-worker.js', here), { workerData: task })
-  // tsx's ESM API (its package exports map "tsx/esm/api" to dist/esm/api/index.mjs for import)
-  const tsx = pathToFileURL(path.join(path.dirname(createRequire(here).resolve('tsx/package.json')), 'dist/esm/api/index.mjs')).href
-  const entry = new URL('./seed-worker.ts', here).href
-  const boot = `import(${JSON.stringify(tsx)}).then((m) => { m.register(); return import(${JSON.stringify(entry)}) }).catch((e) => require('node:worker_threads').parentPort.postMessage({ type: 'error', message: String((e && e.stack) || e) }))`
-  return new Worker(boot, { eval: true, workerData: task })
+  return startModuleWorker(import.meta.url, { source: './seed-worker.ts', built: './seed-worker.js' }, { workerData: task }, 'message')
 }
 
 interface ThreadChunk {

@@ -1,10 +1,8 @@
 import { randomBytes } from 'node:crypto'
 import { chmodSync, mkdirSync } from 'node:fs'
-import { createRequire } from 'node:module'
-import path from 'node:path'
-import { pathToFileURL } from 'node:url'
-import { Worker } from 'node:worker_threads'
+import { type Worker } from 'node:worker_threads'
 import type { EmbeddedWorkerData, EmbeddedWorkerMessage } from './embedded-worker.js'
+import { startModuleWorker } from '../lib/worker.js'
 
 export interface EmbeddedPostgres {
   /** postgres:// URL of the socket server with its password, usable by any PostgreSQL client */
@@ -32,13 +30,12 @@ export interface EmbeddedPostgresOptions {
 
 /** The database's thread: the TypeScript source through tsx in development, the built file otherwise. */
 function startWorker(data: EmbeddedWorkerData): Worker {
-  const here = import.meta.url
-  if (!here.endsWith('.ts')) return new Worker(new URL('./embedded-worker.js', here), { workerData: data })
-  // tsx's ESM API (its package exports map "tsx/esm/api" to dist/esm/api/index.mjs for import)
-  const tsx = pathToFileURL(path.join(path.dirname(createRequire(here).resolve('tsx/package.json')), 'dist/esm/api/index.mjs')).href
-  const entry = new URL('./embedded-worker.ts', here).href
-  const boot = `import(${JSON.stringify(tsx)}).then((m) => { m.register(); return import(${JSON.stringify(entry)}) }).catch((e) => require('node:worker_threads').parentPort.postMessage({ type: 'error', message: String((e && e.stack) || e) }))`
-  return new Worker(boot, { eval: true, workerData: data })
+  return startModuleWorker(
+    import.meta.url,
+    { source: './embedded-worker.ts', built: './embedded-worker.js' },
+    { workerData: data },
+    'message',
+  )
 }
 
 /**

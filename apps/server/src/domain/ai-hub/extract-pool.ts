@@ -1,10 +1,8 @@
 import { AI_HUB_MESSAGES, ERROR_CODES, type AiDocumentType, type ErrorEnvelope } from '@citrus/contracts'
-import { createRequire } from 'node:module'
-import path from 'node:path'
-import { pathToFileURL } from 'node:url'
-import { Worker } from 'node:worker_threads'
+import { type Worker } from 'node:worker_threads'
 import { AppError } from '../../lib/errors.js'
 import { EXTRACT_LIMITS, checkArchive, documentTooComplex, mislabelled, type ExtractLimits, type ExtractedPage } from './extract.js'
+import { startModuleWorker } from '../../lib/worker.js'
 
 /**
  * Uploaded documents are read on worker threads, never on the event loop (issue 32 §1): at most `threads` at
@@ -250,15 +248,7 @@ function startExtractWorker(options: ExtractionPoolOptions, warn: (message: stri
     stdout: true,
     stderr: true,
   }
-  const here = import.meta.url
-  let worker: Worker
-  if (!here.endsWith('.ts')) worker = new Worker(new URL('./ai-hub-extract-worker.js', here), settings)
-  else {
-    const tsx = pathToFileURL(path.join(path.dirname(createRequire(here).resolve('tsx/package.json')), 'dist/esm/api/index.mjs')).href
-    const entry = new URL('./extract-worker.ts', here).href
-    const boot = `import(${JSON.stringify(tsx)}).then((m) => { m.register(); return import(${JSON.stringify(entry)}) }).catch((e) => { console.error(e); process.exit(1) })`
-    worker = new Worker(boot, { ...settings, eval: true })
-  }
+  const worker = startModuleWorker(import.meta.url, { source: './extract-worker.ts', built: './ai-hub-extract-worker.js' }, settings)
   const forward = (chunk: Buffer) => warn(`document extraction thread: ${chunk.toString('utf8').slice(0, 2_000).trim()}`)
   worker.stdout.on('data', forward)
   worker.stderr.on('data', forward)

@@ -1,10 +1,8 @@
 import type { TileGranularity } from '@citrus/contracts'
-import { createRequire } from 'node:module'
-import path from 'node:path'
-import { pathToFileURL } from 'node:url'
-import { Worker } from 'node:worker_threads'
+import { type Worker } from 'node:worker_threads'
 import { collectionEnd, genericResponseGzip, type GenericResult, type ResponseOptions } from './generic.js'
 import type { Region } from './regions.js'
+import { startModuleWorker } from '../../lib/worker.js'
 
 /**
  * Large gzip bodies of GET /atlas/generic written on a second thread (docs/decisions/0066).
@@ -191,10 +189,5 @@ export class GenericBodyWriter {
 
 /** The worker: the TypeScript source through tsx in development and tests, the built file otherwise (as seed.ts). */
 function startBodyWorker(): Worker {
-  const here = import.meta.url
-  if (!here.endsWith('.ts')) return new Worker(new URL('./atlas-body-worker.js', here))
-  const tsx = pathToFileURL(path.join(path.dirname(createRequire(here).resolve('tsx/package.json')), 'dist/esm/api/index.mjs')).href
-  const entry = new URL('./body-worker.ts', here).href
-  const boot = `import(${JSON.stringify(tsx)}).then((m) => { m.register(); return import(${JSON.stringify(entry)}) }).catch((e) => { console.error(e); process.exit(1) })`
-  return new Worker(boot, { eval: true })
+  return startModuleWorker(import.meta.url, { source: './body-worker.ts', built: './atlas-body-worker.js' })
 }
