@@ -4,7 +4,7 @@ import { docxOf } from '../../../../../test/ai-hub-fixtures.ts'
 import type { AppError } from '../../lib/errors.ts'
 import { ExtractionPool, type ExtractionPoolOptions } from './extract-pool.ts'
 import { pdfBomb, xlsxBomb } from './test-bombs.ts'
-import { refusal } from './test-refusal.ts'
+import { refusal } from './test/refusal.ts'
 
 const MB = 1024 * 1024
 

@@ -8,7 +8,7 @@ import { checkArchive, cleanText, documentTypeOf, extractPages } from './extract
 import { numbersNotIn } from './numbers.ts'
 import { keywordsOf, sentencesOf } from './retrieval.ts'
 import { docxBomb, pdfBomb, pptxBomb, xlsxBomb } from './test-bombs.ts'
-import { refusal } from './test-refusal.ts'
+import { refusal } from './test/refusal.ts'
 import { countTokens } from './tokens.ts'
 import { CappedZip, ZipRefused } from './zip.ts'
 

@@ -1,5 +1,5 @@
 import { expect } from 'vitest'
-import { AppError } from '../../lib/errors.ts'
+import { AppError } from '../../../lib/errors.ts'
 
 /** The AppError a promise is refused with (for the AI Hub's tests of refused documents). */
 export async function refusal(promise: Promise<unknown>): Promise<AppError> {
