@@ -56,9 +56,11 @@ describe('document extraction threads (issue 32 §1)', () => {
 
   it('answers 503 when the threads are busy and the queue is full', async () => {
     const pool = poolOf({ threads: 1, queue: 1, timeoutMs: 2_000 })
-    const slow = pool.extract('one.pdf', 'pdf', pdfBomb(30 * MB, { paths: true })).catch((error: unknown) => error)
-    const queued = pool.extract('two.pdf', 'pdf', pdfBomb(30 * MB, { paths: true })).catch((error: unknown) => error)
-    const busy = await refusal(pool.extract('three.docx', 'docx', await docxOf([['Too many.']])))
+    // every document made before the first is handed over: no await between the three calls lets a thread free up
+    const [one, two, three] = [pdfBomb(30 * MB, { paths: true }), pdfBomb(30 * MB, { paths: true }), await docxOf([['Too many.']])]
+    const slow = pool.extract('one.pdf', 'pdf', one).catch((error: unknown) => error)
+    const queued = pool.extract('two.pdf', 'pdf', two).catch((error: unknown) => error)
+    const busy = await refusal(pool.extract('three.docx', 'docx', three))
     expect([busy.status, busy.code, busy.message]).toEqual([503, ERROR_CODES.UNAVAILABLE, AI_HUB_MESSAGES.extractionBusy])
     expect(((await slow) as AppError).code).toBe(AI_HUB_ERROR_CODES.tooComplex)
     expect(((await queued) as AppError).code).toBe(AI_HUB_ERROR_CODES.tooComplex)
