@@ -40,7 +40,8 @@ describe('document extraction threads (issue 32 §1)', () => {
       AI_HUB_ERROR_CODES.tooComplex,
       AI_HUB_MESSAGES.documentTooComplex('paths.pdf'),
     ])
-    expect(performance.now() - started).toBeLessThan(3_000)
+    // well under the 8 s pdf.js would lex for, with room for a loaded machine
+    expect(performance.now() - started).toBeLessThan(5_000)
     expect(pool.killed).toBe(1)
     const pages = await pool.extract('after.docx', 'docx', await docxOf([['Still reading.']]))
     expect(pages.map((page) => page.text)).toEqual(['Still reading.'])
