@@ -1,6 +1,8 @@
 import { spawnSync } from 'node:child_process'
+import { readFileSync } from 'node:fs'
 import path from 'node:path'
 import { describe, expect, it } from 'vitest'
+import { envSchema } from '../apps/server/src/config.ts'
 
 const root = path.resolve(import.meta.dirname, '..')
 
@@ -37,5 +39,15 @@ describe('docker-compose.yml', { timeout: 60_000 }, () => {
     const result = spawnSync(binary, ['-f', path.join(root, 'docker-compose.yml'), 'config'], { encoding: 'utf8', env })
     expect(result.status).not.toBe(0)
     expect(result.stderr).toContain('JWT_SECRET')
+  })
+
+  it('sets for the app only variables the server reads (config.ts), so none is silently ignored', () => {
+    const compose = readFileSync(path.join(root, 'docker-compose.yml'), 'utf8')
+    const app = compose.slice(compose.indexOf('\n  app:'), compose.indexOf('\nvolumes:'))
+    const environment = app.slice(app.indexOf('environment:'), app.indexOf('\n    ports:'))
+    const names = [...environment.matchAll(/^ {6}([A-Z][A-Z0-9_]*):/gm)].map((match) => match[1]!)
+    expect(names.length).toBeGreaterThan(10)
+    const read = new Set(Object.keys(envSchema.shape))
+    expect(names.filter((name) => !read.has(name))).toEqual([])
   })
 })
