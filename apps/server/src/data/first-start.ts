@@ -5,7 +5,7 @@ import { seedDataset } from './seed.js'
 /**
  * `npm start` on a fresh data folder: the embedded database gets the demo scale of the synthetic dataset,
  * once (a completed seed in data_loads means it is there). On PostgreSQL, operators choose the scale with
- * `npm run cli -- data seed --scale ...` (README "Data"), so a production start never loads on its own.
+ * `npm run cli -- data seed --scale ...` (docs/data.md), so a production start never loads on its own.
  */
 export async function seedDataOnFirstStart(pool: pg.Pool, databaseMode: 'embedded' | 'postgres', say: (message: string) => void): Promise<void> {
   if (databaseMode !== 'embedded') return
