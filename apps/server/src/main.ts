@@ -165,7 +165,7 @@ async function main() {
   say('')
   if (seedDemo) {
     // The first start fills the embedded database with the demo dataset while the server already
-    // answers: sign-in and administration work at once, the data apps fill in about a minute later.
+    // answers: sign-in and administration work at once, the data apps fill in a few minutes later.
     seedDataOnFirstStart(database.pool, runtime.config.databaseMode, say).catch((error: unknown) => {
       if (!isShuttingDown()) logError(error, 'loading the demo dataset failed; run `npm run cli -- data seed --scale demo`')
     })

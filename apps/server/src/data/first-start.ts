@@ -10,7 +10,7 @@ import { seedDataset } from './seed.js'
 export async function seedDataOnFirstStart(pool: pg.Pool, databaseMode: 'embedded' | 'postgres', say: (message: string) => void): Promise<void> {
   if (databaseMode !== 'embedded') return
   if (await latestSeed(pool)) return
-  say('First start: loading the demo dataset into the embedded database in the background (about a minute; progress below) ...')
+  say('First start: loading the demo dataset into the embedded database in the background (a few minutes; progress below) ...')
   // the server answers meanwhile: batches of their own, so sign-in never waits for a whole table
   await seedDataset(pool, { scale: 'demo', shortTurns: true })
 }
