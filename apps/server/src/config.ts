@@ -80,6 +80,8 @@ export const envSchema = z.object({
   AI_MODEL: optionalString,
   /** how long one generation may take before the provider counts as failed */
   AI_TIMEOUT_MS: z.coerce.number().int().min(1_000).max(600_000).default(120_000),
+  /** the FHIR provider directory (/fhir, docs/fhir.md) answers anonymous reads, unmetered; false = sign-in or API key, metered */
+  FHIR_PUBLIC: booleanFlag.default(false),
 })
 
 export type Env = z.infer<typeof envSchema>
