@@ -10,6 +10,12 @@ const ROUTE_AREAS = readdirSync(new URL('./apps/server/src/routes/', import.meta
   .filter((entry) => entry.isDirectory())
   .map((entry) => entry.name)
 
+// One folder per web feature (apps/web/src/features/README.md); a feature never imports another (what two share lives in
+// components/, hooks/ or lib/), and the shared folders import no feature: app/ composes them.
+const WEB_FEATURES = readdirSync(new URL('./apps/web/src/features/', import.meta.url), { withFileTypes: true })
+  .filter((entry) => entry.isDirectory())
+  .map((entry) => entry.name)
+
 export default tseslint.config(
   {
     ignores: ['**/node_modules/**', '**/dist/**', 'data/**', 'coverage/**', 'apps/server/src/generated/**'],
@@ -85,6 +91,17 @@ export default tseslint.config(
               target: './apps/server/src/!(routes|app.ts|main.ts)/**/*',
               from: './apps/server/src/routes',
               message: 'Only the app composes the routes.',
+            },
+            ...WEB_FEATURES.map((feature) => ({
+              target: `./apps/web/src/features/${feature}`,
+              from: './apps/web/src/features',
+              except: [`./${feature}`],
+              message: 'A web feature does not import another: move what both need into components/, hooks/ or lib/.',
+            })),
+            {
+              target: './apps/web/src/!(features|app|test)/**/*',
+              from: ['./apps/web/src/features', './apps/web/src/app'],
+              message: 'Shared web code (components/, hooks/, lib/, config/) imports no feature nor the app: app/ composes them.',
             },
             { target: './packages', from: './apps', message: 'Shared packages do not import the apps.' },
             { target: './apps/web', from: './apps/server', message: 'The web client talks to the server through @citrus/contracts only.' },

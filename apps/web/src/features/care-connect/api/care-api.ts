@@ -62,10 +62,6 @@ export function useFindProviders() {
   return { busy, find }
 }
 
-export function useInsurers() {
-  return useApiQuery(endpoints.insurers.list, {}, { staleTime: 60 * 60_000 })
-}
-
 export function useSpecialtyOptions(query: string, enabled: boolean) {
   return useApiQuery(endpoints.typeahead.omni, { query: { query, limit: 100 } }, { enabled, staleTime: 10 * 60_000 })
 }

@@ -4,7 +4,8 @@ import { useDebouncedValue } from '@mantine/hooks'
 import { IconChevronDown, IconChevronUp, IconSearch } from '@tabler/icons-react'
 import { useEffect, useMemo, useState } from 'react'
 import { notify } from '../../../lib/notify'
-import { useCptOptions, useIcdOptions, useInsurers, useSpecialtyOptions } from '../api/care-api'
+import { useInsurers } from '../../../hooks/use-insurers'
+import { useCptOptions, useIcdOptions, useSpecialtyOptions } from '../api/care-api'
 import { cleanZip, isZip } from '../utils/format'
 import { LockedFeatures } from './locked-features'
 import { CARE_MESSAGES_UI, CARE_TEXT } from '../utils/messages'
@@ -44,7 +45,7 @@ export function CareSearchForm({
   const [debouncedCpt] = useDebouncedValue(cptQuery, 200)
   const [debouncedIcd] = useDebouncedValue(icdQuery, 200)
 
-  const insurers = useInsurers()
+  const insurers = useInsurers({ staleTime: 60 * 60_000 })
   // the specialty list asks for 100 items with an empty query on focus (spec 3 §5)
   const specialties = useSpecialtyOptions(debouncedSpecialty, focused || debouncedSpecialty !== '')
   const cptOptions = useCptOptions(debouncedCpt)

@@ -4,11 +4,6 @@ import { useApiQuery } from '../../../hooks/use-api'
 export type ProcedureCosts = EndpointOutput<typeof endpoints.costTransparency.procedure>
 export type ProcedureOption = EndpointOutput<typeof endpoints.typeahead.procedures>['procedures'][number]
 
-/** GET /insurers/ for the optional insurance selector (spec 3 §7). */
-export function useInsurers(enabled = true) {
-  return useApiQuery(endpoints.insurers.list, {}, { enabled, staleTime: 10 * 60 * 1000 })
-}
-
 /** GET /typeahead/procedure-typeahead; blank text asks nothing (spec 3 §5). */
 export function useProcedureSuggestions(query: string) {
   const text = query.trim()

@@ -1,7 +1,7 @@
 import { Anchor, Button, Group, Select, Stack, TextInput } from '@mantine/core'
 import { IconPlus, IconX } from '@tabler/icons-react'
 import { useState, type FormEvent } from 'react'
-import { useInsurers } from '../api/price-check'
+import { useInsurers } from '../../../hooks/use-insurers'
 import { PRICE_CHECK_MESSAGES, procedureError, zipError, type ChosenProcedure } from '../utils/price-check'
 import { ProcedureTypeahead } from './procedure-typeahead'
 
@@ -31,7 +31,7 @@ export function PriceCheckForm({
 }) {
   const [errors, setErrors] = useState<Errors>({})
   const [insuranceOpen, setInsuranceOpen] = useState(value.insurance !== null)
-  const insurers = useInsurers(insuranceOpen)
+  const insurers = useInsurers({ enabled: insuranceOpen })
 
   const clearError = (field: keyof Errors) => {
     if (errors[field]) setErrors((current) => ({ ...current, [field]: undefined }))

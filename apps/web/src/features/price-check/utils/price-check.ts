@@ -9,6 +9,7 @@ import {
 } from '@citrus/contracts'
 
 export { PRICE_CHECK_MESSAGES, PRICE_CHECK_SORTS, affordabilityColor }
+export { AFFORDABILITY_COLORS, affordabilityBarColor, formatCurrency, formatPatientRate } from '../../../lib/cost-format'
 export type { PriceCheckSort }
 
 /** Sort labels of the results (spec 3 §4.8). */
@@ -21,10 +22,6 @@ export const SORT_LABELS: Record<PriceCheckSort, string> = {
 /** Results page sizes; the page resets to the first when the size changes (spec 3 §4.8). */
 export const RESULT_PAGE_SIZES = [5, 10, 25] as const
 export const DEFAULT_RESULT_PAGE_SIZE = 10
-
-/** Mantine colours of the affordability bar (spec 3 §9: above 80 green, above 60 amber, otherwise red). */
-export const AFFORDABILITY_COLORS = { green: 'green', amber: 'yellow', red: 'red' } as const
-export const affordabilityBarColor = (score: number) => AFFORDABILITY_COLORS[affordabilityColor(score)]
 
 /** Price Check ZIP rule (spec 3 §5): five digits, optionally -NNNN; the error text otherwise. */
 export function zipError(zip: string): string | null {
@@ -41,15 +38,10 @@ export function procedureError(procedure: ChosenProcedure | null): string | null
   return procedure && procedure.name.trim() !== '' && procedure.cpt_codes.length > 0 ? null : PRICE_CHECK_MESSAGES.procedureRequired
 }
 
-const usd2 = new Intl.NumberFormat('en-US', { style: 'currency', currency: 'USD', minimumFractionDigits: 2, maximumFractionDigits: 2 })
 const usd0 = new Intl.NumberFormat('en-US', { style: 'currency', currency: 'USD', minimumFractionDigits: 0, maximumFractionDigits: 0 })
 
-/** Facility cards: dollars with two decimals (spec 3 §9). */
-export const formatCurrency = (value: number) => usd2.format(value)
 /** The cost bundle: whole dollars (spec 3 §9). */
 export const formatWholeDollars = (value: number) => usd0.format(Math.round(value))
-/** A patient rate of 0 shows FREE (spec 3 §9). */
-export const formatPatientRate = (value: number) => (value === 0 ? PRICE_CHECK_MESSAGES.free : formatCurrency(value))
 /** Patient rate over list rate, rounded, as a percentage (spec 3 §9); null without a list rate. */
 export function percentOfList(patient: number, list: number): number | null {
   return list > 0 ? Math.round((patient / list) * 100) : null

@@ -25,8 +25,8 @@ import { useState } from 'react'
 import { useNavigate, useParams, useSearchParams } from 'react-router'
 import { apiMessageOf } from '../../../lib/api-client'
 import { useSession } from '../../../lib/session'
-import { useInsurers } from '../../price-check/api/price-check'
-import { affordabilityBarColor, formatCurrency, formatPatientRate } from '../../price-check/utils/price-check'
+import { useInsurers } from '../../../hooks/use-insurers'
+import { affordabilityBarColor, formatCurrency, formatPatientRate } from '../../../lib/cost-format'
 import { useProviderCost, useShareProviderCost, type ProviderCost } from '../api/provider-cost'
 
 /** Print: the page without the app chrome and the action buttons. */
@@ -85,7 +85,7 @@ export function ProviderCostTransparencyRoute() {
   // opened from Price Check: its procedure's codes and search ZIP, for the listed price (docs/decisions/0075)
   const cost = useProviderCost(npi, insurance, { codes: params.get('procedure_codes_csv') || null, zip: params.get('zip_code') || null })
   // the carrier list needs a signed-in user (a shared link's guest sees the carrier the link was opened with)
-  const insurers = useInsurers(session.authenticated && session.role !== 'guest')
+  const insurers = useInsurers({ enabled: session.authenticated && session.role !== 'guest' })
   const carriers = [...new Set([...(insurers.data?.insurers ?? []), ...(insurance ? [insurance] : [])])]
   const chooseCarrier = (value: string | null) => {
     const next = new URLSearchParams(params)
