@@ -72,7 +72,7 @@ export async function buildApp(config: AppConfig, options: BuildAppOptions = {})
   app.setValidatorCompiler(validatorCompiler)
   app.setSerializerCompiler(serializerCompiler)
 
-  const database = options.database ?? createDatabase(config.databaseUrl)
+  const database = options.database ?? createDatabase(config.databaseUrl, { replicaUrls: config.env.DATABASE_REPLICA_URL })
   app.decorate('config', config)
   app.decorate('db', database)
   // in PostgreSQL, shared by every process on the database (docs/decisions/0076); each test app counts on its own

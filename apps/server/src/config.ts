@@ -16,6 +16,22 @@ export const envSchema = z.object({
   PORT: z.coerce.number().int().min(0).max(65535).default(3000),
   /** PostgreSQL with PostGIS; unset = the embedded database under DATA_DIR */
   DATABASE_URL: optionalString.pipe(z.url({ protocol: /^postgres(ql)?$/ }).optional()),
+  /**
+   * read replicas of DATABASE_URL, comma-separated: read-only work (engine builds, look-ups) goes to one that has
+   * caught up, everything else stays on DATABASE_URL (docs/scaling.md, docs/decisions/0078)
+   */
+  DATABASE_REPLICA_URL: optionalString.pipe(
+    z
+      .string()
+      .transform((value) =>
+        value
+          .split(',')
+          .map((url) => url.trim())
+          .filter((url) => url !== ''),
+      )
+      .pipe(z.array(z.url({ protocol: /^postgres(ql)?$/, error: 'must be PostgreSQL URLs separated by commas' })))
+      .optional(),
+  ),
   DATA_DIR: z.string().default('./data'),
   /** port of the embedded database's socket server on 127.0.0.1 (0 = any free port) */
   EMBEDDED_DB_PORT: z.coerce.number().int().min(0).max(65535).default(0),
@@ -101,6 +117,9 @@ export function parseEnv(source: NodeJS.ProcessEnv | Record<string, string | und
   const env = result.data
   if (env.NODE_ENV === 'production' && env.DATABASE_URL && !env.JWT_SECRET) {
     throw new ConfigError([{ variable: 'JWT_SECRET', message: 'is required in production with DATABASE_URL' }])
+  }
+  if (env.DATABASE_REPLICA_URL?.length && !env.DATABASE_URL) {
+    throw new ConfigError([{ variable: 'DATABASE_REPLICA_URL', message: 'needs DATABASE_URL (the embedded database has no replicas)' }])
   }
   if (env.AI_BASE_URL && !env.AI_MODEL) throw new ConfigError([{ variable: 'AI_MODEL', message: 'is required with AI_BASE_URL' }])
   if (!env.AI_BASE_URL && (env.AI_MODEL || env.AI_API_KEY)) {

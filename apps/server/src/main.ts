@@ -49,7 +49,7 @@ async function runWorker(env: Env) {
     // asked for once listening: a message sent before the worker has a listener would be lost
     process.send?.({ citrusWorkerReady: true })
   })
-  const database = createDatabase(config.databaseUrl)
+  const database = createDatabase(config.databaseUrl, { replicaUrls: config.env.DATABASE_REPLICA_URL })
   const app = await buildApp(config, {
     database,
     warmConnections: true,
@@ -117,7 +117,7 @@ async function main() {
   if (cluster.isWorker) return runWorker(env)
 
   const runtime = await startRuntime(env, say, { shareEmbedded: true })
-  const database = createDatabase(runtime.config.databaseUrl)
+  const database = createDatabase(runtime.config.databaseUrl, { replicaUrls: runtime.config.env.DATABASE_REPLICA_URL })
   const seedDemo = env.SEED_DEMO ?? runtime.config.databaseMode === 'embedded'
   let demo = null
   if (seedDemo) {

@@ -1,6 +1,7 @@
 import { PrismaPg } from '@prisma/adapter-pg'
 import pg from 'pg'
 import { PrismaClient } from '../generated/prisma/client.js'
+import { createReplicaPool, registerReplicas } from './replicas.js'
 
 export type { PrismaClient }
 
@@ -9,6 +10,11 @@ export interface Database {
   prisma: PrismaClient
   /** the same pool for SQL Prisma cannot express (PostGIS, COPY, trigram ranking) */
   pool: pg.Pool
+  /**
+   * pools of the read replicas (DATABASE_REPLICA_URL), none without them; read-only work asks db/replicas.ts
+   * readPool / readPoolForVersion for one that has caught up, never uses these directly
+   */
+  replicas: pg.Pool[]
   close(): Promise<void>
 }
 
@@ -40,27 +46,33 @@ const IDLE_TIMEOUT_MS = 0
  */
 const IDLE_IN_TRANSACTION_TIMEOUT_MS = 60_000
 
-export function createDatabase(connectionString: string, options: { maxConnections?: number } = {}): Database {
-  const pool = new pg.Pool({
-    connectionString,
+export function createDatabase(
+  connectionString: string,
+  options: { maxConnections?: number; replicaUrls?: readonly string[] } = {},
+): Database {
+  const poolOptions: pg.PoolConfig = {
     max: options.maxConnections ?? DEFAULT_MAX_CONNECTIONS,
     idleTimeoutMillis: IDLE_TIMEOUT_MS,
     idle_in_transaction_session_timeout: IDLE_IN_TRANSACTION_TIMEOUT_MS,
     // idle connections do not keep a process alive that is otherwise done (a CLI command, a script)
     allowExitOnIdle: true,
-  })
+  }
+  const pool = new pg.Pool({ ...poolOptions, connectionString })
   // An idle client losing its connection (database restart) must not crash the process.
   pool.on('error', () => undefined)
+  const replicas = (options.replicaUrls ?? []).map((url) => createReplicaPool(url, poolOptions))
+  registerReplicas(pool, replicas)
   const prisma = new PrismaClient({ adapter: new PrismaPg(pool), transactionOptions: TRANSACTION_OPTIONS })
   let closed = false
   return {
     prisma,
     pool,
+    replicas,
     async close() {
       if (closed) return
       closed = true
       await prisma.$disconnect()
-      await pool.end()
+      await Promise.all([pool.end(), ...replicas.map((replica) => replica.end())])
     },
   }
 }

@@ -1,4 +1,5 @@
 import type pg from 'pg'
+import { BUILD_CATCH_UP_MS, primaryOf, readPool } from '../../db/replicas.js'
 
 interface Slot<T> {
   index: T | null
@@ -11,10 +12,13 @@ interface Slot<T> {
  * One in-process index per pool and data version, built in the background. The returned function gives the
  * index of the version, or null while it is being built (the caller answers from SQL meanwhile); `wait` awaits
  * the build instead (tests, the bench's warm-up). A failed build is not retried until the version changes.
+ * Held per primary (a replica's pool counts as its primary's); the build reads from a read replica that has replayed
+ * everything the primary held when it started, else from the primary (db/replicas.ts, docs/decisions/0078).
  */
 export function versionedBuild<T extends { version: string }>(build: (pool: pg.Pool, version: string) => Promise<T>) {
   const slots = new WeakMap<pg.Pool, Slot<T>>()
-  async function current(pool: pg.Pool, version: string, wait = false): Promise<T | null> {
+  async function current(given: pg.Pool, version: string, wait = false): Promise<T | null> {
+    const pool = primaryOf(given)
     let slot = slots.get(pool)
     if (!slot) slots.set(pool, (slot = { index: null, building: null, failed: null }))
     if (slot.index?.version === version) return slot.index
@@ -22,7 +26,7 @@ export function versionedBuild<T extends { version: string }>(build: (pool: pg.P
     let building = slot.building
     if (!building || building.version !== version) {
       const s = slot
-      const promise = build(pool, version)
+      const promise = readPool(pool, { waitMs: BUILD_CATCH_UP_MS }).then((reader) => build(reader, version))
       building = s.building = { version, promise }
       promise.then(
         (index) => {
@@ -42,6 +46,6 @@ export function versionedBuild<T extends { version: string }>(build: (pool: pg.P
     return wait ? building.promise : null
   }
   /** the index this pool holds now, whatever its version, without starting a build */
-  const held = (pool: pg.Pool): T | null => slots.get(pool)?.index ?? null
+  const held = (pool: pg.Pool): T | null => slots.get(primaryOf(pool))?.index ?? null
   return Object.assign(current, { held })
 }

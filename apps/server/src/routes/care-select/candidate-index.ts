@@ -1,4 +1,5 @@
 import type pg from 'pg'
+import { readPool } from '../../db/replicas.js'
 import { compareDataVersions } from '../../lib/versioned-cache.js'
 import { haversineTerm, haversineTermOf, reducedLatitude, SPHERE_MARGIN, spheroidDistanceReduced, toRadians } from './geodesic.js'
 import { ascendingOrder } from './order.js'
@@ -162,7 +163,8 @@ export type PriceRow = [string, string, number, string | number, string | number
  * transaction), so a load that finishes meanwhile cannot pair one version's providers with another's volumes.
  */
 async function buildSpecialty(pool: pg.Pool, taxonomy: string): Promise<SpecialtyIndex> {
-  const client = await pool.connect()
+  // a read replica that has replayed what the primary holds now (the request's version or newer), else the primary
+  const client = await (await readPool(pool)).connect()
   let failed = true
   try {
     await client.query('BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY')
@@ -459,9 +461,11 @@ export function specialtyIndex(pool: pg.Pool, version: string, taxonomy: string)
 export function facilityPoints(pool: pg.Pool, version: string): Promise<Map<number, FacilityPoint>> {
   const { slot, stale } = slotOf(pool, version)
   if (slot.facilities) return slot.facilities
-  const promise = pool
-    .query<{ id: number; npi: string | null; latitude: number; longitude: number; hco_compile_level_1: string }>(
-      'SELECT id, npi, latitude, longitude, hco_compile_level_1 FROM facilities',
+  const promise = readPool(pool)
+    .then((reader) =>
+      reader.query<{ id: number; npi: string | null; latitude: number; longitude: number; hco_compile_level_1: string }>(
+        'SELECT id, npi, latitude, longitude, hco_compile_level_1 FROM facilities',
+      ),
     )
     .then(
       ({ rows }) =>

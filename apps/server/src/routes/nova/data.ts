@@ -1,5 +1,6 @@
 import { NOVA_DEFAULT_USE_CASE, type TerritoryName } from '@citrus/contracts'
 import type pg from 'pg'
+import { BUILD_CATCH_UP_MS, readPool } from '../../db/replicas.js'
 import { derive, TOP_PRESCRIBER_RANK, type DerivedMetrics } from './metrics.js'
 import {
   affiliations,
@@ -200,7 +201,9 @@ export class NovaDataSource {
       if (Date.now() - data.builtAt >= SNAPSHOT_TTL_MS && !this.refreshing) this.refresh(cached, data)
       return data
     }
-    const value = buildNovaData(this.pool, version, this.lastBuilt)
+    const previous = this.lastBuilt
+    // from a read replica that has replayed what the primary holds now (this version or newer), else the primary
+    const value = readPool(this.pool, { waitMs: BUILD_CATCH_UP_MS }).then((reader) => buildNovaData(reader, version, previous))
     const entry = { version, value }
     this.current = entry
     value.then(
@@ -216,17 +219,19 @@ export class NovaDataSource {
 
   private refresh(entry: { version: string; value: Promise<NovaData> }, data: NovaData): void {
     this.refreshing = true
-    buildNovaData(this.pool, entry.version, data).then(
-      (fresh) => {
-        this.refreshing = false
-        if (this.current !== entry) return
-        this.current = { version: entry.version, value: Promise.resolve(fresh) }
-        this.lastBuilt = fresh
-      },
-      () => {
-        this.refreshing = false
-        data.builtAt = Date.now() // try again one TTL later, not on every call
-      },
-    )
+    readPool(this.pool, { waitMs: BUILD_CATCH_UP_MS })
+      .then((reader) => buildNovaData(reader, entry.version, data))
+      .then(
+        (fresh) => {
+          this.refreshing = false
+          if (this.current !== entry) return
+          this.current = { version: entry.version, value: Promise.resolve(fresh) }
+          this.lastBuilt = fresh
+        },
+        () => {
+          this.refreshing = false
+          data.builtAt = Date.now() // try again one TTL later, not on every call
+        },
+      )
   }
 }

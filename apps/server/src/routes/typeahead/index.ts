@@ -1,25 +1,30 @@
 import { ROLES, typeaheadEndpoints } from '@citrus/contracts'
+import type { FastifyRequest } from 'fastify'
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod'
+import { readPoolForVersion } from '../../db/replicas.js'
 import { route } from '../../lib/endpoint.js'
+import { requestDataVersion } from '../../lib/versioned-cache.js'
 import { searchIcd10, searchProcedureCodes, searchProcedures, searchSpecialties } from './lookups.js'
 
 /**
  * Look-ups of the search forms (spec 3 §7, spec 2 §7): every signed-in role (Care Connect staff, members in
  * Price Check) and shareable-link guests whose link lists the endpoint. Not metered: they are not product calls.
+ * Answered from a read replica that has replayed the request's data version, else from the primary.
  */
 export const typeaheadRoutes: FastifyPluginAsyncZod = async (app) => {
   const guard = { onRequest: app.requireAccess({ roles: [...ROLES, 'guest'] }) }
+  const reader = async (request: FastifyRequest) => readPoolForVersion(app.db.pool, await requestDataVersion(request))
 
   route(app, typeaheadEndpoints.omni, guard, async (request) => ({
-    suggestions: await searchSpecialties(app.db.pool, request.query.query, request.query.limit),
+    suggestions: await searchSpecialties(await reader(request), request.query.query, request.query.limit),
   }))
   route(app, typeaheadEndpoints.icd10, guard, async (request) => ({
-    codes: await searchIcd10(app.db.pool, request.query.query, request.query.limit),
+    codes: await searchIcd10(await reader(request), request.query.query, request.query.limit),
   }))
   route(app, typeaheadEndpoints.cpt, guard, async (request) => ({
-    codes: await searchProcedureCodes(app.db.pool, request.query.query, request.query.limit),
+    codes: await searchProcedureCodes(await reader(request), request.query.query, request.query.limit),
   }))
   route(app, typeaheadEndpoints.procedures, guard, async (request) => ({
-    procedures: await searchProcedures(app.db.pool, request.query.query, request.query.limit),
+    procedures: await searchProcedures(await reader(request), request.query.query, request.query.limit),
   }))
 }

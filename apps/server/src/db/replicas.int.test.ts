@@ -1,0 +1,220 @@
+import pg from 'pg'
+import request from 'supertest'
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest'
+import { createTenant, loginTokenFor, useTestApp } from '../../../../test/helpers.ts'
+import { createScratchDatabase } from '../../../../test/postgres.ts'
+import { ensureTestDataset } from '../data/test-dataset.ts'
+import { compareDataVersions, dataVersion } from '../lib/versioned-cache.ts'
+import { currentPatientIndex } from '../routes/atlas/patient-index.ts'
+import { versionedBuild } from '../routes/atlas/versioned-build.ts'
+import { createDatabase, type Database } from './database.ts'
+import { readPool, readPoolForVersion, REPLICA_APPLICATION_NAME } from './replicas.ts'
+
+/**
+ * Read replicas against a real streaming replica of the test PostgreSQL (.ci/replica starts one on port 5433 and
+ * .ci/run passes TEST_REPLICA_URL). Without one (the embedded database, or PostgreSQL without TEST_REPLICA_URL)
+ * the suite is skipped, and its name says why.
+ */
+const replicaUrl = process.env.TEST_REPLICA_URL ?? ''
+const skipReason =
+  inject('databaseMode') !== 'postgres'
+    ? 'the embedded database has no replicas'
+    : replicaUrl === ''
+      ? 'TEST_REPLICA_URL is unset (a streaming replica of TEST_DATABASE_URL, as .ci/replica starts)'
+      : null
+
+/** The same database on the replica's server. */
+function onReplica(primaryUrl: string): string {
+  const url = new URL(replicaUrl)
+  url.pathname = new URL(primaryUrl).pathname
+  return url.toString()
+}
+
+async function sql<R extends pg.QueryResultRow>(url: string, text: string, values: unknown[] = []): Promise<R[]> {
+  const client = new pg.Client({ connectionString: url })
+  await client.connect()
+  try {
+    return (await client.query<R>(text, values)).rows
+  } finally {
+    await client.end()
+  }
+}
+
+/** Waits until the replica has replayed everything the primary has written so far. */
+async function caughtUp(primaryUrl: string): Promise<void> {
+  const [{ lsn }] = (await sql<{ lsn: string }>(primaryUrl, 'SELECT pg_current_wal_lsn()::text AS lsn')) as [{ lsn: string }]
+  for (let attempt = 0; attempt < 300; attempt++) {
+    const [row] = await sql<{ ok: boolean }>(onReplica(primaryUrl), 'SELECT pg_last_wal_replay_lsn() >= $1::pg_lsn AS ok', [lsn])
+    if (row?.ok) return
+    await new Promise((resolve) => setTimeout(resolve, 100))
+  }
+  throw new Error('the replica did not catch up within 30 s')
+}
+
+/** The last statement of each connection the process holds open on the replica (pg_stat_activity there). */
+async function replicaStatements(primaryUrl: string): Promise<string[]> {
+  const rows = await sql<{ query: string }>(
+    onReplica(primaryUrl),
+    'SELECT query FROM pg_stat_activity WHERE application_name = $1 AND datname = current_database()',
+    [REPLICA_APPLICATION_NAME],
+  )
+  return rows.map((row) => row.query)
+}
+
+describe.skipIf(skipReason !== null)(`read replicas${skipReason ? ` (skipped: ${skipReason})` : ''}`, () => {
+  const primaryUrl = inject('databaseUrl')
+
+  describe('engine builds', () => {
+    let db: Database
+    beforeAll(async () => {
+      const setup = createDatabase(primaryUrl, { maxConnections: 2 })
+      await ensureTestDataset(setup.pool, primaryUrl)
+      await setup.close()
+      await caughtUp(primaryUrl)
+      db = createDatabase(primaryUrl, { maxConnections: 4, replicaUrls: [onReplica(primaryUrl)] })
+    })
+    afterAll(async () => {
+      await db.close()
+    })
+
+    it('a caught-up replica serves the read pool; the primary stays the primary', async () => {
+      const reader = await readPool(db.pool)
+      expect(reader).toBe(db.replicas[0])
+      expect((await reader.query<{ r: boolean }>('SELECT pg_is_in_recovery() AS r')).rows[0]!.r).toBe(true)
+      expect((await db.pool.query<{ r: boolean }>('SELECT pg_is_in_recovery() AS r')).rows[0]!.r).toBe(false)
+      expect(await readPoolForVersion(db.pool, await dataVersion(db.pool))).toBe(db.replicas[0])
+    })
+
+    it("the Atlas patient index is built from the replica, with the primary's rows", async () => {
+      const version = await dataVersion(db.pool)
+      const index = await currentPatientIndex(db.pool, version, true)
+      expect(index?.version).toBe(version)
+      const [{ n }] = (await sql<{ n: number }>(primaryUrl, 'SELECT count(*)::int AS n FROM patients')) as [{ n: number }]
+      expect(n).toBeGreaterThan(0)
+      expect(index?.size).toBe(n)
+      const statements = await replicaStatements(primaryUrl)
+      expect(
+        statements.some((text) => /FROM (patients|mv_patient_diagnoses)\b/.test(text)),
+        statements.join('\n---\n'),
+      ).toBe(true)
+    })
+  })
+
+  describe('over HTTP', () => {
+    const ctx = useTestApp(() => ({ DATABASE_URL: primaryUrl, DATABASE_REPLICA_URL: onReplica(primaryUrl) }), { dataset: true })
+    let token: string
+    beforeAll(async () => {
+      const { company, users } = await createTenant(ctx.db, { roles: ['user'], products: [{ product_group: 'CARE_SELECT' }] })
+      token = await loginTokenFor(users[0]!, company.company_name)
+      await caughtUp(primaryUrl)
+    })
+
+    it('a look-up is read on the replica and a write lands on the primary', async () => {
+      expect(ctx.app.db.replicas).toHaveLength(1)
+      const lookup = await request(ctx.app.server)
+        .get('/api/typeahead/omni')
+        .query({ query: 'cardio' })
+        .set('Authorization', `Bearer ${token}`)
+      expect(lookup.status, JSON.stringify(lookup.body)).toBe(200)
+      expect(lookup.body.suggestions.length).toBeGreaterThan(0)
+      const statements = await replicaStatements(primaryUrl)
+      expect(
+        statements.some((text) => text.includes('FROM specialties sp LEFT JOIN freq')),
+        statements.join('\n---\n'),
+      ).toBe(true)
+
+      const name = `replica_test_${Date.now()}_${Math.random().toString(36).slice(2, 8)}`
+      const write = await request(ctx.app.server)
+        .post('/api/analytics/events')
+        .send({ events: [{ name }] })
+      expect(write.status, JSON.stringify(write.body)).toBe(202)
+      const [row] = await sql<{ n: number }>(primaryUrl, 'SELECT count(*)::int AS n FROM analytics_events WHERE name = $1', [name])
+      expect(row?.n).toBe(1)
+    })
+  })
+
+  describe('a lagging replica', () => {
+    let scratch: { url: string; drop(): Promise<void> }
+    let db: Database
+    let replicaPaused = false
+    const resume = async () => {
+      if (!replicaPaused) return
+      await sql(onReplica(scratch.url), 'SELECT pg_wal_replay_resume()')
+      replicaPaused = false
+    }
+
+    beforeAll(async () => {
+      // a database of its own: a new data version here changes nothing for the other suites
+      scratch = await createScratchDatabase()
+      await sql(
+        scratch.url,
+        `CREATE TABLE data_loads (id serial PRIMARY KEY, status text NOT NULL, finished_at timestamptz);
+         CREATE TABLE items (id serial PRIMARY KEY);
+         INSERT INTO data_loads (status, finished_at) VALUES ('done', now());
+         INSERT INTO items SELECT FROM generate_series(1, 10);`,
+      )
+      await caughtUp(scratch.url)
+      db = createDatabase(scratch.url, { maxConnections: 2, replicaUrls: [onReplica(scratch.url)] })
+    })
+    afterAll(async () => {
+      await resume()
+      await db?.close()
+      await scratch?.drop()
+    })
+
+    it('never makes the process answer from an older data version', async () => {
+      const build = versionedBuild(async (pool, version) => {
+        const { rows } = await pool.query<{ items: number; replica: boolean }>(
+          'SELECT (SELECT count(*)::int FROM items) AS items, pg_is_in_recovery() AS replica',
+        )
+        return { version, ...rows[0]! }
+      })
+      const v1 = await dataVersion(db.pool)
+      expect(await build(db.pool, v1, true)).toEqual({ version: v1, items: 10, replica: true })
+
+      await sql(onReplica(scratch.url), 'SELECT pg_wal_replay_pause()')
+      replicaPaused = true
+      for (let attempt = 0; attempt < 100; attempt++) {
+        const [row] = await sql<{ state: string }>(onReplica(scratch.url), 'SELECT pg_get_wal_replay_pause_state() AS state')
+        if (row?.state === 'paused') break
+        await new Promise((resolve) => setTimeout(resolve, 50))
+      }
+      // a new data load finishes on the primary while the replica stands still
+      await sql(
+        scratch.url,
+        `INSERT INTO items SELECT FROM generate_series(1, 5); INSERT INTO data_loads (status, finished_at) VALUES ('done', now())`,
+      )
+      const v2 = await dataVersion(db.pool)
+      expect(compareDataVersions(v2, v1)).toBeGreaterThan(0)
+      const [lagging] = await sql<{ items: number }>(onReplica(scratch.url), 'SELECT count(*)::int AS items FROM items')
+      expect(lagging?.items).toBe(10)
+
+      // the replica still serves what it has caught up with, never the newer version
+      expect(await readPoolForVersion(db.pool, v1)).toBe(db.replicas[0])
+      expect(await readPoolForVersion(db.pool, v2)).toBe(db.pool)
+      expect(await readPool(db.pool)).toBe(db.pool)
+      // the build of the new version reads the primary (after a short wait for the replica) and is switched to
+      expect(await build(db.pool, v2, true)).toEqual({ version: v2, items: 15, replica: false })
+      expect(build.held(db.pool)).toEqual({ version: v2, items: 15, replica: false })
+      // held per primary: the replica's pool finds the same index
+      expect(build.held(db.replicas[0]!)?.version).toBe(v2)
+
+      await resume()
+      await caughtUp(scratch.url)
+      expect(await readPoolForVersion(db.pool, v2)).toBe(db.replicas[0])
+      expect(await readPool(db.pool)).toBe(db.replicas[0])
+    })
+  })
+
+  it('a replica that cannot be reached leaves every read on the primary', async () => {
+    const url = new URL(replicaUrl)
+    url.port = '1'
+    const db = createDatabase(primaryUrl, { maxConnections: 2, replicaUrls: [url.toString()] })
+    try {
+      expect(await readPool(db.pool)).toBe(db.pool)
+      expect(await readPoolForVersion(db.pool, await dataVersion(db.pool))).toBe(db.pool)
+    } finally {
+      await db.close()
+    }
+  })
+})
