@@ -1,0 +1,62 @@
+import { FHIR_MESSAGES, FHIR_RESOURCE_TYPES, type FhirResourceType } from '@citrus/contracts'
+import type pg from 'pg'
+import { KINDS } from './kinds.js'
+import { invalid } from './outcome.js'
+import type { DirectoryVersion } from './search.js'
+
+/**
+ * Bulk download in the manner of FHIR Bulk Data `$export`, without the asynchronous job: the manifest lists one
+ * NDJSON file per resource type, and each file streams straight from the database in keyset batches, so a
+ * partner syncing the whole directory holds one batch in memory at a time and the server no job state.
+ */
+
+/** rows per statement while streaming */
+export const EXPORT_BATCH = 2000
+
+/** `_type=Practitioner,Location` (default: every type); any other parameter is refused. */
+export function parseExportType(pairs: [string, string][]): FhirResourceType[] {
+  let types: FhirResourceType[] = [...FHIR_RESOURCE_TYPES]
+  for (const [key, value] of pairs) {
+    if (key !== '_type' && key !== '_outputFormat')
+      throw invalid(`Unknown $export parameter "${key}": only _type and _outputFormat are supported`, key)
+    if (key === '_outputFormat') {
+      if (!['application/fhir+ndjson', 'application/ndjson', 'ndjson'].includes(value))
+        throw invalid('Only NDJSON is exported (_outputFormat=application/fhir+ndjson)', key)
+      continue
+    }
+    const asked = value.split(',')
+    const unknown = asked.find((type) => !(FHIR_RESOURCE_TYPES as readonly string[]).includes(type))
+    if (unknown !== undefined) throw invalid(FHIR_MESSAGES.unknownType(unknown), '_type')
+    types = asked as FhirResourceType[]
+  }
+  return types
+}
+
+export function exportManifest(baseUrl: string, types: readonly FhirResourceType[], version: DirectoryVersion, requestUrl: string) {
+  return {
+    transactionTime: version.meta.loadedAt,
+    request: `${baseUrl.replace(/\/fhir$/, '')}${requestUrl}`,
+    requiresAccessToken: false,
+    output: types.map((type) => ({ type, url: `${baseUrl}/$export/${type}.ndjson` })),
+    error: [],
+  }
+}
+
+/** One type's resources as NDJSON lines, every kind of it in id order, batch after batch (keyset). */
+export async function* exportStream(pool: pg.Pool, type: FhirResourceType, version: DirectoryVersion): AsyncGenerator<string> {
+  for (const kind of KINDS[type]) {
+    let after = 0
+    for (;;) {
+      const { rows } = await pool.query<{ id: number }>(
+        `SELECT ${kind.select} FROM ${kind.from} WHERE t.id > $1 ORDER BY t.id LIMIT ${EXPORT_BATCH}`,
+        [after],
+      )
+      if (rows.length === 0) break
+      let chunk = ''
+      for (const row of rows) chunk += `${JSON.stringify(kind.toResource(row as never, version.meta))}\n`
+      yield chunk
+      after = rows[rows.length - 1]!.id
+      if (rows.length < EXPORT_BATCH) break
+    }
+  }
+}

@@ -1,0 +1,204 @@
+import { createHash } from 'node:crypto'
+import { Readable } from 'node:stream'
+import { FHIR_MEDIA_TYPE, FHIR_MESSAGES, FHIR_RESOURCE_TYPES, type FhirResourceType } from '@citrus/contracts'
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
+import { apiKeyResolver } from '../auth/api-keys.js'
+import { authPlugin } from '../plugins/auth.js'
+import { CREDITS_REMAINING_HEADER, creditsPlugin } from '../plugins/credits.js'
+import { capabilityStatement } from './capability.js'
+import { exportManifest, exportStream, parseExportType } from './export.js'
+import { FhirError, fhirNotFound, invalid, operationOutcome, outcomeOf } from './outcome.js'
+import { parseSearch } from './params.js'
+import { directoryVersion, distanceExtension, read, search, type DirectoryVersion } from './search.js'
+
+/** requests per minute per client address (a cluster's processes each allow their share) */
+export const FHIR_REQUESTS_PER_MINUTE = 1200
+const FORM_BODY_LIMIT = 64 * 1024
+const SOFTWARE = { name: 'Citrus', version: '2.3.0' }
+
+const isResourceType = (type: string): type is FhirResourceType => (FHIR_RESOURCE_TYPES as readonly string[]).includes(type)
+
+function resourceType(type: string): FhirResourceType {
+  if (!isResourceType(type)) throw fhirNotFound(FHIR_MESSAGES.unknownType(type))
+  return type
+}
+
+function baseUrl(request: FastifyRequest): string {
+  return `${request.protocol}://${request.host}/fhir`
+}
+
+function sendFhir(reply: FastifyReply, status: number, body: unknown) {
+  return reply.status(status).type(`${FHIR_MEDIA_TYPE}; charset=utf-8`).send(JSON.stringify(body))
+}
+
+/** The query's parameters in order (repeated ones kept), then a POSTed form's. */
+function pairsOf(request: FastifyRequest): [string, string][] {
+  const query = request.url.indexOf('?')
+  const pairs = query < 0 ? [] : [...new URLSearchParams(request.url.slice(query + 1))]
+  if (typeof request.body === 'string') pairs.push(...new URLSearchParams(request.body))
+  return pairs
+}
+
+const lenient = (request: FastifyRequest) => /\bhandling\s*=\s*lenient\b/i.test(String(request.headers.prefer ?? ''))
+
+/** A weak validator from the data version and what was asked: the answer changes only when the data does. */
+function etagOf(version: DirectoryVersion, what: string): string {
+  return `W/"${version.meta.versionId}-${createHash('sha256').update(version.version).update('\n').update(what).digest('base64url').slice(0, 16)}"`
+}
+
+function notModified(request: FastifyRequest, reply: FastifyReply, etag: string): boolean {
+  reply.header('etag', etag)
+  const header = request.headers['if-none-match']
+  if (!header) return false
+  const tags = header.split(',').map((tag) => tag.trim())
+  if (tags.includes('*') || tags.includes(etag) || tags.includes(etag.slice(2))) {
+    reply.status(304).send()
+    return true
+  }
+  return false
+}
+
+/**
+ * The FHIR R4 provider directory at /fhir (docs/fhir.md): Da Vinci PDex Plan-Net read and search over the platform's
+ * clinicians, facilities, health systems, payers and networks. Errors are OperationOutcomes. Anonymous when
+ * FHIR_PUBLIC=true; otherwise a login token or API key of a company with Care Select, one credit per answered call.
+ */
+export async function fhirRoutes(app: FastifyInstance) {
+  const { pool } = app.db
+  const publicAccess = app.config.env.FHIR_PUBLIC
+  const rateLimit = { max: Math.ceil(FHIR_REQUESTS_PER_MINUTE / app.processes), timeWindow: 60_000 }
+
+  if (!publicAccess) {
+    await app.register(authPlugin)
+    app.credentials.register(apiKeyResolver)
+    await app.register(creditsPlugin)
+  }
+
+  app.setErrorHandler((error: Error, request, reply) => {
+    const { status, body } = outcomeOf(error, request)
+    return sendFhir(reply, status, body)
+  })
+  app.setNotFoundHandler((request, reply) =>
+    sendFhir(
+      reply,
+      404,
+      operationOutcome(
+        'error',
+        'not-found',
+        `${request.method} ${request.url.split('?')[0]} is not a FHIR interaction served here; see /fhir/metadata`,
+      ),
+    ),
+  )
+  app.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string', bodyLimit: FORM_BODY_LIMIT }, (_request, body, done) =>
+    done(null, body),
+  )
+
+  /** Access and metering: after the request is known to be valid, before the work (a 400 or a 304 costs nothing). */
+  async function admit(request: FastifyRequest, reply: FastifyReply) {
+    if (publicAccess) return
+    await app.requireAccess({ product: 'CARE_SELECT' })(request, reply)
+    const charge = await app.meter(request, 'CARE_SELECT')
+    if (charge.remaining !== null) reply.header(CREDITS_REMAINING_HEADER, String(charge.remaining))
+  }
+  /** The guard alone, before any parsing: an anonymous caller learns nothing but 401. */
+  async function guard(request: FastifyRequest, reply: FastifyReply) {
+    if (!publicAccess) await app.requireAccess({ product: 'CARE_SELECT' })(request, reply)
+  }
+
+  const options = { config: { rateLimit }, onRequest: guard, schema: { hide: true } }
+
+  app.get('/metadata', { config: { rateLimit }, schema: { hide: true } }, async (request, reply) => {
+    const version = await directoryVersion(pool)
+    if (notModified(request, reply, etagOf(version, `metadata ${publicAccess}`))) return reply
+    return sendFhir(reply, 200, capabilityStatement(baseUrl(request), SOFTWARE, publicAccess, version.meta.loadedAt))
+  })
+
+  app.get('/$export', options, async (request, reply) => {
+    const pairs = pairsOf(request)
+    const types = parseExportType(pairs)
+    const version = await directoryVersion(pool)
+    await admit(request, reply)
+    return sendFhir(reply, 200, exportManifest(baseUrl(request), types, version, request.url))
+  })
+
+  app.get<{ Params: { file: string } }>('/$export/:file', options, async (request, reply) => {
+    const match = /^([A-Za-z]+)\.ndjson$/.exec(request.params.file)
+    if (!match) throw fhirNotFound(`${request.params.file} is not an export file (Type.ndjson)`)
+    const type = resourceType(match[1]!)
+    if (pairsOf(request).length) throw invalid('An export file takes no parameters')
+    const version = await directoryVersion(pool)
+    if (notModified(request, reply, etagOf(version, `export ${type}`))) return reply
+    await admit(request, reply)
+    reply.type('application/fhir+ndjson')
+    return reply.send(Readable.from(exportStream(pool, type, version)))
+  })
+
+  const runSearch = async (request: FastifyRequest<{ Params: { type: string } }>, reply: FastifyReply) => {
+    const type = resourceType(request.params.type)
+    const parsed = parseSearch(type, pairsOf(request), lenient(request))
+    const version = await directoryVersion(pool)
+    const canonical = parsed.pairs.map(([key, value]) => `${encodeURIComponent(key)}=${encodeURIComponent(value)}`).join('&')
+    if (notModified(request, reply, etagOf(version, `search ${type}?${canonical}&_cursor=${parsed.cursor ?? ''}`))) return reply
+    await admit(request, reply)
+    const result = await search(pool, parsed, version)
+    const base = baseUrl(request)
+    const self = `${base}/${type}${canonical || parsed.cursor ? '?' : ''}${canonical}${parsed.cursor ? `${canonical ? '&' : ''}_cursor=${parsed.cursor}` : ''}`
+    const link = [{ relation: 'self', url: self }]
+    if (result.next) link.push({ relation: 'next', url: `${base}/${type}?${canonical}${canonical ? '&' : ''}_cursor=${result.next}` })
+    const near = parsed.near
+    const bundle = {
+      resourceType: 'Bundle',
+      id: createHash('sha256').update(self).update(version.version).digest('hex').slice(0, 32),
+      meta: { lastUpdated: new Date().toISOString() },
+      type: 'searchset',
+      ...(result.total !== undefined ? { total: result.total } : {}),
+      link,
+      entry: [
+        ...result.matches.map((match) => ({
+          fullUrl: `${base}/${match.resource.resourceType}/${match.resource.id}`,
+          resource: match.resource,
+          search: {
+            ...(near && match.distance !== undefined ? { extension: [distanceExtension(match.distance, near)] } : {}),
+            mode: 'match',
+          },
+        })),
+        ...result.included.map((resource) => ({
+          fullUrl: `${base}/${resource.resourceType}/${resource.id}`,
+          resource,
+          search: { mode: 'include' },
+        })),
+      ],
+    }
+    return sendFhir(reply, 200, bundle)
+  }
+
+  app.get<{ Params: { type: string } }>('/:type', options, runSearch)
+  app.post<{ Params: { type: string } }>('/:type/_search', options, runSearch)
+
+  app.get<{ Params: { type: string; id: string } }>('/:type/:id', options, async (request, reply) => {
+    const type = resourceType(request.params.type)
+    const { id } = request.params
+    if (!/^[A-Za-z0-9\-.]{1,64}$/.test(id)) throw invalid(`"${id}" is not a FHIR id`)
+    const unknown = pairsOf(request).filter(([key]) => key !== '_format')
+    if (unknown.length && !lenient(request)) throw invalid(FHIR_MESSAGES.unknownParam(type, unknown[0]![0]), unknown[0]![0])
+    const version = await directoryVersion(pool)
+    const etag = `W/"${version.meta.versionId}"`
+    if (notModified(request, reply, etag)) return reply
+    await admit(request, reply)
+    const resource = await read(pool, type, id, version)
+    if (!resource) throw fhirNotFound(FHIR_MESSAGES.unknownResource(type, id))
+    reply.header('last-modified', new Date((resource.meta as { lastUpdated: string }).lastUpdated).toUTCString())
+    return sendFhir(reply, 200, resource)
+  })
+
+  // The directory is read-only: any other interaction is refused as FHIR expects (405), never as a route miss.
+  app.route({
+    method: ['POST', 'PUT', 'PATCH', 'DELETE'],
+    url: '/*',
+    config: { rateLimit },
+    schema: { hide: true },
+    handler: async () => {
+      throw new FhirError(405, 'not-supported', FHIR_MESSAGES.unsupportedMethod)
+    },
+  })
+}

@@ -1,0 +1,297 @@
+import { FHIR_EXTENSIONS, FHIR_SYSTEMS, PLAN_NET_PROFILES } from '@citrus/contracts'
+
+/**
+ * Rows of the platform's own tables as Plan-Net resources. Ids: a clinician is Practitioner/{id} and
+ * PractitionerRole/{id} (one role per clinician: the practice, its facility, specialty and networks); a facility
+ * is Organization/fac-{id} and Location/fac-{id}; a health system Organization/hs-{id}; an insurer the payer
+ * Organization/ins-{id} and its network Organization/net-{id}; a clinician's practice address Location/prov-{id}.
+ */
+
+export type Resource = { resourceType: string; id: string } & Record<string, unknown>
+
+export interface Meta {
+  versionId: string
+  /** ISO instant of the data version (rows without a time of their own) */
+  loadedAt: string
+}
+
+export interface ProviderRow {
+  id: number
+  npi: string
+  first_name: string
+  middle_name: string | null
+  last_name: string
+  full_name: string
+  title: string | null
+  provider_kind: string
+  primary_taxonomy_code: string
+  specialty_display: string | null
+  gender: string | null
+  phone_number: string | null
+  address: string
+  city: string
+  state: string
+  zip_code: string
+  latitude: number
+  longitude: number
+  facility_id: number | null
+  accepting_new_patients: boolean
+  networks: number[]
+  last_verified_at: string
+  confidence: number
+  updated_at: Date
+}
+
+export interface FacilityRow {
+  id: number
+  npi: string | null
+  name: string
+  facility_type: string
+  taxonomy_code: string | null
+  health_system_id: number | null
+  address_line_1: string
+  city: string
+  state: string
+  zip_code: string
+  latitude: number
+  longitude: number
+  phone_number: string | null
+  updated_at: Date
+}
+
+export interface HealthSystemRow {
+  id: number
+  name: string
+  city: string | null
+  state: string | null
+  phone_number: string | null
+  website_domain: string | null
+}
+
+export interface InsurerRow {
+  id: number
+  name: string
+  kind: string
+  states: string[]
+}
+
+/** ProviderRoleCS codes (Plan-Net) of the clinicians' kinds; kinds without a code carry text only. */
+export const ROLE_CODES: Record<string, { code: string; display: string }> = {
+  physician: { code: 'ph', display: 'Physician' },
+  nurse_practitioner: { code: 'apn', display: 'Advanced Practice Nursing Providers' },
+  physician_assistant: { code: 'pa', display: 'Physician Assistant' },
+  registered_nurse: { code: 'rn', display: 'Registered Nurse' },
+  nurse_anesthetist: { code: 'apn', display: 'Advanced Practice Nursing Providers' },
+  nurse_midwife: { code: 'cnw', display: 'Certified Nurse Midwife' },
+  counselor: { code: 'co', display: 'Counselor' },
+  dentist: { code: 'de', display: 'Dentist' },
+  chiropractor: { code: 'ch', display: 'Chiropractor' },
+  optometrist: { code: 'oo', display: 'Optometrist' },
+  podiatrist: { code: 'po', display: 'Podiatrist' },
+  psychologist: { code: 'py', display: 'Psychologist' },
+  social_worker: { code: 'sw', display: 'Social Worker' },
+  physical_therapist: { code: 'pt', display: 'Physical Therapist' },
+  occupational_therapist: { code: 'ot', display: 'Occupational Therapist' },
+  speech_language_pathologist: { code: 'sp', display: 'Speech Language Pathologist' },
+  audiologist: { code: 'au', display: 'Audiologist' },
+  pharmacist: { code: 'rx', display: 'Pharmacy Service Providers' },
+  dietitian: { code: 'dn', display: 'Dietary and Nutritional Service Provider' },
+  other: { code: 'os', display: 'Other Service Provider' },
+}
+
+/** v3 RoleCode location types of the facility types; a clinician's practice is PROFF (provider's office). */
+export const LOCATION_TYPES: Record<string, { code: string; display: string }> = {
+  hospital: { code: 'HOSP', display: 'Hospital' },
+  critical_access: { code: 'HOSP', display: 'Hospital' },
+  ambulatory_surgery: { code: 'SU', display: 'Surgery clinic' },
+  imaging: { code: 'RADDX', display: 'Radiology diagnostics or therapeutics unit' },
+  urgent_care: { code: 'OF', display: 'Outpatient facility' },
+  clinic: { code: 'OF', display: 'Outpatient facility' },
+}
+export const PRACTICE_LOCATION_TYPE = { code: 'PROFF', display: "Provider's office" }
+
+export const ORG_TYPES = {
+  fac: { code: 'fac', display: 'Facility' },
+  hs: { code: 'prvgrp', display: 'Provider Group' },
+  ins: { code: 'payer', display: 'Payer' },
+  net: { code: 'ntwk', display: 'Network' },
+} as const
+
+export const networkName = (insurerName: string) => `${insurerName} Network`
+
+const iso = (date: Date) => date.toISOString()
+const coding = (system: string, code: string, display?: string) => ({ coding: [{ system, code, ...(display ? { display } : {}) }] })
+const phone = (value: string | null) => (value ? [{ system: 'phone', value, use: 'work' }] : undefined)
+const usAddress = (line: string | null, city: string | null, state: string | null, postalCode: string | null) => ({
+  use: 'work',
+  type: 'physical',
+  ...(line ? { line: [line] } : {}),
+  ...(city ? { city } : {}),
+  ...(state ? { state } : {}),
+  ...(postalCode ? { postalCode } : {}),
+  country: 'US',
+})
+const meta = (m: Meta, profile: string, updated?: Date) => ({
+  versionId: m.versionId,
+  lastUpdated: updated ? iso(updated) : m.loadedAt,
+  profile: [profile],
+})
+const npiIdentifier = (npi: string) => ({
+  use: 'official',
+  type: coding(FHIR_SYSTEMS.identifierType, 'NPI', 'National provider identifier'),
+  system: FHIR_SYSTEMS.npi,
+  value: npi,
+})
+const GENDERS: Record<string, string> = { M: 'male', F: 'female' }
+
+/** Directory quality figures, beyond Plan-Net: confidence and the day of the last verification. */
+function quality(row: ProviderRow) {
+  return [
+    { url: FHIR_EXTENSIONS.confidence, valueDecimal: Number(row.confidence) },
+    { url: FHIR_EXTENSIONS.lastVerified, valueDate: row.last_verified_at },
+  ]
+}
+
+export function practitioner(row: ProviderRow, m: Meta): Resource {
+  const given = [row.first_name, ...(row.middle_name ? [row.middle_name] : [])]
+  return {
+    resourceType: 'Practitioner',
+    id: String(row.id),
+    meta: meta(m, PLAN_NET_PROFILES.Practitioner, row.updated_at),
+    identifier: [npiIdentifier(row.npi)],
+    active: true,
+    name: [{ use: 'official', text: row.full_name, family: row.last_name, given, ...(row.title ? { suffix: [row.title] } : {}) }],
+    ...(row.phone_number ? { telecom: phone(row.phone_number) } : {}),
+    ...(row.gender && GENDERS[row.gender] ? { gender: GENDERS[row.gender] } : {}),
+    ...(row.title ? { qualification: [{ code: { text: row.title } }] } : {}),
+  }
+}
+
+export function practitionerRole(row: ProviderRow, m: Meta): Resource {
+  const role = ROLE_CODES[row.provider_kind]
+  const accepting = row.accepting_new_patients
+  return {
+    resourceType: 'PractitionerRole',
+    id: String(row.id),
+    meta: meta(m, PLAN_NET_PROFILES.PractitionerRole, row.updated_at),
+    extension: [
+      {
+        url: FHIR_EXTENSIONS.newPatients,
+        extension: [
+          {
+            url: 'acceptingPatients',
+            valueCodeableConcept: coding(
+              FHIR_SYSTEMS.acceptingPatients,
+              accepting ? 'newpt' : 'nopt',
+              accepting ? 'Accepting' : 'Not Accepting',
+            ),
+          },
+        ],
+      },
+      ...row.networks.map((id) => ({ url: FHIR_EXTENSIONS.networkReference, valueReference: { reference: `Organization/net-${id}` } })),
+      ...quality(row),
+    ],
+    active: true,
+    practitioner: { reference: `Practitioner/${row.id}`, display: row.full_name },
+    ...(row.facility_id !== null ? { organization: { reference: `Organization/fac-${row.facility_id}` } } : {}),
+    code: [
+      role
+        ? { ...coding(FHIR_SYSTEMS.providerRole, role.code, role.display), text: row.title ?? role.display }
+        : { text: row.provider_kind },
+    ],
+    specialty: [
+      {
+        ...coding(FHIR_SYSTEMS.nucc, row.primary_taxonomy_code, row.specialty_display ?? undefined),
+        ...(row.specialty_display ? { text: row.specialty_display } : {}),
+      },
+    ],
+    location: [{ reference: `Location/prov-${row.id}` }],
+    ...(row.phone_number ? { telecom: phone(row.phone_number) } : {}),
+  }
+}
+
+export function practiceLocation(row: ProviderRow, m: Meta): Resource {
+  return {
+    resourceType: 'Location',
+    id: `prov-${row.id}`,
+    meta: meta(m, PLAN_NET_PROFILES.Location, row.updated_at),
+    status: 'active',
+    name: `Practice of ${row.full_name}`,
+    type: [coding(FHIR_SYSTEMS.locationRole, PRACTICE_LOCATION_TYPE.code, PRACTICE_LOCATION_TYPE.display)],
+    ...(row.phone_number ? { telecom: phone(row.phone_number) } : {}),
+    address: usAddress(row.address, row.city, row.state, row.zip_code),
+    position: { longitude: row.longitude, latitude: row.latitude },
+    ...(row.facility_id !== null ? { managingOrganization: { reference: `Organization/fac-${row.facility_id}` } } : {}),
+  }
+}
+
+export function facilityLocation(row: FacilityRow, m: Meta): Resource {
+  const type = LOCATION_TYPES[row.facility_type]
+  return {
+    resourceType: 'Location',
+    id: `fac-${row.id}`,
+    meta: meta(m, PLAN_NET_PROFILES.Location, row.updated_at),
+    status: 'active',
+    name: row.name,
+    ...(type ? { type: [coding(FHIR_SYSTEMS.locationRole, type.code, type.display)] } : {}),
+    ...(row.phone_number ? { telecom: phone(row.phone_number) } : {}),
+    address: usAddress(row.address_line_1, row.city, row.state, row.zip_code),
+    position: { longitude: row.longitude, latitude: row.latitude },
+    managingOrganization: { reference: `Organization/fac-${row.id}`, display: row.name },
+  }
+}
+
+export function facilityOrganization(row: FacilityRow, m: Meta): Resource {
+  return {
+    resourceType: 'Organization',
+    id: `fac-${row.id}`,
+    meta: meta(m, PLAN_NET_PROFILES.Organization, row.updated_at),
+    ...(row.npi ? { identifier: [npiIdentifier(row.npi)] } : {}),
+    active: true,
+    type: [coding(FHIR_SYSTEMS.orgType, ORG_TYPES.fac.code, ORG_TYPES.fac.display)],
+    name: row.name,
+    ...(row.phone_number ? { telecom: phone(row.phone_number) } : {}),
+    address: [usAddress(row.address_line_1, row.city, row.state, row.zip_code)],
+    ...(row.health_system_id !== null ? { partOf: { reference: `Organization/hs-${row.health_system_id}` } } : {}),
+  }
+}
+
+export function healthSystemOrganization(row: HealthSystemRow, m: Meta): Resource {
+  const telecom = [
+    ...(phone(row.phone_number) ?? []),
+    ...(row.website_domain ? [{ system: 'url', value: `https://${row.website_domain}` }] : []),
+  ]
+  return {
+    resourceType: 'Organization',
+    id: `hs-${row.id}`,
+    meta: meta(m, PLAN_NET_PROFILES.Organization),
+    active: true,
+    type: [coding(FHIR_SYSTEMS.orgType, ORG_TYPES.hs.code, ORG_TYPES.hs.display)],
+    name: row.name,
+    ...(telecom.length ? { telecom } : {}),
+    ...(row.city || row.state ? { address: [usAddress(null, row.city, row.state, null)] } : {}),
+  }
+}
+
+export function payerOrganization(row: InsurerRow, m: Meta): Resource {
+  return {
+    resourceType: 'Organization',
+    id: `ins-${row.id}`,
+    meta: meta(m, PLAN_NET_PROFILES.Organization),
+    active: true,
+    type: [coding(FHIR_SYSTEMS.orgType, ORG_TYPES.ins.code, ORG_TYPES.ins.display)],
+    name: row.name,
+  }
+}
+
+export function networkOrganization(row: InsurerRow, m: Meta): Resource {
+  return {
+    resourceType: 'Organization',
+    id: `net-${row.id}`,
+    meta: meta(m, PLAN_NET_PROFILES.Network),
+    active: true,
+    type: [coding(FHIR_SYSTEMS.orgType, ORG_TYPES.net.code, ORG_TYPES.net.display)],
+    name: networkName(row.name),
+    partOf: { reference: `Organization/ins-${row.id}`, display: row.name },
+  }
+}

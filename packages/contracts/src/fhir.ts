@@ -1,0 +1,275 @@
+import { z } from 'zod'
+
+/**
+ * The FHIR provider directory (/fhir, docs/fhir.md): Da Vinci PDex Plan-Net 1.x over FHIR R4 (4.0.1). What the
+ * server and its clients share: the media type, the code systems and profiles, the resource types and search
+ * parameters it implements, and the shapes of the OperationOutcome and Bundle it answers.
+ */
+
+export const FHIR_PREFIX = '/fhir'
+export const FHIR_MEDIA_TYPE = 'application/fhir+json'
+export const FHIR_VERSION = '4.0.1'
+
+const PLAN_NET = 'http://hl7.org/fhir/us/davinci-pdex-plan-net'
+
+export const FHIR_SYSTEMS = {
+  npi: 'http://hl7.org/fhir/sid/us-npi',
+  nucc: 'http://nucc.org/provider-taxonomy',
+  orgType: `${PLAN_NET}/CodeSystem/OrgTypeCS`,
+  providerRole: `${PLAN_NET}/CodeSystem/ProviderRoleCS`,
+  acceptingPatients: `${PLAN_NET}/CodeSystem/AcceptingPatientsCS`,
+  locationRole: 'http://terminology.hl7.org/CodeSystem/v3-RoleCode',
+  identifierType: 'http://terminology.hl7.org/CodeSystem/v2-0203',
+} as const
+
+export const PLAN_NET_CAPABILITY = `${PLAN_NET}/CapabilityStatement/plan-net`
+
+export const PLAN_NET_PROFILES = {
+  Practitioner: `${PLAN_NET}/StructureDefinition/plannet-Practitioner`,
+  PractitionerRole: `${PLAN_NET}/StructureDefinition/plannet-PractitionerRole`,
+  Organization: `${PLAN_NET}/StructureDefinition/plannet-Organization`,
+  Network: `${PLAN_NET}/StructureDefinition/plannet-Network`,
+  Location: `${PLAN_NET}/StructureDefinition/plannet-Location`,
+} as const
+
+export const FHIR_EXTENSIONS = {
+  newPatients: `${PLAN_NET}/StructureDefinition/newpatients`,
+  networkReference: `${PLAN_NET}/StructureDefinition/network-reference`,
+  /** base FHIR: the distance of a `near` match, under Bundle.entry.search */
+  locationDistance: 'http://hl7.org/fhir/StructureDefinition/location-distance',
+  /** beyond Plan-Net: the directory's confidence in a listing (0..1) and the day it was last verified */
+  confidence: 'https://citrus.health/fhir/StructureDefinition/directory-confidence',
+  lastVerified: 'https://citrus.health/fhir/StructureDefinition/last-verified',
+} as const
+
+/**
+ * The resource types /fhir serves. HealthcareService, OrganizationAffiliation, Endpoint and InsurancePlan have no
+ * data behind them here (no services, affiliations, endpoints or plan products are held), so they are not offered.
+ */
+export const FHIR_RESOURCE_TYPES = ['Practitioner', 'PractitionerRole', 'Organization', 'Location'] as const
+export type FhirResourceType = (typeof FHIR_RESOURCE_TYPES)[number]
+
+export type FhirSearchParamType = 'token' | 'string' | 'reference' | 'date' | 'special'
+
+export interface FhirSearchParamDefinition {
+  name: string
+  type: FhirSearchParamType
+  /** the Plan-Net (or base R4) definition's canonical URL */
+  definition: string
+  documentation: string
+  /** for reference parameters: the chained parameters accepted after `name.` */
+  chains?: readonly string[]
+}
+
+const planNetParam = (resource: string, name: string) => `${PLAN_NET}/SearchParameter/${resource.toLowerCase()}-${name}`
+const baseParam = (resource: string, name: string) => `http://hl7.org/fhir/SearchParameter/${resource}-${name}`
+const common = (resource: string): FhirSearchParamDefinition[] => [
+  {
+    name: '_id',
+    type: 'token',
+    definition: 'http://hl7.org/fhir/SearchParameter/Resource-id',
+    documentation: 'Logical id, comma-separated for any of several',
+  },
+  {
+    name: '_lastUpdated',
+    type: 'date',
+    definition: 'http://hl7.org/fhir/SearchParameter/Resource-lastUpdated',
+    documentation: `When the ${resource} last changed (prefixes eq, ne, gt, lt, ge, le, sa, eb)`,
+  },
+]
+
+/** Search parameters per resource type: exactly what the server implements (the CapabilityStatement lists these). */
+export const FHIR_SEARCH_PARAMS: Record<FhirResourceType, readonly FhirSearchParamDefinition[]> = {
+  Practitioner: [
+    ...common('Practitioner'),
+    {
+      name: 'name',
+      type: 'string',
+      definition: planNetParam('Practitioner', 'name'),
+      documentation: 'Any part of the name (starts with, case-insensitive)',
+    },
+    { name: 'family', type: 'string', definition: planNetParam('Practitioner', 'family-name'), documentation: 'Family name' },
+    { name: 'given', type: 'string', definition: planNetParam('Practitioner', 'given-name'), documentation: 'Given or middle name' },
+    {
+      name: 'identifier',
+      type: 'token',
+      definition: baseParam('Practitioner', 'identifier'),
+      documentation: 'NPI (http://hl7.org/fhir/sid/us-npi|1234567893)',
+    },
+  ],
+  PractitionerRole: [
+    ...common('PractitionerRole'),
+    {
+      name: 'practitioner',
+      type: 'reference',
+      definition: planNetParam('PractitionerRole', 'practitioner'),
+      documentation: 'Practitioner/{id}',
+      chains: ['name', 'family', 'given', 'identifier'],
+    },
+    {
+      name: 'organization',
+      type: 'reference',
+      definition: planNetParam('PractitionerRole', 'organization'),
+      documentation: 'The facility the role is affiliated with (Organization/fac-{id})',
+      chains: ['name'],
+    },
+    {
+      name: 'location',
+      type: 'reference',
+      definition: planNetParam('PractitionerRole', 'location'),
+      documentation: 'Location/prov-{id}; chained: address, address-postalcode, address-city, address-state, near (extension)',
+      chains: ['address', 'address-postalcode', 'address-city', 'address-state', 'near'],
+    },
+    {
+      name: 'network',
+      type: 'reference',
+      definition: planNetParam('PractitionerRole', 'network'),
+      documentation: 'Organization/net-{id}; chained: name',
+      chains: ['name'],
+    },
+    {
+      name: 'role',
+      type: 'token',
+      definition: planNetParam('PractitionerRole', 'role'),
+      documentation: 'ProviderRoleCS code (ph, apn, pa, rn, ...)',
+    },
+    {
+      name: 'specialty',
+      type: 'token',
+      definition: planNetParam('PractitionerRole', 'specialty'),
+      documentation: 'NUCC taxonomy code (http://nucc.org/provider-taxonomy|207R00000X)',
+    },
+    {
+      name: 'new-patients',
+      type: 'token',
+      definition: 'https://citrus.health/fhir/SearchParameter/practitionerrole-new-patients',
+      documentation: 'Beyond Plan-Net: newpt (accepting) or nopt (not accepting)',
+    },
+  ],
+  Organization: [
+    ...common('Organization'),
+    {
+      name: 'name',
+      type: 'string',
+      definition: planNetParam('Organization', 'name'),
+      documentation: 'Name (starts with, case-insensitive)',
+    },
+    {
+      name: 'address',
+      type: 'string',
+      definition: planNetParam('Organization', 'address'),
+      documentation: 'Any address part: line, city, state, postal code',
+    },
+    { name: 'type', type: 'token', definition: planNetParam('Organization', 'type'), documentation: 'OrgTypeCS: fac, prvgrp, payer, ntwk' },
+    {
+      name: 'partof',
+      type: 'reference',
+      definition: planNetParam('Organization', 'partof'),
+      documentation: 'A facility is part of its health system; a network of its payer',
+      chains: ['name'],
+    },
+    { name: 'identifier', type: 'token', definition: baseParam('Organization', 'identifier'), documentation: 'NPI of a facility' },
+  ],
+  Location: [
+    ...common('Location'),
+    {
+      name: 'address',
+      type: 'string',
+      definition: planNetParam('Location', 'address'),
+      documentation: 'Any address part: line, city, state, postal code',
+    },
+    { name: 'address-city', type: 'string', definition: planNetParam('Location', 'address-city'), documentation: 'City' },
+    { name: 'address-state', type: 'string', definition: planNetParam('Location', 'address-state'), documentation: 'State (USPS code)' },
+    {
+      name: 'address-postalcode',
+      type: 'string',
+      definition: planNetParam('Location', 'address-postalcode'),
+      documentation: 'ZIP code (starts with)',
+    },
+    {
+      name: 'organization',
+      type: 'reference',
+      definition: planNetParam('Location', 'organization'),
+      documentation: 'The managing facility (Organization/fac-{id})',
+      chains: ['name'],
+    },
+    { name: 'type', type: 'token', definition: planNetParam('Location', 'type'), documentation: 'v3 RoleCode: HOSP, SU, OF, RADDX, PROFF' },
+    {
+      name: 'near',
+      type: 'special',
+      definition: baseParam('Location', 'near'),
+      documentation: 'latitude|longitude|distance|unit (km, mi, m, [mi_i]); sorted by distance',
+    },
+  ],
+}
+
+/** `_include` and `_revinclude` values per resource type (the Plan-Net ones whose targets exist here). */
+export const FHIR_INCLUDES: Record<FhirResourceType, { include: readonly string[]; revinclude: readonly string[] }> = {
+  Practitioner: { include: [], revinclude: ['PractitionerRole:practitioner'] },
+  PractitionerRole: {
+    include: ['PractitionerRole:practitioner', 'PractitionerRole:organization', 'PractitionerRole:location', 'PractitionerRole:network'],
+    revinclude: [],
+  },
+  Organization: {
+    include: ['Organization:partof'],
+    revinclude: ['PractitionerRole:organization', 'PractitionerRole:network'],
+  },
+  Location: { include: ['Location:organization'], revinclude: ['PractitionerRole:location'] },
+}
+
+/** Result parameters accepted on every search. `_cursor` carries the keyset position of a `next` link. */
+export const FHIR_RESULT_PARAMS = ['_count', '_total', '_include', '_revinclude', '_cursor', '_format'] as const
+export const FHIR_MAX_COUNT = 1000
+export const FHIR_DEFAULT_COUNT = 20
+/** at most this many resources are added to one page by `_revinclude` */
+export const FHIR_MAX_REVINCLUDE = 1000
+
+export const operationOutcomeSchema = z.object({
+  resourceType: z.literal('OperationOutcome'),
+  issue: z
+    .array(
+      z.object({
+        severity: z.enum(['fatal', 'error', 'warning', 'information']),
+        code: z.string(),
+        diagnostics: z.string().optional(),
+        expression: z.array(z.string()).optional(),
+      }),
+    )
+    .min(1),
+})
+export type OperationOutcome = z.infer<typeof operationOutcomeSchema>
+
+const resourceSchema = z.looseObject({ resourceType: z.string(), id: z.string().optional() })
+
+export const bundleSchema = z.object({
+  resourceType: z.literal('Bundle'),
+  id: z.string().optional(),
+  meta: z.object({ lastUpdated: z.string() }).optional(),
+  type: z.literal('searchset'),
+  total: z.number().int().nonnegative().optional(),
+  link: z.array(z.object({ relation: z.string(), url: z.string() })),
+  entry: z
+    .array(
+      z.object({
+        fullUrl: z.string(),
+        resource: resourceSchema,
+        search: z.looseObject({ mode: z.enum(['match', 'include', 'outcome']) }),
+      }),
+    )
+    .optional(),
+})
+export type FhirBundle = z.infer<typeof bundleSchema>
+
+export const FHIR_MESSAGES = {
+  unknownType: (type: string) => `Resource type ${type} is not served here; see /fhir/metadata`,
+  unknownResource: (type: string, id: string) => `${type}/${id} does not exist`,
+  unknownParam: (type: string, name: string) => `Unknown search parameter "${name}" for ${type}; see /fhir/metadata`,
+  badValue: (name: string, reason: string) => `Invalid value of ${name}: ${reason}`,
+  unsupportedModifier: (name: string, modifier: string) => `Modifier :${modifier} is not supported on ${name}`,
+  unsupportedChain: (name: string, chain: string) => `Chained parameter ${name}.${chain} is not supported`,
+  unsupportedInclude: (param: string, value: string) => `${param}=${value} is not supported; see /fhir/metadata`,
+  badCursor: 'The paging cursor is not valid for this search; start again from the first page',
+  badFormat: 'Only JSON is served (_format=json or application/fhir+json)',
+  nearOnce: 'near may be given only once',
+  unsupportedMethod: 'Only read and search are supported: the directory is read-only',
+} as const
