@@ -7,6 +7,7 @@ import {
   deleteApiTokenResponseSchema,
   loginRequestSchema,
   loginResponseSchema,
+  endpoints,
 } from '@citrus/contracts'
 import { describe, expect, expectTypeOf, it, vi } from 'vitest'
 import { resolveApiBaseUrl } from '../config/env'
@@ -17,6 +18,8 @@ import {
   buildPath,
   createApi,
   createApiClient,
+  createEndpointDownloader,
+  createEndpointUrl,
   isInvalidResponse,
   toApiError,
 } from './api-client'
@@ -50,6 +53,9 @@ const revokeKey = defineEndpoint({
   response: deleteApiTokenResponseSchema,
   errors: [404],
 })
+
+const letter = endpoints.careSelect.referralLetter
+const tile = endpoints.atlas.tile
 
 function jsonResponse(body: unknown, init: { status?: number; statusText?: string } = {}): Response {
   return new Response(JSON.stringify(body), {
@@ -299,5 +305,41 @@ describe('api(endpoint, input)', () => {
     fetchMock.mockImplementation(async () => jsonResponse({ users: [] }))
     await Promise.all([api(companyUsers, { params: { id: 1 } }), api(companyUsers, { params: { id: 1 } })])
     expect(fetchMock).toHaveBeenCalledTimes(2)
+  })
+})
+
+describe('files and URLs through the client (issue 35 item 5)', () => {
+  const letterBody = { patient_name: 'Ann Lee', dob: '1980-01-02', selected_npis: ['1234567890'] }
+
+  it('downloadEndpoint sends the JSON body with the login token and returns the file as a Blob, unparsed', async () => {
+    const { client, fetchMock, call } = setup({ login: 'jwt-1' })
+    fetchMock.mockResolvedValueOnce(new Response('%PDF-1.7 x', { status: 200, headers: { 'content-type': 'application/pdf' } }))
+    const blob = await createEndpointDownloader(client)(letter, { body: letterBody }, { headers: { Accept: 'application/pdf' } })
+    expect(await blob.text()).toBe('%PDF-1.7 x')
+    expect(call().url).toBe('/api/care-select/referral-letter')
+    expect(call().init.method).toBe('POST')
+    expect(call().init.body).toBe(JSON.stringify(letterBody))
+    expect(call().headers.get('authorization')).toBe('Bearer jwt-1')
+    expect(call().headers.get('accept')).toBe('application/pdf')
+  })
+
+  it('downloadEndpoint turns an error answer into the ApiError of the envelope, and a network failure into the network error', async () => {
+    const { client, fetchMock } = setup()
+    const download = createEndpointDownloader(client)
+    fetchMock.mockResolvedValueOnce(jsonResponse({ message: 'CSV export needs Business+', code: 'PLAN', status: 402 }, { status: 402 }))
+    const refused = await caught(download(letter, { body: letterBody }))
+    expect([refused.message, refused.code, refused.status]).toEqual(['CSV export needs Business+', 'PLAN', 402])
+    fetchMock.mockRejectedValueOnce(new TypeError('offline'))
+    expect((await caught(download(letter, { body: letterBody }))).message).toBe('Network Error - Please check your internet connection.')
+  })
+
+  it('endpointUrl keeps unfilled parameters as templates, adds the query, and the shareable token only without a login', () => {
+    const guest = createEndpointUrl({ baseUrl: '/api/', getLoginToken: () => null, getShareableToken: () => 'share-1' })
+    expect(guest(tile, { query: { icd10_cm_union_csv: 'I10,E11' } })).toBe(
+      '/api/atlas/tiles/{z}/{x}/{y}.mvt?icd10_cm_union_csv=I10%2CE11&token=share-1',
+    )
+    expect(guest(tile, { params: { z: 3 }, query: {} })).toBe('/api/atlas/tiles/3/{x}/{y}.mvt?token=share-1')
+    const member = createEndpointUrl({ baseUrl: '/api', getLoginToken: () => 'jwt', getShareableToken: () => 'share-1' })
+    expect(member(tile, { query: { icd10_cm_union_csv: 'I10' } })).toBe('/api/atlas/tiles/{z}/{x}/{y}.mvt?icd10_cm_union_csv=I10')
   })
 })

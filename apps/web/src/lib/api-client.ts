@@ -129,6 +129,8 @@ export interface RequestOptions {
   body?: unknown
   headers?: Record<string, string>
   signal?: AbortSignal
+  /** 'blob': a success answer is a file (a PDF, a CSV) and comes back as a Blob; errors are read as JSON as always */
+  responseType?: 'json' | 'blob'
 }
 
 export interface ApiClientOptions {
@@ -228,6 +230,13 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
       if (error instanceof DOMException && error.name === 'AbortError') throw error
       throw networkError(error)
     }
+    if (response.ok && opts.responseType === 'blob') {
+      try {
+        return await response.blob()
+      } catch (error) {
+        throw networkError(error)
+      }
+    }
     let body: unknown
     try {
       body = await readBody(response)
@@ -319,14 +328,66 @@ export function createEndpointCaller(client: ApiClient): EndpointCaller {
   }
 }
 
+/** Calls an endpoint whose success answer is a file → the file as a Blob (not parsed: its schema documents the media type). */
+export type EndpointDownloader = <D extends EndpointDefinition>(
+  endpoint: D,
+  input: EndpointInput<D> | undefined,
+  options?: CallOptions,
+) => Promise<Blob>
+
+export function createEndpointDownloader(client: ApiClient): EndpointDownloader {
+  return async (endpoint, input, options) => {
+    if (endpoint.mount === 'root') throw new Error(`${endpointName(endpoint)} is not served under the API base URL`)
+    const parts = (input ?? {}) as { params?: PathParams; query?: QueryParams; body?: unknown }
+    const body = await client.request(endpoint.method, buildPath(endpoint.path, parts.params), {
+      query: parts.query,
+      body: parts.body,
+      signal: options?.signal,
+      headers: options?.headers,
+      responseType: 'blob',
+    })
+    return body as Blob
+  }
+}
+
+/**
+ * The URL of an endpoint for the browser or the map to fetch itself (vector tiles): the base URL, the path with the
+ * given parameters filled and any other kept as its `{name}` template (MapLibre fills {z}/{x}/{y}), the query, and the
+ * shareable token when there is no login (the map sends the login token itself: components/map/basemap.ts).
+ */
+export type EndpointUrl = <D extends EndpointDefinition>(
+  endpoint: D,
+  input?: { params?: Partial<PathParams>; query?: QueryParams },
+) => string
+
+export function createEndpointUrl(options: Pick<ApiClientOptions, 'baseUrl' | 'getLoginToken' | 'getShareableToken'>): EndpointUrl {
+  return (endpoint, input = {}) => {
+    const path = endpoint.path.replace(TEMPLATE_PARAM, (template, name: string) => {
+      const value = input.params?.[name]
+      return value === undefined || value === '' ? template : encodeURIComponent(String(value))
+    })
+    const search = new URLSearchParams()
+    appendQuery(search, input.query)
+    const share = options.getLoginToken?.() ? null : (options.getShareableToken?.() ?? null)
+    if (share && !search.has('token')) search.set('token', share)
+    const qs = search.toString()
+    return `${joinUrl(options.baseUrl, path)}${qs ? `?${qs}` : ''}`
+  }
+}
+
 /** The app's transport: base URL from config, login token from storage, shareable token from the guest session. */
-export const apiClient: ApiClient = createApiClient({
+const appCredentials = {
   baseUrl: env.apiBaseUrl,
   getLoginToken: () => getValidLoginToken(),
   getShareableToken: () => getActiveShareableToken(),
-})
+}
+export const apiClient: ApiClient = createApiClient(appCredentials)
 
 /** The app's one way to call the server: `api(endpoints.x, input)`. */
 export const api: Api = createApi(apiClient)
 /** The same call with a plain signature (see EndpointCaller). */
 export const callEndpoint: EndpointCaller = createEndpointCaller(apiClient)
+/** A file the API answers (the referral letter PDF, the Atlas CSV export), through the same transport. */
+export const downloadEndpoint: EndpointDownloader = createEndpointDownloader(apiClient)
+/** An endpoint's URL for the browser or the map (see EndpointUrl). */
+export const endpointUrl: EndpointUrl = createEndpointUrl(appCredentials)

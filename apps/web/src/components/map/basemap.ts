@@ -1,4 +1,4 @@
-import { GEO_COUNTY_MIN_ZOOM, GEO_TILE_LAYERS, GEO_TILE_MAX_ZOOM } from '@citrus/contracts'
+import { GEO_COUNTY_MIN_ZOOM, GEO_TILE_LAYERS, GEO_TILE_MAX_ZOOM, endpoints } from '@citrus/contracts'
 import type { RequestParameters, ResourceType, StyleSpecification } from 'maplibre-gl'
 
 /**
@@ -92,12 +92,12 @@ export function offlineStyle(apiBaseUrl: string, fonts?: LabelFontUrls): StyleSp
     sources: {
       [BASEMAP_SOURCE]: {
         type: 'vector',
-        tiles: [`${apiBaseUrl}/geo/tiles/{z}/{x}/{y}.mvt`],
+        tiles: [`${apiBaseUrl}${endpoints.geo.tile.path}`],
         minzoom: 0,
         maxzoom: GEO_TILE_MAX_ZOOM,
         attribution: BASEMAP_ATTRIBUTION,
       },
-      ...(fonts ? { [PLACES_SOURCE]: { type: 'geojson' as const, data: `${apiBaseUrl}/geo/places` } } : {}),
+      ...(fonts ? { [PLACES_SOURCE]: { type: 'geojson' as const, data: `${apiBaseUrl}${endpoints.geo.places.path}` } } : {}),
     },
     layers: [
       { id: 'background', type: 'background', paint: { 'background-color': BASEMAP_COLORS.background } },

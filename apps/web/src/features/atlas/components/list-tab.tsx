@@ -1,4 +1,4 @@
-import { ATLAS_MESSAGES, ATLAS_PAGE_SIZES, type AtlasListRow, type AtlasHomeResponse } from '@citrus/contracts'
+import { ATLAS_MESSAGES, ATLAS_PAGE_SIZES, endpoints, type AtlasListRow, type AtlasHomeResponse } from '@citrus/contracts'
 import {
   Anchor,
   Breadcrumbs,
@@ -18,9 +18,10 @@ import { IconLock } from '@tabler/icons-react'
 import { useState } from 'react'
 import { EmptyState } from '../../../components/feedback/empty-state'
 import { InlineLoader } from '../../../components/feedback/loading'
+import { apiMessageOf, downloadEndpoint } from '../../../lib/api-client'
 import { notify } from '../../../lib/notify'
+import { saveBlob } from '../../../lib/save-file'
 import { useAtlasList } from '../api/atlas'
-import { apiMessageOf, apiUrl, downloadFromApi } from '../api/raw'
 
 type SortKey =
   'state' | 'hospitalName' | 'city' | 'patients' | 'commercialPercent' | 'medicarePercent' | 'medicaidPercent' | 'hcps' | 'hotspot'
@@ -73,16 +74,17 @@ export function ListTab({
   }
   const exportCsv = async () => {
     try {
-      await downloadFromApi(
-        apiUrl('/atlas-v2/list/conditions/1', {
+      const csv = await downloadEndpoint(endpoints.atlas.list, {
+        params: { use_case: 'conditions', page: 1 },
+        query: {
           ...query,
           kind,
-          state,
+          ...(state ? { state } : {}),
           format: 'csv',
           ...(sort ? { sort: sort.key, direction: sort.direction } : {}),
-        }),
-        `atlas-${kind}-data-${new Date().toISOString().slice(0, 10)}.csv`,
-      )
+        },
+      })
+      saveBlob(csv, `atlas-${kind}-data-${new Date().toISOString().slice(0, 10)}.csv`)
     } catch (error) {
       notify({ severity: 'error', message: apiMessageOf(error, ATLAS_MESSAGES.csvLocked) })
     }

@@ -1,6 +1,6 @@
 import { ATLAS_MESSAGES } from '@citrus/contracts'
 import { notify } from '../../../lib/notify'
-import { saveBlob } from '../api/raw'
+import { saveBlob } from '../../../lib/save-file'
 
 /** PNG export of cards (spec 2 §7, spec 1 §9): scale 2, quality 0.92, 100 ms between the files of a batch. */
 export const IMAGE_EXPORT = { pixelRatio: 2, quality: 0.92, batchPauseMs: 100 } as const

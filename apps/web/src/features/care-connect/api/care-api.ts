@@ -1,10 +1,8 @@
 import { endpoints, type EndpointOutput, type RankingsQuery, type ReferralLetterRequest } from '@citrus/contracts'
 import { useMutation, useQueryClient } from '@tanstack/react-query'
 import { useCallback, useState } from 'react'
-import { env } from '../../../config/env'
 import { endpointKey, useApiMutation, useApiQuery } from '../../../hooks/use-api'
-import { callEndpoint, toApiError, networkError } from '../../../lib/api-client'
-import { getValidLoginToken } from '../../../lib/auth-token'
+import { callEndpoint, downloadEndpoint } from '../../../lib/api-client'
 
 export type Rankings = EndpointOutput<typeof endpoints.careSelect.rankings>
 export type HcpRow = Rankings['hcp_rankings'][number]
@@ -87,45 +85,7 @@ export const useConfirmCode = () => useApiMutation(endpoints.memberAccess.confir
 /** POST /care-select/referral-letter: the PDF, saved as referral_letter.pdf (spec 3 §4.7). */
 export function useReferralLetter() {
   return useMutation({
-    mutationFn: async (body: ReferralLetterRequest) => {
-      const token = getValidLoginToken()
-      let response: Response
-      try {
-        response = await fetch(`${env.apiBaseUrl}/care-select/referral-letter`, {
-          method: 'POST',
-          headers: {
-            'Content-Type': 'application/json',
-            Accept: 'application/pdf',
-            ...(token ? { Authorization: `Bearer ${token}` } : {}),
-          },
-          body: JSON.stringify(body),
-        })
-      } catch (error) {
-        throw networkError(error)
-      }
-      if (!response.ok) {
-        const text = await response.text()
-        const parsed: unknown = (() => {
-          try {
-            return JSON.parse(text) as unknown
-          } catch {
-            return undefined
-          }
-        })()
-        throw toApiError(parsed, response)
-      }
-      return response.blob()
-    },
+    mutationFn: (body: ReferralLetterRequest) =>
+      downloadEndpoint(endpoints.careSelect.referralLetter, { body }, { headers: { Accept: 'application/pdf' } }),
   })
-}
-
-export function saveBlob(blob: Blob, filename: string) {
-  const url = URL.createObjectURL(blob)
-  const anchor = document.createElement('a')
-  anchor.href = url
-  anchor.download = filename
-  document.body.appendChild(anchor)
-  anchor.click()
-  anchor.remove()
-  setTimeout(() => URL.revokeObjectURL(url), 1000)
 }

@@ -2,7 +2,8 @@ import { REFERRAL_LETTER_FILENAME, isValidBirthDate, type RankingsQuery } from '
 import { Alert, Button, Group, Modal, Stack, TextInput, Textarea } from '@mantine/core'
 import { useState } from 'react'
 import { notify } from '../../../lib/notify'
-import { saveBlob, useReferralLetter } from '../api/care-api'
+import { saveBlob } from '../../../lib/save-file'
+import { useReferralLetter } from '../api/care-api'
 import { CARE_MESSAGES_UI, CARE_TEXT } from '../utils/messages'
 
 /** Referral Letter Generator (spec 3 §2.5, §4.7, §5): patient name, date of birth, notes; downloads referral_letter.pdf. */
