@@ -29,13 +29,15 @@ export function passwordResetEmail(to: string, link: string, ttlSeconds: number)
  * A reset request as recorded before the answer, the same for every address (issue 32 §5). Kept `held`, so never
  * sent as it is: it becomes the reset e-mail (same id) or is deleted when the address has no active account.
  */
+export const RESET_REQUEST_KIND = 'password_reset_request'
+
 export function passwordResetRequest(to: string) {
   return {
     channel: 'email',
     recipient: to,
     subject: 'Reset your Citrus password',
     body: 'Password reset requested; the e-mail is being prepared.',
-    payload: { kind: 'password_reset_request' },
+    payload: { kind: RESET_REQUEST_KIND },
   } as const satisfies OutboxMessageInput
 }
 

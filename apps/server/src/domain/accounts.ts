@@ -6,7 +6,7 @@ import type { CredentialLimiters } from '../auth/rate-limits.js'
 import { hashToken, type Tokens } from '../auth/tokens.js'
 import type { PrismaClient } from '../db/database.js'
 import { badRequest, unauthorized } from '../lib/errors.js'
-import { passwordChangedEmail, passwordResetEmail, passwordResetRequest } from './account-emails.js'
+import { RESET_REQUEST_KIND, passwordChangedEmail, passwordResetEmail, passwordResetRequest } from './account-emails.js'
 import type { Outbox } from '../services/outbox.js'
 import { normalizeEmail } from './users.js'
 
@@ -22,6 +22,9 @@ export interface AccountContext {
 
 /** How long after a reset request its e-mail is prepared, with the requests that arrived meanwhile. */
 const RESET_BATCH_DELAY_MS = 1_000
+/** How often each process looks for requests that no process prepared (one that stopped first). */
+const RESET_SWEEP_INTERVAL_MS = 10_000
+const RESET_BATCH_SIZE = 100
 
 // Verifying against a throwaway hash when the e-mail is unknown keeps both answers equally slow.
 let dummyHash: Promise<string> | null = null
@@ -36,12 +39,14 @@ export function weakPassword(field: string) {
  * its credential limiter (auth/rate-limits.ts). `address` is the client address (request.ip).
  */
 export class AccountService {
-  /** reset requests recorded and answered, their e-mails not yet prepared */
-  private readonly resetRequests: { id: string; email: string }[] = []
   private resetTimer: NodeJS.Timeout | null = null
+  private readonly resetSweep: NodeJS.Timeout
   private resetBatches: Promise<void> = Promise.resolve()
 
-  constructor(private readonly ctx: AccountContext) {}
+  constructor(private readonly ctx: AccountContext) {
+    // Requests recorded by a process that stopped before preparing them are taken over by any other (issue 34 §1).
+    this.resetSweep = setInterval(() => void this.prepareResetEmails(), RESET_SWEEP_INTERVAL_MS).unref()
+  }
 
   async login(address: string, input: { email: string; password: string }): Promise<{ token: string }> {
     const email = normalizeEmail(input.email)
@@ -75,10 +80,9 @@ export class AccountService {
       email,
       async () => {
         const recorded = await this.ctx.prisma.messageOutbox.create({
-          data: { ...passwordResetRequest(email), status: 'held' },
+          data: { ...passwordResetRequest(email), status: 'held', scope: this.ctx.outbox.scope },
           select: { id: true },
         })
-        this.resetRequests.push({ id: recorded.id, email })
         this.resetTimer ??= setTimeout(() => {
           this.resetTimer = null
           void this.prepareResetEmails()
@@ -89,46 +93,63 @@ export class AccountService {
     )
   }
 
-  /** Prepares the reset e-mails of the requests recorded so far; batches run one after another. */
+  /**
+   * Prepares the reset e-mails of the requests recorded so far, by this process or any other: the held rows are
+   * claimed in PostgreSQL (FOR UPDATE SKIP LOCKED), so each request becomes one e-mail however many processes run.
+   * Batches of one process run one after another.
+   */
   private prepareResetEmails(): Promise<void> {
     const run = this.resetBatches.then(async () => {
-      const batch = this.resetRequests.splice(0)
-      if (batch.length === 0) return
       try {
-        await this.prepareBatch(batch)
+        while ((await this.prepareBatch()) === RESET_BATCH_SIZE);
       } catch (error) {
-        this.ctx.log.error({ err: error, message_ids: batch.map((request) => request.id) }, 'password reset e-mails failed')
+        this.ctx.log.error({ err: error }, 'password reset e-mails failed')
       }
     })
     this.resetBatches = run
     return run
   }
 
-  private async prepareBatch(batch: { id: string; email: string }[]): Promise<void> {
-    const users = await this.ctx.prisma.user.findMany({
-      where: { email: { in: [...new Set(batch.map((request) => request.email))] }, is_active: true },
-      select: { id: true, email: true },
-    })
-    const byEmail = new Map(users.map((user) => [user.email, user]))
-    await this.ctx.prisma.$transaction(async (tx) => {
+  /** One transaction: claims up to RESET_BATCH_SIZE held requests, replaces each with its e-mail or deletes it. */
+  private async prepareBatch(): Promise<number> {
+    return this.ctx.prisma.$transaction(async (tx) => {
+      const batch = await tx.$queryRaw<{ id: string; recipient: string }[]>`
+        SELECT id, recipient FROM message_outbox
+        WHERE status = 'held' AND payload->>'kind' = ${RESET_REQUEST_KIND}
+          AND scope IS NOT DISTINCT FROM ${this.ctx.outbox.scope}
+        ORDER BY created_at
+        LIMIT ${RESET_BATCH_SIZE}
+        FOR UPDATE SKIP LOCKED`
+      if (batch.length === 0) return 0
+      const users = await tx.user.findMany({
+        where: { email: { in: [...new Set(batch.map((request) => request.recipient))] }, is_active: true },
+        select: { id: true, email: true },
+      })
+      const byEmail = new Map(users.map((user) => [user.email, user]))
       await tx.messageOutbox.deleteMany({ where: { id: { in: batch.map((request) => request.id) }, status: 'held' } })
       for (const request of batch) {
-        const user = byEmail.get(request.email)
+        const user = byEmail.get(request.recipient)
         if (!user) continue
         const { token, expiresAt } = this.ctx.tokens.signReset(user.id)
         const link = `${this.ctx.publicUrl}/password-reset?token=${encodeURIComponent(token)}`
         await tx.passwordResetToken.create({ data: { user_id: user.id, token_hash: hashToken(token), expires_at: expiresAt } })
         await this.ctx.outbox.enqueue({ ...passwordResetEmail(user.email, link, PASSWORD_RESET_TTL_SECONDS), id: request.id }, tx)
       }
+      return batch.length
     })
   }
 
-  /** Resolves when the reset e-mails requested so far are in the outbox (tests; shutdown). */
+  /** Resolves when the reset e-mails requested so far are in the outbox (tests); stops the sweep (shutdown). */
   async settled(): Promise<void> {
     if (this.resetTimer) clearTimeout(this.resetTimer)
     this.resetTimer = null
-    do await this.prepareResetEmails()
-    while (this.resetRequests.length > 0)
+    await this.prepareResetEmails()
+  }
+
+  /** Stops the timers; requests still held are prepared by the next sweep of any process. */
+  async stop(): Promise<void> {
+    clearInterval(this.resetSweep)
+    await this.settled()
   }
 
   async resetPassword(address: string, input: { new_password: string; temp_jwt_token: string }): Promise<{ message_id: string }> {

@@ -59,7 +59,8 @@ export class Outbox {
   private readonly batchSize: number
   private readonly leaseMs: number
   private readonly now: () => Date
-  private readonly scope: string | null
+  /** the delivery scope its messages are written and claimed under (null = the normal deployment) */
+  readonly scope: string | null
   private queue: Promise<unknown> = Promise.resolve()
   private timer: NodeJS.Timeout | null = null
   private stopped = false

@@ -32,7 +32,7 @@ export const userRoutes: FastifyPluginAsyncZod = async (app) => {
   const signups = new SignupService(prisma, limits)
   accountServices.set(app.server, accounts)
   app.addHook('onClose', async () => {
-    await accounts.settled()
+    await accounts.stop()
     accountServices.delete(app.server)
   })
 

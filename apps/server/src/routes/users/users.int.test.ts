@@ -21,6 +21,7 @@ import { RATE_LIMITS } from '../../auth/rate-limits.ts'
 import { newInvitationToken } from '../../domain/onboarding.ts'
 import { UserService } from '../../domain/users.ts'
 import { hashToken } from '../../auth/tokens.ts'
+import { passwordResetRequest } from '../../domain/account-emails.ts'
 
 const NEW_PASSWORD = 'Brand#New9pass'
 
@@ -581,6 +582,25 @@ describe('password reset through a real SMTP server', () => {
     if (!match?.[1]) throw new Error('no reset link in the e-mail')
     return match[1]
   }
+
+  it('prepares a request recorded by another process that stopped before preparing it, exactly once', async () => {
+    const { users } = await createTenant(ctx.db, { roles: ['user'] })
+    const user = users[0]!
+    const outbox = servicesOf(ctx.app).outbox
+    // what requestPasswordReset writes before answering, left behind by a process that died
+    const orphan = await ctx.db.prisma.messageOutbox.create({
+      data: { ...passwordResetRequest(user.email), status: 'held', scope: outbox.scope },
+    })
+    const unknown = await ctx.db.prisma.messageOutbox.create({
+      data: { ...passwordResetRequest(`nobody-${orphan.id}@example.com`), status: 'held', scope: outbox.scope },
+    })
+    await Promise.all([accountsOf(ctx.app).settled(), accountsOf(ctx.app).settled()])
+    const prepared = await ctx.db.prisma.messageOutbox.findUniqueOrThrow({ where: { id: orphan.id } })
+    expect(prepared).toMatchObject({ recipient: user.email, status: 'pending', subject: 'Reset your Citrus password' })
+    expect(prepared.body).toContain('/password-reset?token=')
+    expect(await ctx.db.prisma.messageOutbox.findUnique({ where: { id: unknown.id } })).toBeNull()
+    expect(await ctx.db.prisma.passwordResetToken.count({ where: { user_id: user.id } })).toBe(1)
+  })
 
   it('e-mails a single-use link; the new password works, the old one and the token do not', async () => {
     const { users } = await createTenant(ctx.db, { roles: ['user'] })
