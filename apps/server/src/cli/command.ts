@@ -20,6 +20,8 @@ export interface Command {
   summary: string
   usage: string
   options?: ParseArgsConfig['options']
+  /** the command opens the database itself (backup, restore): `context.db` is not set up for it */
+  opensDatabase?: boolean
   run(context: CliContext, values: Record<string, string | boolean | string[] | undefined>, positionals: string[]): Promise<void>
 }
 

@@ -11,6 +11,7 @@ import { AppError } from '../lib/errors.js'
 import { MIGRATIONS_DIR, runningEmbeddedUrl, startRuntime } from '../runtime.js'
 import { UsageError, type CliContext, type Command } from './command.js'
 import { apikeyCommands } from './commands/apikey.js'
+import { backupCommands } from './commands/backup.js'
 import { companyCommands } from './commands/company.js'
 import { dataCommands } from './commands/data.js'
 import { seedCommands } from './commands/seed.js'
@@ -24,7 +25,14 @@ const GLOBAL_OPTIONS = {
 } as const satisfies ParseArgsConfig['options']
 
 /** Every command, by noun; `runCli` only parses, connects and dispatches. */
-export const COMMANDS: Command[] = [...companyCommands, ...userCommands, ...apikeyCommands, ...seedCommands, ...dataCommands]
+export const COMMANDS: Command[] = [
+  ...companyCommands,
+  ...userCommands,
+  ...apikeyCommands,
+  ...seedCommands,
+  ...dataCommands,
+  ...backupCommands,
+]
 
 function helpText(): string {
   const width = Math.max(...COMMANDS.map((c) => c.name.length))
@@ -78,6 +86,14 @@ export async function runCli(argv: string[], io: CliIo, database?: Database): Pr
   let stopRuntime: (() => Promise<void>) | null = null
   try {
     const env = loadEnv()
+    if (command.opensDatabase) {
+      await command.run(
+        { db: undefined as never, env, json, print: (value, human) => io.out(json ? JSON.stringify(value, null, 2) : human()) },
+        parsed.values as Record<string, string | boolean | string[] | undefined>,
+        parsed.positionals,
+      )
+      return 0
+    }
     if (!db) {
       const url = env.DATABASE_URL ?? runningEmbeddedUrl(env)
       if (url) {
