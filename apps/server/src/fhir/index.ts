@@ -92,6 +92,8 @@ export async function fhirRoutes(app: FastifyInstance) {
   app.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string', bodyLimit: FORM_BODY_LIMIT }, (_request, body, done) =>
     done(null, body),
   )
+  // any other body (a FHIR create or update, say) is read only to be refused: 405 for writes, 415 for a _search
+  app.addContentTypeParser('*', { parseAs: 'buffer', bodyLimit: FORM_BODY_LIMIT }, (_request, _body, done) => done(null, null))
 
   /** Access and metering: after the request is known to be valid, before the work (a 400 or a 304 costs nothing). */
   async function admit(request: FastifyRequest, reply: FastifyReply) {
@@ -135,6 +137,9 @@ export async function fhirRoutes(app: FastifyInstance) {
 
   const runSearch = async (request: FastifyRequest<{ Params: { type: string } }>, reply: FastifyReply) => {
     const type = resourceType(request.params.type)
+    if (request.method === 'POST' && !/^application\/x-www-form-urlencoded\b/i.test(String(request.headers['content-type'] ?? ''))) {
+      throw new FhirError(415, 'not-supported', 'POST _search takes its parameters as application/x-www-form-urlencoded')
+    }
     const parsed = parseSearch(type, pairsOf(request), lenient(request))
     const version = await directoryVersion(pool)
     const canonical = parsed.pairs.map(([key, value]) => `${encodeURIComponent(key)}=${encodeURIComponent(value)}`).join('&')

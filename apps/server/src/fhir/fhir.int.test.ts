@@ -1,0 +1,451 @@
+import type { AddressInfo } from 'node:net'
+import { FHIR_EXTENSIONS, FHIR_RESOURCE_TYPES, FHIR_SEARCH_PARAMS, FHIR_SYSTEMS, PLAN_NET_CAPABILITY } from '@citrus/contracts'
+import { Fhir } from 'fhir'
+import { Client } from 'fhir-kit-client'
+import { beforeAll, describe, expect, it } from 'vitest'
+import { createTenant, loginTokenFor, useTestApp } from '../../../../test/helpers.ts'
+
+/**
+ * The FHIR provider directory against a live server on the ci dataset: a real FHIR client (fhir-kit-client) reads,
+ * searches, chains, includes and pages to the end; every resource passes the R4 validator of the `fhir` package;
+ * ids, counts and `near` distances are recounted with independent SQL (ST_Distance).
+ */
+
+interface Entry {
+  fullUrl: string
+  resource: Record<string, unknown> & { resourceType: string; id: string }
+  search: { mode: string; extension?: { url: string; valueDistance: { value: number; unit: string; code: string } }[] }
+}
+interface Bundle {
+  resourceType: 'Bundle'
+  total?: number
+  link: { relation: string; url: string }[]
+  entry?: Entry[]
+}
+
+const validator = new Fhir()
+function expectValid(resource: object) {
+  const result = validator.validate(resource)
+  // Plan-Net's codes (ProviderRoleCS, OrgTypeCS, NUCC) are outside the base R4 example value sets: that warning alone is expected
+  const problems = result.messages.filter(
+    (message) =>
+      message.severity === 'error' ||
+      message.severity === 'fatal' ||
+      (message.severity === 'warning' && !/not found in value set/.test(message.message ?? '')),
+  )
+  expect(problems).toEqual([])
+  expect(result.valid).toBe(true)
+}
+
+const MI = 1609.344
+
+describe('FHIR directory, public', { timeout: 180_000 }, () => {
+  const ctx = useTestApp({ FHIR_PUBLIC: 'true' }, { dataset: true })
+  let base = ''
+  let client: Client
+
+  beforeAll(async () => {
+    await ctx.app.listen({ port: 0, host: '127.0.0.1' })
+    base = `http://127.0.0.1:${(ctx.app.server.address() as AddressInfo).port}/fhir`
+    client = new Client({ baseUrl: base })
+  })
+
+  const get = (path: string, headers: Record<string, string> = {}) => fetch(`${base}${path}`, { headers })
+  const matches = (bundle: Bundle) => (bundle.entry ?? []).filter((entry) => entry.search.mode === 'match')
+
+  /** Follows next links with the FHIR client to the end; the first page (every page with `validateAll`) is validated. */
+  async function all(
+    resourceType: string,
+    searchParams: Record<string, string | number>,
+    validateAll = false,
+  ): Promise<{ entries: Entry[]; pages: number; total?: number }> {
+    let bundle = (await client.search({ resourceType, searchParams })) as unknown as Bundle
+    const total = bundle.total
+    const entries: Entry[] = []
+    let pages = 0
+    for (;;) {
+      pages++
+      if (pages === 1 || validateAll) expectValid(bundle)
+      entries.push(...matches(bundle))
+      const next = client.nextPage({ bundle: bundle as never })
+      if (!next) break
+      bundle = (await next) as unknown as Bundle
+    }
+    return { entries, pages, ...(total !== undefined ? { total } : {}) }
+  }
+
+  async function sqlIds(text: string, values: unknown[] = []): Promise<number[]> {
+    const { rows } = await ctx.db.pool.query<{ id: number }>(text, values)
+    return rows.map((row) => row.id)
+  }
+
+  it('answers a CapabilityStatement that instantiates Plan-Net and lists exactly what is served', async () => {
+    const response = await get('/metadata')
+    expect(response.status).toBe(200)
+    expect(response.headers.get('content-type')).toMatch(/^application\/fhir\+json/)
+    const statement = (await response.json()) as {
+      instantiates: string[]
+      fhirVersion: string
+      rest: { resource: { type: string; interaction: { code: string }[]; searchParam: { name: string }[] }[] }[]
+    }
+    expectValid(statement)
+    expect(statement.instantiates).toEqual([PLAN_NET_CAPABILITY])
+    expect(statement.fhirVersion).toBe('4.0.1')
+    const resources = statement.rest[0]!.resource
+    expect(resources.map((resource) => resource.type)).toEqual([...FHIR_RESOURCE_TYPES])
+    for (const resource of resources) {
+      expect(resource.interaction.map((interaction) => interaction.code)).toEqual(['read', 'search-type'])
+      const declared = resource.searchParam.map((param) => param.name).filter((name) => !['_count', '_total', '_cursor'].includes(name))
+      expect(declared).toEqual(FHIR_SEARCH_PARAMS[resource.type as (typeof FHIR_RESOURCE_TYPES)[number]].map((param) => param.name))
+    }
+  })
+
+  it('reads a clinician as Practitioner and PractitionerRole with NPI, NUCC specialty, new-patients flag and networks from the tables', async () => {
+    const { rows } = await ctx.db.pool.query<{
+      id: number
+      npi: string
+      last_name: string
+      primary_taxonomy_code: string
+      accepting_new_patients: boolean
+      facility_id: number | null
+      networks: number[]
+    }>(
+      `SELECT p.id, p.npi, p.last_name, p.primary_taxonomy_code, p.accepting_new_patients, p.facility_id,
+        ARRAY(SELECT i.id FROM insurers i, jsonb_each_text(p.aggregated_insurance_networks_v1) e WHERE e.key = i.name AND e.value = 'true' ORDER BY i.id) AS networks
+       FROM providers p WHERE p.facility_id IS NOT NULL ORDER BY p.id LIMIT 1`,
+    )
+    const row = rows[0]!
+    const practitioner = (await client.read({ resourceType: 'Practitioner', id: String(row.id) })) as Record<string, unknown>
+    expectValid(practitioner)
+    expect(practitioner.identifier).toEqual([expect.objectContaining({ system: FHIR_SYSTEMS.npi, value: row.npi })])
+    expect((practitioner.name as { family: string }[])[0]!.family).toBe(row.last_name)
+    expect((practitioner.meta as { profile: string[] }).profile[0]).toMatch(/plannet-Practitioner$/)
+
+    const role = (await client.read({ resourceType: 'PractitionerRole', id: String(row.id) })) as unknown as Record<string, unknown> & {
+      extension: {
+        url: string
+        valueReference?: { reference: string }
+        extension?: { url: string; valueCodeableConcept: { coding: { code: string }[] } }[]
+      }[]
+      specialty: { coding: { system: string; code: string }[] }[]
+    }
+    expectValid(role)
+    expect(role.specialty[0]!.coding[0]).toEqual(expect.objectContaining({ system: FHIR_SYSTEMS.nucc, code: row.primary_taxonomy_code }))
+    const newPatients = role.extension.find((extension) => extension.url === FHIR_EXTENSIONS.newPatients)!
+    expect(newPatients.extension![0]!.valueCodeableConcept.coding[0]!.code).toBe(row.accepting_new_patients ? 'newpt' : 'nopt')
+    const networks = role.extension
+      .filter((extension) => extension.url === FHIR_EXTENSIONS.networkReference)
+      .map((extension) => extension.valueReference!.reference)
+    expect(networks).toEqual(row.networks.map((id) => `Organization/net-${id}`))
+    expect(networks.length).toBeGreaterThan(0)
+    expect(role.organization).toEqual({ reference: `Organization/fac-${row.facility_id}` })
+    expect(role.location).toEqual([{ reference: `Location/prov-${row.id}` }])
+
+    const network = (await client.read({ resourceType: 'Organization', id: `net-${row.networks[0]}` })) as Record<string, unknown>
+    expectValid(network)
+    expect(network.type).toEqual([{ coding: [expect.objectContaining({ code: 'ntwk' })] }])
+    expect(network.partOf).toEqual(expect.objectContaining({ reference: `Organization/ins-${row.networks[0]}` }))
+  })
+
+  it('answers OperationOutcomes: 404 for an unknown id or type, 400 for unknown or malformed parameters (strict), never 500', async () => {
+    const cases: [string, number, RegExp][] = [
+      ['/Practitioner/999999999', 404, /does not exist/],
+      ['/Practitioner/fac-1', 404, /does not exist/],
+      ['/Patient/1', 404, /not served/],
+      ['/Patient?name=x', 404, /not served/],
+      ['/Practitioner/a_b', 400, /not a FHIR id/],
+      ['/Practitioner?foo=bar', 400, /Unknown search parameter "foo"/],
+      ['/Practitioner?name:sounds=x', 400, /Modifier :sounds/],
+      ['/PractitionerRole?location.foo=1', 400, /location\.foo is not supported/],
+      ['/PractitionerRole?_count=0', 400, /_count/],
+      ['/PractitionerRole?_count=abc', 400, /_count/],
+      ['/PractitionerRole?_count=1001', 400, /_count/],
+      ['/PractitionerRole?_total=estimate', 400, /_total/],
+      ['/PractitionerRole?_include=PractitionerRole:service', 400, /_include=PractitionerRole:service is not supported/],
+      ['/PractitionerRole?_include:iterate=PractitionerRole:location', 400, /Unknown search parameter/],
+      ['/PractitionerRole?_cursor=nonsense', 400, /paging cursor/],
+      ['/Location?near=91|0|10|km', 400, /latitude/],
+      ['/Location?near=40|-74|10|furlong', 400, /unit/],
+      ['/Location?near=40|-74|10000|km', 400, /at most/],
+      ['/Location?near=40|-74|1|km&near=41|-74|1|km', 400, /only once/],
+      ['/Practitioner?_lastUpdated=ge2025-13-01', 400, /calendar date/],
+      ['/Practitioner?_lastUpdated=yesterday', 400, /not a FHIR date/],
+      ['/Practitioner?name=', 400, /empty/],
+      ['/Practitioner?_format=xml', 406, /JSON/],
+    ]
+    for (const [path, status, message] of cases) {
+      const response = await get(path)
+      const body = (await response.json()) as { resourceType: string; issue: { severity: string; diagnostics: string }[] }
+      expect({ path, status: response.status }).toEqual({ path, status })
+      expect(response.headers.get('content-type')).toMatch(/^application\/fhir\+json/)
+      expect(body.resourceType).toBe('OperationOutcome')
+      expectValid(body)
+      expect(body.issue[0]!.diagnostics).toMatch(message)
+    }
+    const write = await fetch(`${base}/Practitioner`, { method: 'POST', headers: { 'content-type': 'application/fhir+json' }, body: '{}' })
+    expect(write.status).toBe(405)
+    const jsonSearch = await fetch(`${base}/Practitioner/_search`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: '{}',
+    })
+    expect(jsonSearch.status).toBe(415)
+    expect(((await jsonSearch.json()) as { resourceType: string }).resourceType).toBe('OperationOutcome')
+    // lenient handling drops what it does not know
+    const lenient = await get('/Practitioner?foo=bar&_count=1', { prefer: 'handling=lenient' })
+    expect(lenient.status).toBe(200)
+    expect(((await lenient.json()) as Bundle).link[0]!.url).not.toContain('foo')
+  })
+
+  it('pages PractitionerRole to the end by keyset links: every clinician once, in id order, total accurate', async () => {
+    const expected = await sqlIds('SELECT id FROM providers ORDER BY id')
+    const { entries, pages, total } = await all('PractitionerRole', { _count: 400, _total: 'accurate' }, true)
+    expect(entries.map((entry) => Number(entry.resource.id))).toEqual(expected)
+    expect(total).toBe(expected.length)
+    expect(pages).toBe(Math.ceil(expected.length / 400))
+  })
+
+  it('pages Organization across facilities, health systems, payers and networks', async () => {
+    const { rows } = await ctx.db.pool.query<{ f: number; h: number; i: number }>(
+      'SELECT (SELECT count(*) FROM facilities)::int AS f, (SELECT count(*) FROM health_systems)::int AS h, (SELECT count(*) FROM insurers)::int AS i',
+    )
+    const counts = rows[0]!
+    const { entries, total } = await all('Organization', { _count: 97, _total: 'accurate' }, true)
+    const ids = entries.map((entry) => entry.resource.id)
+    expect(new Set(ids).size).toBe(ids.length)
+    expect(ids.length).toBe(counts.f + counts.h + 2 * counts.i)
+    expect(total).toBe(ids.length)
+    const networks = await all('Organization', { type: `${FHIR_SYSTEMS.orgType}|ntwk`, _count: 1000 })
+    expect(networks.entries.length).toBe(counts.i)
+  })
+
+  it('searches by specialty, role, name, chained location address and network name, as the tables say', async () => {
+    const { rows } = await ctx.db.pool.query<{ code: string; zip: string }>(
+      `SELECT primary_taxonomy_code AS code, (SELECT zip_code FROM providers GROUP BY zip_code ORDER BY count(*) DESC, zip_code LIMIT 1) AS zip
+       FROM providers GROUP BY 1 ORDER BY count(*) DESC, 1 LIMIT 1`,
+    )
+    const { code, zip } = rows[0]!
+    const bySpecialty = await all('PractitionerRole', { specialty: `${FHIR_SYSTEMS.nucc}|${code}`, _count: 1000 })
+    expect(bySpecialty.entries.map((entry) => Number(entry.resource.id))).toEqual(
+      await sqlIds('SELECT id FROM providers WHERE primary_taxonomy_code = $1 ORDER BY id', [code]),
+    )
+
+    const byZip = await all('PractitionerRole', { 'location.address-postalcode': zip.slice(0, 3), specialty: code, _count: 1000 })
+    expect(byZip.entries.map((entry) => Number(entry.resource.id))).toEqual(
+      await sqlIds('SELECT id FROM providers WHERE zip_code LIKE $1 AND primary_taxonomy_code = $2 ORDER BY id', [
+        `${zip.slice(0, 3)}%`,
+        code,
+      ]),
+    )
+
+    const byNetwork = await all('PractitionerRole', { 'network.name': 'aetna', _count: 1000 })
+    const aetna = await sqlIds(`SELECT id FROM providers WHERE aggregated_insurance_networks_v1 ->> 'Aetna' = 'true' ORDER BY id`)
+    expect(aetna.length).toBeGreaterThan(0)
+    expect(byNetwork.entries.map((entry) => Number(entry.resource.id))).toEqual(aetna)
+    const aetnaId = (await ctx.db.pool.query<{ id: number }>(`SELECT id FROM insurers WHERE name = 'Aetna'`)).rows[0]!.id
+    const byNetworkRef = await all('PractitionerRole', { network: `Organization/net-${aetnaId}`, _count: 1000 })
+    expect(byNetworkRef.entries.length).toBe(aetna.length)
+
+    const physicians = await all('PractitionerRole', { role: `${FHIR_SYSTEMS.providerRole}|ph`, _count: 1000 })
+    expect(physicians.entries.map((entry) => Number(entry.resource.id))).toEqual(
+      await sqlIds(`SELECT id FROM providers WHERE provider_kind = 'physician' ORDER BY id`),
+    )
+
+    const family = (await ctx.db.pool.query<{ last_name: string }>('SELECT last_name FROM providers ORDER BY id LIMIT 1')).rows[0]!
+      .last_name
+    const byName = await all('Practitioner', { family: family.toUpperCase(), _count: 1000 })
+    expect(byName.entries.map((entry) => Number(entry.resource.id))).toEqual(
+      await sqlIds('SELECT id FROM providers WHERE lower(last_name) LIKE lower($1) ORDER BY id', [`${family}%`]),
+    )
+
+    const exact = await all('Practitioner', { 'family:exact': family.toUpperCase(), _count: 1000 })
+    expect(exact.entries).toEqual([])
+
+    const accepting = await all('PractitionerRole', { 'new-patients': 'nopt', _count: 1000 })
+    expect(accepting.entries.map((entry) => Number(entry.resource.id))).toEqual(
+      await sqlIds('SELECT id FROM providers WHERE NOT accepting_new_patients ORDER BY id'),
+    )
+
+    const facilityLocations = await all('Location', { type: `${FHIR_SYSTEMS.locationRole}|HOSP`, _count: 1000 })
+    expect(facilityLocations.entries.map((entry) => entry.resource.id)).toEqual(
+      (await sqlIds(`SELECT id FROM facilities WHERE facility_type IN ('hospital', 'critical_access') ORDER BY id`)).map(
+        (id) => `fac-${id}`,
+      ),
+    )
+  })
+
+  it('_lastUpdated filters by the rows time', async () => {
+    const none = (await client.search({
+      resourceType: 'Practitioner',
+      searchParams: { _lastUpdated: 'lt2000-01-01', _total: 'accurate' },
+    })) as unknown as Bundle
+    expect(none.total).toBe(0)
+    const count = (await ctx.db.pool.query<{ n: number }>('SELECT count(*)::int AS n FROM providers')).rows[0]!.n
+    const since = (await client.search({
+      resourceType: 'Practitioner',
+      searchParams: { _lastUpdated: 'ge2000-01-01', _total: 'accurate', _count: 1 },
+    })) as unknown as Bundle
+    expect(since.total).toBe(count)
+  })
+
+  it('_include and _revinclude add the referenced and referring resources', async () => {
+    const row = (
+      await ctx.db.pool.query<{ id: number; facility_id: number }>(
+        'SELECT id, facility_id FROM providers WHERE facility_id IS NOT NULL ORDER BY id LIMIT 1',
+      )
+    ).rows[0]!
+    const response = await get(
+      `/PractitionerRole?_id=${row.id}&_include=PractitionerRole:practitioner&_include=PractitionerRole:organization&_include=PractitionerRole:location&_include=PractitionerRole:network`,
+    )
+    const bundle = (await response.json()) as Bundle
+    expectValid(bundle)
+    const included = (bundle.entry ?? [])
+      .filter((entry) => entry.search.mode === 'include')
+      .map((entry) => `${entry.resource.resourceType}/${entry.resource.id}`)
+    expect(included).toContain(`Practitioner/${row.id}`)
+    expect(included).toContain(`Organization/fac-${row.facility_id}`)
+    expect(included).toContain(`Location/prov-${row.id}`)
+    expect(included.filter((reference) => reference.startsWith('Organization/net-')).length).toBeGreaterThan(0)
+
+    const reverse = (await (
+      await get(`/Organization?_id=fac-${row.facility_id}&_revinclude=PractitionerRole:organization`)
+    ).json()) as Bundle
+    const roles = (reverse.entry ?? []).filter((entry) => entry.search.mode === 'include').map((entry) => Number(entry.resource.id))
+    expect(roles).toEqual(await sqlIds('SELECT id FROM providers WHERE facility_id = $1 ORDER BY id', [row.facility_id]))
+  })
+
+  it('POST _search answers as GET', async () => {
+    const viaGet = (await (await get('/Organization?name=blue&_count=5')).json()) as Bundle
+    const viaPost = await fetch(`${base}/Organization/_search`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: 'name=blue&_count=5',
+    })
+    expect(viaPost.status).toBe(200)
+    const posted = (await viaPost.json()) as Bundle
+    expect(posted.entry!.map((entry) => entry.resource.id)).toEqual(viaGet.entry!.map((entry) => entry.resource.id))
+    expect(posted.entry!.length).toBe(5)
+  })
+
+  describe('near', () => {
+    let center = { latitude: 0, longitude: 0 }
+    beforeAll(async () => {
+      // the ZIP with the most clinicians: a metro
+      const { rows } = await ctx.db.pool.query<{ latitude: number; longitude: number }>(
+        'SELECT z.latitude, z.longitude FROM zips z WHERE z.zip = (SELECT zip_code FROM providers GROUP BY zip_code ORDER BY count(*) DESC, zip_code LIMIT 1)',
+      )
+      center = rows[0]!
+    })
+
+    it('Location?near pages by distance to the end; each distance in miles is ST_Distance, and the set is ST_DWithin', async () => {
+      const { latitude, longitude } = center
+      const { entries } = await all('Location', { near: `${latitude}|${longitude}|25|mi`, _count: 7 }, true)
+      const { rows } = await ctx.db.pool.query<{ id: string; d: number }>(
+        `WITH c AS (SELECT ST_SetSRID(ST_MakePoint($2, $1), 4326)::geography AS g)
+         SELECT 'fac-' || f.id AS id, ST_Distance(f.geog, c.g) AS d FROM facilities f, c WHERE ST_Distance(f.geog, c.g) <= $3
+         UNION ALL SELECT 'prov-' || p.id, ST_Distance(p.geog, c.g) FROM providers p, c WHERE ST_Distance(p.geog, c.g) <= $3`,
+        [latitude, longitude, 25 * MI],
+      )
+      expect(rows.length).toBeGreaterThan(10)
+      expect(entries.map((entry) => entry.resource.id).sort()).toEqual(rows.map((row) => row.id).sort())
+      const sqlDistance = new Map(rows.map((row) => [row.id, row.d / MI]))
+      let previous = -1
+      for (const entry of entries) {
+        const extension = entry.search.extension!.find((item) => item.url === FHIR_EXTENSIONS.locationDistance)!
+        expect(extension.valueDistance.unit).toBe('mi')
+        expect(extension.valueDistance.code).toBe('[mi_i]')
+        expect(extension.valueDistance.value).toBeCloseTo(sqlDistance.get(entry.resource.id)!, 5)
+        expect(extension.valueDistance.value).toBeGreaterThanOrEqual(previous)
+        previous = extension.valueDistance.value
+      }
+    })
+
+    it('PractitionerRole?specialty=&location.near= in km, sorted by distance', async () => {
+      const { latitude, longitude } = center
+      const code = (
+        await ctx.db.pool.query<{ code: string }>(
+          'SELECT primary_taxonomy_code AS code FROM providers GROUP BY 1 ORDER BY count(*) DESC, 1 LIMIT 1',
+        )
+      ).rows[0]!.code
+      const { entries } = await all('PractitionerRole', { specialty: code, 'location.near': `${latitude}|${longitude}|300|km`, _count: 5 })
+      const { rows } = await ctx.db.pool.query<{ id: number; d: number }>(
+        `SELECT p.id, ST_Distance(p.geog, ST_SetSRID(ST_MakePoint($2, $1), 4326)::geography) AS d FROM providers p
+         WHERE p.primary_taxonomy_code = $3 AND ST_Distance(p.geog, ST_SetSRID(ST_MakePoint($2, $1), 4326)::geography) <= 300000
+         ORDER BY d, p.id`,
+        [latitude, longitude, code],
+      )
+      expect(rows.length).toBeGreaterThan(0)
+      expect(entries.map((entry) => Number(entry.resource.id))).toEqual(rows.map((row) => row.id))
+      entries.forEach((entry, index) => {
+        expect(entry.search.extension![0]!.valueDistance.value).toBeCloseTo(rows[index]!.d / 1000, 5)
+        expect(entry.search.extension![0]!.valueDistance.unit).toBe('km')
+      })
+    })
+  })
+
+  it('ETag from the data version: If-None-Match answers 304, the same meta.versionId', async () => {
+    const first = await get('/Practitioner/1')
+    const etag = first.headers.get('etag')!
+    const resource = (await first.json()) as { meta: { versionId: string } }
+    expect(etag).toBe(`W/"${resource.meta.versionId}"`)
+    expect((await get('/Practitioner/1', { 'if-none-match': etag })).status).toBe(304)
+    const search = await get('/Location?address-state=NY&_count=3')
+    const searchTag = search.headers.get('etag')!
+    expect((await get('/Location?address-state=NY&_count=3', { 'if-none-match': searchTag })).status).toBe(304)
+    expect((await get('/Location?address-state=NY&_count=4', { 'if-none-match': searchTag })).status).toBe(200)
+  })
+
+  it('exports NDJSON, one file per type, streamed', async () => {
+    const manifest = (await (await get('/$export')).json()) as { output: { type: string; url: string }[] }
+    expect(manifest.output.map((output) => output.type)).toEqual([...FHIR_RESOURCE_TYPES])
+    const file = manifest.output.find((output) => output.type === 'Location')!
+    const response = await fetch(file.url)
+    expect(response.status).toBe(200)
+    expect(response.headers.get('content-type')).toMatch(/^application\/fhir\+ndjson/)
+    const lines = (await response.text()).trim().split('\n')
+    const { rows } = await ctx.db.pool.query<{ n: number }>(
+      'SELECT ((SELECT count(*) FROM facilities) + (SELECT count(*) FROM providers))::int AS n',
+    )
+    expect(lines.length).toBe(rows[0]!.n)
+    const ids = lines.map((line) => (JSON.parse(line) as { id: string }).id)
+    expect(new Set(ids).size).toBe(ids.length)
+    expectValid(JSON.parse(lines[0]!) as object)
+    expect((await get('/$export?_type=Patient')).status).toBe(400)
+    expect((await get('/$export/Patient.ndjson')).status).toBe(404)
+  })
+})
+
+describe('FHIR directory, signed in (FHIR_PUBLIC=false)', { timeout: 120_000 }, () => {
+  const ctx = useTestApp({}, { dataset: true })
+
+  it('refuses anonymous callers (401), callers without Care Select (403), and meters each answered call', async () => {
+    const anonymous = await ctx.app.inject({ method: 'GET', url: '/fhir/Practitioner/1' })
+    expect(anonymous.statusCode).toBe(401)
+    expect(anonymous.json()).toMatchObject({ resourceType: 'OperationOutcome', issue: [{ code: 'login' }] })
+
+    const other = await createTenant(ctx.db, { roles: ['user'], products: [{ product_group: 'ATLAS' }] })
+    const otherToken = await loginTokenFor(other.users[0]!, other.company.company_name)
+    const denied = await ctx.app.inject({ method: 'GET', url: '/fhir/Practitioner/1', headers: { authorization: `Bearer ${otherToken}` } })
+    expect(denied.statusCode).toBe(403)
+    expect(denied.json()).toMatchObject({ resourceType: 'OperationOutcome', issue: [{ code: 'forbidden' }] })
+
+    const tenant = await createTenant(ctx.db, { roles: ['user'], products: [{ product_group: 'CARE_SELECT', limit: 2 }] })
+    const token = await loginTokenFor(tenant.users[0]!, tenant.company.company_name)
+    const headers = { authorization: `Bearer ${token}` }
+    const bad = await ctx.app.inject({ method: 'GET', url: '/fhir/Practitioner?bogus=1', headers })
+    expect(bad.statusCode).toBe(400) // costs nothing
+    const first = await ctx.app.inject({ method: 'GET', url: '/fhir/Practitioner/1', headers })
+    expect(first.statusCode).toBe(200)
+    expect(first.headers['x-credits-remaining']).toBe('1')
+    const second = await ctx.app.inject({ method: 'GET', url: '/fhir/Practitioner?_count=1', headers })
+    expect(second.statusCode).toBe(200)
+    expect(second.headers['x-credits-remaining']).toBe('0')
+    const third = await ctx.app.inject({ method: 'GET', url: '/fhir/Practitioner/2', headers })
+    expect(third.statusCode).toBe(402)
+    expect(third.json()).toMatchObject({ resourceType: 'OperationOutcome' })
+    const used = await ctx.db.pool.query<{ n: number }>(`SELECT coalesce(sum(used), 0)::int AS n FROM credit_usage WHERE company_id = $1`, [
+      tenant.company.id,
+    ])
+    expect(used.rows[0]!.n).toBe(2)
+  })
+})
