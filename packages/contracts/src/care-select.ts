@@ -399,6 +399,17 @@ export const MEMBER_LINK_MESSAGES = {
   urlMismatch: 'shareable_url must be the link of share_id on this server',
 } as const
 
+/** A member's contact: an e-mail address or a US phone number, as contact_type says (spec 3 §5). */
+function checkMemberContact(value: { member_contact: string; contact_type: 'phone' | 'email' }, ctx: z.RefinementCtx): void {
+  if (value.contact_type === 'email') {
+    if (!EMAIL_PATTERN.test(value.member_contact))
+      ctx.addIssue({ code: 'custom', path: ['member_contact'], message: MESSAGES.emailInvalidDot })
+  } else {
+    const phone = normalizeUsPhone(value.member_contact)
+    if (!phone.ok) ctx.addIssue({ code: 'custom', path: ['member_contact'], message: phone.message })
+  }
+}
+
 export const sendMemberLinkRequestSchema = z
   .object({
     member_contact: z.string({ error: MESSAGES.phoneRequired }).trim().max(254),
@@ -406,16 +417,12 @@ export const sendMemberLinkRequestSchema = z
     share_id: z.uuid(MEMBER_LINK_MESSAGES.linkUnknown),
     shareable_url: z.string().trim().min(1).max(4000).describe('the link returned by POST /shareable-url'),
   })
-  .superRefine((value, ctx) => {
-    if (value.contact_type === 'email') {
-      if (!EMAIL_PATTERN.test(value.member_contact))
-        ctx.addIssue({ code: 'custom', path: ['member_contact'], message: MESSAGES.emailInvalidDot })
-    } else {
-      const phone = normalizeUsPhone(value.member_contact)
-      if (!phone.ok) ctx.addIssue({ code: 'custom', path: ['member_contact'], message: phone.message })
-    }
-  })
+  .superRefine(checkMemberContact)
   .meta({ id: 'SendMemberLinkRequest' })
+/** The share dialog's part of the request (its form validates with it): the contact and its type, checked as above. */
+export const memberContactSchema = z
+  .object({ member_contact: z.string({ error: MESSAGES.phoneRequired }).trim().max(254), contact_type: z.enum(['phone', 'email']) })
+  .superRefine(checkMemberContact)
 export type SendMemberLinkRequest = z.input<typeof sendMemberLinkRequestSchema>
 export const sendMemberLinkResponseSchema = z
   .object({ message_id: z.string().describe('the outbox id of the SMS or e-mail') })

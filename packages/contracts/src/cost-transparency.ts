@@ -99,6 +99,24 @@ const radiusSchema = z.coerce
   .positive(PRICE_CHECK_MESSAGES.radiusPositive)
   .max(PRICE_CHECK_MAX_RADIUS_M, PRICE_CHECK_MESSAGES.radiusTooLarge)
 
+/**
+ * The Price Check form (spec 3 §5): the ZIP of the procedure query ('Please enter a valid 5-digit ZIP code') and a
+ * chosen procedure, a name with its codes ('Please select a procedure'); the results then ask with those codes.
+ */
+export const priceCheckFormSchema = z.object({
+  zip: zipCodeSchema,
+  procedure: z.custom<{ name: string; cpt_codes: string[] }>(
+    (value) =>
+      typeof value === 'object' &&
+      value !== null &&
+      typeof (value as { name?: unknown }).name === 'string' &&
+      (value as { name: string }).name.trim() !== '' &&
+      Array.isArray((value as { cpt_codes?: unknown }).cpt_codes) &&
+      (value as { cpt_codes: unknown[] }).cpt_codes.length > 0,
+    PRICE_CHECK_MESSAGES.procedureRequired,
+  ),
+})
+
 export const procedureCostQuerySchema = z.object({
   zip_code: zipCodeSchema,
   procedure_codes_csv: procedureCodesSchema,

@@ -1,14 +1,16 @@
 import { CARE_DEFAULT_RADIUS_M, type CodeOption, type SpecialtyOption } from '@citrus/contracts'
 import { Button, Collapse, Group, Loader, MultiSelect, Select, Stack, TextInput, UnstyledButton, Text } from '@mantine/core'
+import { useForm } from '@mantine/form'
 import { useDebouncedValue } from '@mantine/hooks'
 import { IconChevronDown, IconChevronUp, IconSearch } from '@tabler/icons-react'
 import { useEffect, useMemo, useState } from 'react'
 import { notify } from '../../../lib/notify'
 import { useInsurers } from '../../../hooks/use-insurers'
 import { useCptOptions, useIcdOptions, useSpecialtyOptions } from '../api/care-api'
-import { cleanZip, isZip } from '../utils/format'
+import { cleanZip } from '../utils/format'
 import { LockedFeatures } from './locked-features'
 import { CARE_MESSAGES_UI, CARE_TEXT } from '../utils/messages'
+import { careSearchErrors, type CareSearchValues } from '../utils/search-form'
 import type { CareSearch } from '../utils/search-params'
 
 export interface SearchSelection {
@@ -31,14 +33,22 @@ export function CareSearchForm({
   onSubmit: (selection: SearchSelection) => void
   busy?: boolean
 }) {
-  const [zip, setZip] = useState(initial?.zip_code ?? '')
+  const form = useForm<CareSearchValues>({
+    mode: 'controlled',
+    initialValues: {
+      zip_code: initial?.zip_code ?? '',
+      taxonomy: initial?.taxonomy ?? null,
+      insurer: initial?.insurance_names_csv || null,
+      cpt: initial?.cpt_union_csv ? initial.cpt_union_csv.split(',') : [],
+      icd: initial?.icd10_cm_union_csv ? initial.icd10_cm_union_csv.split(',') : [],
+    },
+    validate: careSearchErrors,
+  })
+  const { zip_code: zip, taxonomy, insurer, cpt, icd } = form.values
+  // what is typed in the searchable lists and whether the advanced filters are open: the screen's state, not the search's
   const [specialtyQuery, setSpecialtyQuery] = useState('')
   const [focused, setFocused] = useState(false)
-  const [taxonomy, setTaxonomy] = useState<SpecialtyOption | null>(initial?.taxonomy ?? null)
-  const [insurer, setInsurer] = useState<string | null>(initial?.insurance_names_csv || null)
   const [advanced, setAdvanced] = useState(Boolean(initial?.cpt_union_csv || initial?.icd10_cm_union_csv))
-  const [cpt, setCpt] = useState<string[]>(initial?.cpt_union_csv ? initial.cpt_union_csv.split(',') : [])
-  const [icd, setIcd] = useState<string[]>(initial?.icd10_cm_union_csv ? initial.icd10_cm_union_csv.split(',') : [])
   const [cptQuery, setCptQuery] = useState('')
   const [icdQuery, setIcdQuery] = useState('')
   const [debouncedSpecialty] = useDebouncedValue(specialtyQuery, 200)
@@ -72,38 +82,34 @@ export function CareSearchForm({
     return [...values].map(([value, label]) => ({ value, label }))
   }
 
-  const zipError = zip !== '' && !isZip(zip) ? CARE_MESSAGES_UI.zipFormat : null
-  const disabled = insurers.isLoading || !isZip(zip) || taxonomy === null
+  // checked on every change: a partly typed ZIP shows its error at once, and Find Providers waits for a valid search
+  const errors = careSearchErrors(form.values)
+  const disabled = insurers.isLoading || Object.keys(errors).length > 0
 
-  function submit() {
-    if (!isZip(zip) || !taxonomy) {
-      notify({ severity: 'error', message: CARE_MESSAGES_UI.zipOrTaxonomy })
-      return
-    }
-    onSubmit({
-      search: {
-        zip_code: zip,
-        omni_code: taxonomy.code,
-        omni_genre: taxonomy.genre,
-        cpt_union_csv: cpt.join(','),
-        icd10_cm_union_csv: icd.join(','),
-        insurance_names_csv: insurer ?? '',
-        radius_in_m: initial?.radius_in_m ?? CARE_DEFAULT_RADIUS_M,
-        filter_npis: '',
-      },
-      taxonomy,
-      procedures: cpt.map((code) => known[code] ?? { code, description: code, long_description: code, parent_code: null }),
-      diagnoses: icd.map((code) => known[code] ?? { code, description: code, long_description: code, parent_code: null }),
-    })
-  }
+  const submit = form.onSubmit(
+    (values) => {
+      if (!values.taxonomy) return
+      onSubmit({
+        search: {
+          zip_code: values.zip_code,
+          omni_code: values.taxonomy.code,
+          omni_genre: values.taxonomy.genre,
+          cpt_union_csv: values.cpt.join(','),
+          icd10_cm_union_csv: values.icd.join(','),
+          insurance_names_csv: values.insurer ?? '',
+          radius_in_m: initial?.radius_in_m ?? CARE_DEFAULT_RADIUS_M,
+          filter_npis: '',
+        },
+        taxonomy: values.taxonomy,
+        procedures: values.cpt.map((code) => known[code] ?? { code, description: code, long_description: code, parent_code: null }),
+        diagnoses: values.icd.map((code) => known[code] ?? { code, description: code, long_description: code, parent_code: null }),
+      })
+    },
+    () => notify({ severity: 'error', message: CARE_MESSAGES_UI.zipOrTaxonomy }),
+  )
 
   return (
-    <form
-      onSubmit={(event) => {
-        event.preventDefault()
-        submit()
-      }}
-    >
+    <form onSubmit={submit}>
       <Stack gap="md">
         <TextInput
           id="care-zip"
@@ -112,8 +118,8 @@ export function CareSearchForm({
           placeholder="e.g. 98101"
           value={zip}
           inputMode="numeric"
-          error={zipError}
-          onChange={(event) => setZip(cleanZip(event.currentTarget.value))}
+          error={zip !== '' ? errors.zip_code : undefined}
+          onChange={(event) => form.setFieldValue('zip_code', cleanZip(event.currentTarget.value))}
         />
         <Select
           id="care-specialty"
@@ -131,7 +137,7 @@ export function CareSearchForm({
           nothingFoundMessage={specialties.isFetching ? 'Loading...' : 'No specialties found'}
           onChange={(code) => {
             const option = specialties.data?.suggestions.find((s) => s.code === code) ?? (taxonomy?.code === code ? taxonomy : null)
-            setTaxonomy(option ?? null)
+            form.setFieldValue('taxonomy', option ?? null)
           }}
         />
         <Select
@@ -143,7 +149,7 @@ export function CareSearchForm({
           clearable
           data={insurers.data?.insurers ?? []}
           value={insurer}
-          onChange={setInsurer}
+          onChange={(value) => form.setFieldValue('insurer', value)}
         />
         <UnstyledButton data-tour="advanced" onClick={() => setAdvanced((open) => !open)} aria-expanded={advanced}>
           <Group gap={4}>
@@ -163,7 +169,7 @@ export function CareSearchForm({
               value={cpt}
               onChange={(values) => {
                 remember(cptOptions.data?.codes)
-                setCpt(values)
+                form.setFieldValue('cpt', values)
               }}
               searchValue={cptQuery}
               onSearchChange={setCptQuery}
@@ -177,7 +183,7 @@ export function CareSearchForm({
               value={icd}
               onChange={(values) => {
                 remember(icdOptions.data?.codes)
-                setIcd(values)
+                form.setFieldValue('icd', values)
               }}
               searchValue={icdQuery}
               onSearchChange={setIcdQuery}

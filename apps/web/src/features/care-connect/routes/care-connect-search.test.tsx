@@ -7,6 +7,8 @@ import { mockApi, reply } from '../../../test/mock-api'
 import { renderApp } from '../../../test/render'
 import { loginToken } from '../../../test/tokens'
 
+const ZIP_MESSAGE = 'Invalid ZIP code format. Expected 5 digits.'
+
 describe('/care-connect-search: Find Providers (spec 3 §2.1)', () => {
   it('reads Finding Providers... while the search loads, then opens the results without asking again', async () => {
     localStorage.setItem(TOKEN_STORAGE_KEY, loginToken({ role: 'user' }))
@@ -51,6 +53,42 @@ describe('/care-connect-search: Find Providers (spec 3 §2.1)', () => {
     // the results screen shows the answer the search fetched: one request, one credit
     expect(api.callsTo('GET /care-select/rankings')).toHaveLength(1)
     expect(api.callsTo('GET /care-select/rankings')[0]!.query.get('zip_code')).toBe('10460')
+  }, 30_000)
+})
+
+describe('/care-connect-search: the form checks the search with the contract rankings schema (spec 3 §5)', () => {
+  it('shows the ZIP error while a ZIP is partly typed and keeps Find Providers disabled until ZIP and specialty are valid', async () => {
+    localStorage.setItem(TOKEN_STORAGE_KEY, loginToken({ role: 'user' }))
+    const api = mockApi({
+      'GET /company/products': { product_groups: ['CARE_SELECT'] },
+      'GET /insurers/': { insurers: ['Aetna'] },
+      'GET /typeahead/omni': { suggestions: [{ code: '207Q00000X', description: 'Family Medicine', genre: 'SPECIALTY', score: 1 }] },
+    })
+    renderApp('/care-connect-search')
+    const zip = (await screen.findByLabelText('Patient ZIP', {}, { timeout: 8000 })) as HTMLInputElement
+    // the welcome shows until the tour was started or skipped once (the test above skipped it)
+    const skip = screen.queryByRole('button', { name: 'Skip' })
+    if (skip) fireEvent.click(skip)
+    const find = screen.getByRole('button', { name: 'Find Providers' }) as HTMLButtonElement
+    expect(screen.queryByText(ZIP_MESSAGE)).toBeNull()
+
+    fireEvent.change(zip, { target: { value: '981' } })
+    expect(await screen.findByText(ZIP_MESSAGE)).toBeTruthy()
+    expect(find.disabled).toBe(true)
+
+    // digits only, the first five: a valid ZIP clears the message; the specialty is still missing
+    fireEvent.change(zip, { target: { value: '98-1017' } })
+    expect(zip.value).toBe('98101')
+    await waitFor(() => expect(screen.queryByText(ZIP_MESSAGE)).toBeNull())
+    expect(find.disabled).toBe(true)
+
+    const specialty =
+      screen.queryByRole('textbox', { name: 'Provider Specialty' }) ?? screen.getByRole('combobox', { name: 'Provider Specialty' })
+    fireEvent.focus(specialty)
+    fireEvent.click(specialty)
+    fireEvent.click(await screen.findByRole('option', { name: 'Family Medicine (207Q00000X)' }, { timeout: 4000 }))
+    await waitFor(() => expect(find.disabled).toBe(false))
+    expect(api.callsTo('GET /care-select/rankings')).toHaveLength(0)
   }, 30_000)
 })
 

@@ -1,8 +1,10 @@
+import { priceCheckFormSchema } from '@citrus/contracts'
 import { Anchor, Button, Group, Select, Stack, TextInput } from '@mantine/core'
+import { schemaResolver, useForm } from '@mantine/form'
 import { IconPlus, IconX } from '@tabler/icons-react'
-import { useState, type FormEvent } from 'react'
+import { useState } from 'react'
 import { useInsurers } from '../../../hooks/use-insurers'
-import { PRICE_CHECK_MESSAGES, procedureError, zipError, type ChosenProcedure } from '../utils/price-check'
+import { PRICE_CHECK_MESSAGES, type ChosenProcedure } from '../utils/price-check'
 import { ProcedureTypeahead } from './procedure-typeahead'
 
 export interface PriceCheckSearch {
@@ -11,12 +13,12 @@ export interface PriceCheckSearch {
   procedure: ChosenProcedure | null
 }
 
-type Errors = Partial<Record<'zip' | 'procedure', string>>
-
 /**
- * The Price Check form (spec 3 §2.6, §5): ZIP, procedure, optional insurance. The insurance area starts
- * collapsed as an optional prompt and expands to a selector; Remove clears it. Changing a field clears
- * that field's error. `onCancel` adds the dialog's Cancel button (compact layout).
+ * The Price Check form (spec 3 §2.6, §5): ZIP, procedure, optional insurance, on @mantine/form and checked with the
+ * contract's priceCheckFormSchema on submit ('Please enter a valid 5-digit ZIP code', 'Please select a procedure').
+ * Changing a field clears that field's error. The insurance area starts collapsed as an optional prompt and expands to
+ * a selector; Remove clears it. Every change is reported (the page mirrors the form in the address bar); `onCancel`
+ * adds the dialog's Cancel button (compact layout).
  */
 export function PriceCheckForm({
   value,
@@ -29,48 +31,29 @@ export function PriceCheckForm({
   onSearch: (search: PriceCheckSearch & { procedure: ChosenProcedure }) => void
   onCancel?: () => void
 }) {
-  const [errors, setErrors] = useState<Errors>({})
+  const form = useForm<PriceCheckSearch>({
+    mode: 'controlled',
+    initialValues: value,
+    validate: schemaResolver(priceCheckFormSchema, { sync: true }),
+    onValuesChange: onChange,
+  })
   const [insuranceOpen, setInsuranceOpen] = useState(value.insurance !== null)
   const insurers = useInsurers({ enabled: insuranceOpen })
 
-  const clearError = (field: keyof Errors) => {
-    if (errors[field]) setErrors((current) => ({ ...current, [field]: undefined }))
-  }
-  const update = (patch: Partial<PriceCheckSearch>, clears: keyof Errors | null) => {
-    onChange({ ...value, ...patch })
-    if (clears) clearError(clears)
-  }
-
-  const submit = (event: FormEvent) => {
-    event.preventDefault()
-    const next: Errors = {}
-    const zip = zipError(value.zip)
-    const procedure = procedureError(value.procedure)
-    if (zip) next.zip = zip
-    if (procedure) next.procedure = procedure
-    setErrors(next)
-    if (zip || procedure || !value.procedure) return
-    onSearch({ ...value, zip: value.zip.trim(), procedure: value.procedure })
-  }
+  const submit = form.onSubmit((values) => {
+    if (values.procedure) onSearch({ ...values, zip: values.zip.trim(), procedure: values.procedure })
+  })
 
   return (
     <form onSubmit={submit} noValidate aria-label="Price Check search">
       <Stack gap="md">
-        <TextInput
-          label="ZIP code"
-          placeholder="e.g. 10001"
-          inputMode="numeric"
-          maxLength={10}
-          value={value.zip}
-          error={errors.zip}
-          onChange={(event) => update({ zip: event.currentTarget.value }, 'zip')}
-        />
+        <TextInput label="ZIP code" placeholder="e.g. 10001" inputMode="numeric" maxLength={10} {...form.getInputProps('zip')} />
         <ProcedureTypeahead
-          value={value.procedure}
-          error={errors.procedure}
-          onChange={(procedure) => update({ procedure }, 'procedure')}
+          value={form.values.procedure}
+          error={form.errors.procedure}
+          onChange={(procedure) => form.setFieldValue('procedure', procedure)}
           // any edit of the text clears the procedure error, not only one that drops a chosen procedure (spec 3 §2.6)
-          onTextChange={() => clearError('procedure')}
+          onTextChange={() => form.clearFieldError('procedure')}
         />
         {insuranceOpen ? (
           <Group align="flex-end" gap="xs" wrap="nowrap">
@@ -80,9 +63,9 @@ export function PriceCheckForm({
               placeholder={insurers.isPending ? 'Loading insurers…' : 'Choose your insurance carrier'}
               searchable
               data={insurers.data?.insurers ?? []}
-              value={value.insurance}
+              value={form.values.insurance}
               error={insurers.isError ? PRICE_CHECK_MESSAGES.insurersFailed : undefined}
-              onChange={(insurance) => update({ insurance }, null)}
+              onChange={(insurance) => form.setFieldValue('insurance', insurance)}
               comboboxProps={{ withinPortal: true }}
             />
             <Button
@@ -91,7 +74,7 @@ export function PriceCheckForm({
               leftSection={<IconX size={14} />}
               onClick={() => {
                 setInsuranceOpen(false)
-                update({ insurance: null }, null)
+                form.setFieldValue('insurance', null)
               }}
             >
               Remove

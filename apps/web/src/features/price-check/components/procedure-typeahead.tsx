@@ -1,7 +1,7 @@
 import { CloseButton, Loader, Paper, ScrollArea, Stack, Text, TextInput, UnstyledButton } from '@mantine/core'
 import { useDebouncedValue } from '@mantine/hooks'
 import { IconSearch } from '@tabler/icons-react'
-import { useEffect, useRef, useState } from 'react'
+import { useEffect, useRef, useState, type ReactNode } from 'react'
 import { PRICE_CHECK_TYPEAHEAD_DEBOUNCE_MS } from '@citrus/contracts'
 import { useProcedureSuggestions, type ProcedureOption } from '../api/price-check'
 import type { ChosenProcedure } from '../utils/price-check'
@@ -26,7 +26,7 @@ export function ProcedureTypeahead({
   value: ChosenProcedure | null
   onChange: (procedure: ChosenProcedure | null) => void
   onTextChange?: (text: string) => void
-  error?: string | null
+  error?: ReactNode
 }) {
   const [text, setText] = useState(value?.name ?? '')
   const [open, setOpen] = useState(false)

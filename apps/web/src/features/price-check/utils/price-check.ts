@@ -1,9 +1,9 @@
 import {
   PRICE_CHECK_MESSAGES,
   PRICE_CHECK_SORTS,
-  PRICE_CHECK_ZIP_PATTERN,
   affordabilityColor,
   priceCheckAffordability,
+  priceCheckFormSchema,
   type HcoCost,
   type PriceCheckSort,
 } from '@citrus/contracts'
@@ -23,9 +23,9 @@ export const SORT_LABELS: Record<PriceCheckSort, string> = {
 export const RESULT_PAGE_SIZES = [5, 10, 25] as const
 export const DEFAULT_RESULT_PAGE_SIZE = 10
 
-/** Price Check ZIP rule (spec 3 §5): five digits, optionally -NNNN; the error text otherwise. */
+/** Price Check ZIP rule (spec 3 §5), the contract form schema's: five digits, optionally -NNNN; the error text otherwise. */
 export function zipError(zip: string): string | null {
-  return PRICE_CHECK_ZIP_PATTERN.test(zip.trim()) ? null : PRICE_CHECK_MESSAGES.invalidZip
+  return priceCheckFormSchema.shape.zip.safeParse(zip).error?.issues[0]?.message ?? null
 }
 
 /** A chosen procedure: a selection, or codes plus a name (spec 3 §5). */
@@ -34,8 +34,9 @@ export interface ChosenProcedure {
   cpt_codes: string[]
   description?: string
 }
+/** 'Please select a procedure' unless a procedure with a name and codes is chosen (the contract form schema's rule). */
 export function procedureError(procedure: ChosenProcedure | null): string | null {
-  return procedure && procedure.name.trim() !== '' && procedure.cpt_codes.length > 0 ? null : PRICE_CHECK_MESSAGES.procedureRequired
+  return priceCheckFormSchema.shape.procedure.safeParse(procedure).error?.issues[0]?.message ?? null
 }
 
 const usd0 = new Intl.NumberFormat('en-US', { style: 'currency', currency: 'USD', minimumFractionDigits: 0, maximumFractionDigits: 0 })
