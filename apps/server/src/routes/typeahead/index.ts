@@ -13,7 +13,9 @@ import { searchIcd10, searchProcedureCodes, searchProcedures, searchSpecialties 
  */
 export const typeaheadRoutes: FastifyPluginAsyncZod = async (app) => {
   const guard = { onRequest: app.requireAccess({ roles: [...ROLES, 'guest'] }) }
-  const reader = async (request: FastifyRequest) => readPoolForVersion(app.db.pool, await requestDataVersion(request))
+  // without replicas, no data version to read (a guest's request has none of its own)
+  const reader = async (request: FastifyRequest) =>
+    app.db.replicas.length === 0 ? app.db.pool : readPoolForVersion(app.db.pool, await requestDataVersion(request))
 
   route(app, typeaheadEndpoints.omni, guard, async (request) => ({
     suggestions: await searchSpecialties(await reader(request), request.query.query, request.query.limit),
