@@ -55,9 +55,9 @@ function kindOf(file: string): BackupKind | null {
   return null
 }
 
-function targetFile(values: Record<string, unknown>, positionals: string[], usage: string): string {
+function targetFile(values: Record<string, unknown>, positionals: string[]): string {
   const file = positionals[0]
-  if (!file || positionals.length > 1) throw new UsageError(usage)
+  if (!file || positionals.length > 1) throw new UsageError('name one backup file')
   const resolved = path.resolve(file)
   if (existsSync(resolved) && values.force !== true)
     throw new UsageError(`${resolved} exists: choose a new name or add --force to replace it`)
@@ -161,7 +161,7 @@ export const backupCommands: Command[] = [
     opensDatabase: true,
     options: { force: { type: 'boolean' } },
     async run(context, values, positionals) {
-      const file = targetFile(values, positionals, BACKUP_USAGE)
+      const file = targetFile(values, positionals)
       const databaseUrl = context.env.DATABASE_URL
       let mode: BackupKind
       if (databaseUrl) {
@@ -190,7 +190,7 @@ export const backupCommands: Command[] = [
     opensDatabase: true,
     async run(context, _values, positionals) {
       const file = positionals[0]
-      if (!file || positionals.length > 1) throw new UsageError(RESTORE_USAGE)
+      if (!file || positionals.length > 1) throw new UsageError('name one backup file')
       const resolved = path.resolve(file)
       if (!existsSync(resolved) || !statSync(resolved).isFile()) throw new UsageError(`${resolved} is not a file`)
       const kind = kindOf(resolved)
