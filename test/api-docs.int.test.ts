@@ -97,7 +97,14 @@ describe('docs/api.md: every curl example against a live server', () => {
     // every answer's status after the body, whatever the example asks curl to print
     writeFileSync(path.join(work, '.curlrc'), 'write-out = "\\n%{http_code}"\n')
   })
-  afterAll(() => rmSync(work, { recursive: true, force: true }))
+  // what the examples made for the demo user, undone: the test database outlives a run, and a user may hold at
+  // most 10 API keys
+  const made = { keys: [] as string[], documents: [] as string[] }
+  afterAll(async () => {
+    await ctx.db.pool.query('UPDATE api_tokens SET revoked_at = now() WHERE id = ANY($1::uuid[])', [made.keys])
+    await ctx.db.pool.query('DELETE FROM ai_documents WHERE id = ANY($1::uuid[])', [made.documents])
+    rmSync(work, { recursive: true, force: true })
+  })
 
   it('documents at least one example per endpoint group', () => {
     const scripts = examples.map((e) => e.script).join('\n')
@@ -153,7 +160,13 @@ describe('docs/api.md: every curl example against a live server', () => {
         const answer = JSON.parse(body) as Record<string, unknown>
         expect(missingFields(answer, example.documented), `${where}: ${body.slice(0, 2000)}`).toEqual([])
         if (example.script.includes('/api/users/login')) vars.TOKEN = String(answer.token)
-        if (example.script.includes('-X POST') && example.script.includes('/api/admin/api-token')) vars.API_KEY = String(answer.token)
+        if (example.script.includes('-X POST') && example.script.includes('/api/admin/api-token')) {
+          vars.API_KEY = String(answer.token)
+          made.keys.push(String(answer.id))
+        }
+        if (example.script.includes('-X POST') && example.script.includes('/api/ai-hub/documents')) {
+          made.documents.push(...(answer.documents as { id: string }[]).map((document) => document.id))
+        }
         if (example.script.includes('/share')) vars.LINK_TOKEN = new URL(String(answer.url)).searchParams.get('token') ?? ''
       }
     }
