@@ -61,6 +61,11 @@ async function replicaStatements(primaryUrl: string): Promise<string[]> {
   return rows.map((row) => row.query)
 }
 
+// CI's PostgreSQL run must not skip them silently (.ci/run starts the replica and sets TEST_REPLICA_URL)
+it.runIf(process.env.CI && inject('databaseMode') === 'postgres' && replicaUrl === '')('runs against a replica in CI', () => {
+  throw new Error('TEST_REPLICA_URL is required in CI on PostgreSQL (.ci/replica starts the replica, .ci/run sets it)')
+})
+
 describe.skipIf(skipReason !== null)(`read replicas${skipReason ? ` (skipped: ${skipReason})` : ''}`, () => {
   const primaryUrl = inject('databaseUrl')
 
