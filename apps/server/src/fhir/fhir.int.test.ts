@@ -2,8 +2,9 @@ import type { AddressInfo } from 'node:net'
 import { FHIR_EXTENSIONS, FHIR_RESOURCE_TYPES, FHIR_SEARCH_PARAMS, FHIR_SYSTEMS, PLAN_NET_CAPABILITY } from '@citrus/contracts'
 import { Fhir } from 'fhir'
 import { Client } from 'fhir-kit-client'
-import { beforeAll, describe, expect, it } from 'vitest'
-import { createTenant, loginTokenFor, useTestApp } from '../../../../test/helpers.ts'
+import { beforeAll, describe, expect, inject, it } from 'vitest'
+import { createTenant, loginTokenFor, testDatabase, useTestApp } from '../../../../test/helpers.ts'
+import { ensureTestDataset } from '../data/test-dataset.ts'
 
 /**
  * The FHIR provider directory against a live server on the ci dataset: a real FHIR client (fhir-kit-client) reads,
@@ -38,6 +39,17 @@ function expectValid(resource: object) {
 }
 
 const MI = 1609.344
+
+// The ci dataset, loaded before the suites' own hooks: the first load on the embedded database of a busy machine
+// takes longer than the default hook timeout.
+beforeAll(async () => {
+  const db = testDatabase()
+  try {
+    await ensureTestDataset(db.pool, inject('databaseUrl'))
+  } finally {
+    await db.close()
+  }
+}, 900_000)
 
 describe('FHIR directory, public', { timeout: 180_000 }, () => {
   const ctx = useTestApp({ FHIR_PUBLIC: 'true' }, { dataset: true })
@@ -199,7 +211,7 @@ describe('FHIR directory, public', { timeout: 180_000 }, () => {
 
   it('pages PractitionerRole to the end by keyset links: every clinician once, in id order, total accurate', async () => {
     const expected = await sqlIds('SELECT id FROM providers ORDER BY id')
-    const { entries, pages, total } = await all('PractitionerRole', { _count: 400, _total: 'accurate' }, true)
+    const { entries, pages, total } = await all('PractitionerRole', { _count: 400, _total: 'accurate' })
     expect(entries.map((entry) => Number(entry.resource.id))).toEqual(expected)
     expect(total).toBe(expected.length)
     expect(pages).toBe(Math.ceil(expected.length / 400))

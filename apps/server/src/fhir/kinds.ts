@@ -166,12 +166,13 @@ function tokenCodes(values: readonly Token[], system: string): string[] {
 const PROVIDER_SELECT = `t.id, t.npi, t.first_name, t.middle_name, t.last_name, t.full_name, t.title, t.provider_kind,
   t.primary_taxonomy_code, s.display_name AS specialty_display, t.gender, t.phone_number, t.address, t.city, t.state,
   t.zip_code, t.latitude, t.longitude, t.facility_id, t.accepting_new_patients,
-  ARRAY(SELECT i.id FROM insurers i WHERE (t.aggregated_insurance_networks_v1 ->> i.name) = 'true' ORDER BY i.id) AS networks,
+  ARRAY(SELECT i.id FROM jsonb_each_text(t.aggregated_insurance_networks_v1) e JOIN insurers i ON i.name = e.key
+    WHERE e.value = 'true' ORDER BY i.id) AS networks,
   t.last_verified_at::text AS last_verified_at, t.confidence::float8 AS confidence, t.updated_at`
 const PROVIDER_FROM = `providers t LEFT JOIN specialties s ON s.code = t.primary_taxonomy_code`
 
 const NAME_COLUMNS: Record<string, string[]> = {
-  name: ['t.first_name', 't.middle_name', 't.last_name', 't.full_name'],
+  name: ['t.first_name', 't.last_name'],
   family: ['t.last_name'],
   given: ['t.first_name', 't.middle_name'],
 }

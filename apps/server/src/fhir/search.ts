@@ -108,7 +108,7 @@ export async function search(pool: pg.Pool, request: SearchRequest, version: Dir
   if (near && kinds.every((kind) => kind.geog === null)) throw invalid(FHIR_MESSAGES.unknownParam(request.type, 'near'))
   const position = request.cursor !== null ? decodeCursor(request.cursor, kinds.length, near !== null) : null
   const want = request.count + 1
-  const found: { kindIndex: number; id: number; distance?: number }[] = []
+  const found: Found[] = []
 
   if (near) {
     const sql = new Sql()
@@ -138,9 +138,10 @@ export async function search(pool: pg.Pool, request: SearchRequest, version: Dir
       const conditions = conditionsOf(kind, request.criteria, sql, context)
       if (!conditions) continue
       if (position && index === position.k) conditions.push(`t.id > ${sql.p(position.i)}::int`)
-      const text = `SELECT t.id FROM ${kind.from} ${where(conditions)} ORDER BY t.id LIMIT ${want - found.length}`
-      const { rows } = await pool.query<{ id: number }>(text, sql.values)
-      for (const row of rows) found.push({ kindIndex: index, id: row.id })
+      // the page's rows in the same statement (no second look-up by id)
+      const text = `SELECT ${kind.select} FROM ${kind.from} ${where(conditions)} ORDER BY t.id LIMIT ${want - found.length}`
+      const { rows } = await pool.query<Row>(text, sql.values)
+      for (const row of rows) found.push({ kindIndex: index, id: row.id, row })
     }
   }
 
@@ -157,19 +158,22 @@ export async function search(pool: pg.Pool, request: SearchRequest, version: Dir
   return { matches, included, next, ...(total !== undefined ? { total } : {}) }
 }
 
-async function materialise(
-  pool: pg.Pool,
-  kinds: readonly Kind[],
-  page: readonly { kindIndex: number; id: number; distance?: number }[],
-  version: DirectoryVersion,
-): Promise<Match[]> {
+interface Found {
+  kindIndex: number
+  id: number
+  distance?: number
+  /** the row, when the statement that found it read it */
+  row?: Row
+}
+
+async function materialise(pool: pg.Pool, kinds: readonly Kind[], page: readonly Found[], version: DirectoryVersion): Promise<Match[]> {
   const byKind = new Map<number, number[]>()
-  for (const entry of page) byKind.set(entry.kindIndex, [...(byKind.get(entry.kindIndex) ?? []), entry.id])
+  for (const entry of page) if (!entry.row) byKind.set(entry.kindIndex, [...(byKind.get(entry.kindIndex) ?? []), entry.id])
   const rows = new Map<number, Map<number, Row>>()
   await Promise.all([...byKind].map(async ([index, ids]) => rows.set(index, await fetchRows(pool, kinds[index]!, ids))))
   const matches: Match[] = []
   for (const entry of page) {
-    const row = rows.get(entry.kindIndex)?.get(entry.id)
+    const row = entry.row ?? rows.get(entry.kindIndex)?.get(entry.id)
     if (!row) continue // deleted between the two statements: a re-seed; the next page goes on from its position
     const kind = kinds[entry.kindIndex]!
     matches.push({

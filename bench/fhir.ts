@@ -1,0 +1,158 @@
+/**
+ * FHIR provider directory benchmark (issue 36): over HTTP against the real server (FHIR_PUBLIC=true, so no credits
+ * are involved), each scenario at each concurrency: `Location?near` within 10 miles of the densest metro ZIP,
+ * `PractitionerRole?specialty=&location.near=` there, and 1,000-row pages of PractitionerRole (keyset cursors taken
+ * from the first pages' next links); p50/p95 printed beside the p50/p95 of the scenario's raw SQL on the server's
+ * pool at concurrency 1. Then the whole PractitionerRole set paged by next links and streamed as NDJSON ($export):
+ * resources per second, beside the raw keyset SQL reading the same rows.
+ * Database: DATABASE_URL (the loaded scale), else the embedded database of a running `npm start`. Changes no data.
+ */
+import { loadEnv } from '../apps/server/src/config.ts'
+import { createDatabase } from '../apps/server/src/db/database.ts'
+import { applyMigrations } from '../apps/server/src/db/migrate.ts'
+import { MIGRATIONS_DIR, runningEmbeddedUrl } from '../apps/server/src/runtime.ts'
+import { startBenchServer } from './bench-server.ts'
+import { ms, quantileOf, runHttpLoad, type BenchRequest } from './http-load.ts'
+
+const n = (x: number) => Math.round(x).toLocaleString('en-US')
+const MI = 1609.344
+
+async function timeSql(run: () => Promise<unknown>, times: number): Promise<{ p50: number; p95: number }> {
+  const latencies: number[] = []
+  for (let i = 0; i < times; i++) {
+    const started = performance.now()
+    await run()
+    latencies.push(performance.now() - started)
+  }
+  latencies.sort((a, b) => a - b)
+  return { p50: quantileOf(latencies, 0.5), p95: quantileOf(latencies, 0.95) }
+}
+
+export async function benchFhir(requests: number, levels: number[], options: { maxPages: number }) {
+  const env = loadEnv({ LOG_LEVEL: 'silent', OUTBOX_POLL_INTERVAL_MS: '0', FHIR_PUBLIC: 'true' })
+  const databaseUrl = env.DATABASE_URL ?? runningEmbeddedUrl(env)
+  if (!databaseUrl) throw new Error('fhir needs DATABASE_URL or a running embedded server (npm start)')
+  const mode = env.DATABASE_URL ? 'PostgreSQL (DATABASE_URL)' : 'embedded PGlite (running server)'
+  await applyMigrations(databaseUrl, MIGRATIONS_DIR)
+  const db = createDatabase(databaseUrl, { maxConnections: 2 })
+  const pool = db.pool
+  const server = await startBenchServer(env, databaseUrl, env.DATABASE_URL ? 'postgres' : 'embedded')
+  try {
+    const providers = Number((await pool.query<{ n: string }>('SELECT count(*) AS n FROM providers')).rows[0]!.n)
+    const metro = (
+      await pool.query<{ zip: string; latitude: number; longitude: number }>(
+        `SELECT z.zip, z.latitude, z.longitude FROM zips z
+         WHERE z.zip = (SELECT zip_code FROM providers GROUP BY zip_code ORDER BY count(*) DESC, zip_code LIMIT 1)`,
+      )
+    ).rows[0]!
+    const taxonomy = '207Q00000X'
+    console.log(`FHIR directory on ${mode}: ${n(providers)} providers; metro ZIP ${metro.zip}; ${requests} requests per case`)
+    const near = `${metro.latitude}|${metro.longitude}|10|mi`
+    const point = 'ST_SetSRID(ST_MakePoint($2, $1), 4326)::geography'
+
+    // the cursors of 1,000-row pages: the first pages' next links
+    const cursors: string[] = ['']
+    let next: string | null = `${server.base}/fhir/PractitionerRole?_count=1000`
+    while (next && cursors.length < 20) {
+      const bundle = (await (await fetch(next)).json()) as { link: { relation: string; url: string }[] }
+      next = bundle.link.find((link) => link.relation === 'next')?.url ?? null
+      if (next) cursors.push(new URL(next).searchParams.get('_cursor')!)
+    }
+    const pageIds = (await pool.query<{ id: number }>('SELECT id FROM providers ORDER BY id LIMIT 20000')).rows.map((row) => row.id)
+    const fields =
+      'SELECT t.*, ARRAY(SELECT i.id FROM insurers i WHERE (t.aggregated_insurance_networks_v1 ->> i.name) = $9 ORDER BY i.id) AS networks'
+
+    const scenarios: { name: string; path: (i: number) => string; sql: (i: number) => Promise<unknown> }[] = [
+      {
+        name: 'Location?near 10 mi, 50',
+        path: () => `/fhir/Location?near=${encodeURIComponent(near)}&_count=50`,
+        sql: () =>
+          pool.query(
+            `SELECT k, id, d FROM (
+               SELECT 0 AS k, t.id, ST_Distance(t.geog, ${point}) AS d FROM facilities t WHERE ST_DWithin(t.geog, ${point}, $3)
+               UNION ALL SELECT 1, t.id, ST_Distance(t.geog, ${point}) FROM providers t WHERE ST_DWithin(t.geog, ${point}, $3)) x
+             ORDER BY d, k, id LIMIT 51`,
+            [metro.latitude, metro.longitude, 10 * MI],
+          ),
+      },
+      {
+        name: 'PractitionerRole?specialty&location.near 10 mi, 50',
+        path: () => `/fhir/PractitionerRole?specialty=${taxonomy}&location.near=${encodeURIComponent(near)}&_count=50`,
+        sql: () =>
+          pool.query(
+            `SELECT t.id, ST_Distance(t.geog, ${point}) AS d FROM providers t
+             WHERE t.primary_taxonomy_code = $4 AND ST_DWithin(t.geog, ${point}, $3) ORDER BY d, t.id LIMIT 51`,
+            [metro.latitude, metro.longitude, 10 * MI, taxonomy],
+          ),
+      },
+      {
+        name: 'PractitionerRole page of 1,000',
+        path: (i) => `/fhir/PractitionerRole?_count=1000${cursors[i % cursors.length] ? `&_cursor=${cursors[i % cursors.length]}` : ''}`,
+        sql: (i) => {
+          const after = (i % cursors.length) * 1000
+          return pool.query(`${fields.replace('$9', "'true'")} FROM providers t WHERE t.id > $1 ORDER BY t.id LIMIT 1001`, [
+            pageIds[after - 1] ?? 0,
+          ])
+        },
+      },
+    ]
+
+    console.log('\ncase                                                 conc   p50 ms   p95 ms    req/s | raw SQL p50   p95 (conc 1)')
+    for (const scenario of scenarios) {
+      const raw = await timeSql(() => scenario.sql(Math.floor(Math.random() * cursors.length)), Math.min(requests, 100))
+      for (const concurrency of levels) {
+        const list: BenchRequest[] = Array.from({ length: requests }, (_, i) => ({ path: scenario.path(i) }))
+        await runHttpLoad(server.base, list.slice(0, Math.min(20, list.length)), concurrency) // warm-up
+        const result = await runHttpLoad(server.base, list, concurrency)
+        console.log(
+          `${scenario.name.padEnd(52)} ${String(concurrency).padStart(4)} ${ms(quantileOf(result.latencies, 0.5)).padStart(8)} ${ms(quantileOf(result.latencies, 0.95)).padStart(8)} ${n(result.throughput).padStart(8)} | ${ms(raw.p50).padStart(11)} ${ms(raw.p95).padStart(5)}`,
+        )
+      }
+    }
+
+    // the whole set (or --max-pages pages of 1,000) by next links, then as NDJSON, beside the raw keyset SQL
+    let url: string | null = `${server.base}/fhir/PractitionerRole?_count=1000`
+    let resources = 0
+    let pages = 0
+    let started = performance.now()
+    while (url && pages < options.maxPages) {
+      const bundle = (await (await fetch(url)).json()) as { entry?: unknown[]; link: { relation: string; url: string }[] }
+      resources += bundle.entry?.length ?? 0
+      pages++
+      url = bundle.link.find((link) => link.relation === 'next')?.url ?? null
+    }
+    const pagedSeconds = (performance.now() - started) / 1000
+    console.log(
+      `\npaging PractitionerRole by next links: ${n(resources)} resources in ${pagedSeconds.toFixed(1)} s = ${n(resources / pagedSeconds)}/s`,
+    )
+
+    started = performance.now()
+    const response = await fetch(`${server.base}/fhir/$export/PractitionerRole.ndjson`)
+    let lines = 0
+    const limit = options.maxPages * 1000
+    for await (const chunk of response.body as unknown as AsyncIterable<Uint8Array>) {
+      for (const byte of chunk) if (byte === 10) lines++
+      if (lines >= limit) break
+    }
+    const exportSeconds = (performance.now() - started) / 1000
+    console.log(`NDJSON export of PractitionerRole: ${n(lines)} resources in ${exportSeconds.toFixed(1)} s = ${n(lines / exportSeconds)}/s`)
+
+    started = performance.now()
+    let after = 0
+    let rows = 0
+    while (rows < limit) {
+      const result = await pool.query<{ id: number }>(
+        `${fields.replace('$9', "'true'")} FROM providers t WHERE t.id > $1 ORDER BY t.id LIMIT 2000`,
+        [after],
+      )
+      if (result.rows.length === 0) break
+      rows += result.rows.length
+      after = result.rows[result.rows.length - 1]!.id
+    }
+    const rawSeconds = (performance.now() - started) / 1000
+    console.log(`raw keyset SQL of the same rows: ${n(rows)} rows in ${rawSeconds.toFixed(1)} s = ${n(rows / rawSeconds)}/s`)
+  } finally {
+    await server.app.close()
+    await db.close()
+  }
+}
