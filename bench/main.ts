@@ -28,6 +28,10 @@
  *       and without codes and carrier; p50/p95 per scenario and concurrency, the ratio API / (SQL + scoring) of
  *       the same search on the server's pool at concurrency 1, and the referral letter's p50/p95
  *
+ *   npm run bench -- fhir [--requests 200] [--concurrency 1,8] [--max-pages 100000]
+ *       the FHIR directory (bench/fhir.ts): Location?near, PractitionerRole?specialty&location.near and 1,000-row pages
+ *       over HTTP, p50/p95 beside the raw SQL; PractitionerRole paged by next links and exported as NDJSON, per second
+ *
  * The HTTP benchmarks send their requests with wrk when it is installed (Debian: apt-get install -y wrk), else from a
  * worker thread; `--load-generator node|wrk` chooses (bench/http-load.ts, docs/decisions/0071).
  *
@@ -55,6 +59,7 @@ import { benchAtlas, benchAtlasReadOnly } from './atlas.ts'
 import { benchCostTransparency } from './cost-transparency.ts'
 import { benchNova } from './nova.ts'
 import { benchRankings } from './rankings.ts'
+import { benchFhir } from './fhir.ts'
 import { ms, setLoadGenerator } from './http-load.ts'
 
 const fmt = new Intl.NumberFormat('en-US')
@@ -557,6 +562,7 @@ async function main() {
       patients: { type: 'string', default: '20000' },
       facilities: { type: 'string', default: '5000' },
       'load-generator': { type: 'string' },
+      'max-pages': { type: 'string', default: '100000' },
     },
     strict: true,
   })
@@ -593,6 +599,10 @@ async function main() {
     const levels = (values.concurrency ?? '1,8').split(',').map(Number)
     if (levels.some((l) => !Number.isInteger(l) || l < 1)) throw new Error('--concurrency takes whole numbers, e.g. 1,8')
     await benchRankings(Number(values.requests), levels)
+  } else if (command === 'fhir') {
+    const levels = (values.concurrency ?? '1,8').split(',').map(Number)
+    if (levels.some((l) => !Number.isInteger(l) || l < 1)) throw new Error('--concurrency takes whole numbers, e.g. 1,8')
+    await benchFhir(Number(values.requests), levels, { maxPages: Number(values['max-pages']) })
   } else if (command === 'load') {
     const concurrency = Number(values.concurrency ?? '16')
     const seconds = Number(values.seconds)
