@@ -10,6 +10,7 @@ import { analyzeAndRefresh } from '../../data/refresh.js'
 import { DEFAULT_SEED, SCALE_NAMES, seedDataset, type ScaleName } from '../../data/seed.js'
 import { MIGRATIONS_DIR } from '../../runtime.js'
 import { type Command, UsageError } from '../command.js'
+import { ticImportCommand } from './tic.js'
 
 function parseSeed(value: unknown): number {
   if (value === undefined) return DEFAULT_SEED
@@ -29,6 +30,7 @@ async function ensureMigrated(pool: pg.Pool): Promise<void> {
 
 /** The data platform's operator commands (issue 5): synthetic dataset, official-file importers, status. */
 export const dataCommands: Command[] = [
+  ticImportCommand,
   {
     name: 'data seed',
     summary: 'Generate and load the synthetic national dataset (replaces earlier synthetic rows)',
