@@ -24,39 +24,50 @@ export interface OnboardingEmailDialogProps {
   companyName?: string | null
 }
 
+/** The key of the form's one message. */
+const FORM_ERROR = 'form'
+
 function OnboardingForm({ roles, activationKey, onClose }: Omit<OnboardingEmailDialogProps, 'opened' | 'companyName'>) {
+  // one message for the whole form, the first the draft breaks in the documented order (spec 1 §5): the contract's
+  // onboarding request schema, shown until the next submit
   const form = useForm<OnboardingDraft>({
     mode: 'controlled',
     initialValues: { email: '', company_activation_key: activationKey ?? '', role: roles[0] ?? null },
+    validate: (draft) => {
+      const checked = validateOnboarding(draft)
+      return checked.ok ? {} : { [FORM_ERROR]: checked.message }
+    },
   })
-  const [error, setError] = useState<FormError | null>(null)
+  // a failed send (the server's reason as detail)
+  const [sendError, setSendError] = useState<FormError | null>(null)
+  const invalid = form.errors[FORM_ERROR]
+  const error: FormError | null = typeof invalid === 'string' ? { message: invalid } : sendError
   const send = useSendOnboardingEmail()
   const sending = send.isPending
 
-  // one message for the whole form, the first the draft breaks in the documented order (spec 1 §5)
-  const onSubmit = form.onSubmit((draft) => {
-    const checked = validateOnboarding(draft)
-    if (!checked.ok) {
-      setError({ message: checked.message })
-      return
-    }
-    setError(null)
-    send.mutate(
-      { body: checked.request },
-      {
-        onSuccess: () => {
-          notify({
-            severity: 'success',
-            title: ONBOARDING_CLIENT_MESSAGES.sent(checked.request.email),
-            message: ONBOARDING_CLIENT_MESSAGES.sentBody,
-          })
-          onClose()
+  const onSubmit = form.onSubmit(
+    (draft) => {
+      const checked = validateOnboarding(draft)
+      if (!checked.ok) return
+      setSendError(null)
+      send.mutate(
+        { body: checked.request },
+        {
+          onSuccess: () => {
+            notify({
+              severity: 'success',
+              title: ONBOARDING_CLIENT_MESSAGES.sent(checked.request.email),
+              message: ONBOARDING_CLIENT_MESSAGES.sentBody,
+            })
+            onClose()
+          },
+          // an answer without message_id is a failure too (spec 1 §5): it arrives as an INVALID_RESPONSE error
+          onError: (caught) => setSendError({ message: ONBOARDING_CLIENT_MESSAGES.failed, detail: apiDetailOf(caught) }),
         },
-        // an answer without message_id is a failure too (spec 1 §5): it arrives as an INVALID_RESPONSE error
-        onError: (caught) => setError({ message: ONBOARDING_CLIENT_MESSAGES.failed, detail: apiDetailOf(caught) }),
-      },
-    )
-  })
+      )
+    },
+    () => setSendError(null),
+  )
 
   return (
     <form onSubmit={onSubmit} noValidate>

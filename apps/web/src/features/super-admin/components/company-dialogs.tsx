@@ -5,12 +5,12 @@ import { PageLoader } from '../../../components/feedback/page-loader'
 import { apiMessageOf } from '../../../lib/api-client'
 import { notify } from '../../../lib/notify'
 import { useCompany, useCreateCompany, useUpdateCompany, type Company } from '../api/companies'
-import { draftFromCompany, emptyCompanyDraft, validateCreateCompany, validateEditCompany, type Checked } from '../utils/company-form'
+import { draftFromCompany, emptyCompanyDraft, validateCreateCompany, validateEditCompany } from '../utils/company-form'
 import { SUPER_ADMIN_MESSAGES } from '../utils/messages'
 import { CompanyForm } from './company-form'
 
 /**
- * The save flow of both dialogs: a checked draft is sent through the mutation (which refreshes the
+ * The save flow of both dialogs: the request the form checked is sent through the mutation (which refreshes the
  * list); success notifies and closes; a failure, or an answer without the company, notifies with the
  * documented title and the server's reason or 'Failed to process the request.'
  */
@@ -22,16 +22,9 @@ function useCompanySave<T>(
   messages: { success: string; failureTitle: string },
   onClose: () => void,
 ) {
-  const [error, setError] = useState<string | null>(null)
-
-  function save(checked: Checked<T>) {
-    if (!checked.ok) {
-      setError(checked.message)
-      return
-    }
-    setError(null)
+  function save(request: T) {
     mutation.mutate(
-      { body: checked.value },
+      { body: request },
       {
         onSuccess: () => {
           notify({ severity: 'success', message: messages.success })
@@ -43,11 +36,11 @@ function useCompanySave<T>(
     )
   }
 
-  return { error, submitting: mutation.isPending, save }
+  return { submitting: mutation.isPending, save }
 }
 
 function CreateCompanyBody({ onClose }: { onClose: () => void }) {
-  const { error, submitting, save } = useCompanySave(
+  const { submitting, save } = useCompanySave(
     useCreateCompany(),
     { success: SUPER_ADMIN_MESSAGES.activated, failureTitle: SUPER_ADMIN_MESSAGES.createFailed },
     onClose,
@@ -55,14 +48,7 @@ function CreateCompanyBody({ onClose }: { onClose: () => void }) {
   const [initial] = useState(emptyCompanyDraft)
 
   return (
-    <CompanyForm
-      mode="create"
-      initial={initial}
-      error={error}
-      submitting={submitting}
-      onSubmit={(draft) => save(validateCreateCompany(draft))}
-      onCancel={onClose}
-    />
+    <CompanyForm mode="create" initial={initial} submitting={submitting} check={validateCreateCompany} onSubmit={save} onCancel={onClose} />
   )
 }
 
@@ -77,7 +63,7 @@ export function CreateCompanyDialog({ opened, onClose }: { opened: boolean; onCl
 
 function EditCompanyBody({ companyId, onClose }: { companyId: number; onClose: () => void }) {
   const company = useCompany(companyId)
-  const { error, submitting, save } = useCompanySave(
+  const { submitting, save } = useCompanySave(
     useUpdateCompany(),
     { success: SUPER_ADMIN_MESSAGES.updated, failureTitle: SUPER_ADMIN_MESSAGES.updateFailed },
     onClose,
@@ -101,9 +87,9 @@ function EditCompanyBody({ companyId, onClose }: { companyId: number; onClose: (
       mode="edit"
       initial={draftFromCompany(record)}
       activationKey={record.activation_key}
-      error={error}
       submitting={submitting}
-      onSubmit={(draft, reset) => save(validateEditCompany(draft, record, reset))}
+      check={(draft, reset) => validateEditCompany(draft, record, reset)}
+      onSubmit={save}
       onCancel={onClose}
     />
   )

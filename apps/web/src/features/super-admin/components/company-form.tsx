@@ -10,6 +10,7 @@ import {
   groupsTakenByOthers,
   removePolicy,
   updatePolicy,
+  type Checked,
   type CompanyDraft,
   type PolicyDraft,
 } from '../utils/company-form'
@@ -71,27 +72,42 @@ function PolicyRow({
   )
 }
 
-export interface CompanyFormProps {
+/** The key of the form's one message (spec 1 §5: one message for the whole form, not one per field). */
+const FORM_ERROR = 'form'
+
+export interface CompanyFormProps<T> {
   mode: 'create' | 'edit'
   initial: CompanyDraft
   /** edit only: the current key, shown with the 'Reset Activation Key' option */
   activationKey?: string | null
-  error: string | null
   submitting: boolean
-  onSubmit: (draft: CompanyDraft, resetActivationKey: boolean) => void
+  /** the request of a draft, checked with the contract's request schema, or the form's message */
+  check: (draft: CompanyDraft, resetActivationKey: boolean) => Checked<T>
+  /** called with the checked request only */
+  onSubmit: (request: T) => void
   onCancel: () => void
 }
 
-/** The create and edit company form (spec 1 §4, §5). */
-export function CompanyForm({ mode, initial, activationKey, error, submitting, onSubmit, onCancel }: CompanyFormProps) {
-  // the dialog checks the draft with the contract's request schema and shows one message (spec 1 §5)
+/**
+ * The create and edit company form (spec 1 §4, §5) on @mantine/form: its validation is `check` (the contract's
+ * create or update request schema), shown as one message above the fields until the next submit.
+ */
+export function CompanyForm<T>({ mode, initial, activationKey, submitting, check, onSubmit, onCancel }: CompanyFormProps<T>) {
   const form = useForm<CompanyDraft & { reset_activation_key: boolean }>({
     mode: 'controlled',
     initialValues: { ...initial, reset_activation_key: false },
+    validate: ({ reset_activation_key, ...draft }) => {
+      const checked = check(draft, reset_activation_key)
+      return checked.ok ? {} : { [FORM_ERROR]: checked.message }
+    },
   })
   const draft = form.values
+  const error = form.errors[FORM_ERROR]
   const setPolicies = (update: (policies: PolicyDraft[]) => PolicyDraft[]) => form.setFieldValue('policies', update)
-  const submit = form.onSubmit(({ reset_activation_key, ...values }) => onSubmit(values, reset_activation_key))
+  const submit = form.onSubmit(({ reset_activation_key, ...values }) => {
+    const checked = check(values, reset_activation_key)
+    if (checked.ok) onSubmit(checked.value)
+  })
 
   return (
     <form onSubmit={submit} noValidate>
