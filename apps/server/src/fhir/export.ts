@@ -42,8 +42,12 @@ export function exportManifest(baseUrl: string, types: readonly FhirResourceType
   }
 }
 
-/** One type's resources as NDJSON lines, every kind of it in id order, batch after batch (keyset). */
-export async function* exportStream(pool: pg.Pool, type: FhirResourceType, version: DirectoryVersion): AsyncGenerator<string> {
+/** One type's resources as NDJSON, every kind of it in id order, batch after batch (keyset), with each batch's count. */
+export async function* exportBatches(
+  pool: pg.Pool,
+  type: FhirResourceType,
+  version: DirectoryVersion,
+): AsyncGenerator<{ text: string; count: number }> {
   for (const kind of KINDS[type]) {
     let after = 0
     for (;;) {
@@ -52,11 +56,24 @@ export async function* exportStream(pool: pg.Pool, type: FhirResourceType, versi
         [after],
       )
       if (rows.length === 0) break
-      let chunk = ''
-      for (const row of rows) chunk += `${JSON.stringify(kind.toResource(row as never, version.meta))}\n`
-      yield chunk
+      let text = ''
+      for (const row of rows) text += `${JSON.stringify(kind.toResource(row as never, version.meta))}\n`
+      yield { text, count: rows.length }
       after = rows[rows.length - 1]!.id
       if (rows.length < EXPORT_BATCH) break
     }
   }
+}
+
+/** One type's resources as NDJSON text chunks (the HTTP body of an export file). */
+export async function* exportStream(pool: pg.Pool, type: FhirResourceType, version: DirectoryVersion): AsyncGenerator<string> {
+  for await (const batch of exportBatches(pool, type, version)) yield batch.text
+}
+
+/** How many resources of `type` an export writes (the CLI's progress total). */
+export async function exportCount(pool: pg.Pool, type: FhirResourceType): Promise<number> {
+  const counts = await Promise.all(
+    KINDS[type].map(async (kind) => Number((await pool.query<{ n: string }>(`SELECT count(*) AS n FROM ${kind.from}`)).rows[0]!.n)),
+  )
+  return counts.reduce((sum, n) => sum + n, 0)
 }
