@@ -16,6 +16,7 @@ import { companyCommands } from './commands/company.js'
 import { dataCommands } from './commands/data.js'
 import { seedCommands } from './commands/seed.js'
 import { userCommands } from './commands/user.js'
+import { fhirCommands } from '../fhir/cli.js'
 
 export { UsageError, type CliContext, type Command } from './command.js'
 
@@ -32,6 +33,7 @@ export const COMMANDS: Command[] = [
   ...seedCommands,
   ...dataCommands,
   ...backupCommands,
+  ...fhirCommands,
 ]
 
 function helpText(): string {
