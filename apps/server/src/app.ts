@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto'
+import fastifyCompress from '@fastify/compress'
 import fastifyRateLimit from '@fastify/rate-limit'
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify'
 import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod'
@@ -8,6 +9,8 @@ import { createDatabase, warmConnections, type Database } from './db/database.js
 import { endpointRegistryPlugin } from './plugins/endpoint-registry.js'
 import { clientErrorHandler, errorHandlingPlugin, frameworkErrors } from './plugins/error-handler.js'
 import { registerInputGuard } from './plugins/input-guard.js'
+import { registerHttpCache } from './plugins/http-cache.js'
+import { registerMetrics } from './plugins/metrics.js'
 import { registerTokens } from './auth/tokens.js'
 import { openApiPlugin } from './plugins/openapi.js'
 import { registerSecurityHeaders } from './plugins/security-headers.js'
@@ -88,6 +91,11 @@ export async function buildApp(config: AppConfig, options: BuildAppOptions = {})
   }
 
   registerSecurityHeaders(app)
+  // responses compressed by the maintained library, negotiated per request; request bodies are not inflated
+  // (docs/decisions/0077). Before any route: the plugin hooks the routes registered after it.
+  await app.register(fastifyCompress, { globalCompression: true, globalDecompression: false, encodings: ['gzip', 'deflate'] })
+  // ETags of data-versioned answers and 304 before the work (plugins/http-cache.ts)
+  registerHttpCache(app)
   await app.register(fastifyRateLimit, { global: false })
   // login, shareable-link and reset tokens through @fastify/jwt, HS256 only (auth/tokens.ts)
   await registerTokens(app, config.jwtSecret)
@@ -100,6 +108,8 @@ export async function buildApp(config: AppConfig, options: BuildAppOptions = {})
   await app.register(openApiPlugin)
 
   await app.register(healthRoutes)
+  // GET /metrics behind METRICS_TOKEN, and the per-route latency of every request (plugins/metrics.ts)
+  registerMetrics(app)
   await app.register(apiRoutes, { prefix: '/api' })
   // the FHIR provider directory (Da Vinci PDex Plan-Net), outside /api: FHIR clients expect their own base URL
   await app.register(fhirRoutes, { prefix: '/fhir' })

@@ -41,6 +41,8 @@ export const envSchema = z.object({
    */
   EMBEDDED_DB_IDLE_TIMEOUT_MS: z.coerce.number().int().min(0).max(3_600_000).default(5_000),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  /** bearer token of GET /metrics (Prometheus text); unset = /metrics answers 404. docs/operations.md "Metrics" */
+  METRICS_TOKEN: optionalString.pipe(z.string().min(16, 'must be at least 16 characters').optional()),
   /** signs login and shareable-link tokens; generated and kept under DATA_DIR when unset outside production */
   JWT_SECRET: optionalString.pipe(z.string().min(32, 'must be at least 32 characters').optional()),
   /** public origin used in links inside e-mails, e.g. https://citrus.example.com */

@@ -112,12 +112,10 @@ export function route<const D extends EndpointDefinition>(
 }
 
 /**
- * Sends JSON written by the route (text, or bytes already compressed as gzip when `gzip`), without the zod serialiser
- * of its schema, for a route whose answer depends on Accept-Encoding (Vary). The reply's typed send accepts only
- * the schema's object, hence the untyped reply.
+ * Sends JSON written by the route (text or UTF-8 bytes) without the zod serialiser of its schema: the reply's typed
+ * send accepts only the schema's object, hence the untyped reply. Compression, when the client accepts it, is
+ * @fastify/compress's (docs/decisions/0077).
  */
-export function sendNegotiatedJson(reply: FastifyReply, body: string | Buffer, gzip: boolean): FastifyReply {
-  reply.header('content-type', 'application/json; charset=utf-8').header('vary', 'Accept-Encoding')
-  if (gzip) reply.header('content-encoding', 'gzip')
-  return reply.send(body)
+export function sendJsonText(reply: FastifyReply, body: string | Buffer): FastifyReply {
+  return reply.header('content-type', 'application/json; charset=utf-8').send(body)
 }

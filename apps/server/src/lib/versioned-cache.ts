@@ -70,6 +70,8 @@ interface Entry<V> {
 export class VersionedLruCache<V> {
   private readonly entries = new Map<string, Entry<V>>()
   private weights = 0
+  /** look-ups answered (hits) and not (misses) since the cache was made (GET /metrics) */
+  readonly stats = { hits: 0, misses: 0 }
 
   constructor(
     readonly maxEntries: number,
@@ -89,11 +91,16 @@ export class VersionedLruCache<V> {
 
   get(key: string, version: string): V | undefined {
     const entry = this.entries.get(key)
-    if (!entry) return undefined
-    if (entry.version !== version || entry.expires <= this.now()) {
-      this.delete(key)
+    if (!entry) {
+      this.stats.misses++
       return undefined
     }
+    if (entry.version !== version || entry.expires <= this.now()) {
+      this.delete(key)
+      this.stats.misses++
+      return undefined
+    }
+    this.stats.hits++
     // most recently used last
     this.entries.delete(key)
     this.entries.set(key, entry)

@@ -941,7 +941,7 @@ describe('Atlas API', () => {
       }
     })
 
-    it('the gzip body (spliced from pre-compressed geometry) decodes to the same bytes as the identity body', async () => {
+    it('the gzip body (@fastify/compress, 0077) decodes to the same bytes as the identity body, under the same ETag', async () => {
       const { state } = await one<{ state: string }>(`SELECT state FROM patients GROUP BY 1 ORDER BY count(*) DESC, 1 LIMIT 1`)
       const { zip } = await one<{ zip: string }>(`SELECT zip_code AS zip FROM patients GROUP BY 1 ORDER BY count(*) DESC, 1 LIMIT 1`)
       const queries: Record<string, string | number | boolean>[] = [
@@ -963,10 +963,11 @@ describe('Atlas API', () => {
           expect(gzip.status).toBe(200)
           expect(plain.headers['content-encoding']).toBeUndefined()
           expect(gzip.headers['content-encoding']).toBe('gzip')
-          expect(gzip.headers.vary).toBe('Accept-Encoding')
+          expect(gzip.headers.vary).toMatch(/accept-encoding/i)
           // supertest gunzips (checking the CRC-32 and length); the text is the identity body byte for byte
           expect(gzip.text).toBe(plain.text)
-          expect(Number(gzip.headers['content-length'])).toBeLessThan(Buffer.byteLength(plain.text))
+          expect(gzip.headers.etag).toMatch(/^W\//)
+          expect(gzip.headers.etag).toBe(plain.headers.etag)
         }
       }
     })

@@ -4,6 +4,7 @@ import type { GroupMetrics } from './drilldown.js'
 import { countRuns, currentPatientIndex, NONE8, patientFilter, popcount, selectPatients, type PatientIndex } from './patient-index.js'
 import { scopeZipsSql, SqlParams, type AtlasFilters, type AtlasScope } from './query.js'
 import { versionedBuild } from './versioned-build.js'
+import { reportEngineMemory, timedBuild } from '../../lib/engine-stats.js'
 
 /** Every metric at zero (a region or entity without rows). */
 export function emptyMetrics(): GroupMetrics {
@@ -919,5 +920,6 @@ function countByFacilityRows(
 
 /** The drill-down index of the data version, or null while it (or the patient index) is being built. */
 export const currentClaimIndex = versionedBuild((pool, version) =>
-  currentPatientIndex(pool, version, true).then((people) => buildClaimIndex(pool, people!)),
+  currentPatientIndex(pool, version, true).then((people) => timedBuild('atlas_claim_index', buildClaimIndex(pool, people!))),
 )
+reportEngineMemory('atlas_claim_index', (pool) => currentClaimIndex.held(pool)?.bytes ?? 0)

@@ -13,7 +13,6 @@ import { codeConditionSql, granularityKey, patientConditions, SqlParams, type At
 import { dataVersion, neighboursOf, regionCatalog, regionsInScope, type Region } from './regions.js'
 import { buildLegend, giStar, neighbourhoods, scoreOfHotspot, type Neighbourhoods } from './statistics.js'
 import { sharedBeforeStart } from '../../lib/coalesce.js'
-import { constantPiece, gzipSegment, SplicedGzip, type ConstantPiece, type GzipSegment } from '../../lib/spliced-gzip.js'
 
 export interface PayerCounts {
   commercial: number
@@ -480,7 +479,13 @@ const fillText = (fill: string) => {
   return text
 }
 
-/** Where the JSON of a response goes: constant text of the template, or per-request values (see spliced-gzip). */
+/** Constant text of a properties template (made once per template). */
+interface ConstantPiece {
+  readonly text: string
+}
+const constantPiece = (text: string): ConstantPiece => ({ text })
+
+/** Where the JSON of a response goes: constant text of the template, or per-request values. */
 interface JsonSink {
   constant(piece: ConstantPiece): void
   /** `slot`: the same text written again in the same slot may be a back-reference */
@@ -515,10 +520,8 @@ interface RegionCache {
   texts: { id: string; label: string; state: string; latitude: string; longitude: string }
   /** the feature's UTF-8 text up to its properties (identity body) */
   prefix?: Buffer
-  /** the geometry compressed once (gzip body; null: short enough to be written as a value) */
-  segment?: GzipSegment | null
 }
-// a symbol key: neither JSON nor the structured clone to the body thread carries it (each thread keeps its own)
+// a symbol key: JSON does not carry it
 const CACHED = Symbol('atlas region cache')
 type CachedRegion = Region & { [CACHED]?: RegionCache }
 
@@ -551,10 +554,8 @@ const PAYER_HEADS = [
   metricHead('other_percent', 'Other', 'Share of patients with another or no payer', 'PERCENT'),
 ]
 
-/*
- * The text around the regions' features, shared by the identity and the gzip writer so that both bodies stay
- * byte-identical: the collection's head, a feature's lead up to its id, the geometry's and the properties' keys.
- */
+/* The text around the regions' features: the collection's head, a feature's lead up to its id, the geometry's and
+ * the properties' keys. */
 const COLLECTION_HEAD = '{"geojson":{"type":"FeatureCollection","features":['
 const FEATURE_LEAD = '{"type":"Feature","id":'
 const FEATURE_GEOMETRY = ',"geometry":'
@@ -804,54 +805,4 @@ export function genericResponseJson(result: GenericResult, options: ResponseOpti
   at += out.write(tail, at)
   if (at !== size) throw new Error('Atlas response: size mismatch')
   return out
-}
-
-/** A region's geometry is compressed once (a catalog's geometry never changes); shorter ones are written as values. */
-const SEGMENT_MIN_LENGTH = 256
-const GZIP_HEAD = constantPiece(COLLECTION_HEAD + FEATURE_LEAD)
-const GZIP_FEATURE = constantPiece(`},${FEATURE_LEAD}`)
-const GZIP_GEOMETRY = constantPiece(FEATURE_GEOMETRY)
-const GZIP_LAST = constantPiece('}')
-const GZIP_EMPTY = constantPiece(COLLECTION_HEAD)
-
-/**
- * The same response as `genericResponseJson`, gzip-encoded without compressing it per request
- * (docs/decisions/0057): each region's geometry is compressed once and copied, the properties' constant text
- * is a back-reference to the previous feature's, and only the values are written as literals.
- */
-export function genericResponseGzip(result: GenericResult, options: ResponseOptions): Buffer {
-  return writeGzipBody(result.granularity, result, options, collectionEnd(result, options))
-}
-
-/** The regions' part of the gzip body and `end` after them (body-writer.ts calls it in its thread). */
-export function writeGzipBody(
-  granularity: TileGranularity,
-  columns: RegionColumns,
-  options: Omit<ResponseOptions, 'points'>,
-  end: string,
-): Buffer {
-  let capacity = 1 << 16
-  const count = columns.list.length
-  const segments = columns.list.map((region) => {
-    const cache = cacheOf(region)
-    if (cache.segment === undefined) cache.segment = region.geometry.length < SEGMENT_MIN_LENGTH ? null : gzipSegment(region.geometry)
-    if (cache.segment) capacity += cache.segment.bytes.length
-    return cache.segment
-  })
-  const gzip = new SplicedGzip(capacity + count * 256)
-  const template = bodyTemplate(granularity, options)
-  if (count === 0) gzip.constant(GZIP_EMPTY)
-  for (let i = 0; i < count; i++) {
-    const region = columns.list[i]!
-    gzip.constant(i === 0 ? GZIP_HEAD : GZIP_FEATURE)
-    gzip.value(textsOf(region).id, SLOT_ID)
-    gzip.constant(GZIP_GEOMETRY)
-    const segment = segments[i]
-    if (segment) gzip.segment(segment)
-    else gzip.value(region.geometry)
-    writeRegionProperties(gzip, template, columns, i, options, true)
-  }
-  if (count > 0) gzip.constant(GZIP_LAST)
-  gzip.text(end)
-  return gzip.finish()
 }

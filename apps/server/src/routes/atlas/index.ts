@@ -18,8 +18,7 @@ import {
 } from '@citrus/contracts'
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod'
 import type pg from 'pg'
-import { route, sendNegotiatedJson } from '../../lib/endpoint.js'
-import { acceptsGzip } from '../../lib/spliced-gzip.js'
+import { route, sendJsonText } from '../../lib/endpoint.js'
 import { requestDataVersion } from '../../lib/versioned-cache.js'
 import { badRequest, notFound } from '../../lib/errors.js'
 import { emptyMetrics } from './claim-index.js'
@@ -47,7 +46,6 @@ import {
 import { filtersOf, resolveScope, type AtlasFilters, type AtlasScope } from './query.js'
 import { currentPatientIndex } from './patient-index.js'
 import { regionTile, type TileFeature } from './tiles.js'
-import { GenericBodyWriter } from './body-writer.js'
 import { FEATURE_MESSAGES, planTierOf, requireFeature } from './tiers.js'
 
 /** Atlas callers: staff roles with the ATLAS product, and link guests whose link lists the endpoint. */
@@ -188,11 +186,11 @@ async function stateHotspots(
 export const atlasRoutes: FastifyPluginAsyncZod = async (app) => {
   const pool = app.db.pool
   const guard = { onRequest: app.requireAccess({ roles: [...ATLAS_ROLES], product: 'ATLAS' }), preHandler: app.meterProduct('ATLAS') }
-  // large gzip bodies are written on a second thread (docs/decisions/0066)
-  const bodyWriter = new GenericBodyWriter((message) => app.log.warn(message))
-  app.addHook('onClose', () => bodyWriter.close())
+  // the GET answers carry an ETag of the data version, the request, the caller and the plan tier: a repeat gets 304
+  // after metering, before any count (docs/decisions/0077)
+  const tagged = { onRequest: guard.onRequest, preHandler: [guard.preHandler, app.conditional({ vary: planTierOf })] }
 
-  route(app, atlasEndpoints.home, guard, async (request) => {
+  route(app, atlasEndpoints.home, tagged, async (request) => {
     const tier = await planTierOf(request)
     // the patient index of the data version holds every patient: its size instead of counting the table
     const people = await currentPatientIndex(pool, await requestDataVersion(request))
@@ -223,22 +221,18 @@ export const atlasRoutes: FastifyPluginAsyncZod = async (app) => {
     }
   })
 
-  route(app, atlasEndpoints.generic, guard, async (request, reply) => {
+  route(app, atlasEndpoints.generic, tagged, async (request, reply) => {
     const tier = await planTierOf(request)
     const q = await readGenericQuery(pool, request.query as ParsedGenericQuery, tier)
     const version = await requestDataVersion(request)
     const result = await genericResult(pool, { ...q, version })
     const points = q.points ? await facilityPoints(pool, q.filters, q.scope, tier, version) : []
     // written as JSON text with the regions' GeoJSON spliced in (the contract test checks it against the schema);
-    // gzip-encoded from pre-compressed geometry when the client accepts it (docs/decisions/0057)
-    const options = { tier, census: q.census, points }
-    // the body is built before any header is set: if writing it throws, the error envelope goes out as plain JSON
-    const gzip = acceptsGzip(request.headers['accept-encoding'])
-    const body = gzip ? await bodyWriter.gzip(result, options) : genericResponseJson(result, options)
-    return sendNegotiatedJson(reply, body, gzip)
+    // compressed, when the client accepts it, by @fastify/compress (docs/decisions/0077)
+    return sendJsonText(reply, genericResponseJson(result, { tier, census: q.census, points }))
   })
 
-  route(app, atlasEndpoints.tile, guard, async (request, reply) => {
+  route(app, atlasEndpoints.tile, tagged, async (request, reply) => {
     const { z, x, y } = request.params
     if (x >= 2 ** z || y >= 2 ** z) throw badRequest(ATLAS_MESSAGES.invalidTile)
     const tier = await planTierOf(request)
@@ -410,7 +404,7 @@ export const atlasRoutes: FastifyPluginAsyncZod = async (app) => {
     }
   })
 
-  route(app, atlasEndpoints.heatmap, guard, async (request) => {
+  route(app, atlasEndpoints.heatmap, tagged, async (request) => {
     const useCase = request.params.use_case
     if (!(useCase in ATLAS_USE_CASES)) throw notFound(ATLAS_MESSAGES.unknownUseCase(useCase))
     const tier = await planTierOf(request)
@@ -446,7 +440,7 @@ export const atlasRoutes: FastifyPluginAsyncZod = async (app) => {
     }
   })
 
-  route(app, atlasEndpoints.list, guard, async (request, reply) => {
+  route(app, atlasEndpoints.list, tagged, async (request, reply) => {
     const useCase = request.params.use_case
     if (!(useCase in ATLAS_USE_CASES)) throw notFound(ATLAS_MESSAGES.unknownUseCase(useCase))
     const tier = await planTierOf(request)

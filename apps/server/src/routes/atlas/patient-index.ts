@@ -3,6 +3,7 @@ import type pg from 'pg'
 import type { PayerCounts } from './generic.js'
 import { scopeZipsSql, SqlParams, type AtlasFilters, type AtlasScope } from './query.js'
 import { versionedBuild } from './versioned-build.js'
+import { reportEngineMemory, timedBuild } from '../../lib/engine-stats.js'
 
 /**
  * The in-process patient index of Atlas (docs/decisions/0043, 0052): mv_patient_diagnoses (one row per
@@ -622,4 +623,5 @@ export function countRuns(index: PatientIndex, selected: Uint32Array, granularit
  * The index of the current data version, or null while it is being built (the caller answers from SQL
  * meanwhile). `wait` awaits the build instead (tests, the bench's warm-up).
  */
-export const currentPatientIndex = versionedBuild((pool, version) => buildPatientIndex(pool, version))
+export const currentPatientIndex = versionedBuild((pool, version) => timedBuild('atlas_patient_index', buildPatientIndex(pool, version)))
+reportEngineMemory('atlas_patient_index', (pool) => currentPatientIndex.held(pool)?.bytes ?? 0)

@@ -1,6 +1,7 @@
 import type pg from 'pg'
 import { readPool } from '../../db/replicas.js'
 import { compareDataVersions } from '../../lib/versioned-cache.js'
+import { reportEngineMemory, timedBuild } from '../../lib/engine-stats.js'
 import { haversineTerm, haversineTermOf, reducedLatitude, SPHERE_MARGIN, spheroidDistanceReduced, toRadians } from './geodesic.js'
 import { ascendingOrder } from './order.js'
 
@@ -131,6 +132,22 @@ const evictionListeners = new WeakMap<pg.Pool, (index: SpecialtyIndex) => void>(
 export function onSpecialtyEvicted(pool: pg.Pool, listener: (index: SpecialtyIndex) => void): void {
   evictionListeners.set(pool, listener)
 }
+
+/**
+ * Bytes of the specialty indexes held for a pool (GET /metrics): their typed arrays, and their string arrays at 32
+ * bytes a string plus 2 a character (an estimate).
+ */
+function heldBytes(pool: pg.Pool): number {
+  let bytes = 0
+  for (const { index } of held.get(pool)?.specialties.values() ?? []) {
+    for (const value of Object.values(index ?? {})) {
+      if (ArrayBuffer.isView(value)) bytes += value.byteLength
+      else if (Array.isArray(value)) for (const item of value) bytes += typeof item === 'string' ? 32 + item.length * 2 : 8
+    }
+  }
+  return bytes
+}
+reportEngineMemory('care_select_candidates', heldBytes)
 
 /** Whether `index` is the index held now for its specialty (not evicted, not of a replaced data version). */
 export function isHeldIndex(pool: pg.Pool, index: SpecialtyIndex): boolean {
@@ -424,14 +441,14 @@ export function specialtyIndex(pool: pg.Pool, version: string, taxonomy: string)
   const entry = slot.specialties.get(taxonomy)
   // an older version than the one held: the newer index when held (the database has moved past this version, so a
   // build would read the newer data too), else one built for this search alone
-  if (stale) return entry ? entry.promise : buildSpecialty(pool, taxonomy)
+  if (stale) return entry ? entry.promise : timedBuild('care_select_candidates', buildSpecialty(pool, taxonomy))
   if (entry) {
     // most recently used last
     slot.specialties.delete(taxonomy)
     slot.specialties.set(taxonomy, entry)
     return entry.promise
   }
-  const promise = buildSpecialty(pool, taxonomy)
+  const promise = timedBuild('care_select_candidates', buildSpecialty(pool, taxonomy))
   const fresh: HeldSpecialty = { size: 0, promise, index: null }
   slot.specialties.set(taxonomy, fresh)
   promise.then(

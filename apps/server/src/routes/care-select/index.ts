@@ -8,8 +8,7 @@ import {
 } from '@citrus/contracts'
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod'
 import { badRequest, notFound } from '../../lib/errors.js'
-import { route, sendNegotiatedJson } from '../../lib/endpoint.js'
-import { acceptsGzip } from '../../lib/spliced-gzip.js'
+import { route, sendJsonText } from '../../lib/endpoint.js'
 import { userOf } from '../../plugins/auth.js'
 import { CREDITS_REMAINING_HEADER } from '../../plugins/credits.js'
 import { rankProviders, rankingsJson, resolveSearch, type ResolvedSearch } from './rankings.js'
@@ -63,7 +62,17 @@ export const careSelectRoutes: FastifyPluginAsyncZod = async (app) => {
   route(
     app,
     careSelectEndpoints.rankings,
-    { onRequest: app.requireAccess({ roles: [...ROLES, 'guest'], product: 'CARE_SELECT' }) },
+    {
+      onRequest: app.requireAccess({ roles: [...ROLES, 'guest'], product: 'CARE_SELECT' }),
+      // a repeat with the answer's ETag: 304 before the search is resolved or scored, a credit taken as for a 200
+      // (one credit per answered search: docs/decisions/0060, 0077)
+      preHandler: app.conditional({
+        beforeNotModified: async (request, reply) => {
+          const charge = await app.meter(request, 'CARE_SELECT')
+          if (charge.remaining !== null) reply.header(CREDITS_REMAINING_HEADER, String(charge.remaining))
+        },
+      }),
+    },
     async (request, reply) => {
       const search = await resolveSearch(pool, request.query)
       // The credit is taken while the search runs (docs/decisions/0047), on a cache hit too (0060): a refusal (402)
@@ -71,7 +80,7 @@ export const careSelectRoutes: FastifyPluginAsyncZod = async (app) => {
       // to the refund (5xx).
       const [charged, ranked] = await Promise.allSettled([
         app.meter(request, 'CARE_SELECT'),
-        rankingsJson(pool, search, request.query._bypass_cache, acceptsGzip(request.headers['accept-encoding'])),
+        rankingsJson(pool, search, request.query._bypass_cache),
       ])
       if (charged.status === 'rejected') throw charged.reason
       if (ranked.status === 'rejected') throw ranked.reason
@@ -80,8 +89,7 @@ export const careSelectRoutes: FastifyPluginAsyncZod = async (app) => {
       // Sent as written (JSON.stringify of the typed RankingsResponse, kept with the search's scoring: 0063), not through
       // the zod serialiser: validating this large answer on every response cost 6-17 ms, more than the search's SQL.
       // The integration tests parse every answer with rankingsResponseSchema. The answer has no per-request field.
-      // A kept answer goes to a client that accepts gzip compressed (once, kept with it: docs/decisions/0071).
-      return sendNegotiatedJson(reply, ranked.value.body, ranked.value.gzip === true)
+      return sendJsonText(reply, ranked.value.body)
     },
   )
 

@@ -256,10 +256,10 @@ export function filterVariant(filterNpis: readonly string[]): string {
  * The answer of a search as sent (its JSON, UTF-8): the one kept with the search's scoring in the result cache when
  * the same search (and filter_npis) was answered before at this data version, else written from the scoring (cached
  * or scored now) and kept with it (docs/decisions/0063). The bytes are those JSON.stringify gives of rankProviders'
- * answer, cached or not (with `acceptsGzip`, a kept answer's are compressed: 0071). `bypassCache` scores and writes
- * afresh.
+ * answer, cached or not (compressed, when the client accepts it, by the HTTP layer: docs/decisions/0077).
+ * `bypassCache` scores and writes afresh.
  */
-export async function rankingsJson(pool: pg.Pool, search: ResolvedSearch, bypassCache = false, acceptsGzip = false): Promise<SentAnswer> {
+export async function rankingsJson(pool: pg.Pool, search: ResolvedSearch, bypassCache = false): Promise<SentAnswer> {
   return scoredSearchCache(pool).answer(
     scoredSearchKey(search),
     search.version,
@@ -267,7 +267,6 @@ export async function rankingsJson(pool: pg.Pool, search: ResolvedSearch, bypass
     filterVariant(search.filterNpis),
     () => scoreFresh(pool, search),
     async (scored) => Buffer.from(JSON.stringify(await rankingsOf(pool, search, narrowScored(scored, search.filterNpis)))),
-    acceptsGzip,
   )
 }
 

@@ -1,4 +1,3 @@
-import { gunzipSync } from 'node:zlib'
 import { describe, expect, it } from 'vitest'
 import type { ScoredSearch } from './score.ts'
 import { ScoredSearchCache, scoredSearchKey } from './scored-cache.ts'
@@ -164,38 +163,6 @@ describe('ScoredSearchCache answers (docs/decisions/0063)', () => {
     // now '' was the least recently used
     expect(cache.bytes).toBe(400 + 20 + 2 + 50 + 1)
     expect((await cache.answer('k', 'v', false, '', score, write(100))).cached).toBe('scoring')
-  })
-
-  it('sends a kept answer as gzip when accepted: compressed once, shared by concurrent hits, counted in the weight', async () => {
-    const cache = new ScoredSearchCache(4, 1000, undefined, 1_000_000)
-    const score = async () => columns(400)
-    const json = Buffer.from(JSON.stringify({ rows: Array.from({ length: 200 }, (_, i) => ({ npi: 1_000_000_000 + i, grade: 'A' })) }))
-    let writes = 0
-    const write = async () => {
-      writes++
-      return json
-    }
-    // the first answer is written now and sent as it is, gzip accepted or not
-    expect(await cache.answer('k', 'v', false, '', score, write, true)).toEqual({ body: json, cached: false })
-    expect(cache.bytes).toBe(400 + json.length)
-    // a hit without gzip: the kept JSON
-    expect(await cache.answer('k', 'v', false, '', score, write, false)).toEqual({ body: json, cached: 'answer' })
-    // hits with gzip: one compression shared, the same JSON inflated
-    const [a, b] = await Promise.all([
-      cache.answer('k', 'v', false, '', score, write, true),
-      cache.answer('k', 'v', false, '', score, write, true),
-    ])
-    expect(a).toMatchObject({ cached: 'answer', gzip: true })
-    expect(b.body).toBe(a.body)
-    expect(gunzipSync(a.body)).toEqual(json)
-    expect(a.body.length).toBeLessThan(json.length / 4)
-    expect(writes).toBe(1)
-    expect(cache.bytes).toBe(400 + json.length + a.body.length)
-    // kept: a later hit sends the same compressed bytes
-    expect((await cache.answer('k', 'v', false, '', score, write, true)).body).toBe(a.body)
-    // a bypass replaces the entry, its answers and their compressed bytes
-    expect(await cache.answer('k', 'v', true, '', score, write, true)).toEqual({ body: json, cached: false })
-    expect(cache.bytes).toBe(400 + json.length)
   })
 
   it('drops an entry whose columns and answers exceed the byte bound, keeps no failed write, shares a pending one', async () => {

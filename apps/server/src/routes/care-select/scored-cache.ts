@@ -1,7 +1,6 @@
 import { CARE_SCORE_CACHE_MAX_ENTRIES, CARE_SCORE_CACHE_MAX_MIB, CARE_SCORE_CACHE_TTL_MINUTES } from '@citrus/contracts'
-import { promisify } from 'node:util'
-import { gzip } from 'node:zlib'
 import type pg from 'pg'
+import { reportCacheLookups, reportEngineMemory } from '../../lib/engine-stats.js'
 import { compareDataVersions, VersionedLruCache } from '../../lib/versioned-cache.js'
 import { isHeldIndex, onSpecialtyEvicted, type SpecialtyIndex } from './candidate-index.js'
 import type { ScoredSearch } from './score.js'
@@ -43,23 +42,18 @@ export function scoredSearchKey(search: ScoredSearchKey): string {
 export const CARE_ANSWERS_PER_SEARCH = 8
 
 /**
- * A kept answer: its JSON as sent (UTF-8); once a client that accepts gzip asked for it again, the same JSON
- * compressed (docs/decisions/0071); and the bytes both weigh in the cache once written.
+ * A kept answer: its JSON as sent (UTF-8), and the bytes it weighs in the cache once written. Compression is the
+ * HTTP layer's (@fastify/compress, docs/decisions/0077).
  */
 interface KeptAnswer {
   body: Promise<Buffer>
-  gzip?: Promise<Buffer>
   bytes: number
 }
 
-const gzipAsync = promisify(gzip)
-
-/** An answer as sent: its bytes, whether they are gzip, and where they came from. */
+/** An answer as sent: its bytes and where they came from. */
 export interface SentAnswer {
   body: Buffer
   cached: 'answer' | 'scoring' | false
-  /** present (true) when `body` is the answer compressed as gzip */
-  gzip?: true
 }
 
 /** An entry: the scoring of a search and, once written, its answers (the JSON of each filter_npis asked for). */
@@ -136,8 +130,6 @@ export class ScoredSearchCache {
    * scored now, as `scored`) and kept with it, at most `answersPerSearch` per scoring. Its bytes count in the entry's
    * weight, so the byte bound holds columns and answers together. `bypass` scores and writes afresh (and replaces
    * the entry); an older version's request writes its own answer and keeps nothing. A write that fails is not kept.
-   * With `acceptsGzip`, an answer hit is sent compressed: the kept answer is compressed once (off the event loop, on
-   * the first such hit) and kept beside it, its bytes counted too. An answer written now is sent as it is.
    */
   async answer(
     key: string,
@@ -146,7 +138,6 @@ export class ScoredSearchCache {
     variant: string,
     score: () => Promise<ScoredSearch>,
     write: (scored: ScoredSearch) => Promise<Buffer>,
-    acceptsGzip = false,
   ): Promise<SentAnswer> {
     const { scored, cached, entry } = await this.entryOf(key, version, bypass, score)
     if (!entry) return { body: await write(scored), cached: false }
@@ -156,9 +147,7 @@ export class ScoredSearchCache {
       entry.answers.delete(variant)
       entry.answers.set(variant, kept)
       this.answerHits++
-      const body = await kept.body
-      if (!acceptsGzip) return { body, cached: 'answer' }
-      return { body: await this.gzipOf(key, entry, variant, kept, body), cached: 'answer', gzip: true }
+      return { body: await kept.body, cached: 'answer' }
     }
     const answer: KeptAnswer = { body: write(scored), bytes: 0 }
     entry.answers.set(variant, answer)
@@ -181,26 +170,6 @@ export class ScoredSearchCache {
       if (entry.answers.get(variant) === answer) entry.answers.delete(variant)
       throw error
     }
-  }
-
-  /** The kept answer compressed (once; concurrent hits share it), its bytes added to the entry's weight while kept. */
-  private gzipOf(key: string, entry: Entry, variant: string, kept: KeptAnswer, body: Buffer): Promise<Buffer> {
-    if (kept.gzip) return kept.gzip
-    const compressed = gzipAsync(body, { level: 6 })
-    kept.gzip = compressed
-    compressed.then(
-      (bytes) => {
-        // an answer dropped meanwhile took its weight with it
-        if (entry.answers.get(variant) !== kept) return
-        kept.bytes += bytes.byteLength
-        entry.answerBytes += bytes.byteLength
-        this.entries.reweigh(key, entry, entry.scoredBytes + entry.answerBytes)
-      },
-      () => {
-        if (kept.gzip === compressed) delete kept.gzip
-      },
-    )
-    return compressed
   }
 
   /** scored() with the entry that holds the scoring (null for a request of an older data version). */
@@ -258,6 +227,11 @@ export function scoredSearchCache(pool: pg.Pool): ScoredSearchCache {
   }
   return cache
 }
+reportEngineMemory('care_select_scoring_cache', (pool) => scoredSearchCache(pool).bytes)
+reportCacheLookups('care_select_scoring', (pool) => {
+  const cache = scoredSearchCache(pool)
+  return { hits: cache.hits, misses: cache.scorings }
+})
 
 /** The bytes of a scored search's own columns (not the candidate index it points into): what an entry holds. */
 export function scoredSearchBytes(scored: ScoredSearch): number {

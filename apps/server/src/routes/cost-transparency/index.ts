@@ -9,13 +9,14 @@ import {
 } from '@citrus/contracts'
 import type { FastifyReply, FastifyRequest } from 'fastify'
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod'
+import type pg from 'pg'
 import { policyOf, userOf } from '../../plugins/auth.js'
 import { notFound } from '../../lib/errors.js'
-import { route, sendNegotiatedJson } from '../../lib/endpoint.js'
+import { route, sendJsonText } from '../../lib/endpoint.js'
 import { signShareToken } from '../../auth/tokens.js'
 import { CREDITS_REMAINING_HEADER } from '../../plugins/credits.js'
 import { requestDataVersion, VersionedLruCache } from '../../lib/versioned-cache.js'
-import { acceptsGzip, gzipSegment, SplicedGzip, type GzipSegment } from '../../lib/spliced-gzip.js'
+import { reportCacheLookups } from '../../lib/engine-stats.js'
 import { loadPricingReference, priceProcedure, type PricingReference, type ProcedureCostInput } from './pricing.js'
 import { providerCosts, type ListedPriceRequest } from './provider.js'
 
@@ -23,35 +24,10 @@ import { providerCosts, type ListedPriceRequest } from './provider.js'
 export const PRICE_CACHE_MAX_ENTRIES = 1_000
 export const PRICE_CACHE_TTL_MS = 10 * 60 * 1000
 
-/**
- * Sends JSON written by the route (docs/decisions/0051): a string is sent as it is, without the zod serialiser
- * of the route's schema (the reply's typed send accepts only the schema's object, hence the untyped reply).
- */
-function sendJson(reply: FastifyReply, json: string): FastifyReply {
-  return reply.type('application/json; charset=utf-8').send(json)
-}
-
-/**
- * A cached answer: the figures, and their JSON (serialised once) without the request's own fields; and, once a
- * client that accepts gzip was answered from it, that JSON's head compressed once (docs/decisions/0071).
- */
+/** A cached answer: the figures, and their JSON (serialised once) without the request's own fields. */
 export interface PriceCacheEntry {
   value: Omit<ProcedureCostResponse, 'cached' | 'payment_perspective' | 'procedure_codes'>
   json: string
-  gzipHead?: GzipSegment
-}
-
-/**
- * The answer of an entry with the request's own fields (`tail`: a JSON object) spliced in, as gzip: the entry's JSON
- * up to its closing brace is compressed once and kept with the entry, and each request adds only its tail as
- * literals (lib/spliced-gzip.ts). Inflated, the body is byte for byte the identity answer.
- */
-function gzipAnswer(entry: PriceCacheEntry, tail: string): Buffer {
-  entry.gzipHead ??= gzipSegment(`${entry.json.slice(0, -1)},`)
-  const body = new SplicedGzip(entry.gzipHead.bytes.length + 2 * tail.length + 64)
-  body.segment(entry.gzipHead)
-  body.value(tail.slice(1))
-  return body.finish()
 }
 
 declare module 'fastify' {
@@ -59,6 +35,10 @@ declare module 'fastify' {
     priceCache: VersionedLruCache<PriceCacheEntry>
   }
 }
+
+/** The Price Check cache of each database's app, for GET /metrics (lib/engine-stats.ts). */
+const priceCaches = new WeakMap<pg.Pool, VersionedLruCache<PriceCacheEntry>>()
+reportCacheLookups('price_check', (pool) => priceCaches.get(pool)?.stats ?? { hits: 0, misses: 0 })
 
 /**
  * Price Check and provider cost transparency (spec 3 §2.6, §2.7, §7; spec 4 §5). Every signed-in role
@@ -80,6 +60,7 @@ export const costTransparencyRoutes: FastifyPluginAsyncZod = async (app) => {
 
   const cache = new VersionedLruCache<PriceCacheEntry>(PRICE_CACHE_MAX_ENTRIES, PRICE_CACHE_TTL_MS)
   app.decorate('priceCache', cache)
+  priceCaches.set(app.db.pool, cache)
   // cost sharing and insurer kinds, per data version
   let reference: { version: string; value: Promise<PricingReference> } | null = null
   const referenceFor = (version: string) => {
@@ -112,7 +93,10 @@ export const costTransparencyRoutes: FastifyPluginAsyncZod = async (app) => {
     return { entry, cached: false }
   }
 
-  route(app, costTransparencyEndpoints.procedure, { onRequest: guard, preHandler: meterSearch }, async (request, reply) => {
+  // a repeat with the answer's ETag gets 304 after metering, before any pricing (docs/decisions/0077)
+  const metered = { onRequest: guard, preHandler: [meterSearch, app.conditional()] }
+
+  route(app, costTransparencyEndpoints.procedure, metered, async (request, reply) => {
     const query = request.query
     const input = {
       zip_code: query.zip_code,
@@ -130,17 +114,13 @@ export const costTransparencyRoutes: FastifyPluginAsyncZod = async (app) => {
         procedure_codes: input.procedure_codes,
         cached,
       }
-      const tailJson = JSON.stringify(tail)
-      // a cached answer to a client that accepts gzip: its compressed head and this request's tail; the first
-      // answer of a search goes out as it is (compressing it would add to the uncached request's time)
-      const gzip = cached && acceptsGzip(request.headers['accept-encoding'])
-      return sendNegotiatedJson(reply, gzip ? gzipAnswer(entry, tailJson) : `${entry.json.slice(0, -1)},${tailJson.slice(1)}`, gzip)
+      return sendJsonText(reply, `${entry.json.slice(0, -1)},${JSON.stringify(tail).slice(1)}`)
     }
     const { entry, cached } = await searchEntry(input, version, query._bypass_cache)
     return send(entry, cached)
   })
 
-  route(app, costTransparencyEndpoints.provider, { onRequest: guard, preHandler: meterSearch }, async (request, reply) => {
+  route(app, costTransparencyEndpoints.provider, metered, async (request, reply) => {
     const query = request.query
     // the listed price of a Price Check procedure: the same functions, reference and cached search as Price Check's
     let listed: ListedPriceRequest | null = null
@@ -166,7 +146,7 @@ export const costTransparencyRoutes: FastifyPluginAsyncZod = async (app) => {
     }
     const body: ProviderCostResponse = await providerCosts(app.db.pool, request.params.npi, query.payment_perspective, listed)
     // typed by construction; the integration tests parse the answers with the contract's schema (as for /procedure)
-    return sendJson(reply, JSON.stringify(body))
+    return sendJsonText(reply, JSON.stringify(body))
   })
 
   // A member may share a provider cost page: the server fixes the scope (this page, this endpoint, public, 30 days).

@@ -37,7 +37,8 @@ export const dataDictionaryRoutes: FastifyPluginAsyncZod = async (app) => {
     return { tab_sets }
   }
 
-  route(app, dataDictionaryEndpoints.get, {}, async (request) => {
+  // an ETag of the data version: a repeat gets 304 (docs/decisions/0077)
+  route(app, dataDictionaryEndpoints.get, { preHandler: app.conditional() }, async (request) => {
     const version = await requestDataVersion(request)
     if (kept?.version !== version) {
       const value = build()

@@ -1,5 +1,6 @@
 import { NOVA_DEFAULT_USE_CASE, type TerritoryName } from '@citrus/contracts'
 import type pg from 'pg'
+import { timedBuild } from '../../lib/engine-stats.js'
 import { BUILD_CATCH_UP_MS, readPool } from '../../db/replicas.js'
 import { derive, TOP_PRESCRIBER_RANK, type DerivedMetrics } from './metrics.js'
 import {
@@ -98,7 +99,11 @@ export class Memo {
 export const MEMO_BUDGET = 48_000_000
 export const LIST_WEIGHT = 1_000
 
-export async function buildNovaData(pool: pg.Pool, version: string, previous: NovaData | null): Promise<NovaData> {
+/** The data of a version (buildNovaDataUntimed), its build time recorded for GET /metrics (lib/engine-stats.ts). */
+export const buildNovaData = (pool: pg.Pool, version: string, previous: NovaData | null): Promise<NovaData> =>
+  timedBuild('nova', buildNovaDataUntimed(pool, version, previous))
+
+async function buildNovaDataUntimed(pool: pg.Pool, version: string, previous: NovaData | null): Promise<NovaData> {
   const years = await novaYears(pool)
   const year = years.latest_year
   const [rows, hcpRows, payerRows, ranks, states, territoryList, territoryCounties, affiliation] = await Promise.all([

@@ -14,8 +14,10 @@ export const novaRoutes: FastifyPluginAsyncZod = async (app) => {
   const nova = new NovaService(app.db.pool)
   const options = { onRequest: app.requireAccess({ roles: ['citrus', 'guest'], product: 'NOVA' }), preHandler: app.meterProduct('NOVA') }
 
-  route(app, novaEndpoints.metadata, options, async () => nova.metadata())
-  route(app, novaEndpoints.territoryNames, options, async (request) => nova.territoryNames(request.query.nova_use_case))
+  // the GET answers carry an ETag of the data version and the request: a repeat gets 304 after metering (0077)
+  const tagged = { ...options, preHandler: [options.preHandler, app.conditional()] }
+  route(app, novaEndpoints.metadata, tagged, async () => nova.metadata())
+  route(app, novaEndpoints.territoryNames, tagged, async (request) => nova.territoryNames(request.query.nova_use_case))
   route(app, novaEndpoints.atlasSummary, options, async (request) => nova.summary(request.body))
   // The map, the account lists and the facility are written as JSON text (docs/decisions/0054): the map splices in
   // outlines and point fragments kept per data version, and validating these answers against their zod schemas

@@ -12,7 +12,8 @@ import { searchIcd10, searchProcedureCodes, searchProcedures, searchSpecialties 
  * Answered from a read replica that has replayed the request's data version, else from the primary.
  */
 export const typeaheadRoutes: FastifyPluginAsyncZod = async (app) => {
-  const guard = { onRequest: app.requireAccess({ roles: [...ROLES, 'guest'] }) }
+  // an ETag of the data version and the request: a repeat gets 304 before the look-up (docs/decisions/0077)
+  const guard = { onRequest: app.requireAccess({ roles: [...ROLES, 'guest'] }), preHandler: app.conditional() }
   // without replicas, no data version to read (a guest's request has none of its own)
   const reader = async (request: FastifyRequest) =>
     app.db.replicas.length === 0 ? app.db.pool : readPoolForVersion(app.db.pool, await requestDataVersion(request))
