@@ -152,6 +152,19 @@ export const ATLAS_MESSAGES = {
   exportManyDone: (n: number) => `Successfully exported ${n} component(s)`,
 } as const
 
+/**
+ * The Generic Atlas search form (spec 2 §5): at least one diagnosis code ('This field is required'), and for a ZIP
+ * search a 5-digit ZIP ('ZIP code is required', 'Please enter a valid 5-digit ZIP code').
+ */
+export const atlasGenericFormSchema = z
+  .object({ codes: z.array(z.string()).min(1, ATLAS_MESSAGES.codeRequired), region: z.enum(['us', 'zip']), zip: z.string() })
+  .superRefine((form, ctx) => {
+    if (form.region !== 'zip') return
+    const zip = form.zip.trim()
+    if (zip === '') ctx.addIssue({ code: 'custom', path: ['zip'], message: ATLAS_MESSAGES.zipRequired })
+    else if (!/^\d{5}$/.test(zip)) ctx.addIssue({ code: 'custom', path: ['zip'], message: ATLAS_MESSAGES.invalidZip })
+  })
+
 // ---- input pieces --------------------------------------------------------------------------------------
 
 const flag = z.union([z.boolean(), z.stringbool()]).optional().describe('true or false')

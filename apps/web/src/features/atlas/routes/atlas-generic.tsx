@@ -1,37 +1,49 @@
-import { ATLAS_MESSAGES, GENERIC_LAST_QUERY_STORAGE_KEY } from '@citrus/contracts'
+import { ATLAS_MESSAGES, GENERIC_LAST_QUERY_STORAGE_KEY, atlasGenericFormSchema } from '@citrus/contracts'
 import { Button, Container, Group, Paper, RangeSlider, SegmentedControl, Stack, Text, TextInput, Title } from '@mantine/core'
+import { schemaResolver, useForm, type FormErrors } from '@mantine/form'
 import { useState } from 'react'
 import { useNavigate } from 'react-router'
 import { ConditionPicker } from '../components/condition-picker'
 import { writeAtlasQuery, type Condition } from '../utils/search-params'
+
+interface GenericSearchValues {
+  conditions: Condition[]
+  region: 'us' | 'zip'
+  zip: string
+  gender: 'all' | 'M' | 'F'
+  ages: [number, number]
+}
+
+const resolveGenericSearch = schemaResolver(atlasGenericFormSchema, { sync: true })
+/** The form's errors by the contract's atlasGenericFormSchema, the codes' error on the condition picker. */
+function genericSearchErrors(values: GenericSearchValues): FormErrors {
+  const { codes, ...rest } = resolveGenericSearch({ codes: values.conditions.map((c) => c.code), region: values.region, zip: values.zip })
+  return codes ? { ...rest, conditions: codes } : rest
+}
 
 const AGE_MARKS = [0, 18, 45, 65, 100].map((value) => ({ value, label: String(value) }))
 
 /** /atlas/generic: codes, United States or a ZIP code, demographics (spec 2 §2, §5, §9). */
 export function AtlasGenericRoute() {
   const navigate = useNavigate()
-  const [conditions, setConditions] = useState<Condition[]>([])
-  const [region, setRegion] = useState<'us' | 'zip'>('us')
-  const [zip, setZip] = useState('')
+  const form = useForm<GenericSearchValues>({
+    mode: 'controlled',
+    initialValues: { conditions: [], region: 'us', zip: '', gender: 'all', ages: [0, 70] },
+    validate: genericSearchErrors,
+  })
+  const { conditions, region, zip, gender, ages } = form.values
   const [showFilters, setShowFilters] = useState(false)
-  const [gender, setGender] = useState<'all' | 'M' | 'F'>('all')
-  const [ages, setAges] = useState<[number, number]>([0, 70])
+  // the errors show once Search was pressed, then follow every change; another region starts over
   const [attempted, setAttempted] = useState(false)
+  const errors = genericSearchErrors(form.values)
+  const valid = Object.keys(errors).length === 0
 
-  const codeError = conditions.length === 0 ? ATLAS_MESSAGES.codeRequired : null
-  const zipError =
-    region === 'zip'
-      ? zip.trim() === ''
-        ? ATLAS_MESSAGES.zipRequired
-        : /^\d{5}$/.test(zip.trim())
-          ? null
-          : ATLAS_MESSAGES.invalidZip
-      : null
-  const valid = !codeError && !zipError
-
-  const submit = () => {
+  const submit = form.onSubmit(
+    () => search(),
+    () => setAttempted(true),
+  )
+  const search = () => {
     setAttempted(true)
-    if (!valid) return
     const query = writeAtlasQuery({
       codes: conditions.map((c) => c.code),
       tile_granularity: region === 'us' ? 'STATE' : 'ZIP_CODE_50KM',
@@ -59,7 +71,12 @@ export function AtlasGenericRoute() {
       <Paper withBorder radius="lg" p="lg">
         <Stack gap="md">
           <Title order={2}>Generic Atlas</Title>
-          <ConditionPicker label="Diagnosis codes" value={conditions} onChange={setConditions} error={attempted ? codeError : null} />
+          <ConditionPicker
+            label="Diagnosis codes"
+            value={conditions}
+            onChange={(next) => form.setFieldValue('conditions', next)}
+            error={attempted ? (errors.conditions as string | undefined) : null}
+          />
           <Stack gap={4}>
             <Text size="sm" fw={500}>
               Region
@@ -67,8 +84,7 @@ export function AtlasGenericRoute() {
             <SegmentedControl
               value={region}
               onChange={(v) => {
-                setRegion(v as 'us' | 'zip')
-                setZip('')
+                form.setValues({ region: v as 'us' | 'zip', zip: '' })
                 setAttempted(false)
               }}
               data={[
@@ -81,8 +97,8 @@ export function AtlasGenericRoute() {
             <TextInput
               label="ZIP code"
               value={zip}
-              onChange={(e) => setZip(e.currentTarget.value)}
-              error={attempted ? zipError : null}
+              onChange={(e) => form.setFieldValue('zip', e.currentTarget.value)}
+              error={attempted ? errors.zip : null}
               maxLength={5}
             />
           )}
@@ -95,7 +111,7 @@ export function AtlasGenericRoute() {
             <Stack gap="md">
               <SegmentedControl
                 value={gender}
-                onChange={(v) => setGender(v as 'all' | 'M' | 'F')}
+                onChange={(v) => form.setFieldValue('gender', v as 'all' | 'M' | 'F')}
                 data={[
                   { value: 'all', label: 'All' },
                   { value: 'M', label: 'M' },
@@ -104,7 +120,7 @@ export function AtlasGenericRoute() {
               />
               <Stack gap={4} pb="lg">
                 <Text size="sm">Age</Text>
-                <RangeSlider min={0} max={100} value={ages} onChange={setAges} marks={AGE_MARKS} />
+                <RangeSlider min={0} max={100} value={ages} onChange={(next) => form.setFieldValue('ages', next)} marks={AGE_MARKS} />
               </Stack>
             </Stack>
           )}
@@ -113,7 +129,7 @@ export function AtlasGenericRoute() {
               {ATLAS_MESSAGES.completeFields}
             </Text>
           )}
-          <Button onClick={submit} disabled={attempted && !valid}>
+          <Button onClick={() => submit()} disabled={attempted && !valid}>
             Search
           </Button>
         </Stack>
