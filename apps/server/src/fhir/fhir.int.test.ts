@@ -430,7 +430,7 @@ describe('FHIR directory, public', { timeout: 180_000 }, () => {
 describe('FHIR directory, signed in (FHIR_PUBLIC=false)', { timeout: 120_000 }, () => {
   const ctx = useTestApp({}, { dataset: true })
 
-  it('refuses anonymous callers (401), callers without Care Select (403), and meters each answered call', async () => {
+  it('refuses anonymous callers (401), callers without Care Select (403), meters each answered call, rate limits', async () => {
     const anonymous = await ctx.app.inject({ method: 'GET', url: '/fhir/Practitioner/1' })
     expect(anonymous.statusCode).toBe(401)
     expect(anonymous.json()).toMatchObject({ resourceType: 'OperationOutcome', issue: [{ code: 'login' }] })
@@ -449,10 +449,13 @@ describe('FHIR directory, signed in (FHIR_PUBLIC=false)', { timeout: 120_000 }, 
     const first = await ctx.app.inject({ method: 'GET', url: '/fhir/Practitioner/1', headers })
     expect(first.statusCode).toBe(200)
     expect(first.headers['x-credits-remaining']).toBe('1')
+    expect(first.headers['x-ratelimit-limit']).toBe('1200')
     const second = await ctx.app.inject({ method: 'GET', url: '/fhir/Practitioner?_count=1', headers })
     expect(second.statusCode).toBe(200)
     expect(second.headers['x-credits-remaining']).toBe('0')
-    const third = await ctx.app.inject({ method: 'GET', url: '/fhir/Practitioner/2', headers })
+    // a 304 costs what a 200 costs: with the credits spent, 402 rather than 304
+    const etag = String(first.headers.etag)
+    const third = await ctx.app.inject({ method: 'GET', url: '/fhir/Practitioner/1', headers: { ...headers, 'if-none-match': etag } })
     expect(third.statusCode).toBe(402)
     expect(third.json()).toMatchObject({ resourceType: 'OperationOutcome' })
     const used = await ctx.db.pool.query<{ n: number }>(`SELECT coalesce(sum(used), 0)::int AS n FROM credit_usage WHERE company_id = $1`, [

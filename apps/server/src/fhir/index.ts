@@ -95,7 +95,10 @@ export async function fhirRoutes(app: FastifyInstance) {
   // any other body (a FHIR create or update, say) is read only to be refused: 405 for writes, 415 for a _search
   app.addContentTypeParser('*', { parseAs: 'buffer', bodyLimit: FORM_BODY_LIMIT }, (_request, _body, done) => done(null, null))
 
-  /** Access and metering: after the request is known to be valid, before the work (a 400 or a 304 costs nothing). */
+  /**
+   * Access and metering: after the request is known to be valid (a 400 costs nothing), before the If-None-Match check:
+   * a 304 costs what a 200 costs, as everywhere (docs/decisions/0077), so a company without credits gets 402.
+   */
   async function admit(request: FastifyRequest, reply: FastifyReply) {
     if (publicAccess) return
     await app.requireAccess({ product: 'CARE_SELECT' })(request, reply)
@@ -129,8 +132,8 @@ export async function fhirRoutes(app: FastifyInstance) {
     const type = resourceType(match[1]!)
     if (pairsOf(request).length) throw invalid('An export file takes no parameters')
     const version = await directoryVersion(pool)
-    if (notModified(request, reply, etagOf(version, `export ${type}`))) return reply
     await admit(request, reply)
+    if (notModified(request, reply, etagOf(version, `export ${type}`))) return reply
     reply.type('application/fhir+ndjson')
     return reply.send(Readable.from(exportStream(pool, type, version)))
   })
@@ -143,8 +146,8 @@ export async function fhirRoutes(app: FastifyInstance) {
     const parsed = parseSearch(type, pairsOf(request), lenient(request))
     const version = await directoryVersion(pool)
     const canonical = parsed.pairs.map(([key, value]) => `${encodeURIComponent(key)}=${encodeURIComponent(value)}`).join('&')
-    if (notModified(request, reply, etagOf(version, `search ${type}?${canonical}&_cursor=${parsed.cursor ?? ''}`))) return reply
     await admit(request, reply)
+    if (notModified(request, reply, etagOf(version, `search ${type}?${canonical}&_cursor=${parsed.cursor ?? ''}`))) return reply
     const result = await search(pool, parsed, version)
     const base = baseUrl(request)
     const self = `${base}/${type}${canonical || parsed.cursor ? '?' : ''}${canonical}${parsed.cursor ? `${canonical ? '&' : ''}_cursor=${parsed.cursor}` : ''}`
@@ -188,8 +191,8 @@ export async function fhirRoutes(app: FastifyInstance) {
     if (unknown.length && !lenient(request)) throw invalid(FHIR_MESSAGES.unknownParam(type, unknown[0]![0]), unknown[0]![0])
     const version = await directoryVersion(pool)
     const etag = `W/"${version.meta.versionId}"`
-    if (notModified(request, reply, etag)) return reply
     await admit(request, reply)
+    if (notModified(request, reply, etag)) return reply
     const resource = await read(pool, type, id, version)
     if (!resource) throw fhirNotFound(FHIR_MESSAGES.unknownResource(type, id))
     reply.header('last-modified', new Date((resource.meta as { lastUpdated: string }).lastUpdated).toUTCString())

@@ -137,7 +137,9 @@ export function parseToken(name: string, raw: string): Token {
 
 /** `Type/id`, a bare `id`, or an absolute URL ending in `Type/id`. */
 export function parseReference(name: string, raw: string, typeModifier: string | null): Reference {
-  const match = /^(?:https?:\/\/[^?#]+\/)?(?:([A-Z][A-Za-z]+)\/)?([A-Za-z0-9\-.]{1,64})$/.exec(raw)
+  // an absolute URL is taken by its last two segments (this server's resources: Type/id)
+  const relative = /^https?:\/\//.test(raw) ? raw.split(/[?#]/)[0]!.split('/').slice(-2).join('/') : raw
+  const match = /^(?:([A-Z][A-Za-z]+)\/)?([A-Za-z0-9\-.]{1,64})$/.exec(relative)
   if (!match) throw invalid(FHIR_MESSAGES.badValue(name, `"${raw}" is not a reference (Type/id)`), name)
   const type = match[1] ?? typeModifier
   if (match[1] && typeModifier && match[1] !== typeModifier)
