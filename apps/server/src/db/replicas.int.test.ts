@@ -1,3 +1,4 @@
+import { createServer, type AddressInfo } from 'node:net'
 import pg from 'pg'
 import request from 'supertest'
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest'
@@ -224,6 +225,20 @@ describe('a replica that cannot be reached', () => {
       expect((await db.pool.query<{ one: number }>('SELECT 1 AS one')).rows[0]?.one).toBe(1)
     } finally {
       await db.close()
+    }
+  })
+
+  it('a host that accepts the connection and never answers is given up after REPLICA_CHECK_TIMEOUT_MS', async () => {
+    const silent = createServer(() => undefined)
+    await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve))
+    const { port } = silent.address() as AddressInfo
+    const db = createDatabase(inject('databaseUrl'), { maxConnections: 2, replicaUrls: [`postgres://postgres@127.0.0.1:${port}/citrus`] })
+    try {
+      expect(await readPool(db.pool)).toBe(db.pool)
+      expect(await readPoolForVersion(db.pool, await dataVersion(db.pool))).toBe(db.pool)
+    } finally {
+      await db.close().catch(() => undefined)
+      silent.close()
     }
   })
 })

@@ -15,6 +15,12 @@ export const REPLICA_APPLICATION_NAME = 'citrus-replica-read'
 /** How long a replica whose query failed is left out before it is tried again. */
 export const REPLICA_RETRY_MS = 5_000
 
+/**
+ * How long connecting to a replica, or a check of how far it has replayed, may take: an unreachable host (packets
+ * dropped, not refused) would otherwise hold every build and look-up that asks for a pool.
+ */
+export const REPLICA_CHECK_TIMEOUT_MS = 5_000
+
 /** How long an engine build waits for a lagging replica to catch up before it reads from the primary. */
 export const BUILD_CATCH_UP_MS = 2_000
 
@@ -52,7 +58,12 @@ export function lsnValue(lsn: string | null): bigint {
 
 /** The pool options of a replica: those of the primary, with an application_name of its own. */
 export function createReplicaPool(connectionString: string, options: pg.PoolConfig): pg.Pool {
-  const pool = new pg.Pool({ ...options, connectionString, application_name: REPLICA_APPLICATION_NAME })
+  const pool = new pg.Pool({
+    ...options,
+    connectionString,
+    application_name: REPLICA_APPLICATION_NAME,
+    connectionTimeoutMillis: REPLICA_CHECK_TIMEOUT_MS,
+  })
   // A replica going away (restart, failover) must not crash the process: its reads fall back to the primary.
   pool.on('error', () => undefined)
   return pool
@@ -82,11 +93,16 @@ export function replicasOf(pool: pg.Pool): pg.Pool[] {
 /** Runs `check` on the replica unless one is in flight (then waits for that one); a failure leaves it out a while. */
 async function refresh(replica: Replica, check: (pool: pg.Pool) => Promise<void>): Promise<void> {
   if (!replica.checking) {
-    replica.checking = check(replica.pool)
+    let timer: NodeJS.Timeout | undefined
+    const timeout = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => reject(new Error('replica check timed out')), REPLICA_CHECK_TIMEOUT_MS)
+    })
+    replica.checking = Promise.race([check(replica.pool), timeout])
       .catch(() => {
         replica.downUntil = Date.now() + REPLICA_RETRY_MS
       })
       .finally(() => {
+        clearTimeout(timer)
         replica.checking = null
       })
   }
