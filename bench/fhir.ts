@@ -59,8 +59,10 @@ export async function benchFhir(requests: number, levels: number[], options: { m
       if (next) cursors.push(new URL(next).searchParams.get('_cursor')!)
     }
     const pageIds = (await pool.query<{ id: number }>('SELECT id FROM providers ORDER BY id LIMIT 20000')).rows.map((row) => row.id)
-    const fields =
-      'SELECT t.*, ARRAY(SELECT i.id FROM insurers i WHERE (t.aggregated_insurance_networks_v1 ->> i.name) = $9 ORDER BY i.id) AS networks'
+    // the server's row statement (kinds.ts): the clinician, the specialty's name and the networks' ids
+    const fields = `SELECT t.*, s.display_name, ARRAY(SELECT i.id FROM jsonb_each_text(t.aggregated_insurance_networks_v1) e
+      JOIN insurers i ON i.name = e.key WHERE e.value = 'true' ORDER BY i.id) AS networks`
+    const from = 'FROM providers t LEFT JOIN specialties s ON s.code = t.primary_taxonomy_code'
 
     const scenarios: { name: string; path: (i: number) => string; sql: (i: number) => Promise<unknown> }[] = [
       {
@@ -90,9 +92,7 @@ export async function benchFhir(requests: number, levels: number[], options: { m
         path: (i) => `/fhir/PractitionerRole?_count=1000${cursors[i % cursors.length] ? `&_cursor=${cursors[i % cursors.length]}` : ''}`,
         sql: (i) => {
           const after = (i % cursors.length) * 1000
-          return pool.query(`${fields.replace('$9', "'true'")} FROM providers t WHERE t.id > $1 ORDER BY t.id LIMIT 1001`, [
-            pageIds[after - 1] ?? 0,
-          ])
+          return pool.query(`${fields} ${from} WHERE t.id > $1 ORDER BY t.id LIMIT 1001`, [pageIds[after - 1] ?? 0])
         },
       },
     ]
@@ -141,10 +141,7 @@ export async function benchFhir(requests: number, levels: number[], options: { m
     let after = 0
     let rows = 0
     while (rows < limit) {
-      const result = await pool.query<{ id: number }>(
-        `${fields.replace('$9', "'true'")} FROM providers t WHERE t.id > $1 ORDER BY t.id LIMIT 2000`,
-        [after],
-      )
+      const result = await pool.query<{ id: number }>(`${fields} ${from} WHERE t.id > $1 ORDER BY t.id LIMIT 2000`, [after])
       if (result.rows.length === 0) break
       rows += result.rows.length
       after = result.rows[result.rows.length - 1]!.id
