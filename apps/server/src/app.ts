@@ -11,6 +11,7 @@ import { clientErrorHandler, errorHandlingPlugin, frameworkErrors } from './plug
 import { registerInputGuard } from './plugins/input-guard.js'
 import { registerHttpCache } from './plugins/http-cache.js'
 import { registerMetrics } from './plugins/metrics.js'
+import { setEngineMemoryBudget } from './lib/engine-budget.js'
 import { registerTokens } from './auth/tokens.js'
 import { openApiPlugin } from './plugins/openapi.js'
 import { registerSecurityHeaders } from './plugins/security-headers.js'
@@ -76,6 +77,8 @@ export async function buildApp(config: AppConfig, options: BuildAppOptions = {})
   app.setValidatorCompiler(validatorCompiler)
   app.setSerializerCompiler(serializerCompiler)
 
+  // one budget for the process's engines (lib/engine-budget.ts); 0 = none
+  setEngineMemoryBudget(config.env.ENGINE_MEMORY_BUDGET_MB * 2 ** 20)
   const database = options.database ?? createDatabase(config.databaseUrl, { replicaUrls: config.env.DATABASE_REPLICA_URL })
   app.decorate('config', config)
   app.decorate('db', database)

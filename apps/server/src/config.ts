@@ -43,6 +43,11 @@ export const envSchema = z.object({
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   /** bearer token of GET /metrics (Prometheus text); unset = /metrics answers 404. docs/operations.md "Metrics" */
   METRICS_TOKEN: optionalString.pipe(z.string().min(16, 'must be at least 16 characters').optional()),
+  /**
+   * memory the engines of one process may hold together (Atlas indexes, Care Select candidate indexes), least
+   * recently used dropped first and built again on use; 0 = no budget. docs/operations.md "Engine memory"
+   */
+  ENGINE_MEMORY_BUDGET_MB: z.coerce.number().int().min(0).default(0),
   /** signs login and shareable-link tokens; generated and kept under DATA_DIR when unset outside production */
   JWT_SECRET: optionalString.pipe(z.string().min(32, 'must be at least 32 characters').optional()),
   /** public origin used in links inside e-mails, e.g. https://citrus.example.com */

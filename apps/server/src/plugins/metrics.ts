@@ -2,6 +2,7 @@ import { timingSafeEqual } from 'node:crypto'
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import { Counter, Gauge, Histogram, Registry } from 'prom-client'
 import { AUTH_MESSAGES } from '@citrus/contracts'
+import { engineBudgetStats, engineMemoryBudget } from '../lib/engine-budget.js'
 import { cacheLookups, engineBuildStats, engineMemory } from '../lib/engine-stats.js'
 import { notFound, unauthorized } from '../lib/errors.js'
 
@@ -95,6 +96,29 @@ export function registerMetrics(app: FastifyInstance): Registry {
     collect() {
       this.reset()
       for (const [engine, s] of engineBuildStats()) this.inc({ engine }, s.totalSeconds)
+    },
+  })
+
+  new Gauge({
+    name: 'citrus_engine_memory_budget_bytes',
+    help: 'ENGINE_MEMORY_BUDGET_MB in bytes (absent without a budget), and the bytes held under it (state="held")',
+    labelNames: ['state'] as const,
+    registers: [registry],
+    collect() {
+      this.reset()
+      const budget = engineMemoryBudget()
+      if (Number.isFinite(budget)) this.set({ state: 'budget' }, budget)
+      this.set({ state: 'held' }, engineBudgetStats().heldBytes)
+    },
+  })
+  new Counter({
+    name: 'citrus_engine_evictions_total',
+    help: 'Indexes dropped to fit ENGINE_MEMORY_BUDGET_MB, least recently used first',
+    labelNames: ['engine'] as const,
+    registers: [registry],
+    collect() {
+      this.reset()
+      for (const [engine, n] of engineBudgetStats().evictions) this.inc({ engine }, n)
     },
   })
 

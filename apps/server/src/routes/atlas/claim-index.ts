@@ -919,7 +919,9 @@ function countByFacilityRows(
 }
 
 /** The drill-down index of the data version, or null while it (or the patient index) is being built. */
-export const currentClaimIndex = versionedBuild((pool, version) =>
-  currentPatientIndex(pool, version, true).then((people) => timedBuild('atlas_claim_index', buildClaimIndex(pool, people!))),
+export const currentClaimIndex = versionedBuild(
+  (pool, version) =>
+    currentPatientIndex(pool, version, true).then((people) => timedBuild('atlas_claim_index', buildClaimIndex(pool, people!))),
+  'atlas_claim_index',
 )
 reportEngineMemory('atlas_claim_index', (pool) => currentClaimIndex.held(pool)?.bytes ?? 0)

@@ -623,5 +623,8 @@ export function countRuns(index: PatientIndex, selected: Uint32Array, granularit
  * The index of the current data version, or null while it is being built (the caller answers from SQL
  * meanwhile). `wait` awaits the build instead (tests, the bench's warm-up).
  */
-export const currentPatientIndex = versionedBuild((pool, version) => timedBuild('atlas_patient_index', buildPatientIndex(pool, version)))
+export const currentPatientIndex = versionedBuild(
+  (pool, version) => timedBuild('atlas_patient_index', buildPatientIndex(pool, version)),
+  'atlas_patient_index',
+)
 reportEngineMemory('atlas_patient_index', (pool) => currentPatientIndex.held(pool)?.bytes ?? 0)

@@ -1,5 +1,6 @@
 import type pg from 'pg'
 import { BUILD_CATCH_UP_MS, primaryOf, readPool } from '../../db/replicas.js'
+import { holdEngine, releaseEngine, touchEngine } from '../../lib/engine-budget.js'
 
 interface Slot<T> {
   index: T | null
@@ -15,13 +16,20 @@ interface Slot<T> {
  * Held per primary (a replica's pool counts as its primary's); the build reads from a read replica that has replayed
  * everything the primary held when it started, else from the primary (db/replicas.ts, docs/decisions/0078).
  */
-export function versionedBuild<T extends { version: string }>(build: (pool: pg.Pool, version: string) => Promise<T>) {
+export function versionedBuild<T extends { version: string; bytes?: number }>(
+  build: (pool: pg.Pool, version: string) => Promise<T>,
+  /** the name it holds its index under in the shared memory budget (lib/engine-budget.ts); none: not held there */
+  engine?: string,
+) {
   const slots = new WeakMap<pg.Pool, Slot<T>>()
   async function current(given: pg.Pool, version: string, wait = false): Promise<T | null> {
     const pool = primaryOf(given)
     let slot = slots.get(pool)
     if (!slot) slots.set(pool, (slot = { index: null, building: null, failed: null }))
-    if (slot.index?.version === version) return slot.index
+    if (slot.index?.version === version) {
+      touchEngine(slot.index)
+      return slot.index
+    }
     if (slot.failed === version && !wait) return null
     let building = slot.building
     if (!building || building.version !== version) {
@@ -31,8 +39,15 @@ export function versionedBuild<T extends { version: string }>(build: (pool: pg.P
       promise.then(
         (index) => {
           if (s.building?.promise === promise) {
+            if (s.index) releaseEngine(s.index)
             s.index = index
             s.building = null
+            // dropped to fit the budget: built again on its next use, answered from SQL meanwhile
+            if (engine !== undefined) {
+              holdEngine(index, engine, index.bytes ?? 0, () => {
+                if (s.index === index) s.index = null
+              })
+            }
           }
         },
         () => {

@@ -1,6 +1,7 @@
 import type pg from 'pg'
 import { readPool } from '../../db/replicas.js'
 import { compareDataVersions } from '../../lib/versioned-cache.js'
+import { holdEngine, releaseEngine, touchEngine } from '../../lib/engine-budget.js'
 import { reportEngineMemory, timedBuild } from '../../lib/engine-stats.js'
 import { haversineTerm, haversineTermOf, reducedLatitude, SPHERE_MARGIN, spheroidDistanceReduced, toRadians } from './geodesic.js'
 import { ascendingOrder } from './order.js'
@@ -120,6 +121,7 @@ function slotOf(pool: pg.Pool, version: string): { slot: Held; stale: boolean } 
   let slot = held.get(pool)
   if (slot && compareDataVersions(version, slot.version) < 0) return { slot, stale: true }
   if (!slot || slot.version !== version) {
+    for (const e of slot?.specialties.values() ?? []) releaseEngine(e)
     slot = { version, specialties: new Map(), facilities: null }
     held.set(pool, slot)
   }
@@ -137,17 +139,17 @@ export function onSpecialtyEvicted(pool: pg.Pool, listener: (index: SpecialtyInd
  * Bytes of the specialty indexes held for a pool (GET /metrics): their typed arrays, and their string arrays at 32
  * bytes a string plus 2 a character (an estimate).
  */
-function heldBytes(pool: pg.Pool): number {
+function indexBytes(index: SpecialtyIndex): number {
   let bytes = 0
-  for (const { index } of held.get(pool)?.specialties.values() ?? []) {
-    for (const value of Object.values(index ?? {})) {
-      if (ArrayBuffer.isView(value)) bytes += value.byteLength
-      else if (Array.isArray(value)) for (const item of value) bytes += typeof item === 'string' ? 32 + item.length * 2 : 8
-    }
+  for (const value of Object.values(index)) {
+    if (ArrayBuffer.isView(value)) bytes += value.byteLength
+    else if (Array.isArray(value)) for (const item of value) bytes += typeof item === 'string' ? 32 + item.length * 2 : 8
   }
   return bytes
 }
-reportEngineMemory('care_select_candidates', heldBytes)
+reportEngineMemory('care_select_candidates', (pool) =>
+  [...(held.get(pool)?.specialties.values() ?? [])].reduce((sum, e) => sum + (e.index ? indexBytes(e.index) : 0), 0),
+)
 
 /** Whether `index` is the index held now for its specialty (not evicted, not of a replaced data version). */
 export function isHeldIndex(pool: pg.Pool, index: SpecialtyIndex): boolean {
@@ -446,6 +448,7 @@ export function specialtyIndex(pool: pg.Pool, version: string, taxonomy: string)
     // most recently used last
     slot.specialties.delete(taxonomy)
     slot.specialties.set(taxonomy, entry)
+    touchEngine(entry)
     return entry.promise
   }
   const promise = timedBuild('care_select_candidates', buildSpecialty(pool, taxonomy))
@@ -463,8 +466,17 @@ export function specialtyIndex(pool: pg.Pool, version: string, taxonomy: string)
         if (total <= maxProviders) break
         if (e === fresh || e.index === null) continue
         slot.specialties.delete(key)
+        releaseEngine(e)
         total -= e.size
         if (e.index) evictionListeners.get(pool)?.(e.index)
+      }
+      // the shared memory budget (lib/engine-budget.ts): dropped, it is built again on the specialty's next search
+      if (slot.specialties.get(taxonomy) === fresh) {
+        holdEngine(fresh, 'care_select_candidates', indexBytes(index), () => {
+          if (slot.specialties.get(taxonomy) !== fresh) return
+          slot.specialties.delete(taxonomy)
+          evictionListeners.get(pool)?.(index)
+        })
       }
     },
     () => {
