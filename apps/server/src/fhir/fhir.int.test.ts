@@ -36,6 +36,53 @@ function expectValid(resource: object) {
   )
   expect(problems).toEqual([])
   expect(result.valid).toBe(true)
+  const resources =
+    (resource as { resourceType?: string }).resourceType === 'Bundle'
+      ? ((resource as { entry?: { resource: Record<string, unknown> }[] }).entry ?? []).map((entry) => entry.resource)
+      : [resource as Record<string, unknown>]
+  for (const item of resources)
+    if (['Practitioner', 'PractitionerRole', 'Organization', 'Location'].includes(String(item.resourceType))) expectPlanNet(item)
+}
+
+/** The elements Plan-Net's profiles require (1..1 or 1..*) of the resources served, checked on every validated one. */
+function expectPlanNet(resource: Record<string, unknown>) {
+  const meta = resource.meta as { lastUpdated?: string; profile?: string[]; versionId?: string } | undefined
+  const where = `${String(resource.resourceType)}/${String(resource.id)}`
+  expect(meta?.lastUpdated, where).toMatch(/^\d{4}-\d{2}-\d{2}T/)
+  expect(meta?.profile?.[0], where).toMatch(/^http:\/\/hl7\.org\/fhir\/us\/davinci-pdex-plan-net\/StructureDefinition\/plannet-/)
+  switch (resource.resourceType) {
+    case 'Practitioner':
+      expect(resource.active, where).toBe(true)
+      expect((resource.name as unknown[]).length, where).toBeGreaterThan(0)
+      expect(
+        (resource.identifier as { system: string }[]).some((id) => id.system === FHIR_SYSTEMS.npi),
+        where,
+      ).toBe(true)
+      break
+    case 'PractitionerRole':
+      expect(resource.active, where).toBe(true)
+      expect(
+        (resource.extension as { url: string }[]).some((extension) => extension.url === FHIR_EXTENSIONS.newPatients),
+        where,
+      ).toBe(true)
+      expect((resource.specialty as { coding: { system: string }[] }[])[0]!.coding[0]!.system, where).toBe(FHIR_SYSTEMS.nucc)
+      break
+    case 'Organization': {
+      expect(resource.active, where).toBe(true)
+      expect(typeof resource.name, where).toBe('string')
+      const type = (resource.type as { coding: { system: string; code: string }[] }[])[0]!.coding[0]!
+      expect(type.system, where).toBe(FHIR_SYSTEMS.orgType)
+      // plannet-Network: partOf (the payer) is required
+      if (type.code === 'ntwk') expect((resource.partOf as { reference: string }).reference, where).toMatch(/^Organization\/ins-\d+$/)
+      break
+    }
+    case 'Location':
+      expect(resource.status, where).toBe('active')
+      expect(typeof resource.name, where).toBe('string')
+      expect((resource.address as { state?: string }).state, where).toMatch(/^[A-Z]{2}$/)
+      expect(resource.position, where).toEqual({ latitude: expect.any(Number), longitude: expect.any(Number) })
+      break
+  }
 }
 
 const MI = 1609.344
