@@ -86,7 +86,7 @@ export const FHIR_SEARCH_PARAMS: Record<FhirResourceType, readonly FhirSearchPar
       name: 'name',
       type: 'string',
       definition: planNetParam('Practitioner', 'name'),
-      documentation: 'Any part of the name (starts with, case-insensitive)',
+      documentation: 'Given or family name (starts with, case-insensitive)',
     },
     { name: 'family', type: 'string', definition: planNetParam('Practitioner', 'family-name'), documentation: 'Family name' },
     { name: 'given', type: 'string', definition: planNetParam('Practitioner', 'given-name'), documentation: 'Given or middle name' },
