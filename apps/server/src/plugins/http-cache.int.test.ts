@@ -81,6 +81,29 @@ describe('HTTP caching of data-versioned answers', () => {
     expect(bypass.headers.etag).toBeUndefined()
   })
 
+  it('answers a repeated Care Connect search 304 without scoring it, a credit each time; no credit left: 402, not 304', async () => {
+    const { company, users } = await createTenant(ctx.db, { roles: ['user'], products: [{ product_group: 'CARE_SELECT', limit: 2 }] })
+    const token = await loginTokenFor(users[0]!, company.company_name)
+    const { rows } = await ctx.db.pool.query<{ code: string; zip: string }>(
+      `SELECT primary_taxonomy_code AS code, zip_code AS zip FROM providers GROUP BY 1, 2 ORDER BY count(*) DESC, 1, 2 LIMIT 1`,
+    )
+    const url = `/api/care-select/rankings?zip_code=${rows[0]!.zip}&omni_code=${rows[0]!.code}`
+    const first = await get(url, token)
+    expect(first.statusCode, first.payload.slice(0, 300)).toBe(200)
+    expect(first.headers['x-credits-remaining']).toBe('1')
+    const etag = first.headers.etag as string
+    expect(etag).toMatch(/^W\//)
+    const scoring = () => cacheLookups(ctx.app.db.pool).find(([name]) => name === 'care_select_scoring')?.[1]
+    const before = { ...scoring() }
+    const repeat = await get(url, token, { 'if-none-match': etag })
+    expect(repeat.statusCode).toBe(304)
+    expect(repeat.headers['x-credits-remaining']).toBe('0')
+    expect(scoring()).toEqual(before)
+    const refused = await get(url, token, { 'if-none-match': etag })
+    expect(refused.statusCode).toBe(402)
+    expect(refused.headers.etag).toBeUndefined()
+  })
+
   it("never lets one company's or role's tag validate another's answer", async () => {
     const url = '/api/typeahead/omni?query=card'
     const a = await get(url, tokenA)
