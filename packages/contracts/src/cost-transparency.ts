@@ -296,6 +296,34 @@ export const visitTypeSchema = z
   .meta({ id: 'VisitType' })
 export type VisitType = z.infer<typeof visitTypeSchema>
 
+/**
+ * A payer's negotiated rate for this NPI from a Transparency-in-Coverage file (issue 37): `negotiated_rate` is in
+ * `unit` (dollars, dollars per day, or a percentage, never converted into dollars).
+ */
+export const payerRateSchema = z
+  .object({
+    payer_name: z.string(),
+    plan_name: z.string().describe("the file's plan(s); '' for a multi-plan file without a table of contents"),
+    billing_code_type: z.string().describe('CPT, HCPCS, MS-DRG, RC, ... as the file says'),
+    billing_code: z.string(),
+    name: z.string(),
+    negotiation_arrangement: z.enum(['ffs', 'bundle', 'capitation']),
+    negotiated_type: z.enum(['negotiated', 'derived', 'fee schedule', 'percentage', 'per diem']),
+    negotiated_rate: z.number(),
+    unit: z.enum(['usd', 'usd_per_day', 'percent']).describe('percent: a percentage (e.g. of billed charges); usd_per_day: a per diem'),
+    setting: z.string(),
+    billing_class: z.string(),
+    service_codes: z.array(z.string()),
+    billing_code_modifiers: z.array(z.string()),
+    additional_information: z.string().nullable(),
+    expiration_date: z.string(),
+    tin: z.string(),
+    source_file: z.string().describe('the imported file'),
+    last_updated_on: z.string().describe("the file's last_updated_on"),
+  })
+  .meta({ id: 'PayerRate' })
+export type PayerRate = z.infer<typeof payerRateSchema>
+
 export const providerCostResponseSchema = z
   .object({
     kind: z
@@ -331,6 +359,12 @@ export const providerCostResponseSchema = z
     }),
     payment_perspective: z.string().nullable(),
     listed_price: listedPriceSchema.nullable().describe('with procedure_codes_csv: the listed price of those codes; null otherwise'),
+    payer_rates: z
+      .array(payerRateSchema)
+      .optional()
+      .describe(
+        "payers' negotiated rates for this NPI from their Transparency-in-Coverage files (data import tic): the procedure_codes_csv codes, else any (at most 200); with payment_perspective that payer's",
+      ),
   })
   .meta({ id: 'ProviderCost' })
 export type ProviderCostResponse = z.infer<typeof providerCostResponseSchema>

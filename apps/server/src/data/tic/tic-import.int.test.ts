@@ -1,4 +1,4 @@
-import { copyFileSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs'
+import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { gzipSync } from 'node:zlib'
@@ -9,7 +9,7 @@ import { REPO_ROOT } from '../../runtime.ts'
 import { silentSink } from '../progress.ts'
 import { runTicImport, type TicImportOptions } from './import.ts'
 
-export const TIC_EXAMPLES = path.resolve(REPO_ROOT, '../shared/data/tic-price-transparency/examples')
+const TIC_EXAMPLES = path.resolve(REPO_ROOT, '../shared/data/tic-price-transparency/examples')
 
 interface Json {
   [key: string]: any // eslint-disable-line @typescript-eslint/no-explicit-any
@@ -19,7 +19,7 @@ interface Json {
  * The oracle: the rate rows an in-network file should give, computed from the parsed JSON (JSON.parse, not the
  * importer's reader): each negotiated price × each (NPI, TIN) of the provider groups it refers to.
  */
-export function expectedRates(doc: Json): { npi: string | null; tin: string; code: string; type: string; rate: number; billing_class: string }[] {
+function expectedRates(doc: Json): { npi: string | null; tin: string; code: string; type: string; rate: number; billing_class: string }[] {
   const groups = new Map<number, Json[]>()
   for (const ref of doc.provider_references ?? []) groups.set(ref.provider_group_id, ref.provider_groups)
   const out: ReturnType<typeof expectedRates> = []
@@ -44,22 +44,33 @@ describe('data import tic: the CMS examples, tables of contents, malformed files
   const read = (name: string) => JSON.parse(readFileSync(path.join(TIC_EXAMPLES, name), 'utf8')) as Json
   const insurersBefore: string[] = []
 
+  /** an example copied into this suite's directory with one more line break: same content, a digest of its own */
+  const example = (name: string) => {
+    const copy = path.join(dir, 'examples', name)
+    writeFileSync(copy, `${readFileSync(path.join(TIC_EXAMPLES, name), 'utf8')}\n`)
+    return copy
+  }
+
   beforeAll(async () => {
     dir = mkdtempSync(path.join(tmpdir(), 'citrus-tic-'))
+    mkdirSync(path.join(dir, 'examples'))
     insurersBefore.push(...(await rows<{ name: string }>('SELECT name FROM insurers')).map((r) => r.name))
   })
   afterAll(async () => {
     rmSync(dir, { recursive: true, force: true })
     // leave the shared test database as it was: the files (cascade) and the insurers the imports added
-    await ctx.db.pool.query(`DELETE FROM tic_files`)
-    await ctx.db.pool.query(`DELETE FROM insurers WHERE NOT (name = ANY($1::text[]))`, [insurersBefore])
+    await ctx.db.pool.query(`DELETE FROM tic_files WHERE starts_with(source, $1)`, [dir])
+    await ctx.db.pool.query(
+      `DELETE FROM insurers i WHERE NOT (i.name = ANY($1::text[])) AND NOT EXISTS (SELECT 1 FROM tic_files f WHERE f.payer_name = i.name)`,
+      [insurersBefore],
+    )
   })
 
   it('imports every in-network example: one row per negotiated price and provider (NPI, else TIN), as the JSON says', async () => {
     const examples = readdirSync(TIC_EXAMPLES).filter((f) => f.startsWith('in-network-rates'))
     expect(examples.length).toBe(6)
     for (const name of examples) {
-      const summary = await run(path.join(TIC_EXAMPLES, name))
+      const summary = await run(example(name))
       const file = summary.files[0]!
       expect(file).toMatchObject({ status: 'imported', kind: 'in_network' })
       const expected = expectedRates(read(name))
@@ -79,7 +90,8 @@ describe('data import tic: the CMS examples, tables of contents, malformed files
          to_char(r.expiration_date, 'YYYY-MM-DD') AS expiration_date, f.payer_name, f.plan_name, f.plan_id, f.plan_id_type, f.plan_market_type, f.reporting_entity_name,
          to_char(f.last_updated_on, 'YYYY-MM-DD') AS last_updated_on
        FROM tic_rates r JOIN tic_files f ON f.id = r.file_id
-       WHERE f.source LIKE '%fee-for-service%' AND r.billing_code = '27447' AND r.negotiated_rate = 123.45 AND r.npi = '1111111111' AND r.tin = '11-1111111'`,
+       WHERE f.source LIKE '%fee-for-service%' AND starts_with(f.source, $1) AND r.billing_code = '27447' AND r.negotiated_rate = 123.45 AND r.npi = '1111111111' AND r.tin = '11-1111111'`,
+      [dir],
     )
     expect(knee).toEqual({
       billing_code_type: 'CPT',
@@ -100,7 +112,8 @@ describe('data import tic: the CMS examples, tables of contents, malformed files
     })
     const types = await rows<{ negotiated_type: string; code: string; rate: number; info: string | null }>(
       `SELECT DISTINCT r.negotiated_type, r.billing_code_type || ' ' || r.billing_code AS code, r.negotiated_rate::float8 AS rate, r.additional_information AS info
-       FROM tic_rates r JOIN tic_files f ON f.id = r.file_id WHERE f.source LIKE '%all-negotiated-types%' ORDER BY 1, 2, 3`,
+       FROM tic_rates r JOIN tic_files f ON f.id = r.file_id WHERE f.source LIKE '%all-negotiated-types%' AND starts_with(f.source, $1) ORDER BY 1, 2, 3`,
+      [dir],
     )
     expect(types.map((t) => `${t.negotiated_type} ${t.code} ${t.rate}`)).toEqual([
       'derived CPT 80053 45',
@@ -114,20 +127,21 @@ describe('data import tic: the CMS examples, tables of contents, malformed files
     ])
     const bundle = await rows<{ negotiation_arrangement: string; contained_codes: string[]; billing_code_type: string }>(
       `SELECT DISTINCT r.negotiation_arrangement, r.contained_codes, r.billing_code_type FROM tic_rates r JOIN tic_files f ON f.id = r.file_id
-       WHERE f.source LIKE '%bundle%' OR f.source LIKE '%capitation%' ORDER BY 1`,
+       WHERE (f.source LIKE '%bundle%' OR f.source LIKE '%capitation%') AND starts_with(f.source, $1) ORDER BY 1`,
+      [dir],
     )
     expect(bundle).toEqual([
       { negotiation_arrangement: 'bundle', contained_codes: ['CPT:27447', 'CPT:27446'], billing_code_type: 'ICD' },
       { negotiation_arrangement: 'capitation', contained_codes: ['CPT:27447', 'CPT:27446'], billing_code_type: 'CPT' },
     ])
     // the multiple-plans file names no plan and no issuer: the reporting entity is the payer
-    const [multi] = await rows<{ payer_name: string; plan_name: string }>(`SELECT payer_name, plan_name FROM tic_files WHERE source LIKE '%multiple-plans%'`)
+    const [multi] = await rows<{ payer_name: string; plan_name: string }>(`SELECT payer_name, plan_name FROM tic_files WHERE source LIKE '%multiple-plans%' AND starts_with(source, $1)`, [dir])
     expect(multi).toEqual({ payer_name: 'cms', plan_name: '' })
   })
 
   it('imports the allowed-amounts examples: one row per payment, provider and NPI', async () => {
     for (const name of ['allowed-amounts-single-plan-sample.json', 'allowed-amounts-multiple-plan-sample.json']) {
-      const summary = await run(path.join(TIC_EXAMPLES, name))
+      const summary = await run(example(name))
       const doc = read(name)
       const expected = doc.out_of_network.flatMap((o: Json) =>
         o.allowed_amounts.flatMap((a: Json) =>
@@ -142,15 +156,18 @@ describe('data import tic: the CMS examples, tables of contents, malformed files
       expect(stored.map((s) => s.k).sort()).toEqual(expected.sort())
     }
     const [modifier] = await rows<{ billing_code_modifiers: string[]; service_codes: string[] }>(
-      `SELECT DISTINCT a.billing_code_modifiers, a.service_codes FROM tic_allowed_amounts a JOIN tic_files f ON f.id = a.file_id WHERE f.source LIKE '%single-plan%'`,
+      `SELECT DISTINCT a.billing_code_modifiers, a.service_codes FROM tic_allowed_amounts a JOIN tic_files f ON f.id = a.file_id WHERE f.source LIKE '%allowed-amounts-single-plan%' AND starts_with(f.source, $1)`,
+      [dir],
     )
     expect(modifier).toEqual({ billing_code_modifiers: ['25'], service_codes: ['01', '02', '03'] })
   })
 
   it('a re-import of the same file changes nothing: no new rows, no new data version', async () => {
-    const file = path.join(TIC_EXAMPLES, 'in-network-rates-fee-for-service-single-plan-sample.json')
+    const file = path.join(dir, 'examples', 'in-network-rates-fee-for-service-single-plan-sample.json')
     const count = async () => (await rows<{ rates: number; loads: number; files: number }>(
-      `SELECT (SELECT count(*)::int FROM tic_rates) AS rates, (SELECT count(*)::int FROM data_loads) AS loads, (SELECT count(*)::int FROM tic_files) AS files`,
+      `SELECT (SELECT count(*)::int FROM tic_rates r JOIN tic_files f ON f.id = r.file_id WHERE starts_with(f.source, $1)) AS rates,
+         (SELECT count(*)::int FROM data_loads WHERE source_file = $2) AS loads, (SELECT count(*)::int FROM tic_files WHERE starts_with(source, $1)) AS files`,
+      [dir, file],
     ))[0]
     const before = await count()
     const again = await run(file)
@@ -204,16 +221,16 @@ describe('data import tic: the CMS examples, tables of contents, malformed files
       ['no-code.json', text.replace('"billing_code": "97110",', ''), /\$\.in_network\[1\]\.billing_code: does not match the CMS schema/],
       ['bad-npi-type.json', text.replace('[1234567890, 2345678901, 3456789012]', '["1234567890"]'), /\$\.provider_references\[0\]\.provider_groups\[0\]\.npi\[0\]/],
     ]
-    const files = await rows<{ n: number }>('SELECT count(*)::int AS n FROM tic_files')
+    const files = await rows<{ n: number }>('SELECT count(*)::int AS n FROM tic_files WHERE starts_with(source, $1)', [dir])
     for (const [name, content, message] of cases) {
       const file = path.join(dir, name)
       writeFileSync(file, content)
       await expect(run(file), name).rejects.toThrow(message)
       expect(await rows('SELECT 1 FROM tic_files WHERE source = $1', [file])).toEqual([])
     }
-    expect(await rows<{ n: number }>('SELECT count(*)::int AS n FROM tic_files')).toEqual(files)
+    expect(await rows<{ n: number }>('SELECT count(*)::int AS n FROM tic_files WHERE starts_with(source, $1)', [dir])).toEqual(files)
     // the failed load is journalled with the position
-    const [failed] = await rows<{ status: string; error: string }>(`SELECT status, error FROM data_loads WHERE scale = 'tic' ORDER BY id DESC LIMIT 1`)
+    const [failed] = await rows<{ status: string; error: string }>(`SELECT status, error FROM data_loads WHERE scale = 'tic' AND source_file = $1`, [path.join(dir, 'bad-npi-type.json')])
     expect(failed!.status).toBe('failed')
     expect(failed!.error).toMatch(/\$\.provider_references\[0\]/)
   })
@@ -221,7 +238,6 @@ describe('data import tic: the CMS examples, tables of contents, malformed files
   it('a table of contents imports the files it lists that are here, with its plans, and reports the others as skipped', async () => {
     const tocDir = path.join(dir, 'toc')
     rmSync(tocDir, { recursive: true, force: true })
-    const { mkdirSync } = await import('node:fs')
     mkdirSync(tocDir)
     copyFileSync(path.join(TIC_EXAMPLES, 'table-of-contents-sample.json'), path.join(tocDir, 'index.json'))
     // a local copy named like the URL's file: the multiple-plans example (no plan of its own), changed so its digest is new
@@ -251,6 +267,7 @@ describe('data import tic: the CMS examples, tables of contents, malformed files
     }
     const doc = read('in-network-rates-no-npi.json')
     doc.plan_name = 'Via the CLI'
+    doc.provider_references[0].provider_groups[0].npi = [1999999999]
     const file = path.join(dir, 'cli.json')
     writeFileSync(file, JSON.stringify(doc, null, 2))
     const first = await cli('data', 'import', 'tic', file, '--payer', 'CLI Health')

@@ -3,6 +3,7 @@ import {
   PRICE_CHECK_MESSAGES,
   type CostBundle,
   type HcoCost,
+  type PayerRate,
   type ProcedureCostResponse,
 } from '@citrus/contracts'
 import { ZERO_COST_SHARING_CODES } from '@citrus/data-kit'
@@ -391,17 +392,40 @@ export interface ProcedureCostInput {
 }
 
 /**
- * A facility's price list rows as PriceRow arrays (the alias fp), in the order of the list's unique key: the one
- * row shape and order every priced figure is computed from (Price Check and the cost page, docs/decisions/0075).
+ * A facility's price list rows as PriceRow arrays (the alias fp, facilityPriceRows), in the order of the list's
+ * unique key: the one row shape and order every priced figure is computed from (Price Check and the cost page,
+ * docs/decisions/0075). Rows of a payer file (tic_rates) come after the price list's at equal keys, by id.
  */
 const PRICE_ROWS_JSON = `json_agg(json_build_array(fp.procedure_code, fp.payer_name, fp.plan_name, fp.gross_charge, fp.discounted_cash,
-        coalesce(fp.negotiated_dollar, fp.median_amount, round(fp.negotiated_percentage / 100 * fp.gross_charge, 2)),
-        fp.median_amount, fp.p10_amount, fp.p90_amount, fp.methodology)
-        ORDER BY fp.procedure_code, fp.setting, fp.payer_name, fp.plan_name)`
+        fp.negotiated, fp.median_amount, fp.p10_amount, fp.p90_amount, fp.methodology)
+        ORDER BY fp.procedure_code, fp.setting, fp.payer_name, fp.plan_name, fp.tie)`
+
+/**
+ * The payer-file negotiated types priced in dollars: a percentage (of billed charges) or a per diem is a contract
+ * term, not a price of the code, so it is listed on the cost page (payerRates) but not priced (issue 37).
+ */
+export const TIC_DOLLAR_TYPES = ['negotiated', 'derived', 'fee schedule'] as const
+
+/**
+ * A facility's rows (the alias fp): its price list (facility_prices), and its payers' negotiated rates from their
+ * Transparency-in-Coverage files (tic_rates by the facility's NPI; the facility's own rates, institutional or both,
+ * in dollars; gross and cash come from the price list only), filtered by `payerFilter(payerColumn)`.
+ */
+const facilityPriceRows = (facilityId: string, codes: string, payerFilter: (payerColumn: string) => string) => `(
+  SELECT fp.procedure_code, fp.setting, fp.payer_name, fp.plan_name, fp.gross_charge, fp.discounted_cash,
+    coalesce(fp.negotiated_dollar, fp.median_amount, round(fp.negotiated_percentage / 100 * fp.gross_charge, 2)) AS negotiated,
+    fp.median_amount, fp.p10_amount, fp.p90_amount, fp.methodology, 0::bigint AS tie
+  FROM facility_prices fp WHERE fp.facility_id = ${facilityId} AND fp.procedure_code = ANY(${codes}) AND ${payerFilter('fp.payer_name')}
+  UNION ALL
+  SELECT t.billing_code, t.setting, tf.payer_name, tf.plan_name, NULL, NULL, t.negotiated_rate, NULL, NULL, NULL, 'payer file: ' || t.negotiated_type, t.id
+  FROM facilities tfac JOIN tic_rates t ON t.npi = tfac.npi JOIN tic_files tf ON tf.id = t.file_id
+  WHERE tfac.id = ${facilityId} AND t.billing_code = ANY(${codes}) AND t.billing_class <> 'professional'
+    AND t.negotiated_type IN (${TIC_DOLLAR_TYPES.map((t) => `'${t}'`).join(', ')}) AND tf.payer_name <> '' AND ${payerFilter('tf.payer_name')}
+) fp`
 
 /** The rows of a perspective: the cash row, and the carrier's rows when `payer` (a parameter) is not null. */
-const perspectiveRows = (payer: string) =>
-  `(fp.payer_name = '' OR (${payer}::text IS NOT NULL AND lower(fp.payer_name) = lower(${payer}::text)))`
+const perspectiveRows = (payer: string) => (column: string) =>
+  `(${column} = '' OR (${payer}::text IS NOT NULL AND lower(${column}) = lower(${payer}::text)))`
 
 /**
  * The input check and the prices in one statement (docs/decisions/0062): whether the ZIP has coordinates, the
@@ -444,9 +468,7 @@ near AS (
 ),
 priced AS (
   SELECT n.id, n.dist, json_build_array(n.name, n.npi, n.address_line_1, n.city, n.state, n.zip_code, n.phone_number, n.dist,
-    (SELECT ${PRICE_ROWS_JSON}
-     FROM facility_prices fp
-     WHERE fp.facility_id = n.id AND fp.procedure_code = ANY($2::text[]) AND ${perspectiveRows('$4')})) AS facility
+    (SELECT ${PRICE_ROWS_JSON} FROM ${facilityPriceRows('n.id', '$2::text[]', perspectiveRows('$4'))})) AS facility
   FROM near n
 )
 SELECT EXISTS (SELECT 1 FROM origin) AS zip_known, u.codes AS unknown,
@@ -555,8 +577,8 @@ export function facilityBundle(
 }
 
 /** One facility's rows of the codes: the perspective's (Price Check's), or with $4 every payer's too. */
-const FACILITY_ROWS_SQL = `SELECT ${PRICE_ROWS_JSON} AS rows FROM facility_prices fp
-WHERE fp.facility_id = $1 AND fp.procedure_code = ANY($2::text[]) AND ($4::boolean OR ${perspectiveRows('$3')})`
+const FACILITY_ROWS_SQL = `SELECT ${PRICE_ROWS_JSON} AS rows
+FROM ${facilityPriceRows('$1', '$2::text[]', (column) => `($4::boolean OR ${perspectiveRows('$3')(column)})`)}`
 
 async function facilityRows(pool: pg.Pool, facilityId: number, codes: readonly string[], payer: string | undefined, everyPayer: boolean) {
   const { rows } = await pool.query<{ rows: PriceRow[] | null }>(FACILITY_ROWS_SQL, [facilityId, codes, payer ?? null, everyPayer])
@@ -583,4 +605,30 @@ export async function listedNegotiatedRates(
 ): Promise<Map<string, number | null>> {
   const byCode = rowsByCode(await facilityRows(pool, facilityId, codes, payer, payer === undefined))
   return new Map(codes.map((code) => [code, listedNegotiatedRate(byCode.get(code) ?? [], payer)]))
+}
+
+/** A payer-file rate's unit (the contract's PayerRate.unit). */
+export function payerRateUnit(type: string): PayerRate['unit'] {
+  return type === 'percentage' ? 'percent' : type === 'per diem' ? 'usd_per_day' : 'usd'
+}
+
+export const PAYER_RATES_MAX = 200
+
+/**
+ * An NPI's negotiated rates from payers' Transparency-in-Coverage files (issue 37), as they are: every negotiated
+ * type, percentages and per diems in their own unit; the codes asked (else any), the payer's (else every payer's).
+ */
+export async function payerRates(pool: pg.Pool, npi: string, codes: readonly string[], payer: string | undefined): Promise<PayerRate[]> {
+  const { rows } = await pool.query<Omit<PayerRate, 'unit'>>(
+    `SELECT tf.payer_name, tf.plan_name, t.billing_code_type, t.billing_code, t.name, t.negotiation_arrangement, t.negotiated_type,
+       t.negotiated_rate::float8 AS negotiated_rate, t.setting, t.billing_class, t.service_codes, t.billing_code_modifiers, t.additional_information,
+       to_char(t.expiration_date, 'YYYY-MM-DD') AS expiration_date, t.tin, regexp_replace(tf.source, '^.*/', '') AS source_file,
+       to_char(tf.last_updated_on, 'YYYY-MM-DD') AS last_updated_on
+     FROM tic_rates t JOIN tic_files tf ON tf.id = t.file_id
+     WHERE t.npi = $1::bpchar AND (cardinality($2::text[]) = 0 OR t.billing_code = ANY($2::text[])) AND ($3::text IS NULL OR lower(tf.payer_name) = lower($3::text))
+     ORDER BY t.billing_code, tf.payer_name, tf.plan_name, t.negotiated_type, t.id
+     LIMIT ${PAYER_RATES_MAX}`,
+    [npi, codes, payer ?? null],
+  )
+  return rows.map((r) => ({ ...r, unit: payerRateUnit(r.negotiated_type) }))
 }

@@ -10,7 +10,7 @@ import {
 } from '@citrus/contracts'
 import type pg from 'pg'
 import { notFound } from '../../lib/errors.js'
-import { KM_PER_DEGREE, listedNegotiatedRates, priceFacility, round2, type PricingReference } from './pricing.js'
+import { KM_PER_DEGREE, listedNegotiatedRates, payerRates, priceFacility, round2, type PricingReference } from './pricing.js'
 
 /** Peers compared: the nearest providers of the same primary taxonomy within the metro radius. */
 export const PROVIDER_MAX_PEERS = 200
@@ -304,10 +304,12 @@ export async function providerCosts(
   // each peer's mean negotiated amount of each of the visit codes, those codes only; the facility's listed rates of
   // those codes and the listed price by Price Check's functions (pricing.ts), not by SQL of their own
   const codes = visits.rows.map((v) => v.code)
-  const [means, facilityRates, listedPriceAnswer] = await Promise.all([
+  const [means, facilityRates, listedPriceAnswer, ticRates] = await Promise.all([
     peers.length > 0 && codes.length > 0 ? peerMeans(pool, facilityKind, peers, codes, payerParam) : [],
     provider.facility_id !== null && codes.length > 0 ? listedNegotiatedRates(pool, provider.facility_id, codes, payer) : null,
     listed ? listedPrice(pool, provider, payer, listed) : null,
+    // the payers' own files for this NPI (issue 37): the codes asked, else any
+    payerRates(pool, provider.npi, listed?.codes ?? [], payer),
   ])
   const peerRow = { peers: peers.length, means }
   const meansByCode = new Map<string, number[]>()
@@ -375,5 +377,6 @@ export async function providerCosts(
     peers: { count: peerRow.peers, radius_in_m: PROVIDER_PEER_RADIUS_M, specialty: provider.cms_specialization },
     payment_perspective: payerParam,
     listed_price: listedPriceAnswer,
+    payer_rates: ticRates,
   }
 }
