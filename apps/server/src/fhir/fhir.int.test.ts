@@ -371,6 +371,17 @@ describe('FHIR directory, public', { timeout: 180_000 }, () => {
     ).json()) as Bundle
     const roles = (reverse.entry ?? []).filter((entry) => entry.search.mode === 'include').map((entry) => Number(entry.resource.id))
     expect(roles).toEqual(await sqlIds('SELECT id FROM providers WHERE facility_id = $1 ORDER BY id', [row.facility_id]))
+
+    // a network's clinicians are more than one page may carry: the first 1,000 by id, and an outcome entry says so
+    const network = (await ctx.db.pool.query<{ id: number }>(`SELECT id FROM insurers WHERE name = 'Aetna'`)).rows[0]!.id
+    const cut = (await (await get(`/Organization?_id=net-${network}&_revinclude=PractitionerRole:network`)).json()) as Bundle
+    expectValid(cut)
+    const members = await sqlIds(`SELECT id FROM providers WHERE aggregated_insurance_networks_v1 ->> 'Aetna' = 'true' ORDER BY id`)
+    expect(members.length).toBeGreaterThan(1000)
+    const cutRoles = (cut.entry ?? []).filter((entry) => entry.search.mode === 'include').map((entry) => Number(entry.resource.id))
+    expect(cutRoles).toEqual(members.slice(0, 1000))
+    const outcome = (cut.entry ?? []).find((entry) => entry.search.mode === 'outcome')!
+    expect(outcome.resource).toMatchObject({ resourceType: 'OperationOutcome', issue: [{ severity: 'warning', code: 'incomplete' }] })
   })
 
   it('POST _search answers as GET', async () => {

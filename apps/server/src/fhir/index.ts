@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto'
+import { createHash, randomUUID } from 'node:crypto'
 import { Readable } from 'node:stream'
 import { FHIR_MEDIA_TYPE, FHIR_MESSAGES, FHIR_RESOURCE_TYPES, type FhirResourceType } from '@citrus/contracts'
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
@@ -174,6 +174,11 @@ export async function fhirRoutes(app: FastifyInstance) {
           fullUrl: `${base}/${resource.resourceType}/${resource.id}`,
           resource,
           search: { mode: 'include' },
+        })),
+        ...result.warnings.map((warning) => ({
+          fullUrl: `urn:uuid:${randomUUID()}`,
+          resource: operationOutcome('warning', 'incomplete', warning),
+          search: { mode: 'outcome' },
         })),
       ],
     }

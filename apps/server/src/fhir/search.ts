@@ -40,6 +40,8 @@ export interface Match {
 export interface SearchResult {
   matches: Match[]
   included: Resource[]
+  /** what the page leaves out (a _revinclude cut at FHIR_MAX_REVINCLUDE): an outcome entry of the Bundle */
+  warnings: string[]
   next: string | null
   total?: number
 }
@@ -155,7 +157,7 @@ export async function search(pool: pg.Pool, request: SearchRequest, version: Dir
     includes(pool, request, matches, version),
     request.total === 'accurate' ? count(pool, request, context) : Promise.resolve(undefined),
   ])
-  return { matches, included, next, ...(total !== undefined ? { total } : {}) }
+  return { matches, included: included.resources, warnings: included.warnings, next, ...(total !== undefined ? { total } : {}) }
 }
 
 interface Found {
@@ -265,8 +267,13 @@ function includedReferences(include: string, resource: Resource): string[] {
   return []
 }
 
-async function includes(pool: pg.Pool, request: SearchRequest, matches: readonly Match[], version: DirectoryVersion): Promise<Resource[]> {
-  if (matches.length === 0 || (request.include.length === 0 && request.revinclude.length === 0)) return []
+async function includes(
+  pool: pg.Pool,
+  request: SearchRequest,
+  matches: readonly Match[],
+  version: DirectoryVersion,
+): Promise<{ resources: Resource[]; warnings: string[] }> {
+  if (matches.length === 0 || (request.include.length === 0 && request.revinclude.length === 0)) return { resources: [], warnings: [] }
   const references = request.include.flatMap((include) => matches.flatMap((match) => includedReferences(include, match.resource)))
   const matchedKeys = new Set(matches.map((match) => `${match.resource.resourceType}/${match.resource.id}`))
   const [forward, reverse] = await Promise.all([
@@ -275,28 +282,43 @@ async function includes(pool: pg.Pool, request: SearchRequest, matches: readonly
   ])
   const seen = new Set<string>()
   const included: Resource[] = []
-  for (const resource of [...forward, ...reverse.flat()]) {
+  const warnings = reverse
+    .map((result, index) =>
+      result.cut
+        ? `_revinclude=${request.revinclude[index]!} holds more than ${FHIR_MAX_REVINCLUDE} resources for this page; the first ${FHIR_MAX_REVINCLUDE} by id are included (ask with a smaller _count, or search PractitionerRole directly)`
+        : null,
+    )
+    .filter((warning): warning is string => warning !== null)
+  for (const resource of [...forward, ...reverse.flatMap((result) => result.resources)]) {
     const key = `${resource.resourceType}/${resource.id}`
     if (matchedKeys.has(key) || seen.has(key)) continue
     seen.add(key)
     included.push(resource)
   }
-  return included
+  return { resources: included, warnings }
 }
 
 /** PractitionerRoles that point at the matches (every _revinclude served targets PractitionerRole), at most FHIR_MAX_REVINCLUDE a page. */
-async function revincluded(pool: pg.Pool, revinclude: string, matches: readonly Match[], version: DirectoryVersion): Promise<Resource[]> {
+async function revincluded(
+  pool: pg.Pool,
+  revinclude: string,
+  matches: readonly Match[],
+  version: DirectoryVersion,
+): Promise<{ resources: Resource[]; cut: boolean }> {
   const name = revinclude.split(':')[1]!
   const values: Reference[] = matches.map((match) => ({ type: match.resource.resourceType, id: match.resource.id }))
   const sql = new Sql()
   const condition = roleCondition({ kind: 'reference', name, values }, sql)
-  if (condition === FALSE) return []
+  if (condition === FALSE) return { resources: [], cut: false }
   const kind = KINDS.PractitionerRole[0]!
   const { rows } = await pool.query<Row>(
-    `SELECT ${kind.select} FROM ${kind.from} WHERE ${condition} ORDER BY t.id LIMIT ${FHIR_MAX_REVINCLUDE}`,
+    `SELECT ${kind.select} FROM ${kind.from} WHERE ${condition} ORDER BY t.id LIMIT ${FHIR_MAX_REVINCLUDE + 1}`,
     sql.values,
   )
-  return rows.map((row) => kind.toResource(row as never, version.meta))
+  return {
+    resources: rows.slice(0, FHIR_MAX_REVINCLUDE).map((row) => kind.toResource(row as never, version.meta)),
+    cut: rows.length > FHIR_MAX_REVINCLUDE,
+  }
 }
 
 /** The location-distance extension of a `near` match, in the unit asked. */
