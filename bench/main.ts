@@ -22,6 +22,9 @@
  *       a mixed load over HTTP (logins, look-ups, data dictionary, admin reads, bad requests) against a server
  *       the run starts on 127.0.0.1 (a scratch in-memory embedded database with the test dataset, or
  *       DATABASE_URL); throughput, p50/p95 per kind, errors (unexpected statuses) and /readyz at the end
+ *   npm run bench -- first-start [--scale ci|demo] [--interval-ms 250]
+ *       what sign-in waits for while the first `npm start` loads the demo dataset (bench/first-start.ts): the load on
+ *       a scratch embedded database and a sign-in query every 250 ms; per step, the median and longest wait
  *   npm run bench -- rankings [--requests 200] [--concurrency 1,8]
  *       Care Select (bench/rankings.ts): rankings over HTTP (wrk, or a worker thread) against the loaded database
  *       (DATABASE_URL, else the embedded one): a common specialty in the densest metro and in a rural ZIP, with
@@ -60,6 +63,7 @@ import { benchCostTransparency } from './cost-transparency.ts'
 import { benchNova } from './nova.ts'
 import { benchRankings } from './rankings.ts'
 import { benchFhir } from './fhir.ts'
+import { benchFirstStart } from './first-start.ts'
 import { ms, setLoadGenerator } from './http-load.ts'
 
 const fmt = new Intl.NumberFormat('en-US')
@@ -563,6 +567,7 @@ async function main() {
       facilities: { type: 'string', default: '5000' },
       'load-generator': { type: 'string' },
       'max-pages': { type: 'string', default: '100000' },
+      'interval-ms': { type: 'string', default: '250' },
     },
     strict: true,
   })
@@ -599,6 +604,10 @@ async function main() {
     const levels = (values.concurrency ?? '1,8').split(',').map(Number)
     if (levels.some((l) => !Number.isInteger(l) || l < 1)) throw new Error('--concurrency takes whole numbers, e.g. 1,8')
     await benchRankings(Number(values.requests), levels)
+  } else if (command === 'first-start') {
+    const scale = values.scale as Scale['name']
+    if (scale !== 'ci' && scale !== 'demo') throw new Error('--scale must be ci or demo (what a first start loads)')
+    await benchFirstStart({ scale, intervalMs: Number(values['interval-ms']) })
   } else if (command === 'fhir') {
     const levels = (values.concurrency ?? '1,8').split(',').map(Number)
     if (levels.some((l) => !Number.isInteger(l) || l < 1)) throw new Error('--concurrency takes whole numbers, e.g. 1,8')
@@ -611,7 +620,7 @@ async function main() {
     await benchLoad(seconds, concurrency)
   } else {
     console.log(
-      'Usage: npm run bench -- generate [--scale ci|demo|full] [--seed N] [--no-load] | encode [--scale ci|demo|full] [--providers N] [--patients N] [--facilities N] | typeahead [--requests 200] [--concurrency 1,8] | cost-transparency [--requests 200] [--concurrency 8] | nova [--requests 200] [--concurrency 1,8] | rankings [--requests 200] [--concurrency 1,8] | atlas [--requests 200] [--concurrency 8] [--read-only] | load [--seconds 600] [--concurrency 16]; HTTP benches: [--load-generator wrk|node]',
+      'Usage: npm run bench -- generate [--scale ci|demo|full] [--seed N] [--no-load] | encode [--scale ci|demo|full] [--providers N] [--patients N] [--facilities N] | typeahead [--requests 200] [--concurrency 1,8] | cost-transparency [--requests 200] [--concurrency 8] | nova [--requests 200] [--concurrency 1,8] | rankings [--requests 200] [--concurrency 1,8] | atlas [--requests 200] [--concurrency 8] [--read-only] | load [--seconds 600] [--concurrency 16] | first-start [--scale ci|demo] [--interval-ms 250]; HTTP benches: [--load-generator wrk|node]',
     )
     process.exitCode = command ? 2 : 0
   }

@@ -37,19 +37,42 @@ export async function createStage(client: pg.ClientBase, prefix: string, columns
   return name
 }
 
-/** Stage rows, then run the upsert SQL (`{stage}` is replaced by the stage table); one transaction. */
-async function stagedUpsert(client: pg.ClientBase, prefix: string, definition: string, columns: string[], rows: Iterable<readonly CopyValue[]>, upsertSql: string): Promise<number> {
-  await client.query('BEGIN')
-  try {
-    const stage = await createStage(client, prefix, definition)
-    await bulkLoad(client, stage, columns, rows)
-    const result = await client.query(upsertSql.replaceAll('{stage}', quoteIdent(stage)))
-    await client.query('COMMIT')
-    return result.rowCount ?? 0
-  } catch (error) {
-    await client.query('ROLLBACK').catch(() => undefined)
-    throw error
+/**
+ * Stage rows, then run the upsert SQL (`{stage}` is replaced by the stage table); one transaction, or with
+ * `rowsPerTurn` one transaction per that many rows (a load beside a serving embedded database, whose single
+ * session each statement holds: SeedOptions.shortTurns).
+ */
+async function stagedUpsert(
+  client: pg.ClientBase,
+  prefix: string,
+  definition: string,
+  columns: string[],
+  rows: readonly (readonly CopyValue[])[],
+  upsertSql: string,
+  rowsPerTurn = Infinity,
+): Promise<number> {
+  let upserted = 0
+  for (let from = 0; from < rows.length || from === 0; from += rowsPerTurn) {
+    await client.query('BEGIN')
+    try {
+      const stage = await createStage(client, prefix, definition)
+      await bulkLoad(client, stage, columns, rows.slice(from, from + rowsPerTurn))
+      const result = await client.query(upsertSql.replaceAll('{stage}', quoteIdent(stage)))
+      await client.query('COMMIT')
+      upserted += result.rowCount ?? 0
+    } catch (error) {
+      await client.query('ROLLBACK').catch(() => undefined)
+      throw error
+    }
   }
+  return upserted
+}
+
+/** Rows per transaction of the large uploads (boundaries and points); unset: one transaction each. */
+export interface ReferenceTurns {
+  states?: number
+  counties?: number
+  zips?: number
 }
 
 export interface ReferenceCounts {
@@ -68,7 +91,7 @@ export interface ReferenceCounts {
  * specialties and insurers. Upserted, never truncated: rows from official imports are kept (starter rows do not
  * overwrite imported ones), so seeding after an import loses nothing.
  */
-export async function loadReferenceData(client: pg.ClientBase, progress: Progress): Promise<ReferenceCounts> {
+export async function loadReferenceData(client: pg.ClientBase, progress: Progress, turns: ReferenceTurns = {}): Promise<ReferenceCounts> {
   const step = (label: string, total: number) => progress.step(label, total)
 
   const stateGeo = new Map(loadStateGeometries().map((s) => [s.fips, s.geometry]))
@@ -86,6 +109,7 @@ export async function loadReferenceData(client: pg.ClientBase, progress: Progres
      SELECT fips, abbr, name, region, division, population, geom::geometry FROM {stage}
      ON CONFLICT (fips) DO UPDATE SET abbr = EXCLUDED.abbr, name = EXCLUDED.name, region = EXCLUDED.region,
        division = EXCLUDED.division, population = COALESCE(states.population, EXCLUDED.population), geom = EXCLUDED.geom`,
+    turns.states,
   )
   s.finish(states)
 
@@ -105,6 +129,7 @@ export async function loadReferenceData(client: pg.ClientBase, progress: Progres
      ON CONFLICT (fips) DO UPDATE SET state_fips = EXCLUDED.state_fips, name = EXCLUDED.name, geom = EXCLUDED.geom,
        population = COALESCE(counties.population, EXCLUDED.population),
        latitude = COALESCE(counties.latitude, EXCLUDED.latitude), longitude = COALESCE(counties.longitude, EXCLUDED.longitude)`,
+    turns.counties,
   )
   s.finish(counties)
 
@@ -123,6 +148,7 @@ export async function loadReferenceData(client: pg.ClientBase, progress: Progres
      ON CONFLICT (zip) DO UPDATE SET city = EXCLUDED.city, state_fips = EXCLUDED.state_fips, state = EXCLUDED.state,
        county_fips = EXCLUDED.county_fips, county_name = EXCLUDED.county_name, latitude = EXCLUDED.latitude,
        longitude = EXCLUDED.longitude, is_zcta = EXCLUDED.is_zcta`,
+    turns.zips,
   )
   s.finish(zips)
 

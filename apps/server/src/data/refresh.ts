@@ -1,8 +1,12 @@
 import type pg from 'pg'
+import { quoteIdent } from './bulk.js'
 import type { Progress } from './progress.js'
 import { formatSeconds } from './progress.js'
 
-/** Materialised views of the data platform (prisma/migrations/*_data_platform_spatial), in refresh order. */
+/**
+ * Aggregates of the data platform (prisma/migrations/*_data_platform_spatial), in refresh order: materialised views,
+ * or tables filled from a view of their definition ({@link FILLED_AGGREGATES}).
+ */
 export const MATERIALIZED_VIEWS = [
   'mv_patient_diagnoses',
   'mv_provider_code_volume',
@@ -48,6 +52,73 @@ export async function refreshPriceCodePoints(client: pg.ClientBase): Promise<voi
 }
 
 /**
+ * The aggregates over every claim, kept as tables filled from `<name>_source` (docs/decisions/0079): on the embedded
+ * database, which runs one statement at a time, a fill goes in turns of KEYS_PER_TURN keys (patients or providers),
+ * each a statement of well under a second, so that a serving server's requests wait for a turn, not the whole
+ * aggregate. `keys` lists every key the aggregate's rows can have (the claims' foreign keys point into it).
+ */
+const FILLED_AGGREGATES: Readonly<Record<string, { key: string; keys: string }>> = {
+  mv_patient_diagnoses: { key: 'patient_id', keys: 'SELECT id AS k FROM patients' },
+  mv_provider_code_volume: { key: 'npi', keys: 'SELECT npi AS k FROM providers' },
+  mv_provider_prices: { key: 'npi', keys: 'SELECT npi AS k FROM providers' },
+}
+const KEYS_PER_TURN = 1_000
+
+/**
+ * Recomputes one aggregate: REFRESH for a materialised view; a filled aggregate is built beside the one readers use
+ * (`<name>_next`) and swapped in by renaming, in one short transaction. In turns, the indexes are built first and
+ * kept up by each turn; at once, the table is created from the whole query and indexed after.
+ */
+export async function refreshAggregate(client: pg.ClientBase, name: string, inTurns: boolean): Promise<void> {
+  const filled = FILLED_AGGREGATES[name]
+  if (!filled) {
+    await client.query(`REFRESH MATERIALIZED VIEW ${quoteIdent(name)}`)
+    return
+  }
+  const next = `${name}_next`
+  const source = quoteIdent(`${name}_source`)
+  const { rows: indexes } = await client.query<{ indexname: string; indexdef: string }>(
+    'SELECT indexname, indexdef FROM pg_indexes WHERE schemaname = current_schema() AND tablename = $1 ORDER BY indexname',
+    [name],
+  )
+  const nextIndexes = indexes.map((index) => {
+    const nextName = `${index.indexname}_next`
+    const definition = /^CREATE (UNIQUE )?INDEX \S+ ON \S+ (.*)$/s.exec(index.indexdef)
+    if (!definition) throw new Error(`unexpected definition of index ${index.indexname}: ${index.indexdef}`)
+    return { name: index.indexname, nextName, sql: `CREATE ${definition[1] ?? ''}INDEX ${quoteIdent(nextName)} ON ${quoteIdent(next)} ${definition[2]}` }
+  })
+  await client.query(`DROP TABLE IF EXISTS ${quoteIdent(next)}`)
+  if (inTurns) {
+    await client.query(`CREATE TABLE ${quoteIdent(next)} (LIKE ${quoteIdent(name)})`)
+    for (const index of nextIndexes) await client.query(index.sql)
+    const { rows: starts } = await client.query<{ k: string }>(
+      `SELECT k FROM (SELECT k, row_number() OVER (ORDER BY k) AS n FROM (${filled.keys}) d) x WHERE n % $1 = 1 ORDER BY k`,
+      [KEYS_PER_TURN],
+    )
+    const key = quoteIdent(filled.key)
+    // each turn in key order, as the whole query would write it (mv_provider_prices keeps a provider's rows together)
+    for (const [i, start] of starts.entries()) {
+      const end = starts[i + 1]?.k
+      if (end === undefined) await client.query(`INSERT INTO ${quoteIdent(next)} SELECT * FROM ${source} WHERE ${key} >= $1 ORDER BY ${key}`, [start.k])
+      else await client.query(`INSERT INTO ${quoteIdent(next)} SELECT * FROM ${source} WHERE ${key} >= $1 AND ${key} < $2 ORDER BY ${key}`, [start.k, end])
+    }
+  } else {
+    await client.query(`CREATE TABLE ${quoteIdent(next)} AS SELECT * FROM ${source}`)
+    for (const index of nextIndexes) await client.query(index.sql)
+  }
+  await client.query('BEGIN')
+  try {
+    await client.query(`DROP TABLE ${quoteIdent(name)}`)
+    await client.query(`ALTER TABLE ${quoteIdent(next)} RENAME TO ${quoteIdent(name)}`)
+    for (const index of nextIndexes) await client.query(`ALTER INDEX ${quoteIdent(index.nextName)} RENAME TO ${quoteIdent(index.name)}`)
+    await client.query('COMMIT')
+  } catch (error) {
+    await client.query('ROLLBACK').catch(() => undefined)
+    throw error
+  }
+}
+
+/**
  * Bulk loads insert into the GIN indexes' pending lists (fastupdate, fast to write); every look-up would
  * then scan those lists in full until a vacuum merges them, and autovacuum may be off (PGlite). Merge them
  * when a load finishes.
@@ -78,12 +149,13 @@ export async function analyzeAndRefresh(
   let start = Date.now()
   await mergePendingIndexEntries(client)
   if (!lanes || lanes.count < 2) {
-    // one statement per table: on the embedded database each holds the single session while it runs
+    // one statement per table, the large aggregates in turns: on the embedded database each statement holds the
+    // single session while it runs
     for (const table of LOADED_TABLES) await client.query(`ANALYZE "${table}"`)
     progress.line(`  analyze                    ${formatSeconds(Date.now() - start)}`)
     for (const view of views) {
       start = Date.now()
-      await client.query(`REFRESH MATERIALIZED VIEW "${view}"`)
+      await refreshAggregate(client, view, true)
       await client.query(`ANALYZE "${view}"`)
       progress.line(`  refresh ${view.padEnd(34)} ${formatSeconds(Date.now() - start)}`)
     }
@@ -94,7 +166,7 @@ export async function analyzeAndRefresh(
   const ordered = [...views].sort((a, b) => rank(a) - rank(b))
   await sideBySide(client, lanes.pool, lanes.count, ordered, async (lane, view) => {
     const began = Date.now()
-    await lane.query(`REFRESH MATERIALIZED VIEW "${view}"`)
+    await refreshAggregate(lane, view, false)
     await lane.query(`ANALYZE "${view}"`)
     progress.line(`  refresh ${view.padEnd(34)} ${formatSeconds(Date.now() - began)}`)
   })

@@ -204,6 +204,9 @@ async function intoTable(client: pg.ClientBase, progress: Progress, table: strin
   }
 }
 
+/** Rows per transaction of the reference uploads with SeedOptions.shortTurns (states and counties carry their boundaries). */
+const SHORT_REFERENCE_TURNS = { states: 10, counties: 100, zips: 2_000 }
+
 /** Connections of loads with SeedOptions.shortTurns. */
 const shortTurnClients = new WeakSet<pg.ClientBase>()
 
@@ -451,7 +454,8 @@ export async function seedDataset(pool: pg.Pool, options: SeedOptions): Promise<
     const how = method === 'copy' ? `COPY FROM STDIN, ${threads > 0 ? `${threads} generator threads per table` : 'generated on this thread'}` : 'batched inserts, embedded database'
     progress.line(`Loading the synthetic dataset: scale ${scale}, seed ${seed} (${how})`)
 
-    Object.assign(counts, await loadReferenceData(client, progress))
+    // beside a serving embedded database: boundaries and points in turns of well under a second each
+    Object.assign(counts, await loadReferenceData(client, progress, options.shortTurns ? SHORT_REFERENCE_TURNS : {}))
 
     // Price Check cost sharing: the plan designs the claims are generated with (docs/decisions/0048)
     counts.plan_cost_sharing = await loadPlanCostSharing(client)
