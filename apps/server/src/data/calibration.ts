@@ -4,6 +4,7 @@ import {
   CONDITION_DRUGS,
   CORAL_SNAKE_STATES,
   COUNTY_POPULATION,
+  GENERIC_DISPENSING_SHARE,
   MAINTENANCE_DRUGS,
   MEDICARE_FEE,
   PHYSICIANS_PER_100K,
@@ -82,6 +83,11 @@ const GENERIC_ELIGIBLE_NDCS = new Set(
   GENERIC_CONDITIONS.flatMap((c) => (CONDITION_DRUGS[c]?.drugs ?? []).map(([k]) => MAINTENANCE_DRUGS.find((d) => d.key === k)?.ndc ?? '')),
 )
 const GENERIC_NDCS = new Set(MAINTENANCE_DRUGS.filter((d) => d.generic).map((d) => d.ndc))
+const MAINTENANCE_NDCS = new Set(MAINTENANCE_DRUGS.map((d) => d.ndc))
+/** Brands with a generic equivalent, and those generics: the fills a pharmacy may substitute. */
+const MULTI_SOURCE_NDCS = new Set(
+  MAINTENANCE_DRUGS.filter((d) => d.generics?.length).flatMap((d) => [d.ndc, ...MAINTENANCE_DRUGS.filter((g) => d.generics!.includes(g.key)).map((g) => g.ndc)]),
+)
 const ANTIVENOM_NDCS = new Set(ANTIVENOM_PRODUCTS.flatMap((p) => p.ndcs))
 /** (state, area code) pairs in use: the area codes hospitals of each state answer on (CMS Hospital General Information). */
 const STATE_AREA_CODES = (() => {
@@ -568,6 +574,39 @@ export function calibrationTargets(scale: Scale): CalibrationTarget[] {
       unit: '%',
       source: 'Association for Accessible Medicines 2023: 90 % of US prescriptions filled are generics',
       sql: share(`ndc IN (${sqlList(GENERIC_NDCS)})`, `pharmacy_claims WHERE ndc IN (${sqlList(GENERIC_ELIGIBLE_NDCS)})`),
+    },
+    {
+      key: 'rx.generic_share_all',
+      area: 'pharmacy',
+      label: 'Maintenance-drug fills dispensed as generics (every condition)',
+      kind: 'rule',
+      bound: 'min',
+      target: 0.75,
+      unit: '%',
+      source:
+        'AAM 2023: 90 % of all US prescriptions are generics; the floor is lower here because Januvia, Jardiance, Farxiga, Entresto, Lantus, Celebrex and Humira have no generic NDC in the list',
+      sql: share(`ndc IN (${sqlList(GENERIC_NDCS)})`, `pharmacy_claims WHERE ndc IN (${sqlList(MAINTENANCE_NDCS)})`),
+    },
+    {
+      key: 'rx.generic_share_substitutable',
+      area: 'pharmacy',
+      label: 'Fills of a brand with a generic equivalent dispensed as the generic',
+      kind: 'share',
+      target: GENERIC_DISPENSING_SHARE,
+      unit: '%',
+      source: 'AAM 2023 (about 90 % of prescriptions generic; substitution where a generic exists)',
+      sql: share(`ndc IN (${sqlList(GENERIC_NDCS)})`, `pharmacy_claims WHERE ndc IN (${sqlList(MULTI_SOURCE_NDCS)})`),
+    },
+    {
+      key: 'rx.distinct_ndcs',
+      area: 'pharmacy',
+      label: 'Distinct package NDCs on pharmacy fills (brands, generics and antivenoms)',
+      kind: 'rule',
+      bound: 'min',
+      target: 20,
+      unit: 'rows',
+      source: 'Integrity (generics dispensed beside brands; issue 33 item 15 found 18 brand NDCs only)',
+      sql: `SELECT count(DISTINCT ndc)::float8 AS value, count(*)::float8 AS n FROM pharmacy_claims`,
     },
     {
       key: 'rx.prescriber_scope',

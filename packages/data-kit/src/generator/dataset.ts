@@ -7,6 +7,7 @@ import {
   MAINTENANCE_DRUGS,
   procedureCodes,
   specialties,
+  THERAPY_OF,
   type ProcedureCode,
   type Specialty,
 } from '../reference/index.ts'
@@ -1352,7 +1353,8 @@ export class SyntheticDataset {
 
   /**
    * Pharmacy fills (PHARMX) of one patient over the last PHARMACY_WINDOW_DAYS: for each diagnosed condition,
-   * with the condition's treated share, one maintenance drug (CONDITION_DRUGS, mostly generics) allowed at the
+   * with the condition's treated share, one maintenance drug (CONDITION_DRUGS: a brand, or one of its generics for
+   * GENERIC_DISPENSING_SHARE of the patients on it) allowed at the
    * patient's age, prescribed by the clinician managing the condition when that clinician may prescribe
    * (else the primary-care clinician), refilled every days_per_fill days, a little late at times and now and
    * then skipped (adherence). Copays by plan tier (generic or brand).
@@ -1369,8 +1371,10 @@ export class SyntheticDataset {
       const allowed = plan.drugs.filter(([k]) => (DRUG_BY_KEY.get(k)?.min_age ?? 0) <= ageAtStart)
       if (allowed.length === 0) continue
       const drug = DRUG_BY_KEY.get(new WeightedTable(allowed).pick(rng))
-      if (!drug || taking.has(drug.key)) continue
-      taking.add(drug.key)
+      // one product per molecule: a patient with asthma and COPD takes Ventolin or its generic, not both
+      const therapy = drug ? (THERAPY_OF.get(drug.key) ?? drug.key) : ''
+      if (!drug || taking.has(therapy)) continue
+      taking.add(therapy)
       const pcpNow = team.pcp[team.pcp.length - 1]!
       const prescriberNpi = this.providerNpi(this.prescriberFor(rng, p, team.managers.get(key)?.at(-1) ?? pcpNow, pcpNow))
       const supply = drug.days_per_fill

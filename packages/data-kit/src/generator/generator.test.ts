@@ -3,10 +3,12 @@ import { isValidNpi } from '../npi.ts'
 import {
   CONDITION_DRUGS,
   COUNTY_AREA_CODES,
+  GENERIC_DISPENSING_SHARE,
   icd10StarterCodes,
   MAINTENANCE_DRUGS,
   procedureCodes,
   specialties,
+  THERAPY_OF,
 } from '../reference/index.ts'
 import { STATE_BY_ABBR } from '../reference/states.ts'
 import { CONDITIONS, PROVIDER_MIX_FULL, SNAKEBITE_STATE_SHARE } from './calibration.ts'
@@ -310,6 +312,34 @@ describe('SyntheticDataset (ci scale)', () => {
       for (const [drug] of plan.drugs) expect(keys.has(drug), drug).toBe(true)
     }
   })
+
+  it('dispenses a generic for about 90 % of the fills of a brand that has one, one product per molecule a patient', async () => {
+    const patients = await take(ds.patients())
+    const byKey = new Map(MAINTENANCE_DRUGS.map((d) => [d.key, d]))
+    const drugByNdc = new Map(MAINTENANCE_DRUGS.map((d) => [d.ndc, d]))
+    // every generic equivalent is a generic of the same molecule as its brand
+    for (const brand of MAINTENANCE_DRUGS)
+      for (const g of brand.generics ?? []) {
+        expect(byKey.get(g)?.generic, g).toBe(true)
+        expect(byKey.get(g)!.generic_name).toBe(brand.generic_name)
+        expect(THERAPY_OF.get(g)).toBe(brand.key)
+      }
+    const fills = patients.flatMap((p) => ds.pharmacyOfPatient(p))
+    const multiSource = new Set(MAINTENANCE_DRUGS.filter((d) => d.generics?.length).map((d) => d.key))
+    const ofMultiSource = fills.filter((f) => multiSource.has(THERAPY_OF.get(drugByNdc.get(f.ndc)!.key)!))
+    expect(ofMultiSource.length).toBeGreaterThan(500)
+    const genericShare = ofMultiSource.filter((f) => drugByNdc.get(f.ndc)!.generic).length / ofMultiSource.length
+    expect(Math.abs(genericShare - GENERIC_DISPENSING_SHARE)).toBeLessThan(0.05)
+    // brands without a generic keep every fill; generics and brands both appear
+    expect(new Set(fills.map((f) => f.ndc)).size).toBeGreaterThan(18)
+    const products = new Map<string, Set<string>>()
+    for (const f of fills) {
+      const therapy = THERAPY_OF.get(drugByNdc.get(f.ndc)!.key)!
+      const key = `${f.patient_id} ${therapy}`
+      products.set(key, (products.get(key) ?? new Set()).add(f.ndc))
+    }
+    for (const [key, ndcs] of products) expect(ndcs.size, key).toBe(1)
+  }, 30_000)
 
   it('places snakebites in the South and Southwest, with antivenom purchases and usage per hospital', () => {
     const n = ds.snakebiteCaseCount

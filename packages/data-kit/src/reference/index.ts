@@ -1,7 +1,7 @@
 import { ANTIVENOM_PRODUCTS, type AntivenomProduct } from './data/antivenom.ts'
 import { COUNTY_AREA_CODES } from './data/area-codes.ts'
 import { COUNTY_POPULATION, COUNTY_POPULATION_YEAR } from './data/county-population.ts'
-import { CONDITION_DRUGS, MAINTENANCE_DRUGS, type MaintenanceDrug } from './data/drugs.ts'
+import { CONDITION_DRUGS, GENERIC_DISPENSING_SHARE, MAINTENANCE_DRUGS, THERAPY_OF, type MaintenanceDrug } from './data/drugs.ts'
 import { ICD10_CM_STARTER } from './data/icd10cm-starter.ts'
 import { INSURERS, type InsurerSeed } from './data/insurers.ts'
 import { PROCEDURE_CODES, SHOPPABLE_PROCEDURES, type ProcedureCategory } from './data/procedures.ts'
@@ -14,9 +14,11 @@ export {
   COUNTY_AREA_CODES,
   COUNTY_POPULATION,
   COUNTY_POPULATION_YEAR,
+  GENERIC_DISPENSING_SHARE,
   INSURERS,
   MAINTENANCE_DRUGS,
   SHOPPABLE_PROCEDURES,
+  THERAPY_OF,
 }
 export type { AntivenomProduct, InsurerSeed, MaintenanceDrug, ProcedureCategory }
 export * from './geo.ts'
