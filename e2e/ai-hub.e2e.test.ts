@@ -4,7 +4,7 @@ import { ensureTestDataset } from '../apps/server/src/data/test-dataset.ts'
 import { TOKEN_STORAGE_KEY } from '@citrus/contracts'
 import { docxOf, pdfOf } from '../test/ai-hub-fixtures.ts'
 import { createTenant, TEST_PASSWORD } from '../test/helpers.ts'
-import { useBrowserSuite, VIEWPORTS } from './browser.ts'
+import { guideScreenshot, useBrowserSuite, VIEWPORTS } from './browser.ts'
 
 /**
  * The AI Hub end to end in headless Chromium against the real server process, offline (no AI endpoint
@@ -142,6 +142,7 @@ describe('AI Hub in a real browser', () => {
       await page.getByText('Analysis complete', { exact: true }).waitFor({ timeout: 60_000 })
       const citation = page.getByTestId('ai-citation').filter({ hasText: 'Market Report, page 2' })
       await citation.first().waitFor()
+      await guideScreenshot(page, 'ai-hub-analysis')
       expect(await citation.first().textContent()).toContain('CroFab usage in Texas reached 1,234 vials last year.')
       expect(await page.getByTestId('ai-chips').textContent()).toContain('citrus-offline-analyst')
 

@@ -4,7 +4,7 @@ import type { Page } from 'playwright-core'
 import { beforeAll, describe, expect, inject, it } from 'vitest'
 import { ensureTestDataset } from '../apps/server/src/data/test-dataset.ts'
 import { createTenant, TEST_PASSWORD } from '../test/helpers.ts'
-import { dismissToasts, useBrowserSuite, VIEWPORTS } from './browser.ts'
+import { dismissToasts, guideScreenshot, useBrowserSuite, VIEWPORTS } from './browser.ts'
 
 /**
  * Atlas end to end in headless Chromium against the real server process and the ci dataset: the
@@ -95,6 +95,7 @@ describe('Atlas in a real browser', () => {
       )
       await page.getByText(expected.rows[0]!.n.toLocaleString('en-US'), { exact: true }).first().waitFor()
       expect(page.url()).toContain('icd10_cm_union_csv=I10')
+      await guideScreenshot(page, 'atlas-overview')
 
       // PNG export of a card: a real PNG of the card at scale 2, and no request leaves the origin
       const outside: string[] = []
@@ -171,6 +172,7 @@ describe('Atlas in a real browser', () => {
       await page.getByRole('button', { name: 'Patients ▼', exact: true }).waitFor({ timeout: 30_000 })
       await page.getByRole('button', { name: 'View Hospitals' }).first().click()
       await page.getByTestId('atlas-hospital-table').waitFor({ timeout: 30_000 })
+      await guideScreenshot(page, 'atlas-hospitals')
       const download = page.waitForEvent('download')
       await page.getByRole('button', { name: 'Export CSV' }).click()
       const file = await download
@@ -197,6 +199,7 @@ describe('Atlas in a real browser', () => {
       )
       await map.scrollIntoViewIfNeeded()
       await page.waitForTimeout(1_000) // the choropleth source is drawn
+      await guideScreenshot(page, 'atlas-map')
       const mapBox = (await map.boundingBox())!
       // a point with no region: Canada, at the top edge right of the card and left of the zoom buttons
       const empty = { x: mapBox.x + mapBox.width - 80, y: mapBox.y + 8 }

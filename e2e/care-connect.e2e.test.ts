@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { inject } from 'vitest'
 import { ensureTestDataset } from '../apps/server/src/data/test-dataset.ts'
 import { createTenant, eventually, startSmtpCapture, TEST_PASSWORD } from '../test/helpers.ts'
-import { useBrowserSuite, VIEWPORTS } from './browser.ts'
+import { guideScreenshot, useBrowserSuite, VIEWPORTS } from './browser.ts'
 import { createMemberLink, verifyByEmailCode } from './member-links.ts'
 
 /**
@@ -93,11 +93,13 @@ describe('Care Connect in a real browser', () => {
 
       const cards = page.getByTestId('provider-card')
       await expect.poll(() => cards.count()).toBeGreaterThanOrEqual(2)
+      await guideScreenshot(page, 'care-connect-results')
       const npis = [await cards.nth(0).getAttribute('data-npi'), await cards.nth(1).getAttribute('data-npi')]
       await cards.nth(0).click()
       await cards.nth(1).click()
       await page.getByTestId('selection-bar').getByRole('button', { name: 'Compare' }).click()
       await expect.poll(() => page.getByTestId('comparison-table').isVisible()).toBe(true)
+      await guideScreenshot(page, 'care-connect-compare')
       await page.keyboard.press('Escape')
 
       // a phone's button reads Referral

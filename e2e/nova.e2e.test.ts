@@ -2,7 +2,7 @@ import type { Page } from 'playwright-core'
 import { beforeAll, describe, expect, inject, it } from 'vitest'
 import { ensureTestDataset } from '../apps/server/src/data/test-dataset.ts'
 import { testDatabase } from '../test/helpers.ts'
-import { chooseOption, dismissToasts, useBrowserSuite, VIEWPORTS } from './browser.ts'
+import { chooseOption, dismissToasts, guideScreenshot, useBrowserSuite, VIEWPORTS } from './browser.ts'
 
 /**
  * Nova end to end in Chromium as the demo citrus user: search, the results map, health system → hospital →
@@ -72,12 +72,14 @@ describe('Nova in a real browser', () => {
     await chooseOption(page, 'Map visualization', 'Snake Envenomation Cases')
     await legend.getByText('Snake Envenomation Cases', { exact: true }).waitFor({ timeout: 30_000 })
     expect(param(page, 'map_type')).toBe('snake_envenomination_count')
+    await guideScreenshot(page, 'nova-map', 3_000)
 
     // Market Analytics: health systems → a system's hospitals → a hospital's HCPs
     await page.getByRole('tab', { name: 'Market Analytics', exact: true }).click()
     await page.getByText('Explore Health Systems', { exact: true }).waitFor({ timeout: 30_000 })
     const system = page.locator('[data-insight^="HS"]').first()
     await system.waitFor({ timeout: 30_000 })
+    await guideScreenshot(page, 'nova-market-analytics')
     const systemId = await system.getAttribute('data-insight')
     await system.click()
     await expect.poll(() => param(page, 'system_id')).toBe(systemId)

@@ -3,7 +3,7 @@ import { beforeAll, describe, expect, inject, it } from 'vitest'
 import { ensureTestDataset } from '../apps/server/src/data/test-dataset.ts'
 import { DEFAULT_DEMO_PASSWORD } from '../apps/server/src/seed/demo-accounts.ts'
 import { testDatabase } from '../test/helpers.ts'
-import { chooseOption, useBrowserSuite, VIEWPORTS } from './browser.ts'
+import { chooseOption, guideScreenshot, useBrowserSuite, VIEWPORTS } from './browser.ts'
 
 interface Scenario {
   zip: string
@@ -85,6 +85,7 @@ describe('Price Check in Chromium as the demo member', () => {
       await page.getByRole('button', { name: /Add insurance/ }).click()
       await page.getByRole('combobox', { name: 'Insurance' }).fill(scenario.payer)
       await page.getByRole('option', { name: scenario.payer, exact: true }).click()
+      await guideScreenshot(page, 'price-check-search')
       await page.getByRole('button', { name: 'Search', exact: true }).click()
 
       await page.waitForURL((url) => url.pathname === '/price-check/results', { timeout: 30_000 })
@@ -99,6 +100,7 @@ describe('Price Check in Chromium as the demo member', () => {
       const rates = await listRates(page)
       expect(rates.length).toBeGreaterThan(0)
       expect(rates).toEqual([...rates].sort((a, b) => a - b))
+      await guideScreenshot(page, 'price-check-results')
 
       // a facility's cost page from its card: the same "You pay" figure, now labelled as the price list's (issue 33 item 3)
       const linked = page
@@ -119,6 +121,7 @@ describe('Price Check in Chromium as the demo member', () => {
       expect(await listedSection.getByTestId('listed-patient-rate').textContent()).toBe(youPay)
       expect(await listedSection.getByTestId('listed-list-rate').textContent()).toBe(listRate)
       expect(await page.getByText('Paid claims', { exact: true }).count()).toBe(1)
+      await guideScreenshot(page, 'price-check-cost-page')
       await page.goBack()
       await page.waitForURL((url) => url.pathname === '/price-check/results', { timeout: 30_000 })
       await page.getByTestId('facility-cost-card').first().waitFor({ timeout: 30_000 })
