@@ -28,6 +28,7 @@ import { useSession } from '../../../lib/session'
 import { useInsurers } from '../../../hooks/use-insurers'
 import { affordabilityBarColor, formatCurrency, formatPatientRate } from '../../../lib/cost-format'
 import { useProviderCost, useShareProviderCost, type ProviderCost } from '../api/provider-cost'
+import { PayerRatesSection } from './payer-rates'
 
 /** Print: the page without the app chrome and the action buttons. */
 const PRINT_CSS = `@media print {
@@ -227,6 +228,7 @@ function ProviderCostBody({ cost }: { cost: ProviderCost }) {
         </Text>
       </div>
       {cost.listed_price && <ListedPriceSection listed={cost.listed_price} />}
+      {cost.payer_rates && cost.payer_rates.length > 0 && <PayerRatesSection rates={cost.payer_rates} />}
       <div>
         <Title order={4}>{PROVIDER_COST_TEXT.paidClaims}</Title>
         <Text size="xs" c="dimmed">
