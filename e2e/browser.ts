@@ -92,13 +92,11 @@ export const GUIDE_IMAGES_DIR = path.join(REPO_ROOT, 'docs/guide/images')
 /**
  * Saves the viewport as docs/guide/images/<name>.png for the user guides: only when CITRUS_GUIDE_SCREENSHOTS=1 and
  * only at desktop width (the guides show the 1440 px layout), so an ordinary run never writes into the tree.
- * `settleMs` lets a map draw its tiles first (only then: an ordinary run does not wait). How to refresh them:
- * docs/guide/README.md.
+ * How to refresh them: docs/guide/README.md.
  */
-export async function guideScreenshot(page: Page, name: string, settleMs = 0): Promise<void> {
+export async function guideScreenshot(page: Page, name: string): Promise<void> {
   if (process.env.CITRUS_GUIDE_SCREENSHOTS !== '1') return
   if ((page.viewportSize()?.width ?? 0) < 1024) return
-  if (settleMs > 0) await page.waitForTimeout(settleMs)
   mkdirSync(GUIDE_IMAGES_DIR, { recursive: true })
   await page.screenshot({ path: path.join(GUIDE_IMAGES_DIR, `${name}.png`), animations: 'disabled', caret: 'hide' })
 }

@@ -72,7 +72,6 @@ describe('Nova in a real browser', () => {
     await chooseOption(page, 'Map visualization', 'Snake Envenomation Cases')
     await legend.getByText('Snake Envenomation Cases', { exact: true }).waitFor({ timeout: 30_000 })
     expect(param(page, 'map_type')).toBe('snake_envenomination_count')
-    await guideScreenshot(page, 'nova-map', 3_000)
 
     // Market Analytics: health systems → a system's hospitals → a hospital's HCPs
     await page.getByRole('tab', { name: 'Market Analytics', exact: true }).click()
