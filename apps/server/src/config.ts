@@ -48,6 +48,11 @@ export const envSchema = z.object({
    * recently used dropped first and built again on use; 0 = no budget. docs/operations.md "Engine memory"
    */
   ENGINE_MEMORY_BUDGET_MB: z.coerce.number().int().min(0).default(0),
+  /**
+   * bytes of compressed large answers (Atlas generic) one process keeps per data version, so that the same answer
+   * for another caller is not compressed again; 0 = none. docs/operations.md "Compressed answers"
+   */
+  COMPRESSED_CACHE_MB: z.coerce.number().int().min(0).default(64),
   /** signs login and shareable-link tokens; generated and kept under DATA_DIR when unset outside production */
   JWT_SECRET: optionalString.pipe(z.string().min(32, 'must be at least 32 characters').optional()),
   /** public origin used in links inside e-mails, e.g. https://citrus.example.com */

@@ -18,8 +18,9 @@ import {
 } from '@citrus/contracts'
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod'
 import type pg from 'pg'
-import { route, sendJsonText } from '../../lib/endpoint.js'
+import { route } from '../../lib/endpoint.js'
 import { requestDataVersion } from '../../lib/versioned-cache.js'
+import { sendCachedJson } from '../../lib/compressed-answers.js'
 import { badRequest, notFound } from '../../lib/errors.js'
 import { emptyMetrics } from './claim-index.js'
 import {
@@ -228,8 +229,12 @@ export const atlasRoutes: FastifyPluginAsyncZod = async (app) => {
     const result = await genericResult(pool, { ...q, version })
     const points = q.points ? await facilityPoints(pool, q.filters, q.scope, tier, version) : []
     // written as JSON text with the regions' GeoJSON spliced in (the contract test checks it against the schema);
-    // compressed, when the client accepts it, by @fastify/compress (docs/decisions/0077)
-    return sendJsonText(reply, genericResponseJson(result, { tier, census: q.census, points }))
+    // a large answer's gzip bytes are kept per data version under what makes the body (not the caller), so another
+    // company's same question is not compressed again; otherwise @fastify/compress (docs/decisions/0077)
+    const key = q.bypass
+      ? null
+      : JSON.stringify(['atlas-generic', q.filters, q.scope.type, q.scope.value, q.granularity, tier, q.census, q.points])
+    return sendCachedJson(request, reply, key, version, () => genericResponseJson(result, { tier, census: q.census, points }))
   })
 
   route(app, atlasEndpoints.tile, tagged, async (request, reply) => {
