@@ -108,6 +108,26 @@ describe.skipIf(inject('databaseMode') !== 'postgres')('three independent server
     expect((await login(2, attacked, 'Wrong#Pass1', address)).status).toBe(429)
   }, 60_000)
 
+  it('counts per-route request limits across processes: 300 analytics calls a minute per address, not 300 each', async () => {
+    const address = '10.22.0.1'
+    const statuses: number[] = []
+    for (let i = 0; i < 301; i++) {
+      const response = await post(
+        i,
+        '/api/analytics/events',
+        { events: [{ name: 'error_occurred', properties: { n: i } }] },
+        { 'x-forwarded-for': address },
+      )
+      statuses.push(response.status)
+    }
+    expect(statuses.slice(0, 300).every((status) => status === 202)).toBe(true)
+    expect(statuses[300]).toBe(429)
+    // another address is counted on its own
+    expect(
+      (await post(1, '/api/analytics/events', { events: [{ name: 'error_occurred' }] }, { 'x-forwarded-for': '10.22.0.2' })).status,
+    ).not.toBe(429)
+  }, 120_000)
+
   it('confirms a verification code once, and counts its attempts, across processes', async () => {
     const tenant = await createTenant(db, { roles: ['user'], products: [{ product_group: 'CARE_SELECT' }] })
     const staff = await loginTokenFor(tenant.users[0]!, tenant.company.company_name, JWT_SECRET)

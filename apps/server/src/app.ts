@@ -4,6 +4,7 @@ import fastifyRateLimit from '@fastify/rate-limit'
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify'
 import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod'
 import { createCredentialLimiters } from './auth/rate-limits.js'
+import { postgresRateLimitStore } from './auth/request-rate-store.js'
 import type { AppConfig } from './config.js'
 import { createDatabase, warmConnections, type Database } from './db/database.js'
 import { endpointRegistryPlugin } from './plugins/endpoint-registry.js'
@@ -32,8 +33,6 @@ export interface BuildAppOptions {
    * (db/database.ts warmConnections, docs/decisions/0064): the server and the benches do, tests do not.
    */
   warmConnections?: boolean
-  /** processes serving the same port: per-process request limits (analytics events) are divided among them */
-  processes?: number
   /** build the Atlas indexes of each data version before anyone asks (routes/atlas/warm.ts): the server does, tests do not */
   warmEngines?: boolean
 }
@@ -85,7 +84,6 @@ export async function buildApp(config: AppConfig, options: BuildAppOptions = {})
   // in PostgreSQL, shared by every process on the database (docs/decisions/0076); each test app counts on its own
   const limitScope = config.env.NODE_ENV === 'test' ? `test-${randomUUID()}` : ''
   app.decorate('credentialLimiters', createCredentialLimiters(database.pool, { scope: limitScope }))
-  app.decorate('processes', options.processes ?? 1)
   if (!options.database) app.addHook('onClose', async () => database.close())
   if (options.warmConnections) {
     app.addHook('onReady', async () => {
@@ -99,7 +97,9 @@ export async function buildApp(config: AppConfig, options: BuildAppOptions = {})
   await app.register(fastifyCompress, { globalCompression: true, globalDecompression: false, encodings: ['gzip', 'deflate'] })
   // ETags of data-versioned answers and 304 before the work (plugins/http-cache.ts)
   registerHttpCache(app)
-  await app.register(fastifyRateLimit, { global: false })
+  // per-route request limits, counted in PostgreSQL across every process (auth/request-rate-store.ts); a database
+  // that does not answer lets the request through rather than failing it
+  await app.register(fastifyRateLimit, { global: false, store: postgresRateLimitStore(database.pool, limitScope), skipOnError: true })
   // login, shareable-link and reset tokens through @fastify/jwt, HS256 only (auth/tokens.ts)
   await registerTokens(app, config.jwtSecret)
 

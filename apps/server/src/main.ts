@@ -11,7 +11,6 @@ const say = (message: string) => process.stdout.write(`${message}\n`)
 /** The primary's message that hands a cluster worker its configuration (never logged: it holds the JWT secret). */
 interface WorkerConfigMessage {
   citrusConfig: AppConfig
-  processes: number
 }
 const isWorkerConfig = (message: unknown): message is WorkerConfigMessage =>
   typeof message === 'object' && message !== null && 'citrusConfig' in message
@@ -39,7 +38,7 @@ function onSignals(close: () => Promise<void>, log: (error: unknown) => void) {
 
 /** A cluster worker: the whole app on the shared port; what processes share lives in PostgreSQL (docs/decisions/0076). */
 async function runWorker(env: Env) {
-  const { citrusConfig: config, processes } = await new Promise<WorkerConfigMessage>((resolve) => {
+  const { citrusConfig: config } = await new Promise<WorkerConfigMessage>((resolve) => {
     const listener = (message: unknown) => {
       if (!isWorkerConfig(message)) return
       process.off('message', listener)
@@ -54,7 +53,6 @@ async function runWorker(env: Env) {
     database,
     warmConnections: true,
     warmEngines: true,
-    processes,
   })
   onSignals(
     async () => {
@@ -76,7 +74,7 @@ async function runPrimary(config: AppConfig, processes: number, closeRuntime: ()
     const worker = cluster.fork()
     worker.on('message', (message: unknown) => {
       if (typeof message === 'object' && message !== null && 'citrusWorkerReady' in message)
-        worker.send({ citrusConfig: config, processes } satisfies WorkerConfigMessage)
+        worker.send({ citrusConfig: config } satisfies WorkerConfigMessage)
     })
     worker.once('exit', (code, signal) => {
       if (stopping || !started) return

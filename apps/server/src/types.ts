@@ -8,7 +8,5 @@ declare module 'fastify' {
     db: Database
     /** the credential endpoints' limits (auth/rate-limits.ts; kept in PostgreSQL, shared by every process) */
     credentialLimiters: CredentialLimiters
-    /** how many processes serve this port (1 unless WEB_CONCURRENCY starts a cluster) */
-    processes: number
   }
 }

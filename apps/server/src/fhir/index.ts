@@ -11,7 +11,7 @@ import { FhirError, fhirNotFound, invalid, operationOutcome, outcomeOf } from '.
 import { parseSearch } from './params.js'
 import { directoryVersion, distanceExtension, read, search, type DirectoryVersion } from './search.js'
 
-/** requests per minute per client address (a cluster's processes each allow their share) */
+/** requests per minute per client address, counted across every server process (auth/request-rate-store.ts) */
 export const FHIR_REQUESTS_PER_MINUTE = 1200
 const FORM_BODY_LIMIT = 64 * 1024
 const SOFTWARE = { name: 'Citrus', version: '2.3.0' }
@@ -66,7 +66,7 @@ function notModified(request: FastifyRequest, reply: FastifyReply, etag: string)
 export async function fhirRoutes(app: FastifyInstance) {
   const { pool } = app.db
   const publicAccess = app.config.env.FHIR_PUBLIC
-  const rateLimit = { max: Math.ceil(FHIR_REQUESTS_PER_MINUTE / app.processes), timeWindow: 60_000 }
+  const rateLimit = { max: FHIR_REQUESTS_PER_MINUTE, timeWindow: 60_000 }
 
   if (!publicAccess) {
     await app.register(authPlugin)

@@ -31,7 +31,7 @@ export const analyticsRoutes: FastifyPluginAsyncZod = async (app) => {
   route(
     app,
     analyticsEndpoints.events,
-    { config: { rateLimit: { max: Math.ceil(ANALYTICS_EVENTS_PER_MINUTE / app.processes), timeWindow: 60_000 } } },
+    { config: { rateLimit: { max: ANALYTICS_EVENTS_PER_MINUTE, timeWindow: 60_000 } } },
     async (request, reply) => {
       // An invalid or expired credential does not block analytics: the events are stored anonymously.
       const identity = identityOf(request.auth)
