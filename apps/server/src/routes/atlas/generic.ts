@@ -488,8 +488,7 @@ const constantPiece = (text: string): ConstantPiece => ({ text })
 /** Where the JSON of a response goes: constant text of the template, or per-request values. */
 interface JsonSink {
   constant(piece: ConstantPiece): void
-  /** `slot`: the same text written again in the same slot may be a back-reference */
-  value(text: string, slot?: number): void
+  value(text: string): void
 }
 
 /** Builds the text (the identity response). */
@@ -502,17 +501,6 @@ class TextSink implements JsonSink {
     this.text += text
   }
 }
-
-const SLOT_ID = 0
-const SLOT_LABEL = 1
-const SLOT_VALUE = 2
-const SLOT_FILL = 3
-const SLOT_STATE = 4
-const SLOT_LATITUDE = 5
-const SLOT_LONGITUDE = 6
-const SLOT_HOTSPOT = 7
-const SLOT_POPULATION = 8
-const SLOT_PREVALENCE = 9
 
 /** What the bodies write of a region that never changes within its catalog, kept on the region itself. */
 interface RegionCache {
@@ -564,12 +552,11 @@ const FEATURE_PROPERTIES = ',"properties":'
 /**
  * The constant text between the values of a region's properties, for one entity type, tier (score or not)
  * and census flag: the pieces of regionProperties' JSON (metric heads and tails merged with what surrounds
- * them), made once. `lead` starts the properties (`{"id":`, or `,"properties":{"id":` in a feature).
+ * them), made once. `lead` starts the properties (`{"id":`).
  */
 interface PropertiesTemplate {
   scoreAllowed: boolean
   lead: ConstantPiece
-  featureLead: ConstantPiece
   pieces: ConstantPiece[]
 }
 const templates = new Map<string, PropertiesTemplate>()
@@ -622,7 +609,6 @@ function templateOf(entity: string, scoreAllowed: boolean, census: boolean): Pro
   template = {
     scoreAllowed,
     lead: constantPiece('{"id":'),
-    featureLead: constantPiece(`${FEATURE_PROPERTIES}{"id":`),
     pieces: texts.map(constantPiece),
   }
   templates.set(key, template)
@@ -642,7 +628,7 @@ export const shareText = (part: number, total: number): string => {
 /**
  * JSON.stringify(regionProperties(…)) written from the template's constant pieces and the values: the
  * region's own text is encoded once, only the counts, fill, scores and metric values are written per request
- * (the test compares it with the object response). `inFeature`: the lead piece carries `,"properties":`.
+ * (the test compares it with the object response).
  */
 function writeRegionProperties(
   sink: JsonSink,
@@ -650,7 +636,6 @@ function writeRegionProperties(
   columns: RegionColumns,
   i: number,
   options: Omit<ResponseOptions, 'points'>,
-  inFeature = false,
 ) {
   const region = columns.list[i]!
   const texts = textsOf(region)
@@ -665,30 +650,30 @@ function writeRegionProperties(
   const value = countText(patients)
   const k4 = i * PAYERS
   const { payers } = columns
-  sink.constant(inFeature ? template.featureLead : template.lead)
-  sink.value(texts.id, SLOT_ID)
+  sink.constant(template.lead)
+  sink.value(texts.id)
   sink.constant(pieces[0]!)
-  sink.value(texts.label, SLOT_LABEL)
+  sink.value(texts.label)
   sink.constant(pieces[1]!)
-  sink.value(value, SLOT_VALUE)
+  sink.value(value)
   sink.constant(pieces[2]!)
-  sink.value(texts.id, SLOT_ID)
+  sink.value(texts.id)
   sink.constant(pieces[3]!)
-  sink.value(texts.label, SLOT_LABEL)
+  sink.value(texts.label)
   sink.constant(pieces[4]!)
-  sink.value(value, SLOT_VALUE)
+  sink.value(value)
   sink.constant(pieces[5]!)
-  sink.value(fillText(columns.fills[i]!), SLOT_FILL)
+  sink.value(fillText(columns.fills[i]!))
   sink.constant(pieces[6]!)
   sink.value(scoreAllowed ? scoreText(scoreOfHotspot(z)) : 'null')
   sink.constant(pieces[7]!)
-  sink.value(hotspot, SLOT_HOTSPOT)
+  sink.value(hotspot)
   sink.constant(pieces[8]!)
-  sink.value(population, SLOT_POPULATION)
+  sink.value(population)
   sink.constant(pieces[9]!)
-  sink.value(prevalence, SLOT_PREVALENCE)
+  sink.value(prevalence)
   sink.constant(pieces[10]!)
-  sink.value(value, SLOT_VALUE)
+  sink.value(value)
   sink.constant(pieces[11]!)
   sink.value(shareText(payers[k4]!, patients))
   sink.constant(pieces[12]!)
@@ -700,26 +685,26 @@ function writeRegionProperties(
   let k = 15
   if (options.census) {
     sink.constant(pieces[k++]!)
-    sink.value(population, SLOT_POPULATION)
+    sink.value(population)
     sink.constant(pieces[k++]!)
-    sink.value(prevalence, SLOT_PREVALENCE)
+    sink.value(prevalence)
   }
   if (scoreAllowed) {
     sink.constant(pieces[k++]!)
-    sink.value(hotspot, SLOT_HOTSPOT)
+    sink.value(hotspot)
   }
   sink.constant(pieces[k++]!)
-  sink.value(texts.state, SLOT_STATE)
+  sink.value(texts.state)
   sink.constant(pieces[k++]!)
-  sink.value(texts.latitude, SLOT_LATITUDE)
+  sink.value(texts.latitude)
   sink.constant(pieces[k++]!)
-  sink.value(texts.longitude, SLOT_LONGITUDE)
+  sink.value(texts.longitude)
   sink.constant(pieces[k++]!)
-  sink.value(texts.latitude, SLOT_LATITUDE)
+  sink.value(texts.latitude)
   sink.constant(pieces[k++]!)
-  sink.value(texts.longitude, SLOT_LONGITUDE)
+  sink.value(texts.longitude)
   sink.constant(pieces[k++]!)
-  sink.value(texts.state, SLOT_STATE)
+  sink.value(texts.state)
   sink.constant(pieces[k]!)
 }
 
