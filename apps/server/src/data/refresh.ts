@@ -124,7 +124,8 @@ export async function refreshAggregate(client: pg.ClientBase, name: string, inTu
  * when a load finishes.
  */
 export async function mergePendingIndexEntries(client: pg.ClientBase): Promise<void> {
-  await client.query('SELECT gin_clean_pending_list(i::regclass) FROM unnest($1::text[]) AS i', [LOOKUP_GIN_INDEXES])
+  // one statement per index: on the embedded database each statement holds the single session while it runs
+  for (const index of LOOKUP_GIN_INDEXES) await client.query('SELECT gin_clean_pending_list($1::regclass)', [index])
 }
 
 /**

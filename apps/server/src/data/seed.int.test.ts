@@ -174,6 +174,13 @@ describe('data seed (ci scale) on the test database', () => {
     }
   })
 
+  it('keeps row counts of the filled aggregates, not of the views that define them (counting one runs the aggregate)', async () => {
+    expect(await scalar(ctx.db, `SELECT count(*) AS v FROM table_row_counts WHERE table_name LIKE 'mv\\_%\\_source'`)).toBe(0)
+    expect(await scalar(ctx.db, `SELECT row_count::int AS v FROM table_row_counts WHERE table_name = 'mv_provider_prices'`)).toBe(
+      await scalar(ctx.db, 'SELECT count(*)::int AS v FROM mv_provider_prices'),
+    )
+  })
+
   it('leaves planner statistics on every materialized view it refreshed', async () => {
     for (const view of MATERIALIZED_VIEWS) {
       if ((await scalar(ctx.db, `SELECT count(*) AS v FROM (SELECT 1 FROM "${view}" LIMIT 1) x`)) === 0) continue
