@@ -64,6 +64,9 @@ const FILLED_AGGREGATES: Readonly<Record<string, { key: string; keys: string }>>
 }
 const KEYS_PER_TURN = 1_000
 
+/** The views that define the filled aggregates (`<name>_source`): counting one runs the whole aggregate. */
+export const FILLED_AGGREGATE_SOURCES = Object.keys(FILLED_AGGREGATES).map((name) => `${name}_source`)
+
 /**
  * Recomputes one aggregate: REFRESH for a materialised view; a filled aggregate is built beside the one readers use
  * (`<name>_next`) and swapped in by renaming, in one short transaction. In turns, the indexes are built first and
@@ -96,11 +99,17 @@ export async function refreshAggregate(client: pg.ClientBase, name: string, inTu
       [KEYS_PER_TURN],
     )
     const key = quoteIdent(filled.key)
-    // each turn in key order, as the whole query would write it (mv_provider_prices keeps a provider's rows together)
-    for (const [i, start] of starts.entries()) {
-      const end = starts[i + 1]?.k
-      if (end === undefined) await client.query(`INSERT INTO ${quoteIdent(next)} SELECT * FROM ${source} WHERE ${key} >= $1 ORDER BY ${key}`, [start.k])
-      else await client.query(`INSERT INTO ${quoteIdent(next)} SELECT * FROM ${source} WHERE ${key} >= $1 AND ${key} < $2 ORDER BY ${key}`, [start.k, end])
+    // Turn i takes the keys from start i (none below the first: a claim's key need not be in `keys`) up to start i + 1
+    // (none above the last), in key order, as the whole query writes them (mv_provider_prices keeps a provider's rows
+    // together). No keys at all: one turn of everything.
+    const bounds = starts.length === 0 ? [[null, null]] : starts.map((_, i) => [i === 0 ? null : starts[i]!.k, starts[i + 1]?.k ?? null])
+    for (const [from, to] of bounds) {
+      const where = [from === null ? null : `${key} >= $1`, to === null ? null : `${key} < $${from === null ? 1 : 2}`].filter((c) => c !== null)
+      const params = [from, to].filter((v) => v !== null)
+      await client.query(
+        `INSERT INTO ${quoteIdent(next)} SELECT * FROM ${source}${where.length > 0 ? ` WHERE ${where.join(' AND ')}` : ''} ORDER BY ${key}`,
+        params,
+      )
     }
   } else {
     await client.query(`CREATE TABLE ${quoteIdent(next)} AS SELECT * FROM ${source}`)

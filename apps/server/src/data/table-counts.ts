@@ -1,4 +1,5 @@
 import type pg from 'pg'
+import { FILLED_AGGREGATE_SOURCES } from './refresh.js'
 
 /** Above this many rows (by the planner's statistics) the estimate is kept instead of counting. */
 const EXACT_COUNT_LIMIT = 1_000_000
@@ -40,9 +41,10 @@ export async function refreshTableCounts(client: pg.ClientBase, loadId: number):
     `SELECT c.relname AS name FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
      WHERE n.nspname = 'public' AND c.relkind IN ('r', 'p', 'v', 'm') AND c.relname NOT IN ('_prisma_migrations', 'table_row_counts')
        AND NOT c.relispartition
-       -- the definitions of the filled aggregates (data/refresh.ts): counting one runs the whole aggregate
-       AND NOT (c.relkind = 'v' AND c.relname LIKE 'mv\\_%\\_source')
+       -- not the views that define the filled aggregates (data/refresh.ts): counting one runs the whole aggregate
+       AND c.relname <> ALL($1::text[])
      ORDER BY c.relname`,
+    [FILLED_AGGREGATE_SOURCES],
   )
   const names: string[] = []
   const counts: number[] = []
