@@ -90,3 +90,20 @@ describe('POST /api/analytics/events', () => {
     }
   })
 })
+
+describe('the analytics request limit, counted in the database (auth/request-rate-store.ts)', () => {
+  const ctx = useTestApp(() => ({ TRUST_PROXY: 'true' }))
+
+  it('accepts exactly 300 calls a minute from one address when 16 arrive at a time', async () => {
+    const address = `10.33.${Math.floor(Math.random() * 250)}.${Math.floor(Math.random() * 250)}`
+    const send = () =>
+      request(ctx.app.server)
+        .post('/api/analytics/events')
+        .set('x-forwarded-for', address)
+        .send({ events: [{ name: 'error_occurred' }] })
+    const statuses: number[] = []
+    for (let round = 0; round < 20; round++) statuses.push(...(await Promise.all(Array.from({ length: 16 }, send))).map((r) => r.status))
+    expect(statuses.filter((status) => status === 202)).toHaveLength(300)
+    expect(statuses.filter((status) => status === 429)).toHaveLength(20)
+  }, 120_000)
+})
