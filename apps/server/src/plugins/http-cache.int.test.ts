@@ -37,7 +37,10 @@ describe('HTTP caching of data-versioned answers', () => {
     const b = await createTenant(ctx.db, { roles: ['admin'], products: [{ product_group: 'ATLAS' }] })
     tokenB = await loginTokenFor(b.users[0]!, b.company.company_name)
     const { rows } = await ctx.db.pool.query<{ zip: string; code: string }>(
+      // other test files import hospital price files into the same database: MS-DRG and revenue codes are not
+      // Price Check procedures, so take a CPT/HCPCS code the synthetic dataset priced
       `SELECT f.zip_code AS zip, fp.procedure_code AS code FROM facilities f JOIN facility_prices fp ON fp.facility_id = f.id
+       WHERE fp.code_type IN ('CPT', 'HCPCS') AND fp.procedure_code ~ '^([0-9]{4}[0-9A-Z]|[A-Z][0-9]{4})$'
        ORDER BY f.id, fp.procedure_code LIMIT 1`,
     )
     search = `/api/cost-transparency/procedure?zip_code=${rows[0]!.zip}&procedure_codes_csv=${rows[0]!.code}&radius_in_m=80000`

@@ -4,6 +4,7 @@ import { RouterProvider, createMemoryRouter, type RouteObject } from 'react-rout
 import { AppProvider } from '../app/provider'
 import { appRoutes } from '../app/router'
 import { createQueryClient } from '../lib/query-client'
+import { trackRouter } from './routers'
 
 /** Renders the real route table at a path, as the browser app does, with a server-state cache of its own. */
 export function renderApp(path: string, options: { state?: unknown } = {}) {
@@ -12,6 +13,7 @@ export function renderApp(path: string, options: { state?: unknown } = {}) {
       { pathname: path.split('?')[0] ?? path, search: path.includes('?') ? `?${path.split('?')[1]}` : '', state: options.state },
     ],
   })
+  trackRouter(router)
   const queryClient = createQueryClient({ test: true })
   const view = render(
     <AppProvider env="test" queryClient={queryClient}>
@@ -25,6 +27,7 @@ export function renderApp(path: string, options: { state?: unknown } = {}) {
 export function renderWithRouter(element: ReactNode, options: { path?: string; routes?: RouteObject[] } = {}) {
   const path = options.path ?? '/'
   const router = createMemoryRouter([{ path: path.split('?')[0], element }, ...(options.routes ?? [])], { initialEntries: [path] })
+  trackRouter(router)
   const queryClient = createQueryClient({ test: true })
   const view = render(
     <AppProvider env="test" queryClient={queryClient}>

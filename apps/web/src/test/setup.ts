@@ -1,5 +1,6 @@
 import { cleanup } from '@testing-library/react'
-import { afterEach, vi } from 'vitest'
+import { afterAll, afterEach, vi } from 'vitest'
+import { disposeRouters } from './routers'
 
 // jsdom lacks the browser APIs Mantine relies on.
 if (typeof window !== 'undefined') {
@@ -44,6 +45,7 @@ afterEach(async () => {
 
 afterEach(() => {
   cleanup()
+  disposeRouters()
   localStorage.clear()
   sessionStorage.clear()
   vi.useRealTimers()
@@ -58,4 +60,10 @@ afterEach(async () => {
   const [{ endGuestSession }, { notifications }] = await Promise.all([import('../lib/guest-session'), import('@mantine/notifications')])
   endGuestSession()
   notifications.clean()
+})
+
+// React schedules its last work in microtasks and a macrotask: let it run while the test environment (window) is
+// still there, not during its teardown ("window is not defined" from react-dom's scheduler).
+afterAll(async () => {
+  await new Promise((resolve) => setTimeout(resolve, 50))
 })
