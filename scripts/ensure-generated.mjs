@@ -1,4 +1,4 @@
-// Generates the Prisma client when it is missing or older than prisma/schema.prisma.
+// Generates the Prisma client (and the Kysely table types, apps/server/src/generated/kysely) when it is missing or older than prisma/schema.prisma.
 // Prisma 7's CLI wants a schema-engine binary it would download; generate does not use it, so
 // any executable satisfies the check (docs/decisions/0002) and nothing is fetched.
 import { spawnSync } from 'node:child_process'
@@ -29,6 +29,8 @@ const result = spawnSync(process.execPath, [prismaCli, 'generate', '--schema', s
   stdio: ['ignore', 'inherit', 'inherit'],
   env: {
     ...process.env,
+    // the Kysely types' generator (prisma-kysely) is found as a command, as npm scripts find it
+    PATH: `${path.join(root, 'node_modules/.bin')}${path.delimiter}${process.env.PATH ?? ''}`,
     PRISMA_SCHEMA_ENGINE_BINARY: process.env.PRISMA_SCHEMA_ENGINE_BINARY ?? process.execPath,
     PRISMA_HIDE_UPDATE_MESSAGE: '1',
     CHECKPOINT_DISABLE: '1',

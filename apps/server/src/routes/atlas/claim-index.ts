@@ -3,7 +3,7 @@ import type pg from 'pg'
 import type { GroupMetrics } from './drilldown.js'
 import { countRuns, currentPatientIndex, NONE8, patientFilter, popcount, selectPatients, type PatientIndex } from './patient-index.js'
 import { scopeZipsSql, SqlParams, type AtlasFilters, type AtlasScope } from './query.js'
-import { versionedBuild } from './versioned-build.js'
+import { versionedBuild } from '../../engines/versioned-build.js'
 import { reportEngineMemory, timedBuild } from '../../lib/engine-stats.js'
 
 /** Every metric at zero (a region or entity without rows). */

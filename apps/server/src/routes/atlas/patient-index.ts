@@ -2,7 +2,7 @@ import { ATLAS_PAYER_TYPES, type TileGranularity } from '@citrus/contracts'
 import type pg from 'pg'
 import type { PayerCounts } from './generic.js'
 import { scopeZipsSql, SqlParams, type AtlasFilters, type AtlasScope } from './query.js'
-import { versionedBuild } from './versioned-build.js'
+import { versionedBuild } from '../../engines/versioned-build.js'
 import { reportEngineMemory, timedBuild } from '../../lib/engine-stats.js'
 
 /**

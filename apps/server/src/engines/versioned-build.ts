@@ -1,6 +1,6 @@
 import type pg from 'pg'
-import { BUILD_CATCH_UP_MS, primaryOf, readPool } from '../../db/replicas.js'
-import { holdEngine, releaseEngine, touchEngine } from '../../lib/engine-budget.js'
+import { BUILD_CATCH_UP_MS, primaryOf, readPool } from '../db/replicas.js'
+import { holdEngine, releaseEngine, touchEngine } from '../lib/engine-budget.js'
 
 interface Slot<T> {
   index: T | null
@@ -11,7 +11,7 @@ interface Slot<T> {
 
 /**
  * One in-process index per pool and data version, built in the background. The returned function gives the
- * index of the version, or null while it is being built (the caller answers from SQL meanwhile); `wait` awaits
+ * index of the version, or null while it is being built (the engine's rows come from the database meanwhile); `wait` awaits
  * the build instead (tests, the bench's warm-up). A failed build is not retried until the version changes.
  * Held per primary (a replica's pool counts as its primary's); the build reads from a read replica that has replayed
  * everything the primary held when it started, else from the primary (db/replicas.ts, docs/decisions/0078).
@@ -62,5 +62,12 @@ export function versionedBuild<T extends { version: string; bytes?: number }>(
   }
   /** the index this pool holds now, whatever its version, without starting a build */
   const held = (pool: pg.Pool): T | null => slots.get(primaryOf(pool))?.index ?? null
-  return Object.assign(current, { held })
+  /** drops the index this pool holds (built again on its next use) */
+  const evict = (pool: pg.Pool): void => {
+    const slot = slots.get(primaryOf(pool))
+    if (!slot?.index) return
+    releaseEngine(slot.index)
+    slot.index = null
+  }
+  return Object.assign(current, { held, evict })
 }
