@@ -88,6 +88,11 @@ export default tseslint.config(
               message: 'The domain does not depend on seeding, routes, Fastify plugins or the CLI.',
             },
             {
+              target: './apps/server/src/routes',
+              from: './apps/server/src/engines',
+              message: 'Routes call services; the services use the engines (docs/decisions/0080).',
+            },
+            {
               target: './apps/server/src/!(routes|app.ts|main.ts)/**/*',
               from: './apps/server/src/routes',
               message: 'Only the app composes the routes.',
@@ -108,6 +113,24 @@ export default tseslint.config(
             { target: './apps/server', from: './apps/web', message: 'The server does not import the web client.' },
           ],
         },
+      ],
+    },
+  },
+  {
+    // Routes are thin adapters (docs/decisions/0080): the contract in, a service call, the contract out. The SQL
+    // lives in the services' query modules, typed from db/kysely.ts.
+    files: ['apps/server/src/routes/**/*.ts'],
+    ignores: ['**/*.test.ts'],
+    rules: {
+      'no-restricted-syntax': [
+        'error',
+        ...[
+          "CallExpression[callee.property.name='query']",
+          'CallExpression[callee.property.name=/^\\$(queryRaw|executeRaw)(Unsafe)?$/]',
+          'TaggedTemplateExpression[tag.property.name=/^\\$(queryRaw|executeRaw)$/]',
+          'TemplateElement[value.raw=/\\b(SELECT|INSERT INTO|UPDATE|DELETE FROM)\\b/]',
+          'Literal[value=/^\\s*(SELECT|INSERT INTO|UPDATE|DELETE FROM|WITH)\\b/]',
+        ].map((selector) => ({ selector, message: 'No SQL in route files: move it into the service of the product (services/).' })),
       ],
     },
   },
