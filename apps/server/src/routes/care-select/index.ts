@@ -11,8 +11,8 @@ import { badRequest, notFound } from '../../lib/errors.js'
 import { route, sendJsonText } from '../../lib/endpoint.js'
 import { userOf } from '../../plugins/auth.js'
 import { CREDITS_REMAINING_HEADER } from '../../plugins/credits.js'
-import { rankProviders, rankingsJson, resolveSearch, type ResolvedSearch } from './rankings.js'
-import { renderReferralLetter, type LetterProvider } from './referral-letter.js'
+import { rankProviders, rankingsJson, resolveSearch, type ResolvedSearch } from '../../services/care-select/rankings.js'
+import { renderReferralLetter, type LetterProvider } from '../../services/care-select/referral-letter.js'
 
 const STAFF = ['admin', 'citrus', 'user'] as const
 

@@ -7,7 +7,7 @@ import request from 'supertest'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createTenant, loginTokenFor, startSmtpCapture, useTestApp } from '../../../../../test/helpers.ts'
 import { servicesOf } from '../../services/index.ts'
-import { scoredSearchCache } from './scored-cache.ts'
+import { scoredSearchCache } from '../../services/care-select/scored-cache.ts'
 
 /** A local HTTP server that speaks Twilio's Messages API (POST .../Accounts/{sid}/Messages.json). */
 async function startTwilioFake() {

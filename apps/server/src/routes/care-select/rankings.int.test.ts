@@ -12,8 +12,8 @@ import { gunzipSync } from 'node:zlib'
 import request from 'supertest'
 import { beforeAll, describe, expect, it } from 'vitest'
 import { createTenant, loginTokenFor, useTestApp } from '../../../../../test/helpers.ts'
-import { spheroidDistance } from './geodesic.ts'
-import { scoredSearchCache } from './scored-cache.ts'
+import { spheroidDistance } from '../../engines/care-select/geodesic.ts'
+import { scoredSearchCache } from '../../services/care-select/scored-cache.ts'
 
 /** The documented percentile, counted directly (not the product's sort and binary search): 100 × the share of the
  * others strictly below; a value alone ranks 100 when above zero. */

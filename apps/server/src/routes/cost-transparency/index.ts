@@ -17,8 +17,8 @@ import { signShareToken } from '../../auth/tokens.js'
 import { CREDITS_REMAINING_HEADER } from '../../plugins/credits.js'
 import { requestDataVersion, VersionedLruCache } from '../../lib/versioned-cache.js'
 import { reportCacheLookups } from '../../lib/engine-stats.js'
-import { loadPricingReference, priceProcedure, type PricingReference, type ProcedureCostInput } from './pricing.js'
-import { providerCosts, type ListedPriceRequest } from './provider.js'
+import { loadPricingReference, priceProcedure, type PricingReference, type ProcedureCostInput } from '../../services/pricing/pricing.js'
+import { providerCosts, type ListedPriceRequest } from '../../services/pricing/provider.js'
 
 /** Bounds of the Price Check cache (docs/decisions/0028): entries, and how long one lives at most. */
 export const PRICE_CACHE_MAX_ENTRIES = 1_000

@@ -8,8 +8,8 @@ import {
   type Centre,
   type FacilityPoint,
   type SpecialtyIndex,
-} from './candidate-index.js'
-import { ascendingOrder, ascendingOrderU32 } from './order.js'
+} from '../../engines/care-select/candidate-index.js'
+import { ascendingOrder, ascendingOrderU32 } from '../../engines/care-select/order.js'
 
 /**
  * The scoring of a Care Select search over every candidate (docs/decisions/0022, 0050, 0058): pure, from the

@@ -9,8 +9,8 @@ import {
   type ProviderRow,
   type SpecialtyIndex,
 } from './candidate-index.ts'
-import type { ScoredSearch } from './score.ts'
-import { ScoredSearchCache, scoredSearchCache } from './scored-cache.ts'
+import type { ScoredSearch } from '../../services/care-select/score.ts'
+import { ScoredSearchCache, scoredSearchCache } from '../../services/care-select/scored-cache.ts'
 
 /** A pool that answers the index's queries from fixed rows (specialty A: 2 providers, B: 2, C: 1) and counts its builds. */
 function fakePool(gates: Record<string, Promise<void>> = {}) {

@@ -2,7 +2,7 @@ import { CARE_SCORE_CACHE_MAX_ENTRIES, CARE_SCORE_CACHE_MAX_MIB, CARE_SCORE_CACH
 import type pg from 'pg'
 import { reportCacheLookups, reportEngineMemory } from '../../lib/engine-stats.js'
 import { compareDataVersions, VersionedLruCache } from '../../lib/versioned-cache.js'
-import { isHeldIndex, onSpecialtyEvicted, type SpecialtyIndex } from './candidate-index.js'
+import { isHeldIndex, onSpecialtyEvicted, type SpecialtyIndex } from '../../engines/care-select/candidate-index.js'
 import type { ScoredSearch } from './score.js'
 
 /**

@@ -17,7 +17,7 @@ import {
 import type pg from 'pg'
 import { badRequest } from '../../lib/errors.js'
 import { DATA_VERSION_SQL } from '../../lib/versioned-cache.js'
-import { facilityPoints, specialtyIndex } from './candidate-index.js'
+import { facilityPoints, specialtyIndex } from '../../engines/care-select/candidate-index.js'
 import { narrowScored, scoreAll, type ScoredSearch } from './score.js'
 import { scoredSearchCache, scoredSearchKey, type SentAnswer } from './scored-cache.js'
 
