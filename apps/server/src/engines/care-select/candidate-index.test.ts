@@ -2,8 +2,11 @@ import type pg from 'pg'
 import { afterEach, describe, expect, it } from 'vitest'
 import { compareDataVersions } from '../../lib/versioned-cache.ts'
 import {
+  careSelectCandidates,
   facilityPoints,
+  indexFromRows,
   isHeldIndex,
+  readSpecialtyRows,
   setCandidateIndexMaxProviders,
   specialtyIndex,
   type ProviderRow,
@@ -20,7 +23,7 @@ function fakePool(gates: Record<string, Promise<void>> = {}) {
   const query = async (config: string | { text: string }, values?: unknown[]) => {
     const text = typeof config === 'string' ? config : config.text
     const taxonomy = (values ?? (config as { values?: unknown[] }).values ?? [])[0] as string
-    if (text.includes('FROM facilities')) {
+    if (/from "?facilities"?$/i.test(text.trim())) {
       facilityReads++
       return { rows: [{ id: 1, npi: null, latitude: 40, longitude: -74, hco_compile_level_1: 'Hospital' }] }
     }
@@ -185,5 +188,36 @@ describe('candidate index per data version', () => {
     expect(isHeldIndex(pool, newC)).toBe(true)
     expect(builds).toEqual({ A: 2, C: 2 })
     expect(facilityReads()).toBe(1)
+  })
+
+  it('is an engine: rows from the database before a specialty is held, the same index after; memory; evict', async () => {
+    const { pool, builds } = fakePool()
+    // nothing held: build does not wait (null), with wait the version's facilities are read
+    expect(await careSelectCandidates.build(pool, V1)).toBeNull()
+    const built = await careSelectCandidates.build(pool, V1, true)
+    expect(built?.version).toBe(V1)
+    expect(built?.specialties.size).toBe(0)
+    expect(built?.facilities.size).toBe(1)
+    expect(careSelectCandidates.memory(pool)).toBe(0)
+    // the first search of A reads A's rows from the database; the index is indexFromRows of those rows
+    const first = await careSelectCandidates.rows(pool, V1, { taxonomy: 'A' })
+    const rows = await readSpecialtyRows(pool, 'A')
+    expect(first.index).toEqual(indexFromRows('A', rows.providers, rows.volumes, rows.prices))
+    expect(first.facilities).toBe(built?.facilities)
+    const held = careSelectCandidates.memory(pool)
+    expect(held).toBeGreaterThan(0)
+    expect((await careSelectCandidates.build(pool, V1))?.specialties.get('A')).toBe(first.index)
+    // held: the same index, no read
+    expect((await careSelectCandidates.rows(pool, V1, { taxonomy: 'A' })).index).toBe(first.index)
+    expect(builds).toEqual({ A: 2 })
+    // evicted: nothing held, the next search reads the rows again and gets an equal index
+    careSelectCandidates.evict(pool)
+    expect(careSelectCandidates.memory(pool)).toBe(0)
+    expect(isHeldIndex(pool, first.index)).toBe(false)
+    const again = await careSelectCandidates.rows(pool, V1, { taxonomy: 'A' })
+    expect(again.index).not.toBe(first.index)
+    expect(again.index).toEqual(first.index)
+    expect(builds).toEqual({ A: 3 })
+    expect(careSelectCandidates.memory(pool)).toBe(held)
   })
 })

@@ -1,10 +1,12 @@
 import type pg from 'pg'
+import { kyselyOf, type Row } from '../../db/kysely.js'
 import { readPool } from '../../db/replicas.js'
 import { compareDataVersions } from '../../lib/versioned-cache.js'
 import { holdEngine, releaseEngine, touchEngine } from '../../lib/engine-budget.js'
 import { reportEngineMemory, timedBuild } from '../../lib/engine-stats.js'
 import { haversineTerm, haversineTermOf, reducedLatitude, SPHERE_MARGIN, spheroidDistanceReduced, toRadians } from './geodesic.js'
 import { ascendingOrder } from './order.js'
+import type { Engine } from '../engine.js'
 
 /**
  * The in-process candidate index of Care Select (docs/decisions/0050): per specialty, the providers' point,
@@ -18,6 +20,12 @@ import { ascendingOrder } from './order.js'
  * (compareDataVersions): a search that read an older version than the one held is answered from what is held, or
  * from an index built for it alone, and never replaces the newer indexes. At most
  * CANDIDATE_INDEX_MAX_PROVIDERS providers are held (least recently used specialties go first).
+ *
+ * The engine (engines/engine.ts, docs/decisions/0080) is `careSelectCandidates`: its rows for a search are the
+ * specialty's index and the facilities' points. A specialty searched for the first time (or after an eviction, or
+ * at a new data version) is read from the database (its providers, volumes and prices) and indexed by
+ * indexFromRows, the same function for every source, then held; the scoring (services/care-select/score.ts) is one
+ * function over those columns.
  */
 
 export const CANDIDATE_INDEX_MAX_PROVIDERS = 1_500_000
@@ -109,6 +117,8 @@ interface Held {
   version: string
   specialties: Map<string, HeldSpecialty>
   facilities: Promise<Map<number, FacilityPoint>> | null
+  /** the facilities' points once read */
+  facilityIndex: Map<number, FacilityPoint> | null
 }
 
 const held = new WeakMap<pg.Pool, Held>()
@@ -122,7 +132,7 @@ function slotOf(pool: pg.Pool, version: string): { slot: Held; stale: boolean } 
   if (slot && compareDataVersions(version, slot.version) < 0) return { slot, stale: true }
   if (!slot || slot.version !== version) {
     for (const e of slot?.specialties.values() ?? []) releaseEngine(e)
-    slot = { version, specialties: new Map(), facilities: null }
+    slot = { version, specialties: new Map(), facilities: null, facilityIndex: null }
     held.set(pool, slot)
   }
   return { slot, stale: false }
@@ -147,9 +157,11 @@ function indexBytes(index: SpecialtyIndex): number {
   }
   return bytes
 }
-reportEngineMemory('care_select_candidates', (pool) =>
-  [...(held.get(pool)?.specialties.values() ?? [])].reduce((sum, e) => sum + (e.index ? indexBytes(e.index) : 0), 0),
-)
+/** Bytes of the specialty indexes held for a pool. */
+function heldBytes(pool: pg.Pool): number {
+  return [...(held.get(pool)?.specialties.values() ?? [])].reduce((sum, e) => sum + (e.index ? indexBytes(e.index) : 0), 0)
+}
+reportEngineMemory('care_select_candidates', heldBytes)
 
 /** Whether `index` is the index held now for its specialty (not evicted, not of a replaced data version). */
 export function isHeldIndex(pool: pg.Pool, index: SpecialtyIndex): boolean {
@@ -163,44 +175,53 @@ FROM providers p
 WHERE p.primary_taxonomy_code = $1
 ORDER BY p.latitude, p.npi`
 
-export interface ProviderRow {
-  npi: string
-  latitude: number
-  longitude: number
-  provider_kind: string
-  facility_id: number | null
-  accepting_new_patients: boolean
-  networks: Record<string, boolean> | null
-}
-/** A row of mv_provider_code_volume: npi, code kind, code, claim count. */
+/** A provider of the specialty as SPECIALTY_SQL reads it (its networks: aggregated_insurance_networks_v1). */
+export type ProviderRow = Pick<
+  Row<'providers'>,
+  'npi' | 'latitude' | 'longitude' | 'provider_kind' | 'facility_id' | 'accepting_new_patients'
+> & { networks: Record<string, boolean> | null }
+/** A row of mv_provider_code_volume (VOLUME_SQL, array mode): npi, code kind, code, claim count. */
 export type VolumeRow = [string, string, string, number]
-/** A row of mv_provider_prices: npi, procedure code, line count, the average list, negotiated, insurer and patient amounts. */
+/**
+ * A row of mv_provider_prices (PRICE_SQL, array mode): npi, procedure code, line count, the average list, negotiated,
+ * insurer and patient amounts (numeric: text from the database).
+ */
 export type PriceRow = [string, string, number, string | number, string | number, string | number, string | number]
+
+/** A specialty's rows as the database holds them: what indexFromRows indexes. */
+export interface SpecialtyRows {
+  providers: ProviderRow[]
+  volumes: VolumeRow[]
+  prices: PriceRow[]
+}
 
 /**
  * Reads the specialty's providers, code volumes and prices in one snapshot (a read-only REPEATABLE READ
  * transaction), so a load that finishes meanwhile cannot pair one version's providers with another's volumes.
  */
-async function buildSpecialty(pool: pg.Pool, taxonomy: string): Promise<SpecialtyIndex> {
+export async function readSpecialtyRows(pool: pg.Pool, taxonomy: string): Promise<SpecialtyRows> {
   // a read replica that has replayed what the primary holds now (the request's version or newer), else the primary
   const client = await (await readPool(pool)).connect()
   let failed = true
   try {
     await client.query('BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY')
-    const { rows } = await client.query<ProviderRow>(SPECIALTY_SQL, [taxonomy])
-    const index = providerColumns(taxonomy, rows)
-    const position = positionsOf(index)
+    const { rows: providers } = await client.query<ProviderRow>(SPECIALTY_SQL, [taxonomy])
     const array = (text: string) => client.query({ text, values: [taxonomy], rowMode: 'array' } as pg.QueryConfig<string[]>)
-    fillVolumes(index, position, (await array(VOLUME_SQL)).rows as unknown as VolumeRow[])
-    fillPrices(index, position, (await array(PRICE_SQL)).rows as unknown as PriceRow[])
+    const volumes = (await array(VOLUME_SQL)).rows as unknown as VolumeRow[]
+    const prices = (await array(PRICE_SQL)).rows as unknown as PriceRow[]
     await client.query('COMMIT')
     failed = false
-    describeCodes(index)
-    return index
+    return { providers, volumes, prices }
   } finally {
     if (failed) await client.query('ROLLBACK').catch(() => undefined)
     client.release()
   }
+}
+
+/** The specialty's index from its rows read from the database (readSpecialtyRows, then indexFromRows). */
+async function buildSpecialty(pool: pg.Pool, taxonomy: string): Promise<SpecialtyIndex> {
+  const { providers, volumes, prices } = await readSpecialtyRows(pool, taxonomy)
+  return indexFromRows(taxonomy, providers, volumes, prices)
 }
 
 /** A specialty index from rows as the build reads them (providers in latitude order, then NPI). */
@@ -492,12 +513,10 @@ export function facilityPoints(pool: pg.Pool, version: string): Promise<Map<numb
   if (slot.facilities) return slot.facilities
   const promise = readPool(pool)
     .then((reader) =>
-      reader.query<{ id: number; npi: string | null; latitude: number; longitude: number; hco_compile_level_1: string }>(
-        'SELECT id, npi, latitude, longitude, hco_compile_level_1 FROM facilities',
-      ),
+      kyselyOf(reader).selectFrom('facilities').select(['id', 'npi', 'latitude', 'longitude', 'hco_compile_level_1']).execute(),
     )
     .then(
-      ({ rows }) =>
+      (rows) =>
         new Map(
           rows.map((f) => {
             const u = reducedLatitude(f.latitude)
@@ -520,9 +539,14 @@ export function facilityPoints(pool: pg.Pool, version: string): Promise<Map<numb
     )
   if (stale) return promise
   slot.facilities = promise
-  promise.catch(() => {
-    if (slot.facilities === promise) slot.facilities = null
-  })
+  promise.then(
+    (points) => {
+      if (slot.facilities === promise) slot.facilityIndex = points
+    },
+    () => {
+      if (slot.facilities === promise) slot.facilities = null
+    },
+  )
   return promise
 }
 
@@ -665,4 +689,61 @@ export function facilityDistanceWithin(point: FacilityPoint, centre: CentreTerms
   if (h > haversineTermOf(radiusM / (1 - SPHERE_MARGIN))) return null
   const d = spheroidDistanceReduced(centre.lat, centre.lng, centre.sinU, centre.cosU, point.lat, point.lng, point.sinU, point.cosU)
   return d <= radiusM ? d : null
+}
+
+/** A search's part of the candidate index: its specialty (primary taxonomy code). */
+export interface CandidateQuery {
+  taxonomy: string
+}
+
+/** What a search scores: its specialty's index and every facility's point. */
+export interface CandidateRows {
+  index: SpecialtyIndex
+  facilities: Map<number, FacilityPoint>
+}
+
+/** What is held for a data version: the specialties indexed so far and the facilities' points. */
+export interface HeldCandidates {
+  version: string
+  specialties: ReadonlyMap<string, SpecialtyIndex>
+  facilities: Map<number, FacilityPoint>
+}
+
+function heldOf(slot: Held, facilities: Map<number, FacilityPoint>): HeldCandidates {
+  const specialties = new Map<string, SpecialtyIndex>()
+  for (const [taxonomy, e] of slot.specialties) if (e.index) specialties.set(taxonomy, e.index)
+  return { version: slot.version, specialties, facilities }
+}
+
+/**
+ * The Care Select candidate index as an engine (engines/engine.ts). Its version-wide part is the facilities' points;
+ * a specialty is indexed on its first search (rows), whose rows are read from the database and indexed by
+ * indexFromRows before it is scored, then held (an index is only a faster source of the same rows).
+ */
+export const careSelectCandidates: Engine<HeldCandidates, CandidateQuery, CandidateRows> = {
+  name: 'care_select_candidates',
+  async build(pool, version, wait = false) {
+    const points = facilityPoints(pool, version)
+    const { slot, stale } = slotOf(pool, version)
+    if (!wait) return !stale && slot.facilityIndex ? heldOf(slot, slot.facilityIndex) : null
+    const facilities = await points
+    await Promise.allSettled([...slot.specialties.values()].map((e) => e.promise))
+    return heldOf(slot, facilities)
+  },
+  async rows(pool, version, query) {
+    const [index, facilities] = await Promise.all([specialtyIndex(pool, version, query.taxonomy), facilityPoints(pool, version)])
+    return { index, facilities }
+  },
+  memory: heldBytes,
+  evict(pool) {
+    const slot = held.get(pool)
+    if (!slot) return
+    held.delete(pool)
+    for (const e of slot.specialties.values()) {
+      releaseEngine(e)
+      if (e.index) evictionListeners.get(pool)?.(e.index)
+    }
+    // a build under way finishes for the search awaiting it, and is not held
+    slot.specialties.clear()
+  },
 }

@@ -17,7 +17,7 @@ import {
 import type pg from 'pg'
 import { badRequest } from '../../lib/errors.js'
 import { DATA_VERSION_SQL } from '../../lib/versioned-cache.js'
-import { facilityPoints, specialtyIndex } from '../../engines/care-select/candidate-index.js'
+import { careSelectCandidates } from '../../engines/care-select/candidate-index.js'
 import { narrowScored, scoreAll, type ScoredSearch } from './score.js'
 import { scoredSearchCache, scoredSearchKey, type SentAnswer } from './scored-cache.js'
 
@@ -229,11 +229,8 @@ export async function scoreOf(pool: pg.Pool, search: ResolvedSearch, bypassCache
 
 /** The scoring of a search, every candidate within the radius (score.ts scoreAll), from the candidate index. */
 async function scoreFresh(pool: pg.Pool, search: ResolvedSearch): Promise<ScoredSearch> {
-  const [index, facilityIndex] = await Promise.all([
-    specialtyIndex(pool, search.version, search.omniCode),
-    facilityPoints(pool, search.version),
-  ])
-  return scoreAll(index, facilityIndex, {
+  const { index, facilities } = await careSelectCandidates.rows(pool, search.version, { taxonomy: search.omniCode })
+  return scoreAll(index, facilities, {
     centre: { lat: search.latitude, lng: search.longitude },
     radiusM: search.radiusM,
     cpt: search.cpt,

@@ -1,6 +1,12 @@
 import { CARE_MAX_HCO_RESULTS, CARE_MAX_HCP_RESULTS, CARE_SCORE_WEIGHTS, CARE_TYPICAL_CODES_PER_KIND } from '@citrus/contracts'
 import { describe, expect, it } from 'vitest'
-import { indexFromRows, type FacilityPoint, type PriceRow, type ProviderRow, type VolumeRow } from '../../engines/care-select/candidate-index.ts'
+import {
+  indexFromRows,
+  type FacilityPoint,
+  type PriceRow,
+  type ProviderRow,
+  type VolumeRow,
+} from '../../engines/care-select/candidate-index.ts'
 import { reducedLatitude, spheroidDistance, toRadians } from '../../engines/care-select/geodesic.ts'
 import { percentRanksOf, scoreSearch, type ScoreInput, type ScoredSearch } from './score.ts'
 
