@@ -2,7 +2,7 @@ import type { Page } from 'playwright-core'
 import { describe, expect, it } from 'vitest'
 import { API_TOKEN_MASK_LENGTH, API_TOKEN_PREFIX } from '@citrus/contracts'
 import { createTenant, TEST_PASSWORD } from '../test/helpers.ts'
-import { useBrowserSuite } from './browser.ts'
+import { guideScreenshot, useBrowserSuite } from './browser.ts'
 
 /** Administration end to end in headless Chromium against the real server process. */
 describe('administration in a real browser', () => {
@@ -49,6 +49,7 @@ describe('administration in a real browser', () => {
     await expect.poll(() => page.getByRole('cell', { name: masked, exact: true }).count()).toBe(1)
     expect(await page.content()).not.toContain(key)
     await page.getByRole('cell', { name: 'Unused', exact: true }).waitFor()
+    await guideScreenshot(page, 'administration-api-keys')
 
     // the key works as its owner
     const info = await fetch(`${suite.server.baseUrl}/api/users/info`, { headers: { authorization: `Bearer ${key}` } })
@@ -77,6 +78,7 @@ describe('administration in a real browser', () => {
     await dialog.getByRole('button', { name: 'Add Policy', exact: true }).click()
     await dialog.getByRole('combobox', { name: 'Product group 2', exact: true }).selectOption('NOVA')
     await dialog.getByRole('textbox', { name: 'Limit 2', exact: true }).fill('250')
+    await guideScreenshot(page, 'administration-new-company')
     await dialog.getByRole('button', { name: 'Create Company', exact: true }).click()
     await page.getByText('Company activated successfully', { exact: true }).waitFor({ timeout: 30_000 })
 
@@ -93,6 +95,7 @@ describe('administration in a real browser', () => {
     await page.waitForURL(`${suite.server.baseUrl}/company/${company.id}/users`)
     await page.getByRole('heading', { name: `User Management for Company ${company.id}`, exact: true }).waitFor()
     await page.getByRole('cell', { name: 'No users found for this company.', exact: true }).waitFor()
+    await guideScreenshot(page, 'administration-company-users')
     await page.context().close()
   })
 })
