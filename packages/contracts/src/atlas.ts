@@ -165,6 +165,21 @@ export const atlasGenericFormSchema = z
     else if (!/^\d{5}$/.test(zip)) ctx.addIssue({ code: 'custom', path: ['zip'], message: ATLAS_MESSAGES.invalidZip })
   })
 
+/**
+ * The /atlas-search query builder (spec 2 §2, §5): at least one condition ('Select at least one condition'), and with
+ * custom ZIP codes at least one valid 5-digit ZIP ('Enter at least one ZIP code').
+ */
+export const atlasSearchFormSchema = z
+  .object({
+    codes: z.array(z.string()).min(1, ATLAS_MESSAGES.selectCondition),
+    scope: z.enum(['national', 'custom-zips']),
+    zips: z.array(z.string()),
+  })
+  .superRefine((form, ctx) => {
+    if (form.scope === 'custom-zips' && !form.zips.some((zip) => /^\d{5}$/.test(zip)))
+      ctx.addIssue({ code: 'custom', path: ['zips'], message: ATLAS_MESSAGES.enterZip })
+  })
+
 // ---- input pieces --------------------------------------------------------------------------------------
 
 const flag = z.union([z.boolean(), z.stringbool()]).optional().describe('true or false')

@@ -1,5 +1,5 @@
 import { z } from 'zod'
-import { MESSAGES } from './validation.js'
+import { EMAIL_PATTERN, MESSAGES } from './validation.js'
 import { defineEndpoint } from './endpoint.js'
 
 /**
@@ -22,6 +22,10 @@ export const ACCESS_MESSAGES = {
   invalidToken: 'Invalid or expired token',
   noValidToken: 'No valid token found',
   credentialsRequired: 'Email and password are required',
+  /** the access modal's phone rule: 10 digits (spec 3 §5) */
+  phoneDigits: 'Please enter a valid phone number',
+  confirmPassword: 'Please confirm your password',
+  passwordsDiffer: 'Passwords do not match',
   /** the access modal's new-password rule (spec 3 §5) */
   memberPasswordRule: 'Password must be at least 6 characters with a number, uppercase, or special character',
   loginFailed: 'Failed to login',
@@ -57,6 +61,49 @@ export const ACCESS_MESSAGES = {
 export function memberPasswordError(password: string): string | null {
   if (password === '') return MESSAGES.passwordRequired
   return password.length >= 6 && /[0-9A-Z#?!@$ %^&*-]/.test(password) ? null : ACCESS_MESSAGES.memberPasswordRule
+}
+
+/** Which of the access modal's fields a step checks: a new password (with its confirmation) or a sign-in password. */
+export interface MemberAccessChecks {
+  email?: boolean
+  phone?: boolean
+  password?: 'new' | 'sign-in'
+}
+
+/**
+ * The access modal's fields (spec 3 §5) checked as the step needs: the e-mail ('Email is required', 'Please enter a
+ * valid email address'), the phone (10 digits: 'Phone number is required', 'Please enter a valid phone number'), a new
+ * password by memberPasswordError's rule and its confirmation ('Please confirm your password', 'Passwords do not
+ * match'), or a sign-in password ('Password is required'). One message per field.
+ */
+export function memberAccessFormSchema(checks: MemberAccessChecks) {
+  // one non-aborting check per field, so that the confirmation is checked whatever the other fields hold
+  const email = z
+    .string()
+    .trim()
+    .refine((value) => EMAIL_PATTERN.test(value), {
+      error: (issue) => (issue.input === '' ? MESSAGES.emailRequired : MESSAGES.emailInvalid),
+    })
+  const phone = z
+    .string()
+    .transform((value) => value.replace(/\D/g, ''))
+    .refine((digits) => digits.length === 10, {
+      error: (issue) => (issue.input === '' ? MESSAGES.phoneRequired : ACCESS_MESSAGES.phoneDigits),
+    })
+  const password =
+    checks.password === 'new'
+      ? z.string().refine((value) => memberPasswordError(value) === null, { error: (issue) => memberPasswordError(issue.input as string) })
+      : checks.password === 'sign-in'
+        ? z.string().min(1, MESSAGES.passwordRequired)
+        : z.string()
+  return z
+    .object({ email: checks.email ? email : z.string(), phone: checks.phone ? phone : z.string(), password, confirmation: z.string() })
+    .superRefine((form, ctx) => {
+      if (checks.password !== 'new') return
+      if (form.confirmation === '') ctx.addIssue({ code: 'custom', path: ['confirmation'], message: ACCESS_MESSAGES.confirmPassword })
+      else if (form.confirmation !== form.password)
+        ctx.addIssue({ code: 'custom', path: ['confirmation'], message: ACCESS_MESSAGES.passwordsDiffer })
+    })
 }
 
 const tokenQuery = z.object({

@@ -212,6 +212,22 @@ describe('/atlas-search', { timeout: 40_000 }, () => {
     expect(files).toHaveLength(0)
   })
 
+  it("checks the query builder by the contract's schema once searched: 'Select at least one condition'", async () => {
+    const api = setup('BUSINESS')
+    renderApp(`/atlas-search?${QUERY}&view=overview`)
+    await screen.findByText('Total Patients', undefined, slow)
+    const searchButton = screen.getByRole('button', { name: 'Search' }) as HTMLButtonElement
+    await waitFor(() => expect(searchButton.disabled).toBe(false))
+    fireEvent.click(searchButton)
+    expect(screen.queryByText('Select at least one condition')).toBeNull()
+    const calls = api.callsTo('GET /atlas/generic').length
+    const picker = screen.getByTestId('condition-picker').closest('.mantine-MultiSelect-root') ?? document
+    fireEvent.click(picker.querySelector('.mantine-Pill-remove')!)
+    expect(await screen.findByText('Select at least one condition')).toBeDefined()
+    expect(searchButton.disabled).toBe(true)
+    expect(api.callsTo('GET /atlas/generic')).toHaveLength(calls)
+  })
+
   it('holds the query builder in a resizable, collapsible panel kept across reloads', async () => {
     setup('BASE')
     const first = renderApp('/atlas-search')

@@ -1,5 +1,6 @@
-import { ATLAS_MESSAGES, ATLAS_QUERY_BUILDER_COLLAPSED_KEY, plural, type AtlasListRow } from '@citrus/contracts'
+import { ATLAS_MESSAGES, ATLAS_QUERY_BUILDER_COLLAPSED_KEY, atlasSearchFormSchema, plural, type AtlasListRow } from '@citrus/contracts'
 import { Badge, Button, Card, Group, Radio, ScrollArea, Stack, Tabs, Text, Title, Tooltip } from '@mantine/core'
+import { schemaResolver, useForm, type FormErrors } from '@mantine/form'
 import { IconLock } from '@tabler/icons-react'
 import { useState } from 'react'
 import { useSearchParams } from 'react-router'
@@ -32,6 +33,20 @@ export const HCPCS_PRESETS = [
 ] as const
 export const SAMPLE_NDCS = ['61755-0005', '50242-0080', '50242-0060', '0002-1433', '0169-4060', '0310-6205', '50090-0152'] as const
 
+/** The query builder's values: the chosen conditions, the region scope and the custom ZIP codes. */
+interface QueryBuilderValues {
+  conditions: Condition[]
+  scope: 'national' | 'custom-zips'
+  zips: string[]
+}
+
+const resolveQueryBuilder = schemaResolver(atlasSearchFormSchema, { sync: true })
+/** The query builder's errors by the contract's atlasSearchFormSchema, the codes' error on the condition picker. */
+function queryBuilderErrors(values: QueryBuilderValues): FormErrors {
+  const { codes, ...rest } = resolveQueryBuilder({ codes: values.conditions.map((c) => c.code), scope: values.scope, zips: values.zips })
+  return codes ? { ...rest, conditions: codes } : rest
+}
+
 function LockedCard({ title, children }: { title: string; children: React.ReactNode }) {
   const premium = () =>
     notify({
@@ -58,21 +73,24 @@ export function AtlasSearchRoute() {
   const [params, setParams] = useSearchParams()
   const urlQuery = readAtlasQuery(params)
   const home = useAtlasHome()
-  const [conditions, setConditions] = useState<Condition[]>(() =>
-    (urlQuery?.codes ?? []).map((code) => ({ code, description: code, title: code })),
-  )
-  const [scope, setScope] = useState<'national' | 'custom-zips'>(
-    urlQuery?.search_within_region_type === 'ZIP_CODE_50KM' ? 'custom-zips' : 'national',
-  )
-  const [zips, setZips] = useState<string[]>(
-    urlQuery?.search_within_region_type === 'ZIP_CODE_50KM' ? urlQuery.search_within_region.split(',') : [],
-  )
+  const form = useForm<QueryBuilderValues>({
+    mode: 'controlled',
+    initialValues: {
+      conditions: (urlQuery?.codes ?? []).map((code) => ({ code, description: code, title: code })),
+      scope: urlQuery?.search_within_region_type === 'ZIP_CODE_50KM' ? 'custom-zips' : 'national',
+      zips: urlQuery?.search_within_region_type === 'ZIP_CODE_50KM' ? urlQuery.search_within_region.split(',') : [],
+    },
+    validate: queryBuilderErrors,
+  })
+  const { conditions, scope, zips } = form.values
+  // the errors show once Search was pressed, then follow every change; Reset starts over
   const [attempted, setAttempted] = useState(false)
   const customAllowed = home.data?.features.customZips?.unlocked ?? false
 
   const validZips = zips.filter((z) => ZIP_CHIP.test(z))
-  const conditionError = conditions.length === 0 ? ATLAS_MESSAGES.selectCondition : null
-  const zipError = scope === 'custom-zips' && validZips.length === 0 ? ATLAS_MESSAGES.enterZip : null
+  const errors = queryBuilderErrors(form.values)
+  const conditionError = (errors.conditions as string | undefined) ?? null
+  const zipError = (errors.zips as string | undefined) ?? null
   const valid = !conditionError && !zipError
 
   const generic = useAtlasGeneric(urlQuery ? genericApiQuery(urlQuery) : null)
@@ -113,12 +131,15 @@ export function AtlasSearchRoute() {
         ? 'error'
         : 'success'
 
+  const submit = form.onSubmit(
+    () => run(),
+    () => console.warn('Atlas search: the form is not valid'),
+  )
   const search = () => {
     setAttempted(true)
-    if (!valid) {
-      console.warn('Atlas search: the form is not valid')
-      return
-    }
+    submit()
+  }
+  const run = () => {
     const next = writeAtlasQuery({
       codes: conditions.map((c) => c.code),
       tile_granularity: 'STATE',
@@ -135,9 +156,7 @@ export function AtlasSearchRoute() {
     setParams(next)
   }
   const reset = () => {
-    setConditions([])
-    setZips([])
-    setScope('national')
+    form.setValues({ conditions: [], zips: [], scope: 'national' })
     setAttempted(false)
     setParams(new URLSearchParams())
   }
@@ -154,8 +173,12 @@ export function AtlasSearchRoute() {
     <ScrollArea h="100%">
       <Stack gap="md" p="xs">
         <Title order={3}>Query Builder</Title>
-        <ConditionPicker value={conditions} onChange={setConditions} error={attempted ? conditionError : null} />
-        <Radio.Group label="Region" value={scope} onChange={(v) => setScope(v as 'national' | 'custom-zips')}>
+        <ConditionPicker
+          value={conditions}
+          onChange={(next) => form.setFieldValue('conditions', next)}
+          error={attempted ? conditionError : null}
+        />
+        <Radio.Group label="Region" value={scope} onChange={(v) => form.setFieldValue('scope', v as 'national' | 'custom-zips')}>
           <Stack gap={6} mt={6}>
             <Radio value="national" label="National" />
             <Tooltip label={ATLAS_MESSAGES.customZipTooltip} disabled={customAllowed}>
@@ -165,7 +188,9 @@ export function AtlasSearchRoute() {
             </Tooltip>
           </Stack>
         </Radio.Group>
-        {scope === 'custom-zips' && <ZipInput value={zips} onChange={setZips} error={attempted ? zipError : null} />}
+        {scope === 'custom-zips' && (
+          <ZipInput value={zips} onChange={(next) => form.setFieldValue('zips', next)} error={attempted ? zipError : null} />
+        )}
         <LockedCard title="Procedure codes (HCPCS)">
           <Text size="xs" c="dimmed">
             {HCPCS_PRESETS.map((p) => `${p.code} ${p.label}`).join(' · ')}

@@ -143,6 +143,42 @@ describe('AccessModal: dismissal (spec 3 §4.2)', () => {
   })
 })
 
+describe('AccessModal: Create Account (spec 3 §5)', () => {
+  it('checks the new password and its confirmation, keeps the messages until the next try, and creates no account', async () => {
+    const api = mockApi({
+      'POST /users/verify': { exists: false },
+      'POST /users/verification-code': {
+        verification_id: VERIFICATION_ID,
+        channel: 'email',
+        expires_at: new Date(Date.now() + 600_000).toISOString(),
+        message_id: 'm-1',
+      },
+      'POST /users/verification-code/confirm': { token: shareableToken(), verified_channels: ['email'], complete: true },
+    })
+    renderModal(linkOf({ requires_account_creation: true }))
+    fireEvent.change(screen.getByLabelText('Email'), { target: { value: 'member@example.com' } })
+    fireEvent.click(screen.getByRole('button', { name: 'Verify Access' }))
+    expect(await screen.findByText('Email Verification')).toBeTruthy()
+    document
+      .querySelectorAll<HTMLInputElement>('.mantine-PinInput-input')
+      .forEach((input, i) => fireEvent.change(input, { target: { value: String(i + 1) } }))
+    const verify = screen.getByRole('button', { name: 'Verify' }) as HTMLButtonElement
+    await waitFor(() => expect(verify.disabled).toBe(false))
+    fireEvent.click(verify)
+    const create = await screen.findByRole('button', { name: 'Create Account' })
+    fireEvent.click(create)
+    expect(await screen.findByText('Password is required')).toBeTruthy()
+    expect(fieldError('Confirm password')).toBe('Please confirm your password')
+    fireEvent.change(screen.getByLabelText('Password'), { target: { value: 'abcdef' } })
+    expect(fieldError('Password')).toBe('Password is required')
+    fireEvent.change(screen.getByLabelText('Confirm password'), { target: { value: 'Abcdef1' } })
+    fireEvent.click(create)
+    expect(await screen.findByText('Password must be at least 6 characters with a number, uppercase, or special character')).toBeTruthy()
+    expect(fieldError('Confirm password')).toBe('Passwords do not match')
+    expect(api.callsTo('POST /users/member-signup')).toHaveLength(0)
+  })
+})
+
 describe('AccessModal: an invite (spec 3 §4.2, §6)', () => {
   it('takes a phone on the sign-up (optional unless verified) and sends it with the member sign-up', async () => {
     const api = mockApi({

@@ -1,5 +1,6 @@
-import { EMAIL_PATTERN, memberPasswordError, normalizeUsPhone } from '@citrus/contracts'
+import { memberAccessFormSchema, normalizeUsPhone, type MemberAccessChecks } from '@citrus/contracts'
 import { Alert, Button, Modal, PasswordInput, PinInput, Stack, Stepper, Text, TextInput } from '@mantine/core'
+import { schemaResolver, useForm } from '@mantine/form'
 import { useState } from 'react'
 import { startGuestSession, type ShareableLinkValidation } from '../../../lib/guest-session'
 import { parseLoginClaims } from '../../../lib/auth-token'
@@ -8,20 +9,29 @@ import { useConfirmCode, useLogin, useMemberSignup, useSendCode, useVerifyUser }
 import { CARE_MESSAGES_UI, CARE_TEXT } from '../utils/messages'
 
 type Channel = 'email' | 'phone'
+type Step = 'start' | 'login' | 'code' | 'account'
 
-/** The access forms' rules (spec 3 §5). */
-export function emailError(value: string): string | null {
-  if (value.trim() === '') return CARE_MESSAGES_UI.emailRequired
-  return EMAIL_PATTERN.test(value.trim()) ? null : CARE_MESSAGES_UI.emailInvalid
+/** The access modal's values: what was typed in each field. */
+interface AccessValues {
+  email: string
+  phone: string
+  password: string
+  confirmation: string
 }
-export function phoneError(value: string): string | null {
-  const digits = value.replace(/\D/g, '')
-  if (digits === '') return CARE_MESSAGES_UI.phoneRequired
-  return digits.length === 10 ? null : CARE_MESSAGES_UI.phoneInvalid10
+const NO_VALUES: AccessValues = { email: '', phone: '', password: '', confirmation: '' }
+
+/** The access forms' rules (spec 3 §5), by the contract's memberAccessFormSchema: a field's message, or null. */
+function accessErrors(checks: MemberAccessChecks, values: Partial<AccessValues>) {
+  return schemaResolver(memberAccessFormSchema(checks), { sync: true })({ ...NO_VALUES, ...values })
+}
+export function emailError(email: string): string | null {
+  return (accessErrors({ email: true }, { email }).email as string | undefined) ?? null
+}
+export function phoneError(phone: string): string | null {
+  return (accessErrors({ phone: true }, { phone }).phone as string | undefined) ?? null
 }
 export function confirmError(password: string, confirmation: string): string | null {
-  if (confirmation === '') return CARE_MESSAGES_UI.confirmPassword
-  return password === confirmation ? null : CARE_MESSAGES_UI.passwordsDiffer
+  return (accessErrors({ password: 'new' }, { password, confirmation }).confirmation as string | undefined) ?? null
 }
 
 /**
@@ -41,12 +51,27 @@ export function AccessModal({
   const needEmail = link.requires_email_verification
   const needPhone = link.requires_phone_verification
   const needAccount = link.requires_account_creation || link.url_type === 'invite'
-  const [step, setStep] = useState<'start' | 'login' | 'code' | 'account'>('start')
-  const [email, setEmail] = useState('')
-  const [phone, setPhone] = useState('')
-  const [password, setPassword] = useState('')
-  const [confirmation, setConfirmation] = useState('')
-  const [errors, setErrors] = useState<Record<string, string | null>>({})
+  const [step, setStep] = useState<Step>('start')
+  // the fields each step checks when it is submitted: Verify Access / Sign Up, Create Account, Sign In
+  const checksOf = (values: AccessValues): MemberAccessChecks =>
+    step === 'login'
+      ? { email: true, password: 'sign-in' }
+      : step === 'account'
+        ? { password: 'new' }
+        : {
+            email: needEmail || link.url_type === 'invite',
+            // an invite's sign-up takes a phone too (required when it is verified; an invite that names one needs it, spec 3 §6)
+            phone: needPhone || (link.url_type === 'invite' && values.phone.trim() !== ''),
+            password: link.url_type === 'invite' ? 'new' : undefined,
+          }
+  // the errors show when a step is submitted and stay until the next submit (no clearing on a change)
+  const form = useForm<AccessValues>({
+    mode: 'controlled',
+    initialValues: NO_VALUES,
+    validate: (values) => schemaResolver(memberAccessFormSchema(checksOf(values)), { sync: true })(values),
+    clearInputErrorOnChange: false,
+  })
+  const { email, phone, password } = form.values
   const [formError, setFormError] = useState<string | null>(null)
   const [pending, setPending] = useState<Channel[]>([])
   const [verification, setVerification] = useState<{ id: string; channel: Channel } | null>(null)
@@ -74,16 +99,7 @@ export function AccessModal({
   }
 
   async function startVerification() {
-    const next: Record<string, string | null> = {}
-    if (needEmail || link.url_type === 'invite') next.email = emailError(email)
-    // an invite's sign-up takes a phone too (required when it is verified; an invite that names one needs it, spec 3 §6)
-    if (needPhone || (link.url_type === 'invite' && phone.trim() !== '')) next.phone = phoneError(phone)
-    if (link.url_type === 'invite') {
-      next.password = memberPasswordError(password)
-      next.confirmation = confirmError(password, confirmation)
-    }
-    setErrors(next)
-    if (Object.values(next).some(Boolean)) return
+    if (form.validate().hasErrors) return
     if (!email.trim() && !phone.trim()) return setFormError(CARE_MESSAGES_UI.needContact)
     let exists = false
     if (link.url_type !== 'invite') {
@@ -131,9 +147,7 @@ export function AccessModal({
   }
 
   async function createAccount(tokenToUse = currentToken) {
-    const next = { password: memberPasswordError(password), confirmation: confirmError(password, confirmation) }
-    setErrors(next)
-    if (next.password || next.confirmation) return
+    if (form.validate().hasErrors) return
     try {
       const created = await signup.mutateAsync({
         query: { token: tokenToUse },
@@ -154,11 +168,10 @@ export function AccessModal({
   }
 
   async function submitLogin() {
-    const next = { email: emailError(email), password: password === '' ? CARE_MESSAGES_UI.passwordRequired : null }
-    setErrors(next)
+    const { hasErrors } = form.validate()
     // a missing e-mail or password keeps the form-level message too (spec 3 §8)
     setFormError(!email.trim() || !password ? CARE_MESSAGES_UI.credentialsRequired : null)
-    if (next.email || next.password) return
+    if (hasErrors) return
     try {
       const answer = await signIn.mutateAsync({ body: { email: email.trim(), password } })
       if (!answer.token) throw new Error(CARE_MESSAGES_UI.loginFailed)
@@ -219,31 +232,19 @@ export function AccessModal({
         {formError && <Alert color="red">{formError}</Alert>}
         {step === 'start' && (
           <>
-            {(needEmail || link.url_type === 'invite') && (
-              <TextInput label="Email" value={email} onChange={(e) => setEmail(e.currentTarget.value)} error={errors.email} />
-            )}
+            {(needEmail || link.url_type === 'invite') && <TextInput label="Email" {...form.getInputProps('email')} />}
             {(needPhone || link.url_type === 'invite') && (
               <TextInput
                 label="Phone number"
                 value={phone}
-                onChange={(e) => setPhone(formatTyping(e.currentTarget.value))}
-                error={errors.phone}
+                onChange={(e) => form.setFieldValue('phone', formatTyping(e.currentTarget.value))}
+                error={form.errors.phone}
               />
             )}
             {link.url_type === 'invite' && (
               <>
-                <PasswordInput
-                  label="Password"
-                  value={password}
-                  onChange={(e) => setPassword(e.currentTarget.value)}
-                  error={errors.password}
-                />
-                <PasswordInput
-                  label="Confirm password"
-                  value={confirmation}
-                  onChange={(e) => setConfirmation(e.currentTarget.value)}
-                  error={errors.confirmation}
-                />
+                <PasswordInput label="Password" {...form.getInputProps('password')} />
+                <PasswordInput label="Confirm password" {...form.getInputProps('confirmation')} />
               </>
             )}
             <Button onClick={() => void startVerification()} loading={busy}>
@@ -265,13 +266,8 @@ export function AccessModal({
         )}
         {step === 'account' && (
           <>
-            <PasswordInput label="Password" value={password} onChange={(e) => setPassword(e.currentTarget.value)} error={errors.password} />
-            <PasswordInput
-              label="Confirm password"
-              value={confirmation}
-              onChange={(e) => setConfirmation(e.currentTarget.value)}
-              error={errors.confirmation}
-            />
+            <PasswordInput label="Password" {...form.getInputProps('password')} />
+            <PasswordInput label="Confirm password" {...form.getInputProps('confirmation')} />
             <Button onClick={() => void createAccount()} loading={busy}>
               {CARE_TEXT.createAccount}
             </Button>
@@ -279,8 +275,8 @@ export function AccessModal({
         )}
         {step === 'login' && (
           <>
-            <TextInput label="Email" value={email} onChange={(e) => setEmail(e.currentTarget.value)} error={errors.email} />
-            <PasswordInput label="Password" value={password} onChange={(e) => setPassword(e.currentTarget.value)} error={errors.password} />
+            <TextInput label="Email" {...form.getInputProps('email')} />
+            <PasswordInput label="Password" {...form.getInputProps('password')} />
             <Button onClick={() => void submitLogin()} disabled={signIn.isPending}>
               {signIn.isPending ? CARE_TEXT.signingIn : CARE_TEXT.signIn}
             </Button>
