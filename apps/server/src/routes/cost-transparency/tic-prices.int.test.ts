@@ -102,6 +102,13 @@ describe.skipIf(!existsSync(TIC_EXAMPLES))("payers' Transparency-in-Coverage rat
       client.release()
     }
     summary = await runTicImport(pool, TIC_EXAMPLES, { sink: silentSink })
+    // the examples' rates expired in 2022 and 2024, and an expired rate is neither priced nor listed (issue 37): they
+    // are moved 100 years on, so that they are in force (the last test expires one file's again)
+    await pool.query(
+      `UPDATE tic_rates t SET expiration_date = t.expiration_date + interval '100 years' FROM tic_files f
+       WHERE f.id = t.file_id AND starts_with(f.source, $1)`,
+      [TIC_EXAMPLES],
+    )
     const files = await pool.query<{ source: string; payer_name: string }>(
       'SELECT source, payer_name FROM tic_files WHERE starts_with(source, $1)',
       [TIC_EXAMPLES],
@@ -242,7 +249,7 @@ describe.skipIf(!existsSync(TIC_EXAMPLES))("payers' Transparency-in-Coverage rat
       unit: 'usd',
       service_codes: ['18', '19', '11'],
       billing_code_modifiers: ['AS'],
-      expiration_date: '2022-01-01',
+      expiration_date: '2122-01-01', // the example's 2022-01-01, moved on (beforeAll)
       source_file: 'in-network-rates-fee-for-service-single-plan-sample.json',
       last_updated_on: '2020-08-27',
     })
@@ -258,5 +265,54 @@ describe.skipIf(!existsSync(TIC_EXAMPLES))("payers' Transparency-in-Coverage rat
     expect(Object.values(rows[0]!.networks).every((v) => v === true)).toBe(true)
     const insurers = await ctx.db.pool.query<{ name: string }>('SELECT name FROM insurers WHERE name = ANY($1::text[])', [payers])
     expect(insurers.rows.map((r) => r.name).sort()).toEqual(payers)
+  })
+
+  it('an expired rate (expiration_date before today) is neither priced by Price Check nor listed on the cost page', async () => {
+    const pool = ctx.db.pool
+    const NO_NPI = 'in-network-rates-no-npi.json'
+    const payer = payerOf.get(NO_NPI)!
+    const expected = (withExpired: boolean) =>
+      rates.filter(
+        (r) =>
+          r.npi === '1111111111' &&
+          r.code === '27447' &&
+          payerOf.get(r.file) === payer &&
+          r.billing_class !== 'professional' &&
+          ['negotiated', 'derived', 'fee schedule'].includes(r.type) &&
+          (withExpired || r.file !== NO_NPI),
+      )
+    const mean = (list: { rate: number }[]) => round2(list.reduce((s, r) => s + r.rate, 0) / list.length)
+    const knee = async () => {
+      const query = { zip_code: zip, procedure_codes_csv: '27447', payment_perspective: payer, radius_in_m: 50_000, _bypass_cache: 'true' }
+      const pc = await get<ProcedureCostResponse>('/cost-transparency/procedure', query)
+      const page = await get<ProviderCostResponse>('/cost-transparency/provider/1111111111', { procedure_codes_csv: '27447' })
+      return { rate: pc.cost_by_hco.find((h) => h.hco_npi === '1111111111')!.cost_bundle.avg_negotiated_rate, page }
+    }
+    // in force: the no-NPI file's rate is priced with the others and listed
+    expect(expected(false).length).toBeGreaterThan(0)
+    expect(expected(true).length).toBeGreaterThan(expected(false).length)
+    const before = await knee()
+    expect(before.rate).toBe(mean(expected(true)))
+    expect(before.page.payer_rates!.some((r) => r.source_file === NO_NPI)).toBe(true)
+    const { rows } = await pool.query<{ id: string; was: string }>(
+      `SELECT t.id, to_char(t.expiration_date, 'YYYY-MM-DD') AS was FROM tic_rates t JOIN tic_files f ON f.id = t.file_id
+       WHERE starts_with(f.source, $1) AND f.source LIKE '%' || $2`,
+      [TIC_EXAMPLES, NO_NPI],
+    )
+    expect(rows.length).toBeGreaterThan(0)
+    try {
+      // expired yesterday: gone from the bundle and from the cost page's payer rates
+      await pool.query('UPDATE tic_rates SET expiration_date = current_date - 1 WHERE id = ANY($1::bigint[])', [rows.map((r) => r.id)])
+      const after = await knee()
+      expect(after.rate).toBe(mean(expected(false)))
+      expect(after.rate).not.toBe(before.rate)
+      expect(after.page.payer_rates!.some((r) => r.source_file === NO_NPI)).toBe(false)
+      expect(after.page.payer_rates!.length).toBe(before.page.payer_rates!.filter((r) => r.source_file !== NO_NPI).length)
+      // expiring today: still in force
+      await pool.query('UPDATE tic_rates SET expiration_date = current_date WHERE id = ANY($1::bigint[])', [rows.map((r) => r.id)])
+      expect((await knee()).rate).toBe(before.rate)
+    } finally {
+      for (const r of rows) await pool.query('UPDATE tic_rates SET expiration_date = $2::date WHERE id = $1::bigint', [r.id, r.was])
+    }
   })
 })

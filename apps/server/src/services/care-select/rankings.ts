@@ -15,6 +15,7 @@ import {
   type RankingsResponse,
 } from '@citrus/contracts'
 import type pg from 'pg'
+import type { Row } from '../../db/kysely.js'
 import { badRequest } from '../../lib/errors.js'
 import { DATA_VERSION_SQL } from '../../lib/versioned-cache.js'
 import { careSelectCandidates } from '../../engines/care-select/candidate-index.js'
@@ -75,8 +76,8 @@ export async function resolveSearch(pool: pg.Pool, query: ParsedRankingsQuery): 
   const icd10 = [...new Set(query.icd10_cm_union_csv.map(normalizeIcd10))]
   const omniCode = query.omni_code.toUpperCase()
   const { rows } = await pool.query<{
-    zip: { latitude: number; longitude: number; city: string; state: string } | null
-    specialty: string | null
+    zip: Pick<Row<'zips'>, 'latitude' | 'longitude' | 'city' | 'state'> | null
+    specialty: Row<'specialties'>['display_name'] | null
     insurers: [string, string | null][]
     unknown_cpt: string[]
     unknown_icd10: string[]
@@ -141,45 +142,42 @@ SELECT
   (SELECT coalesce(json_object_agg(i.code, i.description), '{}') FROM icd10_codes i WHERE i.code = ANY($2::text[])) AS icd10,
   (SELECT coalesce(json_object_agg(c.code, c.description), '{}') FROM procedure_codes c WHERE c.code = ANY($3::text[])) AS procedures`
 
-interface ProviderDetails {
-  npi: string
-  full_name: string
-  title: string | null
-  cms_specialization: string
-  address: string
-  city: string
-  state: string
-  zip_code: string
-  latitude: number
-  longitude: number
-  phone_number: string | null
-  hco_npi: string | null
-  hco_name: string | null
-  hco_compile_level_1: string | null
-  medical_school: string | null
-  years_in_practice: number | null
-  gender: string | null
-  website: string | null
-  aggregated_insurance_networks_v1: Record<string, boolean>
+/** A row of PROVIDER_DETAILS_SQL: the provider's columns, its facility's, its panel's (mv_provider_panel, a view). */
+type ProviderDetails = Pick<
+  Row<'providers'>,
+  | 'npi'
+  | 'full_name'
+  | 'title'
+  | 'cms_specialization'
+  | 'address'
+  | 'city'
+  | 'state'
+  | 'zip_code'
+  | 'latitude'
+  | 'longitude'
+  | 'phone_number'
+  | 'medical_school'
+  | 'years_in_practice'
+  | 'gender'
+  | 'website'
   /** numeric(3,2): pg reads it as text */
-  confidence: string
+  | 'confidence'
+> & {
+  hco_npi: Row<'facilities'>['npi']
+  hco_name: Row<'facilities'>['name'] | null
+  hco_compile_level_1: Row<'facilities'>['hco_compile_level_1'] | null
+  aggregated_insurance_networks_v1: Record<string, boolean>
+  /** to_char(last_verified_at, 'YYYY-MM-DD') */
   last_verified_at: string
+  /** mv_provider_panel's counts, 0 without a row */
   last_year_patient_count: number
   last_month_new_patient_count: number
 }
-interface FacilityDetails {
-  id: number
-  npi: string | null
-  name: string
-  address: string
-  city: string
-  state: string
-  zip_code: string
-  latitude: number
-  longitude: number
-  phone_number: string | null
-  hco_compile_level_1: string
-}
+/** A facility of DETAILS_SQL (address: address_line_1). */
+type FacilityDetails = Pick<
+  Row<'facilities'>,
+  'id' | 'npi' | 'name' | 'city' | 'state' | 'zip_code' | 'latitude' | 'longitude' | 'phone_number' | 'hco_compile_level_1'
+> & { address: Row<'facilities'>['address_line_1'] }
 
 /** DETAILS_SQL's one row */
 interface ListedDetails {
@@ -265,6 +263,23 @@ export async function rankingsJson(pool: pg.Pool, search: ResolvedSearch, bypass
     () => scoreFresh(pool, search),
     async (scored) => Buffer.from(JSON.stringify(await rankingsOf(pool, search, narrowScored(scored, search.filterNpis)))),
   )
+}
+
+/**
+ * A search's answer as sent (rankingsJson) for the parsed query: its inputs checked first (a 400 costs nothing), then
+ * `charge` (the credit, docs/decisions/0047; on a cache hit too, 0060) while the search runs: a refusal (402) discards
+ * the ranking, and both settle before an error is thrown so that a failed search's credit is known to the refund (5xx).
+ */
+export async function answerRankings<C>(
+  pool: pg.Pool,
+  query: ParsedRankingsQuery,
+  charge: () => Promise<C>,
+): Promise<{ body: Buffer; charge: C }> {
+  const search = await resolveSearch(pool, query)
+  const [charged, ranked] = await Promise.allSettled([charge(), rankingsJson(pool, search, query._bypass_cache)])
+  if (charged.status === 'rejected') throw charged.reason
+  if (ranked.status === 'rejected') throw ranked.reason
+  return { body: ranked.value.body, charge: charged.value }
 }
 
 /** The answer of a scored search (already narrowed to filter_npis): the listed rows' details and the answer's rows. */

@@ -1,5 +1,119 @@
-import { formatUsPhone, gradeOf, type HcoRanking, type HcpRanking } from '@citrus/contracts'
+import {
+  formatUsPhone,
+  gradeOf,
+  type HcoRanking,
+  type HcpRanking,
+  type ParsedRankingsQuery,
+  type referralLetterRequestSchema,
+} from '@citrus/contracts'
+import type pg from 'pg'
 import PDFDocument from 'pdfkit'
+import type { z } from 'zod'
+import type { UserPrincipal } from '../../auth/principal.js'
+import type { Row } from '../../db/kysely.js'
+import { badRequest } from '../../lib/errors.js'
+import { rankProviders, resolveSearch, type ResolvedSearch } from './rankings.js'
+
+export type ReferralLetterInput = z.output<typeof referralLetterRequestSchema>
+
+/** The referral letter's selected clinicians and facilities (by NPI), with a clinician's facility name. */
+const LETTER_SELECTION_SQL = `
+SELECT
+  (SELECT coalesce(json_agg(json_build_object(
+      'npi', p.npi, 'full_name', p.full_name, 'cms_specialization', p.cms_specialization, 'address', p.address,
+      'city', p.city, 'state', p.state, 'zip_code', p.zip_code, 'phone_number', p.phone_number, 'facility_name', f.name)), '[]')
+   FROM providers p LEFT JOIN facilities f ON f.id = p.facility_id WHERE p.npi = ANY($1::bpchar[])) AS clinicians,
+  (SELECT coalesce(json_agg(json_build_object(
+      'npi', f.npi, 'name', f.name, 'hco_compile_level_1', f.hco_compile_level_1, 'address_line_1', f.address_line_1,
+      'city', f.city, 'state', f.state, 'zip_code', f.zip_code, 'phone_number', f.phone_number)), '[]')
+   FROM facilities f WHERE f.npi = ANY($1::bpchar[])) AS facilities`
+
+type LetterClinician = Pick<
+  Row<'providers'>,
+  'npi' | 'full_name' | 'cms_specialization' | 'address' | 'city' | 'state' | 'zip_code' | 'phone_number'
+> & { facility_name: Row<'facilities'>['name'] | null }
+type LetterFacility = Pick<
+  Row<'facilities'>,
+  'name' | 'hco_compile_level_1' | 'address_line_1' | 'city' | 'state' | 'zip_code' | 'phone_number'
+> & { npi: string }
+
+/** The staff member writing the letter. */
+export type LetterAuthor = Pick<UserPrincipal, 'email' | 'company_name' | 'role'>
+
+/**
+ * The referral letter (spec 3 §7) of the selected clinicians and facilities, with the scores of the search they came
+ * from when it is given (its scoring from the result cache: the clinician's search was just scored, 0060). The
+ * selection and the search's inputs are read together; an unknown NPI is reported (400) before an invalid search.
+ * `charge` (the credit of the search, docs/decisions/0047) runs while the search is scored; both settle before an
+ * error is thrown, and its value is given back with the letter.
+ */
+export async function referralLetter<C>(
+  pool: pg.Pool,
+  author: LetterAuthor,
+  body: ReferralLetterInput,
+  charge: () => Promise<C>,
+): Promise<{ pdf: Buffer; charge: C }> {
+  const npis = [...new Set(body.selected_npis)]
+  // The search the selection came from (for the scores), parsed by the contract; the selection is its filter.
+  const parsedSearch: ParsedRankingsQuery | null = body.search && npis.length > 0 ? { ...body.search, filter_npis: npis } : null
+  const [selection, resolved] = await Promise.allSettled([
+    pool.query<{ clinicians: LetterClinician[]; facilities: LetterFacility[] }>(LETTER_SELECTION_SQL, [npis]),
+    parsedSearch ? resolveSearch(pool, parsedSearch) : Promise.resolve(null),
+  ])
+  if (selection.status === 'rejected') throw selection.reason
+  const { clinicians, facilities } = selection.value.rows[0] as { clinicians: LetterClinician[]; facilities: LetterFacility[] }
+  const unknown = npis.find((npi) => !clinicians.some((c) => c.npi === npi) && !facilities.some((f) => f.npi === npi))
+  if (unknown)
+    throw badRequest(`Unknown NPI ${unknown} in selected_npis`, [{ path: 'body.selected_npis', message: `Unknown NPI ${unknown}` }])
+  if (resolved.status === 'rejected') throw resolved.reason
+  const search: ResolvedSearch | null = resolved.value
+
+  const [charged, ranked] = await Promise.allSettled([
+    charge(),
+    search ? rankProviders(pool, search, parsedSearch?._bypass_cache ?? false) : Promise.resolve(null),
+  ])
+  if (charged.status === 'rejected') throw charged.reason
+  if (ranked.status === 'rejected') throw ranked.reason
+  const rankings = ranked.value ? { hcp: ranked.value.hcp_rankings, hco: ranked.value.hco_rankings } : { hcp: [], hco: [] }
+
+  const providers: LetterProvider[] = npis.map((npi) => {
+    const clinician = clinicians.find((c) => c.npi === npi)
+    if (clinician) {
+      return {
+        kind: 'HCP',
+        npi,
+        name: clinician.full_name,
+        specialty: clinician.cms_specialization,
+        address: `${clinician.address}, ${clinician.city}, ${clinician.state} ${clinician.zip_code}`,
+        phone_number: clinician.phone_number,
+        affiliation: clinician.facility_name,
+        ranking: rankings.hcp.find((r) => r.hcp_entity.npi === npi) ?? null,
+      }
+    }
+    const facility = facilities.find((f) => f.npi === npi)!
+    return {
+      kind: 'HCO',
+      npi,
+      name: facility.name,
+      specialty: facility.hco_compile_level_1,
+      address: `${facility.address_line_1}, ${facility.city}, ${facility.state} ${facility.zip_code}`,
+      phone_number: facility.phone_number,
+      affiliation: null,
+      ranking: rankings.hco.find((r) => r.hco_npi === npi) ?? null,
+    }
+  })
+  const pdf = await renderReferralLetter({
+    patient_name: body.patient_name,
+    dob: body.dob,
+    condition: body.condition,
+    destination_fax: body.destination_fax,
+    referring: { email: author.email, company_name: author.company_name, role: author.role },
+    search: search ? { city: search.city, state: search.state, zip: search.zip, specialty: search.specialty } : null,
+    providers,
+    generated_at: new Date(),
+  })
+  return { pdf, charge: charged.value }
+}
 
 /** What the letter lists about one selected clinician or facility. */
 export interface LetterProvider {

@@ -8,6 +8,7 @@ import {
 } from '@citrus/contracts'
 import { ZERO_COST_SHARING_CODES } from '@citrus/data-kit'
 import type pg from 'pg'
+import { kyselyOf } from '../../db/kysely.js'
 import { badRequest } from '../../lib/errors.js'
 
 /**
@@ -68,31 +69,25 @@ export interface PricingReference {
 }
 
 export async function loadPricingReference(pool: pg.Pool): Promise<PricingReference> {
+  const db = kyselyOf(pool)
   const [rules, kinds] = await Promise.all([
-    pool.query<{
-      payer_name: string
-      payer_kind: string
-      plan_name: string
-      plan_design: string
-      coinsurance: string
-      copay: string
-      deductible: string
-      weight: string
-      source: string
-    }>(
-      'SELECT payer_name, payer_kind, plan_name, plan_design, coinsurance, copay, deductible, weight, source FROM plan_cost_sharing ORDER BY id',
-    ),
-    pool.query<{ name: string; kind: string }>('SELECT name, kind FROM insurers'),
+    db
+      .selectFrom('plan_cost_sharing')
+      .select(['payer_name', 'payer_kind', 'plan_name', 'plan_design', 'coinsurance', 'copay', 'deductible', 'weight', 'source'])
+      .orderBy('id')
+      .execute(),
+    db.selectFrom('insurers').select(['name', 'kind']).execute(),
   ])
   return {
-    rules: rules.rows.map((r) => ({
+    // numeric columns: text from the database
+    rules: rules.map((r) => ({
       ...r,
       coinsurance: Number(r.coinsurance),
       copay: Number(r.copay),
       deductible: Number(r.deductible),
       weight: Number(r.weight),
     })),
-    kinds: new Map(kinds.rows.map((r) => [r.name.toLowerCase(), r.kind])),
+    kinds: new Map(kinds.map((r) => [r.name.toLowerCase(), r.kind])),
   }
 }
 
@@ -401,6 +396,12 @@ const PRICE_ROWS_JSON = `json_agg(json_build_array(fp.procedure_code, fp.payer_n
         ORDER BY fp.procedure_code, fp.setting, fp.payer_name, fp.plan_name, fp.tie)`
 
 /**
+ * A payer-file rate still in force (the alias t): one whose expiration date is today or later (issue 37). An expired
+ * rate is neither priced by Price Check nor listed on the cost page.
+ */
+export const TIC_CURRENT = 't.expiration_date >= current_date'
+
+/**
  * The payer-file negotiated types priced in dollars: a percentage (of billed charges) or a per diem is a contract
  * term, not a price of the code, so it is listed on the cost page (payerRates) but not priced (issue 37).
  */
@@ -419,7 +420,7 @@ const facilityPriceRows = (facilityId: string, codes: string, payerFilter: (paye
   UNION ALL
   SELECT t.billing_code, t.setting, tf.payer_name, tf.plan_name, NULL, NULL, t.negotiated_rate, NULL, NULL, NULL, 'payer file: ' || t.negotiated_type, t.id
   FROM facilities tfac JOIN tic_rates t ON t.npi = tfac.npi JOIN tic_files tf ON tf.id = t.file_id
-  WHERE tfac.id = ${facilityId} AND t.billing_code = ANY(${codes}) AND t.billing_class <> 'professional'
+  WHERE tfac.id = ${facilityId} AND t.billing_code = ANY(${codes}) AND t.billing_class <> 'professional' AND ${TIC_CURRENT}
     AND t.negotiated_type IN (${TIC_DOLLAR_TYPES.map((t) => `'${t}'`).join(', ')}) AND tf.payer_name <> '' AND ${payerFilter('tf.payer_name')}
 ) fp`
 
@@ -625,7 +626,7 @@ export async function payerRates(pool: pg.Pool, npi: string, codes: readonly str
        to_char(t.expiration_date, 'YYYY-MM-DD') AS expiration_date, t.tin, regexp_replace(tf.source, '^.*/', '') AS source_file,
        to_char(tf.last_updated_on, 'YYYY-MM-DD') AS last_updated_on
      FROM tic_rates t JOIN tic_files tf ON tf.id = t.file_id
-     WHERE t.npi = $1::bpchar AND (cardinality($2::text[]) = 0 OR t.billing_code = ANY($2::text[])) AND ($3::text IS NULL OR lower(tf.payer_name) = lower($3::text))
+     WHERE t.npi = $1::bpchar AND ${TIC_CURRENT} AND (cardinality($2::text[]) = 0 OR t.billing_code = ANY($2::text[])) AND ($3::text IS NULL OR lower(tf.payer_name) = lower($3::text))
      ORDER BY t.billing_code, tf.payer_name, tf.plan_name, t.negotiated_type, t.id
      LIMIT ${PAYER_RATES_MAX}`,
     [npi, codes, payer ?? null],
