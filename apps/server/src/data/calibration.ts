@@ -578,13 +578,12 @@ export function calibrationTargets(scale: Scale): CalibrationTarget[] {
     {
       key: 'rx.generic_share_all',
       area: 'pharmacy',
-      label: 'Maintenance-drug fills dispensed as generics (every condition)',
-      kind: 'rule',
-      bound: 'min',
-      target: 0.75,
+      label: 'Maintenance-drug fills dispensed as generics or unbranded biosimilars (every condition)',
+      kind: 'share',
+      target: 0.9,
       unit: '%',
       source:
-        'AAM 2023: 90 % of all US prescriptions are generics; the floor is lower here because Januvia, Jardiance, Farxiga, Entresto, Lantus, Celebrex and Humira have no generic NDC in the list',
+        'AAM 2023: 90 % of all US prescriptions are generics (Januvia, Jardiance, Farxiga and Entresto, still brand-only here, keep theirs)',
       sql: share(`ndc IN (${sqlList(GENERIC_NDCS)})`, `pharmacy_claims WHERE ndc IN (${sqlList(MAINTENANCE_NDCS)})`),
     },
     {

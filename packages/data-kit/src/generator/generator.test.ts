@@ -341,6 +341,30 @@ describe('SyntheticDataset (ci scale)', () => {
     for (const [key, ndcs] of products) expect(ndcs.size, key).toBe(1)
   }, 30_000)
 
+  it('gives every brand whose molecule is sold as a generic or unbranded biosimilar that product (celecoxib, insulin glargine, adalimumab)', async () => {
+    const byKey = new Map(MAINTENANCE_DRUGS.map((d) => [d.key, d]))
+    for (const brand of ['celebrex', 'lantus', 'humira', 'norvasc', 'zoloft', 'ventolin', 'symbicort', 'spiriva']) {
+      const generics = byKey.get(brand)?.generics ?? []
+      expect(generics.length, brand).toBeGreaterThan(0)
+      for (const g of generics) {
+        const drug = byKey.get(g)!
+        // a package NDC of its own in the 11-digit 5-4-2 form, the brand's strength and at most the brand's minimum age
+        expect(drug.ndc, g).toMatch(/^\d{5}-\d{4}-\d{2}$/)
+        expect(drug.ndc).not.toBe(byKey.get(brand)!.ndc)
+        expect(drug.min_age).toBeLessThanOrEqual(byKey.get(brand)!.min_age)
+        expect(drug.list_price_30_days).toBeLessThan(byKey.get(brand)!.list_price_30_days)
+      }
+    }
+    expect(new Set(MAINTENANCE_DRUGS.map((d) => d.ndc)).size).toBe(MAINTENANCE_DRUGS.length)
+    // the celecoxib, insulin glargine and adalimumab patients are mostly on the generic
+    const patients = await take(ds.patients())
+    const fills = patients.flatMap((p) => ds.pharmacyOfPatient(p))
+    const drugByNdc = new Map(MAINTENANCE_DRUGS.map((d) => [d.ndc, d]))
+    const of = fills.filter((f) => ['celebrex', 'lantus', 'humira'].includes(THERAPY_OF.get(drugByNdc.get(f.ndc)?.key ?? '') ?? ''))
+    expect(of.length).toBeGreaterThan(100)
+    expect(of.filter((f) => drugByNdc.get(f.ndc)!.generic).length / of.length).toBeGreaterThan(0.8)
+  }, 30_000)
+
   it('places snakebites in the South and Southwest, with antivenom purchases and usage per hospital', () => {
     const n = ds.snakebiteCaseCount
     expect(n).toBe(Math.round(7_500 * SCALES.ci.snakebite_fraction * 5))
