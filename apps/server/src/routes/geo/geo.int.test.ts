@@ -16,7 +16,7 @@ import { beforeAll, describe, expect, inject, it } from 'vitest'
 import { createTenant, loginTokenFor, testConfig, useTestApp } from '../../../../../test/helpers.ts'
 import { signShareToken } from '../../auth/tokens.ts'
 import { bufferedTileBounds, buildVectorTile, TILE_EXTENT, tileEncoderOf } from '../../lib/vector-tiles.ts'
-import { BASEMAP_LAYERS } from './boundaries.ts'
+import { BASEMAP_LAYERS } from '../../services/geo/boundaries.ts'
 
 type Feature = { type: 'Feature'; id: string; properties: Record<string, unknown>; geometry: { type: string; coordinates: unknown[] } }
 type Collection = { type: 'FeatureCollection'; level: string; tolerance: number; features: Feature[] }
