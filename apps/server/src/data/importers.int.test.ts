@@ -4,7 +4,7 @@ import path from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { useTestDatabase } from '../../../../test/helpers.ts'
 import { REPO_ROOT } from '../runtime.ts'
-import { SYNONYMS } from '../routes/typeahead/word-search.ts'
+import { SYNONYMS } from '../services/typeahead/word-search.ts'
 import { runImport, type ImportKind } from './importers.ts'
 import { silentSink } from './progress.ts'
 

@@ -4,7 +4,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod'
 import { readPoolForVersion } from '../../db/replicas.js'
 import { route } from '../../lib/endpoint.js'
 import { requestDataVersion } from '../../lib/versioned-cache.js'
-import { searchIcd10, searchProcedureCodes, searchProcedures, searchSpecialties } from './lookups.js'
+import { searchIcd10, searchProcedureCodes, searchProcedures, searchSpecialties } from '../../services/typeahead/lookups.js'
 
 /**
  * Look-ups of the search forms (spec 3 §7, spec 2 §7): every signed-in role (Care Connect staff, members in
