@@ -1,12 +1,12 @@
-import { usersEndpoints } from '@citrus/contracts'
+import { memberAccessEndpoints, usersEndpoints } from '@citrus/contracts'
 import type { FastifyInstance } from 'fastify'
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod'
 import { AccountService } from '../../domain/accounts.js'
+import { MemberAccessService } from '../../domain/member-access.js'
 import { sortProductGroups } from '../../domain/product-groups.js'
 import { SignupService } from '../../domain/signup.js'
 import { route } from '../../lib/endpoint.js'
 import { userOf } from '../../plugins/auth.js'
-import { memberAccessRoutes } from './member-access.js'
 
 // Keyed by the HTTP server (as servicesOf): tests wait for the reset e-mails prepared after the answer.
 const accountServices = new WeakMap<object, AccountService>()
@@ -64,6 +64,10 @@ export const userRoutes: FastifyPluginAsyncZod = async (app) => {
 
   route(app, usersEndpoints.verify, {}, async (request) => accounts.verifyContact(request.ip, request.body))
 
-  // member sign-up and verification codes of shareable links (issue 11)
-  await app.register(memberAccessRoutes)
+  // member sign-up and the verification codes of shareable links (issue 11, docs/decisions/0023): the link token is
+  // the credential
+  const access = new MemberAccessService({ prisma, tokens: app.tokens, outbox: app.services.outbox })
+  route(app, memberAccessEndpoints.memberSignup, {}, async (request) => access.memberSignup(request.query.token, request.body))
+  route(app, memberAccessEndpoints.sendVerificationCode, {}, async (request) => access.sendCode(request.query.token, request.body))
+  route(app, memberAccessEndpoints.confirmVerificationCode, {}, async (request) => access.confirmCode(request.query.token, request.body))
 }
