@@ -6,7 +6,7 @@ import { createScratchDatabase, postgresAvailable } from '../../../../test/postg
 import { createDatabase, type Database } from '../db/database.ts'
 import { startEmbeddedPostgres, type EmbeddedPostgres } from '../db/embedded.ts'
 import { applyMigrations } from '../db/migrate.ts'
-import { DATA_DICTIONARY } from '../routes/data-dictionary/catalogue.ts'
+import { DATA_DICTIONARY } from '../services/data-dictionary/catalogue.ts'
 import { rowCountOf } from './table-counts.ts'
 import { MIGRATIONS_DIR } from '../runtime.ts'
 import { latestSeed } from './loads.ts'

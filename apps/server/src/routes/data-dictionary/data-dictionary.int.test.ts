@@ -1,7 +1,7 @@
 import request from 'supertest'
 import { describe, expect, it } from 'vitest'
 import { useTestApp } from '../../../../../test/helpers.ts'
-import { DATA_DICTIONARY } from './catalogue.ts'
+import { DATA_DICTIONARY } from '../../services/data-dictionary/catalogue.ts'
 import { finishLoad, startLoad } from '../../data/loads.ts'
 import { rowCountOf } from '../../data/table-counts.ts'
 
