@@ -1,28 +1,13 @@
 import { APP_VERSION, ERROR_CODES, healthEndpoints } from '@citrus/contracts'
-import type pg from 'pg'
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod'
-import { migrationNames, pendingMigrations } from '../db/migrate.js'
+import { migrationNames } from '../db/migrate.js'
 import { AppError } from '../lib/errors.js'
 import { route } from '../lib/endpoint.js'
+import { databaseAnswers, pendingMigrationsWithin } from '../services/health.js'
 
 /** How long /healthz and /readyz wait for the database (the embedded one answers one statement at a time). */
 export const HEALTH_QUERY_TIMEOUT_MS = 2_000
 export const DATABASE_UNAVAILABLE_MESSAGE = 'The database is not answering'
-
-/** `SELECT 1` on the pool, failing after `timeoutMs` (a wedged database never answers at all). */
-async function databaseAnswers(pool: pg.Pool, timeoutMs: number): Promise<boolean> {
-  let timer: NodeJS.Timeout | undefined
-  const timeout = new Promise<false>((resolve) => (timer = setTimeout(() => resolve(false), timeoutMs)))
-  const probe = pool.query<{ ok: number }>('SELECT 1 AS ok').then(
-    ({ rows }) => rows[0]?.ok === 1,
-    () => false,
-  )
-  try {
-    return await Promise.race([probe, timeout])
-  } finally {
-    clearTimeout(timer)
-  }
-}
 
 /** Liveness and readiness probes, outside /api so that orchestrators need no API knowledge. */
 export const healthRoutes: FastifyPluginAsyncZod = async (app) => {
@@ -41,11 +26,7 @@ export const healthRoutes: FastifyPluginAsyncZod = async (app) => {
     const mode = app.config.databaseMode
     try {
       // a database that does not answer in time (busy, wedged) is reported, not waited for
-      let timer: NodeJS.Timeout | undefined
-      const timeout = new Promise<never>(
-        (_resolve, reject) => (timer = setTimeout(() => reject(new Error('timeout')), HEALTH_QUERY_TIMEOUT_MS)),
-      )
-      const pending = await Promise.race([pendingMigrations(app.db.pool, migrations), timeout]).finally(() => clearTimeout(timer))
+      const pending = await pendingMigrationsWithin(app.db.pool, migrations, HEALTH_QUERY_TIMEOUT_MS)
       const ready = pending.length === 0
       return reply.status(ready ? 200 : 503).send({
         status: ready ? 'ready' : 'not_ready',
