@@ -11,7 +11,7 @@ import { createStage } from '../reference.js'
 import { JsonPositionError, type JsonStreamLimits } from './json-stream.js'
 import { readTic, type TicKind, type TicRecord } from './reader.js'
 import type { ReportingPlan, ReportingStructure, TicHeader } from './schema.js'
-import { digestOfFile, headText, openSource, type TicSource } from './source.js'
+import { digestOfFile, headText, openSource, refusedUrl, type TicSource } from './source.js'
 
 /**
  * `data import tic` (issue 37): payers' Transparency-in-Coverage files into tic_files / tic_rates /
@@ -31,16 +31,23 @@ export interface TicImportOptions {
   payer?: string
   /** insurers.kind when the payer is new to the insurers table */
   payerKind?: string
-  /** read https locations of a table of contents (else only local copies next to it are read) */
+  /** download the URLs a table of contents lists when no copy is next to it (https; http from this machine only) */
   fetch?: boolean
-  /** most decompressed bytes read from one file */
+  /** most bytes read from one file: downloaded, and of JSON once decompressed */
   maxBytes?: number
+  /** most seconds one download may take, from the request to its last byte (the import of what arrives included) */
+  fetchTimeoutSeconds?: number
+  /** most seconds without a byte from the server while the importer waits for one */
+  fetchStallSeconds?: number
   limits?: Partial<JsonStreamLimits>
   sink?: ProgressSink
   method?: BulkMethod
 }
 
 export const DEFAULT_TIC_MAX_BYTES = 256 * 2 ** 30
+/** 12 hours: a 100 GB file at 2.5 MB/s */
+export const DEFAULT_TIC_FETCH_TIMEOUT_SECONDS = 12 * 3600
+export const DEFAULT_TIC_FETCH_STALL_SECONDS = 120
 
 export interface TicFileSummary {
   source: string
@@ -160,8 +167,9 @@ function resolveLocation(tocPath: string, location: string, fetchRemote: boolean
       const local = path.join(dir, candidate)
       if (candidate && existsFile(local)) return { name: local, path: local }
     }
-    if (fetchRemote && /^https:\/\//i.test(location)) return { name: location, url: location }
-    return { skip: 'remote file not present next to the table of contents (pass --fetch to download it)' }
+    if (!fetchRemote) return { skip: 'remote file not present next to the table of contents (pass --fetch to download it)' }
+    const refused = refusedUrl(location)
+    return refused ? { skip: refused } : { name: location, url: location }
   }
   const local = path.resolve(dir, location.replace(/^file:\/\//, ''))
   return existsFile(local) ? { name: local, path: local } : { skip: 'local file not found' }
@@ -210,11 +218,14 @@ export async function runTicImport(pool: pg.Pool, target: string, options: TicIm
   const ensureLoad = async () => {
     if (loadId === null) loadId = await startLoad(client, { kind: 'import', scale: 'tic', source_file: target })
   }
+  let queue: FileTask[] = []
+  let current: string | null = null
   try {
-    const queue: FileTask[] = (await listTargets(target)).map((p) => ({ source: { name: path.resolve(p), path: path.resolve(p) }, plans: [] }))
+    queue = (await listTargets(target)).map((p) => ({ source: { name: path.resolve(p), path: path.resolve(p) }, plans: [] }))
     const seen = new Set<string>()
     while (queue.length > 0) {
       const task = queue.shift()!
+      current = task.source.name
       const listed: FileTask[] = []
       if (seen.has(task.source.name)) continue
       seen.add(task.source.name)
@@ -235,6 +246,7 @@ export async function runTicImport(pool: pg.Pool, target: string, options: TicIm
       }
       // the files a table of contents lists come next, with its plans (before the same files met in a directory)
       queue.unshift(...listed)
+      current = null
     }
     const totals = {
       rates: files.reduce((s, f) => s + f.rates, 0),
@@ -242,13 +254,34 @@ export async function runTicImport(pool: pg.Pool, target: string, options: TicIm
       npis_matched: files.reduce((s, f) => s + f.npis_matched, 0),
       npis_unmatched: files.reduce((s, f) => s + f.npis_unmatched, 0),
     }
+    if (loadId !== null && !files.some((f) => f.status === 'imported')) {
+      // every file was read and found imported before (a download is known by its digest once it has arrived): the
+      // load opened for it is dropped, so the same files again make no new data version
+      await client.query('DELETE FROM data_loads WHERE id = $1', [loadId])
+      loadId = null
+    }
     if (loadId !== null) await finishLoad(client, loadId, { files: files.filter((f) => f.status === 'imported').length, ...totals })
     return { load_id: loadId, files, ...totals, seconds: (Date.now() - started) / 1000 }
   } catch (error) {
-    // the failure is journalled even when it came before anything was written
-    await ensureLoad()
-      .then(() => failLoad(client, loadId!, { files: files.length }, error))
-      .catch(() => undefined)
+    const imported = files.filter((f) => f.status === 'imported')
+    if (error instanceof Error && current !== null && (files.length > 0 || queue.length > 0)) {
+      // a run of several files (a directory, a table of contents): which were kept and which not
+      const notRead = [current, ...queue.map((t) => t.source.name).filter((n) => n !== current)]
+      const others = files.filter((f) => f.status !== 'imported' && f.status !== 'table_of_contents')
+      error.message += `\n  imported (kept): ${imported.length === 0 ? 'none' : imported.map((f) => f.source).join(', ')}`
+      if (others.length > 0) error.message += `\n  ${others.map((f) => `${f.source}: ${f.status}${f.status === 'skipped' ? ` (${Object.keys(f.skipped).join('; ')})` : ''}`).join('\n  ')}`
+      error.message += `\n  not imported: ${notRead.join(', ')}`
+    }
+    // the failure is journalled even when it came before anything was written; the files kept before it are a
+    // finished load of their own (a new data version), the failure another
+    await (async () => {
+      if (loadId !== null && imported.length > 0) {
+        await finishLoad(client, loadId, { files: imported.length, rates: imported.reduce((s, f) => s + f.rates, 0), allowed_amounts: imported.reduce((s, f) => s + f.allowed_amounts, 0) })
+        loadId = null
+      }
+      await ensureLoad()
+      await failLoad(client, loadId!, { files: files.length }, error)
+    })().catch(() => undefined)
     throw error
   } finally {
     unforce()
@@ -281,7 +314,11 @@ async function importOne(
       return { file: { ...summary, status: 'unchanged', file_id: rows[0].id, kind: rows[0].kind as TicKind, seconds: (Date.now() - started) / 1000 }, structures: [] }
     }
   }
-  const opened = await openSource(task.source, options.maxBytes ?? DEFAULT_TIC_MAX_BYTES)
+  const opened = await openSource(task.source, {
+    maxBytes: options.maxBytes ?? DEFAULT_TIC_MAX_BYTES,
+    timeoutMs: (options.fetchTimeoutSeconds ?? DEFAULT_TIC_FETCH_TIMEOUT_SECONDS) * 1000,
+    stallMs: (options.fetchStallSeconds ?? DEFAULT_TIC_FETCH_STALL_SECONDS) * 1000,
+  })
   const skips = new Skips()
   const structures: ReportingStructure[] = []
   let begun = false
@@ -301,7 +338,7 @@ async function importOne(
   let rates = 0
   let inlineGroup = 0
   const step = progress.step(path.basename(name).slice(0, 26), 1000)
-  const size = task.source.path ? statSync(task.source.path).size : 0
+  const size = opened.totalBytes() ?? 0
   let lastLine = Date.now()
 
   /** The transaction and the stage open at the first record of a data file (a table of contents writes nothing). */
