@@ -9,6 +9,7 @@ import {
   type VisitType,
 } from '@citrus/contracts'
 import type pg from 'pg'
+import type { Row } from '../../db/kysely.js'
 import { notFound } from '../../lib/errors.js'
 import { KM_PER_DEGREE, listedNegotiatedRates, payerRates, priceFacility, round2, type PricingReference } from './pricing.js'
 
@@ -17,24 +18,29 @@ export const PROVIDER_MAX_PEERS = 200
 /** A facility's peers: the nearest facilities of the same type within the metro radius (docs/decisions/0049). */
 export const FACILITY_MAX_PEERS = 20
 
-/** What the page needs to know of its subject before the figures: identity, and where its peers are looked for. */
-interface SubjectRow {
+/**
+ * What the page needs to know of its subject before the figures (SUBJECT_SQL): identity, and where its peers are
+ * looked for. A facility's row fills the provider's columns from its own (name, type, address).
+ */
+type SubjectRow = Pick<
+  Row<'providers'>,
+  | 'npi'
+  | 'full_name'
+  | 'title'
+  | 'cms_specialization'
+  | 'primary_taxonomy_code'
+  | 'address'
+  | 'city'
+  | 'state'
+  | 'zip_code'
+  | 'phone_number'
+  | 'facility_id'
+> & {
   kind: 'provider' | 'facility'
-  npi: string
-  full_name: string
-  title: string | null
-  cms_specialization: string
-  primary_taxonomy_code: string
-  address: string
-  city: string
-  state: string
-  zip_code: string
-  phone_number: string | null
-  facility_id: number | null
-  facility_name: string | null
-  facility_npi: string | null
+  facility_name: Row<'facilities'>['name'] | null
+  facility_npi: Row<'facilities'>['npi']
   /** the facility's own id (kind facility) */
-  self_id: number | null
+  self_id: Row<'facilities'>['id'] | null
   /** the peers' key: the provider's primary taxonomy or the facility's type */
   peer_group: string | null
   latitude: number | null
