@@ -20,6 +20,10 @@ export const FHIR_SYSTEMS = {
   acceptingPatients: `${PLAN_NET}/CodeSystem/AcceptingPatientsCS`,
   locationRole: 'http://terminology.hl7.org/CodeSystem/v3-RoleCode',
   identifierType: 'http://terminology.hl7.org/CodeSystem/v2-0203',
+  serviceCategory: `${PLAN_NET}/CodeSystem/HealthcareServiceCategoryCS`,
+  affiliationRole: `${PLAN_NET}/CodeSystem/OrganizationAffiliationRoleCS`,
+  productType: `${PLAN_NET}/CodeSystem/InsuranceProductTypeCS`,
+  planType: `${PLAN_NET}/CodeSystem/InsurancePlanTypeCS`,
 } as const
 
 export const PLAN_NET_CAPABILITY = `${PLAN_NET}/CapabilityStatement/plan-net`
@@ -30,6 +34,9 @@ export const PLAN_NET_PROFILES = {
   Organization: `${PLAN_NET}/StructureDefinition/plannet-Organization`,
   Network: `${PLAN_NET}/StructureDefinition/plannet-Network`,
   Location: `${PLAN_NET}/StructureDefinition/plannet-Location`,
+  HealthcareService: `${PLAN_NET}/StructureDefinition/plannet-HealthcareService`,
+  OrganizationAffiliation: `${PLAN_NET}/StructureDefinition/plannet-OrganizationAffiliation`,
+  InsurancePlan: `${PLAN_NET}/StructureDefinition/plannet-InsurancePlan`,
 } as const
 
 export const FHIR_EXTENSIONS = {
@@ -43,10 +50,19 @@ export const FHIR_EXTENSIONS = {
 } as const
 
 /**
- * The resource types /fhir serves. HealthcareService, OrganizationAffiliation, Endpoint and InsurancePlan have no
- * data behind them here (no services, affiliations, endpoints or plan products are held), so they are not offered.
+ * The resource types /fhir serves. HealthcareService (a facility's services), OrganizationAffiliation (a facility in
+ * its health system) and InsurancePlan (an insurer's product, its plan designs and network) come from the same
+ * tables; Endpoint is not offered: the platform holds no electronic endpoints.
  */
-export const FHIR_RESOURCE_TYPES = ['Practitioner', 'PractitionerRole', 'Organization', 'Location'] as const
+export const FHIR_RESOURCE_TYPES = [
+  'Practitioner',
+  'PractitionerRole',
+  'Organization',
+  'Location',
+  'HealthcareService',
+  'OrganizationAffiliation',
+  'InsurancePlan',
+] as const
 export type FhirResourceType = (typeof FHIR_RESOURCE_TYPES)[number]
 
 export type FhirSearchParamType = 'token' | 'string' | 'reference' | 'date' | 'special'
@@ -201,6 +217,106 @@ export const FHIR_SEARCH_PARAMS: Record<FhirResourceType, readonly FhirSearchPar
       documentation: 'latitude|longitude|distance|unit (km, mi, m, [mi_i]); sorted by distance',
     },
   ],
+  HealthcareService: [
+    ...common('HealthcareService'),
+    { name: 'name', type: 'string', definition: planNetParam('HealthcareService', 'name'), documentation: 'The facility name' },
+    {
+      name: 'organization',
+      type: 'reference',
+      definition: planNetParam('HealthcareService', 'organization'),
+      documentation: 'The providing facility (Organization/fac-{id}); chained: name',
+      chains: ['name'],
+    },
+    {
+      name: 'location',
+      type: 'reference',
+      definition: planNetParam('HealthcareService', 'location'),
+      documentation: 'The facility location (Location/fac-{id})',
+    },
+    {
+      name: 'service-category',
+      type: 'token',
+      definition: planNetParam('HealthcareService', 'service-category'),
+      documentation: 'HealthcareServiceCategoryCS: hosp, outpat, urg',
+    },
+    {
+      name: 'specialty',
+      type: 'token',
+      definition: planNetParam('HealthcareService', 'specialty'),
+      documentation: 'NUCC taxonomy code of the facility',
+    },
+  ],
+  OrganizationAffiliation: [
+    ...common('OrganizationAffiliation'),
+    {
+      name: 'primary-organization',
+      type: 'reference',
+      definition: planNetParam('OrganizationAffiliation', 'primary-organization'),
+      documentation: 'The health system (Organization/hs-{id}); chained: name',
+      chains: ['name'],
+    },
+    {
+      name: 'participating-organization',
+      type: 'reference',
+      definition: planNetParam('OrganizationAffiliation', 'participating-organization'),
+      documentation: 'The facility (Organization/fac-{id}); chained: name',
+      chains: ['name'],
+    },
+    {
+      name: 'location',
+      type: 'reference',
+      definition: planNetParam('OrganizationAffiliation', 'location'),
+      documentation: 'The facility location (Location/fac-{id})',
+    },
+    {
+      name: 'service',
+      type: 'reference',
+      definition: planNetParam('OrganizationAffiliation', 'service'),
+      documentation: 'The facility services (HealthcareService/fac-{id})',
+    },
+    {
+      name: 'role',
+      type: 'token',
+      definition: planNetParam('OrganizationAffiliation', 'role'),
+      documentation: 'OrganizationAffiliationRoleCS: hospital, outpatient, urgent',
+    },
+    {
+      name: 'specialty',
+      type: 'token',
+      definition: planNetParam('OrganizationAffiliation', 'specialty'),
+      documentation: 'NUCC taxonomy code of the facility',
+    },
+  ],
+  InsurancePlan: [
+    ...common('InsurancePlan'),
+    {
+      name: 'administered-by',
+      type: 'reference',
+      definition: planNetParam('InsurancePlan', 'administered-by'),
+      documentation: 'The payer (Organization/ins-{id}); chained: name',
+      chains: ['name'],
+    },
+    {
+      name: 'owned-by',
+      type: 'reference',
+      definition: planNetParam('InsurancePlan', 'owned-by'),
+      documentation: 'The payer (Organization/ins-{id}); chained: name',
+      chains: ['name'],
+    },
+    { name: 'name', type: 'string', definition: planNetParam('InsurancePlan', 'name'), documentation: 'The payer name' },
+    {
+      name: 'type',
+      type: 'token',
+      definition: planNetParam('InsurancePlan', 'type'),
+      documentation: 'InsuranceProductTypeCS: commppo, mediadv, mediab, medi, tri',
+    },
+    {
+      name: 'plan-type',
+      type: 'token',
+      definition: planNetParam('InsurancePlan', 'plan-type'),
+      documentation: 'InsurancePlanTypeCS of any plan design: lowdeductible, highdeductible',
+    },
+  ],
 }
 
 /** `_include` and `_revinclude` values per resource type (the Plan-Net ones whose targets exist here). */
@@ -212,9 +328,34 @@ export const FHIR_INCLUDES: Record<FhirResourceType, { include: readonly string[
   },
   Organization: {
     include: ['Organization:partof'],
-    revinclude: ['PractitionerRole:organization', 'PractitionerRole:network'],
+    revinclude: [
+      'PractitionerRole:organization',
+      'PractitionerRole:network',
+      'HealthcareService:organization',
+      'InsurancePlan:administered-by',
+      'InsurancePlan:owned-by',
+      'OrganizationAffiliation:primary-organization',
+      'OrganizationAffiliation:participating-organization',
+    ],
   },
-  Location: { include: ['Location:organization'], revinclude: ['PractitionerRole:location'] },
+  Location: {
+    include: ['Location:organization'],
+    revinclude: ['PractitionerRole:location', 'HealthcareService:location', 'OrganizationAffiliation:location'],
+  },
+  HealthcareService: {
+    include: ['HealthcareService:location', 'HealthcareService:organization'],
+    revinclude: ['OrganizationAffiliation:service'],
+  },
+  OrganizationAffiliation: {
+    include: [
+      'OrganizationAffiliation:primary-organization',
+      'OrganizationAffiliation:participating-organization',
+      'OrganizationAffiliation:location',
+      'OrganizationAffiliation:service',
+    ],
+    revinclude: [],
+  },
+  InsurancePlan: { include: ['InsurancePlan:administered-by', 'InsurancePlan:owned-by'], revinclude: [] },
 }
 
 /** Result parameters accepted on every search. `_cursor` carries the keyset position of a `next` link. */
@@ -272,4 +413,7 @@ export const FHIR_MESSAGES = {
   badFormat: 'Only JSON is served (_format=json or application/fhir+json)',
   nearOnce: 'near may be given only once',
   unsupportedMethod: 'Only read and search are supported: the directory is read-only',
+  unknownVersion: (type: string, id: string, current: string) =>
+    `${type}/${id} has no version kept but the current one (${current}): earlier versions are not kept`,
+  noHistory: 'History is not kept: only the current version of a resource is served (vread of meta.versionId)',
 } as const

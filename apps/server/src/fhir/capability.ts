@@ -15,6 +15,9 @@ const PROFILES: Record<FhirResourceType, string[]> = {
   PractitionerRole: [PLAN_NET_PROFILES.PractitionerRole],
   Organization: [PLAN_NET_PROFILES.Organization, PLAN_NET_PROFILES.Network],
   Location: [PLAN_NET_PROFILES.Location],
+  HealthcareService: [PLAN_NET_PROFILES.HealthcareService],
+  OrganizationAffiliation: [PLAN_NET_PROFILES.OrganizationAffiliation],
+  InsurancePlan: [PLAN_NET_PROFILES.InsurancePlan],
 }
 
 const RESULT_PARAMS = [
@@ -29,7 +32,8 @@ const RESULT_PARAMS = [
 
 /**
  * The server's CapabilityStatement: it instantiates the Plan-Net server statement and lists exactly what is served
- * (read and search-type of four resource types; their parameters, chains, includes and revincludes).
+ * (read, vread of the current version and search-type of seven resource types; their parameters, chains, includes
+ * and revincludes). Endpoint is not listed: the platform holds no endpoints.
  */
 export function capabilityStatement(baseUrl: string, software: { name: string; version: string }, publicAccess: boolean, date: string) {
   return {
@@ -53,7 +57,8 @@ export function capabilityStatement(baseUrl: string, software: { name: string; v
         documentation:
           'Read-only. Strict handling: an unknown or malformed parameter answers 400 with an OperationOutcome (Prefer: handling=lenient ignores unknown ones). ' +
           'Paging by keyset: follow the next link. near answers the distance of each match in entry.search (location-distance extension). ' +
-          'PractitionerRole also takes location.near=lat|lon|distance|unit (an extension of this server). Bulk NDJSON: GET /fhir/$export.',
+          'PractitionerRole also takes location.near=lat|lon|distance|unit (an extension of this server). Bulk NDJSON: GET /fhir/$export. ' +
+          'vread answers the current version only (meta.versionId, the data version); history is not kept, so _history without a version answers 400.',
         security: {
           cors: false,
           description: publicAccess
@@ -64,7 +69,7 @@ export function capabilityStatement(baseUrl: string, software: { name: string; v
           type,
           profile: PROFILES[type][0],
           supportedProfile: PROFILES[type],
-          interaction: [{ code: 'read' }, { code: 'search-type' }],
+          interaction: [{ code: 'read' }, { code: 'vread' }, { code: 'search-type' }],
           versioning: 'versioned',
           readHistory: false,
           updateCreate: false,

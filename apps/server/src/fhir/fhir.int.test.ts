@@ -40,8 +40,7 @@ function expectValid(resource: object) {
     (resource as { resourceType?: string }).resourceType === 'Bundle'
       ? ((resource as { entry?: { resource: Record<string, unknown> }[] }).entry ?? []).map((entry) => entry.resource)
       : [resource as Record<string, unknown>]
-  for (const item of resources)
-    if (['Practitioner', 'PractitionerRole', 'Organization', 'Location'].includes(String(item.resourceType))) expectPlanNet(item)
+  for (const item of resources) if ((FHIR_RESOURCE_TYPES as readonly string[]).includes(String(item.resourceType))) expectPlanNet(item)
 }
 
 /** The elements Plan-Net's profiles require (1..1 or 1..*) of the resources served, checked on every validated one. */
@@ -82,6 +81,32 @@ function expectPlanNet(resource: Record<string, unknown>) {
       expect((resource.address as { state?: string }).state, where).toMatch(/^[A-Z]{2}$/)
       expect(resource.position, where).toEqual({ latitude: expect.any(Number), longitude: expect.any(Number) })
       break
+    case 'HealthcareService': {
+      expect(resource.active, where).toBe(true)
+      const category = resource.category as { coding?: { system: string; code: string }[] }[]
+      expect(category.length, where).toBeGreaterThan(0)
+      // the plan-net-category slice: at most one code of HealthcareServiceCategoryCS
+      expect(category.filter((c) => c.coding?.[0]?.system === FHIR_SYSTEMS.serviceCategory).length, where).toBe(1)
+      expect((resource.providedBy as { reference: string }).reference, where).toMatch(/^Organization\/fac-\d+$/)
+      break
+    }
+    case 'OrganizationAffiliation':
+      expect(resource.active, where).toBe(true)
+      // organization-or-participatingOrganization
+      expect(resource.organization ?? resource.participatingOrganization, where).toBeDefined()
+      expect((resource.code as { coding: { system: string }[] }[])[0]!.coding[0]!.system, where).toBe(FHIR_SYSTEMS.affiliationRole)
+      break
+    case 'InsurancePlan': {
+      expect(resource.status, where).toBe('active')
+      const type = resource.type as { coding: { system: string; code: string }[] }[]
+      expect(type.length, where).toBe(1)
+      expect(type[0]!.coding[0]!.system, where).toBe(FHIR_SYSTEMS.productType)
+      expect((resource.ownedBy as { reference: string }).reference, where).toMatch(/^Organization\/ins-\d+$/)
+      expect((resource.administeredBy as { reference: string }).reference, where).toMatch(/^Organization\/ins-\d+$/)
+      for (const reference of (resource.network as { reference: string }[] | undefined) ?? [])
+        expect(reference.reference, where).toMatch(/^Organization\/net-\d+$/)
+      break
+    }
   }
 }
 
@@ -152,8 +177,13 @@ describe('FHIR directory, public', { timeout: 180_000 }, () => {
     expect(statement.fhirVersion).toBe('4.0.1')
     const resources = statement.rest[0]!.resource
     expect(resources.map((resource) => resource.type)).toEqual([...FHIR_RESOURCE_TYPES])
+    // Endpoint is not served: the platform holds no endpoints (docs/fhir.md)
+    expect(resources.map((resource) => resource.type)).not.toContain('Endpoint')
+    expect(resources.map((resource) => resource.type)).toEqual(
+      expect.arrayContaining(['HealthcareService', 'OrganizationAffiliation', 'InsurancePlan']),
+    )
     for (const resource of resources) {
-      expect(resource.interaction.map((interaction) => interaction.code)).toEqual(['read', 'search-type'])
+      expect(resource.interaction.map((interaction) => interaction.code)).toEqual(['read', 'vread', 'search-type'])
       const declared = resource.searchParam.map((param) => param.name).filter((name) => !['_count', '_total', '_cursor'].includes(name))
       expect(declared).toEqual(FHIR_SEARCH_PARAMS[resource.type as (typeof FHIR_RESOURCE_TYPES)[number]].map((param) => param.name))
     }
@@ -382,6 +412,186 @@ describe('FHIR directory, public', { timeout: 180_000 }, () => {
     expect(cutRoles).toEqual(members.slice(0, 1000))
     const outcome = (cut.entry ?? []).find((entry) => entry.search.mode === 'outcome')!
     expect(outcome.resource).toMatchObject({ resourceType: 'OperationOutcome', issue: [{ severity: 'warning', code: 'incomplete' }] })
+  })
+
+  it('serves HealthcareService and OrganizationAffiliation from the facilities and their health systems, as the tables say', async () => {
+    const services = await all('HealthcareService', { _count: 200, _total: 'accurate' }, true)
+    const facilities = await sqlIds('SELECT id FROM facilities ORDER BY id')
+    expect(services.entries.map((entry) => entry.resource.id)).toEqual(facilities.map((id) => `fac-${id}`))
+    expect(services.total).toBe(facilities.length)
+
+    const hospitals = await all('HealthcareService', { 'service-category': `${FHIR_SYSTEMS.serviceCategory}|hosp`, _count: 1000 })
+    expect(hospitals.entries.map((entry) => entry.resource.id)).toEqual(
+      (await sqlIds(`SELECT id FROM facilities WHERE facility_type IN ('hospital', 'critical_access') ORDER BY id`)).map(
+        (id) => `fac-${id}`,
+      ),
+    )
+    const urgent = await all('HealthcareService', { 'service-category:text': 'urgent', _count: 1000 })
+    expect(urgent.entries.length).toBe((await sqlIds(`SELECT id FROM facilities WHERE facility_type = 'urgent_care'`)).length)
+
+    const affiliations = await all('OrganizationAffiliation', { _count: 200, _total: 'accurate' }, true)
+    const affiliated = await sqlIds('SELECT id FROM facilities WHERE health_system_id IS NOT NULL ORDER BY id')
+    expect(affiliated.length).toBeGreaterThan(0)
+    expect(affiliations.entries.map((entry) => entry.resource.id)).toEqual(affiliated.map((id) => `fac-${id}`))
+    expect(affiliations.total).toBe(affiliated.length)
+
+    const system = (
+      await ctx.db.pool.query<{ id: number; name: string }>(
+        `SELECT h.id, h.name FROM health_systems h WHERE EXISTS (SELECT 1 FROM facilities f WHERE f.health_system_id = h.id) ORDER BY h.id LIMIT 1`,
+      )
+    ).rows[0]!
+    const members = (await sqlIds('SELECT id FROM facilities WHERE health_system_id = $1 ORDER BY id', [system.id])).map(
+      (id) => `fac-${id}`,
+    )
+    const bySystem = await all('OrganizationAffiliation', { 'primary-organization': `Organization/hs-${system.id}`, _count: 1000 })
+    expect(bySystem.entries.map((entry) => entry.resource.id)).toEqual(members)
+    for (const entry of bySystem.entries) expect(entry.resource.organization).toEqual({ reference: `Organization/hs-${system.id}` })
+    const byName = await all('OrganizationAffiliation', { 'primary-organization.name:exact': system.name, _count: 1000 })
+    expect(byName.entries.map((entry) => entry.resource.id)).toEqual(members)
+    const hospitalRoles = await all('OrganizationAffiliation', { role: `${FHIR_SYSTEMS.affiliationRole}|hospital`, _count: 1000 })
+    expect(hospitalRoles.entries.map((entry) => entry.resource.id)).toEqual(
+      (
+        await sqlIds(
+          `SELECT id FROM facilities WHERE health_system_id IS NOT NULL AND facility_type IN ('hospital', 'critical_access') ORDER BY id`,
+        )
+      ).map((id) => `fac-${id}`),
+    )
+
+    // _include and _revinclude across the new types
+    const first = members[0]!
+    const included = (await (
+      await get(
+        `/OrganizationAffiliation?_id=${first}&_include=OrganizationAffiliation:primary-organization&_include=OrganizationAffiliation:participating-organization&_include=OrganizationAffiliation:location&_include=OrganizationAffiliation:service`,
+      )
+    ).json()) as Bundle
+    expectValid(included)
+    expect(
+      (included.entry ?? [])
+        .filter((entry) => entry.search.mode === 'include')
+        .map((entry) => `${entry.resource.resourceType}/${entry.resource.id}`)
+        .sort(),
+    ).toEqual([`HealthcareService/${first}`, `Location/${first}`, `Organization/${first}`, `Organization/hs-${system.id}`].sort())
+    const reverse = (await (
+      await get(`/Organization?_id=hs-${system.id}&_revinclude=OrganizationAffiliation:primary-organization`)
+    ).json()) as Bundle
+    expect(
+      (reverse.entry ?? [])
+        .filter((entry) => entry.search.mode === 'include')
+        .map((entry) => `${entry.resource.resourceType}/${entry.resource.id}`),
+    ).toEqual(members.map((id) => `OrganizationAffiliation/${id}`))
+    const byLocation = (await (await get(`/Location?_id=${first}&_revinclude=HealthcareService:location`)).json()) as Bundle
+    expect(
+      (byLocation.entry ?? [])
+        .filter((entry) => entry.search.mode === 'include')
+        .map((entry) => `${entry.resource.resourceType}/${entry.resource.id}`),
+    ).toEqual([`HealthcareService/${first}`])
+    const service = (await client.read({ resourceType: 'HealthcareService', id: first })) as Record<string, unknown>
+    expectValid(service)
+    expect(service.location).toEqual([{ reference: `Location/${first}` }])
+  })
+
+  it('serves InsurancePlan per insurer: its product type from the kind, its network, its plan designs from plan_cost_sharing', async () => {
+    const { rows: insurers } = await ctx.db.pool.query<{ id: number; name: string; kind: string }>(
+      'SELECT id, name, kind FROM insurers ORDER BY id',
+    )
+    const plans = await all('InsurancePlan', { _count: 1000, _total: 'accurate' }, true)
+    expect(plans.entries.map((entry) => entry.resource.id)).toEqual(insurers.map((row) => `ins-${row.id}`))
+    expect(plans.total).toBe(insurers.length)
+    const aetna = insurers.find((row) => row.name === 'Aetna')!
+    const plan = plans.entries.find((entry) => entry.resource.id === `ins-${aetna.id}`)!.resource as unknown as Record<string, unknown> & {
+      plan: { type: { coding: { code: string }[]; text: string }; generalCost: { cost: { value: number } }[] }[]
+    }
+    expect(plan.type).toEqual([{ coding: [expect.objectContaining({ system: FHIR_SYSTEMS.productType, code: 'commppo' })] }])
+    expect(plan.network).toEqual([expect.objectContaining({ reference: `Organization/net-${aetna.id}` })])
+    const designs = (
+      await ctx.db.pool.query<{ plan_design: string; deductible: number }>(
+        `SELECT plan_design, deductible::float8 AS deductible FROM plan_cost_sharing
+         WHERE plan_design <> '' AND (payer_name = $1 OR (payer_name = '' AND payer_kind = $2 AND plan_name = '')) ORDER BY deductible, id`,
+        [aetna.name, aetna.kind],
+      )
+    ).rows
+    expect(designs.length).toBeGreaterThan(0)
+    expect(plan.plan.map((item) => [item.type.text, item.generalCost[0]!.cost.value])).toEqual(
+      designs.map((row) => [row.plan_design, row.deductible]),
+    )
+    expect(plan.plan.map((item) => item.type.coding[0]!.code)).toEqual(
+      designs.map((row) => (row.deductible >= 1650 ? 'highdeductible' : 'lowdeductible')),
+    )
+
+    const medicaid = await all('InsurancePlan', { type: `${FHIR_SYSTEMS.productType}|medi`, _count: 1000 })
+    expect(medicaid.entries.map((entry) => entry.resource.id)).toEqual(
+      insurers.filter((row) => row.kind === 'medicaid').map((row) => `ins-${row.id}`),
+    )
+    const high = await all('InsurancePlan', { 'plan-type': `${FHIR_SYSTEMS.planType}|highdeductible`, _count: 1000 })
+    expect(high.entries.length).toBeGreaterThan(0)
+    for (const entry of high.entries)
+      expect(
+        (entry.resource.plan as { type: { coding: { code: string }[] } }[]).some((item) => item.type.coding[0]!.code === 'highdeductible'),
+      ).toBe(true)
+    const byPayer = (await (
+      await get(`/InsurancePlan?administered-by=Organization/ins-${aetna.id}&_include=InsurancePlan:administered-by`)
+    ).json()) as Bundle
+    expectValid(byPayer)
+    expect((byPayer.entry ?? []).map((entry) => `${entry.search.mode} ${entry.resource.resourceType}/${entry.resource.id}`)).toEqual([
+      `match InsurancePlan/ins-${aetna.id}`,
+      `include Organization/ins-${aetna.id}`,
+    ])
+    const byName = await all('InsurancePlan', { 'owned-by.name': 'aetna', _count: 10 })
+    expect(byName.entries.map((entry) => entry.resource.id)).toEqual([`ins-${aetna.id}`])
+    const reverse = (await (await get(`/Organization?_id=ins-${aetna.id}&_revinclude=InsurancePlan:owned-by`)).json()) as Bundle
+    expect((reverse.entry ?? []).filter((entry) => entry.search.mode === 'include').map((entry) => entry.resource.id)).toEqual([
+      `ins-${aetna.id}`,
+    ])
+  })
+
+  it('network filters: the smallest network by reference and by name, as the networks JSON says', async () => {
+    const smallest = (
+      await ctx.db.pool.query<{ id: number; name: string }>(
+        `SELECT i.id, i.name FROM insurers i JOIN providers p ON p.aggregated_insurance_networks_v1 ->> i.name = 'true'
+         GROUP BY i.id, i.name ORDER BY count(*), i.id LIMIT 1`,
+      )
+    ).rows[0]!
+    const members = await sqlIds(`SELECT id FROM providers WHERE aggregated_insurance_networks_v1 ->> $1 = 'true' ORDER BY id`, [
+      smallest.name,
+    ])
+    expect(members.length).toBeGreaterThan(0)
+    const byRef = await all('PractitionerRole', { network: `Organization/net-${smallest.id}`, _count: 7 })
+    expect(byRef.entries.map((entry) => Number(entry.resource.id))).toEqual(members)
+    const byName = await all('PractitionerRole', { 'network.name:exact': `${smallest.name} Network`, _count: 7 })
+    expect(byName.entries.map((entry) => Number(entry.resource.id))).toEqual(members)
+    const none = await all('PractitionerRole', { 'network.name': 'no such network', _count: 7 })
+    expect(none.entries).toEqual([])
+  })
+
+  it('vread answers the current version (meta.versionId) and 404 for any other; history is refused with an OperationOutcome', async () => {
+    const current = (await client.read({ resourceType: 'InsurancePlan', id: 'ins-1' })) as unknown as { meta: { versionId: string } }
+    const viaClient = (await client.vread({ resourceType: 'InsurancePlan', id: 'ins-1', version: current.meta.versionId })) as unknown
+    expect(viaClient).toEqual(current)
+    const response = await get(`/Practitioner/1/_history/${current.meta.versionId}`)
+    expect(response.status).toBe(200)
+    expect(response.headers.get('etag')).toBe(`W/"${current.meta.versionId}"`)
+    expect(((await response.json()) as { meta: { versionId: string } }).meta.versionId).toBe(current.meta.versionId)
+    const cases: [string, number, RegExp][] = [
+      ['/Practitioner/1/_history/0.0', 404, /earlier versions are not kept/],
+      ['/Practitioner/999999999/_history/1', 404, /does not exist/],
+      ['/Practitioner/1/_history/a_b', 400, /not a FHIR version id/],
+      ['/Patient/1/_history/1', 404, /not served/],
+      ['/Practitioner/1/_history', 400, /History is not kept/],
+      ['/Practitioner/_history', 400, /History is not kept/],
+      ['/_history', 400, /History is not kept/],
+      ['/Endpoint/1', 404, /not served/],
+      ['/Endpoint?organization=Organization/fac-1', 404, /not served/],
+      ['/InsurancePlan?coverage-area=Location/fac-1', 400, /Unknown search parameter "coverage-area"/],
+      ['/HealthcareService?_include=HealthcareService:endpoint', 400, /not supported/],
+    ]
+    for (const [path, status, message] of cases) {
+      const answer = await get(path)
+      expect({ path, status: answer.status }).toEqual({ path, status })
+      const body = (await answer.json()) as { resourceType: string; issue: { diagnostics: string }[] }
+      expect(body.resourceType).toBe('OperationOutcome')
+      expectValid(body)
+      expect(body.issue[0]!.diagnostics).toMatch(message)
+    }
   })
 
   it('POST _search answers as GET', async () => {

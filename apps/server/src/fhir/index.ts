@@ -188,10 +188,12 @@ export async function fhirRoutes(app: FastifyInstance) {
   app.get<{ Params: { type: string } }>('/:type', options, runSearch)
   app.post<{ Params: { type: string } }>('/:type/_search', options, runSearch)
 
-  app.get<{ Params: { type: string; id: string } }>('/:type/:id', options, async (request, reply) => {
+  /** read, and vread of the current version: the only one kept (meta.versionId is the data version). */
+  async function readResource(request: FastifyRequest<{ Params: { type: string; id: string } }>, reply: FastifyReply, vid: string | null) {
     const type = resourceType(request.params.type)
     const { id } = request.params
     if (!/^[A-Za-z0-9\-.]{1,64}$/.test(id)) throw invalid(`"${id}" is not a FHIR id`)
+    if (vid !== null && !/^[A-Za-z0-9\-.]{1,64}$/.test(vid)) throw invalid(`"${vid}" is not a FHIR version id`)
     const unknown = pairsOf(request).filter(([key]) => key !== '_format')
     if (unknown.length && !lenient(request)) throw invalid(FHIR_MESSAGES.unknownParam(type, unknown[0]![0]), unknown[0]![0])
     const version = await directoryVersion(pool)
@@ -200,8 +202,28 @@ export async function fhirRoutes(app: FastifyInstance) {
     if (notModified(request, reply, etag)) return reply
     const resource = await read(pool, type, id, version)
     if (!resource) throw fhirNotFound(FHIR_MESSAGES.unknownResource(type, id))
+    if (vid !== null && vid !== version.meta.versionId) throw fhirNotFound(FHIR_MESSAGES.unknownVersion(type, id, version.meta.versionId))
     reply.header('last-modified', new Date((resource.meta as { lastUpdated: string }).lastUpdated).toUTCString())
+    if (vid !== null) reply.header('content-location', `${baseUrl(request)}/${type}/${id}/_history/${version.meta.versionId}`)
     return sendFhir(reply, 200, resource)
+  }
+
+  app.get<{ Params: { type: string; id: string } }>('/:type/:id', options, (request, reply) => readResource(request, reply, null))
+  app.get<{ Params: { type: string; id: string; vid: string } }>('/:type/:id/_history/:vid', options, (request, reply) =>
+    readResource(request, reply, request.params.vid),
+  )
+  // history is not kept: instance, type and system history are refused as not supported (400), never a route miss
+  const noHistory = async () => {
+    throw new FhirError(400, 'not-supported', FHIR_MESSAGES.noHistory)
+  }
+  app.get('/_history', options, noHistory)
+  app.get<{ Params: { type: string } }>('/:type/_history', options, async (request) => {
+    resourceType(request.params.type)
+    return noHistory()
+  })
+  app.get<{ Params: { type: string; id: string } }>('/:type/:id/_history', options, async (request) => {
+    resourceType(request.params.type)
+    return noHistory()
   })
 
   // The directory is read-only: any other interaction is refused as FHIR expects (405), never as a route miss.

@@ -2,13 +2,22 @@ import type { FhirResourceType } from '@citrus/contracts'
 import type { Criterion, DateBound, Near, Reference, StringMatch, Token } from './params.js'
 import { FHIR_SYSTEMS } from '@citrus/contracts'
 import {
+  AFFILIATION_ROLES,
+  HIGH_DEDUCTIBLE_FROM,
   LOCATION_TYPES,
+  PRODUCT_TYPES,
+  SERVICE_CATEGORIES,
+  healthcareService,
+  insurancePlan,
+  organizationAffiliation,
+  planType,
   ORG_TYPES,
   PRACTICE_LOCATION_TYPE,
   ROLE_CODES,
   facilityLocation,
   facilityOrganization,
   healthSystemOrganization,
+  networkName,
   networkOrganization,
   payerOrganization,
   practiceLocation,
@@ -16,6 +25,7 @@ import {
   practitionerRole,
   type FacilityRow,
   type HealthSystemRow,
+  type InsurancePlanRow,
   type InsurerRow,
   type Meta,
   type ProviderRow,
@@ -37,9 +47,13 @@ export class Sql {
   }
 }
 
-/** What a condition needs besides the request: when rows without a time of their own were last loaded. */
+/**
+ * What a condition needs besides the request: when rows without a time of their own were last loaded, and the
+ * insurers (their names key the clinicians' networks JSON).
+ */
 export interface FilterContext {
   loadedAt: Date
+  insurers: readonly { id: number; name: string }[]
 }
 
 export const FALSE = 'FALSE'
@@ -161,6 +175,19 @@ function tokenCodes(values: readonly Token[], system: string): string[] {
   return values.filter((token) => token.system === null || token.system === system).map((token) => token.code)
 }
 
+/** A NUCC specialty token on a taxonomy column: codes, or `:text` on the specialty's name. */
+function taxonomyCondition(column: string, criterion: Extract<Criterion, { kind: 'token' }>, sql: Sql): string {
+  if (criterion.text)
+    return `${column} IN (SELECT code FROM specialties WHERE ${stringCondition(
+      ['display_name'],
+      'prefix',
+      criterion.values.map((v) => v.code),
+      sql,
+    )})`
+  const codes = tokenCodes(criterion.values, FHIR_SYSTEMS.nucc)
+  return codes.length ? `${column} = ANY(${sql.p(codes)}::bpchar[])` : FALSE
+}
+
 // ---- clinicians (providers): Practitioner, PractitionerRole and their practice Location ---------------------
 
 const PROVIDER_SELECT = `t.id, t.npi, t.first_name, t.middle_name, t.last_name, t.full_name, t.title, t.provider_kind,
@@ -195,10 +222,34 @@ function practitionerCondition(criterion: Criterion, sql: Sql): string | null {
   return null
 }
 
-function networkByIds(ids: number[], sql: Sql): string {
-  return ids.length
-    ? `EXISTS (SELECT 1 FROM insurers i WHERE i.id = ANY(${sql.p(ids)}::int[]) AND (t.aggregated_insurance_networks_v1 ->> i.name) = 'true')`
-    : FALSE
+/**
+ * Clinicians in any of the named networks: containment of {"<insurer>": true} in the networks JSON, with the names as
+ * values (not a subquery), so that the planner weighs each network by its size: the GIN index providers_networks_gin
+ * (jsonb_path_ops) for a small one, the id order for a large one.
+ */
+function inNetworks(names: readonly string[], sql: Sql): string {
+  if (!names.length) return FALSE
+  const tests = names.map((name) => `t.aggregated_insurance_networks_v1 @> ${sql.p(JSON.stringify({ [name]: true }))}::jsonb`)
+  return tests.length === 1 ? tests[0]! : `(${tests.join(' OR ')})`
+}
+
+function networkByIds(ids: readonly number[], sql: Sql, context: FilterContext): string {
+  return inNetworks(
+    context.insurers.filter((insurer) => ids.includes(insurer.id)).map((insurer) => insurer.name),
+    sql,
+  )
+}
+
+/** stringCondition's match in JavaScript, for the few rows read ahead (the insurers). */
+function stringMatches(value: string, match: StringMatch, values: readonly string[]): boolean {
+  const lower = value.toLowerCase()
+  return values.some((wanted) =>
+    match === 'exact'
+      ? value === wanted
+      : match === 'contains'
+        ? lower.includes(wanted.toLowerCase())
+        : lower.startsWith(wanted.toLowerCase()),
+  )
 }
 
 function idToken(criterion: Criterion, prefix: string): number[] {
@@ -229,28 +280,18 @@ const ROLE_KINDS_BY_CODE = new Map<string, string[]>()
 for (const [kind, role] of Object.entries(ROLE_CODES))
   ROLE_KINDS_BY_CODE.set(role.code, [...(ROLE_KINDS_BY_CODE.get(role.code) ?? []), kind])
 
-export function roleCondition(criterion: Criterion, sql: Sql): string {
+function roleCondition(criterion: Criterion, sql: Sql, context: FilterContext): string {
   if (criterion.name === '_id') return idCondition('t.id', idToken(criterion, ''), sql)
   switch (criterion.kind) {
     case 'date':
       return dateCondition('t.updated_at', criterion.values, sql, new Date(0))
     case 'reference':
-      return roleReference(criterion.name, criterion.values, sql)
+      return roleReference(criterion.name, criterion.values, sql, context)
     case 'near':
       return FALSE // handled as the search's `near` (ordering and distance)
     case 'token':
       if (criterion.name === 'practitioner') return practitionerCondition(criterion, sql) ?? FALSE
-      if (criterion.name === 'specialty') {
-        if (criterion.text)
-          return `t.primary_taxonomy_code IN (SELECT code FROM specialties WHERE ${stringCondition(
-            ['display_name'],
-            'prefix',
-            criterion.values.map((v) => v.code),
-            sql,
-          )})`
-        const codes = tokenCodes(criterion.values, FHIR_SYSTEMS.nucc)
-        return codes.length ? `t.primary_taxonomy_code = ANY(${sql.p(codes)}::bpchar[])` : FALSE
-      }
+      if (criterion.name === 'specialty') return taxonomyCondition('t.primary_taxonomy_code', criterion, sql)
       if (criterion.name === 'role') {
         if (criterion.text) {
           const lower = criterion.values.map((v) => v.code.toLowerCase())
@@ -279,13 +320,18 @@ export function roleCondition(criterion: Criterion, sql: Sql): string {
         return `t.facility_id IN (SELECT t.id FROM facilities t WHERE ${stringCondition(['t.name'], criterion.match, criterion.values, sql)})`
       }
       if (criterion.name === 'network') {
-        return `EXISTS (SELECT 1 FROM insurers i WHERE ${stringCondition(["(i.name || ' Network')"], criterion.match, criterion.values, sql)} AND (t.aggregated_insurance_networks_v1 ->> i.name) = 'true')`
+        return inNetworks(
+          context.insurers
+            .filter((insurer) => stringMatches(networkName(insurer.name), criterion.match, criterion.values))
+            .map((insurer) => insurer.name),
+          sql,
+        )
       }
       return FALSE
   }
 }
 
-function roleReference(name: string, values: readonly Reference[], sql: Sql): string {
+function roleReference(name: string, values: readonly Reference[], sql: Sql, context: FilterContext): string {
   switch (name) {
     case 'practitioner':
       return idCondition('t.id', idsOf(values, 'Practitioner', ''), sql)
@@ -294,7 +340,7 @@ function roleReference(name: string, values: readonly Reference[], sql: Sql): st
     case 'organization':
       return idCondition('t.facility_id', idsOf(values, 'Organization', 'fac-'), sql)
     case 'network':
-      return networkByIds(idsOf(values, 'Organization', 'net-'), sql)
+      return networkByIds(idsOf(values, 'Organization', 'net-'), sql, context)
   }
   return FALSE
 }
@@ -306,7 +352,7 @@ const roleKind: Kind = {
   from: PROVIDER_FROM,
   select: PROVIDER_SELECT,
   geog: 't.geog',
-  condition: (criterion, sql) => roleCondition(criterion, sql),
+  condition: (criterion, sql, context) => roleCondition(criterion, sql, context),
   toResource: (row: ProviderRow, meta) => practitionerRole(row, meta),
 }
 
@@ -355,21 +401,48 @@ const FACILITY_ADDRESS: Record<string, string[]> = {
   'address-postalcode': ['t.zip_code'],
 }
 
-const facilityOrganizationKind: Kind = {
-  key: 'facility',
-  type: 'Organization',
-  prefix: 'fac-',
-  from: 'facilities t',
-  select: FACILITY_SELECT,
-  geog: null,
-  condition(criterion, sql) {
-    if (criterion.name === '_id') return idCondition('t.id', idToken(criterion, 'fac-'), sql)
+/** Facilities whose health system's name matches (`partof.name`, `primary-organization.name`). */
+function healthSystemNamed(criterion: Extract<Criterion, { kind: 'string' }>, sql: Sql): string {
+  return `t.health_system_id IN (SELECT t.id FROM health_systems t WHERE ${stringCondition(['t.name'], criterion.match, criterion.values, sql)})`
+}
+
+/**
+ * A kind over facility rows (ids `fac-{id}`, `_lastUpdated` on updated_at): Organization, Location, HealthcareService
+ * and OrganizationAffiliation differ in their other parameters only.
+ */
+function facilityKind(
+  key: string,
+  type: FhirResourceType,
+  from: string,
+  geog: string | null,
+  condition: (criterion: Exclude<Criterion, { kind: 'date' }>, sql: Sql) => string,
+  toResource: (row: FacilityRow, meta: Meta) => Resource,
+): Kind {
+  return {
+    key,
+    type,
+    prefix: 'fac-',
+    from,
+    select: FACILITY_SELECT,
+    geog,
+    condition(criterion, sql) {
+      if (criterion.name === '_id') return idCondition('t.id', idToken(criterion, 'fac-'), sql)
+      if (criterion.kind === 'date') return dateCondition('t.updated_at', criterion.values, sql, new Date(0))
+      return condition(criterion, sql)
+    },
+    toResource,
+  }
+}
+
+const facilityOrganizationKind = facilityKind(
+  'facility',
+  'Organization',
+  'facilities t',
+  null,
+  (criterion, sql) => {
     switch (criterion.kind) {
-      case 'date':
-        return dateCondition('t.updated_at', criterion.values, sql, new Date(0))
       case 'string':
-        if (criterion.name === 'partof')
-          return `t.health_system_id IN (SELECT t.id FROM health_systems t WHERE ${stringCondition(['t.name'], criterion.match, criterion.values, sql)})`
+        if (criterion.name === 'partof') return healthSystemNamed(criterion, sql)
         return stringCondition(criterion.name === 'name' ? ['t.name'] : FACILITY_ADDRESS.address!, criterion.match, criterion.values, sql)
       case 'token':
         if (criterion.name === 'type') return orgTypeMatches(criterion, 'fac') ? 'TRUE' : FALSE
@@ -384,8 +457,8 @@ const facilityOrganizationKind: Kind = {
         return FALSE
     }
   },
-  toResource: (row: FacilityRow, meta) => facilityOrganization(row, meta),
-}
+  facilityOrganization,
+)
 
 function orgTypeMatches(criterion: Extract<Criterion, { kind: 'token' }>, kind: keyof typeof ORG_TYPES): boolean {
   const type = ORG_TYPES[kind]
@@ -393,44 +466,26 @@ function orgTypeMatches(criterion: Extract<Criterion, { kind: 'token' }>, kind: 
   return tokenCodes(criterion.values, FHIR_SYSTEMS.orgType).includes(type.code)
 }
 
-const FACILITY_TYPES_BY_CODE = new Map<string, string[]>()
-for (const [kind, type] of Object.entries(LOCATION_TYPES))
-  FACILITY_TYPES_BY_CODE.set(type.code, [...(FACILITY_TYPES_BY_CODE.get(type.code) ?? []), kind])
-
-const facilityLocationKind: Kind = {
-  key: 'facility-location',
-  type: 'Location',
-  prefix: 'fac-',
-  from: 'facilities t',
-  select: FACILITY_SELECT,
-  geog: 't.geog',
-  condition(criterion, sql) {
-    if (criterion.name === '_id') return idCondition('t.id', idToken(criterion, 'fac-'), sql)
+const facilityLocationKind = facilityKind(
+  'facility-location',
+  'Location',
+  'facilities t',
+  't.geog',
+  (criterion, sql) => {
     switch (criterion.kind) {
-      case 'date':
-        return dateCondition('t.updated_at', criterion.values, sql, new Date(0))
       case 'string':
         if (criterion.chain !== null) return stringCondition(['t.name'], criterion.match, criterion.values, sql)
         return stringCondition(FACILITY_ADDRESS[criterion.name]!, criterion.match, criterion.values, sql)
       case 'reference':
         return idCondition('t.id', idsOf(criterion.values, 'Organization', 'fac-'), sql)
-      case 'token': {
-        if (criterion.text) {
-          const lower = criterion.values.map((v) => v.code.toLowerCase())
-          const kinds = Object.entries(LOCATION_TYPES)
-            .filter(([, type]) => lower.some((text) => type.display.toLowerCase().startsWith(text)))
-            .map(([kind]) => kind)
-          return kinds.length ? `t.facility_type = ANY(${sql.p(kinds)}::text[])` : FALSE
-        }
-        const kinds = tokenCodes(criterion.values, FHIR_SYSTEMS.locationRole).flatMap((code) => FACILITY_TYPES_BY_CODE.get(code) ?? [])
-        return kinds.length ? `t.facility_type = ANY(${sql.p(kinds)}::text[])` : FALSE
-      }
+      case 'token':
+        return facilityTypeCondition(criterion, LOCATION_TYPES, FHIR_SYSTEMS.locationRole, sql)
       case 'near':
         return 'TRUE'
     }
   },
-  toResource: (row: FacilityRow, meta) => facilityLocation(row, meta),
-}
+  facilityLocation,
+)
 
 // ---- health systems, payers and networks (Organization) -------------------------------------------------------
 
@@ -459,62 +514,198 @@ const healthSystemKind: Kind = {
   toResource: (row: HealthSystemRow, meta) => healthSystemOrganization(row, meta),
 }
 
-const payerKind: Kind = {
-  key: 'payer',
-  type: 'Organization',
+/**
+ * An insurer is two Organizations: the payer (`ins-`) and its network (`net-`, named "{payer} Network", part of the
+ * payer). One implementation serves both: only the id prefix, the name and `partof` differ.
+ */
+function insurerKind(variant: 'payer' | 'network'): Kind {
+  const network = variant === 'network'
+  const prefix = network ? 'net-' : 'ins-'
+  const name = network ? "(t.name || ' Network')" : 't.name'
+  return {
+    key: variant,
+    type: 'Organization',
+    prefix,
+    from: 'insurers t',
+    select: 't.id, t.name, t.kind, t.states',
+    geog: null,
+    condition(criterion, sql, context) {
+      if (criterion.name === '_id') return idCondition('t.id', idToken(criterion, prefix), sql)
+      switch (criterion.kind) {
+        case 'date':
+          return dateCondition(null, criterion.values, sql, context.loadedAt)
+        case 'string':
+          if (criterion.name === 'name') return stringCondition([name], criterion.match, criterion.values, sql)
+          if (network && criterion.name === 'partof') return stringCondition(['t.name'], criterion.match, criterion.values, sql)
+          return FALSE
+        case 'token':
+          return criterion.name === 'type' && orgTypeMatches(criterion, network ? 'net' : 'ins') ? 'TRUE' : FALSE
+        case 'reference':
+          return network && criterion.name === 'partof' ? idCondition('t.id', idsOf(criterion.values, 'Organization', 'ins-'), sql) : FALSE
+        default:
+          return FALSE
+      }
+    },
+    toResource: network
+      ? (row: InsurerRow, meta) => networkOrganization(row, meta)
+      : (row: InsurerRow, meta) => payerOrganization(row, meta),
+  }
+}
+
+// ---- a facility's services (HealthcareService) and its place in its health system (OrganizationAffiliation) ------
+
+/** The facility types whose code (in `system`) or display (`:text`, starts with) a token criterion names. */
+function facilityTypesOf(
+  criterion: Extract<Criterion, { kind: 'token' }>,
+  table: Record<string, { code: string; display: string }>,
+  system: string,
+): string[] {
+  const entries = Object.entries(table)
+  if (criterion.text) {
+    const lower = criterion.values.map((v) => v.code.toLowerCase())
+    return entries.filter(([, type]) => lower.some((text) => type.display.toLowerCase().startsWith(text))).map(([kind]) => kind)
+  }
+  const codes = tokenCodes(criterion.values, system)
+  return entries.filter(([, type]) => codes.includes(type.code)).map(([kind]) => kind)
+}
+
+function facilityTypeCondition(
+  criterion: Extract<Criterion, { kind: 'token' }>,
+  table: Record<string, { code: string; display: string }>,
+  system: string,
+  sql: Sql,
+): string {
+  const kinds = facilityTypesOf(criterion, table, system)
+  return kinds.length ? `t.facility_type = ANY(${sql.p(kinds)}::text[])` : FALSE
+}
+
+const healthcareServiceKind = facilityKind(
+  'service',
+  'HealthcareService',
+  'facilities t',
+  null,
+  (criterion, sql) => {
+    switch (criterion.kind) {
+      case 'string': // name, organization.name: the facility's name
+        return stringCondition(['t.name'], criterion.match, criterion.values, sql)
+      case 'reference':
+        if (criterion.name === 'organization') return idCondition('t.id', idsOf(criterion.values, 'Organization', 'fac-'), sql)
+        if (criterion.name === 'location') return idCondition('t.id', idsOf(criterion.values, 'Location', 'fac-'), sql)
+        return FALSE
+      case 'token':
+        if (criterion.name === 'service-category')
+          return facilityTypeCondition(criterion, SERVICE_CATEGORIES, FHIR_SYSTEMS.serviceCategory, sql)
+        if (criterion.name === 'specialty') return taxonomyCondition('t.taxonomy_code', criterion, sql)
+        return FALSE
+      case 'near':
+        return FALSE
+    }
+  },
+  healthcareService,
+)
+
+/** The references of an OrganizationAffiliation: the health system, and the facility as itself, its location and services. */
+const AFFILIATION_REFERENCES: Record<string, { column: string; type: string; prefix: string }> = {
+  'primary-organization': { column: 't.health_system_id', type: 'Organization', prefix: 'hs-' },
+  'participating-organization': { column: 't.id', type: 'Organization', prefix: 'fac-' },
+  location: { column: 't.id', type: 'Location', prefix: 'fac-' },
+  service: { column: 't.id', type: 'HealthcareService', prefix: 'fac-' },
+}
+
+const organizationAffiliationKind = facilityKind(
+  'affiliation',
+  'OrganizationAffiliation',
+  // a facility is affiliated when it belongs to a health system
+  '(SELECT * FROM facilities WHERE health_system_id IS NOT NULL) t',
+  null,
+  (criterion, sql) => {
+    switch (criterion.kind) {
+      case 'string':
+        if (criterion.name === 'primary-organization') return healthSystemNamed(criterion, sql)
+        return stringCondition(['t.name'], criterion.match, criterion.values, sql)
+      case 'reference': {
+        const target = AFFILIATION_REFERENCES[criterion.name]
+        return target ? idCondition(target.column, idsOf(criterion.values, target.type, target.prefix), sql) : FALSE
+      }
+      case 'token':
+        if (criterion.name === 'role') return facilityTypeCondition(criterion, AFFILIATION_ROLES, FHIR_SYSTEMS.affiliationRole, sql)
+        if (criterion.name === 'specialty') return taxonomyCondition('t.taxonomy_code', criterion, sql)
+        return FALSE
+      case 'near':
+        return FALSE
+    }
+  },
+  organizationAffiliation,
+)
+
+// ---- an insurer's product (InsurancePlan) ------------------------------------------------------------------------
+
+/** InsuranceProductTypeCS of an insurer (`t`) from its kind; the public Medicare program is Medicare A/B. */
+const PRODUCT_TYPE_SQL = `(CASE WHEN t.kind = 'medicare' AND t.parent = 'Centers for Medicare & Medicaid Services' THEN 'mediab'
+  WHEN t.kind = 'medicare' THEN 'mediadv' WHEN t.kind = 'medicaid' THEN 'medi' WHEN t.kind = 'military' THEN 'tri' ELSE 'commppo' END)`
+/**
+ * The plan designs (plan_cost_sharing `c`) of an insurer `t`: its own, and those of its kind (a Medicare Advantage
+ * carrier's: the Medicare Advantage design).
+ */
+const PLAN_DESIGNS = `c.plan_design <> '' AND (c.payer_name = t.name OR (c.payer_name = '' AND CASE WHEN ${PRODUCT_TYPE_SQL} = 'mediadv'
+  THEN c.plan_name = 'Medicare Advantage' ELSE c.payer_kind = t.kind AND c.plan_name = '' END))`
+
+const insurancePlanKind: Kind = {
+  key: 'plan',
+  type: 'InsurancePlan',
   prefix: 'ins-',
   from: 'insurers t',
-  select: 't.id, t.name, t.kind, t.states',
+  select: `t.id, t.name, t.kind, t.states, ${PRODUCT_TYPE_SQL} AS product_type,
+    (SELECT coalesce(json_agg(json_build_object('design', c.plan_design, 'deductible', c.deductible::float8, 'copay', c.copay::float8,
+      'coinsurance', c.coinsurance::float8) ORDER BY c.deductible, c.id), '[]'::json) FROM plan_cost_sharing c WHERE ${PLAN_DESIGNS}) AS plans`,
   geog: null,
   condition(criterion, sql, context) {
     if (criterion.name === '_id') return idCondition('t.id', idToken(criterion, 'ins-'), sql)
     switch (criterion.kind) {
       case 'date':
         return dateCondition(null, criterion.values, sql, context.loadedAt)
-      case 'string':
-        return criterion.name === 'name' ? stringCondition(['t.name'], criterion.match, criterion.values, sql) : FALSE
-      case 'token':
-        return criterion.name === 'type' && orgTypeMatches(criterion, 'ins') ? 'TRUE' : FALSE
-      default:
-        return FALSE
-    }
-  },
-  toResource: (row: InsurerRow, meta) => payerOrganization(row, meta),
-}
-
-const networkKind: Kind = {
-  key: 'network',
-  type: 'Organization',
-  prefix: 'net-',
-  from: 'insurers t',
-  select: 't.id, t.name, t.kind, t.states',
-  geog: null,
-  condition(criterion, sql, context) {
-    if (criterion.name === '_id') return idCondition('t.id', idToken(criterion, 'net-'), sql)
-    switch (criterion.kind) {
-      case 'date':
-        return dateCondition(null, criterion.values, sql, context.loadedAt)
-      case 'string':
-        if (criterion.name === 'name') return stringCondition(["(t.name || ' Network')"], criterion.match, criterion.values, sql)
-        if (criterion.name === 'partof') return stringCondition(['t.name'], criterion.match, criterion.values, sql)
-        return FALSE
-      case 'token':
-        return criterion.name === 'type' && orgTypeMatches(criterion, 'net') ? 'TRUE' : FALSE
+      case 'string': // name, administered-by.name, owned-by.name: the payer is the insurer
+        return stringCondition(['t.name'], criterion.match, criterion.values, sql)
       case 'reference':
-        return criterion.name === 'partof' ? idCondition('t.id', idsOf(criterion.values, 'Organization', 'ins-'), sql) : FALSE
+        return idCondition('t.id', idsOf(criterion.values, 'Organization', 'ins-'), sql)
+      case 'token': {
+        if (criterion.name === 'type') {
+          const codes = criterion.text
+            ? Object.entries(PRODUCT_TYPES)
+                .filter(([, display]) => criterion.values.some((v) => display.toLowerCase().startsWith(v.code.toLowerCase())))
+                .map(([code]) => code)
+            : tokenCodes(criterion.values, FHIR_SYSTEMS.productType)
+          return codes.length ? `${PRODUCT_TYPE_SQL} = ANY(${sql.p(codes)}::text[])` : FALSE
+        }
+        if (criterion.name === 'plan-type') {
+          const wanted = criterion.text
+            ? [planType(0), planType(HIGH_DEDUCTIBLE_FROM)]
+                .filter((type) => criterion.values.some((v) => type.display.toLowerCase().startsWith(v.code.toLowerCase())))
+                .map((type) => type.code)
+            : tokenCodes(criterion.values, FHIR_SYSTEMS.planType)
+          const high = [...new Set(wanted.filter((code) => code === 'highdeductible' || code === 'lowdeductible'))]
+          if (!high.length) return FALSE
+          const deductible = high.length === 2 ? '' : ` AND (c.deductible >= ${HIGH_DEDUCTIBLE_FROM}) = ${high[0] === 'highdeductible'}`
+          return `EXISTS (SELECT 1 FROM plan_cost_sharing c WHERE ${PLAN_DESIGNS}${deductible})`
+        }
+        return FALSE
+      }
       default:
         return FALSE
     }
   },
-  toResource: (row: InsurerRow, meta) => networkOrganization(row, meta),
+  toResource: (row: InsurancePlanRow, meta) => insurancePlan(row, meta),
 }
 
 /** The kinds of each resource type, in paging order. */
 export const KINDS: Record<FhirResourceType, readonly Kind[]> = {
   Practitioner: [practitionerKind],
   PractitionerRole: [roleKind],
-  Organization: [facilityOrganizationKind, healthSystemKind, payerKind, networkKind],
+  Organization: [facilityOrganizationKind, healthSystemKind, insurerKind('payer'), insurerKind('network')],
   Location: [facilityLocationKind, practiceLocationKind],
+  HealthcareService: [healthcareServiceKind],
+  OrganizationAffiliation: [organizationAffiliationKind],
+  InsurancePlan: [insurancePlanKind],
 }
 
 /** The kind and numeric id of `Type/id`, or null when no such resource can exist. */

@@ -75,6 +75,12 @@ export interface InsurerRow {
   states: string[]
 }
 
+/** An insurer with its product type (InsuranceProductTypeCS, from its kind) and the plan designs of plan_cost_sharing. */
+export interface InsurancePlanRow extends InsurerRow {
+  product_type: string
+  plans: { design: string; deductible: number; copay: number; coinsurance: number }[]
+}
+
 /** ProviderRoleCS codes (Plan-Net) of the clinicians' kinds; kinds without a code carry text only. */
 export const ROLE_CODES: Record<string, { code: string; display: string }> = {
   physician: { code: 'ph', display: 'Physician' },
@@ -118,6 +124,39 @@ export const ORG_TYPES = {
 } as const
 
 export const networkName = (insurerName: string) => `${insurerName} Network`
+
+/** HealthcareServiceCategoryCS of a facility's services and OrganizationAffiliationRoleCS of the facility, by facility type. */
+export const SERVICE_CATEGORIES: Record<string, { code: string; display: string }> = {
+  hospital: { code: 'hosp', display: 'Hospital' },
+  critical_access: { code: 'hosp', display: 'Hospital' },
+  ambulatory_surgery: { code: 'outpat', display: 'Clinic or Outpatient Facility' },
+  imaging: { code: 'outpat', display: 'Clinic or Outpatient Facility' },
+  clinic: { code: 'outpat', display: 'Clinic or Outpatient Facility' },
+  urgent_care: { code: 'urg', display: 'Urgent Care' },
+}
+export const AFFILIATION_ROLES: Record<string, { code: string; display: string }> = {
+  hospital: { code: 'hospital', display: 'Hospital' },
+  critical_access: { code: 'hospital', display: 'Hospital' },
+  ambulatory_surgery: { code: 'outpatient', display: 'Clinic or Outpatient Facility' },
+  imaging: { code: 'outpatient', display: 'Clinic or Outpatient Facility' },
+  clinic: { code: 'outpatient', display: 'Clinic or Outpatient Facility' },
+  urgent_care: { code: 'urgent', display: 'Urgent Care Center' },
+}
+
+/** InsuranceProductTypeCS displays of the product types kinds.ts derives from an insurer's kind. */
+export const PRODUCT_TYPES: Record<string, string> = {
+  commppo: 'Commercial PPO',
+  mediadv: 'Medicare Advantage',
+  mediab: 'Medicare A/B',
+  medi: 'Medicaid',
+  tri: 'TRICARE',
+}
+/** A plan design is high-deductible from the IRS HDHP minimum deductible (2025, self-only coverage). */
+export const HIGH_DEDUCTIBLE_FROM = 1650
+export const planType = (deductible: number) =>
+  deductible >= HIGH_DEDUCTIBLE_FROM
+    ? { code: 'highdeductible', display: 'High Deductible' }
+    : { code: 'lowdeductible', display: 'Low Deductible' }
 
 const iso = (date: Date) => date.toISOString()
 const coding = (system: string, code: string, display?: string) => ({ coding: [{ system, code, ...(display ? { display } : {}) }] })
@@ -293,5 +332,76 @@ export function networkOrganization(row: InsurerRow, m: Meta): Resource {
     type: [coding(FHIR_SYSTEMS.orgType, ORG_TYPES.net.code, ORG_TYPES.net.display)],
     name: networkName(row.name),
     partOf: { reference: `Organization/ins-${row.id}`, display: row.name },
+  }
+}
+
+const nucc = (code: string | null) => (code ? { specialty: [coding(FHIR_SYSTEMS.nucc, code)] } : {})
+
+export function healthcareService(row: FacilityRow, m: Meta): Resource {
+  const category = SERVICE_CATEGORIES[row.facility_type]
+  return {
+    resourceType: 'HealthcareService',
+    id: `fac-${row.id}`,
+    meta: meta(m, PLAN_NET_PROFILES.HealthcareService, row.updated_at),
+    active: true,
+    providedBy: { reference: `Organization/fac-${row.id}`, display: row.name },
+    category: [category ? coding(FHIR_SYSTEMS.serviceCategory, category.code, category.display) : { text: row.facility_type }],
+    ...nucc(row.taxonomy_code),
+    location: [{ reference: `Location/fac-${row.id}` }],
+    name: row.name,
+    ...(row.phone_number ? { telecom: phone(row.phone_number) } : {}),
+  }
+}
+
+export function organizationAffiliation(row: FacilityRow, m: Meta): Resource {
+  const role = AFFILIATION_ROLES[row.facility_type]
+  return {
+    resourceType: 'OrganizationAffiliation',
+    id: `fac-${row.id}`,
+    meta: meta(m, PLAN_NET_PROFILES.OrganizationAffiliation, row.updated_at),
+    active: true,
+    organization: { reference: `Organization/hs-${row.health_system_id}` },
+    participatingOrganization: { reference: `Organization/fac-${row.id}`, display: row.name },
+    code: [role ? coding(FHIR_SYSTEMS.affiliationRole, role.code, role.display) : { text: row.facility_type }],
+    ...nucc(row.taxonomy_code),
+    location: [{ reference: `Location/fac-${row.id}` }],
+    healthcareService: [{ reference: `HealthcareService/fac-${row.id}` }],
+    ...(row.phone_number ? { telecom: phone(row.phone_number) } : {}),
+  }
+}
+
+const usd = (value: number) => ({ value, currency: 'USD' })
+
+export function insurancePlan(row: InsurancePlanRow, m: Meta): Resource {
+  const payer = { reference: `Organization/ins-${row.id}`, display: row.name }
+  const network = [{ reference: `Organization/net-${row.id}`, display: networkName(row.name) }]
+  return {
+    resourceType: 'InsurancePlan',
+    id: `ins-${row.id}`,
+    meta: meta(m, PLAN_NET_PROFILES.InsurancePlan),
+    status: 'active',
+    type: [coding(FHIR_SYSTEMS.productType, row.product_type, PRODUCT_TYPES[row.product_type])],
+    name: row.name,
+    ownedBy: payer,
+    administeredBy: payer,
+    network,
+    ...(row.plans.length
+      ? {
+          plan: row.plans.map((design) => {
+            const type = planType(design.deductible)
+            return {
+              type: { ...coding(FHIR_SYSTEMS.planType, type.code, type.display), text: design.design },
+              network,
+              generalCost: [
+                {
+                  type: { text: 'Deductible' },
+                  cost: usd(design.deductible),
+                  comment: `Copay $${design.copay}, then ${Math.round(design.coinsurance * 10000) / 100}% coinsurance`,
+                },
+              ],
+            }
+          }),
+        }
+      : {}),
   }
 }

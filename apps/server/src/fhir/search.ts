@@ -1,7 +1,7 @@
 import { FHIR_EXTENSIONS, FHIR_MAX_REVINCLUDE, FHIR_MESSAGES, type FhirResourceType } from '@citrus/contracts'
 import type pg from 'pg'
 import { DATA_VERSION_SQL } from '../lib/versioned-cache.js'
-import { FALSE, KINDS, Sql, kindOf, pointSql, roleCondition, type FilterContext, type Kind } from './kinds.js'
+import { FALSE, KINDS, Sql, kindOf, pointSql, type FilterContext, type Kind } from './kinds.js'
 import { invalid } from './outcome.js'
 import { METRES_PER_UNIT, UCUM_UNITS, type Criterion, type Near, type Reference, type SearchRequest } from './params.js'
 import type { Meta, Resource } from './resources.js'
@@ -29,6 +29,20 @@ export async function directoryVersion(pool: pg.Pool): Promise<DirectoryVersion>
   const loadedAt = rows[0]?.t ?? new Date(0)
   const [count, maxId] = version.split(':')
   return { version, loadedAt, meta: { versionId: `${count ?? 0}.${maxId ?? 0}`, loadedAt: loadedAt.toISOString() } }
+}
+
+const insurersByVersion = new Map<string, Promise<FilterContext['insurers']>>()
+
+/** The conditions' context: the load time and the insurers, read once per data version (a few dozen rows). */
+export function filterContext(pool: pg.Pool, version: DirectoryVersion): Promise<FilterContext> {
+  let insurers = insurersByVersion.get(version.version)
+  if (!insurers) {
+    insurers = pool.query<{ id: number; name: string }>('SELECT id, name FROM insurers ORDER BY id').then((result) => result.rows)
+    insurers.catch(() => insurersByVersion.delete(version.version))
+    insurersByVersion.clear()
+    insurersByVersion.set(version.version, insurers)
+  }
+  return insurers.then((rows) => ({ loadedAt: version.loadedAt, insurers: rows }))
 }
 
 export interface Match {
@@ -105,7 +119,7 @@ export async function fetchRows(pool: pg.Pool, kind: Kind, ids: readonly number[
 
 export async function search(pool: pg.Pool, request: SearchRequest, version: DirectoryVersion): Promise<SearchResult> {
   const kinds = KINDS[request.type]
-  const context: FilterContext = { loadedAt: version.loadedAt }
+  const context = await filterContext(pool, version)
   const near = request.near
   if (near && kinds.every((kind) => kind.geog === null)) throw invalid(FHIR_MESSAGES.unknownParam(request.type, 'near'))
   const position = request.cursor !== null ? decodeCursor(request.cursor, kinds.length, near !== null) : null
@@ -154,7 +168,7 @@ export async function search(pool: pg.Pool, request: SearchRequest, version: Dir
 
   const matches = await materialise(pool, kinds, page, version)
   const [included, total] = await Promise.all([
-    includes(pool, request, matches, version),
+    includes(pool, request, matches, version, context),
     request.total === 'accurate' ? count(pool, request, context) : Promise.resolve(undefined),
   ])
   return { matches, included: included.resources, warnings: included.warnings, next, ...(total !== undefined ? { total } : {}) }
@@ -246,25 +260,31 @@ const referenceOf = (value: unknown): string[] => {
   return []
 }
 
+/** The element each `_include` follows (PractitionerRole:network follows the network-reference extensions). */
+const INCLUDE_ELEMENTS: Record<string, string> = {
+  'PractitionerRole:practitioner': 'practitioner',
+  'PractitionerRole:organization': 'organization',
+  'PractitionerRole:location': 'location',
+  'Organization:partof': 'partOf',
+  'Location:organization': 'managingOrganization',
+  'HealthcareService:location': 'location',
+  'HealthcareService:organization': 'providedBy',
+  'OrganizationAffiliation:primary-organization': 'organization',
+  'OrganizationAffiliation:participating-organization': 'participatingOrganization',
+  'OrganizationAffiliation:location': 'location',
+  'OrganizationAffiliation:service': 'healthcareService',
+  'InsurancePlan:administered-by': 'administeredBy',
+  'InsurancePlan:owned-by': 'ownedBy',
+}
+
 /** The references an `_include` follows from a matched resource. */
 function includedReferences(include: string, resource: Resource): string[] {
-  switch (include) {
-    case 'PractitionerRole:practitioner':
-      return referenceOf(resource.practitioner)
-    case 'PractitionerRole:organization':
-      return referenceOf(resource.organization)
-    case 'PractitionerRole:location':
-      return referenceOf(resource.location)
-    case 'PractitionerRole:network':
-      return ((resource.extension as { url: string; valueReference?: unknown }[] | undefined) ?? [])
-        .filter((extension) => extension.url === FHIR_EXTENSIONS.networkReference)
-        .flatMap((extension) => referenceOf(extension.valueReference))
-    case 'Organization:partof':
-      return referenceOf(resource.partOf)
-    case 'Location:organization':
-      return referenceOf(resource.managingOrganization)
-  }
-  return []
+  if (include === 'PractitionerRole:network')
+    return ((resource.extension as { url: string; valueReference?: unknown }[] | undefined) ?? [])
+      .filter((extension) => extension.url === FHIR_EXTENSIONS.networkReference)
+      .flatMap((extension) => referenceOf(extension.valueReference))
+  const element = INCLUDE_ELEMENTS[include]
+  return element ? referenceOf(resource[element]) : []
 }
 
 async function includes(
@@ -272,20 +292,21 @@ async function includes(
   request: SearchRequest,
   matches: readonly Match[],
   version: DirectoryVersion,
+  context: FilterContext,
 ): Promise<{ resources: Resource[]; warnings: string[] }> {
   if (matches.length === 0 || (request.include.length === 0 && request.revinclude.length === 0)) return { resources: [], warnings: [] }
   const references = request.include.flatMap((include) => matches.flatMap((match) => includedReferences(include, match.resource)))
   const matchedKeys = new Set(matches.map((match) => `${match.resource.resourceType}/${match.resource.id}`))
   const [forward, reverse] = await Promise.all([
     readMany(pool, references, version),
-    Promise.all(request.revinclude.map((revinclude) => revincluded(pool, revinclude, matches, version))),
+    Promise.all(request.revinclude.map((revinclude) => revincluded(pool, revinclude, matches, version, context))),
   ])
   const seen = new Set<string>()
   const included: Resource[] = []
   const warnings = reverse
     .map((result, index) =>
       result.cut
-        ? `_revinclude=${request.revinclude[index]!} holds more than ${FHIR_MAX_REVINCLUDE} resources for this page; the first ${FHIR_MAX_REVINCLUDE} by id are included (ask with a smaller _count, or search PractitionerRole directly)`
+        ? `_revinclude=${request.revinclude[index]!} holds more than ${FHIR_MAX_REVINCLUDE} resources for this page; the first ${FHIR_MAX_REVINCLUDE} by id are included (ask with a smaller _count, or search ${request.revinclude[index]!.split(':')[0]!} directly)`
         : null,
     )
     .filter((warning): warning is string => warning !== null)
@@ -298,27 +319,29 @@ async function includes(
   return { resources: included, warnings }
 }
 
-/** PractitionerRoles that point at the matches (every _revinclude served targets PractitionerRole), at most FHIR_MAX_REVINCLUDE a page. */
+/** The resources of the revinclude's type (`Type:param`) whose `param` points at the matches, at most FHIR_MAX_REVINCLUDE a page (by kind, then id). */
 async function revincluded(
   pool: pg.Pool,
   revinclude: string,
   matches: readonly Match[],
   version: DirectoryVersion,
+  context: FilterContext,
 ): Promise<{ resources: Resource[]; cut: boolean }> {
-  const name = revinclude.split(':')[1]!
+  const [type, name] = revinclude.split(':') as [FhirResourceType, string]
   const values: Reference[] = matches.map((match) => ({ type: match.resource.resourceType, id: match.resource.id }))
-  const sql = new Sql()
-  const condition = roleCondition({ kind: 'reference', name, values }, sql)
-  if (condition === FALSE) return { resources: [], cut: false }
-  const kind = KINDS.PractitionerRole[0]!
-  const { rows } = await pool.query<Row>(
-    `SELECT ${kind.select} FROM ${kind.from} WHERE ${condition} ORDER BY t.id LIMIT ${FHIR_MAX_REVINCLUDE + 1}`,
-    sql.values,
-  )
-  return {
-    resources: rows.slice(0, FHIR_MAX_REVINCLUDE).map((row) => kind.toResource(row as never, version.meta)),
-    cut: rows.length > FHIR_MAX_REVINCLUDE,
+  const resources: Resource[] = []
+  for (const kind of KINDS[type]) {
+    const sql = new Sql()
+    const condition = kind.condition({ kind: 'reference', name, values }, sql, context)
+    if (condition === FALSE) continue
+    const { rows } = await pool.query<Row>(
+      `SELECT ${kind.select} FROM ${kind.from} WHERE ${condition} ORDER BY t.id LIMIT ${FHIR_MAX_REVINCLUDE + 1 - resources.length}`,
+      sql.values,
+    )
+    resources.push(...rows.map((row) => kind.toResource(row as never, version.meta)))
+    if (resources.length > FHIR_MAX_REVINCLUDE) break
   }
+  return { resources: resources.slice(0, FHIR_MAX_REVINCLUDE), cut: resources.length > FHIR_MAX_REVINCLUDE }
 }
 
 /** The location-distance extension of a `near` match, in the unit asked. */
