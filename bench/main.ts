@@ -25,6 +25,8 @@
  *   npm run bench -- first-start [--scale ci|demo] [--interval-ms 250]
  *       what sign-in waits for while the first `npm start` loads the demo dataset (bench/first-start.ts): the load on
  *       a scratch embedded database and a sign-in query every 250 ms; per step, the median and longest wait
+ *   npm run bench -- screens
+ *       each screen's main answer on `npm start` (bench/screens.ts): demo data, demo users, cold and median of 5
  *   npm run bench -- rankings [--requests 200] [--concurrency 1,8]
  *       Care Select (bench/rankings.ts): rankings over HTTP (wrk, or a worker thread) against the loaded database
  *       (DATABASE_URL, else the embedded one): a common specialty in the densest metro and in a rural ZIP, with
@@ -64,6 +66,7 @@ import { benchNova } from './nova.ts'
 import { benchRankings } from './rankings.ts'
 import { benchFhir } from './fhir.ts'
 import { benchFirstStart } from './first-start.ts'
+import { benchScreens } from './screens.ts'
 import { ms, setLoadGenerator } from './http-load.ts'
 
 const fmt = new Intl.NumberFormat('en-US')
@@ -604,6 +607,8 @@ async function main() {
     const levels = (values.concurrency ?? '1,8').split(',').map(Number)
     if (levels.some((l) => !Number.isInteger(l) || l < 1)) throw new Error('--concurrency takes whole numbers, e.g. 1,8')
     await benchRankings(Number(values.requests), levels)
+  } else if (command === 'screens') {
+    await benchScreens({ repeats: 5 })
   } else if (command === 'first-start') {
     const scale = values.scale as Scale['name']
     if (scale !== 'ci' && scale !== 'demo') throw new Error('--scale must be ci or demo (what a first start loads)')
