@@ -13,17 +13,17 @@ import {
   stateSummaryOf,
   type ClaimIndex,
   type DrillQuery,
-} from '../apps/server/src/routes/atlas/claim-index.ts'
+} from '../apps/server/src/engines/atlas/claim-index.ts'
 import {
   buildPatientIndex,
   countWithIndex,
   patientFilter,
   regionCountsMap,
   type PatientIndex,
-} from '../apps/server/src/routes/atlas/patient-index.ts'
-import { filtersOf, resolveScope } from '../apps/server/src/routes/atlas/query.ts'
-import { dataVersion, neighboursOf, regionCatalog } from '../apps/server/src/routes/atlas/regions.ts'
-import { getisOrdGiStar, giStar, neighbourhoods } from '../apps/server/src/routes/atlas/statistics.ts'
+} from '../apps/server/src/engines/atlas/patient-index.ts'
+import { filtersOf, resolveScope } from '../apps/server/src/services/atlas/query.ts'
+import { dataVersion, neighboursOf, regionCatalog } from '../apps/server/src/services/atlas/regions.ts'
+import { getisOrdGiStar, giStar, neighbourhoods } from '../apps/server/src/services/atlas/statistics.ts'
 
 type Desc = unknown
 const TYPED: Record<string, new (b: ArrayBuffer, o: number, n: number) => ArrayLike<number>> = {

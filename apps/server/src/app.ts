@@ -20,7 +20,7 @@ import { webClientPlugin } from './plugins/web-client.js'
 import { apiRoutes } from './routes/index.js'
 import { fhirRoutes } from './fhir/index.js'
 import { healthRoutes } from './routes/health.js'
-import { warmAtlasIndexes } from './routes/atlas/warm.js'
+import { warmAtlasIndexes } from './services/atlas/warm.js'
 import './types.js'
 
 export interface BuildAppOptions {
@@ -33,7 +33,7 @@ export interface BuildAppOptions {
    * (db/database.ts warmConnections, docs/decisions/0064): the server and the benches do, tests do not.
    */
   warmConnections?: boolean
-  /** build the Atlas indexes of each data version before anyone asks (routes/atlas/warm.ts): the server does, tests do not */
+  /** build the Atlas indexes of each data version before anyone asks (services/atlas/warm.ts): the server does, tests do not */
   warmEngines?: boolean
 }
 

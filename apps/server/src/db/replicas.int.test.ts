@@ -6,7 +6,7 @@ import { createTenant, loginTokenFor, useTestApp } from '../../../../test/helper
 import { createScratchDatabase } from '../../../../test/postgres.ts'
 import { ensureTestDataset } from '../data/test-dataset.ts'
 import { compareDataVersions, dataVersion } from '../lib/versioned-cache.ts'
-import { currentPatientIndex } from '../routes/atlas/patient-index.ts'
+import { currentPatientIndex } from '../engines/atlas/patient-index.ts'
 import { versionedBuild } from '../engines/versioned-build.ts'
 import { createDatabase, type Database } from './database.ts'
 import { readPool, readPoolForVersion, REPLICA_APPLICATION_NAME } from './replicas.ts'

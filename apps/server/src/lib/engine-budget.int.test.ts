@@ -1,7 +1,7 @@
 import { afterAll, describe, expect, it } from 'vitest'
 import { useTestDatabase } from '../../../../test/helpers.ts'
-import { currentClaimIndex } from '../routes/atlas/claim-index.ts'
-import { currentPatientIndex } from '../routes/atlas/patient-index.ts'
+import { currentClaimIndex } from '../engines/atlas/claim-index.ts'
+import { currentPatientIndex } from '../engines/atlas/patient-index.ts'
 import { engineBudgetStats, setEngineMemoryBudget } from './engine-budget.ts'
 import { dataVersion } from './versioned-cache.ts'
 

@@ -125,7 +125,7 @@ describe('GET /metrics', () => {
   })
 
   it('counts the build time of an engine once it was built', async () => {
-    const { currentPatientIndex } = await import('../routes/atlas/patient-index.ts')
+    const { currentPatientIndex } = await import('../engines/atlas/patient-index.ts')
     const { dataVersion } = await import('../lib/versioned-cache.ts')
     const index = await currentPatientIndex(ctx.app.db.pool, await dataVersion(ctx.app.db.pool), true)
     expect(index).not.toBeNull()

@@ -5,22 +5,38 @@ import request from 'supertest'
 import { beforeAll, describe, expect, it, vi } from 'vitest'
 import type { z } from 'zod'
 import { createTenant, loginTokenFor, useTestApp } from '../../../../../test/helpers.ts'
-import { DATA_VERSION_SQL } from '../../lib/versioned-cache.ts'
-import { buildClaimIndex, currentClaimIndex, drillWithIndex, type DrillQuery } from './claim-index.ts'
+import { ATLAS_PAYER_TYPES, type TileGranularity } from '@citrus/contracts'
+import type pg from 'pg'
+import { buildClaimIndex, currentClaimIndex, drillWithIndex, type DrillQuery } from '../../engines/atlas/claim-index.ts'
 import {
-  countryRowSql,
-  entityPageSql,
-  entityPageWithIndex,
+  buildPatientIndex,
+  countWithIndex,
+  currentPatientIndex,
+  patientFilter,
+  regionCountsMap,
+} from '../../engines/atlas/patient-index.ts'
+import {
+  codeConditionSql,
+  patientConditions,
+  scopeZipsSql,
+  SqlParams,
+  type AtlasFilters,
+  type AtlasScope,
+  type PayerCounts,
+} from '../../engines/atlas/rows.ts'
+import { DATA_VERSION_SQL } from '../../lib/versioned-cache.ts'
+import {
+  entityPage,
   statePageFirst,
-  stateRowsSql,
+  toRow,
+  type DrilldownPage,
   type DrilldownQuery,
   type GroupMetrics,
-} from './drilldown.ts'
-import { countByRegionSql, genericResult, toGenericResponse } from './generic.ts'
-import { buildPatientIndex, countWithIndex, currentPatientIndex, patientFilter, regionCountsMap } from './patient-index.ts'
-import { filtersOf, resolveScope } from './query.ts'
-import { dataVersion } from './regions.ts'
-import { getisOrdGiStar } from './statistics.ts'
+} from '../../services/atlas/drilldown.ts'
+import { genericResult, toGenericResponse } from '../../services/atlas/generic.ts'
+import { filtersOf, resolveScope } from '../../services/atlas/query.ts'
+import { dataVersion } from '../../services/atlas/regions.ts'
+import { getisOrdGiStar } from '../../services/atlas/statistics.ts'
 
 type Feature = {
   type: 'Feature'
@@ -54,6 +70,161 @@ const metricOf = (item: Insight, code: string) => item.metrics.flatMap((g) => g.
 
 /** Codes as LIKE patterns over the base tables: the recounts never touch the materialised views. */
 const likeAny = (codes: string[]) => `(${codes.map((c) => `d.icd10_code LIKE '${c}%'`).join(' OR ')})`
+
+// ---- the independent SQL recounts (oracles): what Atlas answered from SQL before its engines (docs/decisions/0080) ----
+
+const PAYER_SQL = ATLAS_PAYER_TYPES.map(
+  (payer) => `count(DISTINCT d.patient_id) FILTER (WHERE d.payer_type = '${payer}')::int AS "${payer}"`,
+).join(', ')
+
+/**
+ * Distinct patients per region of the granularity, with their payer types, from mv_patient_diagnoses
+ * (one row per patient and code, with the patient's attributes). Each code prefix is an index range.
+ */
+async function countByRegionSql(
+  pool: pg.Pool,
+  filters: AtlasFilters,
+  scope: AtlasScope,
+  granularity: TileGranularity,
+): Promise<Map<string, { patients: number; payers: PayerCounts }>> {
+  const params = new SqlParams()
+  const key = { STATE: 'state', COUNTY: 'county_fips', ZIP_CODE_50KM: 'zip_code' }[granularity]
+  const where = [`d.${key} IS NOT NULL`, ...patientConditions('d', filters, scope, params)]
+  const codes = codeConditionSql('d.icd10_code', filters, params)
+  if (codes) where.unshift(codes)
+  const { rows } = await pool.query<{ id: string; patients: number } & PayerCounts>(
+    `SELECT d.${key} AS id, count(DISTINCT d.patient_id)::int AS patients, ${PAYER_SQL}
+     FROM mv_patient_diagnoses d WHERE ${where.join(' AND ')} GROUP BY d.${key}`,
+    params.values,
+  )
+  return new Map(
+    rows.map((row) => [
+      row.id,
+      { patients: row.patients, payers: { commercial: row.commercial, medicare: row.medicare, medicaid: row.medicaid, other: row.other } },
+    ]),
+  )
+}
+
+const METRICS_SQL = `count(DISTINCT c.patient_id)::int AS patients, count(DISTINCT c.id)::int AS claims,
+  count(DISTINCT c.rendering_npi)::int AS providers, count(DISTINCT c.facility_id)::int AS facilities,
+  count(DISTINCT f.health_system_id)::int AS health_systems, count(DISTINCT p.state)::int AS states,
+  ${ATLAS_PAYER_TYPES.map((payer) => `count(DISTINCT c.patient_id) FILTER (WHERE p.payer_type = '${payer}')::int AS "${payer}"`).join(', ')}`
+
+/**
+ * The claims of the query: claims that carry a matching diagnosis (each code prefix one range of the
+ * claim_diagnoses text_pattern_ops index), with their patient (gender, age, payer) and facility. The
+ * scope applies to where the patients live (COUNTRY, STATE) unless `scopeOn` says facilities or providers.
+ */
+function claimsFrom(
+  filters: AtlasFilters,
+  scope: AtlasScope,
+  params: SqlParams,
+  scopeOn: 'patient' | 'facility' | 'provider',
+): { from: string; where: string[] } {
+  const where = patientConditions('p', filters, scopeOn === 'patient' ? scope : { ...scope, type: 'COUNTRY' }, params)
+  if (scopeOn !== 'patient') {
+    const alias = scopeOn === 'facility' ? 'f' : 'pr'
+    if (scope.type === 'STATE') where.push(`${alias}.state = ${params.add(scope.state)}`)
+    if (scope.type === 'ZIP_CODE_50KM') where.push(`${alias}.zip_code IN (${scopeZipsSql(scope, params)})`)
+  }
+  const codes = codeConditionSql('d.icd10_code', filters, params)
+  const claims = codes
+    ? `(SELECT DISTINCT d.claim_id FROM claim_diagnoses d WHERE ${codes}) m JOIN claims c ON c.id = m.claim_id`
+    : 'claims c'
+  const provider = scopeOn === 'provider' ? ' JOIN providers pr ON pr.npi = c.rendering_npi' : ''
+  return { from: `${claims} JOIN patients p ON p.id = c.patient_id LEFT JOIN facilities f ON f.id = c.facility_id${provider}`, where }
+}
+
+const whereSql = (where: string[]) => (where.length > 0 ? `WHERE ${where.join(' AND ')}` : '')
+
+function toMetrics(row: Record<string, unknown>): GroupMetrics {
+  const n = (key: string) => Number(row[key] ?? 0)
+  return {
+    patients: n('patients'),
+    claims: n('claims'),
+    providers: n('providers'),
+    facilities: n('facilities'),
+    health_systems: n('health_systems'),
+    states: n('states'),
+    commercial: n('commercial'),
+    medicare: n('medicare'),
+    medicaid: n('medicaid'),
+    other: n('other'),
+  }
+}
+
+/** COUNTRY in SQL over the claims. */
+async function countryRowSql(pool: pg.Pool, q: DrilldownQuery): Promise<GroupMetrics> {
+  const params = new SqlParams()
+  const { from, where } = claimsFrom(q.filters, q.scope, params, 'patient')
+  const { rows } = await pool.query(`SELECT ${METRICS_SQL} FROM ${from} ${whereSql(where)}`, params.values)
+  return toMetrics(rows[0] ?? {})
+}
+
+/** STATE in SQL over the claims. */
+async function stateRowsSql(pool: pg.Pool, q: DrilldownQuery): Promise<Map<string, GroupMetrics>> {
+  const params = new SqlParams()
+  const { from, where } = claimsFrom(q.filters, q.scope, params, 'patient')
+  if (q.state) where.push(`p.state = ${params.add(q.state)}`)
+  if (q.states) where.push(`p.state = ANY(${params.add(q.states)}::text[])`)
+  const { rows } = await pool.query<{ id: string }>(
+    `SELECT p.state AS id, ${METRICS_SQL} FROM ${from} ${whereSql(where)} GROUP BY p.state`,
+    params.values,
+  )
+  return new Map(rows.map((row) => [row.id, toMetrics(row)]))
+}
+
+const SORT_COLUMNS: Record<string, string> = {
+  patient_count: 'patients',
+  num_patients: 'patients',
+  provider_count: 'providers',
+  claim_count: 'claims',
+  opportunity_score: 'patients',
+  name: 'name',
+  state: 'state',
+}
+
+/** FACILITY or PROVIDER in SQL over the claims. */
+async function entityPageSql(pool: pg.Pool, q: DrilldownQuery): Promise<DrilldownPage> {
+  const params = new SqlParams()
+  const facility = q.type === 'FACILITY'
+  const { from, where } = claimsFrom(q.filters, q.scope, params, facility ? 'facility' : 'provider')
+  if (facility) where.push('c.facility_id IS NOT NULL')
+  if (q.facilityId !== null) where.push(`c.facility_id = ${params.add(q.facilityId)}`)
+  if (q.healthSystemId !== null) where.push(`f.health_system_id = ${params.add(q.healthSystemId)}`)
+  if (q.state) where.push(`${facility ? 'f' : 'pr'}.state = ${params.add(q.state)}`)
+  const group = facility ? 'c.facility_id' : 'c.rendering_npi'
+  const order = `${SORT_COLUMNS[q.sort.code] ?? 'patients'} ${q.sort.direction}, id ASC`
+  const entity = facility
+    ? `SELECT g.*, e.name, e.npi, e.city, e.state, e.zip_code, e.latitude, e.longitude, e.address_line_1 AS address,
+              e.hco_compile_level_1 AS kind, h.name AS parent_name, h.healthsystem_id, NULL::text AS title, NULL::text AS specialization,
+              NULL::text AS facility_name
+       FROM g JOIN facilities e ON e.id = g.key LEFT JOIN health_systems h ON h.id = e.health_system_id`
+    : `SELECT g.*, e.full_name AS name, e.npi, e.city, e.state, e.zip_code, e.latitude, e.longitude, e.address,
+              e.provider_kind AS kind, ef.name AS parent_name, NULL::text AS healthsystem_id, e.title, e.cms_specialization AS specialization,
+              ef.name AS facility_name
+       FROM g JOIN providers e ON e.npi = g.key LEFT JOIN facilities ef ON ef.id = e.facility_id`
+  const { rows } = await pool.query<Record<string, unknown>>(
+    `WITH g AS (
+       SELECT ${group} AS key, ${METRICS_SQL} FROM ${from} ${whereSql(where)} GROUP BY ${group}
+     ), e AS (${entity})
+     SELECT e.*, e.key::text AS id, (percent_rank() OVER (ORDER BY e.patients) * 100)::float8 AS opportunity, count(*) OVER ()::int AS total
+     FROM e ORDER BY ${order} LIMIT ${params.add(q.pageSize)} OFFSET ${params.add(q.page * q.pageSize)}`,
+    params.values,
+  )
+  let total = Number(rows[0]?.total ?? 0)
+  if (rows.length === 0 && q.page > 0) {
+    const count = await pool.query<{ n: number }>(
+      `SELECT count(DISTINCT ${group})::int AS n FROM ${from} ${whereSql(where)}`,
+      params.values.slice(0, -2),
+    )
+    total = count.rows[0]?.n ?? 0
+  }
+  return {
+    total,
+    rows: rows.map((row) => toRow(row as Parameters<typeof toRow>[0], toMetrics(row), Number(row.opportunity))),
+  }
+}
 
 describe('Atlas API', () => {
   const ctx = useTestApp({}, { dataset: true })
@@ -797,11 +968,12 @@ describe('Atlas API', () => {
                 { sort: { code: 'claim_count', direction: 'ASC' }, page: 1 },
                 { sort: { code: 'provider_count', direction: 'DESC' }, healthSystemId: system },
                 { facilityId: facility, state },
+                { sort: { code: 'name', direction: 'ASC' } },
+                { sort: { code: 'state', direction: 'DESC' }, page: 1 },
               ]
               for (const variant of variants) {
                 const q = { ...base, type, ...variant }
-                const column = q.sort.code === 'claim_count' ? 'claims' : q.sort.code === 'provider_count' ? 'providers' : 'patients'
-                const [a, b] = [await entityPageWithIndex(pool, claimIndex, q, column), await entityPageSql(pool, q)]
+                const [a, b] = [await entityPage(pool, q), await entityPageSql(pool, q)]
                 expect(a.total).toBe(b.total)
                 expect(a.rows.map((r) => [r.id, r.name, r.opportunity, r.details, ...displayed(r.metrics)])).toEqual(
                   b.rows.map((r) => [r.id, r.name, r.opportunity, r.details, ...displayed(r.metrics)]),
@@ -908,9 +1080,18 @@ describe('Atlas API', () => {
         state: null,
       })
       expect(stable(new Map(byState.map((c) => [c.key, c.metrics])))).toBe(stable(await stateRowsSql(pool, base)))
-      const page = await entityPageWithIndex(pool, sparse, { ...base, type: 'FACILITY' }, 'patients')
-      const pageSql = await entityPageSql(pool, { ...base, type: 'FACILITY' })
-      expect(page.rows.map((r) => [r.id, ...displayed(r.metrics)])).toEqual(pageSql.rows.map((r) => [r.id, ...displayed(r.metrics)]))
+      const facilities = await drillWithIndex(pool, sparse, {
+        group: 'FACILITY',
+        filters,
+        scope,
+        facilityId: null,
+        healthSystemId: null,
+        state: null,
+      })
+      const pageSql = await entityPageSql(pool, { ...base, type: 'FACILITY', pageSize: 100_000 })
+      expect(new Map(facilities.map((c) => [c.key, displayed(c.metrics)]))).toEqual(
+        new Map(pageSql.rows.map((r) => [r.id, displayed(r.metrics)])),
+      )
     })
 
     it('the served JSON (written without the schema serialiser) is the documented response, for every tier and census flag', async () => {
@@ -972,9 +1153,9 @@ describe('Atlas API', () => {
       }
     })
 
-    it('page a STATE drill-down from the generic result only when the claim index answers and the order is by patients (0057)', async () => {
+    it('page a STATE drill-down from the generic result only when the order is by patients (0057)', async () => {
       const pool = ctx.app.db.pool
-      const claimIndex = (await currentClaimIndex(pool, await dataVersion(pool), true))!
+      await currentClaimIndex(pool, await dataVersion(pool), true)
       const base: DrilldownQuery = {
         type: 'STATE',
         filters: filtersOf({ codes: undefined }),
@@ -986,17 +1167,16 @@ describe('Atlas API', () => {
         page: 0,
         pageSize: 25,
       }
-      expect(statePageFirst(base, claimIndex)).toBe(true)
-      expect(statePageFirst({ ...base, sort: { code: 'opportunity_score', direction: 'ASC' } }, claimIndex)).toBe(true)
-      // on the SQL fallback (the index being built) stateRowsSql without codes counts every patient with any claim,
-      // not the generic result's patients: every state is counted instead
-      expect(statePageFirst(base, null)).toBe(false)
-      expect(statePageFirst({ ...base, filters: filtersOf({ codes: 'E11' }) }, null)).toBe(false)
-      expect(statePageFirst({ ...base, sort: { code: 'claim_count', direction: 'DESC' } }, claimIndex)).toBe(false)
-      expect(statePageFirst({ ...base, sort: { code: 'provider_count', direction: 'DESC' } }, claimIndex)).toBe(false)
-      expect(statePageFirst({ ...base, facilityId: 1 }, claimIndex)).toBe(false)
-      expect(statePageFirst({ ...base, healthSystemId: 1 }, claimIndex)).toBe(false)
-      expect(statePageFirst({ ...base, type: 'FACILITY' }, claimIndex)).toBe(false)
+      expect(statePageFirst(base)).toBe(true)
+      expect(statePageFirst({ ...base, sort: { code: 'opportunity_score', direction: 'ASC' } })).toBe(true)
+      // the engines give the generic result's patients whichever rows they read (the index, or the database while it
+      // builds): the page may be chosen first either way
+      expect(statePageFirst({ ...base, filters: filtersOf({ codes: 'E11' }) })).toBe(true)
+      expect(statePageFirst({ ...base, sort: { code: 'claim_count', direction: 'DESC' } })).toBe(false)
+      expect(statePageFirst({ ...base, sort: { code: 'provider_count', direction: 'DESC' } })).toBe(false)
+      expect(statePageFirst({ ...base, facilityId: 1 })).toBe(false)
+      expect(statePageFirst({ ...base, healthSystemId: 1 })).toBe(false)
+      expect(statePageFirst({ ...base, type: 'FACILITY' })).toBe(false)
       // without codes, paged first: every state's patients recount (index and SQL agree), ordered by them
       const expected = nonZero(new Map([...(await stateRowsSql(pool, base))].map(([state, m]) => [state, m.patients])))
       const seen = new Map<string, number>()
@@ -1049,7 +1229,7 @@ describe('Atlas API', () => {
       expect(compared).toBeGreaterThan(500)
     })
 
-    it('belong to one data version: a new version is answered from SQL until its index is built', async () => {
+    it('belong to one data version: a new version is answered from the database rows until its index is built', async () => {
       const pool = ctx.app.db.pool
       const version = await dataVersion(pool)
       const current = await currentPatientIndex(pool, version)

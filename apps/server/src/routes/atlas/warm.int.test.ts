@@ -2,8 +2,8 @@ import { afterAll, describe, expect, it } from 'vitest'
 import { testConfig, useTestDatabase } from '../../../../../test/helpers.ts'
 import { buildApp } from '../../app.ts'
 import { dataVersion } from '../../lib/versioned-cache.ts'
-import { currentClaimIndex } from './claim-index.ts'
-import { currentPatientIndex } from './patient-index.ts'
+import { currentClaimIndex } from '../../engines/atlas/claim-index.ts'
+import { currentPatientIndex } from '../../engines/atlas/patient-index.ts'
 
 describe('Atlas indexes built before anyone asks (issue 33 item 14)', () => {
   const ctx = useTestDatabase({ dataset: true })

@@ -1,6 +1,6 @@
 import { ATLAS_ZIP_NEIGHBOUR_BAND_M, type TileGranularity } from '@citrus/contracts'
 import type pg from 'pg'
-import { scopeZipsSql, SqlParams, type AtlasScope } from './query.js'
+import { scopeZipsSql, SqlParams, type AtlasScope } from '../../engines/atlas/rows.js'
 
 /** A region of a granularity: its name, state, census population and a point inside it. */
 export interface Region {

@@ -1,6 +1,9 @@
-import { ATLAS_MAX_CODES, ATLAS_MAX_ZIPS, ATLAS_MESSAGES, type RegionType, type TileGranularity } from '@citrus/contracts'
+import { ATLAS_MAX_CODES, ATLAS_MAX_ZIPS, ATLAS_MESSAGES, type RegionType } from '@citrus/contracts'
 import type pg from 'pg'
 import { badRequest } from '../../lib/errors.js'
+import type { AtlasFilters, AtlasScope } from '../../engines/atlas/rows.js'
+
+export type { AtlasFilters, AtlasScope }
 
 /** An ICD-10-CM code or prefix as typed: E11, E11.6, E116, e11.65 (a dot after the category is optional). */
 const CODE_PATTERN = /^[A-Z][0-9][0-9A-Z](\.[0-9A-Z]{0,4})?$/
@@ -31,22 +34,6 @@ function isCodePrefix(prefix: string, code: string): boolean {
 export function normaliseZip(raw: string): string | null {
   const digits = raw.replace(/-\d*$/, '').replace(/\D/g, '')
   return digits.length >= 5 ? digits.slice(0, 5) : null
-}
-
-export interface AtlasScope {
-  type: RegionType
-  /** COUNTRY: 'US'; STATE: the USPS code; ZIP_CODE_50KM: the ZIP codes (comma-joined) */
-  value: string
-  state: string | null
-  zips: string[]
-  name: string
-}
-
-export interface AtlasFilters {
-  codes: string[]
-  gender: 'M' | 'F' | null
-  minAge: number | null
-  maxAge: number | null
 }
 
 export function filtersOf(input: {
@@ -93,49 +80,4 @@ export async function resolveScope(pool: pg.Pool, rawValue: string | undefined, 
     zips: list,
     name: list.length === 1 ? `ZIP ${list[0]} (50km)` : `${list.length} ZIP codes (50km)`,
   }
-}
-
-/** SQL fragments and their parameters, numbered from `offset`. */
-export class SqlParams {
-  readonly values: unknown[] = []
-  add(value: unknown): string {
-    this.values.push(value)
-    return `$${this.values.length}`
-  }
-}
-
-/**
- * The WHERE conditions of the patient filters over a relation aliased `alias` that has the patient's
- * gender, age, state and zip_code (mv_patient_diagnoses, patients).
- */
-export function patientConditions(alias: string, filters: AtlasFilters, scope: AtlasScope, params: SqlParams): string[] {
-  const where: string[] = []
-  if (filters.gender) where.push(`${alias}.gender = ${params.add(filters.gender)}`)
-  if (filters.minAge !== null) where.push(`${alias}.age >= ${params.add(filters.minAge)}`)
-  if (filters.maxAge !== null) where.push(`${alias}.age <= ${params.add(filters.maxAge)}`)
-  if (scope.type === 'STATE') where.push(`${alias}.state = ${params.add(scope.state)}`)
-  if (scope.type === 'ZIP_CODE_50KM') where.push(`${alias}.zip_code IN (${scopeZipsSql(scope, params)})`)
-  return where
-}
-
-/** The ZIP areas of a ZIP scope: centres within 50 km of any of its ZIP codes' centres (GiST on zips.geog). */
-export function scopeZipsSql(scope: AtlasScope, params: SqlParams): string {
-  return `SELECT DISTINCT z.zip FROM zips c JOIN zips z ON ST_DWithin(z.geog, c.geog, ${params.add(50_000)}) WHERE c.zip = ANY(${params.add(scope.zips)}::text[])`
-}
-
-/**
- * The code condition: each prefix is a range of the text_pattern_ops index (`~>=~` / `~<~`), OR-ed, so
- * the planner takes one bitmap index scan per prefix. Codes hold only [A-Z0-9.], all below '~'.
- * Null when there are no codes (all conditions).
- */
-export function codeConditionSql(column: string, filters: AtlasFilters, params: SqlParams): string | null {
-  if (filters.codes.length === 0) return null
-  const ranges = filters.codes.map((code) => `(${column} ~>=~ ${params.add(code)} AND ${column} ~<~ ${params.add(`${code}~`)})`)
-  return `(${ranges.join(' OR ')})`
-}
-
-export const granularityKey: Record<TileGranularity, string> = {
-  STATE: 'state',
-  COUNTY: 'county_fips',
-  ZIP_CODE_50KM: 'zip_code',
 }

@@ -1,13 +1,13 @@
 import type { FastifyInstance } from 'fastify'
 import { dataVersion } from '../../lib/versioned-cache.js'
-import { currentClaimIndex } from './claim-index.js'
+import { atlasClaims } from '../../engines/atlas/claim-index.js'
 
 /** How often a server looks for a finished data load (its own or another process's). */
 export const WARM_POLL_MS = 5_000
 
 /**
  * Builds the Atlas indexes of each data version as soon as the version exists, so the first condition search
- * after a start or a data load is answered from the index instead of waiting on SQL while the index builds
+ * after a start or a data load is answered from the index instead of reading its rows from the database
  * (issue 33 item 14). The versions come from data_loads, so a load finished by the CLI or another server process
  * is picked up within WARM_POLL_MS. A failed build is logged; the next version tries again.
  */
@@ -25,10 +25,13 @@ export function warmAtlasIndexes(app: FastifyInstance): void {
       if (version === seen || version.startsWith('0:')) return
       seen = version
       const started = Date.now()
-      await currentClaimIndex(pool, version, true)
+      await atlasClaims.build(pool, version, true)
       app.log.info({ version, ms: Date.now() - started }, 'Atlas indexes built')
     } catch (error) {
-      app.log.warn({ err: error }, 'building the Atlas indexes failed; searches answer from SQL until the next data version')
+      app.log.warn(
+        { err: error },
+        'building the Atlas indexes failed; searches read their rows from the database until the next data version',
+      )
     } finally {
       busy = false
     }

@@ -1,9 +1,18 @@
 import { ATLAS_PAYER_TYPES, type TileGranularity } from '@citrus/contracts'
 import type pg from 'pg'
-import type { PayerCounts } from './generic.js'
-import { scopeZipsSql, SqlParams, type AtlasFilters, type AtlasScope } from './query.js'
-import { versionedBuild } from '../../engines/versioned-build.js'
+import type { Row } from '../../db/kysely.js'
 import { reportEngineMemory, timedBuild } from '../../lib/engine-stats.js'
+import type { Engine } from '../engine.js'
+import { versionedBuild } from '../versioned-build.js'
+import {
+  codeConditionSql,
+  patientConditions,
+  scopeZipsSql,
+  SqlParams,
+  type AtlasFilters,
+  type AtlasScope,
+  type PayerCounts,
+} from './rows.js'
 
 /**
  * The in-process patient index of Atlas (docs/decisions/0043, 0052): mv_patient_diagnoses (one row per
@@ -21,7 +30,9 @@ import { reportEngineMemory, timedBuild } from '../../lib/engine-stats.js'
  *   filters' bitsets, and counts per region with a popcount over each region's runs.
  *
  * Built lazily from the database (the truth) and keyed by the data version: a finished seed or import
- * makes a new version, and the next request builds a new index while the old one (or SQL) still answers.
+ * makes a new version, and the next request builds a new index. Meanwhile the engine (`atlasPatients`) gives a
+ * request an index of its own patients only, built by the same code from the rows the database selects for it,
+ * so the same counting answers either way (docs/decisions/0080).
  */
 export interface PatientIndex {
   version: string
@@ -79,7 +90,44 @@ export interface PatientIndexOptions {
   denseShare?: number
   /** build the age bitsets (default true) */
   ageBitsets?: boolean
+  /**
+   * only the patients of a request (the engine's rows while the index builds): those with a diagnosis of the
+   * query's codes (any diagnosis without codes) that pass its filters and scope, with the postings of those codes
+   */
+  only?: PatientQuery
 }
+
+/** What a request asks the patient engine for: the patients of these filters within this region. */
+export interface PatientQuery {
+  filters: AtlasFilters
+  scope: AtlasScope
+}
+
+/**
+ * mv_patient_diagnoses (not in prisma/schema.prisma: a table filled by refresh.ts, docs/decisions/0079): one row
+ * per patient and diagnosis code, with the patient's attributes copied from patients.
+ */
+interface PatientDiagnosisRow {
+  patient_id: string
+  icd10_code: string
+  gender: string
+  age: number
+  payer_type: string
+  state: string
+  county_fips: string | null
+  zip_code: string
+}
+
+/** The patients' 24-byte records (see buildPatientIndex), ORDER BY id, from a relation with the columns of patients. */
+const recordsSql = (relation: string, limit: string) =>
+  `SELECT string_agg(int8send(p.id) || int2send(least(greatest(p.age, -32768), 32767)::int2)
+                || CASE p.gender WHEN 'M' THEN '\\x00'::bytea WHEN 'F' THEN '\\x01'::bytea ELSE '\\x02'::bytea END
+                || CASE p.payer_type ${ATLAS_PAYER_TYPES.map((payer, i) => `WHEN '${payer}' THEN '\\x0${i}'::bytea`).join(' ')} ELSE '\\xff'::bytea END
+                || convert_to(rpad(coalesce(p.state, '~~'), 2, '~'), 'UTF8')
+                || convert_to(rpad(coalesce(p.county_fips, '~~~~~'), 5, '~'), 'UTF8')
+                || convert_to(rpad(coalesce(p.zip_code, '~~~~~'), 5, '~'), 'UTF8'), ''::bytea ORDER BY p.id) AS data,
+              max(p.id)::text AS last
+       FROM (${relation} ORDER BY id LIMIT ${limit}) p`
 
 function dictionary() {
   const values: string[] = []
@@ -107,6 +155,19 @@ const byteOrder = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0)
  * large values instead of millions of rows through the driver.
  */
 export async function buildPatientIndex(pool: pg.Pool, version: string, options: PatientIndexOptions = {}): Promise<PatientIndex> {
+  // the request's patients (`only`) from mv_patient_diagnoses, with the attributes it copies from patients;
+  // else every patient. $1 is the last id read.
+  const only = new SqlParams()
+  only.add(null)
+  let onlyWhere = ''
+  if (options.only) {
+    const codes = codeConditionSql('d.icd10_code', options.only.filters, only)
+    onlyWhere = [codes ?? 'true', ...patientConditions('d', options.only.filters, options.only.scope, only)].join(' AND ')
+  }
+  const source = options.only
+    ? `SELECT DISTINCT ON (d.patient_id) d.patient_id AS id, d.age, d.gender, d.payer_type, d.state, d.county_fips, d.zip_code
+       FROM mv_patient_diagnoses d WHERE d.patient_id > $1::int8 AND ${onlyWhere}`
+    : 'SELECT * FROM patients WHERE id > $1::int8'
   const idsById: number[] = []
   const states = dictionary()
   const counties = dictionary()
@@ -119,17 +180,10 @@ export async function buildPatientIndex(pool: pg.Pool, version: string, options:
   const payerCol: number[] = []
   let after = '-9223372036854775808'
   for (;;) {
-    const { rows } = await pool.query<{ data: Buffer | null; last: string | null }>(
-      `SELECT string_agg(int8send(p.id) || int2send(least(greatest(p.age, -32768), 32767)::int2)
-                || CASE p.gender WHEN 'M' THEN '\\x00'::bytea WHEN 'F' THEN '\\x01'::bytea ELSE '\\x02'::bytea END
-                || CASE p.payer_type ${ATLAS_PAYER_TYPES.map((payer, i) => `WHEN '${payer}' THEN '\\x0${i}'::bytea`).join(' ')} ELSE '\\xff'::bytea END
-                || convert_to(rpad(coalesce(p.state, '~~'), 2, '~'), 'UTF8')
-                || convert_to(rpad(coalesce(p.county_fips, '~~~~~'), 5, '~'), 'UTF8')
-                || convert_to(rpad(coalesce(p.zip_code, '~~~~~'), 5, '~'), 'UTF8'), ''::bytea ORDER BY p.id) AS data,
-              max(p.id)::text AS last
-       FROM (SELECT * FROM patients WHERE id > $1::int8 ORDER BY id LIMIT ${CHUNK}) p`,
-      [after],
-    )
+    const { rows } = await pool.query<{ data: Buffer | null; last: string | null }>(recordsSql(source, String(CHUNK)), [
+      after,
+      ...only.values.slice(1),
+    ])
     const data = rows[0]?.data
     if (!data || data.length === 0) break
     for (let off = 0; off + PATIENT_RECORD <= data.length; off += PATIENT_RECORD) {
@@ -195,10 +249,22 @@ export async function buildPatientIndex(pool: pg.Pool, version: string, options:
   const runs = { STATE: runsOf(state, NONE8), COUNTY: runsOf(county, NONE16), ZIP_CODE_50KM: runsOf(zip, NONE32) }
   const idToPosition = indexOfId(idsById)
 
-  const { rows: codeRows } = await pool.query<{ code: string; data: Buffer }>(
-    `SELECT icd10_code AS code, string_agg(int8send(patient_id), ''::bytea ORDER BY patient_id) AS data
-     FROM mv_patient_diagnoses GROUP BY icd10_code`,
-  )
+  // postings: of every code; of a request's codes (or none without codes: then each of its patients has a diagnosis)
+  const postings = new SqlParams()
+  const postingsWhere = options.only
+    ? [
+        codeConditionSql('d.icd10_code', options.only.filters, postings) ?? 'true',
+        ...patientConditions('d', options.only.filters, options.only.scope, postings),
+      ].join(' AND ')
+    : null
+  const { rows: codeRows } =
+    options.only && options.only.filters.codes.length === 0
+      ? { rows: [] }
+      : await pool.query<{ code: PatientDiagnosisRow['icd10_code']; data: Buffer }>(
+          `SELECT d.icd10_code AS code, string_agg(int8send(d.patient_id), ''::bytea ORDER BY d.patient_id) AS data
+           FROM mv_patient_diagnoses d ${postingsWhere ? `WHERE ${postingsWhere}` : ''} GROUP BY d.icd10_code`,
+          postings.values,
+        )
   codeRows.sort((a, b) => byteOrder(a.code, b.code))
   const denseAt = Math.max(1, Math.ceil(size * (options.denseShare ?? 1 / 32)))
   const isDense = codeRows.map((row) => row.data.length / 8 >= denseAt)
@@ -232,6 +298,7 @@ export async function buildPatientIndex(pool: pg.Pool, version: string, options:
     row.data = Buffer.alloc(0)
   })
   offsets[codeRows.length] = at
+  if (options.only && options.only.filters.codes.length === 0) setRange(any, 0, size)
 
   const bitsetOf = (test: (p: number) => boolean) => {
     const bits = new Uint32Array(words)
@@ -382,7 +449,7 @@ export async function patientFilter(
   let zipMask: Uint8Array | null = null
   if (scope.type === 'ZIP_CODE_50KM') {
     const params = new SqlParams()
-    const { rows } = await pool.query<{ zip: string }>(scopeZipsSql(scope, params), params.values)
+    const { rows } = await pool.query<Pick<Row<'zips'>, 'zip'>>(scopeZipsSql(scope, params), params.values)
     zipMask = new Uint8Array(index.zips.length)
     const position = new Map(index.zips.map((zip, i) => [zip, i]))
     for (const { zip } of rows) {
@@ -546,7 +613,7 @@ export function regionPositions(names: readonly string[]): ReadonlyMap<string, n
   return positions
 }
 
-/** Distinct patients per region of the granularity with their payers: what countByRegion counts in SQL. */
+/** Distinct patients per region of the granularity with their payers (services/atlas/generic.ts countByRegion). */
 export function countWithIndex(
   index: PatientIndex,
   filters: AtlasFilters,
@@ -557,7 +624,7 @@ export function countWithIndex(
   return { names, counts: countRuns(index, selectPatients(index, filters.codes, filter), granularity) }
 }
 
-/** The regions with patients as a map (what countByRegionSql answers; tests compare the two). */
+/** The regions with patients as a map (the tests compare it with a recount in SQL). */
 export function regionCountsMap({ names, counts }: RegionCounts): Map<string, { patients: number; payers: PayerCounts }> {
   const width = ATLAS_PAYER_TYPES.length + 1
   const result = new Map<string, { patients: number; payers: PayerCounts }>()
@@ -620,11 +687,45 @@ export function countRuns(index: PatientIndex, selected: Uint32Array, granularit
 }
 
 /**
- * The index of the current data version, or null while it is being built (the caller answers from SQL
- * meanwhile). `wait` awaits the build instead (tests, the bench's warm-up).
+ * The index of the current data version, or null while it is being built (the engine's rows come from the
+ * database meanwhile). `wait` awaits the build instead (tests, the bench's warm-up).
  */
 export const currentPatientIndex = versionedBuild(
   (pool, version) => timedBuild('atlas_patient_index', buildPatientIndex(pool, version)),
   'atlas_patient_index',
 )
 reportEngineMemory('atlas_patient_index', (pool) => currentPatientIndex.held(pool)?.bytes ?? 0)
+
+/**
+ * The Atlas patient engine (docs/decisions/0080): its rows for a request are a patient index: the index of the data
+ * version when it is held, else (while it builds) an index of the request's patients only, read from the database
+ * by the same builder. countWithIndex counts either; patients outside the request are never selected by it.
+ */
+export const atlasPatients: Engine<PatientIndex, PatientQuery, PatientIndex> & {
+  held(pool: pg.Pool): PatientIndex | null
+  /** requests given the index, and given their rows from the database (per process) */
+  served: { index: number; database: number }
+} = {
+  name: 'atlas_patient_index',
+  build: (pool, version, wait) => currentPatientIndex(pool, version, wait),
+  async rows(pool, version, query) {
+    const index = await currentPatientIndex(pool, version)
+    if (index) {
+      atlasPatients.served.index++
+      return index
+    }
+    atlasPatients.served.database++
+    return buildPatientIndex(pool, version, { only: query })
+  },
+  memory: (pool) => currentPatientIndex.held(pool)?.bytes ?? 0,
+  evict: (pool) => currentPatientIndex.evict(pool),
+  held: (pool) => currentPatientIndex.held(pool),
+  served: { index: 0, database: 0 },
+}
+
+/** The ids of the selected patients, ascending (for reading their claims). */
+export function selectedIds(index: PatientIndex, selected: Uint32Array): number[] {
+  const ids: number[] = []
+  forEachBit(selected, (p) => ids.push(index.ids[p]!))
+  return ids.sort((a, b) => a - b)
+}

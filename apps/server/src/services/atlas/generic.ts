@@ -8,18 +8,13 @@ import {
   type TileGranularity,
 } from '@citrus/contracts'
 import type pg from 'pg'
-import { countWithIndex, currentPatientIndex, patientFilter, regionPositions, type RegionCounts } from './patient-index.js'
-import { codeConditionSql, granularityKey, patientConditions, SqlParams, type AtlasFilters, type AtlasScope } from './query.js'
+import { atlasPatients, countWithIndex, patientFilter, regionPositions, type RegionCounts } from '../../engines/atlas/patient-index.js'
+import type { AtlasFilters, AtlasScope, PayerCounts } from '../../engines/atlas/rows.js'
+import { sharedBeforeStart } from '../../lib/coalesce.js'
 import { dataVersion, neighboursOf, regionCatalog, regionsInScope, type Region } from './regions.js'
 import { buildLegend, giStar, neighbourhoods, scoreOfHotspot, type Neighbourhoods } from './statistics.js'
-import { sharedBeforeStart } from '../../lib/coalesce.js'
 
-export interface PayerCounts {
-  commercial: number
-  medicare: number
-  medicaid: number
-  other: number
-}
+export type { PayerCounts }
 
 /** One region of a result, before the plan tier and the census flag are applied. */
 export interface RegionResult {
@@ -136,13 +131,10 @@ export function resultOfRegions(
   })
 }
 
-const PAYER_SQL = ATLAS_PAYER_TYPES.map(
-  (payer) => `count(DISTINCT d.patient_id) FILTER (WHERE d.payer_type = '${payer}')::int AS "${payer}"`,
-).join(', ')
-
 /**
- * Distinct patients per region of the granularity with their payer types: from the in-process patient
- * index of the data version (docs/decisions/0043), or in SQL while that index is being built.
+ * Distinct patients per region of the granularity with their payer types: counted by countWithIndex over the patient
+ * engine's rows, the index of the data version (docs/decisions/0043) or, while it builds, an index of this query's
+ * patients read from the database (docs/decisions/0080).
  */
 export async function countByRegion(
   pool: pg.Pool,
@@ -151,45 +143,9 @@ export async function countByRegion(
   granularity: TileGranularity,
   version?: string,
 ): Promise<RegionCounts> {
-  const index = await currentPatientIndex(pool, version ?? (await dataVersion(pool)))
-  if (index) {
-    const filter = await patientFilter(pool, index, filters, scope)
-    return filter ? countWithIndex(index, filters, filter, granularity) : { names: [], counts: new Uint32Array(0) }
-  }
-  const counts = await countByRegionSql(pool, filters, scope, granularity)
-  const out = new Uint32Array(counts.size * (PAYERS + 1))
-  ;[...counts.values()].forEach(({ patients, payers }, i) =>
-    out.set([patients, payers.commercial, payers.medicare, payers.medicaid, payers.other], i * (PAYERS + 1)),
-  )
-  return { names: [...counts.keys()], counts: out }
-}
-
-/**
- * Distinct patients per region of the granularity, with their payer types, from mv_patient_diagnoses
- * (one row per patient and code, with the patient's attributes). Each code prefix is an index range.
- */
-export async function countByRegionSql(
-  pool: pg.Pool,
-  filters: AtlasFilters,
-  scope: AtlasScope,
-  granularity: TileGranularity,
-): Promise<Map<string, { patients: number; payers: PayerCounts }>> {
-  const params = new SqlParams()
-  const key = granularityKey[granularity]
-  const where = [`d.${key} IS NOT NULL`, ...patientConditions('d', filters, scope, params)]
-  const codes = codeConditionSql('d.icd10_code', filters, params)
-  if (codes) where.unshift(codes)
-  const { rows } = await pool.query<{ id: string; patients: number } & PayerCounts>(
-    `SELECT d.${key} AS id, count(DISTINCT d.patient_id)::int AS patients, ${PAYER_SQL}
-     FROM mv_patient_diagnoses d WHERE ${where.join(' AND ')} GROUP BY d.${key}`,
-    params.values,
-  )
-  return new Map(
-    rows.map((row) => [
-      row.id,
-      { patients: row.patients, payers: { commercial: row.commercial, medicare: row.medicare, medicaid: row.medicaid, other: row.other } },
-    ]),
-  )
+  const index = await atlasPatients.rows(pool, version ?? (await dataVersion(pool)), { filters, scope })
+  const filter = await patientFilter(pool, index, filters, scope)
+  return filter ? countWithIndex(index, filters, filter, granularity) : { names: [], counts: new Uint32Array(0) }
 }
 
 const cache = new Map<string, GenericResult>()

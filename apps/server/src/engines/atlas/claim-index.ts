@@ -1,26 +1,21 @@
 import { ATLAS_PAYER_TYPES } from '@citrus/contracts'
 import type pg from 'pg'
-import type { GroupMetrics } from './drilldown.js'
-import { countRuns, currentPatientIndex, NONE8, patientFilter, popcount, selectPatients, type PatientIndex } from './patient-index.js'
-import { scopeZipsSql, SqlParams, type AtlasFilters, type AtlasScope } from './query.js'
-import { versionedBuild } from '../../engines/versioned-build.js'
+import type { Row } from '../../db/kysely.js'
 import { reportEngineMemory, timedBuild } from '../../lib/engine-stats.js'
-
-/** Every metric at zero (a region or entity without rows). */
-export function emptyMetrics(): GroupMetrics {
-  return {
-    patients: 0,
-    claims: 0,
-    providers: 0,
-    facilities: 0,
-    health_systems: 0,
-    states: 0,
-    commercial: 0,
-    medicare: 0,
-    medicaid: 0,
-    other: 0,
-  }
-}
+import type { Engine } from '../engine.js'
+import { versionedBuild } from '../versioned-build.js'
+import {
+  atlasPatients,
+  countRuns,
+  currentPatientIndex,
+  NONE8,
+  patientFilter,
+  popcount,
+  selectedIds,
+  selectPatients,
+  type PatientIndex,
+} from './patient-index.js'
+import { emptyMetrics, scopeZipsSql, SqlParams, type AtlasFilters, type AtlasScope, type GroupMetrics } from './rows.js'
 
 /**
  * The drill-down index of Atlas (docs/decisions/0043, 0052): the claims grouped by (patient, facility,
@@ -74,6 +69,9 @@ export interface ClaimIndex {
   bytes: number
 }
 
+/** A row of the claims read (rowMode 'array'): patient, facility (-1: none), rendering NPI, code set, claims. */
+type ClaimRow = [Row<'claims'>['patient_id'], number, Row<'claims'>['rendering_npi'], string, number]
+
 /** NPIs are CHAR(10) */
 const NPI_BYTES = 10
 
@@ -95,8 +93,12 @@ export const npiOf = (index: Pick<ClaimIndex, 'providers'>, n: number): string =
 
 const CHUNK = 100_000
 
-export async function buildClaimIndex(pool: pg.Pool, people: PatientIndex): Promise<ClaimIndex> {
-  const facilities = await pool.query<{ id: number; state: string; zip_code: string; health_system_id: number | null }>(
+/**
+ * Builds the drill-down index over the claims of every patient of `people`, or (`only`: the engine's rows while the
+ * index builds) of those patients only (ids ascending): the same rows of theirs as the whole index holds.
+ */
+export async function buildClaimIndex(pool: pg.Pool, people: PatientIndex, only?: { patients: readonly number[] }): Promise<ClaimIndex> {
+  const facilities = await pool.query<Pick<Row<'facilities'>, 'id' | 'state' | 'zip_code' | 'health_system_id'>>(
     'SELECT id, state, zip_code, health_system_id FROM facilities ORDER BY id',
   )
   const facilityNumber = new Map(facilities.rows.map((row, i) => [row.id, i]))
@@ -128,9 +130,12 @@ export async function buildClaimIndex(pool: pg.Pool, people: PatientIndex): Prom
   let q = 0
   const ranges: [number, number][] = []
   for (let first = 0; first < size; first += CHUNK) ranges.push([idsById[first]!, idsById[Math.min(first + CHUNK, size) - 1]!])
+  // a request's patients: their ids, CHUNK at a time
+  const idChunks: (readonly number[])[] = []
+  if (only) for (let first = 0; first < only.patients.length; first += CHUNK) idChunks.push(only.patients.slice(first, first + CHUNK))
   // two chunks in flight: the database groups the next one while this process decodes the last
   const fetchChunk = ([low, high]: [number, number]) => {
-    const promise = pool.query<[string, number, string, string, number]>({
+    const promise = pool.query<ClaimRow>({
       text: `WITH cd AS (
                SELECT d.claim_id, string_agg(DISTINCT d.icd10_code, ',' ORDER BY d.icd10_code) AS codes
                FROM claim_diagnoses d JOIN claims c ON c.id = d.claim_id
@@ -145,10 +150,29 @@ export async function buildClaimIndex(pool: pg.Pool, people: PatientIndex): Prom
     promise.catch(() => undefined) // awaited later: not an unhandled rejection meanwhile
     return promise
   }
-  let pending = ranges.length > 0 ? fetchChunk(ranges[0]!) : null
-  for (let c = 0; c < ranges.length; c++) {
+  // the same rows of the given patients
+  const fetchIds = (ids: readonly number[]) => {
+    const promise = pool.query<ClaimRow>({
+      text: `WITH cd AS (
+               SELECT d.claim_id, string_agg(DISTINCT d.icd10_code, ',' ORDER BY d.icd10_code) AS codes
+               FROM claim_diagnoses d JOIN claims c ON c.id = d.claim_id
+               WHERE c.patient_id = ANY($1::int8[]) GROUP BY d.claim_id)
+             SELECT c.patient_id, coalesce(c.facility_id, -1), c.rendering_npi, coalesce(cd.codes, ''), count(*)::int
+             FROM claims c LEFT JOIN cd ON cd.claim_id = c.id
+             WHERE c.patient_id = ANY($1::int8[])
+             GROUP BY c.patient_id, 2, c.rendering_npi, 4 ORDER BY c.patient_id`,
+      values: [ids],
+      rowMode: 'array',
+    })
+    promise.catch(() => undefined)
+    return promise
+  }
+  const chunks = only ? idChunks.length : ranges.length
+  const fetchAt = (c: number) => (only ? fetchIds(idChunks[c]!) : fetchChunk(ranges[c]!))
+  let pending = chunks > 0 ? fetchAt(0) : null
+  for (let c = 0; c < chunks; c++) {
     const result = await pending!
-    pending = c + 1 < ranges.length ? fetchChunk(ranges[c + 1]!) : null
+    pending = c + 1 < chunks ? fetchAt(c + 1) : null
     for (const [patientId, facilityId, npi, codes, count] of result.rows) {
       const id = Number(patientId)
       while (q < size && idsById[q]! < id) rowStartById[++q] = rows
@@ -195,7 +219,7 @@ export async function buildClaimIndex(pool: pg.Pool, people: PatientIndex): Prom
     zip: new Int32Array(providerCount).fill(-1),
     zipNames: [],
   }
-  const known = await pool.query<[string, string, string]>({
+  const known = await pool.query<[Row<'providers'>['npi'], Row<'providers'>['state'], Row<'providers'>['zip_code']]>({
     text: 'SELECT npi, state, zip_code FROM providers WHERE npi = ANY($1::text[])',
     values: [npis],
     rowMode: 'array',
@@ -496,8 +520,9 @@ export interface DrillCount {
 }
 
 /**
- * The metrics of each group, as the claim-level SQL of drilldown.ts counts them. For FACILITY and
- * PROVIDER groups the facility, health system and state counts are not computed (no card shows them).
+ * The metrics of each group: the one count of every drill-down figure, over the index or a request's rows (the
+ * tests recount them in SQL over the claims). For FACILITY and PROVIDER groups the facility, health system and
+ * state counts are not computed (no card shows them).
  */
 export async function drillWithIndex(
   pool: pg.Pool,
@@ -508,7 +533,8 @@ export async function drillWithIndex(
   const people = index.people
   const onPatients = q.group === 'COUNTRY' || q.group === 'STATE'
   const scopeZips = q.scope.type === 'ZIP_CODE_50KM' && !onPatients ? await zipsOf(pool, q.scope) : null
-  const filter = await patientFilter(pool, people, q.filters, onPatients ? q.scope : { ...q.scope, type: 'COUNTRY', state: null })
+  const selection = patientQueryOf(q)
+  const filter = await patientFilter(pool, people, selection.filters, selection.scope)
   if (!filter) return []
   if (q.group === 'STATE' && q.state !== null) {
     const s = people.states.indexOf(q.state)
@@ -683,7 +709,7 @@ function setMatchOf(index: ClaimIndex, prefixes: readonly string[]): Uint8Array 
 
 async function zipsOf(pool: pg.Pool, scope: AtlasScope): Promise<Set<string>> {
   const params = new SqlParams()
-  const { rows } = await pool.query<{ zip: string }>(scopeZipsSql(scope, params), params.values)
+  const { rows } = await pool.query<Pick<Row<'zips'>, 'zip'>>(scopeZipsSql(scope, params), params.values)
   return new Set(rows.map((row) => row.zip))
 }
 
@@ -925,3 +951,41 @@ export const currentClaimIndex = versionedBuild(
   'atlas_claim_index',
 )
 reportEngineMemory('atlas_claim_index', (pool) => currentClaimIndex.held(pool)?.bytes ?? 0)
+
+/**
+ * The Atlas claim engine (docs/decisions/0080): its rows for a drill-down are a claim index: the index of the data
+ * version when it is held, else (while it builds) an index of the claims of the drill-down's patients only (the
+ * patient engine's, selected as drillWithIndex selects them), read from the database by the same builder.
+ * drillWithIndex counts either: a row it walks is a row of a selected patient, which both hold alike.
+ */
+export const atlasClaims: Engine<ClaimIndex, DrillQuery, ClaimIndex> & {
+  held(pool: pg.Pool): ClaimIndex | null
+  /** requests given the index, and given their rows from the database (per process) */
+  served: { index: number; database: number }
+} = {
+  name: 'atlas_claim_index',
+  build: (pool, version, wait) => currentClaimIndex(pool, version, wait),
+  async rows(pool, version, q) {
+    const held = await currentClaimIndex(pool, version)
+    if (held) {
+      atlasClaims.served.index++
+      return held
+    }
+    atlasClaims.served.database++
+    const query = patientQueryOf(q)
+    const people = await atlasPatients.rows(pool, version, query)
+    const filter = await patientFilter(pool, people, query.filters, query.scope)
+    const patients = filter ? selectedIds(people, selectPatients(people, q.filters.codes, filter)) : []
+    return buildClaimIndex(pool, people, { patients })
+  },
+  memory: (pool) => currentClaimIndex.held(pool)?.bytes ?? 0,
+  evict: (pool) => currentClaimIndex.evict(pool),
+  held: (pool) => currentClaimIndex.held(pool),
+  served: { index: 0, database: 0 },
+}
+
+/** The patients a drill-down walks: in its region (COUNTRY, STATE groups) or anywhere (FACILITY, PROVIDER: their own region). */
+function patientQueryOf(q: DrillQuery): { filters: AtlasFilters; scope: AtlasScope } {
+  const onPatients = q.group === 'COUNTRY' || q.group === 'STATE'
+  return { filters: q.filters, scope: onPatients ? q.scope : { ...q.scope, type: 'COUNTRY', state: null } }
+}
