@@ -1,7 +1,7 @@
 import { novaEndpoints } from '@citrus/contracts'
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod'
 import { route } from '../../lib/endpoint.js'
-import { NovaService } from './service.js'
+import { NovaService } from '../../services/nova/service.js'
 
 const JSON_TYPE = 'application/json; charset=utf-8'
 

@@ -52,8 +52,9 @@ import {
   type MetricValues,
   type NovaCounts,
 } from './metrics.js'
-import { LIST_WEIGHT, NovaDataSource, type NovaData } from './data.js'
+import { LIST_WEIGHT, novaEngine, type NovaData } from '../../engines/nova/index.js'
 import {
+  dataVersion,
   facilityByNpi,
   healthSystemExists,
   type FacilityRecord,
@@ -138,15 +139,13 @@ export function payerMix(counts: Map<string, number>): PayerShare[] {
 
 export class NovaService {
   readonly shapes: ShapeCache
-  private readonly source: NovaDataSource
   constructor(private readonly pool: pg.Pool) {
     this.shapes = new ShapeCache(pool)
-    this.source = new NovaDataSource(pool)
   }
 
-  /** The data of the current version (docs/decisions/0054): every call answers from it in memory. */
-  data(): Promise<NovaData> {
-    return this.source.get()
+  /** The data of the current version (docs/decisions/0054): every call answers from it in memory (engines/nova). */
+  async data(): Promise<NovaData> {
+    return novaEngine.rows(this.pool, await dataVersion(this.pool))
   }
 
   /** The active facilities of a scope (and of a health system), from the data. */

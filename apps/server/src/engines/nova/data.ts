@@ -1,11 +1,9 @@
 import { NOVA_DEFAULT_USE_CASE, type TerritoryName } from '@citrus/contracts'
 import type pg from 'pg'
 import { timedBuild } from '../../lib/engine-stats.js'
-import { BUILD_CATCH_UP_MS, readPool } from '../../db/replicas.js'
-import { derive, TOP_PRESCRIBER_RANK, type DerivedMetrics } from './metrics.js'
+import { derive, TOP_PRESCRIBER_RANK, type DerivedMetrics } from '../../services/nova/metrics.js'
 import {
   affiliations,
-  dataVersion,
   facilityCounts,
   hcpCountsAll,
   healthSystems,
@@ -22,7 +20,7 @@ import {
   type HealthSystemRecord,
   type NovaYears,
   type ProviderRecord,
-} from './queries.js'
+} from '../../services/nova/queries.js'
 
 /**
  * Everything Nova answers from, aggregated once per data version (docs/decisions/0054): the counts of every
@@ -75,6 +73,11 @@ export class Memo {
   private total = 0
   constructor(private readonly maxWeight: number) {}
 
+  /** the weight held: characters of written answers plus LIST_WEIGHT per derived list */
+  get weight(): number {
+    return this.total
+  }
+
   get<T>(key: string, make: () => T, weigh: (value: T) => number = () => 1): T {
     const hit = this.map.get(key)
     if (hit) {
@@ -98,6 +101,27 @@ export class Memo {
 /** Weight budget of a NovaData's memo: characters of written answers plus 1,000 per derived list. */
 export const MEMO_BUDGET = 48_000_000
 export const LIST_WEIGHT = 1_000
+
+/** Bytes per row of each kind a NovaData holds (with its maps' entries): an estimate, for the engine's memory. */
+const ROW_BYTES = { facility: 900, hcp: 320, provider: 700, payer: 80, specialty: 90 } as const
+
+/** The bytes a NovaData holds, estimated from its rows and its memo's weight (a character counts 2 bytes). */
+export function novaDataBytes(data: NovaData): number {
+  let payers = 0
+  for (const byType of data.payers.values()) payers += byType.size
+  let specialties = 0
+  for (const bySpecialty of data.affiliations.byFacility.values()) specialties += bySpecialty.size
+  let hcps = 0
+  for (const list of data.hcps.values()) hcps += list.length
+  return (
+    data.rows.length * ROW_BYTES.facility +
+    hcps * ROW_BYTES.hcp +
+    data.providers.size * ROW_BYTES.provider +
+    payers * ROW_BYTES.payer +
+    specialties * ROW_BYTES.specialty +
+    data.memo.weight * 2
+  )
+}
 
 /** The data of a version (buildNovaDataUntimed), its build time recorded for GET /metrics (lib/engine-stats.ts). */
 export const buildNovaData = (pool: pg.Pool, version: string, previous: NovaData | null): Promise<NovaData> =>
@@ -181,62 +205,5 @@ async function buildNovaDataUntimed(pool: pg.Pool, version: string, previous: No
     affiliations: affiliation,
     nameOrder,
     memo: new Memo(MEMO_BUDGET),
-  }
-}
-
-/** How long a NovaData serves before it is rebuilt in the background (a bare `data refresh` is seen within it). */
-export const SNAPSHOT_TTL_MS = 5 * 60_000
-
-/**
- * The NovaData of the current data version: a new version (a load started or finished) waits for its build
- * (concurrent calls share it); the same version older than SNAPSHOT_TTL_MS is rebuilt in the background while
- * the old one keeps answering.
- */
-export class NovaDataSource {
-  private current: { version: string; value: Promise<NovaData> } | null = null
-  private lastBuilt: NovaData | null = null
-  private refreshing = false
-  constructor(private readonly pool: pg.Pool) {}
-
-  async get(): Promise<NovaData> {
-    const version = await dataVersion(this.pool)
-    const cached = this.current
-    if (cached && cached.version === version) {
-      const data = await cached.value
-      if (Date.now() - data.builtAt >= SNAPSHOT_TTL_MS && !this.refreshing) this.refresh(cached, data)
-      return data
-    }
-    const previous = this.lastBuilt
-    // from a read replica that has replayed what the primary holds now (this version or newer), else the primary
-    const value = readPool(this.pool, { waitMs: BUILD_CATCH_UP_MS }).then((reader) => buildNovaData(reader, version, previous))
-    const entry = { version, value }
-    this.current = entry
-    value.then(
-      (data) => {
-        if (this.current === entry) this.lastBuilt = data
-      },
-      () => {
-        if (this.current === entry) this.current = null
-      },
-    )
-    return value
-  }
-
-  private refresh(entry: { version: string; value: Promise<NovaData> }, data: NovaData): void {
-    this.refreshing = true
-    readPool(this.pool, { waitMs: BUILD_CATCH_UP_MS })
-      .then((reader) => buildNovaData(reader, entry.version, data))
-      .then(
-        (fresh) => {
-          this.refreshing = false
-          if (this.current !== entry) return
-          this.current = { version: entry.version, value: Promise.resolve(fresh) }
-          this.lastBuilt = fresh
-        },
-        () => {
-          this.refreshing = false
-          data.builtAt = Date.now() // try again one TTL later, not on every call
-        },
-      )
   }
 }

@@ -1,4 +1,5 @@
 import type pg from 'pg'
+import { kyselyOf, type Row } from '../../db/kysely.js'
 import { COUNT_KEYS, type NovaCounts } from './metrics.js'
 
 /**
@@ -34,24 +35,30 @@ export type Scope =
   | { level: 'STATE'; state: string; stateName: string }
   | { level: 'SALES_TERRITORY'; territory: { id: number; name: string; state: string } }
 
-export interface FacilityRow extends NovaCounts {
-  id: number
-  npi: string | null
-  name: string
-  facility_type: string
-  hco_compile_level_1: string
-  city: string
-  state: string
-  zip_code: string
-  county_fips: string | null
-  address_line_1: string
-  latitude: number
-  longitude: number
-  phone_number: string | null
-  health_system_id: number | null
-  healthsystem_id: string | null
-  health_system_name: string | null
+/** The facility columns Nova reads, with its health system's code and name. */
+export type FacilityRecord = Pick<
+  Row<'facilities'>,
+  | 'id'
+  | 'npi'
+  | 'name'
+  | 'facility_type'
+  | 'hco_compile_level_1'
+  | 'city'
+  | 'state'
+  | 'zip_code'
+  | 'county_fips'
+  | 'address_line_1'
+  | 'latitude'
+  | 'longitude'
+  | 'phone_number'
+  | 'health_system_id'
+> & {
+  healthsystem_id: Row<'health_systems'>['healthsystem_id'] | null
+  health_system_name: Row<'health_systems'>['name'] | null
 }
+
+/** An active facility with its counts of the 5-year window. */
+export type FacilityRow = FacilityRecord & NovaCounts
 
 export interface FacilityFilter {
   healthSystemId?: string
@@ -158,44 +165,38 @@ export async function facilityCounts(pool: pg.Pool, latestYear: number, scope: S
   return rows
 }
 
-export interface FacilityRecord {
-  id: number
-  npi: string | null
-  name: string
-  facility_type: string
-  hco_compile_level_1: string
-  city: string
-  state: string
-  zip_code: string
-  county_fips: string | null
-  address_line_1: string
-  latitude: number
-  longitude: number
-  phone_number: string | null
-  health_system_id: number | null
-  healthsystem_id: string | null
-  health_system_name: string | null
-}
-
+/** A facility by NPI, active or not (the first of several with the same NPI). */
 export async function facilityByNpi(pool: pg.Pool, npi: string): Promise<FacilityRecord | null> {
-  const { rows } = await pool.query<FacilityRecord>(
-    `SELECT f.id, f.npi, f.name, f.facility_type, f.hco_compile_level_1, f.city, f.state, f.zip_code, f.county_fips, f.address_line_1,
-            f.latitude, f.longitude, f.phone_number, f.health_system_id, h.healthsystem_id, h.name AS health_system_name
-     FROM facilities f LEFT JOIN health_systems h ON h.id = f.health_system_id WHERE f.npi = $1`,
-    [npi],
-  )
-  return rows[0] ?? null
+  const row = await kyselyOf(pool)
+    .selectFrom('facilities as f')
+    .leftJoin('health_systems as h', 'h.id', 'f.health_system_id')
+    .select([
+      'f.id',
+      'f.npi',
+      'f.name',
+      'f.facility_type',
+      'f.hco_compile_level_1',
+      'f.city',
+      'f.state',
+      'f.zip_code',
+      'f.county_fips',
+      'f.address_line_1',
+      'f.latitude',
+      'f.longitude',
+      'f.phone_number',
+      'f.health_system_id',
+      'h.healthsystem_id',
+      'h.name as health_system_name',
+    ])
+    .where('f.npi', '=', npi)
+    .executeTakeFirst()
+  return row ?? null
 }
 
-export interface HealthSystemRecord {
-  id: number
-  healthsystem_id: string
-  name: string
-  control_type: string
-  state: string | null
-  city: string | null
-  website_domain: string | null
-  phone_number: string | null
+export type HealthSystemRecord = Pick<
+  Row<'health_systems'>,
+  'id' | 'healthsystem_id' | 'name' | 'control_type' | 'state' | 'city' | 'website_domain' | 'phone_number'
+> & {
   number_of_hospitals_owned: number
   number_of_facilities_owned: number
   number_of_affiliated_hcps: number
@@ -231,7 +232,13 @@ export interface Affiliations {
 }
 
 export async function affiliations(pool: pg.Pool): Promise<Affiliations> {
-  const { rows } = await pool.query<{ facility_id: number; health_system_id: number | null; specialty: string; n: number }>(
+  const { rows } = await pool.query<
+    // the join keeps providers with a facility only
+    { facility_id: NonNullable<Row<'providers'>['facility_id']>; specialty: Row<'providers'>['cms_specialization']; n: number } & Pick<
+      Row<'facilities'>,
+      'health_system_id'
+    >
+  >(
     `SELECT p.facility_id, f.health_system_id, p.cms_specialization AS specialty, count(*)::int AS n
      FROM providers p JOIN facilities f ON f.id = p.facility_id
      GROUP BY p.facility_id, f.health_system_id, p.cms_specialization`,
@@ -247,29 +254,36 @@ export async function affiliations(pool: pg.Pool): Promise<Affiliations> {
   return { byFacility, bySystem }
 }
 
-export interface ProviderRecord {
-  id: number
-  npi: string
-  full_name: string
-  first_name: string
-  last_name: string
-  title: string | null
-  cms_specialization: string
-  phone_number: string | null
-  years_in_practice: number | null
-  age: number | null
-  gender: string | null
-  address: string
-  city: string
-  state: string
-  zip_code: string
-  latitude: number
-  longitude: number
-  facility_name: string | null
+/** A row of the view mv_provider_panel: a clinician's patient panel from the claims. */
+interface ProviderPanelRow {
   last_year_patient_count: number | null
   last_month_new_patient_count: number | null
-  antivenom_patients_all_sites_5y: number | null
 }
+
+export type ProviderRecord = Pick<
+  Row<'providers'>,
+  | 'id'
+  | 'npi'
+  | 'full_name'
+  | 'first_name'
+  | 'last_name'
+  | 'title'
+  | 'cms_specialization'
+  | 'phone_number'
+  | 'years_in_practice'
+  | 'age'
+  | 'gender'
+  | 'address'
+  | 'city'
+  | 'state'
+  | 'zip_code'
+  | 'latitude'
+  | 'longitude'
+> &
+  ProviderPanelRow & {
+    facility_name: Row<'facilities'>['name'] | null
+    antivenom_patients_all_sites_5y: number | null
+  }
 
 export async function providersByNpi(pool: pg.Pool, npis: string[]): Promise<Map<string, ProviderRecord>> {
   if (npis.length === 0) return new Map()
@@ -300,7 +314,7 @@ export async function topPrescriberRanks(pool: pg.Pool, limit: number): Promise<
 }
 
 /** Per facility and clinician who treated an envenomation there in the 5-year window: that clinician's counts. */
-export type HcpCountRow = NovaCounts & { facility_id: number; npi: string }
+export type HcpCountRow = NovaCounts & Pick<Row<'snakebite_cases'>, 'facility_id'> & { npi: Row<'snakebite_cases'>['provider_npi'] }
 
 /**
  * The counts of every (facility, clinician) pair of the 5-year window in one pass over the window's cases (the
@@ -333,8 +347,10 @@ export async function hcpCountsAll(pool: pg.Pool, latestYear: number): Promise<H
 }
 
 /** Payer types of the envenomation claims of every facility over 5 years. */
-export async function payerCountsAll(pool: pg.Pool, latestYear: number): Promise<{ facility_id: number; payer_type: string; n: number }[]> {
-  const { rows } = await pool.query<{ facility_id: number; payer_type: string; n: number }>(
+export type PayerCountRow = Pick<Row<'snakebite_cases'>, 'facility_id'> & Pick<Row<'claims'>, 'payer_type'> & { n: number }
+
+export async function payerCountsAll(pool: pg.Pool, latestYear: number): Promise<PayerCountRow[]> {
+  const { rows } = await pool.query<PayerCountRow>(
     `SELECT s.facility_id, c.payer_type, count(*)::int AS n
      FROM snakebite_cases s JOIN claims c ON c.id = s.claim_id
      WHERE s.event_date >= make_date($1 - 4, 1, 1) AND s.event_date < make_date($1 + 1, 1, 1)
@@ -346,8 +362,13 @@ export async function payerCountsAll(pool: pg.Pool, latestYear: number): Promise
 
 /** Whether a health system with this id exists (one with no antivenom activity answers an empty list, not 404). */
 export async function healthSystemExists(pool: pg.Pool, healthsystemId: string): Promise<boolean> {
-  const { rows } = await pool.query('SELECT 1 FROM health_systems WHERE healthsystem_id = $1 LIMIT 1', [healthsystemId])
-  return rows.length > 0
+  const row = await kyselyOf(pool)
+    .selectFrom('health_systems')
+    .select('id')
+    .where('healthsystem_id', '=', healthsystemId)
+    .limit(1)
+    .executeTakeFirst()
+  return row !== undefined
 }
 
 // ---------------------------------------------------------------- scopes and shapes
@@ -364,8 +385,8 @@ export async function dataVersion(pool: pg.Pool): Promise<string> {
 }
 
 /** Every state (abbr, name, and whether it has an outline for the national map). */
-export async function allStates(pool: pg.Pool): Promise<{ abbr: string; name: string; has_geom: boolean }[]> {
-  const { rows } = await pool.query<{ abbr: string; name: string; has_geom: boolean }>(
+export async function allStates(pool: pg.Pool): Promise<(Pick<Row<'states'>, 'abbr' | 'name'> & { has_geom: boolean })[]> {
+  const { rows } = await pool.query<Pick<Row<'states'>, 'abbr' | 'name'> & { has_geom: boolean }>(
     'SELECT abbr, name, geom IS NOT NULL AS has_geom FROM states ORDER BY abbr',
   )
   return rows
@@ -373,11 +394,12 @@ export async function allStates(pool: pg.Pool): Promise<{ abbr: string; name: st
 
 /** The counties of every territory of the use case. */
 export async function territoryCountyList(pool: pg.Pool, useCase: string): Promise<Map<number, Set<string>>> {
-  const { rows } = await pool.query<{ territory_id: number; county_fips: string }>(
-    `SELECT tc.territory_id, tc.county_fips FROM sales_territory_counties tc JOIN sales_territories t ON t.id = tc.territory_id
-     WHERE t.nova_use_case = $1`,
-    [territoryUseCase(useCase)],
-  )
+  const rows = await kyselyOf(pool)
+    .selectFrom('sales_territory_counties as tc')
+    .innerJoin('sales_territories as t', 't.id', 'tc.territory_id')
+    .select(['tc.territory_id', 'tc.county_fips'])
+    .where('t.nova_use_case', '=', territoryUseCase(useCase))
+    .execute()
   const out = new Map<number, Set<string>>()
   for (const r of rows) {
     let set = out.get(r.territory_id)
@@ -387,19 +409,17 @@ export async function territoryCountyList(pool: pg.Pool, useCase: string): Promi
   return out
 }
 
-export interface TerritoryRecord {
-  id: number
-  name: string
-  state: string
-}
+export type TerritoryRecord = Pick<Row<'sales_territories'>, 'id' | 'name' | 'state'>
 
 /** Territories of a use case ('general' reads the serb_crofab territories: there is one antivenom dataset). */
 export async function territories(pool: pg.Pool, useCase: string): Promise<TerritoryRecord[]> {
-  const { rows } = await pool.query<TerritoryRecord>(
-    'SELECT id, name, state FROM sales_territories WHERE nova_use_case = $1 ORDER BY state, name',
-    [territoryUseCase(useCase)],
-  )
-  return rows
+  return kyselyOf(pool)
+    .selectFrom('sales_territories')
+    .select(['id', 'name', 'state'])
+    .where('nova_use_case', '=', territoryUseCase(useCase))
+    .orderBy('state')
+    .orderBy('name')
+    .execute()
 }
 
 export const territoryUseCase = (useCase: string) => (useCase === 'general' ? 'serb_crofab' : useCase)
