@@ -10,7 +10,11 @@ import type pg from 'pg'
 export interface Engine<Index, Query, Rows> {
   /** its name in the shared memory budget (lib/engine-budget.ts) and in GET /metrics */
   readonly name: string
-  /** the index of the data version: built in the background on first ask, null while it builds (`wait`: awaited) */
+  /**
+   * the index of the data version: built in the background on first ask, null while it builds (`wait`: awaited).
+   * An engine kept per key (Care Select's specialties) builds here what every key shares, and each key on its
+   * first `rows`.
+   */
   build(pool: pg.Pool, version: string, wait?: boolean): Promise<Index | null>
   /** the rows a request needs: from the index when it is held for the version, else read from the database */
   rows(pool: pg.Pool, version: string, query: Query): Promise<Rows>
