@@ -4,7 +4,9 @@
  * `PractitionerRole?specialty=&location.near=` there, and 1,000-row pages of PractitionerRole (keyset cursors taken
  * from the first pages' next links); p50/p95 printed beside the p50/p95 of the scenario's raw SQL on the server's
  * pool at concurrency 1. Then the whole PractitionerRole set paged by next links and streamed as NDJSON ($export):
- * resources per second, beside the raw keyset SQL reading the same rows.
+ * resources per second, beside the raw keyset SQL reading the same rows. The network filters (the smallest network by
+ * reference, the largest by name) are measured too, and the header says whether the GIN index of the networks JSON
+ * (providers_networks_gin) is there, so that a run without it (dropped by hand) compares before and after.
  * Database: DATABASE_URL (the loaded scale), else the embedded database of a running `npm start`. Changes no data.
  */
 import { loadEnv } from '../apps/server/src/config.ts'
@@ -46,7 +48,20 @@ export async function benchFhir(requests: number, levels: number[], options: { m
       )
     ).rows[0]!
     const taxonomy = '207Q00000X'
+    // the smallest and the largest network by members (the filter's two regimes: index look-up, id-order scan)
+    const networks = (
+      await pool.query<{ id: number; name: string; members: number }>(
+        `SELECT i.id, i.name, count(*)::int AS members FROM insurers i JOIN providers p ON p.aggregated_insurance_networks_v1 @> jsonb_build_object(i.name, true)
+         GROUP BY i.id, i.name ORDER BY count(*), i.id`,
+      )
+    ).rows
+    const smallest = networks[0]!
+    const largest = networks[networks.length - 1]!
+    const gin = (await pool.query(`SELECT 1 FROM pg_indexes WHERE indexname = 'providers_networks_gin'`)).rows.length > 0
     console.log(`FHIR directory on ${mode}: ${n(providers)} providers; metro ZIP ${metro.zip}; ${requests} requests per case`)
+    console.log(
+      `networks: smallest ${smallest.name} (${n(smallest.members)}), largest ${largest.name} (${n(largest.members)}); providers_networks_gin ${gin ? 'present' : 'ABSENT'}`,
+    )
     const near = `${metro.latitude}|${metro.longitude}|10|mi`
     const point = 'ST_SetSRID(ST_MakePoint($2, $1), 4326)::geography'
 
@@ -94,6 +109,22 @@ export async function benchFhir(requests: number, levels: number[], options: { m
           const after = (i % cursors.length) * 1000
           return pool.query(`${fields} ${from} WHERE t.id > $1 ORDER BY t.id LIMIT 1001`, [pageIds[after - 1] ?? 0])
         },
+      },
+      {
+        name: 'PractitionerRole?network= smallest, 50',
+        path: () => `/fhir/PractitionerRole?network=Organization/net-${smallest.id}&_count=50`,
+        sql: () =>
+          pool.query(`${fields} ${from} WHERE t.aggregated_insurance_networks_v1 @> $1::jsonb ORDER BY t.id LIMIT 51`, [
+            JSON.stringify({ [smallest.name]: true }),
+          ]),
+      },
+      {
+        name: 'PractitionerRole?network.name= largest, 50',
+        path: () => `/fhir/PractitionerRole?network.name:exact=${encodeURIComponent(`${largest.name} Network`)}&_count=50`,
+        sql: () =>
+          pool.query(`${fields} ${from} WHERE t.aggregated_insurance_networks_v1 @> $1::jsonb ORDER BY t.id LIMIT 51`, [
+            JSON.stringify({ [largest.name]: true }),
+          ]),
       },
     ]
 
