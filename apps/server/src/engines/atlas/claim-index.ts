@@ -1,6 +1,6 @@
 import { ATLAS_PAYER_TYPES } from '@citrus/contracts'
 import type pg from 'pg'
-import type { Row } from '../../db/kysely.js'
+import { kyselyOf, type Row } from '../../db/kysely.js'
 import { reportEngineMemory, timedBuild } from '../../lib/engine-stats.js'
 import type { Engine } from '../engine.js'
 import { versionedBuild } from '../versioned-build.js'
@@ -98,9 +98,9 @@ const CHUNK = 100_000
  * index builds) of those patients only (ids ascending): the same rows of theirs as the whole index holds.
  */
 export async function buildClaimIndex(pool: pg.Pool, people: PatientIndex, only?: { patients: readonly number[] }): Promise<ClaimIndex> {
-  const facilities = await pool.query<Pick<Row<'facilities'>, 'id' | 'state' | 'zip_code' | 'health_system_id'>>(
-    'SELECT id, state, zip_code, health_system_id FROM facilities ORDER BY id',
-  )
+  const facilities = {
+    rows: await kyselyOf(pool).selectFrom('facilities').select(['id', 'state', 'zip_code', 'health_system_id']).orderBy('id').execute(),
+  }
   const facilityNumber = new Map(facilities.rows.map((row, i) => [row.id, i]))
   const npiNumber = new Map<string, number>()
   const setNumber = new Map<string, number>()

@@ -20,7 +20,7 @@ import {
 import type pg from 'pg'
 import type { z } from 'zod'
 import { atlasPatients } from '../../engines/atlas/patient-index.js'
-import type { Row } from '../../db/kysely.js'
+import { kyselyOf, type Row } from '../../db/kysely.js'
 import { badRequest, notFound } from '../../lib/errors.js'
 import {
   countryRow,
@@ -288,12 +288,10 @@ export async function atlasTile(
 
 /** The facility a drill-down's filter names (by id or NPI); 404 when there is none. */
 async function facilityOf(pool: pg.Pool, ref: unknown, byId: boolean): Promise<number> {
-  const { rows } = await pool.query<Pick<Row<'facilities'>, 'id'>>(
-    byId ? 'SELECT id FROM facilities WHERE id = $1' : 'SELECT id FROM facilities WHERE npi = $1',
-    [byId ? Number(ref) || 0 : String(ref)],
-  )
-  if (!rows[0]) throw notFound(ATLAS_MESSAGES.facilityNotFound)
-  return rows[0].id
+  const facilities = kyselyOf(pool).selectFrom('facilities').select('id')
+  const row = await (byId ? facilities.where('id', '=', Number(ref) || 0) : facilities.where('npi', '=', String(ref))).executeTakeFirst()
+  if (!row) throw notFound(ATLAS_MESSAGES.facilityNotFound)
+  return row.id
 }
 
 /** POST /atlas/drilldown: a page of the insight cards of a level. */

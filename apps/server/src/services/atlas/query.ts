@@ -1,5 +1,6 @@
 import { ATLAS_MAX_CODES, ATLAS_MAX_ZIPS, ATLAS_MESSAGES, type RegionType } from '@citrus/contracts'
 import type pg from 'pg'
+import { kyselyOf } from '../../db/kysely.js'
 import { badRequest } from '../../lib/errors.js'
 import type { AtlasFilters, AtlasScope } from '../../engines/atlas/rows.js'
 
@@ -60,16 +61,20 @@ export async function resolveScope(pool: pg.Pool, rawValue: string | undefined, 
   }
   if (type === 'STATE' && /^[A-Za-z]{2}$/.test(value)) {
     const abbr = value.toUpperCase()
-    const { rows } = await pool.query<{ name: string }>('SELECT name FROM states WHERE abbr = $1', [abbr])
-    if (!rows[0]) throw badRequest(ATLAS_MESSAGES.unknownState(value))
-    return { type: 'STATE', value: abbr, state: abbr, zips: [], name: rows[0].name }
+    const row = await kyselyOf(pool).selectFrom('states').select('name').where('abbr', '=', abbr).executeTakeFirst()
+    if (!row) throw badRequest(ATLAS_MESSAGES.unknownState(value))
+    return { type: 'STATE', value: abbr, state: abbr, zips: [], name: row.name }
   }
   const parts = value.split(/[,;\s]+/).filter((part) => part !== '')
   const zips = [...new Set(parts.map((part) => normaliseZip(part)))]
   if (zips.some((zip) => zip === null) || zips.length === 0) throw badRequest(ATLAS_MESSAGES.invalidZip)
   if (zips.length > ATLAS_MAX_ZIPS) throw badRequest(ATLAS_MESSAGES.tooManyZips)
-  const known = await pool.query<{ zip: string }>('SELECT zip FROM zips WHERE zip = ANY($1::text[])', [zips])
-  const found = new Set(known.rows.map((row) => row.zip))
+  const known = await kyselyOf(pool)
+    .selectFrom('zips')
+    .select('zip')
+    .where('zip', 'in', zips as string[])
+    .execute()
+  const found = new Set(known.map((row) => row.zip))
   const missing = (zips as string[]).find((zip) => !found.has(zip))
   if (missing) throw badRequest(ATLAS_MESSAGES.unknownZip(missing))
   const list = (zips as string[]).sort()

@@ -1,5 +1,6 @@
 import { ATLAS_ZIP_NEIGHBOUR_BAND_M, type TileGranularity } from '@citrus/contracts'
 import type pg from 'pg'
+import type { Row } from '../../db/kysely.js'
 import { scopeZipsSql, SqlParams, type AtlasScope } from '../../engines/atlas/rows.js'
 
 /** A region of a granularity: its name, state, census population and a point inside it. */
@@ -78,7 +79,7 @@ export async function neighboursOf(
 ): Promise<Map<string, string[]>> {
   if (granularity === 'ZIP_CODE_50KM') {
     const ids = regions.map((region) => region.id)
-    const { rows } = await pool.query<{ a: string; b: string }>(
+    const { rows } = await pool.query<{ a: Row<'zips'>['zip']; b: Row<'zips'>['zip'] }>(
       `SELECT a.zip AS a, b.zip AS b FROM zips a JOIN zips b ON a.zip <> b.zip AND ST_DWithin(a.geog, b.geog, $2)
        WHERE a.zip = ANY($1::text[]) AND b.zip = ANY($1::text[])`,
       [ids, ATLAS_ZIP_NEIGHBOUR_BAND_M],
@@ -88,13 +89,20 @@ export async function neighboursOf(
   await regionCatalog(pool, granularity, version)
   const entry = catalogs.get(granularity)!
   if (!entry.neighbours) {
-    const { rows } = await pool.query<{ a: string; b: string }>(
+    const { rows } = await pool.query<{ a: RegionNeighbourRow['region_id']; b: RegionNeighbourRow['neighbour_id'] }>(
       'SELECT region_id AS a, neighbour_id AS b FROM mv_region_neighbours WHERE kind = $1',
       [granularity],
     )
     entry.neighbours = groupPairs(rows)
   }
   return entry.neighbours
+}
+
+/** mv_region_neighbours (a materialised view, not in prisma/schema.prisma): touching regions of a granularity. */
+interface RegionNeighbourRow {
+  kind: TileGranularity
+  region_id: string
+  neighbour_id: string
 }
 
 function groupPairs(rows: readonly { a: string; b: string }[]): Map<string, string[]> {

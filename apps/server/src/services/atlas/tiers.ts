@@ -1,16 +1,18 @@
 import { ATLAS_MESSAGES, PLAN_TIER_ERROR_CODE, planTierSchema, tierAllows, type AtlasFeature, type PlanTier } from '@citrus/contracts'
 import type { FastifyRequest } from 'fastify'
+import { kyselyOf } from '../../db/kysely.js'
 import { AppError, unauthorized } from '../../lib/errors.js'
 
 /** The plan tier of the caller's company (a link guest: the link owner's company). */
 export async function planTierOf(request: FastifyRequest): Promise<PlanTier> {
   const principal = request.auth
   if (!principal) throw request.authError ?? unauthorized()
-  const { rows } = await request.server.db.pool.query<{ plan_tier: string }>(
-    'SELECT plan_tier::text AS plan_tier FROM companies WHERE id = $1',
-    [principal.company_id],
-  )
-  return planTierSchema.catch('BASE').parse(rows[0]?.plan_tier)
+  const row = await kyselyOf(request.server.db.pool)
+    .selectFrom('companies')
+    .select('plan_tier')
+    .where('id', '=', principal.company_id)
+    .executeTakeFirst()
+  return planTierSchema.catch('BASE').parse(row?.plan_tier)
 }
 
 /** 403 PLAN_TIER_REQUIRED with the feature's message when the tier lacks it (docs/decisions/0033). */
