@@ -21,7 +21,7 @@ export const MATERIALIZED_VIEWS = [
   'mv_region_neighbours',
 ] as const
 
-const LOADED_TABLES = ['states', 'counties', 'zips', 'icd10_codes', 'procedure_codes', 'specialties', 'insurers', 'health_systems', 'facilities', 'providers', 'patients', 'claims', 'claim_diagnoses', 'claim_procedures', 'pharmacy_claims', 'facility_prices', 'snakebite_cases', 'antivenom_purchases', 'sales_territories', 'sales_territory_counties']
+export const LOADED_TABLES = ['states', 'counties', 'zips', 'icd10_codes', 'procedure_codes', 'specialties', 'insurers', 'health_systems', 'facilities', 'providers', 'patients', 'claims', 'claim_diagnoses', 'claim_procedures', 'pharmacy_claims', 'facility_prices', 'snakebite_cases', 'antivenom_purchases', 'sales_territories', 'sales_territory_counties']
 
 /** GIN indexes the look-ups scan (prisma/migrations/*_data_platform_spatial, *_typeahead_search, *_typeahead_words). */
 export const LOOKUP_GIN_INDEXES = [
@@ -159,14 +159,14 @@ export async function analyzeAndRefresh(
   let start = Date.now()
   await mergePendingIndexEntries(client)
   if (!lanes || lanes.count < 2) {
-    // one statement per table, the large aggregates in turns: on the embedded database each statement holds the
-    // single session while it runs
-    for (const table of LOADED_TABLES) await client.query(`ANALYZE "${table}"`)
+    // a few columns per statement, the large aggregates in turns: on the embedded database each statement holds
+    // the single session while it runs
+    for (const table of LOADED_TABLES) await analyzeInParts(client, table)
     progress.line(`  analyze                    ${formatSeconds(Date.now() - start)}`)
     for (const view of views) {
       start = Date.now()
       await refreshAggregate(client, view, true)
-      await client.query(`ANALYZE "${view}"`)
+      await analyzeInParts(client, view)
       progress.line(`  refresh ${view.padEnd(34)} ${formatSeconds(Date.now() - start)}`)
     }
     return
@@ -181,6 +181,37 @@ export async function analyzeAndRefresh(
     progress.line(`  refresh ${view.padEnd(34)} ${formatSeconds(Date.now() - began)}`)
   })
   progress.line(`  refreshed ${views.length} views        ${formatSeconds(Date.now() - start)} (${lanes.count} connections)`)
+}
+
+/** Columns per ANALYZE statement of {@link analyzeInParts}. */
+export const ANALYZE_COLUMNS_PER_STATEMENT = 4
+
+/**
+ * The ANALYZE statements that give `table` the statistics one `ANALYZE table` gives, a few columns each (issue 32:
+ * sign-in waits behind each statement of the embedded database): each statement samples the same rows (the
+ * sample's size follows the statistics target, the same for every column) and computes its columns' statistics.
+ * A table with an index on expressions, or with extended statistics, is analysed whole: ANALYZE computes those
+ * only without a column list.
+ */
+export async function analyzeStatements(client: pg.ClientBase, table: string): Promise<string[]> {
+  const { rows } = await client.query<{ columns: string[]; whole: boolean }>(
+    `SELECT array(SELECT attname::text FROM pg_attribute WHERE attrelid = c.oid AND attnum > 0 AND NOT attisdropped ORDER BY attnum) AS columns,
+            EXISTS (SELECT 1 FROM pg_index i WHERE i.indrelid = c.oid AND i.indexprs IS NOT NULL)
+              OR EXISTS (SELECT 1 FROM pg_statistic_ext e WHERE e.stxrelid = c.oid) AS whole
+       FROM pg_class c WHERE c.oid = $1::regclass`,
+    [quoteIdent(table)],
+  )
+  const { columns, whole } = rows[0]!
+  if (whole || columns.length <= ANALYZE_COLUMNS_PER_STATEMENT) return [`ANALYZE ${quoteIdent(table)}`]
+  const statements: string[] = []
+  for (let at = 0; at < columns.length; at += ANALYZE_COLUMNS_PER_STATEMENT)
+    statements.push(`ANALYZE ${quoteIdent(table)} (${columns.slice(at, at + ANALYZE_COLUMNS_PER_STATEMENT).map(quoteIdent).join(', ')})`)
+  return statements
+}
+
+/** ANALYZE of `table` in the statements of {@link analyzeStatements}, one after another. */
+export async function analyzeInParts(client: pg.ClientBase, table: string): Promise<void> {
+  for (const statement of await analyzeStatements(client, table)) await client.query(statement)
 }
 
 const rank = (view: string) => {
