@@ -163,6 +163,29 @@ function heldBytes(pool: pg.Pool): number {
 }
 reportEngineMemory('care_select_candidates', heldBytes)
 
+/** The bound on held providers now (CANDIDATE_INDEX_MAX_PROVIDERS unless a test lowered it). */
+export function candidateIndexMaxProviders(): number {
+  return maxProviders
+}
+
+/**
+ * The specialty's index when it is built and held for exactly `version`, else null; never starts a build and does not
+ * mark it used (the warm-up's and the tests' check, services/care-select/warm.ts).
+ */
+export function heldSpecialtyIndex(pool: pg.Pool, version: string, taxonomy: string): SpecialtyIndex | null {
+  const slot = held.get(pool)
+  return slot?.version === version ? (slot.specialties.get(taxonomy)?.index ?? null) : null
+}
+
+/** Providers held (or being built) for `version` over every specialty: what counts against the bound. */
+export function heldProviders(pool: pg.Pool, version: string): number {
+  const slot = held.get(pool)
+  if (slot?.version !== version) return 0
+  let total = 0
+  for (const e of slot.specialties.values()) total += e.size
+  return total
+}
+
 /** Whether `index` is the index held now for its specialty (not evicted, not of a replaced data version). */
 export function isHeldIndex(pool: pg.Pool, index: SpecialtyIndex): boolean {
   return held.get(pool)?.specialties.get(index.taxonomy)?.index === index
