@@ -21,6 +21,7 @@ import { apiRoutes } from './routes/index.js'
 import { fhirRoutes } from './fhir/index.js'
 import { healthRoutes } from './routes/health.js'
 import { warmAtlasIndexes } from './services/atlas/warm.js'
+import { warmCareSelectIndexes } from './services/care-select/warm.js'
 import './types.js'
 
 export interface BuildAppOptions {
@@ -33,7 +34,10 @@ export interface BuildAppOptions {
    * (db/database.ts warmConnections, docs/decisions/0064): the server and the benches do, tests do not.
    */
   warmConnections?: boolean
-  /** build the Atlas indexes of each data version before anyone asks (services/atlas/warm.ts): the server does, tests do not */
+  /**
+   * build the Atlas indexes and Care Select's most searched specialties of each data version before anyone asks
+   * (services/atlas/warm.ts, services/care-select/warm.ts): the server does, tests do not
+   */
   warmEngines?: boolean
 }
 
@@ -116,7 +120,10 @@ export async function buildApp(config: AppConfig, options: BuildAppOptions = {})
   await app.register(apiRoutes, { prefix: '/api' })
   // the FHIR provider directory (Da Vinci PDex Plan-Net), outside /api: FHIR clients expect their own base URL
   await app.register(fhirRoutes, { prefix: '/fhir' })
-  if (options.warmEngines) warmAtlasIndexes(app)
+  if (options.warmEngines) {
+    warmAtlasIndexes(app)
+    warmCareSelectIndexes(app)
+  }
 
   return app
 }

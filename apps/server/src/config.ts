@@ -49,6 +49,20 @@ export const envSchema = z.object({
    */
   ENGINE_MEMORY_BUDGET_MB: z.coerce.number().int().min(0).default(0),
   /**
+   * NUCC taxonomy codes, comma-separated, whose Care Select candidate indexes the server builds in the background
+   * after start and after each data load, in this order (services/care-select/warm.ts); empty = none. Default: family
+   * medicine, internal medicine, pediatrics. docs/operations.md "Engine memory"
+   */
+  CARE_SELECT_WARM_SPECIALTIES: z
+    .string()
+    .default('207Q00000X,207R00000X,208000000X')
+    .transform((value) =>
+      value
+        .split(',')
+        .map((code) => code.trim())
+        .filter((code) => code !== ''),
+    ),
+  /**
    * bytes of compressed large answers (Atlas generic) one process keeps per data version, so that the same answer
    * for another caller is not compressed again; 0 = none. docs/operations.md "Compressed answers"
    */
