@@ -37,10 +37,16 @@ describe('analyzeInParts', () => {
     const client = await pool.connect()
     try {
       for (const name of [split, whole]) await pool.query(create(name))
-      // no index expression yet: the split copy takes statements of a few columns each
+      // without an index on an expression: statements of a few columns each
       const statements = await analyzeStatements(client, split)
       expect(statements).toHaveLength(Math.ceil(14 / ANALYZE_COLUMNS_PER_STATEMENT))
       for (const statement of statements) expect(statement).toMatch(new RegExp(`^ANALYZE "${split}" \\(("[a-z_]+"(, )?){1,${ANALYZE_COLUMNS_PER_STATEMENT}}\\)$`))
+
+      // with one: the same, then one statement for the expression (ANALYZE computes it only without a column list)
+      for (const name of [split, whole]) await pool.query(`CREATE INDEX "${name}_lower" ON "${name}" ((lower(label)))`)
+      const withExpression = await analyzeStatements(client, split)
+      expect(withExpression.slice(0, -1)).toEqual(statements)
+      expect(withExpression.at(-1)).toContain(`ANALYZE "${split}";`)
 
       await analyzeInParts(client, split)
       await pool.query(`ANALYZE "${whole}"`)
@@ -49,13 +55,6 @@ describe('analyzeInParts', () => {
         'id', 'small', 'spread', 'label', 'sparse', 'amount', 'flag', 'day', 'hash', 'pair', 'doc', 'padding', 'bucket', 'negative',
       ])
       expect(splitStats).toEqual(await statsOf(whole))
-
-      // an index on an expression: ANALYZE computes its statistics only without a column list, so the table is
-      // analysed whole
-      for (const name of [split, whole]) await pool.query(`CREATE INDEX "${name}_lower" ON "${name}" ((lower(label)))`)
-      expect(await analyzeStatements(client, split)).toEqual([`ANALYZE "${split}"`])
-      await analyzeInParts(client, split)
-      await pool.query(`ANALYZE "${whole}"`)
       const { rows: expressions } = await pool.query<{ tablename: string; n_distinct: number }>(
         `SELECT tablename, n_distinct FROM pg_stats WHERE schemaname = current_schema() AND tablename IN ($1, $2) ORDER BY tablename`,
         [`${split}_lower`, `${whole}_lower`],
@@ -64,16 +63,23 @@ describe('analyzeInParts', () => {
         { tablename: `${split}_lower`, n_distinct: 313 },
         { tablename: `${whole}_lower`, n_distinct: 313 },
       ])
+      // every column's statistics target as it was (the default)
+      const { rows: targets } = await pool.query<{ attname: string }>(
+        `SELECT attname FROM pg_attribute WHERE attrelid = $1::regclass AND attnum > 0 AND attstattarget IS NOT NULL AND attstattarget <> -1`,
+        [`"${split}"`],
+      )
+      expect(targets).toEqual([])
     } finally {
       for (const name of [split, whole]) await client.query(`DROP TABLE IF EXISTS "${name}"`)
       client.release()
     }
   })
 
-  it('covers every column of the loaded tables and aggregates, or analyses them whole', async () => {
+  it('covers every column of the loaded tables and aggregates, and their index expressions', async () => {
     const client = await ctx.db.pool.connect()
     try {
       const whole: string[] = []
+      const expressions: string[] = []
       for (const table of [...LOADED_TABLES, ...MATERIALIZED_VIEWS]) {
         const { rows } = await client.query<{ name: string }>(
           'SELECT attname::text AS name FROM pg_attribute WHERE attrelid = $1::regclass AND attnum > 0 AND NOT attisdropped ORDER BY attnum',
@@ -85,16 +91,21 @@ describe('analyzeInParts', () => {
           if (columns.length > ANALYZE_COLUMNS_PER_STATEMENT) whole.push(table)
           continue
         }
-        const listed = statements.map((statement) => {
-          const list = new RegExp(`^ANALYZE "${table}" \\((.*)\\)$`).exec(statement)?.[1]
-          expect(list, statement).toBeDefined()
-          return list!.split(', ').map((column) => column.slice(1, -1))
-        })
+        // the expressions' statement last, where the table has an index on an expression
+        if (statements.at(-1)!.includes(`; ANALYZE "${table}"; `)) expressions.push(table)
+        const listed = statements
+          .filter((statement) => !statement.includes('; '))
+          .map((statement) => {
+            const list = new RegExp(`^ANALYZE "${table}" \\((.*)\\)$`).exec(statement)?.[1]
+            expect(list, statement).toBeDefined()
+            return list!.split(', ').map((column) => column.slice(1, -1))
+          })
         for (const list of listed) expect(list.length).toBeLessThanOrEqual(ANALYZE_COLUMNS_PER_STATEMENT)
         expect(listed.flat(), table).toEqual(columns)
       }
+      expect(whole).toEqual([])
       // the tables with an index on an expression (prisma/migrations: lower(last_name), replace(code, '.', ''))
-      expect(whole.sort()).toEqual(['icd10_codes', 'providers'])
+      expect(expressions.sort()).toEqual(['icd10_codes', 'providers'])
     } finally {
       client.release()
     }

@@ -188,24 +188,33 @@ export const ANALYZE_COLUMNS_PER_STATEMENT = 4
 
 /**
  * The ANALYZE statements that give `table` the statistics one `ANALYZE table` gives, a few columns each (issue 32:
- * sign-in waits behind each statement of the embedded database): each statement samples the same rows (the
- * sample's size follows the statistics target, the same for every column) and computes its columns' statistics.
- * A table with an index on expressions, or with extended statistics, is analysed whole: ANALYZE computes those
- * only without a column list.
+ * sign-in waits behind each statement of the embedded database): each statement samples the same number of rows
+ * (the sample's size follows the statistics target, the same for every column) and computes its columns'
+ * statistics. ANALYZE computes the statistics of an index's expressions only without a column list: a table with
+ * such an index gets, after its columns, one transaction that sets every column's target to 0 (ANALYZE skips the
+ * column and keeps its statistics), analyses the table (the expressions alone) and sets the targets back. A table
+ * with extended statistics, or a column with a target of its own, is analysed whole.
  */
 export async function analyzeStatements(client: pg.ClientBase, table: string): Promise<string[]> {
-  const { rows } = await client.query<{ columns: string[]; whole: boolean }>(
+  const { rows } = await client.query<{ columns: string[]; expressions: boolean; whole: boolean }>(
     `SELECT array(SELECT attname::text FROM pg_attribute WHERE attrelid = c.oid AND attnum > 0 AND NOT attisdropped ORDER BY attnum) AS columns,
-            EXISTS (SELECT 1 FROM pg_index i WHERE i.indrelid = c.oid AND i.indexprs IS NOT NULL)
-              OR EXISTS (SELECT 1 FROM pg_statistic_ext e WHERE e.stxrelid = c.oid) AS whole
+            EXISTS (SELECT 1 FROM pg_index i WHERE i.indrelid = c.oid AND i.indexprs IS NOT NULL) AS expressions,
+            EXISTS (SELECT 1 FROM pg_statistic_ext e WHERE e.stxrelid = c.oid)
+              OR EXISTS (SELECT 1 FROM pg_attribute a WHERE a.attrelid = c.oid AND a.attnum > 0 AND NOT a.attisdropped AND a.attstattarget >= 0) AS whole
        FROM pg_class c WHERE c.oid = $1::regclass`,
     [quoteIdent(table)],
   )
-  const { columns, whole } = rows[0]!
-  if (whole || columns.length <= ANALYZE_COLUMNS_PER_STATEMENT) return [`ANALYZE ${quoteIdent(table)}`]
+  const { columns, expressions, whole } = rows[0]!
+  const name = quoteIdent(table)
+  if (whole || columns.length <= ANALYZE_COLUMNS_PER_STATEMENT) return [`ANALYZE ${name}`]
   const statements: string[] = []
   for (let at = 0; at < columns.length; at += ANALYZE_COLUMNS_PER_STATEMENT)
-    statements.push(`ANALYZE ${quoteIdent(table)} (${columns.slice(at, at + ANALYZE_COLUMNS_PER_STATEMENT).map(quoteIdent).join(', ')})`)
+    statements.push(`ANALYZE ${name} (${columns.slice(at, at + ANALYZE_COLUMNS_PER_STATEMENT).map(quoteIdent).join(', ')})`)
+  if (expressions) {
+    const targets = (target: number) => `ALTER TABLE ${name} ${columns.map((column) => `ALTER COLUMN ${quoteIdent(column)} SET STATISTICS ${target}`).join(', ')}`
+    // one simple query: one transaction, the targets never left at 0
+    statements.push(`${targets(0)}; ANALYZE ${name}; ${targets(-1)}`)
+  }
   return statements
 }
 
