@@ -4,7 +4,7 @@ import request from 'supertest'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createTenant, createTestApp, eventually, loginTokenFor, useTestApp } from '../../../../../test/helpers.ts'
 import { servicesOf } from '../../services/index.ts'
-import { feedbackText } from './index.ts'
+import { feedbackText } from '../../services/feedback/service.ts'
 
 describe('POST /api/feedback', () => {
   let webhook: Server
