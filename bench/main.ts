@@ -27,6 +27,9 @@
  *       a scratch embedded database and a sign-in query every 250 ms; per step, the median and longest wait
  *   npm run bench -- screens
  *       each screen's main answer on `npm start` (bench/screens.ts): demo data, demo users, cold and median of 5
+ *   npm run bench -- bombs [--rounds text.docx,drawn.pdf,...]
+ *       upload bombs (bench/bombs.ts): six of each kind at once through the AI Hub while /healthz is polled every
+ *       50 ms; /healthz median/p95/max, each upload's answer and time, the RSS rise
  *   npm run bench -- rankings [--requests 200] [--concurrency 1,8]
  *       Care Select (bench/rankings.ts): rankings over HTTP (wrk, or a worker thread) against the loaded database
  *       (DATABASE_URL, else the embedded one): a common specialty in the densest metro and in a rural ZIP, with
@@ -66,6 +69,7 @@ import { benchNova } from './nova.ts'
 import { benchRankings } from './rankings.ts'
 import { benchFhir } from './fhir.ts'
 import { benchFirstStart } from './first-start.ts'
+import { benchBombs } from './bombs.ts'
 import { benchScreens } from './screens.ts'
 import { ms, setLoadGenerator } from './http-load.ts'
 
@@ -571,6 +575,7 @@ async function main() {
       'load-generator': { type: 'string' },
       'max-pages': { type: 'string', default: '100000' },
       'interval-ms': { type: 'string', default: '250' },
+      rounds: { type: 'string' },
     },
     strict: true,
   })
@@ -613,6 +618,8 @@ async function main() {
     const scale = values.scale as Scale['name']
     if (scale !== 'ci' && scale !== 'demo') throw new Error('--scale must be ci or demo (what a first start loads)')
     await benchFirstStart({ scale, intervalMs: Number(values['interval-ms']) })
+  } else if (command === 'bombs') {
+    await benchBombs({ rounds: values.rounds ? values.rounds.split(',') : null })
   } else if (command === 'fhir') {
     const levels = (values.concurrency ?? '1,8').split(',').map(Number)
     if (levels.some((l) => !Number.isInteger(l) || l < 1)) throw new Error('--concurrency takes whole numbers, e.g. 1,8')
@@ -625,7 +632,7 @@ async function main() {
     await benchLoad(seconds, concurrency)
   } else {
     console.log(
-      'Usage: npm run bench -- generate [--scale ci|demo|full] [--seed N] [--no-load] | encode [--scale ci|demo|full] [--providers N] [--patients N] [--facilities N] | typeahead [--requests 200] [--concurrency 1,8] | cost-transparency [--requests 200] [--concurrency 8] | nova [--requests 200] [--concurrency 1,8] | rankings [--requests 200] [--concurrency 1,8] | atlas [--requests 200] [--concurrency 8] [--read-only] | load [--seconds 600] [--concurrency 16] | first-start [--scale ci|demo] [--interval-ms 250]; HTTP benches: [--load-generator wrk|node]',
+      'Usage: npm run bench -- generate [--scale ci|demo|full] [--seed N] [--no-load] | encode [--scale ci|demo|full] [--providers N] [--patients N] [--facilities N] | typeahead [--requests 200] [--concurrency 1,8] | cost-transparency [--requests 200] [--concurrency 8] | nova [--requests 200] [--concurrency 1,8] | rankings [--requests 200] [--concurrency 1,8] | atlas [--requests 200] [--concurrency 8] [--read-only] | load [--seconds 600] [--concurrency 16] | first-start [--scale ci|demo] [--interval-ms 250] | bombs [--rounds kind,...]; HTTP benches: [--load-generator wrk|node]',
     )
     process.exitCode = command ? 2 : 0
   }
