@@ -40,8 +40,19 @@ export interface TicImportOptions {
   /** most seconds without a byte from the server while the importer waits for one */
   fetchStallSeconds?: number
   limits?: Partial<JsonStreamLimits>
+  /** filled with the milliseconds spent in the database (bench/tic.ts: the rest is reading and parsing) */
+  timings?: TicTimings
   sink?: ProgressSink
   method?: BulkMethod
+}
+
+/** Milliseconds of an import spent in the database, summed over its files. */
+export interface TicTimings {
+  /** bulk writes of the records into the stage while the file is read */
+  stageMs: number
+  /** the end of a file: references resolved, rates written, networks updated (resolveFile) */
+  resolveMs: number
+  commitMs: number
 }
 
 export const DEFAULT_TIC_MAX_BYTES = 256 * 2 ** 30
@@ -328,9 +339,11 @@ async function importOne(
     if (pending.length === 0) return
     const batch = pending
     pending = []
+    const flushStarted = performance.now()
     const writer: BulkWriter = await openBulkWriter(client, stage, STAGE_COLUMNS)
     for (const values of batch) await writer.write(values)
     await writer.close()
+    if (options.timings) options.timings.stageMs += performance.now() - flushStarted
   }
   let stage = ''
   let fileId = 0
@@ -499,12 +512,18 @@ async function importOne(
       step.finish(0)
       return { file: { ...summary, status: 'unchanged', file_id: before[0].id, seconds: (Date.now() - started) / 1000 }, structures: [] }
     }
+    const resolveStarted = performance.now()
     await resolveFile(client, stage, fileId, read.kind, read.header, task.plans, digest, summary, skips, options)
     summary.skipped = skips.counts
     summary.file_id = fileId
     summary.seconds = (Date.now() - started) / 1000
     await client.query(`UPDATE tic_files SET counts = $2::jsonb WHERE id = $1`, [fileId, JSON.stringify(countsOf(summary))])
+    const commitStarted = performance.now()
     await client.query('COMMIT')
+    if (options.timings) {
+      options.timings.resolveMs += commitStarted - resolveStarted
+      options.timings.commitMs += performance.now() - commitStarted
+    }
     inTransaction = false
     step.finish(summary.kind === 'in_network' ? summary.rates : summary.allowed_amounts)
     progress.line(
