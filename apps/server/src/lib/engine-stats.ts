@@ -46,7 +46,7 @@ type PoolProbe<T> = (pool: pg.Pool) => T
 const memoryProbes = new Map<string, PoolProbe<number>>()
 const lookupProbes = new Map<string, PoolProbe<{ hits: number; misses: number }>>()
 
-/** An engine tells how many bytes it holds for a pool (read by GET /metrics; the engines live under routes/). */
+/** An engine tells how many bytes it holds for a pool (read by GET /metrics; the engines live under engines/). */
 export function reportEngineMemory(engine: string, bytes: PoolProbe<number>): void {
   memoryProbes.set(engine, bytes)
 }

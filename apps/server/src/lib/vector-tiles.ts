@@ -11,7 +11,7 @@ import type pg from 'pg'
  * Both encoders read the same SQL, filtered to the same tile envelope and simplified with the same
  * tolerance, with the same extent and buffer, so a tile decodes to the same features either way.
  *
- * Used by the basemap (routes/geo) and by the choropleth tiles of Atlas and Nova: a layer is any SQL that
+ * Used by the basemap (services/geo) and by the choropleth tiles of Atlas and Nova: a layer is any SQL that
  * returns the columns `id` (integer or null), `geom` (geometry in EPSG:4326) and `properties` (jsonb).
  */
 

@@ -97,7 +97,7 @@ describe('GET /metrics', () => {
     expect(find('citrus_cache_lookups_total', { cache: 'price_check', outcome: 'hit' })).toHaveLength(1)
     expect(find('citrus_cache_lookups_total', { cache: 'care_select_scoring', outcome: 'miss' })).toHaveLength(1)
 
-    for (const engine of ['atlas_patient_index', 'atlas_claim_index', 'care_select_candidates', 'care_select_scoring_cache']) {
+    for (const engine of ['atlas_patient_index', 'atlas_claim_index', 'care_select_candidates', 'care_select_scoring_cache', 'nova_data']) {
       expect(find('citrus_engine_memory_bytes', { engine }), engine).toHaveLength(1)
     }
     expect(types.get('citrus_engine_builds_total')).toBe('counter')

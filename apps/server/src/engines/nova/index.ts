@@ -1,5 +1,6 @@
 import type pg from 'pg'
 import { BUILD_CATCH_UP_MS, primaryOf, readPool } from '../../db/replicas.js'
+import { reportEngineMemory } from '../../lib/engine-stats.js'
 import type { Engine } from '../engine.js'
 import { buildNovaData, novaDataBytes, type NovaData } from './data.js'
 
@@ -115,3 +116,4 @@ export class NovaEngine implements Engine<NovaData, void, NovaData> {
 
 /** The one Nova engine of the process (its data is held per primary pool). */
 export const novaEngine = new NovaEngine()
+reportEngineMemory('nova_data', (pool) => novaEngine.memory(pool))
