@@ -44,6 +44,8 @@ describe('document extraction threads (issue 32 §1)', () => {
     // near the limit, not after pdf.js has lexed the whole file
     expect(performance.now() - started).toBeLessThan(5_000)
     expect(pool.killed).toBe(1)
+    // its replacement is already loading: the next document does not wait for a thread to start from nothing
+    expect([pool.replaced, pool.size]).toEqual([1, 1])
     const pages = await pool.extract('after.docx', 'docx', await docxOf([['Still reading.']]))
     expect(pages.map((page) => page.text)).toEqual(['Still reading.'])
   }, 60_000)

@@ -8,7 +8,7 @@ import { startModuleWorker } from '../../lib/worker.js'
  * Uploaded documents are read on worker threads, never on the event loop (issue 32 §1): at most `threads` at
  * once, each under a V8 heap limit (`heapMb`) and a wall-clock limit (`timeoutMs`, then the thread is
  * terminated). A thread that runs out of memory or time costs only that document (422, DOCUMENT_TOO_COMPLEX);
- * the next job starts a fresh thread. Jobs beyond the threads wait in a queue of `queue`; past it, 503.
+ * a fresh thread starts at once in its place, so the next upload does not wait for one to load its code. Jobs beyond the threads wait in a queue of `queue`; past it, 503.
  * Idle threads end after `idleMs`, giving their memory back.
  */
 export interface ExtractionPoolOptions {
@@ -121,6 +121,8 @@ export class ExtractionPool {
   private closed = false
   /** threads terminated for passing the time limit (for tests) */
   killed = 0
+  /** dead threads replaced by a fresh one (for tests) */
+  replaced = 0
 
   constructor(
     options: Partial<ExtractionPoolOptions> = {},
@@ -179,10 +181,14 @@ export class ExtractionPool {
       if (!thread.dead) thread.kill()
       return
     }
-    if (thread.dead) this.threads.delete(thread)
+    if (thread.dead) {
+      this.threads.delete(thread)
+      // replaced at once: a bomb that ended its thread must not make the next upload wait for a thread to load
+      thread = this.spawn()
+      this.replaced++
+    }
     const next = this.waiting.shift()
-    if (next) return next(thread.dead ? this.spawn() : thread)
-    if (thread.dead) return
+    if (next) return next(thread)
     thread.idleTimer = setTimeout(() => {
       const at = this.idle.indexOf(thread)
       if (at < 0) return
