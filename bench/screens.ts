@@ -177,9 +177,13 @@ export async function benchScreens(options: { repeats: number }): Promise<void> 
   // the server's own log, read for the moment its Atlas indexes are built (services/atlas/warm.ts)
   let warmed: () => void = () => undefined
   const enginesWarm = new Promise<void>((resolve) => (warmed = resolve))
+  // and for Care Select's warmed specialties (services/care-select/warm.ts; none when CARE_SELECT_WARM_SPECIALTIES is empty)
+  let careWarmed: () => void = () => undefined
+  const careWarm = new Promise<void>((resolve) => (careWarmed = resolve))
   const logStream = {
     write(line: string) {
       if (line.includes('Atlas indexes built') || line.includes('building the Atlas indexes failed')) warmed()
+      if (line.includes('Care Select indexes built') || line.includes('warming Care Select failed')) careWarmed()
     },
   }
   const env = loadEnv({ LOG_LEVEL: 'info', OUTBOX_POLL_INTERVAL_MS: '0' })
@@ -216,10 +220,14 @@ export async function benchScreens(options: { repeats: number }): Promise<void> 
     const listening = performance.now()
     const address = app.server.address()
     const base = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`
-    await Promise.race([enginesWarm, new Promise((resolve) => setTimeout(resolve, 600_000))])
-    const warm = performance.now()
+    let atlasAt = NaN
+    let careAt = NaN
+    void enginesWarm.then(() => (atlasAt = performance.now()))
+    void careWarm.then(() => (careAt = performance.now()))
+    const warming = env.CARE_SELECT_WARM_SPECIALTIES.length > 0 ? [enginesWarm, careWarm] : [enginesWarm]
+    await Promise.race([Promise.all(warming), new Promise((resolve) => setTimeout(resolve, 600_000))])
     console.log(
-      `Server listening ${((listening - started) / 1000).toFixed(1)} s after buildApp; Atlas indexes built ${((warm - listening) / 1000).toFixed(1)} s after listening (load average ${load()})`,
+      `Server listening ${((listening - started) / 1000).toFixed(1)} s after buildApp; Atlas indexes built ${((atlasAt - listening) / 1000).toFixed(1)} s after listening; Care Select (${env.CARE_SELECT_WARM_SPECIALTIES.join(',') || 'not warmed'}) ${((careAt - listening) / 1000).toFixed(1)} s after listening (load average ${load()})`,
     )
 
     const tokens = new Map<string, string>()
