@@ -22,6 +22,7 @@ import { fhirRoutes } from './fhir/index.js'
 import { healthRoutes } from './routes/health.js'
 import { warmAtlasIndexes } from './services/atlas/warm.js'
 import { warmCareSelectIndexes } from './services/care-select/warm.js'
+import { warmNovaData } from './services/nova/warm.js'
 import './types.js'
 
 export interface BuildAppOptions {
@@ -36,7 +37,7 @@ export interface BuildAppOptions {
   warmConnections?: boolean
   /**
    * build the Atlas indexes and Care Select's most searched specialties of each data version before anyone asks
-   * (services/atlas/warm.ts, services/care-select/warm.ts): the server does, tests do not
+   * (engines/warm.ts: services/atlas/warm.ts, services/care-select/warm.ts, services/nova/warm.ts): the server does, tests do not
    */
   warmEngines?: boolean
 }
@@ -123,6 +124,7 @@ export async function buildApp(config: AppConfig, options: BuildAppOptions = {})
   if (options.warmEngines) {
     warmAtlasIndexes(app)
     warmCareSelectIndexes(app)
+    warmNovaData(app)
   }
 
   return app

@@ -4,19 +4,21 @@ import { buildApp } from '../../app.ts'
 import { dataVersion } from '../../lib/versioned-cache.ts'
 import { currentClaimIndex } from '../../engines/atlas/claim-index.ts'
 import { currentPatientIndex } from '../../engines/atlas/patient-index.ts'
+import { novaEngine } from '../../engines/nova/index.ts'
 
-describe('Atlas indexes built before anyone asks (issue 33 item 14)', () => {
+describe('Atlas indexes and Nova data built before anyone asks (issue 33 item 14)', () => {
   const ctx = useTestDatabase({ dataset: true })
   let close: (() => Promise<unknown>) | null = null
   afterAll(async () => {
     await close?.()
   })
 
-  it('a server with warmEngines builds the patient and claim indexes of the data version without a request', async () => {
+  it('a server with warmEngines builds the patient and claim indexes and Nova data of the data version without a request', async () => {
     const pool = ctx.db.pool
     const version = await dataVersion(pool)
     // nothing has asked for this pool's indexes: without the warm-up they stay unbuilt
     expect(currentPatientIndex.held(pool)).toBeNull()
+    expect(novaEngine.memory(pool)).toBe(0)
     const app = await buildApp(testConfig({}, { OUTBOX_POLL_INTERVAL_MS: '0' }), { logger: false, database: ctx.db, warmEngines: true })
     close = () => app.close()
     await app.ready()
@@ -25,5 +27,9 @@ describe('Atlas indexes built before anyone asks (issue 33 item 14)', () => {
     while (!currentClaimIndex.held(pool) && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 250))
     expect(currentClaimIndex.held(pool)?.version).toBe(version)
     expect(currentPatientIndex.held(pool)?.version).toBe(version)
+    // Nova's data of the version too (services/nova/warm.ts); memory() never starts a build
+    while (novaEngine.memory(pool) === 0 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 250))
+    expect(novaEngine.memory(pool)).toBeGreaterThan(0)
+    expect((await novaEngine.build(pool, version))?.version).toBe(version)
   })
 })

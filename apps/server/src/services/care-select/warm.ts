@@ -3,6 +3,7 @@ import type pg from 'pg'
 import { kyselyOf } from '../../db/kysely.js'
 import { readPool } from '../../db/replicas.js'
 import { engineBudgetStats, engineMemoryBudget } from '../../lib/engine-budget.js'
+import { warmEachVersion } from '../../engines/warm.js'
 import { dataVersion } from '../../lib/versioned-cache.js'
 import {
   candidateIndexMaxProviders,
@@ -10,9 +11,6 @@ import {
   heldProviders,
   heldSpecialtyIndex,
 } from '../../engines/care-select/candidate-index.js'
-
-/** How often a server looks for a finished data load (as the Atlas warm-up, services/atlas/warm.ts). */
-export const CARE_WARM_POLL_MS = 5_000
 
 /** What one warm-up of a data version did. */
 export interface CareWarmResult {
@@ -84,41 +82,18 @@ export async function warmCareSelect(pool: pg.Pool, version: string, taxonomies:
 
 /**
  * Warms Care Select for each data version as soon as it exists (warmCareSelect with CARE_SELECT_WARM_SPECIALTIES),
- * as the Atlas indexes are warmed: in the background from the moment the server is ready (readiness and sign-in do
- * not wait for it), again within CARE_WARM_POLL_MS of each finished data load (its own, the CLI's or another
- * process's), never while the first-start load is running (no finished load: version `0:…`). A failed warm-up is
- * logged; searches build what they need as before, and the next version tries again.
+ * as the Atlas indexes are warmed (engines/warm.ts).
  */
 export function warmCareSelectIndexes(app: FastifyInstance): void {
-  const pool = app.db.pool
   const taxonomies = app.config.env.CARE_SELECT_WARM_SPECIALTIES
   // none configured: nothing is warmed, every specialty (and the facilities' points) is built on its first search
   if (taxonomies.length === 0) return
-  let seen: string | null = null
-  let busy = false
-  let timer: NodeJS.Timeout | null = null
-  const tick = async () => {
-    if (busy) return
-    busy = true
-    try {
-      const version = await dataVersion(pool)
-      if (version === seen || version.startsWith('0:')) return
-      seen = version
-      const started = Date.now()
+  warmEachVersion(app, {
+    done: 'Care Select indexes built',
+    failed: 'warming Care Select failed; searches build their specialty on first use until the next data version',
+    warm: async (pool, version) => {
       const { built, skipped } = await warmCareSelect(pool, version, taxonomies)
-      app.log.info({ version, ms: Date.now() - started, built, skipped }, 'Care Select indexes built')
-    } catch (error) {
-      app.log.warn({ err: error }, 'warming Care Select failed; searches build their specialty on first use until the next data version')
-    } finally {
-      busy = false
-    }
-  }
-  app.addHook('onReady', async () => {
-    void tick()
-    timer = setInterval(() => void tick(), CARE_WARM_POLL_MS)
-    timer.unref()
-  })
-  app.addHook('onClose', async () => {
-    if (timer) clearInterval(timer)
+      return { built, skipped }
+    },
   })
 }
