@@ -5,7 +5,7 @@ import request from 'supertest'
 import { beforeAll, describe, expect, it, vi } from 'vitest'
 import type { z } from 'zod'
 import { createTenant, loginTokenFor, useTestApp } from '../../../../../test/helpers.ts'
-import { ATLAS_PAYER_TYPES, type TileGranularity } from '@citrus/contracts'
+import { ATLAS_PAYER_TYPES, ATLAS_ZIP_NEIGHBOUR_BAND_M, type TileGranularity } from '@citrus/contracts'
 import type pg from 'pg'
 import { buildClaimIndex, currentClaimIndex, drillWithIndex, type DrillQuery } from '../../engines/atlas/claim-index.ts'
 import {
@@ -410,6 +410,41 @@ describe('Atlas API', () => {
         if (k === undefined) expect(f.properties.hotspot_score, f.properties.id).toBeNull()
         else expect(f.properties.hotspot_score as number, f.properties.id).toBeCloseTo(expected[k]!, 3)
       })
+    })
+
+    it('scores ZIP areas with Gi* over the ZIP areas within the band (pairs recomputed with ST_DWithin), whichever scope read them first', async () => {
+      const { zip } = await one<{ zip: string }>(`SELECT zip_code AS zip FROM patients GROUP BY zip_code ORDER BY count(*) DESC LIMIT 1`)
+      // a neighbouring ZIP's search first: the ZIP areas the two scopes share are read once and kept
+      const { other } = await one<{ other: string }>(
+        `SELECT b.zip AS other FROM zips a JOIN zips b ON b.is_zcta AND b.zip <> a.zip AND ST_DWithin(a.geog, b.geog, 20000)
+         WHERE a.zip = $1 ORDER BY b.zip LIMIT 1`,
+        [zip],
+      )
+      const search = (centre: string) =>
+        generic({
+          icd10_cm_union_csv: 'I10',
+          tile_granularity: 'ZIP_CODE_50KM',
+          search_within_region: centre,
+          search_within_region_type: 'ZIP_CODE_50KM',
+        })
+      await search(other)
+      const features = (await search(zip)).geojson.features
+      expect(features.length).toBeGreaterThan(3)
+      const index = new Map(features.map((f, i) => [f.properties.id, i]))
+      const pairs = await sql<{ a: string; b: string }>(
+        `SELECT a.zip AS a, b.zip AS b FROM zips a JOIN zips b ON a.zip <> b.zip AND ST_DWithin(a.geog, b.geog, $2)
+         WHERE a.zip = ANY($1::text[]) AND b.zip = ANY($1::text[]) ORDER BY a.zip, b.zip`,
+        [[...index.keys()], ATLAS_ZIP_NEIGHBOUR_BAND_M],
+      )
+      const neighbours = features.map(() => [] as number[])
+      for (const { a, b } of pairs) neighbours[index.get(a)!]!.push(index.get(b)!)
+      expect(neighbours.some((list) => list.length > 0)).toBe(true)
+      // ZIP areas carry no census population: Gi* runs over the counts of every ZIP area in the scope
+      const expected = getisOrdGiStar(
+        features.map((f) => f.properties.value),
+        neighbours,
+      )
+      features.forEach((f, i) => expect(f.properties.hotspot_score as number, f.properties.id).toBeCloseTo(expected[i]!, 3))
     })
 
     it('aggregates by county within a state and by ZIP area within 50 km of a ZIP', async () => {

@@ -47,6 +47,9 @@ export async function regionCatalog(pool: pg.Pool, granularity: TileGranularity,
   if (cached && cached.version === version) return cached.regions
   const { rows } = await pool.query<Region>(CATALOG_SQL[granularity])
   const regions = new Map(rows.map((row) => [row.id, { ...row, population: row.population === null ? null : Number(row.population) }]))
+  // another caller read the same version meanwhile: keep its entry (and the neighbours kept with it)
+  const meanwhile = catalogs.get(granularity)
+  if (meanwhile && meanwhile.version === version) return meanwhile.regions
   catalogs.set(granularity, { version, regions, neighbours: null })
   return regions
 }
@@ -77,15 +80,7 @@ export async function neighboursOf(
   regions: readonly Region[],
   version: string,
 ): Promise<Map<string, string[]>> {
-  if (granularity === 'ZIP_CODE_50KM') {
-    const ids = regions.map((region) => region.id)
-    const { rows } = await pool.query<{ a: Row<'zips'>['zip']; b: Row<'zips'>['zip'] }>(
-      `SELECT a.zip AS a, b.zip AS b FROM zips a JOIN zips b ON a.zip <> b.zip AND ST_DWithin(a.geog, b.geog, $2)
-       WHERE a.zip = ANY($1::text[]) AND b.zip = ANY($1::text[])`,
-      [ids, ATLAS_ZIP_NEIGHBOUR_BAND_M],
-    )
-    return groupPairs(rows)
-  }
+  if (granularity === 'ZIP_CODE_50KM') return zipNeighbours(pool, regions, version)
   await regionCatalog(pool, granularity, version)
   const entry = catalogs.get(granularity)!
   if (!entry.neighbours) {
@@ -96,6 +91,68 @@ export async function neighboursOf(
     entry.neighbours = groupPairs(rows)
   }
   return entry.neighbours
+}
+
+/** ZIP areas whose neighbours one statement reads (a turn: short on the embedded database, which runs one at a time). */
+export const ZIP_NEIGHBOUR_TURN = 1_000
+
+/** The ZIP areas within the band of each ZIP that `where` picks (as `a`), each list sorted. */
+async function zipPairs(pool: pg.Pool, where: string, params: unknown[]): Promise<Map<string, string[]>> {
+  const { rows } = await pool.query<{ a: Row<'zips'>['zip']; b: Row<'zips'>['zip'] }>(
+    `SELECT a.zip AS a, b.zip AS b FROM zips a JOIN zips b ON a.zip <> b.zip AND ST_DWithin(a.geog, b.geog, $1) WHERE ${where}`,
+    [ATLAS_ZIP_NEIGHBOUR_BAND_M, ...params],
+  )
+  const pairs = groupPairs(rows)
+  for (const list of pairs.values()) list.sort()
+  return pairs
+}
+
+/** The neighbours kept for the ZIP areas of the version (read with the catalog, filled by searches and the warm-up). */
+async function keptZipNeighbours(pool: pg.Pool, version: string): Promise<Map<string, string[]>> {
+  await regionCatalog(pool, 'ZIP_CODE_50KM', version)
+  const entry = catalogs.get('ZIP_CODE_50KM')!
+  return (entry.neighbours ??= new Map())
+}
+
+/**
+ * The neighbours of ZIP areas: every ZIP within the band of each, whatever the scope (the caller keeps those in its
+ * scope), sorted, kept per data version with the catalog. A search reads only the ZIP areas no earlier search (or the
+ * warm-up, warmZipNeighbours) has read, so another ZIP scope no longer pays for the pairs again.
+ */
+async function zipNeighbours(pool: pg.Pool, regions: readonly Region[], version: string): Promise<Map<string, string[]>> {
+  const known = await keptZipNeighbours(pool, version)
+  const missing = regions.map((region) => region.id).filter((id) => !known.has(id))
+  for (let at = 0; at < missing.length; at += ZIP_NEIGHBOUR_TURN) {
+    const turn = missing.slice(at, at + ZIP_NEIGHBOUR_TURN)
+    const pairs = await zipPairs(pool, 'a.zip = ANY($2::text[])', [turn])
+    for (const id of turn) known.set(id, pairs.get(id) ?? [])
+  }
+  return known
+}
+
+/** How many ZIP areas' neighbours are kept for the version (never reads anything). */
+export function heldZipNeighbours(version: string): number {
+  const entry = catalogs.get('ZIP_CODE_50KM')
+  return entry?.version === version ? (entry.neighbours?.size ?? 0) : 0
+}
+
+/**
+ * Reads the neighbours of every ZIP area of the version (services/atlas/warm.ts, after the indexes): in turns of
+ * ZIP_NEIGHBOUR_TURN areas taken as a range of the primary key (an index range, where a list of codes would be
+ * checked against every ZIP), yielding between turns.
+ */
+export async function warmZipNeighbours(pool: pg.Pool, version: string): Promise<number> {
+  const known = await keptZipNeighbours(pool, version)
+  // the catalog is in ZIP order (CATALOG_SQL)
+  const ids = [...(await regionCatalog(pool, 'ZIP_CODE_50KM', version)).keys()]
+  for (let at = 0; at < ids.length; at += ZIP_NEIGHBOUR_TURN) {
+    const turn = ids.slice(at, at + ZIP_NEIGHBOUR_TURN).filter((id) => !known.has(id))
+    if (turn.length === 0) continue
+    const pairs = await zipPairs(pool, 'a.zip BETWEEN $2 AND $3', [turn[0], turn[turn.length - 1]])
+    for (const id of turn) known.set(id, pairs.get(id) ?? [])
+    await new Promise<void>((resolve) => setImmediate(resolve))
+  }
+  return ids.length
 }
 
 /** mv_region_neighbours (a materialised view, not in prisma/schema.prisma): touching regions of a granularity. */
