@@ -140,11 +140,13 @@ describe('Nova in a real browser', () => {
     await page.locator('[data-insight]:not([data-insight^="HS"])').first().waitFor({ timeout: 30_000 })
     await crumbs.getByRole('button').first().click()
     await expect.poll(() => param(page, 'system_id')).toBeNull()
-    // health systems and independent facilities (sorted by CroFab units, ascending, since the sort above)
+    // health systems and independent facilities (sorted by CroFab units, ascending, since the sort above): the list has
+    // left the system's hospitals once a health system shows
+    await page.locator('[data-insight^="HS"]').first().waitFor({ timeout: 30_000 })
     const account = page.locator('[data-insight]').first()
-    await account.waitFor({ timeout: 30_000 })
     const accountId = (await account.getAttribute('data-insight'))!
-    await account.click()
+    // clicked by its id: a list still settling cannot put another account under the click
+    await page.locator(`[data-insight="${accountId}"]`).click()
     await expect.poll(() => param(page, accountId.startsWith('HS') ? 'system_id' : 'hco_npi')).toBe(accountId)
     await page.locator(`[data-insight="${accountId}"]`).waitFor({ state: 'detached', timeout: 30_000 })
     await page.locator('[data-insight], [data-empty="list"]').first().waitFor({ timeout: 30_000 })
