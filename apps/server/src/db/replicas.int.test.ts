@@ -45,7 +45,12 @@ async function sql<R extends pg.QueryResultRow>(url: string, text: string, value
 async function caughtUp(primaryUrl: string): Promise<void> {
   const [{ lsn }] = (await sql<{ lsn: string }>(primaryUrl, 'SELECT pg_current_wal_lsn()::text AS lsn')) as [{ lsn: string }]
   for (let attempt = 0; attempt < 300; attempt++) {
-    const [row] = await sql<{ ok: boolean }>(onReplica(primaryUrl), 'SELECT pg_last_wal_replay_lsn() >= $1::pg_lsn AS ok', [lsn])
+    // asked in the replica's own postgres database: a database just created on the primary may not be there yet
+    const [row] = await sql<{ ok: boolean }>(
+      onReplica(new URL('/postgres', primaryUrl).toString()),
+      'SELECT pg_last_wal_replay_lsn() >= $1::pg_lsn AS ok',
+      [lsn],
+    )
     if (row?.ok) return
     await new Promise((resolve) => setTimeout(resolve, 100))
   }
