@@ -1,6 +1,8 @@
 import type pg from 'pg'
 import { BUILD_CATCH_UP_MS, primaryOf, readPool } from '../db/replicas.js'
 import { holdEngine, releaseEngine, touchEngine } from '../lib/engine-budget.js'
+import { reportEngineMemory } from '../lib/engine-stats.js'
+import type { Engine } from './engine.js'
 
 interface Slot<T> {
   index: T | null
@@ -70,4 +72,46 @@ export function versionedBuild<T extends { version: string; bytes?: number }>(
     slot.index = null
   }
   return Object.assign(current, { held, evict })
+}
+
+/** What versionedBuild returns: the index of a version (null while it builds), `held` and `evict`. */
+export type VersionedBuild<T extends { version: string; bytes?: number }> = ReturnType<typeof versionedBuild<T>>
+
+/** An engine over one versioned index, with how many requests it served from the index and from the database. */
+export type VersionedEngine<T, Q> = Engine<T, Q, T> & {
+  held(pool: pg.Pool): T | null
+  /** requests given the index, and given their rows from the database (per process) */
+  served: { index: number; database: number }
+}
+
+/**
+ * The engine of a versioned index (docs/decisions/0080): a request's rows are the index of the data version when it
+ * is held, else (while it builds) `fromDatabase`: an index of the request's rows only, read from the database by the
+ * same builder, so the same function counts either. Its memory is reported to GET /metrics under `name`.
+ */
+export function versionedEngine<T extends { version: string; bytes?: number }, Q>(
+  name: string,
+  current: VersionedBuild<T>,
+  fromDatabase: (pool: pg.Pool, version: string, query: Q) => Promise<T>,
+): VersionedEngine<T, Q> {
+  const memory = (pool: pg.Pool) => current.held(pool)?.bytes ?? 0
+  reportEngineMemory(name, memory)
+  const engine: VersionedEngine<T, Q> = {
+    name,
+    build: (pool, version, wait) => current(pool, version, wait),
+    async rows(pool, version, query) {
+      const index = await current(pool, version)
+      if (index) {
+        engine.served.index++
+        return index
+      }
+      engine.served.database++
+      return fromDatabase(pool, version, query)
+    },
+    memory,
+    evict: (pool) => current.evict(pool),
+    held: (pool) => current.held(pool),
+    served: { index: 0, database: 0 },
+  }
+  return engine
 }

@@ -1,9 +1,8 @@
 import { ATLAS_PAYER_TYPES } from '@citrus/contracts'
 import type pg from 'pg'
 import { kyselyOf, type Row } from '../../db/kysely.js'
-import { reportEngineMemory, timedBuild } from '../../lib/engine-stats.js'
-import type { Engine } from '../engine.js'
-import { versionedBuild } from '../versioned-build.js'
+import { timedBuild } from '../../lib/engine-stats.js'
+import { versionedBuild, versionedEngine } from '../versioned-build.js'
 import {
   atlasPatients,
   countRuns,
@@ -950,39 +949,19 @@ export const currentClaimIndex = versionedBuild(
     currentPatientIndex(pool, version, true).then((people) => timedBuild('atlas_claim_index', buildClaimIndex(pool, people!))),
   'atlas_claim_index',
 )
-reportEngineMemory('atlas_claim_index', (pool) => currentClaimIndex.held(pool)?.bytes ?? 0)
 
 /**
- * The Atlas claim engine (docs/decisions/0080): its rows for a drill-down are a claim index: the index of the data
- * version when it is held, else (while it builds) an index of the claims of the drill-down's patients only (the
- * patient engine's, selected as drillWithIndex selects them), read from the database by the same builder.
- * drillWithIndex counts either: a row it walks is a row of a selected patient, which both hold alike.
+ * The Atlas claim engine (docs/decisions/0080): while the index builds, an index of the claims of the drill-down's
+ * patients only (the patient engine's, selected as drillWithIndex selects them), read from the database by the same
+ * builder. drillWithIndex counts either: a row it walks is a row of a selected patient, which both hold alike.
  */
-export const atlasClaims: Engine<ClaimIndex, DrillQuery, ClaimIndex> & {
-  held(pool: pg.Pool): ClaimIndex | null
-  /** requests given the index, and given their rows from the database (per process) */
-  served: { index: number; database: number }
-} = {
-  name: 'atlas_claim_index',
-  build: (pool, version, wait) => currentClaimIndex(pool, version, wait),
-  async rows(pool, version, q) {
-    const held = await currentClaimIndex(pool, version)
-    if (held) {
-      atlasClaims.served.index++
-      return held
-    }
-    atlasClaims.served.database++
-    const query = patientQueryOf(q)
-    const people = await atlasPatients.rows(pool, version, query)
-    const filter = await patientFilter(pool, people, query.filters, query.scope)
-    const patients = filter ? selectedIds(people, selectPatients(people, q.filters.codes, filter)) : []
-    return buildClaimIndex(pool, people, { patients })
-  },
-  memory: (pool) => currentClaimIndex.held(pool)?.bytes ?? 0,
-  evict: (pool) => currentClaimIndex.evict(pool),
-  held: (pool) => currentClaimIndex.held(pool),
-  served: { index: 0, database: 0 },
-}
+export const atlasClaims = versionedEngine('atlas_claim_index', currentClaimIndex, async (pool, version, q: DrillQuery) => {
+  const query = patientQueryOf(q)
+  const people = await atlasPatients.rows(pool, version, query)
+  const filter = await patientFilter(pool, people, query.filters, query.scope)
+  const patients = filter ? selectedIds(people, selectPatients(people, q.filters.codes, filter)) : []
+  return buildClaimIndex(pool, people, { patients })
+})
 
 /** The patients a drill-down walks: in its region (COUNTRY, STATE groups) or anywhere (FACILITY, PROVIDER: their own region). */
 function patientQueryOf(q: DrillQuery): { filters: AtlasFilters; scope: AtlasScope } {

@@ -1,9 +1,8 @@
 import { ATLAS_PAYER_TYPES, type TileGranularity } from '@citrus/contracts'
 import type pg from 'pg'
 import type { Row } from '../../db/kysely.js'
-import { reportEngineMemory, timedBuild } from '../../lib/engine-stats.js'
-import type { Engine } from '../engine.js'
-import { versionedBuild } from '../versioned-build.js'
+import { timedBuild } from '../../lib/engine-stats.js'
+import { versionedBuild, versionedEngine } from '../versioned-build.js'
 import {
   codeConditionSql,
   patientConditions,
@@ -694,34 +693,15 @@ export const currentPatientIndex = versionedBuild(
   (pool, version) => timedBuild('atlas_patient_index', buildPatientIndex(pool, version)),
   'atlas_patient_index',
 )
-reportEngineMemory('atlas_patient_index', (pool) => currentPatientIndex.held(pool)?.bytes ?? 0)
 
 /**
- * The Atlas patient engine (docs/decisions/0080): its rows for a request are a patient index: the index of the data
- * version when it is held, else (while it builds) an index of the request's patients only, read from the database
- * by the same builder. countWithIndex counts either; patients outside the request are never selected by it.
+ * The Atlas patient engine (docs/decisions/0080): while the index builds, an index of the request's patients only,
+ * read from the database by the same builder. countWithIndex counts either; patients outside the request are never
+ * selected by it.
  */
-export const atlasPatients: Engine<PatientIndex, PatientQuery, PatientIndex> & {
-  held(pool: pg.Pool): PatientIndex | null
-  /** requests given the index, and given their rows from the database (per process) */
-  served: { index: number; database: number }
-} = {
-  name: 'atlas_patient_index',
-  build: (pool, version, wait) => currentPatientIndex(pool, version, wait),
-  async rows(pool, version, query) {
-    const index = await currentPatientIndex(pool, version)
-    if (index) {
-      atlasPatients.served.index++
-      return index
-    }
-    atlasPatients.served.database++
-    return buildPatientIndex(pool, version, { only: query })
-  },
-  memory: (pool) => currentPatientIndex.held(pool)?.bytes ?? 0,
-  evict: (pool) => currentPatientIndex.evict(pool),
-  held: (pool) => currentPatientIndex.held(pool),
-  served: { index: 0, database: 0 },
-}
+export const atlasPatients = versionedEngine('atlas_patient_index', currentPatientIndex, (pool, version, query: PatientQuery) =>
+  buildPatientIndex(pool, version, { only: query }),
+)
 
 /** The ids of the selected patients, ascending (for reading their claims). */
 export function selectedIds(index: PatientIndex, selected: Uint32Array): number[] {
