@@ -191,14 +191,14 @@ export async function benchScreens(options: { repeats: number }): Promise<void> 
   const databaseUrl = env.DATABASE_URL ?? embedded!.url
   const mode = embedded ? 'embedded PGlite (scratch, in memory)' : 'PostgreSQL (DATABASE_URL)'
   await applyMigrations(databaseUrl, MIGRATIONS_DIR)
-  const database = createDatabase(databaseUrl)
+  const database = createDatabase(databaseUrl, { background: embedded !== null })
   let app: Awaited<ReturnType<typeof buildApp>> | null = null
   try {
     const seeded = await latestSeed(database.pool)
     if (!seeded) {
       console.log(`Loading the demo dataset into ${mode} as the first start does (a few minutes) ...`)
       const began = performance.now()
-      await seedDataset(database.pool, { scale: 'demo', shortTurns: true, sink: { isTTY: false, write: () => undefined } })
+      await seedDataset(database.background, { scale: 'demo', shortTurns: true, sink: { isTTY: false, write: () => undefined } })
       console.log(`  loaded in ${((performance.now() - began) / 1000).toFixed(0)} s`)
     } else console.log(`${mode} holds scale ${seeded.scale} (seed ${seeded.seed}); no load`)
     await ensureDemoAccounts(database.prisma, env.DEMO_PASSWORD ?? DEFAULT_DEMO_PASSWORD)

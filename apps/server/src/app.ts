@@ -83,7 +83,9 @@ export async function buildApp(config: AppConfig, options: BuildAppOptions = {})
 
   // one budget for the process's engines (lib/engine-budget.ts); 0 = none
   setEngineMemoryBudget(config.env.ENGINE_MEMORY_BUDGET_MB * 2 ** 20)
-  const database = options.database ?? createDatabase(config.databaseUrl, { replicaUrls: config.env.DATABASE_REPLICA_URL })
+  const database =
+    options.database ??
+    createDatabase(config.databaseUrl, { replicaUrls: config.env.DATABASE_REPLICA_URL, background: config.databaseMode === 'embedded' })
   app.decorate('config', config)
   app.decorate('db', database)
   // in PostgreSQL, shared by every process on the database (docs/decisions/0076); each test app counts on its own

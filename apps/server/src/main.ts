@@ -48,7 +48,10 @@ async function runWorker(env: Env) {
     // asked for once listening: a message sent before the worker has a listener would be lost
     process.send?.({ citrusWorkerReady: true })
   })
-  const database = createDatabase(config.databaseUrl, { replicaUrls: config.env.DATABASE_REPLICA_URL })
+  const database = createDatabase(config.databaseUrl, {
+    replicaUrls: config.env.DATABASE_REPLICA_URL,
+    background: config.databaseMode === 'embedded',
+  })
   const app = await buildApp(config, {
     database,
     warmConnections: true,
@@ -115,7 +118,10 @@ async function main() {
   if (cluster.isWorker) return runWorker(env)
 
   const runtime = await startRuntime(env, say, { shareEmbedded: true })
-  const database = createDatabase(runtime.config.databaseUrl, { replicaUrls: runtime.config.env.DATABASE_REPLICA_URL })
+  const database = createDatabase(runtime.config.databaseUrl, {
+    replicaUrls: runtime.config.env.DATABASE_REPLICA_URL,
+    background: runtime.config.databaseMode === 'embedded',
+  })
   const seedDemo = env.SEED_DEMO ?? runtime.config.databaseMode === 'embedded'
   let demo = null
   if (seedDemo) {
@@ -164,7 +170,7 @@ async function main() {
   if (seedDemo) {
     // The first start fills the embedded database with the demo dataset while the server already
     // answers: sign-in and administration work at once, the data apps fill in a few minutes later.
-    seedDataOnFirstStart(database.pool, runtime.config.databaseMode, say).catch((error: unknown) => {
+    seedDataOnFirstStart(database.background, runtime.config.databaseMode, say).catch((error: unknown) => {
       if (!isShuttingDown()) logError(error, 'loading the demo dataset failed; run `npm run cli -- data seed --scale demo`')
     })
   }

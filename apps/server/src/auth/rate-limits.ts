@@ -139,14 +139,13 @@ export class CredentialLimiter implements CredentialGate {
     const account = accountKey === null ? null : keyDigest(accountKey)
     const perAccount = this.limits.perAccount
     if (!perAccount || account === null) {
-      const delayMs = await this.admitAddress(address, null)
+      const delayMs = (await this.admit(address, null)).addressDelay
       if (delayMs > 0) await sleep(delayMs)
       return this.run(address, null, check, options)
     }
     if (perAccount.queue === 0) {
-      const addressDelay = await this.admitAddress(address, account)
-      const accountWait = (await this.failures(null, account)).account
-      if (accountWait.blockedFor > 0) throw new RateLimitedError(accountWait.blockedFor)
+      const { addressDelay, accountWait } = await this.admit(address, account)
+      if (accountWait > 0) throw new RateLimitedError(accountWait)
       if (addressDelay > 0) await sleep(addressDelay)
       return this.run(address, account, check, options)
     }
@@ -154,51 +153,71 @@ export class CredentialLimiter implements CredentialGate {
     // One attempt at a time per account, throttled or not, so that parallel guesses cannot all be tried before
     // their failures count (issue 32 §7); a full line is refused. Refused at once when the address may not try
     // this account (no place in the line is taken).
-    await this.admitAddress(address, account)
+    const admitted = await this.admit(address, account)
     const ticket = await this.join(account, perAccount)
-    await this.waitTurn(account, ticket)
+    // The check above still holds at the turn when the line was empty then and this attempt got the ticket served
+    // at that moment: no attempt on the account ran in between (each runs inside its turn). This saves a sign-in
+    // two statements, each of which waits its turn on the embedded database.
+    const fresh = admitted.idleTicket === ticket.toString()
+    let succeeded = false
+    if (!fresh) await this.waitTurn(account, ticket)
     const renew = setInterval(() => void this.renewTurn(account, ticket).catch(() => undefined), TURN_LEASE_MS / 3)
     renew.unref()
     try {
       // decided at its turn: the attempts ahead of it may have failed
-      const addressDelay = await this.admitAddress(address, account)
-      const accountWait = (await this.failures(null, account)).account.blockedFor
+      const { addressDelay, accountWait } = fresh ? admitted : await this.admit(address, account)
       if (accountWait > 0 && perAccount.delayMs === 0) throw new RateLimitedError(accountWait)
       const delayMs = Math.max(addressDelay, accountWait > 0 ? perAccount.delayMs : 0)
       if (delayMs > 0) await sleep(delayMs)
-      return await this.run(address, account, check, options)
+      return await this.run(address, account, check, options, () => (succeeded = true))
     } finally {
       clearInterval(renew)
-      await this.endTurn(account, ticket)
+      await this.endTurn(account, ticket, succeeded)
     }
   }
 
   /**
-   * Whether the address may try now: 0 = yes, > 0 = yes after that many ms (over the limit, on an account not
-   * under attack, where the endpoint allows it); throws 429 otherwise.
+   * Whether the address may try now (addressDelay 0 = yes, > 0 = yes after that many ms: over the limit, on an
+   * account not under attack, where the endpoint allows it; throws 429 otherwise), and how long the account is
+   * blocked for (seconds, 0 = not), from one statement; `idleTicket` as failures gives it.
    */
-  private async admitAddress(address: string, account: string | null): Promise<number> {
+  private async admit(
+    address: string,
+    account: string | null,
+  ): Promise<{ addressDelay: number; accountWait: number; idleTicket: string | null }> {
     const overLimit = this.limits.perAddress.overLimit
-    const failures = await this.failures(address, overLimit && this.limits.perAccount ? account : null)
-    if (failures.address.blockedFor === 0) return 0
+    const failures = await this.failures(address, account)
+    const accountWait = failures.account.blockedFor
+    const idleTicket = failures.idleTicket
+    if (failures.address.blockedFor === 0) return { addressDelay: 0, accountWait, idleTicket }
     if (overLimit && account !== null && this.limits.perAccount && failures.account.count < overLimit.tryAccountsBelow) {
-      return overLimit.delayMs
+      return { addressDelay: overLimit.delayMs, accountWait, idleTicket }
     }
     throw new RateLimitedError(failures.address.blockedFor)
   }
 
-  /** The counts in the current windows, and seconds until each key may try again (0: under its limit). */
+  /**
+   * The counts in the current windows, seconds until each key may try again (0: under its limit), and the ticket
+   * the account's line serves when nobody is in it (`idleTicket`, '0' for no line; null while someone is), in one
+   * statement.
+   */
   private async failures(address: string | null, account: string | null) {
-    const result = { address: { count: 0, blockedFor: 0 }, account: { count: 0, blockedFor: 0 } }
+    const result = { address: { count: 0, blockedFor: 0 }, account: { count: 0, blockedFor: 0 }, idleTicket: null as string | null }
     if (address === null && account === null) return result
-    const { rows } = await this.db.query<{ key_kind: Kind; count: number; wait: number }>(
-      `SELECT key_kind, count, GREATEST(1, ceil(extract(epoch FROM reset_at - COALESCE($3::timestamptz, now()))))::int AS wait
-         FROM credential_failures
-        WHERE scope = $1 AND endpoint = $2 AND reset_at > COALESCE($3::timestamptz, now())
-          AND ((key_kind = 'address' AND key = $4) OR (key_kind = 'account' AND key = $5))`,
+    const { rows } = await this.db.query<{ key_kind: Kind | null; count: number; wait: number; idle_ticket: string | null }>(
+      `SELECT f.key_kind, f.count, GREATEST(1, ceil(extract(epoch FROM f.reset_at - COALESCE($3::timestamptz, now()))))::int AS wait,
+              (SELECT CASE WHEN l.next_ticket = l.serving THEN l.serving::text END FROM credential_lines l
+                WHERE l.scope = $1 AND l.endpoint = $2 AND l.account = $5
+               UNION ALL SELECT '0' WHERE $5::text IS NOT NULL LIMIT 1) AS idle_ticket
+         FROM (SELECT 1) AS one
+         LEFT JOIN credential_failures f
+           ON f.scope = $1 AND f.endpoint = $2 AND f.reset_at > COALESCE($3::timestamptz, now())
+          AND ((f.key_kind = 'address' AND f.key = $4) OR (f.key_kind = 'account' AND f.key = $5))`,
       [this.scope, this.endpoint, this.time(), address, account],
     )
     for (const row of rows) {
+      result.idleTicket = row.idle_ticket
+      if (row.key_kind === null) continue
       const limit = row.key_kind === 'address' ? this.limits.perAddress : this.limits.perAccount
       if (!limit) continue
       result[row.key_kind] = { count: row.count, blockedFor: row.count >= limit.max ? row.wait : 0 }
@@ -211,6 +230,8 @@ export class CredentialLimiter implements CredentialGate {
     account: string | null,
     check: () => Promise<{ failed: boolean; result: T }>,
     options: { countAll?: boolean },
+    /** a success leaves the account's failures for endTurn to clear (in its statement) instead of clearing them */
+    onSuccess?: () => void,
   ): Promise<T> {
     let outcome: { failed: boolean; result: T }
     try {
@@ -220,6 +241,7 @@ export class CredentialLimiter implements CredentialGate {
       throw error
     }
     if (outcome.failed || options.countAll) await this.fail(address, account)
+    else if (onSuccess) onSuccess()
     else if (account !== null && this.limits.perAccount) {
       await this.db.query(`DELETE FROM credential_failures WHERE scope = $1 AND endpoint = $2 AND key_kind = 'account' AND key = $3`, [
         this.scope,
@@ -331,13 +353,18 @@ export class CredentialLimiter implements CredentialGate {
     )
   }
 
-  /** Hands the turn to the next in line (unless it was passed over already) and wakes this process's waiters. */
-  private async endTurn(account: string, ticket: bigint) {
+  /**
+   * Hands the turn to the next in line (unless it was passed over already) and wakes this process's waiters; after a
+   * success, in the same statement, the account's failures are cleared.
+   */
+  private async endTurn(account: string, ticket: bigint, succeeded = false) {
     try {
       await this.db.query(
-        `UPDATE credential_lines SET serving = serving + 1, turn_until = COALESCE($4::timestamptz, now()) + $5 * interval '1 millisecond'
+        `WITH cleared AS (
+           DELETE FROM credential_failures WHERE $7::boolean AND scope = $1 AND endpoint = $2 AND key_kind = 'account' AND key = $3)
+         UPDATE credential_lines SET serving = serving + 1, turn_until = COALESCE($4::timestamptz, now()) + $5 * interval '1 millisecond'
           WHERE scope = $1 AND endpoint = $2 AND account = $3 AND serving = $6::bigint`,
-        [this.scope, this.endpoint, account, this.time(), TURN_LEASE_MS, ticket.toString()],
+        [this.scope, this.endpoint, account, this.time(), TURN_LEASE_MS, ticket.toString(), succeeded],
       )
     } finally {
       for (const wake of [...(this.waiters.get(account) ?? [])]) wake()

@@ -1,7 +1,8 @@
 import { PrismaPg } from '@prisma/adapter-pg'
 import pg from 'pg'
 import { PrismaClient } from '../generated/prisma/client.js'
-import { createReplicaPool, registerReplicas } from './replicas.js'
+import { BACKGROUND_APPLICATION_NAME } from './wire-server.js'
+import { createReplicaPool, registerBackgroundPool, registerReplicas } from './replicas.js'
 
 export type { PrismaClient }
 
@@ -15,6 +16,11 @@ export interface Database {
    * readPool / readPoolForVersion for one that has caught up, never uses these directly
    */
   replicas: pg.Pool[]
+  /**
+   * the pool of background work (the first-start load, engine builds through readPool): on the embedded database
+   * its own connections, which the database serves after the requests' (`background` option); `pool` otherwise
+   */
+  background: pg.Pool
   close(): Promise<void>
 }
 
@@ -30,6 +36,8 @@ const TRANSACTION_OPTIONS = { maxWait: 600_000, timeout: 600_000 } as const
 
 /** The pool's default size (createDatabase). */
 const DEFAULT_MAX_CONNECTIONS = 10
+/** Connections of the background pool (a load's lanes and the engine builds share them). */
+const BACKGROUND_POOL_SIZE = 4
 
 /**
  * Idle connections are kept (0: never closed for idleness; pg's default closes them after 10 s): a new PostgreSQL
@@ -48,7 +56,12 @@ const IDLE_IN_TRANSACTION_TIMEOUT_MS = 60_000
 
 export function createDatabase(
   connectionString: string,
-  options: { maxConnections?: number; replicaUrls?: readonly string[] } = {},
+  options: {
+    maxConnections?: number
+    replicaUrls?: readonly string[]
+    /** background work gets a pool of its own (BACKGROUND_POOL_SIZE connections) named for the embedded database */
+    background?: boolean
+  } = {},
 ): Database {
   const poolOptions: pg.PoolConfig = {
     max: options.maxConnections ?? DEFAULT_MAX_CONNECTIONS,
@@ -62,17 +75,25 @@ export function createDatabase(
   pool.on('error', () => undefined)
   const replicas = (options.replicaUrls ?? []).map((url) => createReplicaPool(url, poolOptions))
   registerReplicas(pool, replicas)
+  const background = options.background
+    ? new pg.Pool({ ...poolOptions, max: BACKGROUND_POOL_SIZE, connectionString, application_name: BACKGROUND_APPLICATION_NAME })
+    : pool
+  if (background !== pool) {
+    background.on('error', () => undefined)
+    registerBackgroundPool(pool, background)
+  }
   const prisma = new PrismaClient({ adapter: new PrismaPg(pool), transactionOptions: TRANSACTION_OPTIONS })
   let closed = false
   return {
     prisma,
     pool,
     replicas,
+    background,
     async close() {
       if (closed) return
       closed = true
       await prisma.$disconnect()
-      await Promise.all([pool.end(), ...replicas.map((replica) => replica.end())])
+      await Promise.all([pool.end(), ...(background === pool ? [] : [background.end()]), ...replicas.map((replica) => replica.end())])
     },
   }
 }

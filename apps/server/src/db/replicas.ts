@@ -85,6 +85,35 @@ export function primaryOf(pool: pg.Pool): pg.Pool {
   return primaryByReplica.get(pool) ?? pool
 }
 
+const backgroundByPrimary = new WeakMap<pg.Pool, pg.Pool>()
+
+/**
+ * Makes `background` the pool of `primary`'s background reads where no replica takes them (the embedded database:
+ * its connections are served after the requests', db/wire-server.ts BACKGROUND_APPLICATION_NAME). It reads the same
+ * database as the primary, so it never lags.
+ */
+export function registerBackgroundPool(primary: pg.Pool, background: pg.Pool): void {
+  backgroundByPrimary.set(primary, background)
+  backgroundPools.add(background)
+  primaryByReplica.set(background, primary)
+}
+
+const backgroundPools = new WeakSet<pg.Pool>()
+
+/**
+ * Whether `pool` is the embedded database's background pool: its database serves one connection at a time, so a
+ * transaction of it holds every request's statements back until it ends (read in separate statements instead).
+ */
+export function servedInTurns(pool: pg.Pool): boolean {
+  return backgroundPools.has(pool)
+}
+
+/** The pool background work (a data load, an engine build) uses on `pool`'s database: its own, or `pool`. */
+export function backgroundPool(pool: pg.Pool): pg.Pool {
+  const primary = primaryOf(pool)
+  return backgroundByPrimary.get(primary) ?? primary
+}
+
 /** The replica pools of a primary (none without DATABASE_REPLICA_URL). */
 export function replicasOf(pool: pg.Pool): pg.Pool[] {
   return setsByPrimary.get(primaryOf(pool))?.replicas.map((replica) => replica.pool) ?? []
@@ -143,12 +172,12 @@ function use(set: ReplicaSet, replica: Replica): pg.Pool {
  * A pool for read-only work that must see at least everything committed on the primary before the call (an engine
  * build for the data version just read from the primary): a replica that has replayed the primary's current WAL
  * position, else the primary. `waitMs` lets a lagging replica catch up that long first (a build is worth a short
- * wait; a request is not). Without replicas: the pool itself, at no cost.
+ * wait; a request is not). Without replicas: the background pool (backgroundPool), at no cost.
  */
 export async function readPool(pool: pg.Pool, options: { waitMs?: number } = {}): Promise<pg.Pool> {
   const primary = primaryOf(pool)
   const set = setsByPrimary.get(primary)
-  if (!set) return primary
+  if (!set) return backgroundPool(primary)
   let target: bigint
   try {
     const { rows } = await primary.query<{ lsn: string }>('SELECT pg_current_wal_lsn()::text AS lsn')

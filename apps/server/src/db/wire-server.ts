@@ -14,6 +14,13 @@ const MAX_UNAUTHENTICATED_MESSAGE_BYTES = 10_000
 const IDLE_TIMEOUT_PARAMETER = 'idle_in_transaction_session_timeout'
 /** longest prepared statement or portal name PostgreSQL tells apart (NAMEDATALEN - 1) */
 const MAX_NAME_BYTES = 63
+/**
+ * application_name of the connections that do background work (data loads, engine builds): their turns come after
+ * those of every other waiting connection, so a request's short statements never queue behind a load's batches.
+ */
+export const BACKGROUND_APPLICATION_NAME = 'citrus-background'
+/** Turns given to other connections in a row while a background connection waits, before it gets one. */
+export const BACKGROUND_TURN_EVERY = 8
 
 const code = (letter: string) => letter.charCodeAt(0)
 const PARSE = code('P')
@@ -67,6 +74,8 @@ interface Connection {
   auth: Authentication
   authTimer: NodeJS.Timeout | null
   closed: boolean
+  /** a background connection (BACKGROUND_APPLICATION_NAME): served after the others that wait */
+  background: boolean
   /** messages of one connection are processed strictly in order */
   chain: Promise<void>
   /** messages queued on the chain and not yet processed */
@@ -140,6 +149,10 @@ export class PGliteWireServer {
   private readonly connections = new Set<Connection>()
   private owner: Connection | null = null
   private waiters: Waiter[] = []
+  /** turns given to other connections in a row while a background one waited */
+  private foregroundTurns = 0
+  /** a grant of the free session is scheduled (grantSoon) */
+  private granting = false
   private nextId = 1
   /** the connection whose Parse made the current unnamed statement (a simple Query drops it) */
   private unnamedStatementOwner: Connection | null = null
@@ -211,6 +224,7 @@ export class PGliteWireServer {
       auth: { step: 'initial' },
       authTimer: null,
       closed: false,
+      background: false,
       chain: Promise.resolve(),
       pending: 0,
       statements: new Map(),
@@ -295,6 +309,7 @@ export class PGliteWireServer {
         if (ms !== null && ms > 0 && (this.idleTimeoutMs <= 0 || ms < this.idleTimeoutMs)) connection.idleTimeoutMs = ms
       } else {
         if (fields[i] === 'user') connection.user = fields[i + 1]!
+        if (fields[i] === 'application_name') connection.background = fields[i + 1] === BACKGROUND_APPLICATION_NAME
         kept.push(fields[i]!, fields[i + 1]!)
       }
     }
@@ -540,17 +555,55 @@ export class PGliteWireServer {
 
   private async acquire(connection: Connection): Promise<void> {
     if (this.owner === connection) return
-    if (this.owner === null) this.owner = connection
-    else await new Promise<void>((resolve) => this.waiters.push({ connection, resolve }))
+    // the session is free and nobody waits: a request's statement takes it at once; a background one waits for the
+    // grant, which comes after the sockets were read (a request's statement that arrived meanwhile goes first)
+    if (this.owner === null && this.waiters.length === 0 && !this.granting && !connection.background) this.owner = connection
+    else
+      await new Promise<void>((resolve) => {
+        this.waiters.push({ connection, resolve })
+        this.grantSoon()
+      })
     if (connection.settings.size > 0 && !connection.closed) await this.applySettings(connection.settings)
   }
 
   private release(connection: Connection) {
     if (this.owner !== connection) return
     this.clearIdleTimer(connection)
-    const next = this.waiters.shift()
-    this.owner = next?.connection ?? null
-    next?.resolve()
+    this.owner = null
+    this.grantSoon()
+  }
+
+  /**
+   * Gives the free session to the next waiter once the event loop has read the sockets (setImmediate runs after the
+   * poll phase): PGlite runs a statement synchronously on this thread, so the messages sent meanwhile are read only
+   * then, and a background connection's next message, already queued, would otherwise take the session first.
+   */
+  private grantSoon() {
+    if (this.granting) return
+    this.granting = true
+    setImmediate(() => {
+      this.granting = false
+      if (this.owner !== null) return
+      const next = this.nextWaiter()
+      if (!next) return
+      this.owner = next.connection
+      next.resolve()
+    })
+  }
+
+  /**
+   * The waiter whose turn comes next: the first that is not a background connection, unless background ones have
+   * waited through BACKGROUND_TURN_EVERY turns of the others (a load is slowed by requests, never stopped). Each
+   * kind keeps its arrival order.
+   */
+  private nextWaiter(): Waiter | undefined {
+    const background = this.waiters.findIndex((waiter) => waiter.connection.background)
+    const foreground = this.waiters.findIndex((waiter) => !waiter.connection.background)
+    let index = foreground
+    if (background >= 0 && (foreground < 0 || this.foregroundTurns >= BACKGROUND_TURN_EVERY)) index = background
+    if (index < 0) return undefined
+    this.foregroundTurns = background >= 0 && index !== background ? this.foregroundTurns + 1 : 0
+    return this.waiters.splice(index, 1)[0]
   }
 
   /** The session is Idle after the connection's turn: keep its settings for later and give the session back. */

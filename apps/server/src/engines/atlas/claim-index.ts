@@ -1,5 +1,6 @@
 import { ATLAS_PAYER_TYPES } from '@citrus/contracts'
 import type pg from 'pg'
+import { servedInTurns } from '../../db/replicas.js'
 import { kyselyOf, type Row } from '../../db/kysely.js'
 import { timedBuild } from '../../lib/engine-stats.js'
 import { versionedBuild, versionedEngine } from '../versioned-build.js'
@@ -91,6 +92,8 @@ export const npiOf = (index: Pick<ClaimIndex, 'providers'>, n: number): string =
   index.providers.npi.toString('latin1', n * NPI_BYTES, (n + 1) * NPI_BYTES)
 
 const CHUNK = 100_000
+/** on the embedded database (servedInTurns): each read holds every request back while it runs */
+const CHUNK_IN_TURNS = 20_000
 
 /**
  * Builds the drill-down index over the claims of every patient of `people`, or (`only`: the engine's rows while the
@@ -128,10 +131,11 @@ export async function buildClaimIndex(pool: pg.Pool, people: PatientIndex, only?
   const rowStartById = new Uint32Array(size + 1)
   let q = 0
   const ranges: [number, number][] = []
-  for (let first = 0; first < size; first += CHUNK) ranges.push([idsById[first]!, idsById[Math.min(first + CHUNK, size) - 1]!])
-  // a request's patients: their ids, CHUNK at a time
+  const chunk = servedInTurns(pool) ? CHUNK_IN_TURNS : CHUNK
+  for (let first = 0; first < size; first += chunk) ranges.push([idsById[first]!, idsById[Math.min(first + chunk, size) - 1]!])
+  // a request's patients: their ids, a chunk at a time
   const idChunks: (readonly number[])[] = []
-  if (only) for (let first = 0; first < only.patients.length; first += CHUNK) idChunks.push(only.patients.slice(first, first + CHUNK))
+  if (only) for (let first = 0; first < only.patients.length; first += chunk) idChunks.push(only.patients.slice(first, first + chunk))
   // two chunks in flight: the database groups the next one while this process decodes the last
   const fetchChunk = ([low, high]: [number, number]) => {
     const promise = pool.query<ClaimRow>({

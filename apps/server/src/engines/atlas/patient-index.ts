@@ -1,5 +1,6 @@
 import { ATLAS_PAYER_TYPES, type TileGranularity } from '@citrus/contracts'
 import type pg from 'pg'
+import { servedInTurns } from '../../db/replicas.js'
 import type { Row } from '../../db/kysely.js'
 import { timedBuild } from '../../lib/engine-stats.js'
 import { versionedBuild, versionedEngine } from '../versioned-build.js'
@@ -81,6 +82,8 @@ const NONE32 = 0xffffffff
 const GENDERS = ['M', 'F'] as const
 const PATIENT_RECORD = 24
 const CHUNK = 250_000
+/** on the embedded database (servedInTurns): each read holds every request back while it runs */
+const CHUNK_IN_TURNS = 50_000
 /** at most this many "age ≥ a" bitsets (ages outside a sane span are tested per patient instead) */
 const MAX_AGE_BITSETS = 160
 
@@ -178,8 +181,9 @@ export async function buildPatientIndex(pool: pg.Pool, version: string, options:
   const ageCol: number[] = []
   const payerCol: number[] = []
   let after = '-9223372036854775808'
+  const chunk = servedInTurns(pool) ? CHUNK_IN_TURNS : CHUNK
   for (;;) {
-    const { rows } = await pool.query<{ data: Buffer | null; last: string | null }>(recordsSql(source, String(CHUNK)), [
+    const { rows } = await pool.query<{ data: Buffer | null; last: string | null }>(recordsSql(source, String(chunk)), [
       after,
       ...only.values.slice(1),
     ])
@@ -198,7 +202,7 @@ export async function buildPatientIndex(pool: pg.Pool, version: string, options:
       zipCol.push(zip === '~~~~~' ? NONE32 : zips.of(zip))
     }
     after = rows[0]!.last!
-    if (data.length < CHUNK * PATIENT_RECORD) break
+    if (data.length < chunk * PATIENT_RECORD) break
   }
   if (states.values.length >= NONE8 || counties.values.length >= NONE16) throw new Error('Atlas index: too many states or counties')
   const size = idsById.length

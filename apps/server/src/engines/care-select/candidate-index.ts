@@ -1,7 +1,7 @@
 import type pg from 'pg'
 import { kyselyOf, type Row } from '../../db/kysely.js'
-import { readPool } from '../../db/replicas.js'
-import { compareDataVersions } from '../../lib/versioned-cache.js'
+import { readPool, servedInTurns } from '../../db/replicas.js'
+import { compareDataVersions, DATA_VERSION_SQL } from '../../lib/versioned-cache.js'
 import { holdEngine, releaseEngine, touchEngine } from '../../lib/engine-budget.js'
 import { reportEngineMemory, timedBuild } from '../../lib/engine-stats.js'
 import { haversineTerm, haversineTermOf, reducedLatitude, SPHERE_MARGIN, spheroidDistanceReduced, toRadians } from './geodesic.js'
@@ -220,25 +220,41 @@ export interface SpecialtyRows {
 
 /**
  * Reads the specialty's providers, code volumes and prices in one snapshot (a read-only REPEATABLE READ
- * transaction), so a load that finishes meanwhile cannot pair one version's providers with another's volumes.
+ * transaction), so a load that finishes meanwhile cannot pair one version's providers with another's volumes. On the
+ * embedded database (servedInTurns) a transaction would hold every request back for the three reads: they run as
+ * statements of their own there, and again when a data load finished in between.
  */
 export async function readSpecialtyRows(pool: pg.Pool, taxonomy: string): Promise<SpecialtyRows> {
   // a read replica that has replayed what the primary holds now (the request's version or newer), else the primary
-  const client = await (await readPool(pool)).connect()
+  const reader = await readPool(pool)
+  if (servedInTurns(reader)) {
+    for (;;) {
+      const before = await reader.query<{ v: string }>(`SELECT ${DATA_VERSION_SQL} AS v`)
+      const rows = await readRows(reader, taxonomy)
+      const after = await reader.query<{ v: string }>(`SELECT ${DATA_VERSION_SQL} AS v`)
+      if (before.rows[0]?.v === after.rows[0]?.v) return rows
+    }
+  }
+  const client = await reader.connect()
   let failed = true
   try {
     await client.query('BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY')
-    const { rows: providers } = await client.query<ProviderRow>(SPECIALTY_SQL, [taxonomy])
-    const array = (text: string) => client.query({ text, values: [taxonomy], rowMode: 'array' } as pg.QueryConfig<string[]>)
-    const volumes = (await array(VOLUME_SQL)).rows as unknown as VolumeRow[]
-    const prices = (await array(PRICE_SQL)).rows as unknown as PriceRow[]
+    const rows = await readRows(client, taxonomy)
     await client.query('COMMIT')
     failed = false
-    return { providers, volumes, prices }
+    return rows
   } finally {
     if (failed) await client.query('ROLLBACK').catch(() => undefined)
     client.release()
   }
+}
+
+async function readRows(db: pg.Pool | pg.PoolClient, taxonomy: string): Promise<SpecialtyRows> {
+  const { rows: providers } = await db.query<ProviderRow>(SPECIALTY_SQL, [taxonomy])
+  const array = (text: string) => db.query({ text, values: [taxonomy], rowMode: 'array' } as pg.QueryConfig<string[]>)
+  const volumes = (await array(VOLUME_SQL)).rows as unknown as VolumeRow[]
+  const prices = (await array(PRICE_SQL)).rows as unknown as PriceRow[]
+  return { providers, volumes, prices }
 }
 
 /** The specialty's index from its rows read from the database (readSpecialtyRows, then indexFromRows). */

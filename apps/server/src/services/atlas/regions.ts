@@ -1,6 +1,7 @@
 import { ATLAS_ZIP_NEIGHBOUR_BAND_M, type TileGranularity } from '@citrus/contracts'
 import type pg from 'pg'
 import type { Row } from '../../db/kysely.js'
+import { backgroundPool } from '../../db/replicas.js'
 import { scopeZipsSql, SqlParams, type AtlasScope } from '../../engines/atlas/rows.js'
 
 /** A region of a granularity: its name, state, census population and a point inside it. */
@@ -145,10 +146,12 @@ export async function warmZipNeighbours(pool: pg.Pool, version: string): Promise
   const known = await keptZipNeighbours(pool, version)
   // the catalog is in ZIP order (CATALOG_SQL)
   const ids = [...(await regionCatalog(pool, 'ZIP_CODE_50KM', version)).keys()]
+  // background reads: on the embedded database, requests' statements go first
+  const reader = backgroundPool(pool)
   for (let at = 0; at < ids.length; at += ZIP_NEIGHBOUR_TURN) {
     const turn = ids.slice(at, at + ZIP_NEIGHBOUR_TURN).filter((id) => !known.has(id))
     if (turn.length === 0) continue
-    const pairs = await zipPairs(pool, 'a.zip BETWEEN $2 AND $3', [turn[0], turn[turn.length - 1]])
+    const pairs = await zipPairs(reader, 'a.zip BETWEEN $2 AND $3', [turn[0], turn[turn.length - 1]])
     for (const id of turn) known.set(id, pairs.get(id) ?? [])
     await new Promise<void>((resolve) => setImmediate(resolve))
   }
