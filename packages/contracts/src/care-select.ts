@@ -213,6 +213,12 @@ export const hcpFeaturesSchema = z
     avg_patient_price_by_procedure: codePrices,
     negotiated_affordability_percentiles: codePercentiles,
     patient_affordability_percentiles: codePercentiles,
+    price_source_by_procedure: z
+      .record(z.string(), z.enum(['claims', 'payer_file']))
+      .optional()
+      .describe(
+        "procedure code → where its price comes from: claims (per-unit means of the claim lines, all payers: every avg_*_price_by_procedure and both affordability percentiles) or payer_file (the search's one carrier's negotiated dollar rate from its Transparency-in-Coverage files, as the cost page's carrier_rate_by_procedure shows it: avg_negotiated_price_by_procedure and negotiated_affordability_percentiles only; docs/decisions/0081)",
+      ),
     relevant_claim_count: z.number().int().describe('claims with any relevant code (the quality volume)'),
     last_year_patient_count: z.number().int(),
     last_month_new_patient_count: z.number().int(),
@@ -333,13 +339,13 @@ export const RANKING_METHOD_DESCRIPTION = `Ranks clinicians (hcp_rankings) and f
 **Every candidate is scored** (computed in process from an index of the specialty held per data version: locations, networks, code volumes and prices); percentiles are taken among all candidates.
 **Relevant codes**: the given CPT and ICD-10-CM codes (a code matches its sub-codes); when none is given, the ${CARE_TYPICAL_CODES_PER_KIND} most frequent diagnoses and procedures of the candidates' claims.
 **quality_of_care** (0-1): percentile rank among the candidates of the provider's claims carrying a relevant code; 0 without any.
-**cost** (0-1): mean, over the relevant procedures the provider billed, of the affordability percentiles (cheaper = higher) of its average negotiated and patient price among the candidates that billed the procedure; 0.5 (grade N/A) without prices.
+**cost** (0-1): mean, over the relevant procedures the provider is priced for, of the affordability percentiles (cheaper = higher) of its average negotiated and patient price among the candidates that billed the procedure; 0.5 (grade N/A) without prices. With exactly one carrier in insurance_names_csv, a procedure for which any candidate has that carrier's negotiated dollar rate in the carrier's imported Transparency-in-Coverage files (data import tic; by NPI, professional or both, in force) is priced by those rates alone: its affordability is the share of the other rated candidates whose rate is strictly higher, counted once; candidates without a rate of it have no price for it (percentage and per-diem rates are not dollar prices and are never ranked). Otherwise (no carrier, several, or no rates) prices are the claims' (price_source_by_procedure says which).
 **distance** (0-1): 1 − distance / radius.
 **final_score** = ${CARE_SCORE_WEIGHTS.quality_of_care} × quality_of_care + ${CARE_SCORE_WEIGHTS.cost} × cost + ${CARE_SCORE_WEIGHTS.distance} × distance. Grades: A ≥ 0.75, B ≥ 0.5, C ≥ 0.25, else D.
 **Order**: with insurance_names_csv, in-network clinicians (in network with any given carrier) first; then final_score descending, distance, NPI.
 **Badges** (only when true): ALL_PROCEDURES_MATCH (billed every given CPT), ALL_DIAGNOSIS_MATCH (treated every given diagnosis), CONFIDENTLY_AFFORDABLE (cost ≥ ${CARE_AFFORDABLE_MIN_COST} against at least ${CARE_MIN_PRICE_PEERS} priced candidates), NEW_PATIENT_AVAILABLE (accepting new patients).
 **Facilities**: affiliated facilities of the candidates within the radius; quality and cost are the means of their candidates' (num_hcp_samples of them), distance from the facility.
-Features are computed from the claims (materialised aggregates). At most ${CARE_MAX_HCP_RESULTS} clinicians and ${CARE_MAX_HCO_RESULTS} facilities are listed; filter_npis narrows before that cut. Unknown ZIP, specialty, carrier or code: 400 naming the field.
+Features are computed from the claims (materialised aggregates), and carrier prices from payer files as above. At most ${CARE_MAX_HCP_RESULTS} clinicians and ${CARE_MAX_HCO_RESULTS} facilities are listed; filter_npis narrows before that cut. Unknown ZIP, specialty, carrier or code: 400 naming the field.
 **Result cache**: the scoring of a search (keyed by ZIP, specialty, sorted carriers, sorted CPT and ICD-10-CM codes, radius, and the data version; not filter_npis, which narrows after it) is kept in process, at most ${CARE_SCORE_CACHE_MAX_ENTRIES} searches (and ${CARE_SCORE_CACHE_MAX_MIB} MiB) for at most ${CARE_SCORE_CACHE_TTL_MINUTES} minutes, so a repeated search and the referral letter of a search skip it, and a repeated search (the same filter_npis, in any order) sends the answer kept with it; a finished seed or import (a new data version) invalidates every entry. The answer is the same either way; access checks, validation and metering (one credit) apply to every request. _bypass_cache=true scores afresh (and refreshes the entry).`
 
 // ---- referral letter -----------------------------------------------------------------------------

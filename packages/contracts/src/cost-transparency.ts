@@ -277,7 +277,7 @@ export const visitTypeSchema = z
     unit_price: unitPriceSchema
       .nullable()
       .describe(
-        "Care Connect's per-unit prices of the code (lines with units > 0, all payers), the same figures its features show; null for a facility or with a carrier",
+        "Care Connect's per-unit prices of the code (lines with units > 0, all payers), the same figures its features show; null for a facility or with a carrier (with a carrier Care Connect prices a code by the carrier's payer-file rate when there is one: carrier_rate_by_procedure)",
       ),
     facility_negotiated_rate: money
       .nullable()
@@ -364,6 +364,12 @@ export const providerCostResponseSchema = z
       .optional()
       .describe(
         "payers' negotiated rates for this NPI from their Transparency-in-Coverage files (data import tic): the procedure_codes_csv codes, else any (at most 200); with payment_perspective that payer's",
+      ),
+    carrier_rate_by_procedure: z
+      .record(z.string(), money)
+      .optional()
+      .describe(
+        "for a clinician, with payment_perspective and procedure_codes_csv: procedure code → that carrier's negotiated dollar rate for this NPI from its Transparency-in-Coverage files (the mean of its rates in force, professional or both; percentages and per diems are not dollar prices), rounded to the cent: the price Care Connect ranks this clinician's affordability with when a search names that carrier (docs/decisions/0081); codes without such a rate are absent",
       ),
   })
   .meta({ id: 'ProviderCost' })

@@ -27,7 +27,12 @@ function fakePool(gates: Record<string, Promise<void>> = {}) {
       facilityReads++
       return { rows: [{ id: 1, npi: null, latitude: 40, longitude: -74, hco_compile_level_1: 'Hospital' }] }
     }
-    if (text.includes('mv_provider_code_volume') || text.includes('mv_provider_prices') || !text.includes('FROM providers'))
+    if (
+      text.includes('mv_provider_code_volume') ||
+      text.includes('mv_provider_prices') ||
+      text.includes('tic_rates') ||
+      !text.includes('FROM providers')
+    )
       return { rows: [] }
     builds[taxonomy] = (builds[taxonomy] ?? 0) + 1
     await gates[taxonomy]
@@ -147,6 +152,7 @@ describe('candidate index per data version', () => {
       'providers',
       'mv_provider_code_volume',
       'mv_provider_prices',
+      'tic_rates',
       'COMMIT',
     ])
   })
@@ -202,7 +208,7 @@ describe('candidate index per data version', () => {
     // the first search of A reads A's rows from the database; the index is indexFromRows of those rows
     const first = await careSelectCandidates.rows(pool, V1, { taxonomy: 'A' })
     const rows = await readSpecialtyRows(pool, 'A')
-    expect(first.index).toEqual(indexFromRows('A', rows.providers, rows.volumes, rows.prices))
+    expect(first.index).toEqual(indexFromRows('A', rows.providers, rows.volumes, rows.prices, rows.payerRates))
     expect(first.facilities).toBe(built?.facilities)
     const held = careSelectCandidates.memory(pool)
     expect(held).toBeGreaterThan(0)

@@ -6,6 +6,7 @@ import { holdEngine, releaseEngine, touchEngine } from '../../lib/engine-budget.
 import { reportEngineMemory, timedBuild } from '../../lib/engine-stats.js'
 import { haversineTerm, haversineTermOf, reducedLatitude, SPHERE_MARGIN, spheroidDistanceReduced, toRadians } from './geodesic.js'
 import { ascendingOrder } from './order.js'
+import { clinicianPriceRows, payerFileRates, PRICE_ROWS_JSON, type PriceRow as PricingRow } from '../../services/pricing/pricing.js'
 import type { Engine } from '../engine.js'
 
 /**
@@ -98,6 +99,18 @@ export interface SpecialtyIndex {
    */
   priceNegotiatedRank: Uint32Array
   pricePatientRank: Uint32Array
+  /**
+   * Carrier prices (docs/decisions/0081): each provider's negotiated dollar rate of a code for a payer from the payers'
+   * Transparency-in-Coverage files, as the pricing module computes it (payerFileRates over the rows PAYER_RATE_SQL
+   * reads): provider i's are payerRate*[payerRateStart[i] .. payerRateStart[i + 1]); the code is an id of
+   * `priceCodes`, the payer an id of `payers` (lower-cased names).
+   */
+  payers: string[]
+  payerId: Map<string, number>
+  payerRateStart: Int32Array
+  payerRateCode: Int32Array
+  payerRatePayer: Int32Array
+  payerRate: Float64Array
 }
 
 /** A facility's location with the terms its distances share (as a search's centre has them). */
@@ -210,12 +223,15 @@ export type VolumeRow = [string, string, string, number]
  * insurer and patient amounts (numeric: text from the database).
  */
 export type PriceRow = [string, string, number, string | number, string | number, string | number, string | number]
+/** A provider's payer-file rows (PAYER_RATE_SQL, array mode): npi, its rows as the pricing module reads them. */
+export type PayerRateRow = [string, PricingRow[]]
 
 /** A specialty's rows as the database holds them: what indexFromRows indexes. */
 export interface SpecialtyRows {
   providers: ProviderRow[]
   volumes: VolumeRow[]
   prices: PriceRow[]
+  payerRates: PayerRateRow[]
 }
 
 /**
@@ -254,21 +270,29 @@ async function readRows(db: pg.Pool | pg.PoolClient, taxonomy: string): Promise<
   const array = (text: string) => db.query({ text, values: [taxonomy], rowMode: 'array' } as pg.QueryConfig<string[]>)
   const volumes = (await array(VOLUME_SQL)).rows as unknown as VolumeRow[]
   const prices = (await array(PRICE_SQL)).rows as unknown as PriceRow[]
-  return { providers, volumes, prices }
+  const payerRates = (await array(PAYER_RATE_SQL)).rows as unknown as PayerRateRow[]
+  return { providers, volumes, prices, payerRates }
 }
 
 /** The specialty's index from its rows read from the database (readSpecialtyRows, then indexFromRows). */
 async function buildSpecialty(pool: pg.Pool, taxonomy: string): Promise<SpecialtyIndex> {
-  const { providers, volumes, prices } = await readSpecialtyRows(pool, taxonomy)
-  return indexFromRows(taxonomy, providers, volumes, prices)
+  const { providers, volumes, prices, payerRates } = await readSpecialtyRows(pool, taxonomy)
+  return indexFromRows(taxonomy, providers, volumes, prices, payerRates)
 }
 
 /** A specialty index from rows as the build reads them (providers in latitude order, then NPI). */
-export function indexFromRows(taxonomy: string, providers: ProviderRow[], volumes: VolumeRow[], prices: PriceRow[]): SpecialtyIndex {
+export function indexFromRows(
+  taxonomy: string,
+  providers: ProviderRow[],
+  volumes: VolumeRow[],
+  prices: PriceRow[],
+  payerRates: PayerRateRow[] = [],
+): SpecialtyIndex {
   const index = providerColumns(taxonomy, providers)
   const position = positionsOf(index)
   fillVolumes(index, position, volumes)
   fillPrices(index, position, prices)
+  fillPayerRates(index, position, payerRates)
   describeCodes(index)
   return index
 }
@@ -323,6 +347,12 @@ function providerColumns(taxonomy: string, rows: ProviderRow[]): SpecialtyIndex 
     pricePatient: new Float64Array(0),
     priceNegotiatedRank: new Uint32Array(0),
     pricePatientRank: new Uint32Array(0),
+    payers: [],
+    payerId: new Map(),
+    payerRateStart: new Int32Array(size + 1),
+    payerRateCode: new Int32Array(0),
+    payerRatePayer: new Int32Array(0),
+    payerRate: new Float64Array(0),
   }
   const kindOf = new Map<string, number>()
   const facilityLocalOf = new Map<number, number>()
@@ -476,6 +506,69 @@ function fillPrices(index: SpecialtyIndex, position: Map<string, number>, rows: 
   }
   index.priceNegotiatedRank = priceRanks(index, index.priceNegotiated)
   index.pricePatientRank = priceRanks(index, index.pricePatient)
+}
+
+/**
+ * The specialty's providers' payer-file rows (the pricing module's clinicianPriceRows: professional or both, in
+ * dollars, in force, every payer), one row per provider with any, its rows as a JSON array in the pricing module's
+ * order (PRICE_ROWS_JSON).
+ */
+const PAYER_RATE_SQL = `
+SELECT fp.npi, ${PRICE_ROWS_JSON} AS rows
+FROM ${clinicianPriceRows('t.npi IN (SELECT p.npi FROM providers p WHERE p.primary_taxonomy_code = $1)')}
+GROUP BY fp.npi`
+
+/**
+ * The specialty's carrier prices (docs/decisions/0081), as per-provider runs of (code, payer, rate): each provider's
+ * rows priced by the pricing module's payerFileRates, the function the cost page shows a clinician's carrier price
+ * with. A code only payer files price joins `priceCodes` (it has no claim rows).
+ */
+function fillPayerRates(index: SpecialtyIndex, position: Map<string, number>, rows: PayerRateRow[]): void {
+  const owner: number[] = []
+  const code: number[] = []
+  const payer: number[] = []
+  const rate: number[] = []
+  const counts = new Int32Array(index.size + 1)
+  for (const [npi, priceRows] of rows) {
+    const i = position.get(npi)
+    if (i === undefined) continue
+    for (const [value, byPayer] of payerFileRates(priceRows)) {
+      let id = index.priceCodeId.get(value)
+      if (id === undefined) {
+        id = index.priceCodes.length
+        index.priceCodeId.set(value, id)
+        index.priceCodes.push(value)
+      }
+      for (const [name, amount] of byPayer) {
+        let p = index.payerId.get(name)
+        if (p === undefined) {
+          p = index.payers.length
+          index.payerId.set(name, p)
+          index.payers.push(name)
+        }
+        owner.push(i)
+        code.push(id)
+        payer.push(p)
+        rate.push(amount)
+        counts[i + 1] = (counts[i + 1] as number) + 1
+      }
+    }
+  }
+  for (let i = 0; i < index.size; i++) counts[i + 1] = (counts[i + 1] as number) + (counts[i] as number)
+  index.payerRateStart = counts
+  const n = owner.length
+  index.payerRateCode = new Int32Array(n)
+  index.payerRatePayer = new Int32Array(n)
+  index.payerRate = new Float64Array(n)
+  const fill = counts.slice(0, index.size)
+  for (let r = 0; r < n; r++) {
+    const i = owner[r] as number
+    const at = fill[i] as number
+    fill[i] = at + 1
+    index.payerRateCode[at] = code[r] as number
+    index.payerRatePayer[at] = payer[r] as number
+    index.payerRate[at] = rate[r] as number
+  }
 }
 
 /** Per price row, the dense rank of its price among the rows of its procedure, dearest first. */

@@ -5,14 +5,31 @@ import {
   type ProcedureCostResponse,
   type ProviderCostResponse,
 } from '@citrus/contracts'
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import path from 'node:path'
 import request from 'supertest'
-import { beforeAll, describe, expect, it } from 'vitest'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createTenant, loginTokenFor, useTestApp } from '../../../../../test/helpers.ts'
+import { silentSink } from '../../data/progress.ts'
+import { runTicImport } from '../../data/tic/import.ts'
+import { REPO_ROOT } from '../../runtime.ts'
+
+const TIC_EXAMPLES = path.resolve(REPO_ROOT, '../shared/data/tic-price-transparency/examples')
+const TIC_EXAMPLE = 'in-network-rates-fee-for-service-single-plan-sample.json'
+/** the carrier the test's payer files are filed under (a new insurer, removed afterwards) */
+const TIC_CARRIER = 'One Price Test Carrier'
+
+interface Json {
+  [key: string]: any // eslint-disable-line @typescript-eslint/no-explicit-any
+}
 
 /**
  * One number, one implementation (issue 33 item 3, docs/decisions/0075): for the same facility, codes and perspective
  * Price Check, the cost page's listed price and its visit types' listed rates show the same figures; a provider's
- * per-unit claim prices on the cost page are Care Connect's. SQL recounts here are oracles, not the product's code.
+ * per-unit claim prices on the cost page are Care Connect's; a clinician's carrier rate from a payer file is the same on
+ * the cost page and in Care Connect (docs/decisions/0081). SQL recounts and JSON.parse of the example are oracles,
+ * not the product's code.
  */
 describe('one pricing module across Price Check, the cost page and Care Connect', () => {
   const ctx = useTestApp({}, { dataset: true })
@@ -222,5 +239,135 @@ describe('one pricing module across Price Check, the cost page and Care Connect'
       )
     ).rows[0]!.carrier
     expect((await costPage(provider.npi, { payment_perspective: carrier })).visit_types.every((v) => v.unit_price === null)).toBe(true)
+  })
+  // a CMS example with the clinicians' NPIs and a code they bill, imported under a carrier of its own (issue 37)
+  describe.skipIf(!existsSync(TIC_EXAMPLES))("a clinician's carrier rate from a payer file", () => {
+    let dir = ''
+    let scene: { a: string; b: string; zip: string; taxonomy: string; code: string }
+
+    beforeAll(async () => {
+      const pool = ctx.db.pool
+      // A: a clinician with claims; B: the nearest other clinician of A's specialty to A's ZIP (both candidates of one search)
+      const a = (
+        await pool.query<{ npi: string; zip: string; taxonomy: string; code: string }>(
+          `WITH top AS (
+             SELECT c.rendering_npi AS npi FROM claims c JOIN providers p ON p.npi = c.rendering_npi JOIN zips z ON z.zip = p.zip_code
+             GROUP BY 1 ORDER BY count(*) DESC, 1 LIMIT 1
+           )
+           SELECT p.npi, p.zip_code AS zip, p.primary_taxonomy_code AS taxonomy,
+             (SELECT cp.procedure_code FROM claims c JOIN claim_procedures cp ON cp.claim_id = c.id
+              WHERE c.rendering_npi = p.npi AND EXISTS (SELECT 1 FROM procedure_codes pc WHERE pc.code = cp.procedure_code)
+              GROUP BY 1 ORDER BY count(*) DESC, 1 LIMIT 1) AS code
+           FROM top JOIN providers p ON p.npi = top.npi`,
+        )
+      ).rows[0]!
+      const b = (
+        await pool.query<{ npi: string }>(
+          `SELECT p.npi FROM providers p, zips z WHERE z.zip = $1 AND p.primary_taxonomy_code = $2 AND p.npi <> $3
+           ORDER BY ST_Distance(p.geog, z.geog), p.npi LIMIT 1`,
+          [a.zip, a.taxonomy, a.npi],
+        )
+      ).rows[0]!
+      scene = { a: a.npi, b: b.npi, zip: a.zip, taxonomy: a.taxonomy, code: a.code }
+      dir = mkdtempSync(path.join(tmpdir(), 'citrus-one-price-'))
+      // the example's rates in force (they expired in 2022), for one NPI each; B's at twice A's
+      const file = (npi: string, factor: number) => {
+        const doc = JSON.parse(readFileSync(path.join(TIC_EXAMPLES, TIC_EXAMPLE), 'utf8')) as Json
+        for (const ref of doc.provider_references) for (const group of ref.provider_groups) group.npi = [Number(npi)]
+        for (const item of doc.in_network) {
+          if (item.billing_code === '27447') item.billing_code = scene.code
+          for (const rate of item.negotiated_rates)
+            for (const price of rate.negotiated_prices) {
+              price.expiration_date = '2122-01-01'
+              price.negotiated_rate = Math.round(price.negotiated_rate * factor * 100) / 100
+            }
+        }
+        // not dollar prices of the code, or not in force: never a price, however low
+        const first = doc.in_network[0].negotiated_rates[0].negotiated_prices
+        first.push({ ...first[0], negotiated_type: 'percentage', negotiated_rate: 1 })
+        first.push({ ...first[0], negotiated_type: 'per diem', negotiated_rate: 2 })
+        first.push({ ...first[0], negotiated_rate: 3, expiration_date: '2020-01-01' })
+        const target = path.join(dir, `${npi}.json`)
+        writeFileSync(target, JSON.stringify(doc))
+        return doc
+      }
+      file(scene.a, 1)
+      file(scene.b, 2)
+      const summary = await runTicImport(pool, dir, { sink: silentSink, payer: TIC_CARRIER })
+      expect(summary.files.map((f) => f.status)).toEqual(['imported', 'imported'])
+    })
+
+    afterAll(async () => {
+      if (dir) rmSync(dir, { recursive: true, force: true })
+      const pool = ctx.db.pool
+      await pool.query(`DELETE FROM tic_files WHERE starts_with(source, $1)`, [dir])
+      await pool.query(
+        `UPDATE providers SET aggregated_insurance_networks_v1 = aggregated_insurance_networks_v1 - $1::text WHERE aggregated_insurance_networks_v1 ? $1::text`,
+        [TIC_CARRIER],
+      )
+      await pool.query(`DELETE FROM insurers WHERE name = $1`, [TIC_CARRIER])
+    })
+
+    /** The oracle: the mean of the example's professional dollar rates in force (both TINs), from JSON.parse. */
+    const expectedRate = (factor: number) => {
+      const doc = JSON.parse(readFileSync(path.join(TIC_EXAMPLES, TIC_EXAMPLE), 'utf8')) as Json
+      const item = doc.in_network.find((i: Json) => i.billing_code === '27447')
+      const tins = doc.provider_references.find((r: Json) => r.provider_group_id === 1).provider_groups.length
+      const rates: number[] = []
+      for (const rate of item.negotiated_rates)
+        for (const price of rate.negotiated_prices)
+          if (price.billing_class !== 'institutional')
+            for (const id of rate.provider_references)
+              if (id === 1) for (let t = 0; t < tins; t++) rates.push(Math.round(price.negotiated_rate * factor * 100) / 100)
+      return Math.round((rates.reduce((s, r) => s + r, 0) / rates.length) * 100) / 100
+    }
+
+    it('shows the same rate on the cost page and in Care Connect, which ranks the code by the carrier’s rates', async () => {
+      expect(expectedRate(1)).toBe(121.95)
+      const rankings = async (insurer: string | null) =>
+        rankingsResponseSchema.parse(
+          await get('/care-select/rankings', {
+            zip_code: scene.zip,
+            omni_code: scene.taxonomy,
+            cpt_union_csv: scene.code,
+            filter_npis: `${scene.a},${scene.b}`,
+            ...(insurer ? { insurance_names_csv: insurer } : {}),
+          }),
+        )
+      const ranked = await rankings(TIC_CARRIER.toUpperCase())
+      for (const [npi, factor, affordability] of [
+        [scene.a, 1, 100],
+        [scene.b, 2, 0],
+      ] as const) {
+        const page = await costPage(npi, { payment_perspective: TIC_CARRIER, procedure_codes_csv: scene.code })
+        expect(page.kind).toBe('provider')
+        expect(page.carrier_rate_by_procedure).toEqual({ [scene.code]: expectedRate(factor) })
+        // the page lists the percentage, the per diem and the dollar rates as they are (the expired one not)
+        // (each price twice: the example's provider group has two TINs)
+        expect(page.payer_rates!.map((r) => r.unit).sort()).toEqual([
+          'percent',
+          'percent',
+          ...Array<string>(6).fill('usd'),
+          'usd_per_day',
+          'usd_per_day',
+        ])
+        const hcp = ranked.hcp_rankings.find((r) => r.hcp_entity.npi === npi)!
+        expect(hcp, npi).toBeDefined()
+        const f = hcp.features
+        expect(f.price_source_by_procedure).toEqual({ [scene.code]: 'payer_file' })
+        expect(f.avg_negotiated_price_by_procedure).toEqual(page.carrier_rate_by_procedure)
+        // ranked among the candidates with the carrier's rate (A's is half B's); no claims figure beside it
+        expect(f.negotiated_affordability_percentiles).toEqual({ [scene.code]: affordability })
+        expect(f.patient_affordability_percentiles).toEqual({})
+        expect(f.avg_initial_price_by_procedure).toEqual({})
+        expect(hcp.task_scores.cost).toBe(affordability / 100)
+        // without a carrier: the claims' prices, as before; the page has no carrier rate
+        expect((await costPage(npi, { procedure_codes_csv: scene.code })).carrier_rate_by_procedure).toBeUndefined()
+      }
+      const claims = await rankings(null)
+      const a = claims.hcp_rankings.find((r) => r.hcp_entity.npi === scene.a)!
+      expect(a.features.price_source_by_procedure).toEqual({ [scene.code]: 'claims' })
+      expect(a.features.avg_patient_price_by_procedure[scene.code]).toEqual(expect.any(Number))
+    })
   })
 })

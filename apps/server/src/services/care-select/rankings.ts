@@ -211,6 +211,7 @@ interface Scored {
     patient: Record<string, number>
   }
   affordability: { negotiated: Record<string, number>; patient: Record<string, number> }
+  sources: Record<string, 'claims' | 'payer_file'>
 }
 
 /**
@@ -322,6 +323,7 @@ async function rankingsOf(pool: pg.Pool, search: ResolvedSearch, scored: ScoredS
       percentiles: { procedure: [], icd10: [] },
       prices: { list: {}, negotiated: {}, insurer: {}, patient: {} },
       affordability: { negotiated: {}, patient: {} },
+      sources: {},
     }
     for (const col of givenCols) if ((col.counts[c] as number) > 0) row.given[col.kind][col.code] = col.counts[c] as number
     for (const col of topicalCols) if ((col.counts[c] as number) > 0) row.topical[col.kind][col.code] = col.counts[c] as number
@@ -333,8 +335,15 @@ async function rankingsOf(pool: pg.Pool, search: ResolvedSearch, scored: ScoredS
     for (const column of scored.prices) {
       const entry = column.entryOf[c] as number
       if (entry < 0) continue
-      const r = column.row[entry] as number
       const code = column.code
+      row.sources[code] = column.source
+      if (column.source === 'payer_file') {
+        // the carrier's negotiated rate alone: no list, insurer or patient amount (docs/decisions/0081)
+        row.prices.negotiated[code] = column.rate[entry] as number
+        row.affordability.negotiated[code] = round(column.negotiatedAff[entry] as number, 2)
+        continue
+      }
+      const r = column.row[entry] as number
       row.prices.list[code] = index.priceList[r] as number
       row.prices.negotiated[code] = index.priceNegotiated[r] as number
       row.prices.insurer[code] = index.priceInsurer[r] as number
@@ -431,6 +440,7 @@ async function rankingsOf(pool: pg.Pool, search: ResolvedSearch, scored: ScoredS
         avg_patient_price_by_procedure: row.prices.patient,
         negotiated_affordability_percentiles: row.affordability.negotiated,
         patient_affordability_percentiles: row.affordability.patient,
+        price_source_by_procedure: row.sources,
         relevant_claim_count: row.relevantVolume,
         last_year_patient_count: p.last_year_patient_count,
         last_month_new_patient_count: p.last_month_new_patient_count,

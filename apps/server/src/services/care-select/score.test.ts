@@ -372,3 +372,101 @@ describe('percentRanksOf', () => {
     }
   })
 })
+
+describe("a carrier's payer-file rates (docs/decisions/0081)", () => {
+  // five clinicians at one point; claims prices of 99213 for all; Acme's payer-file rates of 99213 for three of them
+  const provider = (k: number): ProviderRow => ({
+    npi: `100000000${k}`,
+    latitude: CENTRE.lat,
+    longitude: CENTRE.lng,
+    provider_kind: 'individual',
+    facility_id: null,
+    accepting_new_patients: true,
+    networks: { Acme: true },
+  })
+  const providers = [0, 1, 2, 3, 4].map(provider)
+  const volumes: VolumeRow[] = providers.map((p) => [p.npi, 'procedure', '99213', 10])
+  // claims: cheapest first (0 the cheapest)
+  const prices: PriceRow[] = providers.map((p, k) => [p.npi, '99213', 10, 100 + k, 60 + k, 40 + k, 20 + k])
+  type Rows = Parameters<typeof indexFromRows>[4]
+  const rate = (code: string, payer: string, plan: string, amount: number, type = 'negotiated'): NonNullable<Rows>[number][1][number] => [
+    code,
+    payer,
+    plan,
+    null,
+    null,
+    amount,
+    null,
+    null,
+    null,
+    `payer file: ${type}`,
+  ]
+  const payerRates: NonNullable<Rows> = [
+    // two plan rows: their mean (listedNegotiatedRate), to the cent
+    [providers[2]!.npi, [rate('99213', 'Acme', 'Gold', 50), rate('99213', 'Acme', 'Silver', 70.015)]],
+    [providers[3]!.npi, [rate('99213', 'ACME', '', 90), rate('99213', 'Other', '', 10)]],
+    [providers[4]!.npi, [rate('99213', 'Acme', '', 90), rate('99214', 'Acme', '', 5)]],
+  ]
+  const index = indexFromRows('207Q00000X', providers, volumes, prices, payerRates)
+  const input = (insurers: string[]): ScoreInput => ({
+    centre: CENTRE,
+    radiusM: 10_000,
+    cpt: ['99213'],
+    icd10: [],
+    insurers,
+    filterNpis: [],
+  })
+  const column = (scored: ScoredSearch) => {
+    const col = scored.prices[0]!
+    const byNpi = new Map<string, { rate: number; aff: number; cost: number }>()
+    for (let c = 0; c < scored.n; c++) {
+      const e = col.entryOf[c]!
+      if (e < 0) continue
+      const npi = index.npi[scored.candidates.members[c]!]!
+      byNpi.set(npi, { rate: col.rate[e]!, aff: col.negotiatedAff[e]!, cost: scored.cost[c]! })
+    }
+    return { source: col.source, byNpi }
+  }
+
+  it('holds each clinician’s rate per code and payer as the pricing module computes it', () => {
+    expect(index.payers).toEqual(['acme', 'other'])
+    const at = (k: number) => {
+      const i = index.npi.indexOf(providers[k]!.npi)
+      const out: Record<string, number> = {}
+      for (let r = index.payerRateStart[i]!; r < index.payerRateStart[i + 1]!; r++)
+        out[`${index.priceCodes[index.payerRateCode[r]!]}|${index.payers[index.payerRatePayer[r]!]}`] = index.payerRate[r]!
+      return out
+    }
+    expect(at(0)).toEqual({})
+    expect(at(2)).toEqual({ '99213|acme': 60.01 })
+    expect(at(3)).toEqual({ '99213|acme': 90, '99213|other': 10 })
+    // a code only a payer file prices joins the index's price codes
+    expect(at(4)).toEqual({ '99213|acme': 90, '99214|acme': 5 })
+  })
+
+  it("ranks a code by the one carrier's rates alone when any candidate has one", () => {
+    const scored = scoreSearch(index, new Map(), input(['Acme']))
+    const { source, byNpi } = column(scored)
+    expect(source).toBe('payer_file')
+    // 60.01 is below both 90s; the 90s tie (none of the others strictly above them)
+    expect(Object.fromEntries(byNpi)).toEqual({
+      [providers[2]!.npi]: { rate: 60.01, aff: 100, cost: 1 },
+      [providers[3]!.npi]: { rate: 90, aff: 0, cost: 0 },
+      [providers[4]!.npi]: { rate: 90, aff: 0, cost: 0 },
+    })
+    // candidates without a rate of the code have no price for it (not ranked against contract rates)
+    expect(scored.cost.filter((c) => Number.isNaN(c)).length).toBe(2)
+  })
+
+  it("keeps the claims' prices without a carrier, with several, or without that carrier's rates", () => {
+    const claims = column(scoreSearch(index, new Map(), input([])))
+    expect(claims.source).toBe('claims')
+    expect(claims.byNpi.size).toBe(5)
+    expect(column(scoreSearch(index, new Map(), input(['Acme', 'Other']))).source).toBe('claims')
+    expect(column(scoreSearch(index, new Map(), input(['Nobody']))).source).toBe('claims')
+    // the carrier's rates of another code do not touch 99213's claims prices
+    const other = scoreSearch(index, new Map(), { ...input(['Acme']), cpt: ['99214'] })
+    expect(column(other).source).toBe('payer_file')
+    expect([...column(other).byNpi.keys()]).toEqual([providers[4]!.npi])
+  })
+})

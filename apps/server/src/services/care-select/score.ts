@@ -37,14 +37,22 @@ export interface CountColumn {
   counts: Float64Array
 }
 
-/** One procedure's prices among the candidates that billed it. */
+/**
+ * One procedure's prices among the candidates priced for it: from the claims (mv_provider_prices rows, all payers), or,
+ * when the search names one carrier and any candidate has that carrier's rate of the code in its payer files, from
+ * those rates alone (docs/decisions/0081; a code's prices never mix the two).
+ */
 export interface PriceColumn {
   code: string
+  source: 'claims' | 'payer_file'
   /** per candidate: its entry (position in the arrays below), -1 without a price */
   entryOf: Int32Array
-  /** per entry: the price row in the index, the affordability percentiles */
+  /** per entry: the price row in the index (claims; empty for payer_file), the affordability percentiles */
   row: Int32Array
+  /** per entry: the carrier's negotiated dollar rate (payer_file; empty for claims) */
+  rate: Float64Array
   negotiatedAff: Float64Array
+  /** empty for payer_file: the patient's share under the carrier's plan is not a price the files give */
   patientAff: Float64Array
 }
 
@@ -528,7 +536,47 @@ export function scoreAll(
   const costSum = new Float64Array(n)
   const costParts = new Int32Array(n)
   const pricePeersMin = new Int32Array(n)
+  // The carrier's rates (docs/decisions/0081): with exactly one carrier, per price code the candidates with that
+  // carrier's payer-file rate of it (candidate order) and the rates.
+  const carrier = input.insurers.length === 1 ? index.payerId.get((input.insurers[0] as string).toLowerCase()) : undefined
+  const carrierRates = carrier === undefined ? null : priceCodes.map(() => ({ owner: [] as number[], rate: [] as number[] }))
+  if (carrierRates) {
+    const { payerRateStart, payerRateCode, payerRatePayer, payerRate } = index
+    for (let c = 0; c < n; c++) {
+      const i = members[c] as number
+      const end = payerRateStart[i + 1] as number
+      for (let r = payerRateStart[i] as number; r < end; r++) {
+        if (payerRatePayer[r] !== carrier) continue
+        const k = priceSlot[payerRateCode[r] as number] as number
+        if (k < 0) continue
+        const list = carrierRates[k] as { owner: number[]; rate: number[] }
+        list.owner.push(c)
+        list.rate.push(payerRate[r] as number)
+      }
+    }
+  }
   const prices: PriceColumn[] = priceCodes.map((code, k) => {
+    const carried = carrierRates?.[k]
+    if (carried && carried.owner.length > 0) {
+      // the carrier's dollar rates: affordability = the share of the others' rates strictly above (a rate alone: 100),
+      // counted once in the cost (the patient's share under the plan follows the same rate)
+      const m = carried.owner.length
+      const rate = Float64Array.from(carried.rate)
+      const negated = rate.map((v) => -v)
+      const negotiatedAff = new Float64Array(m)
+      if (m === 1) negotiatedAff[0] = 100
+      else ranksInto(negotiatedAff, negated, null, 0, m - 1)
+      const entryOf = new Int32Array(n).fill(-1)
+      for (let j = 0; j < m; j++) {
+        const c = carried.owner[j] as number
+        entryOf[c] = j
+        costSum[c] = (costSum[c] as number) + (negotiatedAff[j] as number) / 100
+        costParts[c] = (costParts[c] as number) + 1
+        const peers = pricePeersMin[c] as number
+        pricePeersMin[c] = peers === 0 ? m : Math.min(peers, m)
+      }
+      return { code, source: 'payer_file', entryOf, row: new Int32Array(0), rate, negotiatedAff, patientAff: new Float64Array(0) }
+    }
     const from = entries[k] as number
     const m = (entries[k + 1] as number) - from
     const entryOf = new Int32Array(n).fill(-1)
@@ -550,7 +598,7 @@ export function scoreAll(
       const peers = pricePeersMin[c] as number
       pricePeersMin[c] = peers === 0 ? m : Math.min(peers, m)
     }
-    return { code, entryOf, row, negotiatedAff, patientAff }
+    return { code, source: 'claims', entryOf, row, rate: new Float64Array(0), negotiatedAff, patientAff }
   })
   const cost = new Float64Array(n)
   const final = new Float64Array(n)

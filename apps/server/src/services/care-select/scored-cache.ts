@@ -244,6 +244,7 @@ export function scoredSearchBytes(scored: ScoredSearch): number {
   for (const array of [scored.quality, scored.cost, scored.final, scored.relevantVolume, scored.pricePeersMin, scored.listed]) add(array)
   for (const col of [...scored.givenCols, ...scored.topicalCols]) add(col.counts)
   for (const ranks of scored.codeRanks) add(ranks)
-  for (const price of scored.prices) for (const array of [price.entryOf, price.row, price.negotiatedAff, price.patientAff]) add(array)
+  for (const price of scored.prices)
+    for (const array of [price.entryOf, price.row, price.rate, price.negotiatedAff, price.patientAff]) add(array)
   return bytes + scored.rankedFacilities.length * 80
 }

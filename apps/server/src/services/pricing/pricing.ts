@@ -391,7 +391,7 @@ export interface ProcedureCostInput {
  * unique key: the one row shape and order every priced figure is computed from (Price Check and the cost page,
  * docs/decisions/0075). Rows of a payer file (tic_rates) come after the price list's at equal keys, by id.
  */
-const PRICE_ROWS_JSON = `json_agg(json_build_array(fp.procedure_code, fp.payer_name, fp.plan_name, fp.gross_charge, fp.discounted_cash,
+export const PRICE_ROWS_JSON = `json_agg(json_build_array(fp.procedure_code, fp.payer_name, fp.plan_name, fp.gross_charge, fp.discounted_cash,
         fp.negotiated, fp.median_amount, fp.p10_amount, fp.p90_amount, fp.methodology)
         ORDER BY fp.procedure_code, fp.setting, fp.payer_name, fp.plan_name, fp.tie)`
 
@@ -408,6 +408,23 @@ export const TIC_CURRENT = 't.expiration_date >= current_date'
 export const TIC_DOLLAR_TYPES = ['negotiated', 'derived', 'fee schedule'] as const
 
 /**
+ * A payer-file rate as a price row (the aliases t, tic_rates, and tf, tic_files): the columns of facilityPriceRows, no
+ * gross or cash (those come from a price list), the rate as the negotiated amount, its type as the methodology.
+ */
+const TIC_PRICE_ROW = `t.billing_code AS procedure_code, t.setting, tf.payer_name, tf.plan_name, NULL::numeric AS gross_charge,
+    NULL::numeric AS discounted_cash, t.negotiated_rate AS negotiated, NULL::numeric AS median_amount, NULL::numeric AS p10_amount,
+    NULL::numeric AS p90_amount, 'payer file: ' || t.negotiated_type AS methodology, t.id AS tie`
+
+/**
+ * The payer-file rates priced (aliases t, tf): in force (TIC_CURRENT), in dollars (TIC_DOLLAR_TYPES), of a named payer
+ * (filtered by `payerFilter(payerColumn)`), and of the provider's own billing class: a facility's are institutional
+ * or both (not `professional`), a clinician's professional or both (not `institutional`).
+ */
+const ticPricedRates = (notBillingClass: 'professional' | 'institutional', payerFilter: (payerColumn: string) => string) =>
+  `t.billing_class <> '${notBillingClass}' AND ${TIC_CURRENT} AND t.negotiated_type IN (${TIC_DOLLAR_TYPES.map((t) => `'${t}'`).join(', ')})
+    AND tf.payer_name <> '' AND ${payerFilter('tf.payer_name')}`
+
+/**
  * A facility's rows (the alias fp): its price list (facility_prices), and its payers' negotiated rates from their
  * Transparency-in-Coverage files (tic_rates by the facility's NPI; the facility's own rates, institutional or both,
  * in dollars; gross and cash come from the price list only), filtered by `payerFilter(payerColumn)`.
@@ -418,11 +435,43 @@ const facilityPriceRows = (facilityId: string, codes: string, payerFilter: (paye
     fp.median_amount, fp.p10_amount, fp.p90_amount, fp.methodology, 0::bigint AS tie
   FROM facility_prices fp WHERE fp.facility_id = ${facilityId} AND fp.procedure_code = ANY(${codes}) AND ${payerFilter('fp.payer_name')}
   UNION ALL
-  SELECT t.billing_code, t.setting, tf.payer_name, tf.plan_name, NULL, NULL, t.negotiated_rate, NULL, NULL, NULL, 'payer file: ' || t.negotiated_type, t.id
+  SELECT ${TIC_PRICE_ROW}
   FROM facilities tfac JOIN tic_rates t ON t.npi = tfac.npi JOIN tic_files tf ON tf.id = t.file_id
-  WHERE tfac.id = ${facilityId} AND t.billing_code = ANY(${codes}) AND t.billing_class <> 'professional' AND ${TIC_CURRENT}
-    AND t.negotiated_type IN (${TIC_DOLLAR_TYPES.map((t) => `'${t}'`).join(', ')}) AND tf.payer_name <> '' AND ${payerFilter('tf.payer_name')}
+  WHERE tfac.id = ${facilityId} AND t.billing_code = ANY(${codes}) AND ${ticPricedRates('professional', payerFilter)}
 ) fp`
+
+/**
+ * A clinician's rows (the alias fp, with the column npi): its payers' negotiated rates from their Transparency-in-Coverage
+ * files by its NPI (tic_rates; professional or both, in dollars, in force), as price rows: clinicians have no price
+ * list. `where` picks the NPIs and codes (alias t). Care Connect's candidate index reads a specialty's with it, the
+ * cost page one NPI's (docs/decisions/0081).
+ */
+export const clinicianPriceRows = (where: string, payerFilter: (payerColumn: string) => string = () => 'true') => `(
+  SELECT t.npi, ${TIC_PRICE_ROW}
+  FROM tic_rates t JOIN tic_files tf ON tf.id = t.file_id
+  WHERE ${where} AND ${ticPricedRates('institutional', payerFilter)}
+) fp`
+
+/**
+ * Each code's negotiated rate of each payer in payer-file rows (clinicianPriceRows): code → lower-cased payer →
+ * listedNegotiatedRate of the code's rows for that payer (the mean of its plan rows), rounded to cents as Price Check
+ * shows a code's avg_negotiated_rate. The one implementation of a clinician's carrier price: Care Connect scores
+ * with it (its candidate index runs it on the rows it reads) and the cost page shows it (docs/decisions/0081).
+ */
+export function payerFileRates(priceRows: readonly PriceRow[]): Map<string, Map<string, number>> {
+  const out = new Map<string, Map<string, number>>()
+  for (const [code, rows] of rowsByCode(priceRows)) {
+    const byPayer = new Map<string, number>()
+    for (const row of rows) {
+      const payer = row[1].toLowerCase()
+      if (byPayer.has(payer)) continue
+      const rate = listedNegotiatedRate(rows, row[1])
+      if (rate !== null) byPayer.set(payer, round2(rate))
+    }
+    if (byPayer.size > 0) out.set(code, byPayer)
+  }
+  return out
+}
 
 /** The rows of a perspective: the cash row, and the carrier's rows when `payer` (a parameter) is not null. */
 const perspectiveRows = (payer: string) => (column: string) =>
@@ -606,6 +655,28 @@ export async function listedNegotiatedRates(
 ): Promise<Map<string, number | null>> {
   const byCode = rowsByCode(await facilityRows(pool, facilityId, codes, payer, payer === undefined))
   return new Map(codes.map((code) => [code, listedNegotiatedRate(byCode.get(code) ?? [], payer)]))
+}
+
+/** One clinician's payer-file rows of the codes (clinicianPriceRows), every payer's. */
+const CLINICIAN_ROWS_SQL = `SELECT ${PRICE_ROWS_JSON} AS rows FROM ${clinicianPriceRows('t.npi = $1::bpchar AND t.billing_code = ANY($2::text[])')}`
+
+/**
+ * A clinician's carrier price of each code (payerFileRates of its payer-file rows): the code's rate of `payer`, absent
+ * without one. The figure Care Connect scores a clinician's affordability with when the search names that carrier.
+ */
+export async function clinicianPayerRates(
+  pool: pg.Pool,
+  npi: string,
+  codes: readonly string[],
+  payer: string,
+): Promise<Map<string, number>> {
+  const { rows } = await pool.query<{ rows: PriceRow[] | null }>(CLINICIAN_ROWS_SQL, [npi, codes])
+  const out = new Map<string, number>()
+  for (const [code, byPayer] of payerFileRates(rows[0]?.rows ?? [])) {
+    const rate = byPayer.get(payer.toLowerCase())
+    if (rate !== undefined) out.set(code, rate)
+  }
+  return out
 }
 
 /** A payer-file rate's unit (the contract's PayerRate.unit). */

@@ -11,7 +11,15 @@ import {
 import type pg from 'pg'
 import type { Row } from '../../db/kysely.js'
 import { notFound } from '../../lib/errors.js'
-import { KM_PER_DEGREE, listedNegotiatedRates, payerRates, priceFacility, round2, type PricingReference } from './pricing.js'
+import {
+  clinicianPayerRates,
+  KM_PER_DEGREE,
+  listedNegotiatedRates,
+  payerRates,
+  priceFacility,
+  round2,
+  type PricingReference,
+} from './pricing.js'
 
 /** Peers compared: the nearest providers of the same primary taxonomy within the metro radius. */
 export const PROVIDER_MAX_PEERS = 200
@@ -310,12 +318,15 @@ export async function providerCosts(
   // each peer's mean negotiated amount of each of the visit codes, those codes only; the facility's listed rates of
   // those codes and the listed price by Price Check's functions (pricing.ts), not by SQL of their own
   const codes = visits.rows.map((v) => v.code)
-  const [means, facilityRates, listedPriceAnswer, ticRates] = await Promise.all([
+  const carrierCodes = !facilityKind && payer !== undefined ? (listed?.codes ?? []) : []
+  const [means, facilityRates, listedPriceAnswer, ticRates, carrierRates] = await Promise.all([
     peers.length > 0 && codes.length > 0 ? peerMeans(pool, facilityKind, peers, codes, payerParam) : [],
     provider.facility_id !== null && codes.length > 0 ? listedNegotiatedRates(pool, provider.facility_id, codes, payer) : null,
     listed ? listedPrice(pool, provider, payer, listed) : null,
     // the payers' own files for this NPI (issue 37): the codes asked, else any
     payerRates(pool, provider.npi, listed?.codes ?? [], payer),
+    // a clinician's carrier price of the codes asked, as Care Connect ranks it with that carrier (docs/decisions/0081)
+    carrierCodes.length > 0 ? clinicianPayerRates(pool, provider.npi, carrierCodes, payer as string) : null,
   ])
   const peerRow = { peers: peers.length, means }
   const meansByCode = new Map<string, number[]>()
@@ -384,5 +395,6 @@ export async function providerCosts(
     payment_perspective: payerParam,
     listed_price: listedPriceAnswer,
     payer_rates: ticRates,
+    ...(carrierRates ? { carrier_rate_by_procedure: Object.fromEntries(carrierRates) } : {}),
   }
 }
