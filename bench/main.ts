@@ -25,6 +25,9 @@
  *   npm run bench -- first-start [--scale ci|demo] [--interval-ms 250]
  *       what sign-in waits for while the first `npm start` loads the demo dataset (bench/first-start.ts): the load on
  *       a scratch embedded database and a sign-in query every 250 ms; per step, the median and longest wait
+ *   npm run bench -- first-start-http [--interval-ms 250]
+ *       sign-in over HTTP during a real first `npm start` (bench/first-start-http.ts): a fresh DATA_DIR, the demo
+ *       load, the engines' warm-ups, then 30 s settled; per phase the median, p95 and longest sign-in
  *   npm run bench -- screens
  *       each screen's main answer on `npm start` (bench/screens.ts): demo data, demo users, cold and median of 5
  *   npm run bench -- bombs [--rounds text.docx,drawn.pdf,...]
@@ -69,6 +72,7 @@ import { benchNova } from './nova.ts'
 import { benchRankings } from './rankings.ts'
 import { benchFhir } from './fhir.ts'
 import { benchFirstStart } from './first-start.ts'
+import { benchFirstStartHttp } from './first-start-http.ts'
 import { benchBombs } from './bombs.ts'
 import { benchScreens } from './screens.ts'
 import { ms, setLoadGenerator } from './http-load.ts'
@@ -618,6 +622,8 @@ async function main() {
     const scale = values.scale as Scale['name']
     if (scale !== 'ci' && scale !== 'demo') throw new Error('--scale must be ci or demo (what a first start loads)')
     await benchFirstStart({ scale, intervalMs: Number(values['interval-ms']) })
+  } else if (command === 'first-start-http') {
+    await benchFirstStartHttp({ intervalMs: Number(values['interval-ms']) })
   } else if (command === 'bombs') {
     await benchBombs({ rounds: values.rounds ? values.rounds.split(',') : null })
   } else if (command === 'fhir') {
@@ -632,7 +638,7 @@ async function main() {
     await benchLoad(seconds, concurrency)
   } else {
     console.log(
-      'Usage: npm run bench -- generate [--scale ci|demo|full] [--seed N] [--no-load] | encode [--scale ci|demo|full] [--providers N] [--patients N] [--facilities N] | typeahead [--requests 200] [--concurrency 1,8] | cost-transparency [--requests 200] [--concurrency 8] | nova [--requests 200] [--concurrency 1,8] | rankings [--requests 200] [--concurrency 1,8] | atlas [--requests 200] [--concurrency 8] [--read-only] | load [--seconds 600] [--concurrency 16] | first-start [--scale ci|demo] [--interval-ms 250] | bombs [--rounds kind,...]; HTTP benches: [--load-generator wrk|node]',
+      'Usage: npm run bench -- generate [--scale ci|demo|full] [--seed N] [--no-load] | encode [--scale ci|demo|full] [--providers N] [--patients N] [--facilities N] | typeahead [--requests 200] [--concurrency 1,8] | cost-transparency [--requests 200] [--concurrency 8] | nova [--requests 200] [--concurrency 1,8] | rankings [--requests 200] [--concurrency 1,8] | atlas [--requests 200] [--concurrency 8] [--read-only] | load [--seconds 600] [--concurrency 16] | first-start [--scale ci|demo] [--interval-ms 250] | first-start-http [--interval-ms 250] | bombs [--rounds kind,...]; HTTP benches: [--load-generator wrk|node]',
     )
     process.exitCode = command ? 2 : 0
   }

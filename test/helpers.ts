@@ -31,7 +31,8 @@ export async function createTestApp(overrides: Partial<AppConfig> = {}, env: Rec
 }
 
 export function testDatabase(): Database {
-  return createDatabase(inject('databaseUrl'), { maxConnections: 4 })
+  // as the server opens it: on the embedded database, background work on connections of its own
+  return createDatabase(inject('databaseUrl'), { maxConnections: 4, background: inject('databaseMode') === 'embedded' })
 }
 
 type TestEnv = Record<string, string>

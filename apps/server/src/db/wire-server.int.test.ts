@@ -4,6 +4,7 @@ import pg from 'pg'
 import { from as copyFrom, to as copyTo } from 'pg-copy-streams'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { startEmbeddedPostgres, type EmbeddedPostgres } from './embedded.js'
+import { BACKGROUND_APPLICATION_NAME } from './wire-server.js'
 import { createPGlite, stackPointer } from './pglite.js'
 
 describe('PGlite with stack recovery (db/pglite.ts)', () => {
@@ -205,6 +206,43 @@ describe('embedded PostgreSQL wire server', () => {
       await other.end()
     } finally {
       await strict.stop()
+    }
+  })
+
+  it("serves a request's statement before a background connection's queued ones, and background work still goes on", async () => {
+    const background = new pg.Pool({ connectionString: embedded.url, max: 4, application_name: BACKGROUND_APPLICATION_NAME })
+    const requests = new pg.Pool({ connectionString: embedded.url, max: 4 })
+    try {
+      // connections made first: the start-up exchanges are turns of their own
+      await Promise.all([...Array.from({ length: 4 }, () => background.query('SELECT 1')), requests.query('SELECT 1')])
+      const done: string[] = []
+      // eight slow background statements, four always waiting (a load's lanes, an engine build's chunks in flight)
+      const slow = Array.from({ length: 8 }, (_, k) => background.query('SELECT pg_sleep(0.1)').then(() => done.push(`background ${k}`)))
+      await new Promise((resolve) => setTimeout(resolve, 30))
+      await requests.query('SELECT 1').then(() => done.push('request'))
+      await Promise.all(slow)
+      // FIFO would put it behind the four that waited before it; it waits at most for the statements running or
+      // already granted when it arrived
+      expect(done.indexOf('request')).toBeLessThanOrEqual(2)
+
+      // a steady stream of requests' statements does not starve the background: it gets every BACKGROUND_TURN_EVERY-th turn
+      let streaming = true
+      let served = 0
+      const stream = Array.from({ length: 4 }, async () => {
+        while (streaming) {
+          await requests.query('SELECT pg_sleep(0.005)')
+          served++
+        }
+      })
+      const started = Date.now()
+      await Promise.all(Array.from({ length: 3 }, () => background.query('SELECT 1')))
+      const waited = Date.now() - started
+      streaming = false
+      await Promise.all(stream)
+      expect(waited).toBeLessThan(5_000)
+      expect(served).toBeGreaterThan(0)
+    } finally {
+      await Promise.all([background.end(), requests.end()])
     }
   })
 })
