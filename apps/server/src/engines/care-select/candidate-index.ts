@@ -12,9 +12,10 @@ import type { Engine } from '../engine.js'
 /**
  * The in-process candidate index of Care Select (docs/decisions/0050): per specialty, the providers' point,
  * kind, facility, new-patient flag and networks as columns sorted by latitude, their code volumes
- * (mv_provider_code_volume) and prices (mv_provider_prices); and every facility's point and type. A search finds
- * its candidates (exactly those whose spheroid distance to the ZIP centroid is within the radius, as ST_Distance
- * measures it) and scores every one of them without reading the providers table or the views.
+ * (mv_provider_code_volume), prices (mv_provider_prices) and carrier rates (payers' files, docs/decisions/0081); and
+ * every facility's point and type. A search finds its candidates (exactly those whose spheroid distance to the ZIP
+ * centroid is within the radius, as ST_Distance measures it) and scores every one of them without reading the
+ * providers table or the views.
  *
  * Built from the database (the truth) on the first search of a specialty and kept per data version: a finished
  * seed or import makes a new version, whose first search builds afresh. Versions move forward only
@@ -235,9 +236,9 @@ export interface SpecialtyRows {
 }
 
 /**
- * Reads the specialty's providers, code volumes and prices in one snapshot (a read-only REPEATABLE READ
+ * Reads the specialty's providers, code volumes, prices and payer-file rates in one snapshot (a read-only REPEATABLE READ
  * transaction), so a load that finishes meanwhile cannot pair one version's providers with another's volumes. On the
- * embedded database (servedInTurns) a transaction would hold every request back for the three reads: they run as
+ * embedded database (servedInTurns) a transaction would hold every request back for the four reads: they run as
  * statements of their own there, and again when a data load finished in between.
  */
 export async function readSpecialtyRows(pool: pg.Pool, taxonomy: string): Promise<SpecialtyRows> {
