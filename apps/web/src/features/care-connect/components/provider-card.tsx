@@ -97,7 +97,11 @@ const PRICE_TABS = [
 function Experience({ row, descriptions }: { row: HcpRow; descriptions: Record<string, string> }) {
   const f = row.features
   const hasAny =
-    f.top_procedure_percentiles.length + f.top_diagnosis_percentiles.length + Object.keys(f.avg_initial_price_by_procedure).length > 0
+    f.top_procedure_percentiles.length +
+      f.top_diagnosis_percentiles.length +
+      Object.keys(f.avg_initial_price_by_procedure).length +
+      Object.keys(f.avg_negotiated_price_by_procedure).length >
+    0
   if (!hasAny)
     return (
       <Text size="sm" c="dimmed">
@@ -167,7 +171,15 @@ function Experience({ row, descriptions }: { row: HcpRow; descriptions: Record<s
                         <Table.Tr key={code}>
                           <Table.Td>{code}</Table.Td>
                           <Table.Td>{descriptions[code] ?? ''}</Table.Td>
-                          <Table.Td>{formatPrice(price)}</Table.Td>
+                          <Table.Td>
+                            {formatPrice(price)}
+                            {f.price_source_by_procedure?.[code] === 'payer_file' && (
+                              <Text span size="xs" c="dimmed">
+                                {' '}
+                                ({CARE_TEXT.carrierRate})
+                              </Text>
+                            )}
+                          </Table.Td>
                           <Table.Td>
                             {percentile !== undefined && (
                               <Badge color={percentileChip(percentile).color} variant="light">

@@ -7,6 +7,8 @@ export const CARE_TEXT = {
   zipLabel: 'Patient ZIP',
   specialtyLabel: 'Provider Specialty',
   insuranceLabel: 'Insurance Carrier',
+  /** a negotiated price from the carrier's Transparency-in-Coverage file, not the claims (docs/decisions/0081) */
+  carrierRate: "carrier's rate",
   advancedFilters: 'Advanced Filters',
   cptLabel: 'Procedure Codes (CPT)',
   icdLabel: 'Diagnosis Codes (ICD-10-CM)',
