@@ -51,4 +51,24 @@ describe("the cost page's payer rates (issue 37)", () => {
     expect(screen.getAllByTestId('payer-rate').map((td) => td.textContent)).toEqual(['65%', '$5,500.00 per day', '$123.45'])
     expect(screen.getByText('CPT 27447 (AS)')).toBeTruthy()
   })
+
+  it("shows the carrier's price per code that Care Connect ranks with (docs/decisions/0081)", () => {
+    render(
+      <MantineProvider>
+        <PayerRatesSection rates={[rate({ billing_code: '27447' })]} carrier="Acme" carrierRates={{ '27447': 121.95 }} />
+      </MantineProvider>,
+    )
+    expect(screen.getByTestId('carrier-rates').textContent).toBe(
+      "Acme's price (the mean of its dollar rates; what Care Connect ranks with): 27447 $121.95",
+    )
+  })
+
+  it('shows no carrier price without a carrier', () => {
+    render(
+      <MantineProvider>
+        <PayerRatesSection rates={[rate({})]} carrierRates={{ '97110': 150 }} />
+      </MantineProvider>,
+    )
+    expect(screen.queryByTestId('carrier-rates')).toBeNull()
+  })
 })

@@ -5,6 +5,8 @@ import { formatCurrency } from '../../../lib/cost-format'
 export const PAYER_RATES_TEXT = {
   title: "Payers' negotiated rates",
   help: "From the payers' Transparency-in-Coverage files: each rate as the payer publishes it. A percentage or a per diem is a contract term, not a price of the service.",
+  /** the carrier's price per code (carrier_rate_by_procedure, docs/decisions/0081) */
+  carrierRates: (carrier: string) => `${carrier}'s price (the mean of its dollar rates; what Care Connect ranks with):`,
 } as const
 
 /** A payer-file rate in its own unit (issue 37): dollars, dollars per day, or a percentage, never converted. */
@@ -14,13 +16,28 @@ export function formatPayerRate(rate: Pick<PayerRate, 'negotiated_rate' | 'unit'
   return formatCurrency(rate.negotiated_rate)
 }
 
-export function PayerRatesSection({ rates }: { rates: readonly PayerRate[] }) {
+export function PayerRatesSection({
+  rates,
+  carrier = null,
+  carrierRates,
+}: {
+  rates: readonly PayerRate[]
+  /** the page's payment perspective, and its carrier rate per code (carrier_rate_by_procedure) */
+  carrier?: string | null
+  carrierRates?: Record<string, number> | undefined
+}) {
+  const priced = Object.entries(carrierRates ?? {})
   return (
     <Paper withBorder radius="lg" p="md" data-testid="payer-rates">
       <Title order={4}>{PAYER_RATES_TEXT.title}</Title>
       <Text size="xs" c="dimmed" mb="sm">
         {PAYER_RATES_TEXT.help}
       </Text>
+      {carrier && priced.length > 0 && (
+        <Text size="sm" mb="sm" data-testid="carrier-rates">
+          {PAYER_RATES_TEXT.carrierRates(carrier)} {priced.map(([code, amount]) => `${code} ${formatCurrency(amount)}`).join(' · ')}
+        </Text>
+      )}
       <Table.ScrollContainer minWidth={640}>
         <Table striped>
           <Table.Thead>

@@ -228,7 +228,9 @@ function ProviderCostBody({ cost }: { cost: ProviderCost }) {
         </Text>
       </div>
       {cost.listed_price && <ListedPriceSection listed={cost.listed_price} />}
-      {cost.payer_rates && cost.payer_rates.length > 0 && <PayerRatesSection rates={cost.payer_rates} />}
+      {cost.payer_rates && cost.payer_rates.length > 0 && (
+        <PayerRatesSection rates={cost.payer_rates} carrier={cost.payment_perspective} carrierRates={cost.carrier_rate_by_procedure} />
+      )}
       <div>
         <Title order={4}>{PROVIDER_COST_TEXT.paidClaims}</Title>
         <Text size="xs" c="dimmed">
