@@ -142,6 +142,24 @@ describe.skipIf(skipReason !== null)(`read replicas${skipReason ? ` (skipped: ${
       const [row] = await sql<{ n: number }>(primaryUrl, 'SELECT count(*)::int AS n FROM analytics_events WHERE name = $1', [name])
       expect(row?.n).toBe(1)
     })
+    it("a Care Connect search reads its listed providers' details on the replica", async () => {
+      const [provider] = await sql<{ npi: string; taxonomy: string; zip: string }>(
+        primaryUrl,
+        `SELECT p.npi, p.primary_taxonomy_code AS taxonomy, p.zip_code AS zip FROM providers p JOIN zips z ON z.zip = p.zip_code
+          WHERE p.primary_taxonomy_code IS NOT NULL ORDER BY p.npi LIMIT 1`,
+      )
+      const search = await request(ctx.app.server)
+        .get('/api/care-select/rankings')
+        .query({ zip_code: provider!.zip, omni_code: provider!.taxonomy })
+        .set('Authorization', `Bearer ${token}`)
+      expect(search.status, JSON.stringify(search.body)).toBe(200)
+      expect(search.body.hcp_rankings.length).toBeGreaterThan(0)
+      const statements = await replicaStatements(primaryUrl)
+      expect(
+        statements.some((text) => text.includes('p.medical_school, p.years_in_practice')),
+        statements.join('\n---\n'),
+      ).toBe(true)
+    })
   })
 
   describe('a lagging replica', () => {

@@ -16,6 +16,7 @@ import {
 } from '@citrus/contracts'
 import type pg from 'pg'
 import type { Row } from '../../db/kysely.js'
+import { readPoolForVersion } from '../../db/replicas.js'
 import { badRequest } from '../../lib/errors.js'
 import { DATA_VERSION_SQL } from '../../lib/versioned-cache.js'
 import { careSelectCandidates } from '../../engines/care-select/candidate-index.js'
@@ -362,9 +363,15 @@ async function rankingsOf(pool: pg.Pool, search: ResolvedSearch, scored: ScoredS
     icd10: [...new Set([...relevant.icd10, ...typical.icd10, ...search.icd10])],
     procedure: [...new Set([...relevant.procedure, ...typical.procedure, ...search.cpt])],
   }
+  // read-only look-ups of the search's data version: a read replica that holds it, else the primary (issue 34 §2)
+  const reader = await readPoolForVersion(pool, search.version)
   const [providers, details] = await Promise.all([
-    pool.query<ProviderDetails>({ name: 'care-select-provider-details', text: PROVIDER_DETAILS_SQL, values: [hcpList.map((r) => r.npi)] }),
-    pool.query<ListedDetails>({
+    reader.query<ProviderDetails>({
+      name: 'care-select-provider-details',
+      text: PROVIDER_DETAILS_SQL,
+      values: [hcpList.map((r) => r.npi)],
+    }),
+    reader.query<ListedDetails>({
       name: 'care-select-details',
       text: DETAILS_SQL,
       values: [hcoCandidates.map((f) => f.id), allCodes.icd10, allCodes.procedure],
