@@ -91,7 +91,13 @@ const rows: Row[] = [
     'slow.pdf could not be read within the time and memory the AI Hub gives one document; upload a smaller or simpler document',
     OURS,
   ],
-  ['extractionBusy', AI_HUB_MESSAGES.extractionBusy, 'The AI Hub is reading many documents right now; try again in a minute', OURS],
+  [
+    'readerBusy',
+    AI_HUB_MESSAGES.readerBusy('plan.pdf', 5),
+    "plan.pdf could not be read now: the AI Hub's document reader is busy with other documents; try again in 5 seconds",
+    OURS,
+  ],
+  ['readerUnavailable', AI_HUB_MESSAGES.readerUnavailable, 'The AI Hub cannot read documents right now; try again later', OURS],
   ['documentNotFound', AI_HUB_MESSAGES.documentNotFound, 'Document not found', OURS],
   ['pinNotFound', AI_HUB_MESSAGES.pinNotFound, 'Pinned insight not found', OURS],
   ['alreadyPinned', AI_HUB_MESSAGES.alreadyPinned, 'This insight is already pinned', OURS],
@@ -127,6 +133,7 @@ describe('AI Hub messages', () => {
       noContext: 'CONTEXT_EMPTY',
       unpacksTooLarge: 'DOCUMENT_TOO_LARGE',
       tooComplex: 'DOCUMENT_TOO_COMPLEX',
+      readerBusy: 'DOCUMENT_READER_BUSY',
     })
   })
 })

@@ -117,7 +117,9 @@ export const AI_HUB_MESSAGES = {
     `${filename} holds more text than the whole ${formatTokens(AI_MAX_CONTEXT_TOKENS)}-token budget of the AI context; upload a shorter document`,
   documentTooComplex: (filename: string) =>
     `${filename} could not be read within the time and memory the AI Hub gives one document; upload a smaller or simpler document`,
-  extractionBusy: 'The AI Hub is reading many documents right now; try again in a minute',
+  readerBusy: (filename: string, seconds: number) =>
+    `${filename} could not be read now: the AI Hub's document reader is busy with other documents; try again in ${seconds} second${seconds === 1 ? '' : 's'}`,
+  readerUnavailable: 'The AI Hub cannot read documents right now; try again later',
   documentNotFound: 'Document not found',
   pinNotFound: 'Pinned insight not found',
   alreadyPinned: 'This insight is already pinned',
@@ -140,6 +142,7 @@ export const AI_HUB_ERROR_CODES = {
   noContext: 'CONTEXT_EMPTY',
   unpacksTooLarge: 'DOCUMENT_TOO_LARGE',
   tooComplex: 'DOCUMENT_TOO_COMPLEX',
+  readerBusy: 'DOCUMENT_READER_BUSY',
 } as const
 
 // ---- entities ----------------------------------------------------------------------------------
@@ -304,12 +307,14 @@ export const aiHubEndpoints = {
       'holds no text is refused with 422 and nothing of the upload is stored; so is an upload that would take the context over ' +
       `${AI_MAX_CONTEXT_TOKENS} tokens, a document whose text alone is over that budget, an Office file that unpacks to more than ` +
       `${AI_MAX_UNPACKED_BYTES} bytes, and a document that cannot be read within the time and memory given to one document. ` +
-      'A malformed multipart body is refused with 400; 503 when too many documents are being read at once.',
+      'A malformed multipart body is refused with 400. Each document is answered within about 5 s of its arrival: one that no ' +
+      'document reader could take in that time, because others are being read, is refused with 429 `DOCUMENT_READER_BUSY` and a ' +
+      'Retry-After header (seconds); 503 while the server stops.',
     tags,
     security,
     status: 201,
     response: z.object({ documents: z.array(aiDocumentSchema) }),
-    errors: [400, 401, 403, 413, 415, 422, 503],
+    errors: [400, 401, 403, 413, 415, 422, 429, 503],
   }),
   deleteDocument: defineEndpoint({
     method: 'DELETE',

@@ -815,6 +815,41 @@ describe('AI Hub uploads that unpack to more than they may', () => {
     expect(growth, `RSS grew by ${Math.round(growth)} MB`).toBeLessThan(1_024)
   }, 120_000)
 
+  it('answers six bombs uploaded at once within 5 s of their arrival, those no thread could take in time with 429 and Retry-After', async () => {
+    // before: two were read at a time, each until the 4.5 s limit, and the last answered after 20 s
+    const before = await recount(db, tenant.users[0]!.id)
+    const bomb = xlsxBomb(30 * MB, { cells: true })
+    const started = performance.now()
+    const responses = await Promise.all(
+      Array.from({ length: 6 }, (_, index) =>
+        upload(`cells${index}.xlsx`, bomb).then((response) => ({ response, ms: performance.now() - started })),
+      ),
+    )
+    for (const { response, ms } of responses) {
+      expect([422, 429]).toContain(response.status)
+      expect(ms, `${response.status} after ${Math.round(ms)} ms`).toBeLessThan(6_000)
+    }
+    const busy = responses.filter(({ response }) => response.status === 429)
+    // two threads for six documents that each take the whole limit: most wait too long for one
+    expect(busy.length).toBeGreaterThanOrEqual(1)
+    for (const { response } of busy) {
+      expect(response.body).toEqual({
+        message: expect.stringContaining("the AI Hub's document reader is busy with other documents; try again in 5 seconds") as string,
+        code: AI_HUB_ERROR_CODES.readerBusy,
+        status: 429,
+      })
+      expect(response.headers['retry-after']).toBe('5')
+    }
+    expect(await recount(db, tenant.users[0]!.id)).toEqual(before)
+    const openapi = await request(app.server).get('/api/openapi.json')
+    expect(
+      Object.keys(
+        (openapi.body as { paths: Record<string, { post: { responses: object } }> }).paths['/api/ai-hub/documents']!.post.responses,
+      ),
+    ).toContain('429')
+    expect(errorLogs()).toEqual([])
+  }, 120_000)
+
   it('answers 400 in the envelope to a malformed multipart body, without an error in the log', async () => {
     lines.length = 0
     const body =

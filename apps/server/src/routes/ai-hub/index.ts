@@ -18,7 +18,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify'
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod'
 import { AiContextStore, type NewDocument, type Owner } from '../../domain/ai-hub/context.js'
 import { cleanText, documentTypeOf } from '../../domain/ai-hub/extract.js'
-import { ExtractionPool } from '../../domain/ai-hub/extract-pool.js'
+import { ExtractionPool, ReaderBusy } from '../../domain/ai-hub/extract-pool.js'
 import { AiAnalyst } from '../../domain/ai-hub/generate.js'
 import { route } from '../../lib/endpoint.js'
 import { AppError, badRequest, forbidden } from '../../lib/errors.js'
@@ -144,12 +144,15 @@ export const aiHubRoutes: FastifyPluginAsyncZod = async (app) => {
     const documents: NewDocument[] = []
     for (const file of files) {
       const type = file.type as AiDocumentType
-      documents.push({
-        filename: file.filename,
-        type,
-        size: file.bytes.length,
-        pages: await extraction.extract(file.filename, type, file.bytes),
-      })
+      let pages
+      try {
+        pages = await extraction.extract(file.filename, type, file.bytes)
+      } catch (error) {
+        // the reader was busy with other documents: when to try again (the error handler keeps the header)
+        if (error instanceof ReaderBusy) reply.header('retry-after', String(error.retryAfterSeconds))
+        throw error
+      }
+      documents.push({ filename: file.filename, type, size: file.bytes.length, pages })
     }
     const stored = await store.addDocuments(owner, documents)
     return reply.status(201).send({ documents: stored })
