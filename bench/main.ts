@@ -39,6 +39,13 @@
  *       and without codes and carrier; p50/p95 per scenario and concurrency, the ratio API / (SQL + scoring) of
  *       the same search on the server's pool at concurrency 1, and the referral letter's p50/p95
  *
+ *   npm run bench -- scale-out [--requests 200] [--rounds 2] [--concurrency 8] [--parts processes,replica,etag]
+ *       [--replica-url postgres://…:5433/db]
+ *       issue 34 side by side (bench/scale-out.ts; DATABASE_URL, PostgreSQL only): Care Connect searches scored afresh
+ *       per second with 1 and 2 independent server processes; the primary's and the replica's CPU per search with and
+ *       without DATABASE_REPLICA_URL (A/B rounds, /proc of each cluster's processes) and the statements still on the
+ *       primary; a repeated answer with If-None-Match (304) and without it at concurrency 8
+ *
  *   npm run bench -- fhir [--requests 200] [--concurrency 1,8] [--max-pages 100000]
  *       the FHIR directory (bench/fhir.ts): Location?near, PractitionerRole?specialty&location.near and 1,000-row pages
  *       over HTTP, p50/p95 beside the raw SQL; PractitionerRole paged by next links and exported as NDJSON, per second
@@ -74,6 +81,7 @@ import { benchFhir } from './fhir.ts'
 import { benchFirstStart } from './first-start.ts'
 import { benchFirstStartHttp } from './first-start-http.ts'
 import { benchBombs } from './bombs.ts'
+import { benchScaleOut, SCALE_OUT_PARTS } from './scale-out.ts'
 import { benchScreens } from './screens.ts'
 import { ms, setLoadGenerator } from './http-load.ts'
 
@@ -580,6 +588,8 @@ async function main() {
       'max-pages': { type: 'string', default: '100000' },
       'interval-ms': { type: 'string', default: '250' },
       rounds: { type: 'string' },
+      parts: { type: 'string' },
+      'replica-url': { type: 'string' },
     },
     strict: true,
   })
@@ -626,6 +636,15 @@ async function main() {
     await benchFirstStartHttp({ intervalMs: Number(values['interval-ms']) })
   } else if (command === 'bombs') {
     await benchBombs({ rounds: values.rounds ? values.rounds.split(',') : null })
+  } else if (command === 'scale-out') {
+    const parts = new Set((values.parts ?? SCALE_OUT_PARTS.join(',')).split(','))
+    const unknown = [...parts].filter((part) => !(SCALE_OUT_PARTS as readonly string[]).includes(part))
+    if (unknown.length > 0) throw new Error(`--parts takes ${SCALE_OUT_PARTS.join(', ')} (not ${unknown.join(', ')})`)
+    const [requests, rounds, concurrency] = [Number(values.requests), Number(values.rounds ?? '2'), Number(values.concurrency ?? '8')]
+    if ([requests, rounds, concurrency].some((v) => !Number.isInteger(v) || v < 1))
+      throw new Error('--requests, --rounds and --concurrency take whole numbers')
+    const replicaUrl = values['replica-url'] ?? loadEnv().DATABASE_REPLICA_URL?.join(',') ?? null
+    await benchScaleOut({ requests, rounds, concurrency, parts, replicaUrl })
   } else if (command === 'fhir') {
     const levels = (values.concurrency ?? '1,8').split(',').map(Number)
     if (levels.some((l) => !Number.isInteger(l) || l < 1)) throw new Error('--concurrency takes whole numbers, e.g. 1,8')
@@ -638,7 +657,7 @@ async function main() {
     await benchLoad(seconds, concurrency)
   } else {
     console.log(
-      'Usage: npm run bench -- generate [--scale ci|demo|full] [--seed N] [--no-load] | encode [--scale ci|demo|full] [--providers N] [--patients N] [--facilities N] | typeahead [--requests 200] [--concurrency 1,8] | cost-transparency [--requests 200] [--concurrency 8] | nova [--requests 200] [--concurrency 1,8] | rankings [--requests 200] [--concurrency 1,8] | atlas [--requests 200] [--concurrency 8] [--read-only] | load [--seconds 600] [--concurrency 16] | first-start [--scale ci|demo] [--interval-ms 250] | first-start-http [--interval-ms 250] | bombs [--rounds kind,...]; HTTP benches: [--load-generator wrk|node]',
+      'Usage: npm run bench -- generate [--scale ci|demo|full] [--seed N] [--no-load] | encode [--scale ci|demo|full] [--providers N] [--patients N] [--facilities N] | typeahead [--requests 200] [--concurrency 1,8] | cost-transparency [--requests 200] [--concurrency 8] | nova [--requests 200] [--concurrency 1,8] | rankings [--requests 200] [--concurrency 1,8] | atlas [--requests 200] [--concurrency 8] [--read-only] | load [--seconds 600] [--concurrency 16] | first-start [--scale ci|demo] [--interval-ms 250] | first-start-http [--interval-ms 250] | bombs [--rounds kind,...] | scale-out [--requests 200] [--rounds 2] [--concurrency 8] [--parts processes,replica,etag] [--replica-url URL]; HTTP benches: [--load-generator wrk|node]',
     )
     process.exitCode = command ? 2 : 0
   }
