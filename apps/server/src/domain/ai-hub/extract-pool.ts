@@ -150,11 +150,11 @@ export class ExtractionPool {
    * The document's pages with their tokens, read on a worker thread within `timeoutMs` of this call; refusals
    * are AppErrors (4xx; ReaderBusy is a 429 with its Retry-After; 503 once the pool is closed).
    */
-  extract(filename: string, type: AiDocumentType, bytes: Buffer): Promise<ExtractedPage[]> {
+  async extract(filename: string, type: AiDocumentType, bytes: Buffer): Promise<ExtractedPage[]> {
     // a zip bomb that declares its size is refused here, without taking a thread
     checkArchive(filename, type, bytes, this.options.limits)
-    if (this.closed) return Promise.reject(readerUnavailable())
-    if (this.queue.length >= this.options.queue) return Promise.reject(this.busy(filename))
+    if (this.closed) throw readerUnavailable()
+    if (this.queue.length >= this.options.queue) throw this.busy(filename)
     return new Promise<ExtractedPage[]>((resolve, reject) => {
       const job: Job = {
         id: this.nextJob++,
