@@ -48,10 +48,12 @@ export function dataVersion(pool: pg.Pool): Promise<string> {
 
 /**
  * The data version for a request: the one read with its login principal (the same statement, after the request
- * arrived), else a read of its own (API keys, link guests).
+ * arrived), else a read of its own (API keys, link guests), kept on the request.
  */
-export function requestDataVersion(request: FastifyRequest): Promise<string> {
-  return request.dataVersion !== null ? Promise.resolve(request.dataVersion) : dataVersion(request.server.db.pool)
+export async function requestDataVersion(request: FastifyRequest): Promise<string> {
+  // kept on the request: its ETag, its inputs' check and its answer all speak of the same version, read once
+  request.dataVersion ??= await dataVersion(request.server.db.pool)
+  return request.dataVersion
 }
 
 interface Entry<V> {

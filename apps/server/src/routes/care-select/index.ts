@@ -1,6 +1,7 @@
 import { REFERRAL_LETTER_FILENAME, ROLES, careSelectEndpoints } from '@citrus/contracts'
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod'
 import { route, sendJsonText } from '../../lib/endpoint.js'
+import { requestDataVersion } from '../../lib/versioned-cache.js'
 import { userOf } from '../../plugins/auth.js'
 import { CREDITS_REMAINING_HEADER } from '../../plugins/credits.js'
 import { sendMemberLink } from '../../services/care-select/member-link.js'
@@ -33,7 +34,12 @@ export const careSelectRoutes: FastifyPluginAsyncZod = async (app) => {
       }),
     },
     async (request, reply) => {
-      const { body, charge } = await answerRankings(pool, request.query, () => app.meter(request, 'CARE_SELECT'))
+      const { body, charge } = await answerRankings(
+        pool,
+        request.query,
+        () => app.meter(request, 'CARE_SELECT'),
+        await requestDataVersion(request),
+      )
       if (charge.remaining !== null) reply.header(CREDITS_REMAINING_HEADER, String(charge.remaining))
       // Sent as written (JSON.stringify of the typed RankingsResponse, kept with the search's scoring: 0063), not through
       // the zod serialiser: validating this large answer on every response cost 6-17 ms, more than the search's SQL.

@@ -57,7 +57,7 @@ export function normalizeIcd10(code: string): string {
   return `${upper.slice(0, 3)}.${upper.slice(3)}`
 }
 
-const RESOLVE_SQL = `
+const RESOLVE_INPUTS_SQL = `
 SELECT
   (SELECT json_build_object('latitude', z.latitude, 'longitude', z.longitude, 'city', z.city, 'state', z.state)
      FROM zips z WHERE z.zip = $1) AS zip,
@@ -69,21 +69,37 @@ SELECT
      WHERE NOT EXISTS (SELECT 1 FROM procedure_codes p WHERE p.code = c.code)) AS unknown_cpt,
   (SELECT coalesce(json_agg(c.code ORDER BY c.ord), '[]') FROM unnest($5::text[]) WITH ORDINALITY AS c(code, ord)
      WHERE NOT EXISTS (SELECT 1 FROM icd10_codes i WHERE i.code = c.code)) AS unknown_icd10,
-  ${DATA_VERSION_SQL} AS version`
+  $6::text AS version`
 
-/** Checks the search's ZIP, specialty, carriers and codes; 400 naming the field when one is unknown. */
-export async function resolveSearch(pool: pg.Pool, query: ParsedRankingsQuery): Promise<ResolvedSearch> {
+/** The same, reading the data version itself (a search without a request's version: the referral letter's). */
+const RESOLVE_SQL = RESOLVE_INPUTS_SQL.replace('$6::text AS version', `${DATA_VERSION_SQL} AS version`)
+
+/**
+ * Checks the search's ZIP, specialty, carriers and codes; 400 naming the field when one is unknown. With the request's
+ * data `version` (read with its principal) the check is a read-only look-up of that version, on a read replica that
+ * holds it where there is one (issue 34 §2); without, it reads the version itself on the primary.
+ */
+export async function resolveSearch(pool: pg.Pool, query: ParsedRankingsQuery, version?: string): Promise<ResolvedSearch> {
   const cpt = [...new Set(query.cpt_union_csv.map((code) => code.toUpperCase()))]
   const icd10 = [...new Set(query.icd10_cm_union_csv.map(normalizeIcd10))]
   const omniCode = query.omni_code.toUpperCase()
-  const { rows } = await pool.query<{
+  const reader = version === undefined ? pool : await readPoolForVersion(pool, version)
+  const { rows } = await reader.query<{
     zip: Pick<Row<'zips'>, 'latitude' | 'longitude' | 'city' | 'state'> | null
     specialty: Row<'specialties'>['display_name'] | null
     insurers: [string, string | null][]
     unknown_cpt: string[]
     unknown_icd10: string[]
     version: string
-  }>({ name: 'care-select-resolve', text: RESOLVE_SQL, values: [query.zip_code, omniCode, query.insurance_names_csv, cpt, icd10] })
+  }>(
+    version === undefined
+      ? { name: 'care-select-resolve', text: RESOLVE_SQL, values: [query.zip_code, omniCode, query.insurance_names_csv, cpt, icd10] }
+      : {
+          name: 'care-select-resolve-inputs',
+          text: RESOLVE_INPUTS_SQL,
+          values: [query.zip_code, omniCode, query.insurance_names_csv, cpt, icd10, version],
+        },
+  )
   const row = rows[0]
   if (!row) throw new Error('resolve query returned no row')
   const errors: { path: string; message: string }[] = []
@@ -276,8 +292,9 @@ export async function answerRankings<C>(
   pool: pg.Pool,
   query: ParsedRankingsQuery,
   charge: () => Promise<C>,
+  version?: string,
 ): Promise<{ body: Buffer; charge: C }> {
-  const search = await resolveSearch(pool, query)
+  const search = await resolveSearch(pool, query, version)
   const [charged, ranked] = await Promise.allSettled([charge(), rankingsJson(pool, search, query._bypass_cache)])
   if (charged.status === 'rejected') throw charged.reason
   if (ranked.status === 'rejected') throw ranked.reason
