@@ -7,11 +7,18 @@
  * resources per second, beside the raw keyset SQL reading the same rows. The network filters (the smallest network by
  * reference, the largest by name) are measured too, and the header says whether the GIN index of the networks JSON
  * (providers_networks_gin) is there, so that a run without it (dropped by hand) compares before and after.
- * Database: DATABASE_URL (the loaded scale), else the embedded database of a running `npm start`. Changes no data.
+ * The raw SQL is a fixed reference (the first version's row statement; every row of the radius for `near`), the same
+ * in every version of this bench: on a shared machine, runs compare as ratios to it. The server's own page statement
+ * (kinds.ts) is timed beside it. The only rows it writes are the rate limiter's counters of its own requests
+ * (credential_failures, key_kind 'request', the /fhir routes), cleared before each case: the directory's limit
+ * (FHIR_REQUESTS_PER_MINUTE per client address) would otherwise answer 429 to a run faster than it.
+ * Database: DATABASE_URL (the loaded scale), else the embedded database of a running `npm start`. Changes no data
+ * of the directory.
  */
 import { loadEnv } from '../apps/server/src/config.ts'
 import { createDatabase } from '../apps/server/src/db/database.ts'
 import { applyMigrations } from '../apps/server/src/db/migrate.ts'
+import { KINDS } from '../apps/server/src/fhir/kinds.ts'
 import { MIGRATIONS_DIR, runningEmbeddedUrl } from '../apps/server/src/runtime.ts'
 import { startBenchServer } from './bench-server.ts'
 import { ms, quantileOf, runHttpLoad, type BenchRequest } from './http-load.ts'
@@ -74,12 +81,23 @@ export async function benchFhir(requests: number, levels: number[], options: { m
       if (next) cursors.push(new URL(next).searchParams.get('_cursor')!)
     }
     const pageIds = (await pool.query<{ id: number }>('SELECT id FROM providers ORDER BY id LIMIT 20000')).rows.map((row) => row.id)
-    // the server's row statement (kinds.ts): the clinician, the specialty's name and the networks' ids
+    // The reference statements ("raw SQL"), the same in every version of this bench so that runs on a shared machine
+    // compare as ratios to them: the clinician, the specialty's name and the networks' ids (the row statement of the
+    // first version of kinds.ts), and for `near` every row in the radius sorted by distance.
     const fields = `SELECT t.*, s.display_name, ARRAY(SELECT i.id FROM jsonb_each_text(t.aggregated_insurance_networks_v1) e
       JOIN insurers i ON i.name = e.key WHERE e.value = 'true' ORDER BY i.id) AS networks`
     const from = 'FROM providers t LEFT JOIN specialties s ON s.code = t.primary_taxonomy_code'
+    // the server's own row statement for PractitionerRole (kinds.ts), timed beside the reference
+    const role = KINDS.PractitionerRole[0]!
+    const serverPage = `SELECT ${role.select} FROM ${role.from} WHERE t.id > $1 ORDER BY t.id LIMIT`
 
-    const scenarios: { name: string; path: (i: number) => string; sql: (i: number) => Promise<unknown> }[] = [
+    const scenarios: {
+      name: string
+      path: (i: number) => string
+      sql: (i: number) => Promise<unknown>
+      /** the server's own statement, where it is a single one that differs from the reference */
+      serverSql?: (i: number) => Promise<unknown>
+    }[] = [
       {
         name: 'Location?near 10 mi, 50',
         path: () => `/fhir/Location?near=${encodeURIComponent(near)}&_count=50`,
@@ -109,6 +127,7 @@ export async function benchFhir(requests: number, levels: number[], options: { m
           const after = (i % cursors.length) * 1000
           return pool.query(`${fields} ${from} WHERE t.id > $1 ORDER BY t.id LIMIT 1001`, [pageIds[after - 1] ?? 0])
         },
+        serverSql: (i) => pool.query(`${serverPage} 1001`, [pageIds[(i % cursors.length) * 1000 - 1] ?? 0]),
       },
       {
         name: 'PractitionerRole?network= smallest, 50',
@@ -128,41 +147,68 @@ export async function benchFhir(requests: number, levels: number[], options: { m
       },
     ]
 
-    console.log('\ncase                                                 conc   p50 ms   p95 ms    req/s | raw SQL p50   p95 (conc 1)')
+    console.log(
+      '\ncase                                                 conc   p50 ms   p95 ms    req/s | raw SQL p50   p95 (conc 1) | p95 / raw p50 | server SQL p50',
+    )
+    const resetRateLimit = () => pool.query(`DELETE FROM credential_failures WHERE key_kind = 'request' AND endpoint LIKE '% /fhir/%'`)
     for (const scenario of scenarios) {
       const raw = await timeSql(() => scenario.sql(Math.floor(Math.random() * cursors.length)), Math.min(requests, 100))
+      const serverSql = scenario.serverSql
+        ? await timeSql(() => scenario.serverSql!(Math.floor(Math.random() * cursors.length)), Math.min(requests, 100))
+        : null
       for (const concurrency of levels) {
+        await resetRateLimit()
         const list: BenchRequest[] = Array.from({ length: requests }, (_, i) => ({ path: scenario.path(i) }))
         await runHttpLoad(server.base, list.slice(0, Math.min(20, list.length)), concurrency) // warm-up
         const result = await runHttpLoad(server.base, list, concurrency)
         console.log(
-          `${scenario.name.padEnd(52)} ${String(concurrency).padStart(4)} ${ms(quantileOf(result.latencies, 0.5)).padStart(8)} ${ms(quantileOf(result.latencies, 0.95)).padStart(8)} ${n(result.throughput).padStart(8)} | ${ms(raw.p50).padStart(11)} ${ms(raw.p95).padStart(5)}`,
+          `${scenario.name.padEnd(52)} ${String(concurrency).padStart(4)} ${ms(quantileOf(result.latencies, 0.5)).padStart(8)} ${ms(quantileOf(result.latencies, 0.95)).padStart(8)} ${n(result.throughput).padStart(8)} | ${ms(raw.p50).padStart(11)} ${ms(raw.p95).padStart(5)}              | ${(quantileOf(result.latencies, 0.95) / raw.p50).toFixed(2).padStart(13)} | ${serverSql ? ms(serverSql.p50) : '-'}`,
         )
       }
     }
 
     // the whole set (or --max-pages pages of 1,000) by next links, then as NDJSON, beside the raw keyset SQL
-    let url: string | null = `${server.base}/fhir/PractitionerRole?_count=1000`
-    let resources = 0
-    let pages = 0
-    let started = performance.now()
-    while (url && pages < options.maxPages) {
-      const bundle = (await (await fetch(url)).json()) as { entry?: unknown[]; link: { relation: string; url: string }[] }
-      resources += bundle.entry?.length ?? 0
-      pages++
-      url = bundle.link.find((link) => link.relation === 'next')?.url ?? null
+    // Paging by next links, twice: a client that parses each Bundle (JSON.parse of about 3 MB a page, on this process,
+    // as the first version of this bench did), then one that reads only the Bundle's head (its links) and counts the
+    // entries, so that the figure is the server's rather than this process's parsing.
+    const paging = async (parse: boolean) => {
+      await resetRateLimit()
+      let url: string | null = `${server.base}/fhir/PractitionerRole?_count=1000`
+      let resources = 0
+      let pages = 0
+      const started = performance.now()
+      while (url && pages < options.maxPages) {
+        const response = await fetch(url)
+        if (response.status !== 200) throw new Error(`paging: status ${response.status}`)
+        if (parse) {
+          const bundle = (await response.json()) as { entry?: unknown[]; link: { relation: string; url: string }[] }
+          resources += bundle.entry?.length ?? 0
+          url = bundle.link.find((link) => link.relation === 'next')?.url ?? null
+        } else {
+          const text = await response.text()
+          const head = JSON.parse(`${text.slice(0, text.indexOf(',"entry":['))}}`) as { link: { relation: string; url: string }[] }
+          for (let at = text.indexOf('"fullUrl":'); at >= 0; at = text.indexOf('"fullUrl":', at + 10)) resources++
+          url = head.link.find((link) => link.relation === 'next')?.url ?? null
+        }
+        pages++
+      }
+      return { resources, seconds: (performance.now() - started) / 1000 }
     }
-    const pagedSeconds = (performance.now() - started) / 1000
+    const parsed = await paging(true)
     console.log(
-      `\npaging PractitionerRole by next links: ${n(resources)} resources in ${pagedSeconds.toFixed(1)} s = ${n(resources / pagedSeconds)}/s`,
+      `\npaging PractitionerRole by next links, each Bundle parsed: ${n(parsed.resources)} resources in ${parsed.seconds.toFixed(1)} s = ${n(parsed.resources / parsed.seconds)}/s`,
+    )
+    const light = await paging(false)
+    console.log(
+      `paging PractitionerRole by next links, links read and entries counted: ${n(light.resources)} resources in ${light.seconds.toFixed(1)} s = ${n(light.resources / light.seconds)}/s`,
     )
 
-    started = performance.now()
+    let started = performance.now()
     const response = await fetch(`${server.base}/fhir/$export/PractitionerRole.ndjson`)
     let lines = 0
     const limit = options.maxPages * 1000
     for await (const chunk of response.body as unknown as AsyncIterable<Uint8Array>) {
-      for (const byte of chunk) if (byte === 10) lines++
+      for (let at = chunk.indexOf(10); at >= 0; at = chunk.indexOf(10, at + 1)) lines++
       if (lines >= limit) break
     }
     const exportSeconds = (performance.now() - started) / 1000
@@ -179,6 +225,24 @@ export async function benchFhir(requests: number, levels: number[], options: { m
     }
     const rawSeconds = (performance.now() - started) / 1000
     console.log(`raw keyset SQL of the same rows: ${n(rows)} rows in ${rawSeconds.toFixed(1)} s = ${n(rows / rawSeconds)}/s`)
+    console.log(
+      `  paging / raw SQL: ${(parsed.resources / parsed.seconds / (rows / rawSeconds)).toFixed(2)} parsed, ${(light.resources / light.seconds / (rows / rawSeconds)).toFixed(2)} links only; export / raw SQL: ${(lines / exportSeconds / (rows / rawSeconds)).toFixed(2)}`,
+    )
+
+    // the server's own statement of a page, keyset by 1,000 (what paging by next links runs per page)
+    started = performance.now()
+    after = 0
+    let serverRows = 0
+    while (serverRows < limit) {
+      const result = await pool.query<{ id: number }>(`${serverPage} 1000`, [after])
+      if (result.rows.length === 0) break
+      serverRows += result.rows.length
+      after = result.rows[result.rows.length - 1]!.id
+    }
+    const serverSeconds = (performance.now() - started) / 1000
+    console.log(
+      `the server's page statement (kinds.ts), keyset by 1,000: ${n(serverRows)} rows in ${serverSeconds.toFixed(1)} s = ${n(serverRows / serverSeconds)}/s`,
+    )
   } finally {
     await server.app.close()
     await db.close()

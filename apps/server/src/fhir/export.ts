@@ -2,7 +2,7 @@ import { FHIR_MESSAGES, FHIR_RESOURCE_TYPES, type FhirResourceType } from '@citr
 import type pg from 'pg'
 import { KINDS } from './kinds.js'
 import { invalid } from './outcome.js'
-import type { DirectoryVersion } from './search.js'
+import { filterContext, renderOf, type DirectoryVersion } from './search.js'
 
 /**
  * Bulk download in the manner of FHIR Bulk Data `$export`, without the asynchronous job: the manifest lists one
@@ -48,6 +48,7 @@ export async function* exportBatches(
   type: FhirResourceType,
   version: DirectoryVersion,
 ): AsyncGenerator<{ text: string; count: number }> {
+  const render = renderOf(version, await filterContext(pool, version))
   for (const kind of KINDS[type]) {
     let after = 0
     for (;;) {
@@ -57,7 +58,7 @@ export async function* exportBatches(
       )
       if (rows.length === 0) break
       let text = ''
-      for (const row of rows) text += `${JSON.stringify(kind.toResource(row as never, version.meta))}\n`
+      for (const row of rows) text += `${kind.toJson(row as never, render)}\n`
       yield { text, count: rows.length }
       after = rows[rows.length - 1]!.id
       if (rows.length < EXPORT_BATCH) break

@@ -9,7 +9,7 @@ import { capabilityStatement } from './capability.js'
 import { exportManifest, exportStream, parseExportType } from './export.js'
 import { FhirError, fhirNotFound, invalid, operationOutcome, outcomeOf } from './outcome.js'
 import { parseSearch } from './params.js'
-import { directoryVersion, distanceExtension, read, search, type DirectoryVersion } from './search.js'
+import { directoryVersion, distanceExtension, read, search, type DirectoryVersion, type Rendered } from './search.js'
 
 /** requests per minute per client address, counted across every server process (auth/request-rate-store.ts) */
 export const FHIR_REQUESTS_PER_MINUTE = 1200
@@ -28,8 +28,25 @@ function baseUrl(request: FastifyRequest): string {
 }
 
 function sendFhir(reply: FastifyReply, status: number, body: unknown) {
-  return reply.status(status).type(`${FHIR_MEDIA_TYPE}; charset=utf-8`).send(JSON.stringify(body))
+  return sendFhirText(reply, status, JSON.stringify(body))
 }
+
+function sendFhirText(reply: FastifyReply, status: number, text: string) {
+  return reply.status(status).type(`${FHIR_MEDIA_TYPE}; charset=utf-8`).send(text)
+}
+
+/**
+ * Compression of the directory's answers: gzip/deflate as everywhere (@fastify/compress), but at zlib level 1. A
+ * 1,000-row page is about 3 MB of very repetitive JSON: level 1 compresses it about 3 times faster than the default
+ * level 6, to a size of the same order (docs/performance.md, FHIR provider directory).
+ */
+const COMPRESS = { encodings: ['gzip', 'deflate'] as ('gzip' | 'deflate')[], zlibOptions: { level: 1 } }
+
+const q = JSON.stringify
+
+/** A Bundle entry as text around the resource's own text (written once from its row, search.ts). */
+const entryText = (base: string, resource: Rendered, search: string) =>
+  `{"fullUrl":${q(`${base}/${resource.type}/${resource.id}`)},"resource":${resource.json},"search":${search}}`
 
 /** The query's parameters in order (repeated ones kept), then a POSTed form's. */
 function pairsOf(request: FastifyRequest): [string, string][] {
@@ -110,7 +127,7 @@ export async function fhirRoutes(app: FastifyInstance) {
     if (!publicAccess) await app.requireAccess({ product: 'CARE_SELECT' })(request, reply)
   }
 
-  const options = { config: { rateLimit }, onRequest: guard, schema: { hide: true } }
+  const options = { config: { rateLimit }, onRequest: guard, schema: { hide: true }, compress: COMPRESS }
 
   app.get('/metadata', { config: { rateLimit }, schema: { hide: true } }, async (request, reply) => {
     const version = await directoryVersion(pool)
@@ -154,35 +171,38 @@ export async function fhirRoutes(app: FastifyInstance) {
     const link = [{ relation: 'self', url: self }]
     if (result.next) link.push({ relation: 'next', url: `${base}/${type}?${canonical}${canonical ? '&' : ''}_cursor=${result.next}` })
     const near = parsed.near
-    const bundle = {
+    // the Bundle as text around each resource's text: the resources are never objects on this path (search.ts). Not
+    // streamed: parts of a 1,000-row page sent as they were written paged about 5% slower than the page in one piece
+    // (docs/performance.md, FHIR provider directory)
+    const entries: string[] = []
+    for (const match of result.matches)
+      entries.push(
+        entryText(
+          base,
+          match,
+          near && match.distance !== undefined
+            ? `{"extension":[${q(distanceExtension(match.distance, near))}],"mode":"match"}`
+            : '{"mode":"match"}',
+        ),
+      )
+    for (const resource of result.included) entries.push(entryText(base, resource, '{"mode":"include"}'))
+    for (const warning of result.warnings)
+      entries.push(
+        q({
+          fullUrl: `urn:uuid:${randomUUID()}`,
+          resource: operationOutcome('warning', 'incomplete', warning),
+          search: { mode: 'outcome' },
+        }),
+      )
+    const head = {
       resourceType: 'Bundle',
       id: createHash('sha256').update(self).update(version.version).digest('hex').slice(0, 32),
       meta: { lastUpdated: new Date().toISOString() },
       type: 'searchset',
       ...(result.total !== undefined ? { total: result.total } : {}),
       link,
-      entry: [
-        ...result.matches.map((match) => ({
-          fullUrl: `${base}/${match.resource.resourceType}/${match.resource.id}`,
-          resource: match.resource,
-          search: {
-            ...(near && match.distance !== undefined ? { extension: [distanceExtension(match.distance, near)] } : {}),
-            mode: 'match',
-          },
-        })),
-        ...result.included.map((resource) => ({
-          fullUrl: `${base}/${resource.resourceType}/${resource.id}`,
-          resource,
-          search: { mode: 'include' },
-        })),
-        ...result.warnings.map((warning) => ({
-          fullUrl: `urn:uuid:${randomUUID()}`,
-          resource: operationOutcome('warning', 'incomplete', warning),
-          search: { mode: 'outcome' },
-        })),
-      ],
     }
-    return sendFhir(reply, 200, bundle)
+    return sendFhirText(reply, 200, `${q(head).slice(0, -1)},"entry":[${entries.join(',')}]}`)
   }
 
   app.get<{ Params: { type: string } }>('/:type', options, runSearch)
@@ -200,12 +220,13 @@ export async function fhirRoutes(app: FastifyInstance) {
     const etag = `W/"${version.meta.versionId}"`
     await admit(request, reply)
     if (notModified(request, reply, etag)) return reply
-    const resource = await read(pool, type, id, version)
-    if (!resource) throw fhirNotFound(FHIR_MESSAGES.unknownResource(type, id))
+    const json = await read(pool, type, id, version)
+    if (json === null) throw fhirNotFound(FHIR_MESSAGES.unknownResource(type, id))
     if (vid !== null && vid !== version.meta.versionId) throw fhirNotFound(FHIR_MESSAGES.unknownVersion(type, id, version.meta.versionId))
-    reply.header('last-modified', new Date((resource.meta as { lastUpdated: string }).lastUpdated).toUTCString())
+    const { meta } = JSON.parse(json) as { meta: { lastUpdated: string } }
+    reply.header('last-modified', new Date(meta.lastUpdated).toUTCString())
     if (vid !== null) reply.header('content-location', `${baseUrl(request)}/${type}/${id}/_history/${version.meta.versionId}`)
-    return sendFhir(reply, 200, resource)
+    return sendFhirText(reply, 200, json)
   }
 
   app.get<{ Params: { type: string; id: string } }>('/:type/:id', options, (request, reply) => readResource(request, reply, null))

@@ -14,21 +14,22 @@ import {
   ORG_TYPES,
   PRACTICE_LOCATION_TYPE,
   ROLE_CODES,
-  facilityLocation,
+  facilityLocationJson,
   facilityOrganization,
   healthSystemOrganization,
   networkName,
   networkOrganization,
   payerOrganization,
-  practiceLocation,
-  practitioner,
-  practitionerRole,
+  practiceLocationJson,
+  practitionerJson,
+  practitionerRoleJson,
   type FacilityRow,
   type HealthSystemRow,
   type InsurancePlanRow,
   type InsurerRow,
   type Meta,
   type ProviderRow,
+  type Render,
   type Resource,
 } from './resources.js'
 
@@ -70,8 +71,15 @@ export interface Kind {
   geog: string | null
   /** one criterion as SQL, FALSE when nothing of this kind can match */
   condition(criterion: Criterion, sql: Sql, context: FilterContext): string
-  toResource(row: never, meta: Meta): Resource
+  /** the row's resource as JSON text (the only rendering: reads parse it) */
+  toJson(row: never, render: Render): string
 }
+
+/** toJson of a kind whose resource is built as an object (the kinds of a few thousand rows at most). */
+const asJson =
+  <R>(build: (row: R, meta: Meta) => Resource) =>
+  (row: R, render: Render) =>
+    JSON.stringify(build(row, render.meta))
 
 const MAX_INT = 2_147_483_647
 
@@ -190,13 +198,20 @@ function taxonomyCondition(column: string, criterion: Extract<Criterion, { kind:
 
 // ---- clinicians (providers): Practitioner, PractitionerRole and their practice Location ---------------------
 
-const PROVIDER_SELECT = `t.id, t.npi, t.first_name, t.middle_name, t.last_name, t.full_name, t.title, t.provider_kind,
-  t.primary_taxonomy_code, s.display_name AS specialty_display, t.gender, t.phone_number, t.address, t.city, t.state,
-  t.zip_code, t.latitude, t.longitude, t.facility_id, t.accepting_new_patients,
-  ARRAY(SELECT i.id FROM jsonb_each_text(t.aggregated_insurance_networks_v1) e JOIN insurers i ON i.name = e.key
-    WHERE e.value = 'true' ORDER BY i.id) AS networks,
+/**
+ * The columns each clinician kind renders. PractitionerRole's networks are the JSON's text, turned into
+ * network-reference extensions in JavaScript from the insurers read once per data version (search.ts): expanding it
+ * in SQL (jsonb_each_text joined to insurers, per row) took three quarters of a 1,000-row page's statement.
+ */
+const PRACTITIONER_SELECT = `t.id, t.npi, t.first_name, t.middle_name, t.last_name, t.full_name, t.title, t.gender, t.phone_number,
+  t.updated_at`
+const ROLE_SELECT = `t.id, t.full_name, t.title, t.provider_kind, t.primary_taxonomy_code, s.display_name AS specialty_display,
+  t.phone_number, t.facility_id, t.accepting_new_patients, t.aggregated_insurance_networks_v1::text AS networks,
   t.last_verified_at::text AS last_verified_at, t.confidence::float8 AS confidence, t.updated_at`
-const PROVIDER_FROM = `providers t LEFT JOIN specialties s ON s.code = t.primary_taxonomy_code`
+const PRACTICE_SELECT = `t.id, t.full_name, t.phone_number, t.address, t.city, t.state, t.zip_code, t.latitude, t.longitude, t.facility_id,
+  t.updated_at`
+const PROVIDER_FROM = `providers t`
+const ROLE_FROM = `providers t LEFT JOIN specialties s ON s.code = t.primary_taxonomy_code`
 
 const NAME_COLUMNS: Record<string, string[]> = {
   name: ['t.first_name', 't.last_name'],
@@ -266,14 +281,14 @@ const practitionerKind: Kind = {
   type: 'Practitioner',
   prefix: '',
   from: PROVIDER_FROM,
-  select: PROVIDER_SELECT,
+  select: PRACTITIONER_SELECT,
   geog: null,
   condition(criterion, sql) {
     if (criterion.name === '_id') return idCondition('t.id', idToken(criterion, ''), sql)
     if (criterion.kind === 'date') return dateCondition('t.updated_at', criterion.values, sql, new Date(0))
     return practitionerCondition(criterion, sql) ?? FALSE
   },
-  toResource: (row: ProviderRow, meta) => practitioner(row, meta),
+  toJson: (row: ProviderRow, render) => practitionerJson(row, render),
 }
 
 const ROLE_KINDS_BY_CODE = new Map<string, string[]>()
@@ -349,11 +364,11 @@ const roleKind: Kind = {
   key: 'role',
   type: 'PractitionerRole',
   prefix: '',
-  from: PROVIDER_FROM,
-  select: PROVIDER_SELECT,
+  from: ROLE_FROM,
+  select: ROLE_SELECT,
   geog: 't.geog',
   condition: (criterion, sql, context) => roleCondition(criterion, sql, context),
-  toResource: (row: ProviderRow, meta) => practitionerRole(row, meta),
+  toJson: (row: ProviderRow, render) => practitionerRoleJson(row, render),
 }
 
 const practiceLocationKind: Kind = {
@@ -361,7 +376,7 @@ const practiceLocationKind: Kind = {
   type: 'Location',
   prefix: 'prov-',
   from: PROVIDER_FROM,
-  select: PROVIDER_SELECT,
+  select: PRACTICE_SELECT,
   geog: 't.geog',
   condition(criterion, sql) {
     if (criterion.name === '_id') return idCondition('t.id', idToken(criterion, 'prov-'), sql)
@@ -387,7 +402,7 @@ const practiceLocationKind: Kind = {
         return 'TRUE'
     }
   },
-  toResource: (row: ProviderRow, meta) => practiceLocation(row, meta),
+  toJson: (row: ProviderRow, render) => practiceLocationJson(row, render),
 }
 
 // ---- facilities: Organization (fac) and Location ------------------------------------------------------------
@@ -416,7 +431,7 @@ function facilityKind(
   from: string,
   geog: string | null,
   condition: (criterion: Exclude<Criterion, { kind: 'date' }>, sql: Sql) => string,
-  toResource: (row: FacilityRow, meta: Meta) => Resource,
+  toJson: (row: FacilityRow, render: Render) => string,
 ): Kind {
   return {
     key,
@@ -430,7 +445,7 @@ function facilityKind(
       if (criterion.kind === 'date') return dateCondition('t.updated_at', criterion.values, sql, new Date(0))
       return condition(criterion, sql)
     },
-    toResource,
+    toJson,
   }
 }
 
@@ -457,7 +472,7 @@ const facilityOrganizationKind = facilityKind(
         return FALSE
     }
   },
-  facilityOrganization,
+  asJson(facilityOrganization),
 )
 
 function orgTypeMatches(criterion: Extract<Criterion, { kind: 'token' }>, kind: keyof typeof ORG_TYPES): boolean {
@@ -484,7 +499,7 @@ const facilityLocationKind = facilityKind(
         return 'TRUE'
     }
   },
-  facilityLocation,
+  facilityLocationJson,
 )
 
 // ---- health systems, payers and networks (Organization) -------------------------------------------------------
@@ -511,7 +526,7 @@ const healthSystemKind: Kind = {
         return FALSE
     }
   },
-  toResource: (row: HealthSystemRow, meta) => healthSystemOrganization(row, meta),
+  toJson: asJson((row: HealthSystemRow, meta) => healthSystemOrganization(row, meta)),
 }
 
 /**
@@ -546,9 +561,9 @@ function insurerKind(variant: 'payer' | 'network'): Kind {
           return FALSE
       }
     },
-    toResource: network
-      ? (row: InsurerRow, meta) => networkOrganization(row, meta)
-      : (row: InsurerRow, meta) => payerOrganization(row, meta),
+    toJson: asJson(
+      network ? (row: InsurerRow, meta) => networkOrganization(row, meta) : (row: InsurerRow, meta) => payerOrganization(row, meta),
+    ),
   }
 }
 
@@ -601,7 +616,7 @@ const healthcareServiceKind = facilityKind(
         return FALSE
     }
   },
-  healthcareService,
+  asJson(healthcareService),
 )
 
 /** The references of an OrganizationAffiliation: the health system, and the facility as itself, its location and services. */
@@ -635,7 +650,7 @@ const organizationAffiliationKind = facilityKind(
         return FALSE
     }
   },
-  organizationAffiliation,
+  asJson(organizationAffiliation),
 )
 
 // ---- an insurer's product (InsurancePlan) ------------------------------------------------------------------------
@@ -694,7 +709,7 @@ const insurancePlanKind: Kind = {
         return FALSE
     }
   },
-  toResource: (row: InsurancePlanRow, meta) => insurancePlan(row, meta),
+  toJson: asJson((row: InsurancePlanRow, meta) => insurancePlan(row, meta)),
 }
 
 /** The kinds of each resource type, in paging order. */

@@ -15,6 +15,16 @@ export interface Meta {
   loadedAt: string
 }
 
+/**
+ * What turning a row into a resource needs besides the row, per data version: meta, and the network-reference
+ * extensions of a clinician's networks JSON (its text as PostgreSQL prints it) as JSON text, each beginning with a
+ * comma (search.ts caches them by that text: clinicians share a few thousand network sets at most).
+ */
+export interface Render {
+  meta: Meta
+  networkExtensions(networksJson: string): string
+}
+
 export interface ProviderRow {
   id: number
   npi: string
@@ -36,7 +46,8 @@ export interface ProviderRow {
   longitude: number
   facility_id: number | null
   accepting_new_patients: boolean
-  networks: number[]
+  /** aggregated_insurance_networks_v1 as text ({"<insurer>": true|false, ...}); PractitionerRole's rows only */
+  networks?: string
   last_verified_at: string
   confidence: number
   updated_at: Date
@@ -183,101 +194,101 @@ const npiIdentifier = (npi: string) => ({
 })
 const GENDERS: Record<string, string> = { M: 'male', F: 'female' }
 
+// The resources served by the page (clinicians and locations: millions of rows) are written as JSON text straight
+// from the row, without intermediate objects; the others are objects turned into text once (kinds.ts).
+const q = JSON.stringify
+const Q = {
+  npiSystem: q(FHIR_SYSTEMS.npi),
+  nucc: q(FHIR_SYSTEMS.nucc),
+  providerRole: q(FHIR_SYSTEMS.providerRole),
+  locationRole: q(FHIR_SYSTEMS.locationRole),
+  acceptingPatients: q(FHIR_SYSTEMS.acceptingPatients),
+  newPatients: q(FHIR_EXTENSIONS.newPatients),
+  confidence: q(FHIR_EXTENSIONS.confidence),
+  lastVerified: q(FHIR_EXTENSIONS.lastVerified),
+  practitioner: q(PLAN_NET_PROFILES.Practitioner),
+  role: q(PLAN_NET_PROFILES.PractitionerRole),
+  location: q(PLAN_NET_PROFILES.Location),
+}
+const NPI_TYPE = q(coding(FHIR_SYSTEMS.identifierType, 'NPI', 'National provider identifier'))
+const PRACTICE_TYPE = q([coding(FHIR_SYSTEMS.locationRole, PRACTICE_LOCATION_TYPE.code, PRACTICE_LOCATION_TYPE.display)])
+const LOCATION_TYPE_TEXT: Record<string, string> = Object.fromEntries(
+  Object.entries(LOCATION_TYPES).map(([kind, type]) => [kind, q([coding(FHIR_SYSTEMS.locationRole, type.code, type.display)])]),
+)
+const ACCEPTING = (accepting: boolean) =>
+  `{"url":${Q.newPatients},"extension":[{"url":"acceptingPatients","valueCodeableConcept":${q(
+    coding(FHIR_SYSTEMS.acceptingPatients, accepting ? 'newpt' : 'nopt', accepting ? 'Accepting' : 'Not Accepting'),
+  )}}]}`
+const ACCEPTING_TEXT = { true: ACCEPTING(true), false: ACCEPTING(false) }
+/** `"code"` of each clinician kind (ProviderRoleCS), without its text */
+const ROLE_CODING: Record<string, string> = Object.fromEntries(
+  Object.entries(ROLE_CODES).map(([kind, role]) => [kind, q(coding(FHIR_SYSTEMS.providerRole, role.code, role.display).coding)]),
+)
+
+const metaText = (m: Meta, profile: string, updated: Date) =>
+  `{"versionId":${q(m.versionId)},"lastUpdated":"${updated.toISOString()}","profile":[${profile}]}`
+const phoneText = (value: string | null) => (value ? `,"telecom":[{"system":"phone","value":${q(value)},"use":"work"}]` : '')
+const addressText = (line: string, city: string, state: string, postalCode: string) =>
+  `{"use":"work","type":"physical"${line ? `,"line":[${q(line)}]` : ''}${city ? `,"city":${q(city)}` : ''}${state ? `,"state":${q(state)}` : ''}${postalCode ? `,"postalCode":${q(postalCode)}` : ''},"country":"US"}`
+const npiText = (npi: string) => `{"use":"official","type":${NPI_TYPE},"system":${Q.npiSystem},"value":${q(npi)}}`
+
 /** Directory quality figures, beyond Plan-Net: confidence and the day of the last verification. */
-function quality(row: ProviderRow) {
-  return [
-    { url: FHIR_EXTENSIONS.confidence, valueDecimal: Number(row.confidence) },
-    { url: FHIR_EXTENSIONS.lastVerified, valueDate: row.last_verified_at },
-  ]
+const qualityText = (row: ProviderRow) =>
+  `{"url":${Q.confidence},"valueDecimal":${Number(row.confidence)}},{"url":${Q.lastVerified},"valueDate":${q(row.last_verified_at)}}`
+
+export function practitionerJson(row: ProviderRow, r: Render): string {
+  const gender = row.gender ? GENDERS[row.gender] : undefined
+  return `{"resourceType":"Practitioner","id":"${row.id}","meta":${metaText(r.meta, Q.practitioner, row.updated_at)},"identifier":[${npiText(
+    row.npi,
+  )}],"active":true,"name":[{"use":"official","text":${q(row.full_name)},"family":${q(row.last_name)},"given":[${q(row.first_name)}${
+    row.middle_name ? `,${q(row.middle_name)}` : ''
+  }]${row.title ? `,"suffix":[${q(row.title)}]` : ''}}]${phoneText(row.phone_number)}${gender ? `,"gender":"${gender}"` : ''}${
+    row.title ? `,"qualification":[{"code":{"text":${q(row.title)}}}]` : ''
+  }}`
 }
 
-export function practitioner(row: ProviderRow, m: Meta): Resource {
-  const given = [row.first_name, ...(row.middle_name ? [row.middle_name] : [])]
-  return {
-    resourceType: 'Practitioner',
-    id: String(row.id),
-    meta: meta(m, PLAN_NET_PROFILES.Practitioner, row.updated_at),
-    identifier: [npiIdentifier(row.npi)],
-    active: true,
-    name: [{ use: 'official', text: row.full_name, family: row.last_name, given, ...(row.title ? { suffix: [row.title] } : {}) }],
-    ...(row.phone_number ? { telecom: phone(row.phone_number) } : {}),
-    ...(row.gender && GENDERS[row.gender] ? { gender: GENDERS[row.gender] } : {}),
-    ...(row.title ? { qualification: [{ code: { text: row.title } }] } : {}),
-  }
-}
-
-export function practitionerRole(row: ProviderRow, m: Meta): Resource {
+export function practitionerRoleJson(row: ProviderRow, r: Render): string {
   const role = ROLE_CODES[row.provider_kind]
-  const accepting = row.accepting_new_patients
-  return {
-    resourceType: 'PractitionerRole',
-    id: String(row.id),
-    meta: meta(m, PLAN_NET_PROFILES.PractitionerRole, row.updated_at),
-    extension: [
-      {
-        url: FHIR_EXTENSIONS.newPatients,
-        extension: [
-          {
-            url: 'acceptingPatients',
-            valueCodeableConcept: coding(
-              FHIR_SYSTEMS.acceptingPatients,
-              accepting ? 'newpt' : 'nopt',
-              accepting ? 'Accepting' : 'Not Accepting',
-            ),
-          },
-        ],
-      },
-      ...row.networks.map((id) => ({ url: FHIR_EXTENSIONS.networkReference, valueReference: { reference: `Organization/net-${id}` } })),
-      ...quality(row),
-    ],
-    active: true,
-    practitioner: { reference: `Practitioner/${row.id}`, display: row.full_name },
-    ...(row.facility_id !== null ? { organization: { reference: `Organization/fac-${row.facility_id}` } } : {}),
-    code: [
-      role
-        ? { ...coding(FHIR_SYSTEMS.providerRole, role.code, role.display), text: row.title ?? role.display }
-        : { text: row.provider_kind },
-    ],
-    specialty: [
-      {
-        ...coding(FHIR_SYSTEMS.nucc, row.primary_taxonomy_code, row.specialty_display ?? undefined),
-        ...(row.specialty_display ? { text: row.specialty_display } : {}),
-      },
-    ],
-    location: [{ reference: `Location/prov-${row.id}` }],
-    ...(row.phone_number ? { telecom: phone(row.phone_number) } : {}),
-  }
+  const code = role
+    ? `{"coding":${ROLE_CODING[row.provider_kind]!},"text":${q(row.title ?? role.display)}}`
+    : `{"text":${q(row.provider_kind)}}`
+  const display = row.specialty_display
+  return `{"resourceType":"PractitionerRole","id":"${row.id}","meta":${metaText(r.meta, Q.role, row.updated_at)},"extension":[${
+    ACCEPTING_TEXT[row.accepting_new_patients ? 'true' : 'false']
+  }${row.networks ? r.networkExtensions(row.networks) : ''},${qualityText(row)}],"active":true,"practitioner":{"reference":"Practitioner/${
+    row.id
+  }","display":${q(row.full_name)}}${
+    row.facility_id !== null ? `,"organization":{"reference":"Organization/fac-${row.facility_id}"}` : ''
+  },"code":[${code}],"specialty":[{"coding":[{"system":${Q.nucc},"code":${q(row.primary_taxonomy_code)}${
+    display ? `,"display":${q(display)}` : ''
+  }}]${display ? `,"text":${q(display)}` : ''}}],"location":[{"reference":"Location/prov-${row.id}"}]${phoneText(row.phone_number)}}`
 }
 
-export function practiceLocation(row: ProviderRow, m: Meta): Resource {
-  return {
-    resourceType: 'Location',
-    id: `prov-${row.id}`,
-    meta: meta(m, PLAN_NET_PROFILES.Location, row.updated_at),
-    status: 'active',
-    name: `Practice of ${row.full_name}`,
-    type: [coding(FHIR_SYSTEMS.locationRole, PRACTICE_LOCATION_TYPE.code, PRACTICE_LOCATION_TYPE.display)],
-    ...(row.phone_number ? { telecom: phone(row.phone_number) } : {}),
-    address: usAddress(row.address, row.city, row.state, row.zip_code),
-    position: { longitude: row.longitude, latitude: row.latitude },
-    ...(row.facility_id !== null ? { managingOrganization: { reference: `Organization/fac-${row.facility_id}` } } : {}),
-  }
+export function practiceLocationJson(row: ProviderRow, r: Render): string {
+  return `{"resourceType":"Location","id":"prov-${row.id}","meta":${metaText(r.meta, Q.location, row.updated_at)},"status":"active","name":${q(
+    `Practice of ${row.full_name}`,
+  )},"type":${PRACTICE_TYPE}${phoneText(row.phone_number)},"address":${addressText(
+    row.address,
+    row.city,
+    row.state,
+    row.zip_code,
+  )},"position":{"longitude":${row.longitude},"latitude":${row.latitude}}${
+    row.facility_id !== null ? `,"managingOrganization":{"reference":"Organization/fac-${row.facility_id}"}` : ''
+  }}`
 }
 
-export function facilityLocation(row: FacilityRow, m: Meta): Resource {
-  const type = LOCATION_TYPES[row.facility_type]
-  return {
-    resourceType: 'Location',
-    id: `fac-${row.id}`,
-    meta: meta(m, PLAN_NET_PROFILES.Location, row.updated_at),
-    status: 'active',
-    name: row.name,
-    ...(type ? { type: [coding(FHIR_SYSTEMS.locationRole, type.code, type.display)] } : {}),
-    ...(row.phone_number ? { telecom: phone(row.phone_number) } : {}),
-    address: usAddress(row.address_line_1, row.city, row.state, row.zip_code),
-    position: { longitude: row.longitude, latitude: row.latitude },
-    managingOrganization: { reference: `Organization/fac-${row.id}`, display: row.name },
-  }
+export function facilityLocationJson(row: FacilityRow, r: Render): string {
+  const type = LOCATION_TYPE_TEXT[row.facility_type]
+  return `{"resourceType":"Location","id":"fac-${row.id}","meta":${metaText(r.meta, Q.location, row.updated_at)},"status":"active","name":${q(
+    row.name,
+  )}${type ? `,"type":${type}` : ''}${phoneText(row.phone_number)},"address":${addressText(
+    row.address_line_1,
+    row.city,
+    row.state,
+    row.zip_code,
+  )},"position":{"longitude":${row.longitude},"latitude":${row.latitude}},"managingOrganization":{"reference":"Organization/fac-${
+    row.id
+  }","display":${q(row.name)}}}`
 }
 
 export function facilityOrganization(row: FacilityRow, m: Meta): Resource {

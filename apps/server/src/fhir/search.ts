@@ -4,7 +4,7 @@ import { DATA_VERSION_SQL } from '../lib/versioned-cache.js'
 import { FALSE, KINDS, Sql, kindOf, pointSql, type FilterContext, type Kind } from './kinds.js'
 import { invalid } from './outcome.js'
 import { METRES_PER_UNIT, UCUM_UNITS, type Criterion, type Near, type Reference, type SearchRequest } from './params.js'
-import type { Meta, Resource } from './resources.js'
+import type { Meta, Render, Resource } from './resources.js'
 
 /**
  * Search and read over the kinds (kinds.ts). Paging is keyset, never OFFSET: a page ends at a (kind, id) position,
@@ -45,15 +45,60 @@ export function filterContext(pool: pg.Pool, version: DirectoryVersion): Promise
   return insurers.then((rows) => ({ loadedAt: version.loadedAt, insurers: rows }))
 }
 
-export interface Match {
-  resource: Resource
+/** at most this many network sets' extension texts are kept per data version (then the cache starts over) */
+const NETWORK_SETS_KEPT = 50_000
+const NETWORK_REFERENCE = JSON.stringify(FHIR_EXTENSIONS.networkReference)
+const networkRenderers = new WeakMap<FilterContext['insurers'], Render['networkExtensions']>()
+
+/**
+ * How rows become resources for this data version: meta, and the network-reference extensions of a networks JSON
+ * (the insurers named `true` there, in insurer id order), cached by the JSON's text while the insurers are the same
+ * (one data version): the clinicians share few sets.
+ */
+export function renderOf(version: DirectoryVersion, context: FilterContext): Render {
+  let networkExtensions = networkRenderers.get(context.insurers)
+  if (!networkExtensions) {
+    const ids = new Map(context.insurers.map((insurer) => [insurer.name, insurer.id]))
+    const sets = new Map<string, string>()
+    networkExtensions = (networksJson) => {
+      let text = sets.get(networksJson)
+      if (text !== undefined) return text
+      const networks = JSON.parse(networksJson) as Record<string, unknown>
+      const members: number[] = []
+      for (const name in networks) {
+        const id = networks[name] === true ? ids.get(name) : undefined
+        if (id !== undefined) members.push(id)
+      }
+      members.sort((x, y) => x - y)
+      text = ''
+      for (const id of members) text += `,{"url":${NETWORK_REFERENCE},"valueReference":{"reference":"Organization/net-${id}"}}`
+      if (sets.size >= NETWORK_SETS_KEPT) sets.clear()
+      sets.set(networksJson, text)
+      return text
+    }
+    networkRenderers.set(context.insurers, networkExtensions)
+  }
+  return { meta: version.meta, networkExtensions }
+}
+
+/** A resource of a page: its type, id and JSON text (written once from its row, never re-serialised). */
+export interface Rendered {
+  type: string
+  id: string
+  json: string
+}
+
+export interface Match extends Rendered {
   /** metres from the `near` point */
   distance?: number
 }
 
+/** The resource as an object, for what reads its elements (an `_include`'s references, a read's lastUpdated). */
+export const resourceOf = (rendered: Rendered): Resource => JSON.parse(rendered.json) as Resource
+
 export interface SearchResult {
   matches: Match[]
-  included: Resource[]
+  included: Rendered[]
   /** what the page leaves out (a _revinclude cut at FHIR_MAX_REVINCLUDE): an outcome entry of the Bundle */
   warnings: string[]
   next: string | null
@@ -111,22 +156,48 @@ function where(conditions: string[]): string {
 
 type Row = Record<string, unknown> & { id: number }
 
+const rendered = (kind: Kind, row: Row, render: Render): Rendered => ({
+  type: kind.type,
+  id: `${kind.prefix}${row.id}`,
+  json: kind.toJson(row as never, render),
+})
+
 export async function fetchRows(pool: pg.Pool, kind: Kind, ids: readonly number[]): Promise<Map<number, Row>> {
   if (ids.length === 0) return new Map()
   const { rows } = await pool.query<Row>(`SELECT ${kind.select} FROM ${kind.from} WHERE t.id = ANY($1::int[])`, [ids])
   return new Map(rows.map((row) => [row.id, row]))
 }
 
-export async function search(pool: pg.Pool, request: SearchRequest, version: DirectoryVersion): Promise<SearchResult> {
-  const kinds = KINDS[request.type]
-  const context = await filterContext(pool, version)
-  const near = request.near
-  if (near && kinds.every((kind) => kind.geog === null)) throw invalid(FHIR_MESSAGES.unknownParam(request.type, 'near'))
-  const position = request.cursor !== null ? decodeCursor(request.cursor, kinds.length, near !== null) : null
-  const want = request.count + 1
-  const found: Found[] = []
+interface Found {
+  kindIndex: number
+  id: number
+  distance?: number
+  /** the row, when the statement that found it read it */
+  row?: Row
+}
 
-  if (near) {
+/**
+ * `near`: the page in distance order (ST_Distance on the spheroid, then kind and id), exactly.
+ *
+ * With other criteria (`specialty=`, say) one statement: the rows in the radius that meet them (the planner combines
+ * the geography index with theirs, a bitmap AND), sorted by distance. With `near` alone a metro's radius holds
+ * thousands of rows, so two short statements on the geography index instead of the distance of each: first each kind's
+ * nearest rows in the index's KNN order (`<->`, on the sphere), at most a page of each; if the page is not complete
+ * with those, they are every match. Otherwise the page's last distance among them bounds the page: every row of the
+ * true page is at most that far, so the page is the rows within that distance (ST_DWithin again, a radius of about
+ * the page's), ordered by their distance.
+ */
+async function nearPage(
+  pool: pg.Pool,
+  kinds: readonly Kind[],
+  request: SearchRequest,
+  near: Near,
+  position: Position | null,
+  context: FilterContext,
+  want: number,
+): Promise<Found[]> {
+  let filtered = false
+  const statement = (knn: boolean, radius: number) => {
     const sql = new Sql()
     const point = pointSql(near, sql)
     const parts: string[] = []
@@ -134,19 +205,66 @@ export async function search(pool: pg.Pool, request: SearchRequest, version: Dir
       if (!kind.geog) return
       const conditions = conditionsOf(kind, request.criteria, sql, context)
       if (!conditions) return
-      conditions.push(`ST_DWithin(${kind.geog}, ${point}, ${sql.p(near.radius)}::float8)`)
+      if (conditions.length) filtered = true
+      conditions.push(`ST_DWithin(${kind.geog}, ${point}, ${sql.p(radius)}::float8)`)
       const distance = `ST_Distance(${kind.geog}, ${point})`
-      if (position)
+      if (position) {
+        // a deeper page walks the index past the earlier ones: the sphere distance that the index orders by (points:
+        // within 0.6% of the spheroid's) rules those out before the spheroid's is computed
+        if (knn) conditions.push(`(${kind.geog} <-> ${point}) >= ${sql.p(position.d! * 0.98)}::float8`)
         conditions.push(
           `(${distance}, ${index}, t.id) > (${sql.p(position.d)}::float8, ${sql.p(position.k)}::int, ${sql.p(position.i)}::int)`,
         )
-      parts.push(`SELECT ${index} AS k, t.id, ${distance} AS d FROM ${kind.from} ${where(conditions)}`)
+      }
+      const select = `SELECT ${index} AS k, t.id, ${distance} AS d FROM ${kind.from} ${where(conditions)}`
+      parts.push(knn ? `(${select} ORDER BY ${kind.geog} <-> ${point} LIMIT ${want})` : select)
     })
-    if (parts.length) {
-      const text = `SELECT k, id, d FROM (${parts.join(' UNION ALL ')}) x ORDER BY d, k, id LIMIT ${want}`
-      const { rows } = await pool.query<{ k: number; id: number; d: number }>(text, sql.values)
-      for (const row of rows) found.push({ kindIndex: row.k, id: row.id, distance: row.d })
+    if (!parts.length) return null
+    return { text: `SELECT k, id, d FROM (${parts.join(' UNION ALL ')}) x ORDER BY d, k, id LIMIT ${want}`, values: sql.values }
+  }
+  const found = (rows: { k: number; id: number; d: number }[]) => rows.map((row) => ({ kindIndex: row.k, id: row.id, distance: row.d }))
+  const all = statement(false, near.radius)
+  if (!all) return []
+  if (filtered) return found((await pool.query<{ k: number; id: number; d: number }>(all.text, all.values)).rows)
+
+  const client = await pool.connect()
+  try {
+    // The planner underestimates how many rows a metro's radius holds (clustered points) and would read them all by a
+    // bitmap scan and sort them; without bitmap scans it walks the geography index in distance order and stops at the
+    // page (docs/performance.md, FHIR provider directory). No JIT: the statements are short.
+    await client.query('BEGIN; SET LOCAL enable_bitmapscan = off; SET LOCAL jit = off')
+    const run = async (knn: boolean, radius: number) => {
+      const query = statement(knn, radius)!
+      return (await client.query<{ k: number; id: number; d: number }>(query.text, query.values)).rows
     }
+    let rows = await run(true, near.radius)
+    if (rows.length === want) {
+      // a hair more than the bound, so that rounding in ST_DWithin never drops a row at exactly that distance
+      const bound = rows[rows.length - 1]!.d
+      rows = await run(false, Math.min(near.radius, bound * (1 + 1e-9) + 1e-6))
+    }
+    await client.query('COMMIT')
+    return found(rows)
+  } catch (error) {
+    await client.query('ROLLBACK').catch(() => undefined)
+    throw error
+  } finally {
+    client.release()
+  }
+}
+
+export async function search(pool: pg.Pool, request: SearchRequest, version: DirectoryVersion): Promise<SearchResult> {
+  const kinds = KINDS[request.type]
+  const context = await filterContext(pool, version)
+  const render = renderOf(version, context)
+  const near = request.near
+  if (near && kinds.every((kind) => kind.geog === null)) throw invalid(FHIR_MESSAGES.unknownParam(request.type, 'near'))
+  const position = request.cursor !== null ? decodeCursor(request.cursor, kinds.length, near !== null) : null
+  const want = request.count + 1
+  let found: Found[] = []
+
+  if (near) {
+    found = await nearPage(pool, kinds, request, near, position, context, want)
   } else {
     for (let index = position?.k ?? 0; index < kinds.length && found.length < want; index++) {
       const kind = kinds[index]!
@@ -166,23 +284,15 @@ export async function search(pool: pg.Pool, request: SearchRequest, version: Dir
   const next =
     found.length > request.count && last ? encodeCursor({ k: last.kindIndex, i: last.id, ...(near ? { d: last.distance! } : {}) }) : null
 
-  const matches = await materialise(pool, kinds, page, version)
+  const matches = await materialise(pool, kinds, page, render)
   const [included, total] = await Promise.all([
-    includes(pool, request, matches, version, context),
+    includes(pool, request, matches, render, context),
     request.total === 'accurate' ? count(pool, request, context) : Promise.resolve(undefined),
   ])
   return { matches, included: included.resources, warnings: included.warnings, next, ...(total !== undefined ? { total } : {}) }
 }
 
-interface Found {
-  kindIndex: number
-  id: number
-  distance?: number
-  /** the row, when the statement that found it read it */
-  row?: Row
-}
-
-async function materialise(pool: pg.Pool, kinds: readonly Kind[], page: readonly Found[], version: DirectoryVersion): Promise<Match[]> {
+async function materialise(pool: pg.Pool, kinds: readonly Kind[], page: readonly Found[], render: Render): Promise<Match[]> {
   const byKind = new Map<number, number[]>()
   for (const entry of page) if (!entry.row) byKind.set(entry.kindIndex, [...(byKind.get(entry.kindIndex) ?? []), entry.id])
   const rows = new Map<number, Map<number, Row>>()
@@ -191,11 +301,9 @@ async function materialise(pool: pg.Pool, kinds: readonly Kind[], page: readonly
   for (const entry of page) {
     const row = entry.row ?? rows.get(entry.kindIndex)?.get(entry.id)
     if (!row) continue // deleted between the two statements: a re-seed; the next page goes on from its position
-    const kind = kinds[entry.kindIndex]!
-    matches.push({
-      resource: kind.toResource(row as never, version.meta),
-      ...(entry.distance !== undefined ? { distance: entry.distance } : {}),
-    })
+    const match: Match = rendered(kinds[entry.kindIndex]!, row, render)
+    if (entry.distance !== undefined) match.distance = entry.distance
+    matches.push(match)
   }
   return matches
 }
@@ -220,7 +328,7 @@ async function count(pool: pg.Pool, request: SearchRequest, context: FilterConte
 }
 
 /** Reads resources by `Type/id` references (unknown ones are left out). */
-export async function readMany(pool: pg.Pool, references: readonly string[], version: DirectoryVersion): Promise<Resource[]> {
+export async function readMany(pool: pg.Pool, references: readonly string[], render: Render): Promise<Rendered[]> {
   const wanted = new Map<Kind, Set<number>>()
   for (const reference of new Set(references)) {
     const [type, id] = reference.split('/')
@@ -231,7 +339,7 @@ export async function readMany(pool: pg.Pool, references: readonly string[], ver
     ids.add(found.id)
     wanted.set(found.kind, ids)
   }
-  const resources: Resource[] = []
+  const resources: Rendered[] = []
   await Promise.all(
     [...wanted].map(async ([kind, ids]) => {
       const rows = await fetchRows(
@@ -239,18 +347,19 @@ export async function readMany(pool: pg.Pool, references: readonly string[], ver
         kind,
         [...ids].sort((a, b) => a - b),
       )
-      for (const row of rows.values()) resources.push(kind.toResource(row as never, version.meta))
+      for (const row of rows.values()) resources.push(rendered(kind, row, render))
     }),
   )
   return resources
 }
 
-export async function read(pool: pg.Pool, type: FhirResourceType, id: string, version: DirectoryVersion): Promise<Resource | null> {
+/** One resource as JSON text, or null when there is none of that type and id. */
+export async function read(pool: pg.Pool, type: FhirResourceType, id: string, version: DirectoryVersion): Promise<string | null> {
   const found = kindOf(type, id)
   if (!found) return null
   const rows = await fetchRows(pool, found.kind, [found.id])
   const row = rows.get(found.id)
-  return row ? found.kind.toResource(row as never, version.meta) : null
+  return row ? found.kind.toJson(row as never, renderOf(version, await filterContext(pool, version))) : null
 }
 
 const referenceOf = (value: unknown): string[] => {
@@ -291,18 +400,19 @@ async function includes(
   pool: pg.Pool,
   request: SearchRequest,
   matches: readonly Match[],
-  version: DirectoryVersion,
+  render: Render,
   context: FilterContext,
-): Promise<{ resources: Resource[]; warnings: string[] }> {
+): Promise<{ resources: Rendered[]; warnings: string[] }> {
   if (matches.length === 0 || (request.include.length === 0 && request.revinclude.length === 0)) return { resources: [], warnings: [] }
-  const references = request.include.flatMap((include) => matches.flatMap((match) => includedReferences(include, match.resource)))
-  const matchedKeys = new Set(matches.map((match) => `${match.resource.resourceType}/${match.resource.id}`))
+  const objects = request.include.length ? matches.map(resourceOf) : []
+  const references = request.include.flatMap((include) => objects.flatMap((resource) => includedReferences(include, resource)))
+  const matchedKeys = new Set(matches.map((match) => `${match.type}/${match.id}`))
   const [forward, reverse] = await Promise.all([
-    readMany(pool, references, version),
-    Promise.all(request.revinclude.map((revinclude) => revincluded(pool, revinclude, matches, version, context))),
+    readMany(pool, references, render),
+    Promise.all(request.revinclude.map((revinclude) => revincluded(pool, revinclude, matches, render, context))),
   ])
   const seen = new Set<string>()
-  const included: Resource[] = []
+  const included: Rendered[] = []
   const warnings = reverse
     .map((result, index) =>
       result.cut
@@ -311,7 +421,7 @@ async function includes(
     )
     .filter((warning): warning is string => warning !== null)
   for (const resource of [...forward, ...reverse.flatMap((result) => result.resources)]) {
-    const key = `${resource.resourceType}/${resource.id}`
+    const key = `${resource.type}/${resource.id}`
     if (matchedKeys.has(key) || seen.has(key)) continue
     seen.add(key)
     included.push(resource)
@@ -324,12 +434,12 @@ async function revincluded(
   pool: pg.Pool,
   revinclude: string,
   matches: readonly Match[],
-  version: DirectoryVersion,
+  render: Render,
   context: FilterContext,
-): Promise<{ resources: Resource[]; cut: boolean }> {
+): Promise<{ resources: Rendered[]; cut: boolean }> {
   const [type, name] = revinclude.split(':') as [FhirResourceType, string]
-  const values: Reference[] = matches.map((match) => ({ type: match.resource.resourceType, id: match.resource.id }))
-  const resources: Resource[] = []
+  const values: Reference[] = matches.map((match) => ({ type: match.type, id: match.id }))
+  const resources: Rendered[] = []
   for (const kind of KINDS[type]) {
     const sql = new Sql()
     const condition = kind.condition({ kind: 'reference', name, values }, sql, context)
@@ -338,7 +448,7 @@ async function revincluded(
       `SELECT ${kind.select} FROM ${kind.from} WHERE ${condition} ORDER BY t.id LIMIT ${FHIR_MAX_REVINCLUDE + 1 - resources.length}`,
       sql.values,
     )
-    resources.push(...rows.map((row) => kind.toResource(row as never, version.meta)))
+    resources.push(...rows.map((row) => rendered(kind, row, render)))
     if (resources.length > FHIR_MAX_REVINCLUDE) break
   }
   return { resources: resources.slice(0, FHIR_MAX_REVINCLUDE), cut: resources.length > FHIR_MAX_REVINCLUDE }
