@@ -37,7 +37,7 @@ import { dataVersion } from '../apps/server/src/services/atlas/regions.ts'
 import { regionTile } from '../apps/server/src/services/atlas/tiles.ts'
 import { filtersOf, resolveScope } from '../apps/server/src/services/atlas/query.ts'
 import { MIGRATIONS_DIR } from '../apps/server/src/runtime.ts'
-import { newActivationKey } from '../apps/server/src/seed/demo-accounts.ts'
+import { createBenchCompany, createBenchUser } from './bench-server.ts'
 import { quantileOf, runHttpLoad, type BenchRequest, ms } from './http-load.ts'
 
 const TEN_CODES = 'E11,I10,E66,J45,J44,M17,M06,N18,F32,I25'
@@ -80,23 +80,10 @@ export async function benchAtlas(requests: number, concurrency: number) {
   if (embedded) await applyMigrations(databaseUrl, MIGRATIONS_DIR)
   const db = createDatabase(databaseUrl, { maxConnections: 4 })
   if (embedded) await ensureTestDataset(db.pool, databaseUrl)
-  const company = await db.prisma.company.create({
-    data: {
-      company_name: `Atlas bench ${randomUUID().slice(0, 6)}`,
-      industry: 'Healthcare',
-      renewal_cycle_days: 30,
-      activation_key: newActivationKey(),
-      plan_tier: 'ENTERPRISE',
-      policies: { create: [{ product_group: 'ATLAS', limit: null }] },
-    },
-  })
-  const user = await db.prisma.user.create({
-    data: {
-      email: `atlas-bench-${randomUUID().slice(0, 8)}@bench.citrus`,
-      role: 'user',
-      company_id: company.id,
-      password_hash: await hashPassword(`Bench#${randomUUID()}`),
-    },
+  const company = await createBenchCompany(db, 'Atlas bench', ['ATLAS'], { planTier: 'ENTERPRISE' })
+  const user = await createBenchUser(db, company.id, 'user', {
+    prefix: 'atlas-bench',
+    passwordHash: await hashPassword(`Bench#${randomUUID()}`),
   })
   const jwtSecret = randomUUID() + randomUUID()
   const token = await signLoginToken(jwtSecret, {

@@ -14,7 +14,6 @@
  *
  * Never passes or fails; the figures go to docs/performance.md.
  */
-import { randomUUID } from 'node:crypto'
 import { loadavg } from 'node:os'
 import { performance } from 'node:perf_hooks'
 import { Worker } from 'node:worker_threads'
@@ -24,8 +23,7 @@ import { startEmbeddedPostgres } from '../apps/server/src/db/embedded.ts'
 import { applyMigrations } from '../apps/server/src/db/migrate.ts'
 import { docxBomb, pdfBomb, pptxBomb, xlsxBomb } from '../apps/server/src/domain/ai-hub/test-bombs.ts'
 import { MIGRATIONS_DIR } from '../apps/server/src/runtime.ts'
-import { newActivationKey } from '../apps/server/src/seed/demo-accounts.ts'
-import { startBenchServer } from './bench-server.ts'
+import { startBenchServer, createBenchCompany, createBenchUser } from './bench-server.ts'
 import { ms, quantileOf } from './http-load.ts'
 
 const MB = 1024 * 1024
@@ -105,18 +103,8 @@ export async function benchBombs(options: { rounds: string[] | null }): Promise<
   const mode = embedded ? 'embedded PGlite (scratch, in memory)' : 'PostgreSQL (DATABASE_URL)'
   await applyMigrations(databaseUrl, MIGRATIONS_DIR)
   const db = createDatabase(databaseUrl, { maxConnections: 2 })
-  const company = await db.prisma.company.create({
-    data: {
-      company_name: `Bombs bench ${randomUUID().slice(0, 6)}`,
-      industry: 'Healthcare',
-      renewal_cycle_days: 30,
-      activation_key: newActivationKey(),
-      policies: { create: [{ product_group: 'ATLAS', limit: null }] },
-    },
-  })
-  const user = await db.prisma.user.create({
-    data: { email: `bombs-${randomUUID().slice(0, 8)}@bench.citrus`, role: 'user', company_id: company.id, password_hash: 'x' },
-  })
+  const company = await createBenchCompany(db, 'Bombs bench', ['ATLAS'])
+  const user = await createBenchUser(db, company.id, 'user', { prefix: 'bombs' })
   const { app, base } = await startBenchServer(env, databaseUrl, embedded ? 'embedded' : 'postgres')
   const poller = new Worker(POLLER, { eval: true, workerData: { base } })
   try {

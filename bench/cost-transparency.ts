@@ -3,7 +3,6 @@
  * (_bypass_cache=true) and cached, and of GET /api/cost-transparency/provider/{npi}, at a concurrency.
  * Database: DATABASE_URL (the loaded scale), else a scratch embedded database with the test dataset.
  */
-import { randomUUID } from 'node:crypto'
 import { loadavg } from 'node:os'
 import pg from 'pg'
 import { loadEnv } from '../apps/server/src/config.ts'
@@ -12,9 +11,8 @@ import { createDatabase } from '../apps/server/src/db/database.ts'
 import { startEmbeddedPostgres } from '../apps/server/src/db/embedded.ts'
 import { applyMigrations } from '../apps/server/src/db/migrate.ts'
 import { MIGRATIONS_DIR } from '../apps/server/src/runtime.ts'
-import { startBenchServer } from './bench-server.ts'
+import { startBenchServer, createBenchCompany, createBenchUser } from './bench-server.ts'
 import { loadGenerator, runHttpLoad, quantileOf, ms } from './http-load.ts'
-import { newActivationKey } from '../apps/server/src/seed/demo-accounts.ts'
 
 /**
  * Statements sent by this process (the server's pools and Prisma all go through pg.Client#query): per request,
@@ -35,30 +33,11 @@ export async function benchCostTransparency(requests: number, concurrency: numbe
   await applyMigrations(databaseUrl, MIGRATIONS_DIR)
   const db = createDatabase(databaseUrl, { maxConnections: 4 })
   if (embedded) await ensureTestDataset(db.pool, databaseUrl)
-  const company = await db.prisma.company.create({
-    data: {
-      company_name: `Bench ${randomUUID().slice(0, 6)}`,
-      industry: 'Healthcare',
-      renewal_cycle_days: 30,
-      activation_key: newActivationKey(),
-    },
-  })
-  const user = await db.prisma.user.create({
-    data: { email: `bench-${randomUUID().slice(0, 8)}@bench.citrus`, role: 'member', company_id: company.id, password_hash: 'x' },
-  })
+  const company = await createBenchCompany(db, 'Bench', [])
+  const user = await createBenchUser(db, company.id, 'member')
   // a second bench company that holds an unlimited SEARCH policy: its calls are metered (one credit row write each)
-  const metered = await db.prisma.company.create({
-    data: {
-      company_name: `Bench metered ${randomUUID().slice(0, 6)}`,
-      industry: 'Healthcare',
-      renewal_cycle_days: 30,
-      activation_key: newActivationKey(),
-      policies: { create: [{ product_group: 'SEARCH', limit: null }] },
-    },
-  })
-  const meteredUser = await db.prisma.user.create({
-    data: { email: `bench-${randomUUID().slice(0, 8)}@bench.citrus`, role: 'member', company_id: metered.id, password_hash: 'x' },
-  })
+  const metered = await createBenchCompany(db, 'Bench metered', ['SEARCH'])
+  const meteredUser = await createBenchUser(db, metered.id, 'member')
   // searches people make: a facility's ZIP, one of its priced codes, and (every other one) one of its payers; the
   // same sample every run (REPEATABLE), so that runs of two versions price the same searches
   const { rows: searches } = await db.pool.query<{ zip: string; code: string; payer: string }>(

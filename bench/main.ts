@@ -72,7 +72,7 @@ import { startEmbeddedPostgres } from '../apps/server/src/db/embedded.ts'
 import { applyMigrations } from '../apps/server/src/db/migrate.ts'
 import { searchIcd10, searchProcedureCodes, searchProcedures, searchSpecialties } from '../apps/server/src/services/typeahead/lookups.ts'
 import { MIGRATIONS_DIR, runningEmbeddedUrl, startRuntime } from '../apps/server/src/runtime.ts'
-import { newActivationKey } from '../apps/server/src/seed/demo-accounts.ts'
+import { createBenchCompany, createBenchUser } from './bench-server.ts'
 import { benchAtlas, benchAtlasReadOnly } from './atlas.ts'
 import { benchCostTransparency } from './cost-transparency.ts'
 import { benchNova } from './nova.ts'
@@ -436,26 +436,9 @@ async function benchLoad(seconds: number, concurrency: number) {
   await ensureTestDataset(db.pool, databaseUrl)
   const password = `Load#${randomUUID().slice(0, 8)}`
   const passwordHash = await hashPassword(password)
-  const company = await db.prisma.company.create({
-    data: {
-      company_name: `Load ${randomUUID().slice(0, 6)}`,
-      industry: 'Healthcare',
-      renewal_cycle_days: 30,
-      activation_key: newActivationKey(),
-      policies: {
-        create: [
-          { product_group: 'ATLAS', limit: null },
-          { product_group: 'CARE_SELECT', limit: null },
-        ],
-      },
-    },
-  })
+  const company = await createBenchCompany(db, 'Load', ['ATLAS', 'CARE_SELECT'])
   const accounts = await Promise.all(
-    (['admin', 'user'] as const).map((role) =>
-      db.prisma.user.create({
-        data: { email: `load-${role}-${randomUUID().slice(0, 8)}@bench.citrus`, role, company_id: company.id, password_hash: passwordHash },
-      }),
-    ),
+    (['admin', 'user'] as const).map((role) => createBenchUser(db, company.id, role, { prefix: `load-${role}`, passwordHash })),
   )
   await db.close()
   const app = await buildApp(

@@ -11,15 +11,13 @@
  *
  *   npm run bench -- nova [--requests 200] [--concurrency 1,8]
  */
-import { randomUUID } from 'node:crypto'
 import { loadEnv } from '../apps/server/src/config.ts'
 import { ensureTestDataset } from '../apps/server/src/data/test-dataset.ts'
 import { createDatabase } from '../apps/server/src/db/database.ts'
 import { startEmbeddedPostgres } from '../apps/server/src/db/embedded.ts'
 import { applyMigrations } from '../apps/server/src/db/migrate.ts'
 import { MIGRATIONS_DIR } from '../apps/server/src/runtime.ts'
-import { newActivationKey } from '../apps/server/src/seed/demo-accounts.ts'
-import { startBenchServer } from './bench-server.ts'
+import { startBenchServer, createBenchCompany, createBenchUser } from './bench-server.ts'
 import { quantileOf, runHttpLoad, type BenchRequest, ms } from './http-load.ts'
 
 const n = (x: number) => Math.round(x).toLocaleString('en-US')
@@ -39,18 +37,8 @@ export async function benchNova(requests: number, levels: number[]) {
   await applyMigrations(databaseUrl, MIGRATIONS_DIR)
   const db = createDatabase(databaseUrl, { maxConnections: 4 })
   if (embedded) await ensureTestDataset(db.pool, databaseUrl)
-  const company = await db.prisma.company.create({
-    data: {
-      company_name: `Nova bench ${randomUUID().slice(0, 6)}`,
-      industry: 'Pharma',
-      renewal_cycle_days: 30,
-      activation_key: newActivationKey(),
-      policies: { create: [{ product_group: 'NOVA', limit: null }] },
-    },
-  })
-  const user = await db.prisma.user.create({
-    data: { email: `nova-${randomUUID().slice(0, 8)}@bench.citrus`, role: 'citrus', company_id: company.id, password_hash: 'x' },
-  })
+  const company = await createBenchCompany(db, 'Nova bench', ['NOVA'], { industry: 'Pharma' })
+  const user = await createBenchUser(db, company.id, 'citrus', { prefix: 'nova' })
   const { rows: counts } = await db.pool.query<{ cases: string; facilities: string }>(
     `SELECT (SELECT count(*) FROM snakebite_cases)::text AS cases, (SELECT count(DISTINCT facility_id) FROM snakebite_cases)::text AS facilities`,
   )

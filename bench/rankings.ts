@@ -9,7 +9,6 @@
  * Database: DATABASE_URL (the loaded scale), else the embedded database of a running `npm start`.
  * It creates one bench company and user (removed at the end) and changes no data table.
  */
-import { randomUUID } from 'node:crypto'
 import { readFileSync } from 'node:fs'
 import type pg from 'pg'
 import { loadEnv } from '../apps/server/src/config.ts'
@@ -18,9 +17,8 @@ import { applyMigrations } from '../apps/server/src/db/migrate.ts'
 import { rankProviders, resolveSearch, scoreOf } from '../apps/server/src/services/care-select/rankings.ts'
 import { scoredSearchBytes, scoredSearchCache } from '../apps/server/src/services/care-select/scored-cache.ts'
 import { MIGRATIONS_DIR, runningEmbeddedUrl } from '../apps/server/src/runtime.ts'
-import { newActivationKey } from '../apps/server/src/seed/demo-accounts.ts'
 import { rankingsQuerySchema } from '../packages/contracts/src/index.ts'
-import { startBenchServer } from './bench-server.ts'
+import { startBenchServer, createBenchCompany, createBenchUser } from './bench-server.ts'
 import { quantileOf, runHttpLoad, type BenchRequest, ms } from './http-load.ts'
 
 const n = (x: number) => Math.round(x).toLocaleString('en-US')
@@ -111,18 +109,8 @@ export async function benchRankings(requests: number, levels: number[]) {
     'rural codes+carrier': { zip_code: rural, omni_code: taxonomy, ...withCodes },
   }
 
-  const company = await db.prisma.company.create({
-    data: {
-      company_name: `Bench ${randomUUID().slice(0, 6)}`,
-      industry: 'Healthcare',
-      renewal_cycle_days: 30,
-      activation_key: newActivationKey(),
-      policies: { create: [{ product_group: 'CARE_SELECT', limit: null }] },
-    },
-  })
-  const user = await db.prisma.user.create({
-    data: { email: `bench-${randomUUID().slice(0, 8)}@bench.citrus`, role: 'user', company_id: company.id, password_hash: 'x' },
-  })
+  const company = await createBenchCompany(db, 'Bench', ['CARE_SELECT'])
+  const user = await createBenchUser(db, company.id, 'user')
   const { app, base } = await startBenchServer(env, databaseUrl, env.DATABASE_URL ? 'postgres' : 'embedded')
   try {
     const token = app.tokens.signLogin({

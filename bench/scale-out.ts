@@ -32,7 +32,7 @@ import { loadEnv } from '../apps/server/src/config.ts'
 import { createDatabase } from '../apps/server/src/db/database.ts'
 import { applyMigrations } from '../apps/server/src/db/migrate.ts'
 import { MIGRATIONS_DIR } from '../apps/server/src/runtime.ts'
-import { newActivationKey } from '../apps/server/src/seed/demo-accounts.ts'
+import { createBenchCompany, createBenchUser } from './bench-server.ts'
 import { ms, quantileOf, runHttpLoad, type BenchRequest } from './http-load.ts'
 
 interface BenchUser {
@@ -278,23 +278,8 @@ export async function benchScaleOut(options: ScaleOutOptions): Promise<void> {
     )
   ).rows[0]?.zip
   if (!zip) throw new Error(`no provider of ${taxonomy}: load a dataset first`)
-  const company = await db.prisma.company.create({
-    data: {
-      company_name: `Bench ${randomUUID().slice(0, 6)}`,
-      industry: 'Healthcare',
-      renewal_cycle_days: 30,
-      activation_key: newActivationKey(),
-      policies: {
-        create: [
-          { product_group: 'CARE_SELECT', limit: null },
-          { product_group: 'ATLAS', limit: null },
-        ],
-      },
-    },
-  })
-  const user = await db.prisma.user.create({
-    data: { email: `bench-${randomUUID().slice(0, 8)}@bench.citrus`, role: 'user', company_id: company.id, password_hash: 'x' },
-  })
+  const company = await createBenchCompany(db, 'Bench', ['CARE_SELECT', 'ATLAS'])
+  const user = await createBenchUser(db, company.id, 'user')
   const jwtSecret = randomUUID() + randomUUID()
   const serveMessage = (replica: string | null): ServeMessage => ({
     serve: {
