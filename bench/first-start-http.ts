@@ -12,26 +12,15 @@
  */
 import { spawn } from 'node:child_process'
 import { mkdtempSync, rmSync } from 'node:fs'
-import { createServer } from 'node:net'
 import { loadavg, tmpdir } from 'node:os'
 import path from 'node:path'
 import { performance } from 'node:perf_hooks'
 import { loadEnv } from '../apps/server/src/config.ts'
 import { DEFAULT_DEMO_PASSWORD } from '../apps/server/src/seed/demo-accounts.ts'
+import { freePort } from '../test/server-process.ts'
+import { quantileOf } from './http-load.ts'
 
 type Phase = 'load' | 'warm-up' | 'settled'
-
-const freePort = () =>
-  new Promise<number>((resolve, reject) => {
-    const server = createServer()
-    server.once('error', reject)
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address()
-      server.close(() => resolve(typeof address === 'object' && address ? address.port : 0))
-    })
-  })
-
-const quantile = (sorted: number[], q: number) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? 0
 
 export async function benchFirstStartHttp(options: { intervalMs: number }): Promise<void> {
   const demoPassword = loadEnv().DEMO_PASSWORD ?? DEFAULT_DEMO_PASSWORD
@@ -113,7 +102,7 @@ export async function benchFirstStartHttp(options: { intervalMs: number }): Prom
     const staticMax = Math.max(0, ...statics.filter((s) => s.phase === name).map((s) => s.ms))
     const statuses = [...new Set(signIns.filter((s) => s.phase === name).map((s) => s.status))].join(',')
     console.log(
-      `${name.padEnd(10)} ${String(times.length).padStart(8)} ${quantile(times, 0.5).toFixed(0).padStart(10)} ${quantile(times, 0.95).toFixed(0).padStart(8)} ${(times.at(-1) ?? 0).toFixed(0).padStart(8)} ${staticMax.toFixed(0).padStart(14)}  ${statuses}`,
+      `${name.padEnd(10)} ${String(times.length).padStart(8)} ${(times.length ? quantileOf(times, 0.5) : 0).toFixed(0).padStart(10)} ${(times.length ? quantileOf(times, 0.95) : 0).toFixed(0).padStart(8)} ${(times.at(-1) ?? 0).toFixed(0).padStart(8)} ${staticMax.toFixed(0).padStart(14)}  ${statuses}`,
     )
   }
   const slow = signIns.filter((s) => s.ms > 2_000)
