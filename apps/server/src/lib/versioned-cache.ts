@@ -8,7 +8,8 @@ import { coalescedRead } from './coalesce.js'
  */
 export const DATA_VERSION_SQL = `(SELECT count(*) || ':' || coalesce(max(id), 0) || ':' || coalesce(max(finished_at)::text, '') FROM data_loads WHERE status = 'done')`
 
-async function readDataVersion(pool: pg.Pool): Promise<string> {
+/** The data version read now (no coalescing: a check before and after a read must see both moments). */
+export async function readDataVersion(pool: pg.Pool): Promise<string> {
   const { rows } = await pool.query<{ v: string }>({ name: 'data-version', text: `SELECT ${DATA_VERSION_SQL} AS v` })
   return rows[0]?.v ?? '0:0:'
 }

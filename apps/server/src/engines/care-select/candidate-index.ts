@@ -1,7 +1,7 @@
 import type pg from 'pg'
 import { kyselyOf, type Row } from '../../db/kysely.js'
 import { readPool, servedInTurns } from '../../db/replicas.js'
-import { compareDataVersions, DATA_VERSION_SQL } from '../../lib/versioned-cache.js'
+import { compareDataVersions, readDataVersion } from '../../lib/versioned-cache.js'
 import { holdEngine, releaseEngine, touchEngine } from '../../lib/engine-budget.js'
 import { reportEngineMemory, timedBuild } from '../../lib/engine-stats.js'
 import { haversineTerm, haversineTermOf, reducedLatitude, SPHERE_MARGIN, spheroidDistanceReduced, toRadians } from './geodesic.js'
@@ -246,10 +246,9 @@ export async function readSpecialtyRows(pool: pg.Pool, taxonomy: string): Promis
   const reader = await readPool(pool)
   if (servedInTurns(reader)) {
     for (;;) {
-      const before = await reader.query<{ v: string }>(`SELECT ${DATA_VERSION_SQL} AS v`)
+      const before = await readDataVersion(reader)
       const rows = await readRows(reader, taxonomy)
-      const after = await reader.query<{ v: string }>(`SELECT ${DATA_VERSION_SQL} AS v`)
-      if (before.rows[0]?.v === after.rows[0]?.v) return rows
+      if ((await readDataVersion(reader)) === before) return rows
     }
   }
   const client = await reader.connect()
