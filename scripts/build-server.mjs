@@ -9,7 +9,10 @@ import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..')
-const outdir = path.join(root, 'apps/server/dist')
+// --outdir apps/server/<name>: another folder at the same depth (test/built-server.int.test.ts builds into one)
+const outdirArg = process.argv.indexOf('--outdir')
+const outdir = path.resolve(root, outdirArg > 0 ? process.argv[outdirArg + 1] : 'apps/server/dist')
+if (path.dirname(outdir) !== path.join(root, 'apps/server')) throw new Error('--outdir must be a folder of apps/server')
 
 /** Bare imports stay external, except the workspace packages, whose sources are TypeScript. */
 const externalPackages = {

@@ -5,7 +5,7 @@
  * one negotiated_rates element); scalars outside captured values are handed over one by one, containers outside
  * are only walked. Every syntax error and every limit names its line, column and JSON path.
  *
- * stream-json (a dependency of the server) reports neither a line nor an offset when the input is malformed,
+ * stream-json (a dependency of @citrus/data-kit) reports neither a line nor an offset when the input is malformed,
  * which the importer must name, hence this small tokenizer of its own; it also caps depth, string length and the
  * size of a captured value.
  */
