@@ -163,7 +163,7 @@ export function onSpecialtyEvicted(pool: pg.Pool, listener: (index: SpecialtyInd
  * Bytes of the specialty indexes held for a pool (GET /metrics): their typed arrays, and their string arrays at 32
  * bytes a string plus 2 a character (an estimate).
  */
-function indexBytes(index: SpecialtyIndex): number {
+export function indexBytes(index: SpecialtyIndex): number {
   let bytes = 0
   for (const value of Object.values(index)) {
     if (ArrayBuffer.isView(value)) bytes += value.byteLength
@@ -198,6 +198,14 @@ export function heldProviders(pool: pg.Pool, version: string): number {
   let total = 0
   for (const e of slot.specialties.values()) total += e.size
   return total
+}
+
+/** Indexes of a search's area (readSpecialtyRows with an area): private to the scoring made from them. */
+const areaIndexes = new WeakSet<SpecialtyIndex>()
+
+/** Whether `index` holds one search's area only (made while the specialty's index built), not a whole specialty. */
+export function isAreaIndex(index: SpecialtyIndex): boolean {
+  return areaIndexes.has(index)
 }
 
 /** Whether `index` is the index held now for its specialty (not evicted, not of a replaced data version). */
@@ -241,13 +249,13 @@ export interface SpecialtyRows {
  * embedded database (servedInTurns) a transaction would hold every request back for the four reads: they run as
  * statements of their own there, and again when a data load finished in between.
  */
-export async function readSpecialtyRows(pool: pg.Pool, taxonomy: string): Promise<SpecialtyRows> {
+export async function readSpecialtyRows(pool: pg.Pool, taxonomy: string, area?: Area): Promise<SpecialtyRows> {
   // a read replica that has replayed what the primary holds now (the request's version or newer), else the primary
   const reader = await readPool(pool)
   if (servedInTurns(reader)) {
     for (;;) {
       const before = await readDataVersion(reader)
-      const rows = await readRows(reader, taxonomy)
+      const rows = await readRows(reader, taxonomy, area)
       if ((await readDataVersion(reader)) === before) return rows
     }
   }
@@ -255,7 +263,7 @@ export async function readSpecialtyRows(pool: pg.Pool, taxonomy: string): Promis
   let failed = true
   try {
     await client.query('BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY')
-    const rows = await readRows(client, taxonomy)
+    const rows = await readRows(client, taxonomy, area)
     await client.query('COMMIT')
     failed = false
     return rows
@@ -265,19 +273,53 @@ export async function readSpecialtyRows(pool: pg.Pool, taxonomy: string): Promis
   }
 }
 
-async function readRows(db: pg.Pool | pg.PoolClient, taxonomy: string): Promise<SpecialtyRows> {
-  const { rows: providers } = await db.query<ProviderRow>(SPECIALTY_SQL, [taxonomy])
-  const array = (text: string) => db.query({ text, values: [taxonomy], rowMode: 'array' } as pg.QueryConfig<string[]>)
-  const volumes = (await array(VOLUME_SQL)).rows as unknown as VolumeRow[]
-  const prices = (await array(PRICE_SQL)).rows as unknown as PriceRow[]
-  const payerRates = (await array(PAYER_RATE_SQL)).rows as unknown as PayerRateRow[]
+/**
+ * A search's part of a specialty: its providers within `radiusM` of the point (and a margin: a superset, which
+ * findCandidates narrows to exactly the radius as it does on the whole specialty's index).
+ */
+export interface Area {
+  lat: number
+  lng: number
+  radiusM: number
+}
+
+/** The area's margin over the radius: the statement's geography test may round otherwise than findCandidates. */
+const AREA_MARGIN_M = 100
+
+type RowStatements = Record<'providers' | 'volumes' | 'prices' | 'payerRates', string>
+let areaStatements: RowStatements | null = null
+
+/** Each statement of the specialty's rows with its provider test ($1 the taxonomy), and for an area ($2-$4) too. */
+function rowStatements(area: boolean): RowStatements {
+  const whole = { providers: SPECIALTY_SQL, volumes: VOLUME_SQL, prices: PRICE_SQL, payerRates: PAYER_RATE_SQL }
+  if (!area) return whole
+  const within = 'p.primary_taxonomy_code = $1 AND ST_DWithin(p.geog, ST_SetSRID(ST_MakePoint($3, $2), 4326)::geography, $4)'
+  areaStatements ??= Object.fromEntries(
+    Object.entries(whole).map(([key, sql]) => [key, sql.replace('p.primary_taxonomy_code = $1', within)]),
+  ) as RowStatements
+  return areaStatements
+}
+
+async function readRows(db: pg.Pool | pg.PoolClient, taxonomy: string, area?: Area): Promise<SpecialtyRows> {
+  const sql = rowStatements(area !== undefined)
+  const values = area ? [taxonomy, area.lat, area.lng, area.radiusM + AREA_MARGIN_M] : [taxonomy]
+  const { rows: providers } = await db.query<ProviderRow>(sql.providers, values)
+  const array = (text: string) => db.query({ text, values, rowMode: 'array' } as pg.QueryConfig<string[]>)
+  const volumes = (await array(sql.volumes)).rows as unknown as VolumeRow[]
+  const prices = (await array(sql.prices)).rows as unknown as PriceRow[]
+  const payerRates = (await array(sql.payerRates)).rows as unknown as PayerRateRow[]
   return { providers, volumes, prices, payerRates }
 }
 
-/** The specialty's index from its rows read from the database (readSpecialtyRows, then indexFromRows). */
-async function buildSpecialty(pool: pg.Pool, taxonomy: string): Promise<SpecialtyIndex> {
-  const { providers, volumes, prices, payerRates } = await readSpecialtyRows(pool, taxonomy)
-  return indexFromRows(taxonomy, providers, volumes, prices, payerRates)
+/**
+ * The specialty's index from its rows read from the database (readSpecialtyRows, then indexFromRows); with an area,
+ * the index of the area's providers only (what a search reads while its specialty's index builds).
+ */
+async function buildSpecialty(pool: pg.Pool, taxonomy: string, area?: Area): Promise<SpecialtyIndex> {
+  const { providers, volumes, prices, payerRates } = await readSpecialtyRows(pool, taxonomy, area)
+  const index = indexFromRows(taxonomy, providers, volumes, prices, payerRates)
+  if (area) areaIndexes.add(index)
+  return index
 }
 
 /** A specialty index from rows as the build reads them (providers in latitude order, then NPI). */
@@ -823,9 +865,13 @@ export function facilityDistanceWithin(point: FacilityPoint, centre: CentreTerms
   return d <= radiusM ? d : null
 }
 
-/** A search's part of the candidate index: its specialty (primary taxonomy code). */
+/**
+ * A search's part of the candidate index: its specialty (primary taxonomy code) and, for a search, its area. Without
+ * an area (the warm-up) the rows are the specialty's whole index, awaited while it builds.
+ */
 export interface CandidateQuery {
   taxonomy: string
+  area?: Area
 }
 
 /** What a search scores: its specialty's index and every facility's point. */
@@ -847,6 +893,9 @@ function heldOf(slot: Held, facilities: Map<number, FacilityPoint>): HeldCandida
   return { version: slot.version, specialties, facilities }
 }
 
+/** Searches given their specialty's whole index, and given their area's rows read from the database (per process). */
+export const careSelectServed = { index: 0, database: 0 }
+
 /**
  * The Care Select candidate index as an engine (engines/engine.ts). Its version-wide part is the facilities' points;
  * a specialty is indexed on its first search (rows), whose rows are read from the database and indexed by
@@ -863,8 +912,19 @@ export const careSelectCandidates: Engine<HeldCandidates, CandidateQuery, Candid
     return heldOf(slot, facilities)
   },
   async rows(pool, version, query) {
-    const [index, facilities] = await Promise.all([specialtyIndex(pool, version, query.taxonomy), facilityPoints(pool, version)])
-    return { index, facilities }
+    const facilities = facilityPoints(pool, version)
+    const whole = query.area ? heldSpecialtyIndex(pool, version, query.taxonomy) : null
+    if (whole || !query.area) {
+      if (whole) careSelectServed.index++
+      const [index, points] = await Promise.all([whole ?? specialtyIndex(pool, version, query.taxonomy), facilities])
+      return { index, facilities: points }
+    }
+    // While the specialty's index builds (its first search, a new data version, after an eviction: 13-30 s at the
+    // full scale), the search reads its area's rows and indexes them by the same function (docs/decisions/0080).
+    if (!slotOf(pool, version).stale) specialtyIndex(pool, version, query.taxonomy).catch(() => undefined)
+    careSelectServed.database++
+    const [index, points] = await Promise.all([buildSpecialty(pool, query.taxonomy, query.area), facilities])
+    return { index, facilities: points }
   },
   memory: heldBytes,
   evict(pool) {

@@ -245,7 +245,10 @@ export async function scoreOf(pool: pg.Pool, search: ResolvedSearch, bypassCache
 
 /** The scoring of a search, every candidate within the radius (score.ts scoreAll), from the candidate index. */
 async function scoreFresh(pool: pg.Pool, search: ResolvedSearch): Promise<ScoredSearch> {
-  const { index, facilities } = await careSelectCandidates.rows(pool, search.version, { taxonomy: search.omniCode })
+  const { index, facilities } = await careSelectCandidates.rows(pool, search.version, {
+    taxonomy: search.omniCode,
+    area: { lat: search.latitude, lng: search.longitude, radiusM: search.radiusM },
+  })
   return scoreAll(index, facilities, {
     centre: { lat: search.latitude, lng: search.longitude },
     radiusM: search.radiusM,

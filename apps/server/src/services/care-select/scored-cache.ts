@@ -2,7 +2,7 @@ import { CARE_SCORE_CACHE_MAX_ENTRIES, CARE_SCORE_CACHE_MAX_MIB, CARE_SCORE_CACH
 import type pg from 'pg'
 import { reportCacheLookups, reportEngineMemory } from '../../lib/engine-stats.js'
 import { compareDataVersions, VersionedLruCache } from '../../lib/versioned-cache.js'
-import { isHeldIndex, onSpecialtyEvicted, type SpecialtyIndex } from '../../engines/care-select/candidate-index.js'
+import { indexBytes, isAreaIndex, isHeldIndex, onSpecialtyEvicted, type SpecialtyIndex } from '../../engines/care-select/candidate-index.js'
 import type { ScoredSearch } from './score.js'
 
 /**
@@ -220,7 +220,8 @@ const caches = new WeakMap<pg.Pool, ScoredSearchCache>()
 export function scoredSearchCache(pool: pg.Pool): ScoredSearchCache {
   let cache = caches.get(pool)
   if (!cache) {
-    const current = (scored: ScoredSearch) => isHeldIndex(pool, scored.candidates.index)
+    // a scoring made from its search's own area (while the specialty built) holds that small index alone: it stays
+    const current = (scored: ScoredSearch) => isHeldIndex(pool, scored.candidates.index) || isAreaIndex(scored.candidates.index)
     const created = new ScoredSearchCache(undefined, undefined, undefined, undefined, current)
     onSpecialtyEvicted(pool, (index) => created.dropIndex(index))
     caches.set(pool, (cache = created))
@@ -233,9 +234,12 @@ reportCacheLookups('care_select_scoring', (pool) => {
   return { hits: cache.hits, misses: cache.scorings }
 })
 
-/** The bytes of a scored search's own columns (not the candidate index it points into): what an entry holds. */
+/**
+ * The bytes of a scored search's own columns (not the specialty's candidate index it points into, but the index of its
+ * area when it was scored from one, which nothing else holds): what an entry holds.
+ */
 export function scoredSearchBytes(scored: ScoredSearch): number {
-  let bytes = 0
+  let bytes = isAreaIndex(scored.candidates.index) ? indexBytes(scored.candidates.index) : 0
   const add = (array: ArrayBufferView | null) => {
     if (array) bytes += array.byteLength
   }
