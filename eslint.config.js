@@ -118,7 +118,7 @@ export default tseslint.config(
   },
   {
     // Routes are thin adapters (docs/decisions/0080): the contract in, a service call, the contract out. The SQL
-    // lives in the services' query modules, typed from db/kysely.ts.
+    // lives in the services' query modules, typed from db/kysely.ts, and Prisma calls in the services and domain/.
     files: ['apps/server/src/routes/**/*.ts'],
     ignores: ['**/*.test.ts'],
     rules: {
@@ -131,6 +131,14 @@ export default tseslint.config(
           'TemplateElement[value.raw=/\\b(SELECT|INSERT INTO|UPDATE|DELETE FROM)\\b/]',
           'Literal[value=/^\\s*(SELECT|INSERT INTO|UPDATE|DELETE FROM|WITH)\\b/]',
         ].map((selector) => ({ selector, message: 'No SQL in route files: move it into the service of the product (services/).' })),
+        // routes hand the Prisma client to a service; they never read or write through it themselves
+        ...[
+          "MemberExpression[object.type='Identifier'][object.name='prisma']",
+          "MemberExpression[object.type='MemberExpression'][object.property.name='prisma']",
+        ].map((selector) => ({
+          selector,
+          message: 'No Prisma calls in route files: move the data access into the service (services/ or domain/).',
+        })),
       ],
     },
   },

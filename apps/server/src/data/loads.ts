@@ -1,9 +1,10 @@
 import type pg from 'pg'
+import type { Row } from '../db/kysely.js'
 import { refreshTableCounts } from './table-counts.js'
 
 /** The data_loads journal: what was loaded (seed scale and seed, or import kind and file), counts, timing. */
 export async function startLoad(client: pg.ClientBase, load: { kind: 'seed' | 'import'; scale: string; seed?: number | null; source_file?: string | null }): Promise<number> {
-  const { rows } = await client.query<{ id: number }>(
+  const { rows } = await client.query<Pick<Row<'data_loads'>, 'id'>>(
     `INSERT INTO data_loads (kind, scale, seed, source_file, status) VALUES ($1, $2, $3, $4, 'running') RETURNING id`,
     [load.kind, load.scale, load.seed ?? null, load.source_file ?? null],
   )
@@ -20,18 +21,8 @@ export async function failLoad(client: pg.ClientBase, id: number, counts: object
   await client.query(`UPDATE data_loads SET status = 'failed', counts = $2::jsonb, error = $3, finished_at = now() WHERE id = $1`, [id, JSON.stringify(counts), message.slice(0, 2000)])
 }
 
-export interface DataLoadRow {
-  id: number
-  kind: string
-  scale: string
-  seed: number | null
-  source_file: string | null
-  status: string
-  counts: Record<string, unknown>
-  error: string | null
-  started_at: Date
-  finished_at: Date | null
-}
+/** A row of data_loads; `counts` is a JSON object (rows per table, or what an import read and wrote). */
+export type DataLoadRow = Omit<Row<'data_loads'>, 'counts'> & { counts: Record<string, unknown> }
 
 /** The latest completed seed, or null when the synthetic dataset was never loaded. */
 export async function latestSeed(pool: pg.Pool | pg.ClientBase): Promise<DataLoadRow | null> {

@@ -48,3 +48,20 @@ export async function listAudit(prisma: PrismaClient, filter: { company_id?: num
     take: filter.limit,
   })
 }
+
+/** The audit log as the super-admin API answers it: newest first, at most `limit` entries, dates as ISO text. */
+export async function auditEntries(prisma: PrismaClient, filter: { company_id?: number | undefined; limit: number }) {
+  const entries = await listAudit(prisma, filter)
+  return entries.map((entry) => ({
+    id: entry.id,
+    created_at: entry.created_at.toISOString(),
+    source: entry.source === 'cli' ? ('cli' as const) : ('api' as const),
+    actor_user_id: entry.actor_user_id,
+    actor_email: entry.actor_email,
+    company_id: entry.company_id,
+    action: entry.action,
+    target_type: entry.target_type,
+    target_id: entry.target_id,
+    details: entry.details,
+  }))
+}

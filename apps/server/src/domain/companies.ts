@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto'
-import { COMPANY_MESSAGES, PLAN_TIERS, PRODUCT_GROUPS, type PlanTier, type ProductGroup } from '@citrus/contracts'
+import { COMPANY_MESSAGES, PLAN_TIERS, PRODUCT_GROUPS, type CompanyUser, type PlanTier, type ProductGroup } from '@citrus/contracts'
 import { z } from 'zod'
 import type { PrismaClient } from '../db/database.js'
 import { AppError, badRequest, notFound } from '../lib/errors.js'
@@ -171,6 +171,17 @@ export class CompanyService {
 
   async resetActivationKey(id: number): Promise<CompanyRecord> {
     return this.update(id, { reset_activation_key: true })
+  }
+
+  /** Every user of the company, active or not, oldest first (404 for an unknown company). */
+  async users(id: number): Promise<(CompanyUser & { is_active: boolean })[]> {
+    await this.get(id)
+    const users = await this.prisma.user.findMany({
+      where: { company_id: id },
+      orderBy: { id: 'asc' },
+      select: { id: true, email: true, role: true, created_at: true, is_active: true },
+    })
+    return users.map((user) => ({ ...user, created_at: user.created_at.toISOString() }))
   }
 }
 

@@ -3,6 +3,7 @@ import { Prisma } from '../generated/prisma/client.js'
 import { hashPassword } from '../auth/password.js'
 import type { PrismaClient } from '../db/database.js'
 import { badRequest, conflict, notFound } from '../lib/errors.js'
+import { sortProductGroups } from './product-groups.js'
 import { revokeKeysOfUser } from './api-tokens.js'
 import { CLI_ACTOR, recordAudit, type AuditActor } from './audit.js'
 
@@ -140,5 +141,23 @@ export class UserService {
       })
       return updated
     })
+  }
+}
+
+/** GET /users/info: the signed-in user's account, company and the company's product groups. */
+export async function accountInfo(prisma: PrismaClient, userId: number) {
+  const user = await prisma.user.findUniqueOrThrow({
+    where: { id: userId },
+    include: { company: { select: { company_name: true, policies: { select: { product_group: true } } } } },
+  })
+  return {
+    id: user.id,
+    email: user.email,
+    role: user.role,
+    company_id: user.company_id,
+    company_name: user.company.company_name,
+    phone_number: user.phone_number,
+    created_at: user.created_at.toISOString(),
+    product_groups: sortProductGroups(user.company.policies.map((policy) => policy.product_group)),
   }
 }

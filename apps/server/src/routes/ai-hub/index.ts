@@ -9,17 +9,15 @@ import {
   HTTP_MESSAGES,
   PRODUCT_NAMES,
   aiHubEndpoints,
-  type AiDocumentType,
   type AiHubProduct,
   type ErrorEnvelope,
-  type Role,
 } from '@citrus/contracts'
 import type { FastifyReply, FastifyRequest } from 'fastify'
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod'
-import { AiContextStore, type NewDocument, type Owner } from '../../domain/ai-hub/context.js'
-import { cleanText, documentTypeOf } from '../../domain/ai-hub/extract.js'
+import { AiContextStore, type Owner } from '../../domain/ai-hub/context.js'
 import { ExtractionPool, ReaderBusy } from '../../domain/ai-hub/extract-pool.js'
 import { AiAnalyst } from '../../domain/ai-hub/generate.js'
+import { HUB_ROLES, addUploadedDocuments, assertAppRole, uploadName, type UploadedFile } from '../../domain/ai-hub/uploads.js'
 import { route } from '../../lib/endpoint.js'
 import { AppError, badRequest, forbidden } from '../../lib/errors.js'
 import { companyHasProduct, userOf } from '../../plugins/auth.js'
@@ -27,24 +25,13 @@ import { malformedMultipart } from '../../plugins/error-handler.js'
 
 /**
  * The AI Hub API (spec 2 §2-§9, spec 4 §5; docs/decisions/0042-ai-hub.md). Documents, pins and templates are
- * the caller's own; the AI Hub lives in Atlas and Nova, so the staff roles of those apps whose company has
- * either product may use it. Generation is a product call: allowed by, and metered against, the app it is
- * used from (body.productGroup).
+ * the caller's own (domain/ai-hub/context.ts); who may use the hub and how an upload is read are in
+ * domain/ai-hub/uploads.ts, the analyst in domain/ai-hub/generate.ts. Generation is a product call: allowed by, and
+ * metered against, the app it is used from (body.productGroup).
  */
-const HUB_ROLES = ['admin', 'citrus', 'user'] as const satisfies readonly Role[]
-/** Who may use each app (spec 2 §2, §6): Atlas for user, admin, citrus; Nova for citrus only. */
-const APP_ROLES: Record<AiHubProduct, readonly Role[]> = { ATLAS: HUB_ROLES, NOVA: ['citrus'] }
-
 const ownerOf = (request: FastifyRequest): Owner => {
   const user = userOf(request)
   return { user_id: user.user_id, company_id: user.company_id }
-}
-
-/** The file name as sent, without a path, cleaned of control characters, at most 255 characters. */
-function uploadName(raw: string | undefined): string {
-  const base = (raw ?? '').split(/[\\/]/).pop() ?? ''
-  const name = cleanText(base).replace(/\n/g, ' ')
-  return name.length > 255 ? name.slice(0, 200) + name.slice(name.lastIndexOf('.')) : name
 }
 
 export const aiHubRoutes: FastifyPluginAsyncZod = async (app) => {
@@ -92,7 +79,7 @@ export const aiHubRoutes: FastifyPluginAsyncZod = async (app) => {
   ) {
     const product = request.body.productGroup
     const user = userOf(request)
-    if (!APP_ROLES[product].includes(user.role)) throw forbidden(AUTH_MESSAGES.roleDenied(user.role))
+    assertAppRole(user.role, product)
     if (!(await companyHasProduct(request, user.company_id, product))) throw forbidden(AUTH_MESSAGES.productDenied(PRODUCT_NAMES[product]))
     prepared.set(request, await analyst.prepare(ownerOf(request), request.body))
     await app.meterProduct(product)(request, reply)
@@ -111,14 +98,14 @@ export const aiHubRoutes: FastifyPluginAsyncZod = async (app) => {
         `${HTTP_MESSAGES.unsupportedMediaType}: upload documents as multipart/form-data`,
       )
     }
-    const files: { filename: string; type: AiDocumentType | null; bytes: Buffer }[] = []
+    const files: UploadedFile[] = []
     let current = ''
     try {
       for await (const part of request.parts()) {
         if (part.type !== 'file') continue
         current = uploadName(part.filename)
         const bytes = await part.toBuffer()
-        files.push({ filename: current, type: documentTypeOf(current), bytes })
+        files.push({ filename: current, bytes })
       }
     } catch (error) {
       const code = (error as { code?: string }).code
@@ -137,25 +124,13 @@ export const aiHubRoutes: FastifyPluginAsyncZod = async (app) => {
       if (malformed) throw new AppError(malformed.status, malformed.code, malformed.message)
       throw error
     }
-    if (files.length === 0) throw badRequest(AI_HUB_MESSAGES.noFiles)
-    const unsupported = files.find((file) => file.type === null)
-    if (unsupported)
-      throw new AppError(415, ERROR_CODES.UNSUPPORTED_MEDIA_TYPE, AI_HUB_MESSAGES.unsupportedType(unsupported.filename || '(unnamed)'))
-    const documents: NewDocument[] = []
-    for (const file of files) {
-      const type = file.type as AiDocumentType
-      let pages
-      try {
-        pages = await extraction.extract(file.filename, type, file.bytes)
-      } catch (error) {
-        // the reader was busy with other documents: when to try again (the error handler keeps the header)
-        if (error instanceof ReaderBusy) reply.header('retry-after', String(error.retryAfterSeconds))
-        throw error
-      }
-      documents.push({ filename: file.filename, type, size: file.bytes.length, pages })
+    try {
+      return reply.status(201).send({ documents: await addUploadedDocuments(store, extraction, owner, files) })
+    } catch (error) {
+      // the reader was busy with other documents: when to try again (the error handler keeps the header)
+      if (error instanceof ReaderBusy) reply.header('retry-after', String(error.retryAfterSeconds))
+      throw error
     }
-    const stored = await store.addDocuments(owner, documents)
-    return reply.status(201).send({ documents: stored })
   })
 
   route(app, aiHubEndpoints.deleteDocument, guard, async (request, reply) => {

@@ -1,15 +1,15 @@
 import { SUPER_ADMIN_ROLES, superAdminEndpoints, type CompanyRecordResponse } from '@citrus/contracts'
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod'
-import { apiActor, listAudit } from '../../domain/audit.js'
+import { apiActor, auditEntries } from '../../domain/audit.js'
 import { CompanyService, type CompanyRecord } from '../../domain/companies.js'
 import { route } from '../../lib/endpoint.js'
 import { requireRoles, userOf } from '../../plugins/auth.js'
 
-export function toCompanyResponse(company: CompanyRecord): CompanyRecordResponse {
+function toCompanyResponse(company: CompanyRecord): CompanyRecordResponse {
   return { ...company, created_at: company.created_at.toISOString() }
 }
 
-/** Internal company administration (spec 1 §2 Super Admin Dashboard, §7): role citrus only. */
+/** Internal company administration (spec 1 §2 Super Admin Dashboard, §7): role citrus only; the rules in domain/companies.ts. */
 export const superAdminRoutes: FastifyPluginAsyncZod = async (app) => {
   const { prisma } = app.db
   const guard = requireRoles(SUPER_ADMIN_ROLES)
@@ -44,31 +44,11 @@ export const superAdminRoutes: FastifyPluginAsyncZod = async (app) => {
     return toCompanyResponse(updated)
   })
 
-  route(app, superAdminEndpoints.companyUsers, { onRequest: guard }, async (request) => {
-    await companies(request).get(request.params.id)
-    const users = await prisma.user.findMany({
-      where: { company_id: request.params.id },
-      orderBy: { id: 'asc' },
-      select: { id: true, email: true, role: true, created_at: true, is_active: true },
-    })
-    return { users: users.map((user) => ({ ...user, created_at: user.created_at.toISOString() })) }
-  })
+  route(app, superAdminEndpoints.companyUsers, { onRequest: guard }, async (request) => ({
+    users: await companies(request).users(request.params.id),
+  }))
 
-  route(app, superAdminEndpoints.auditLog, { onRequest: guard }, async (request) => {
-    const entries = await listAudit(prisma, { company_id: request.query.company_id, limit: request.query.limit })
-    return {
-      entries: entries.map((entry) => ({
-        id: entry.id,
-        created_at: entry.created_at.toISOString(),
-        source: entry.source === 'cli' ? ('cli' as const) : ('api' as const),
-        actor_user_id: entry.actor_user_id,
-        actor_email: entry.actor_email,
-        company_id: entry.company_id,
-        action: entry.action,
-        target_type: entry.target_type,
-        target_id: entry.target_id,
-        details: entry.details,
-      })),
-    }
-  })
+  route(app, superAdminEndpoints.auditLog, { onRequest: guard }, async (request) => ({
+    entries: await auditEntries(prisma, { company_id: request.query.company_id, limit: request.query.limit }),
+  }))
 }

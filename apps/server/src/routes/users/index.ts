@@ -3,8 +3,8 @@ import type { FastifyInstance } from 'fastify'
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod'
 import { AccountService } from '../../domain/accounts.js'
 import { MemberAccessService } from '../../domain/member-access.js'
-import { sortProductGroups } from '../../domain/product-groups.js'
 import { SignupService } from '../../domain/signup.js'
+import { accountInfo } from '../../domain/users.js'
 import { route } from '../../lib/endpoint.js'
 import { userOf } from '../../plugins/auth.js'
 
@@ -17,7 +17,7 @@ export function accountsOf(app: FastifyInstance): AccountService {
   return accounts
 }
 
-/** Handlers stay thin: the logic and the credential limits are in domain/accounts.ts and domain/signup.ts. */
+/** Handlers stay thin: the logic and the credential limits are in domain/accounts.ts, domain/signup.ts and domain/users.ts. */
 export const userRoutes: FastifyPluginAsyncZod = async (app) => {
   const { prisma } = app.db
   const limits = app.credentialLimiters
@@ -44,23 +44,7 @@ export const userRoutes: FastifyPluginAsyncZod = async (app) => {
 
   route(app, usersEndpoints.passwordReset, {}, async (request) => accounts.resetPassword(request.ip, request.body))
 
-  route(app, usersEndpoints.info, { onRequest: app.authenticate }, async (request) => {
-    const principal = userOf(request)
-    const user = await prisma.user.findUniqueOrThrow({
-      where: { id: principal.user_id },
-      include: { company: { select: { company_name: true, policies: { select: { product_group: true } } } } },
-    })
-    return {
-      id: user.id,
-      email: user.email,
-      role: user.role,
-      company_id: user.company_id,
-      company_name: user.company.company_name,
-      phone_number: user.phone_number,
-      created_at: user.created_at.toISOString(),
-      product_groups: sortProductGroups(user.company.policies.map((policy) => policy.product_group)),
-    }
-  })
+  route(app, usersEndpoints.info, { onRequest: app.authenticate }, async (request) => accountInfo(prisma, userOf(request).user_id))
 
   route(app, usersEndpoints.verify, {}, async (request) => accounts.verifyContact(request.ip, request.body))
 

@@ -1,4 +1,5 @@
 import type pg from 'pg'
+import type { Row } from '../../db/kysely.js'
 import { territoryUseCase } from './queries.js'
 
 /**
@@ -51,7 +52,7 @@ export class ShapeCache {
   /** Every state outline by USPS code. */
   states(): Promise<GeometryText> {
     return this.get('states', async () => {
-      const { rows } = await this.pool.query<{ abbr: string; g: string }>(
+      const { rows } = await this.pool.query<Pick<Row<'states'>, 'abbr'> & { g: string }>(
         `SELECT abbr, ST_AsGeoJSON(ST_SimplifyPreserveTopology(geom, ${SIMPLIFY}), 4) AS g FROM states WHERE geom IS NOT NULL`,
       )
       return new Map(rows.filter((r) => r.g).map((r) => [r.abbr, r.g]))

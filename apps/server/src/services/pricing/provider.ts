@@ -99,7 +99,7 @@ async function peersOf(pool: pg.Pool, subject: SubjectRow): Promise<string[] | n
     // the spheroid differ by < 0.6 %, so a 2 % margin on the radius and on the 200th distance loses none), and only
     // those get their point (the providers' own GENERATED expression) and are measured and ordered on the spheroid
     // (ST_DWithin, ST_Distance), exactly as on the providers table.
-    const { rows } = await pool.query<{ npi: string }>(
+    const { rows } = await pool.query<Pick<Row<'providers'>, 'npi'>>(
       `WITH me AS (SELECT geog FROM providers WHERE npi = $7),
        near AS MATERIALIZED (
          SELECT npi, latitude, longitude, sphere FROM (
@@ -123,7 +123,7 @@ async function peersOf(pool: pg.Pool, subject: SubjectRow): Promise<string[] | n
     return rows.map((r) => r.npi)
   }
   // facilities are few (52,100 at the full scale): the geography index finds them
-  const { rows } = await pool.query<{ id: number }>(
+  const { rows } = await pool.query<Pick<Row<'facilities'>, 'id'>>(
     `WITH me AS (SELECT geog FROM facilities WHERE id = $3)
      SELECT f.id FROM facilities f, me
      WHERE f.facility_type = $1 AND f.id <> $3 AND ST_DWithin(f.geog, me.geog, $2)
