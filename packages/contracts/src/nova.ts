@@ -258,6 +258,17 @@ export const atlasTilesRequestSchema = z
   })
   .superRefine(scopeRefinement(NOVA_MESSAGES.stateRequiredScope))
   .meta({ id: 'NovaAtlasTilesRequest' })
+
+/**
+ * The Nova search form (spec 2 §2): the region level, the granularity and the map type of the map it opens
+ * (/nova-results asks atlas/tiles with them), each required with the tiles call's message.
+ */
+export const novaSearchFormSchema = z.object({
+  region_level: geoFilterValueSchema.shape.region_level,
+  granularity: tilesGeoFilterInputSchema.shape.filter_value.shape.granularity,
+  map_type: mapSelectionSchema.shape.filter_value,
+})
+
 export type AtlasTilesRequest = z.input<typeof atlasTilesRequestSchema>
 
 export const filterInputSchema = z

@@ -19,6 +19,7 @@ import {
   createApi,
   createApiClient,
   createEndpointDownloader,
+  createEndpointStreamer,
   createEndpointUrl,
   isInvalidResponse,
   toApiError,
@@ -55,6 +56,7 @@ const revokeKey = defineEndpoint({
 })
 
 const letter = endpoints.careSelect.referralLetter
+const generateStream = endpoints.aiHub.generateStream
 const tile = endpoints.atlas.tile
 
 function jsonResponse(body: unknown, init: { status?: number; statusText?: string } = {}): Response {
@@ -331,6 +333,27 @@ describe('files and URLs through the client (issue 35 item 5)', () => {
     expect([refused.message, refused.code, refused.status]).toEqual(['CSV export needs Business+', 'PLAN', 402])
     fetchMock.mockRejectedValueOnce(new TypeError('offline'))
     expect((await caught(download(letter, { body: letterBody }))).message).toBe('Network Error - Please check your internet connection.')
+  })
+
+  it('streamEndpoint sends the JSON body with the login token and returns the body as it arrives; a refusal is the ApiError of the envelope', async () => {
+    const { client, fetchMock, call } = setup({ login: 'jwt-1' })
+    const stream = createEndpointStreamer(client)
+    const request = { prompt: 'CroFab in Texas', templateId: null, productGroup: 'ATLAS' as const }
+    fetchMock.mockResolvedValueOnce(
+      new Response('event: delta\ndata: {"text":"Hi"}\n\n', { status: 200, headers: { 'content-type': 'text/event-stream' } }),
+    )
+    const body = await stream(generateStream, { body: request }, { headers: { Accept: 'text/event-stream' } })
+    expect(await new Response(body).text()).toBe('event: delta\ndata: {"text":"Hi"}\n\n')
+    expect(call().url).toBe('/api/ai-hub/generate/stream')
+    expect(call().init.method).toBe('POST')
+    expect(call().init.body).toBe(JSON.stringify(request))
+    expect(call().headers.get('authorization')).toBe('Bearer jwt-1')
+    expect(call().headers.get('accept')).toBe('text/event-stream')
+    fetchMock.mockResolvedValueOnce(
+      jsonResponse({ message: 'No ATLAS credits left', code: 'CREDITS_EXHAUSTED', status: 402 }, { status: 402 }),
+    )
+    const refused = await caught(stream(generateStream, { body: request }))
+    expect([refused.message, refused.code, refused.status]).toEqual(['No ATLAS credits left', 'CREDITS_EXHAUSTED', 402])
   })
 
   it('endpointUrl keeps unfilled parameters as templates, adds the query, and the shareable token only without a login', () => {

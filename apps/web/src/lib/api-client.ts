@@ -129,8 +129,11 @@ export interface RequestOptions {
   body?: unknown
   headers?: Record<string, string>
   signal?: AbortSignal
-  /** 'blob': a success answer is a file (a PDF, a CSV) and comes back as a Blob; errors are read as JSON as always */
-  responseType?: 'json' | 'blob'
+  /**
+   * 'blob': a success answer is a file (a PDF, a CSV) and comes back as a Blob; 'stream': its body as it arrives (a
+   * ReadableStream of bytes: server-sent events); errors are read as JSON as always
+   */
+  responseType?: 'json' | 'blob' | 'stream'
 }
 
 export interface ApiClientOptions {
@@ -230,6 +233,10 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
       if (error instanceof DOMException && error.name === 'AbortError') throw error
       throw networkError(error)
     }
+    if (response.ok && opts.responseType === 'stream') {
+      if (!response.body) throw toApiError(undefined, response)
+      return response.body
+    }
     if (response.ok && opts.responseType === 'blob') {
       try {
         return await response.blob()
@@ -306,17 +313,28 @@ export type EndpointCaller = <D extends EndpointDefinition>(
   options?: CallOptions,
 ) => Promise<EndpointOutput<D>>
 
+/** One call of an endpoint through the transport: its path filled from the input's params, its query and body. */
+function requestEndpoint(
+  client: ApiClient,
+  endpoint: EndpointDefinition,
+  input: unknown,
+  options: CallOptions | undefined,
+  responseType?: RequestOptions['responseType'],
+): Promise<unknown> {
+  if (endpoint.mount === 'root') throw new Error(`${endpointName(endpoint)} is not served under the API base URL`)
+  const parts = (input ?? {}) as { params?: PathParams; query?: QueryParams; body?: unknown }
+  return client.request(endpoint.method, buildPath(endpoint.path, parts.params), {
+    query: parts.query,
+    body: parts.body,
+    signal: options?.signal,
+    headers: options?.headers,
+    ...(responseType ? { responseType } : {}),
+  })
+}
+
 export function createEndpointCaller(client: ApiClient): EndpointCaller {
   return async (endpoint, input, options) => {
-    if (endpoint.mount === 'root') throw new Error(`${endpointName(endpoint)} is not served under the API base URL`)
-    const parts = (input ?? {}) as { params?: PathParams; query?: QueryParams; body?: unknown }
-    const path = buildPath(endpoint.path, parts.params)
-    const body = await client.request(endpoint.method, path, {
-      query: parts.query,
-      body: parts.body,
-      signal: options?.signal,
-      headers: options?.headers,
-    })
+    const body = await requestEndpoint(client, endpoint, input, options)
     const parsed = endpoint.response.safeParse(body)
     if (!parsed.success) {
       const systemMessage = `The response of ${endpointName(endpoint)} does not match its contract: ${describeIssues(parsed.error.issues)}`
@@ -336,18 +354,19 @@ export type EndpointDownloader = <D extends EndpointDefinition>(
 ) => Promise<Blob>
 
 export function createEndpointDownloader(client: ApiClient): EndpointDownloader {
-  return async (endpoint, input, options) => {
-    if (endpoint.mount === 'root') throw new Error(`${endpointName(endpoint)} is not served under the API base URL`)
-    const parts = (input ?? {}) as { params?: PathParams; query?: QueryParams; body?: unknown }
-    const body = await client.request(endpoint.method, buildPath(endpoint.path, parts.params), {
-      query: parts.query,
-      body: parts.body,
-      signal: options?.signal,
-      headers: options?.headers,
-      responseType: 'blob',
-    })
-    return body as Blob
-  }
+  return async (endpoint, input, options) => (await requestEndpoint(client, endpoint, input, options, 'blob')) as Blob
+}
+
+/** Calls an endpoint that answers a stream (server-sent events) → the body's bytes as they arrive, through the same transport. */
+export type EndpointStreamer = <D extends EndpointDefinition>(
+  endpoint: D,
+  input: EndpointInput<D> | undefined,
+  options?: CallOptions,
+) => Promise<ReadableStream<Uint8Array>>
+
+export function createEndpointStreamer(client: ApiClient): EndpointStreamer {
+  return async (endpoint, input, options) =>
+    (await requestEndpoint(client, endpoint, input, options, 'stream')) as ReadableStream<Uint8Array>
 }
 
 /**
@@ -389,5 +408,7 @@ export const api: Api = createApi(apiClient)
 export const callEndpoint: EndpointCaller = createEndpointCaller(apiClient)
 /** A file the API answers (the referral letter PDF, the Atlas CSV export), through the same transport. */
 export const downloadEndpoint: EndpointDownloader = createEndpointDownloader(apiClient)
+/** A streamed answer (the AI Hub's generation), through the same transport. */
+export const streamEndpoint: EndpointStreamer = createEndpointStreamer(apiClient)
 /** An endpoint's URL for the browser or the map (see EndpointUrl). */
 export const endpointUrl: EndpointUrl = createEndpointUrl(appCredentials)

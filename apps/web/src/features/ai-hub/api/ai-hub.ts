@@ -8,10 +8,8 @@ import {
   type EndpointOutput,
 } from '@citrus/contracts'
 import { useMutation, useQueryClient } from '@tanstack/react-query'
-import { env } from '../../../config/env'
 import { endpointKey, useApiMutation, useApiQuery } from '../../../hooks/use-api'
-import { apiClient, ApiError, buildPath, networkError, toApiError } from '../../../lib/api-client'
-import { getValidLoginToken } from '../../../lib/auth-token'
+import { apiClient, ApiError, buildPath, networkError, streamEndpoint } from '../../../lib/api-client'
 
 const hub = endpoints.aiHub
 
@@ -80,39 +78,15 @@ export type { AiPinCreate }
 /**
  * POST /ai-hub/generate/stream: calls `onDelta` with each piece of the answer as it arrives and resolves with
  * the final response (citations, model, tokens). Refusals (status ≠ 200) and `error` events reject with an
- * ApiError carrying the server's message.
+ * ApiError carrying the server's message. The request goes through the API client (lib/api-client.ts).
  */
 export async function streamGenerate(
   request: AiGenerateRequest,
   onDelta: (text: string) => void,
   signal?: AbortSignal,
-  fetcher: typeof fetch = globalThis.fetch.bind(globalThis),
 ): Promise<AiResponse> {
-  const token = getValidLoginToken()
-  const url = `${env.apiBaseUrl.replace(/\/$/, '')}${hub.generateStream.path}`
-  let response: Response
-  try {
-    response = await fetcher(url, {
-      method: 'POST',
-      headers: { 'Content-Type': 'application/json', Accept: 'text/event-stream', ...(token ? { Authorization: `Bearer ${token}` } : {}) },
-      body: JSON.stringify(request),
-      signal,
-    })
-  } catch (error) {
-    if (error instanceof DOMException && error.name === 'AbortError') throw error
-    throw networkError(error)
-  }
-  if (!response.ok || !response.body) {
-    const text = await response.text().catch(() => '')
-    let body: unknown = text
-    try {
-      body = JSON.parse(text)
-    } catch {
-      // not JSON: toApiError falls back to the generic message
-    }
-    throw toApiError(body, response)
-  }
-  const reader = response.body.getReader()
+  const stream = await streamEndpoint(hub.generateStream, { body: request }, { signal, headers: { Accept: 'text/event-stream' } })
+  const reader = stream.getReader()
   const decoder = new TextDecoder()
   let buffer = ''
   for (;;) {

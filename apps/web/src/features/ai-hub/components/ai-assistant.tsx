@@ -1,5 +1,6 @@
-import { AI_HUB_MESSAGES, type AiHubProduct, type AiResponse, type AiTemplate } from '@citrus/contracts'
+import { AI_HUB_MESSAGES, aiGenerateSchema, type AiHubProduct, type AiResponse, type AiTemplate } from '@citrus/contracts'
 import { Alert, Box, Button, Card, Group, LoadingOverlay, SimpleGrid, Stack, Text, Title } from '@mantine/core'
+import { schemaResolver, useForm } from '@mantine/form'
 import { IconChartBar, IconMap, IconSparkles } from '@tabler/icons-react'
 import { useRef, useState } from 'react'
 import { apiMessageOf } from '../../../lib/api-client'
@@ -31,8 +32,12 @@ export function AiAssistant({
   const session = useSession()
   const templates = useAiTemplates()
   const refreshTemplates = useRecordTemplateUse()
-  const [prompt, setPrompt] = useState('')
-  const [template, setTemplate] = useState<AiTemplate | null>(null)
+  // the composer: the question (checked with the generation request's prompt rule) and the template chosen for it
+  const composer = useForm<{ prompt: string; template: AiTemplate | null }>({
+    mode: 'controlled',
+    initialValues: { prompt: '', template: null },
+    validate: schemaResolver(aiGenerateSchema.pick({ prompt: true }), { sync: true }),
+  })
   const [templatesOpen, setTemplatesOpen] = useState(false)
   const [generating, setGenerating] = useState(false)
   const [streamed, setStreamed] = useState('')
@@ -59,8 +64,7 @@ export function AiAssistant({
         controller.signal,
       )
       setResponse(answer)
-      setPrompt('')
-      setTemplate(null)
+      composer.reset()
       if (chosen) void refreshTemplates()
     } catch (caught) {
       if (caught instanceof DOMException && caught.name === 'AbortError') return
@@ -158,14 +162,14 @@ export function AiAssistant({
       )}
       <Box style={{ flex: 1 }} />
       <Composer
-        value={prompt}
-        onChange={setPrompt}
-        template={template}
-        onTemplate={setTemplate}
+        value={composer.values.prompt}
+        onChange={(prompt) => composer.setFieldValue('prompt', prompt)}
+        template={composer.values.template}
+        onTemplate={(template) => composer.setFieldValue('template', template)}
         templates={templateList}
         templatesOpen={templatesOpen}
         onTemplatesOpen={setTemplatesOpen}
-        onSend={() => void generate(prompt, template)}
+        onSend={() => composer.onSubmit((values) => void generate(values.prompt, values.template))()}
         generating={generating}
         sticky={stickyComposer}
       />

@@ -1,7 +1,7 @@
-import { NOVA_DEFAULT_USE_CASE } from '@citrus/contracts'
+import { NOVA_DEFAULT_USE_CASE, novaSearchFormSchema } from '@citrus/contracts'
 import { Button, Container, Paper, Select, Stack, Text } from '@mantine/core'
+import { schemaResolver, useForm } from '@mantine/form'
 import { IconSearch } from '@tabler/icons-react'
-import { useState } from 'react'
 import { useNavigate } from 'react-router'
 import { QueryStatus } from '../../../components/feedback/query-status'
 import { PageHeader } from '../../../components/layouts/page-header'
@@ -14,26 +14,45 @@ export function defaultMapType(options: readonly { code: string; name: string }[
   return (options.find((o) => /crofab/i.test(o.name) && /opportunity/i.test(o.name)) ?? options[0])?.code ?? ''
 }
 
-/** /nova-search: region level, granularity and map type from the metadata call (spec 2 §2). */
+interface NovaSearchValues {
+  region_level: string
+  granularity: string
+  /** null until one is chosen: the metadata's default (defaultMapType) */
+  map_type: string | null
+}
+
+const resolveSearch = schemaResolver(novaSearchFormSchema, { sync: true })
+
+/**
+ * /nova-search: region level, granularity and map type from the metadata call (spec 2 §2), on @mantine/form and
+ * checked with the contract's novaSearchFormSchema (the parameters /nova-results asks atlas/tiles with).
+ */
 export function NovaSearchRoute() {
   const metadata = useNovaMetadata(NOVA_DEFAULT_USE_CASE)
   const navigate = useNavigate()
-  const [regionLevel, setRegionLevel] = useState<string>('COUNTRY')
-  const [granularity, setGranularity] = useState<string>('STATE')
-  const [mapType, setMapType] = useState<string | null>(null)
   const map = metadata.data?.atlas_metadata.map_metadata
   const options = map?.map_options ?? []
-  const chosenMap = mapType ?? defaultMapType(options)
+  /** The values as the results page gets them: the default map type filled in, the granularity normalised. */
+  const chosen = (values: NovaSearchValues) => ({
+    region_level: values.region_level === 'United States' ? 'COUNTRY' : values.region_level,
+    granularity: normalizeGranularity(values.granularity),
+    map_type: values.map_type ?? defaultMapType(options),
+  })
+  const form = useForm<NovaSearchValues>({
+    mode: 'controlled',
+    initialValues: { region_level: 'COUNTRY', granularity: 'STATE', map_type: null },
+    validate: (values) => resolveSearch(chosen(values)),
+  })
+  const { region_level: regionLevel, granularity } = form.values
+  const chosenMap = chosen(form.values).map_type
   // STATE is hidden from the region selector (spec 2 §2)
   const regions = (map?.region_levels ?? []).filter((r) => r.code !== 'STATE')
   const disabled = !granularity || metadata.isPending || !chosenMap
 
-  const search = () => {
+  const search = form.onSubmit((values) => {
     if (disabled) return
     const params = new URLSearchParams({
-      region_level: regionLevel === 'United States' ? 'COUNTRY' : regionLevel,
-      granularity: normalizeGranularity(granularity),
-      map_type: chosenMap,
+      ...chosen(values),
       nova_use_case: NOVA_DEFAULT_USE_CASE,
       point_type: 'ALL',
       tab: 'atlas',
@@ -50,7 +69,7 @@ export function NovaSearchRoute() {
         metadata: metadata.data,
       },
     })
-  }
+  })
 
   return (
     <Container size="sm" py="lg">
@@ -60,44 +79,49 @@ export function NovaSearchRoute() {
           {metadata.isPending || metadata.isError ? (
             <QueryStatus query={metadata} errorTitle="Failed to load Nova options" />
           ) : (
-            <Stack gap="md">
-              <Select
-                label="Region level"
-                allowDeselect={false}
-                value={regionLevel}
-                data={regions.map((r) => ({ value: r.code, label: r.name }))}
-                onChange={(v) => {
-                  if (!v) return
-                  setRegionLevel(v)
-                  if (v === 'SALES_TERRITORY') setGranularity('SALES_TERRITORY')
-                }}
-              />
-              <Select
-                label="Granularity"
-                allowDeselect={false}
-                value={granularity || null}
-                data={(map?.granularity_options ?? []).map((g) => ({ value: g.code, label: g.name }))}
-                onChange={(v) => setGranularity(v ?? '')}
-              />
-              <Select
-                label="Map type"
-                allowDeselect={false}
-                value={chosenMap || null}
-                data={options.map((o) => ({ value: o.code, label: o.name }))}
-                onChange={(v) => v && setMapType(v)}
-              />
-              <Text size="sm" c="dimmed">
-                Use case: SERB CroFab (snake antivenom)
-              </Text>
-              <Button
-                leftSection={<IconSearch size={16} />}
-                disabled={disabled}
-                loading={metadata.isFetching && !metadata.data}
-                onClick={search}
-              >
-                Search
-              </Button>
-            </Stack>
+            <form onSubmit={search} noValidate aria-label="Nova search">
+              <Stack gap="md">
+                <Select
+                  label="Region level"
+                  allowDeselect={false}
+                  value={regionLevel}
+                  data={regions.map((r) => ({ value: r.code, label: r.name }))}
+                  error={form.errors.region_level}
+                  onChange={(v) => {
+                    if (!v) return
+                    form.setFieldValue('region_level', v)
+                    if (v === 'SALES_TERRITORY') form.setFieldValue('granularity', 'SALES_TERRITORY')
+                  }}
+                />
+                <Select
+                  label="Granularity"
+                  allowDeselect={false}
+                  value={granularity || null}
+                  data={(map?.granularity_options ?? []).map((g) => ({ value: g.code, label: g.name }))}
+                  error={form.errors.granularity}
+                  onChange={(v) => form.setFieldValue('granularity', v ?? '')}
+                />
+                <Select
+                  label="Map type"
+                  allowDeselect={false}
+                  value={chosenMap || null}
+                  data={options.map((o) => ({ value: o.code, label: o.name }))}
+                  error={form.errors.map_type}
+                  onChange={(v) => v && form.setFieldValue('map_type', v)}
+                />
+                <Text size="sm" c="dimmed">
+                  Use case: SERB CroFab (snake antivenom)
+                </Text>
+                <Button
+                  type="submit"
+                  leftSection={<IconSearch size={16} />}
+                  disabled={disabled}
+                  loading={metadata.isFetching && !metadata.data}
+                >
+                  Search
+                </Button>
+              </Stack>
+            </form>
           )}
         </Paper>
       </Stack>
