@@ -9,6 +9,7 @@ import {
 } from '@citrus/contracts'
 import type pg from 'pg'
 import type { PrismaClient } from '../db/database.js'
+import { batchedWrites } from '../lib/coalesce.js'
 import { AppError, forbidden, notFound } from '../lib/errors.js'
 
 const DAY_MS = 24 * 60 * 60 * 1000
@@ -82,33 +83,80 @@ export async function productPolicyOf(pool: pg.Pool, companyId: number, group: P
 }
 
 /**
- * One statement: insert the cycle's row or increment it only while it is below the limit. The commit is
- * asynchronous (set_config(..., true) applies to this statement's transaction only): a crash may lose the
- * last few hundred milliseconds of increments (under-counting, never over-charging), and the row lock that
+ * One statement: insert the cycle's row or increment it, by `$5` credits at once (the calls of one company that
+ * arrived together, docs/decisions/0083), only while all of them fit under the limit; `used` after it is returned.
+ * The commit is asynchronous (set_config(..., true) applies to this statement's transaction only): a crash may lose
+ * the last few hundred milliseconds of increments (under-counting, never over-charging), and the row lock that
  * serialises concurrent requests of one company is released without waiting for the WAL flush
  * (docs/decisions/0047).
  */
 const CONSUME_SQL = `
 WITH async_commit AS (SELECT set_config('synchronous_commit', 'off', true) AS setting)
 INSERT INTO credit_usage (company_id, product_group, cycle_start, used, updated_at)
-SELECT $1, $2::"ProductGroup", $3::timestamptz, 1, now() FROM async_commit
-WHERE $4::int IS NULL OR $4::int > 0
+SELECT $1, $2::"ProductGroup", $3::timestamptz, $5::int, now() FROM async_commit
+WHERE $4::int IS NULL OR $4::int >= $5::int
 ON CONFLICT (company_id, product_group, cycle_start)
-DO UPDATE SET used = credit_usage.used + 1, updated_at = now()
-WHERE $4::int IS NULL OR credit_usage.used < $4::int
+DO UPDATE SET used = credit_usage.used + $5::int, updated_at = now()
+WHERE $4::int IS NULL OR credit_usage.used + $5::int <= $4::int
 RETURNING used`
+
+/** What the calls coalesced into one credit statement share (CreditService's key). */
+interface CreditLane {
+  companyId: number
+  group: ProductGroup
+  cycleStart: Date
+  /** null = unlimited */
+  limit: number | null
+}
 
 /** Product credits per company and renewal cycle, from the company's policies (limit null = unlimited). */
 export class CreditService {
+  /**
+   * The calls of one company, product, cycle and limit that arrive while its statement is in flight share the next
+   * one (lib/coalesce.ts batchedWrites): each still gets a credit of its own (its own `used`) or 402.
+   */
+  private readonly take = batchedWrites<CreditLane, number | undefined>((lane, count) => this.takeCredits(lane, count))
+
   constructor(
     private readonly prisma: PrismaClient,
     private readonly pool: pg.Pool,
   ) {}
 
+  /** `count` credits in one statement: `used` after it, or undefined when they do not all fit under the limit. */
+  private async increment(lane: CreditLane, count: number): Promise<number | undefined> {
+    const { rows } = await this.pool.query<{ used: number }>({
+      name: 'credit-consume',
+      text: CONSUME_SQL,
+      values: [lane.companyId, lane.group, lane.cycleStart, lane.limit, count],
+    })
+    return rows[0]?.used
+  }
+
+  /**
+   * Credits for `count` calls, in their order: each call's `used`, or undefined (402) for a call that found them spent.
+   * All at once when they fit; else one at a time until one is refused: the calls after it are refused too, as of
+   * that moment (the credits were spent then, after all of them had arrived). Never more than the limit: every
+   * statement adds only what fits.
+   */
+  private async takeCredits(lane: CreditLane, count: number): Promise<(number | undefined)[]> {
+    const used = await this.increment(lane, count)
+    if (used !== undefined) return Array.from({ length: count }, (_, k) => used - count + 1 + k)
+    if (count === 1) return [undefined]
+    const results: (number | undefined)[] = []
+    let refused = false
+    for (let k = 0; k < count; k++) {
+      const one: number | undefined = refused ? undefined : await this.increment(lane, 1)
+      refused = one === undefined
+      results.push(one)
+    }
+    return results
+  }
+
   /**
    * Takes one credit of a product group in the company's current cycle, atomically: one statement
-   * that inserts the cycle's row or increments it only while it is below the limit. A company
-   * without the product gets 403, one out of credits 402 (CREDITS_EXHAUSTED).
+   * that inserts the cycle's row or increments it only while it is below the limit (shared by the calls of the
+   * company that arrive together, each counted on its own). A company without the product gets 403, one out of
+   * credits 402 (CREDITS_EXHAUSTED).
    */
   async consume(companyId: number, group: ProductGroup, now: Date = new Date(), known?: ProductPolicy | null): Promise<Charge> {
     // `known`: the policy the caller read during this request (null: it read that the company has none); undefined: read it here
@@ -121,12 +169,12 @@ export class CreditService {
     if (!policy) throw forbidden(AUTH_MESSAGES.productDenied(PRODUCT_NAMES[group]))
     const cycle = currentCycle(policy.company_created_at, policy.renewal_cycle_days, now)
     const limit = policy.limit
-    const { rows } = await this.pool.query<{ used: number }>({
-      name: 'credit-consume',
-      text: CONSUME_SQL,
-      values: [companyId, group, cycle.start, limit],
+    const used = await this.take(`${companyId}:${group}:${cycle.start.getTime()}:${limit ?? ''}`, {
+      companyId,
+      group,
+      cycleStart: cycle.start,
+      limit,
     })
-    const used = rows[0]?.used
     if (used === undefined) throw creditsExhausted(group, isoDay(cycle.end))
     return {
       company_id: companyId,

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { batchLoader, coalescedRead, sharedBeforeStart } from './coalesce.ts'
+import { batchLoader, batchedWrites, coalescedRead, sharedBeforeStart } from './coalesce.ts'
 
 /** A read whose completion the test controls, recording when it started and which keys it got. */
 function controlledLoad() {
@@ -77,6 +77,75 @@ describe('coalescedRead', () => {
     expect(await before).toBe(0)
     expect(after).toEqual([1, 1, 1])
     expect(reads).toBe(2)
+  })
+})
+
+describe('batchedWrites', () => {
+  /** A write whose completion the test controls: it records the params and count it got and answers `label#k`. */
+  function controlledWrite() {
+    const runs: { params: string; count: number; finish: () => void; fail: (error: Error) => void }[] = []
+    const write = (params: string, count: number) =>
+      new Promise<string[]>((resolve, reject) => {
+        const run = runs.length + 1
+        runs.push({
+          params,
+          count,
+          finish: () => resolve(Array.from({ length: count }, (_, k) => `${params}@${run}#${k}`)),
+          fail: reject,
+        })
+      })
+    return { runs, write }
+  }
+
+  it('runs one write per key at a time; the calls that arrive meanwhile share the next, each with its own result in order', async () => {
+    const { runs, write } = controlledWrite()
+    const take = batchedWrites(write)
+    const first = take('a', 'A')
+    expect(runs.map((r) => [r.params, r.count])).toEqual([['A', 1]])
+    // these arrive while the first write is in flight: they must not share it
+    const queued = [take('a', 'A'), take('a', 'A'), take('a', 'A')]
+    // another key does not wait for this one
+    const other = take('b', 'B')
+    expect(runs.map((r) => [r.params, r.count])).toEqual([
+      ['A', 1],
+      ['B', 1],
+    ])
+    runs[0]!.finish()
+    expect(await first).toBe('A@1#0')
+    await Promise.resolve()
+    expect(runs.map((r) => [r.params, r.count])).toEqual([
+      ['A', 1],
+      ['B', 1],
+      ['A', 3],
+    ])
+    runs[2]!.finish()
+    expect(await Promise.all(queued)).toEqual(['A@3#0', 'A@3#1', 'A@3#2'])
+    runs[1]!.finish()
+    expect(await other).toBe('B@2#0')
+    // idle again: the next call starts at once
+    const later = take('a', 'A')
+    expect(runs.at(-1)).toMatchObject({ params: 'A', count: 1 })
+    runs.at(-1)!.finish()
+    expect(await later).toBe('A@4#0')
+  })
+
+  it('rejects the calls of a failed write only, and of a write that answers the wrong number of results', async () => {
+    const { runs, write } = controlledWrite()
+    const take = batchedWrites(write)
+    const failing = take('k', 'K')
+    const next = [take('k', 'K'), take('k', 'K')]
+    runs[0]!.fail(new Error('down'))
+    await expect(failing).rejects.toThrow('down')
+    await Promise.resolve()
+    expect(runs[1]!.count).toBe(2)
+    runs[1]!.finish()
+    expect(await Promise.all(next)).toEqual(['K@2#0', 'K@2#1'])
+
+    const short = batchedWrites<string, string>(async () => ['only one'])
+    const calls = [short('k', 'K'), short('k', 'K'), short('k', 'K')]
+    expect(await calls[0]).toBe('only one')
+    await expect(calls[1]).rejects.toThrow('answered 1 results for 2 calls')
+    await expect(calls[2]).rejects.toThrow('answered 1 results for 2 calls')
   })
 })
 

@@ -51,6 +51,57 @@ export function coalescedRead<V>(read: () => Promise<V>, maxInFlight = MAX_READS
 }
 
 /**
+ * Writes coalesced per key (docs/decisions/0083): at most one write of a key is in flight. A call starts its key's
+ * write at once when none is in flight, else waits for the next one, which serves every call of that key queued
+ * meanwhile: `write(params, count)` runs once for `count` calls (in their order of arrival) and answers one result
+ * per call, in that order. As with the loaders above, the write that serves a call starts after the call arrived.
+ * Calls of other keys never wait for each other. `params` must be what the key says: the calls of one key share the
+ * first one's.
+ */
+export function batchedWrites<P, R>(write: (params: P, count: number) => Promise<R[]>): (key: string, params: P) => Promise<R> {
+  interface Lane {
+    params: P
+    running: boolean
+    queue: { resolve: (value: R) => void; reject: (error: unknown) => void }[]
+  }
+  const lanes = new Map<string, Lane>()
+
+  const run = (key: string, lane: Lane) => {
+    if (lane.running) return
+    if (lane.queue.length === 0) {
+      lanes.delete(key)
+      return
+    }
+    lane.running = true
+    const batch = lane.queue
+    lane.queue = []
+    const settle = (settleCalls: () => void) => {
+      lane.running = false
+      settleCalls()
+      run(key, lane)
+    }
+    write(lane.params, batch.length).then(
+      (results) =>
+        settle(() => {
+          if (results.length !== batch.length) {
+            const error = new Error(`a batched write answered ${results.length} results for ${batch.length} calls`)
+            for (const call of batch) call.reject(error)
+          } else for (const [index, call] of batch.entries()) call.resolve(results[index] as R)
+        }),
+      (error: unknown) => settle(() => batch.forEach((call) => call.reject(error))),
+    )
+  }
+
+  return (key: string, params: P) =>
+    new Promise<R>((resolve, reject) => {
+      let lane = lanes.get(key)
+      if (!lane) lanes.set(key, (lane = { params, running: false, queue: [] }))
+      lane.queue.push({ resolve, reject })
+      run(key, lane)
+    })
+}
+
+/**
  * Identical computations shared before they start (docs/decisions/0066). The first call with a key schedules
  * the computation for the next turn of the event loop (`setImmediate`); every call with the same key until
  * then gets the same promise. Once it has started, a call with that key schedules a new one: like the loaders

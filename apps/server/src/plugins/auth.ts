@@ -57,8 +57,11 @@ declare module 'fastify' {
     presentedLink: { link: GuestLink } | { error: AppError } | null
     /** the caller's company policies the access guard read during this request, by product group */
     productPolicies: Map<ProductGroup, ProductPolicy>
-    /** every policy of the signed-in user's company, read with the user (null: not read, e.g. API keys, guests) */
-    companyPolicies: { company_id: number; policies: Map<ProductGroup, ProductPolicy> } | null
+    /**
+     * every policy of the signed-in user's company and its Atlas plan tier (as stored), read with the user (null: not
+     * read, e.g. API keys, guests)
+     */
+    companyPolicies: { company_id: number; policies: Map<ProductGroup, ProductPolicy>; plan_tier: string } | null
     /** the data version read with the login principal (null: not read; lib/versioned-cache.ts requestDataVersion) */
     dataVersion: string | null
   }
@@ -197,31 +200,60 @@ interface LoginRow {
   company_name: string
   created_at: Date
   renewal_cycle_days: number
+  /** the company's Atlas plan tier (services/atlas/tiers.ts planTierOf) */
+  plan_tier: string
   policies: { product_group: ProductGroup; limit: number | null }[]
   /** the data version (lib/versioned-cache.ts), read in the same statement */
   data_version: string
 }
 
+/** The login read's batch sizes with a statement of their own; a batch is padded up to the next one, a larger one split. */
+export const LOGIN_BATCH_SIZES = [1, 2, 4, 8, 16, 32] as const
+
 /**
- * The login principals' reader: the users (joined with their company and its product policies) of every request
- * that arrived while the previous read was in flight, in one indexed statement (lib/coalesce.ts,
- * docs/decisions/0051). Each request still sees the database as of after its arrival.
+ * The login read of `size` users by id, named per size: `u.id IN ($1, …, $size)`, not `u.id = ANY($1::int[])`.
+ * PostgreSQL estimates an array parameter at 10 elements, so the generic plan of the array form cost more than a
+ * custom plan for the one or few ids it is given, `plan_cache_mode = auto` never kept it, and each call was
+ * planned again (most of the statement's time; docs/decisions/0083). With one parameter per id the generic plan
+ * costs what a custom plan of the same ids does, and each pool connection keeps it after five executions (0067).
  */
-export function loginReader(pool: pg.Pool) {
-  return batchLoader<number, LoginRow>(async (ids) => {
-    // a named statement: parsed once per pool connection and planned generically after five executions (0067)
-    const { rows } = await pool.query<LoginRow>({
-      name: 'login-principals',
-      text: `SELECT u.id, u.email, u.company_id, u.role::text AS role, u.phone_number, u.is_active, u.sessions_revoked_at,
+export const LOGIN_STATEMENTS = LOGIN_BATCH_SIZES.map((size) => ({
+  size,
+  name: `login-principals-${size}`,
+  text: `SELECT u.id, u.email, u.company_id, u.role::text AS role, u.phone_number, u.is_active, u.sessions_revoked_at,
          c.company_name, c.created_at,
-         c.renewal_cycle_days,
+         c.renewal_cycle_days, c.plan_tier::text AS plan_tier,
          coalesce((SELECT json_agg(json_build_object('product_group', p.product_group, 'limit', p."limit"))
                    FROM company_policies p WHERE p.company_id = c.id), '[]'::json) AS policies,
          ${DATA_VERSION_SQL} AS data_version
-       FROM users u JOIN companies c ON c.id = u.company_id WHERE u.id = ANY($1::int[])`,
-      values: [ids],
-    })
-    return new Map(rows.map((row) => [row.id, row]))
+       FROM users u JOIN companies c ON c.id = u.company_id
+       WHERE u.id IN (${Array.from({ length: size }, (_, k) => `$${k + 1}`).join(', ')})`,
+}))
+
+/** The most ids one login statement reads. */
+export const LARGEST_LOGIN_BATCH = Math.max(...LOGIN_BATCH_SIZES)
+
+/** Reads the users of up to LARGEST_LOGIN_BATCH distinct ids with the statement of the next size (the first id repeated). */
+async function readLoginRows(pool: pg.Pool, ids: readonly number[]): Promise<LoginRow[]> {
+  const statement = LOGIN_STATEMENTS.find((candidate) => candidate.size >= ids.length)
+  if (!statement) throw new Error(`a login read of ${ids.length} ids: at most ${LARGEST_LOGIN_BATCH}`)
+  const values = Array.from({ length: statement.size }, (_, k) => ids[k] ?? ids[0])
+  const { rows } = await pool.query<LoginRow>({ name: statement.name, text: statement.text, values })
+  return rows
+}
+
+/**
+ * The login principals' reader: the users (joined with their company and its product policies) of every request
+ * that arrived while the previous read was in flight, in one indexed statement (lib/coalesce.ts,
+ * docs/decisions/0051; more than LARGEST_LOGIN_BATCH users in several, at once). Each request still sees the
+ * database as of after its arrival.
+ */
+export function loginReader(pool: pg.Pool) {
+  return batchLoader<number, LoginRow>(async (ids) => {
+    const chunks: number[][] = []
+    for (let at = 0; at < ids.length; at += LARGEST_LOGIN_BATCH) chunks.push(ids.slice(at, at + LARGEST_LOGIN_BATCH))
+    const rows = await Promise.all(chunks.map((chunk) => readLoginRows(pool, chunk)))
+    return new Map(rows.flat().map((row) => [row.id, row]))
   })
 }
 
@@ -251,7 +283,7 @@ async function principalFromLoginToken(
       company_created_at: row.created_at,
       renewal_cycle_days: row.renewal_cycle_days,
     })
-  request.companyPolicies = { company_id: row.company_id, policies }
+  request.companyPolicies = { company_id: row.company_id, policies, plan_tier: row.plan_tier }
   request.dataVersion = row.data_version
   const user = { ...row, company: { company_name: row.company_name } }
   // The database, not the token, is the truth: a role change or deactivation applies at once.

@@ -3,10 +3,15 @@ import type { FastifyRequest } from 'fastify'
 import { kyselyOf } from '../../db/kysely.js'
 import { AppError, unauthorized } from '../../lib/errors.js'
 
-/** The plan tier of the caller's company (a link guest: the link owner's company). */
+/**
+ * The plan tier of the caller's company (a link guest: the link owner's company): a signed-in user's was read with
+ * the login principal, after the request arrived (plugins/auth.ts; no statement of its own), anyone else's is read here.
+ */
 export async function planTierOf(request: FastifyRequest): Promise<PlanTier> {
   const principal = request.auth
   if (!principal) throw request.authError ?? unauthorized()
+  const known = request.companyPolicies
+  if (known?.company_id === principal.company_id) return planTierSchema.catch('BASE').parse(known.plan_tier)
   const row = await kyselyOf(request.server.db.pool)
     .selectFrom('companies')
     .select('plan_tier')
