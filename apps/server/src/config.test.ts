@@ -11,6 +11,9 @@ describe('configuration', () => {
     // this machine only (the Docker image sets HOST=0.0.0.0); the embedded database bounds idle transactions
     expect(env.HOST).toBe('127.0.0.1')
     expect(env.EMBEDDED_DB_IDLE_TIMEOUT_MS).toBe(5_000)
+    // the engines' memory budget fits a full-scale process (docs/operations.md#engine-memory); 0 turns it off
+    expect(env.ENGINE_MEMORY_BUDGET_MB).toBe(640)
+    expect(parseEnv({ ENGINE_MEMORY_BUDGET_MB: '0' }).ENGINE_MEMORY_BUDGET_MB).toBe(0)
   })
 
   it('treats an empty DATABASE_URL as unset', () => {

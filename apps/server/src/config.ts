@@ -47,7 +47,7 @@ export const envSchema = z.object({
    * memory the engines of one process may hold together (Atlas indexes, Care Select candidate indexes), least
    * recently used dropped first and built again on use; 0 = no budget. docs/operations.md "Engine memory"
    */
-  ENGINE_MEMORY_BUDGET_MB: z.coerce.number().int().min(0).default(0),
+  ENGINE_MEMORY_BUDGET_MB: z.coerce.number().int().min(0).default(640),
   /**
    * NUCC taxonomy codes, comma-separated, whose Care Select candidate indexes the server builds in the background
    * after start and after each data load, in this order (services/care-select/warm.ts); empty = none. Default: family
