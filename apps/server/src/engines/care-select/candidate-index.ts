@@ -289,14 +289,21 @@ const AREA_MARGIN_M = 100
 type RowStatements = Record<'providers' | 'volumes' | 'prices' | 'payerRates', string>
 let areaStatements: RowStatements | null = null
 
-/** Each statement of the specialty's rows with its provider test ($1 the taxonomy), and for an area ($2-$4) too. */
+/**
+ * Each statement of the specialty's rows with its provider test ($1 the taxonomy). For an area, the providers are
+ * those within the distance ($2-$4: latitude, longitude, metres), and the other three read the rows of the NPIs found
+ * ($2), so that the spatial test runs once.
+ */
 function rowStatements(area: boolean): RowStatements {
   const whole = { providers: SPECIALTY_SQL, volumes: VOLUME_SQL, prices: PRICE_SQL, payerRates: PAYER_RATE_SQL }
   if (!area) return whole
-  const within = 'p.primary_taxonomy_code = $1 AND ST_DWithin(p.geog, ST_SetSRID(ST_MakePoint($3, $2), 4326)::geography, $4)'
-  areaStatements ??= Object.fromEntries(
-    Object.entries(whole).map(([key, sql]) => [key, sql.replace('p.primary_taxonomy_code = $1', within)]),
-  ) as RowStatements
+  const test = 'p.primary_taxonomy_code = $1'
+  areaStatements ??= {
+    providers: SPECIALTY_SQL.replace(test, `${test} AND ST_DWithin(p.geog, ST_SetSRID(ST_MakePoint($3, $2), 4326)::geography, $4)`),
+    volumes: VOLUME_SQL.replace(test, `${test} AND p.npi = ANY($2::bpchar[])`),
+    prices: PRICE_SQL.replace(test, `${test} AND p.npi = ANY($2::bpchar[])`),
+    payerRates: PAYER_RATE_SQL.replace(test, `${test} AND p.npi = ANY($2::bpchar[])`),
+  }
   return areaStatements
 }
 
@@ -304,7 +311,8 @@ async function readRows(db: pg.Pool | pg.PoolClient, taxonomy: string, area?: Ar
   const sql = rowStatements(area !== undefined)
   const values = area ? [taxonomy, area.lat, area.lng, area.radiusM + AREA_MARGIN_M] : [taxonomy]
   const { rows: providers } = await db.query<ProviderRow>(sql.providers, values)
-  const array = (text: string) => db.query({ text, values, rowMode: 'array' } as pg.QueryConfig<string[]>)
+  const rowValues = area ? [taxonomy, providers.map((p) => p.npi)] : values
+  const array = (text: string) => db.query({ text, values: rowValues, rowMode: 'array' } as pg.QueryConfig<unknown[]>)
   const volumes = (await array(sql.volumes)).rows as unknown as VolumeRow[]
   const prices = (await array(sql.prices)).rows as unknown as PriceRow[]
   const payerRates = (await array(sql.payerRates)).rows as unknown as PayerRateRow[]
