@@ -1,4 +1,5 @@
 import { FHIR_EXTENSIONS, FHIR_SYSTEMS, PLAN_NET_PROFILES } from '@citrus/contracts'
+import type { Row } from '../db/kysely.js'
 
 /**
  * Rows of the platform's own tables as Plan-Net resources. Ids: a clinician is Practitioner/{id} and
@@ -25,66 +26,57 @@ export interface Render {
   networkExtensions(networksJson: string): string
 }
 
-export interface ProviderRow {
-  id: number
-  npi: string
-  first_name: string
-  middle_name: string | null
-  last_name: string
-  full_name: string
-  title: string | null
-  provider_kind: string
-  primary_taxonomy_code: string
+/** A clinician's columns as the directory reads them; the verification date as text, the confidence as a number. */
+export type ProviderRow = Pick<
+  Row<'providers'>,
+  | 'id'
+  | 'npi'
+  | 'first_name'
+  | 'middle_name'
+  | 'last_name'
+  | 'full_name'
+  | 'title'
+  | 'provider_kind'
+  | 'primary_taxonomy_code'
+  | 'gender'
+  | 'phone_number'
+  | 'address'
+  | 'city'
+  | 'state'
+  | 'zip_code'
+  | 'latitude'
+  | 'longitude'
+  | 'facility_id'
+  | 'accepting_new_patients'
+  | 'updated_at'
+> & {
   specialty_display: string | null
-  gender: string | null
-  phone_number: string | null
-  address: string
-  city: string
-  state: string
-  zip_code: string
-  latitude: number
-  longitude: number
-  facility_id: number | null
-  accepting_new_patients: boolean
   /** aggregated_insurance_networks_v1 as text ({"<insurer>": true|false, ...}); PractitionerRole's rows only */
   networks?: string
   last_verified_at: string
   confidence: number
-  updated_at: Date
 }
 
-export interface FacilityRow {
-  id: number
-  npi: string | null
-  name: string
-  facility_type: string
-  taxonomy_code: string | null
-  health_system_id: number | null
-  address_line_1: string
-  city: string
-  state: string
-  zip_code: string
-  latitude: number
-  longitude: number
-  phone_number: string | null
-  updated_at: Date
-}
+/** A facility's columns, with its type (hco_compile_level_1) and taxonomy code as the directory names them. */
+export type FacilityRow = Pick<
+  Row<'facilities'>,
+  | 'id'
+  | 'npi'
+  | 'name'
+  | 'health_system_id'
+  | 'address_line_1'
+  | 'city'
+  | 'state'
+  | 'zip_code'
+  | 'latitude'
+  | 'longitude'
+  | 'phone_number'
+  | 'updated_at'
+> & { facility_type: string; taxonomy_code: string | null }
 
-export interface HealthSystemRow {
-  id: number
-  name: string
-  city: string | null
-  state: string | null
-  phone_number: string | null
-  website_domain: string | null
-}
+export type HealthSystemRow = Pick<Row<'health_systems'>, 'id' | 'name' | 'city' | 'state' | 'phone_number' | 'website_domain'>
 
-export interface InsurerRow {
-  id: number
-  name: string
-  kind: string
-  states: string[]
-}
+export type InsurerRow = Pick<Row<'insurers'>, 'id' | 'name' | 'kind' | 'states'>
 
 /** An insurer with its product type (InsuranceProductTypeCS, from its kind) and the plan designs of plan_cost_sharing. */
 export interface InsurancePlanRow extends InsurerRow {
