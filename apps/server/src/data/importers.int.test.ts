@@ -191,7 +191,8 @@ describe('importers on the official files in ../shared/data (skipped when absent
     it.skipIf(!shared(relative))(`${kind}: ${relative}`, async () => {
       const summary = await runImport(ctx.db.pool, kind, shared(relative)!, { sink: silentSink, batchSize: 20_000 })
       check(summary)
-      expect(summary.seconds).toBeLessThan(40)
+      // the time is reported, never judged here: a loaded machine takes several times longer (issue 34: no timing is a pass/fail assertion)
+      expect(summary.seconds).toBeGreaterThan(0)
     })
   }
   it.skipIf(!shared('icd10cm/icd10cm_order_2026.txt') || !shared('hcpcs-2020/HCPC2020_ANWEB_w_disclaimer.txt'))('the look-ups\' abbreviations expand to words of the official descriptions', async () => {
