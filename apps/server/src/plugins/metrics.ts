@@ -160,7 +160,7 @@ export function registerMetrics(app: FastifyInstance): Registry {
   })
   new Gauge({
     name: 'citrus_db_pool_max_connections',
-    help: 'The pool bound (DB_POOL_MAX)',
+    help: 'The pool bound (connections per process)',
     labelNames: ['pool'] as const,
     registers: [registry],
     collect() {
