@@ -88,15 +88,37 @@ describe('credential limits in PostgreSQL', () => {
     let running = 0
     let most = 0
     let tried = 0
+    let refused = 0
+    // The first attempt holds its turn until all twelve have either joined the line or been refused, so the line
+    // cannot drain while the others are still on their way to it (a loaded machine spreads them out).
+    const everyoneArrived = async () => {
+      for (const until = Date.now() + 20_000; Date.now() < until;) {
+        const { rows } = await ctx.db.pool.query<{ inLine: number }>(
+          `SELECT COALESCE(sum(next_ticket - serving), 0)::int AS "inLine" FROM credential_lines WHERE scope = $1`,
+          [scope],
+        )
+        if ((rows[0]?.inLine ?? 0) + refused === 12) return
+        await new Promise((resolve) => setTimeout(resolve, 10))
+      }
+      throw new Error('the attempts did not all reach the line')
+    }
     const check = async () => {
       tried++
       running++
       most = Math.max(most, running)
+      if (tried === 1) await everyoneArrived()
       await new Promise((resolve) => setTimeout(resolve, 5))
       running--
       return { failed: true, result: 'no' }
     }
-    const results = await Promise.allSettled(Array.from({ length: 12 }, (_, i) => gates[i % 3]!.attempt(`ip${i}`, 'acc', check)))
+    const results = await Promise.allSettled(
+      Array.from({ length: 12 }, (_, i) =>
+        gates[i % 3]!.attempt(`ip${i}`, 'acc', check).catch((error: unknown) => {
+          refused++
+          throw error
+        }),
+      ),
+    )
     expect(results.filter((r) => r.status === 'fulfilled')).toHaveLength(5)
     for (const r of results.filter((r) => r.status === 'rejected')) expect(r.reason).toBeInstanceOf(RateLimitedError)
     expect(tried).toBe(5)
