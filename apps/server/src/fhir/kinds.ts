@@ -69,6 +69,11 @@ export interface Kind {
   select: string
   /** SQL of the row's geography point, for `near` */
   geog: string | null
+  /**
+   * The row's latitude and longitude columns where a (…, latitude, longitude) index can narrow a filtered `near` to a
+   * box around it (providers' (primary_taxonomy_code, latitude, longitude): `specialty=` with `near`)
+   */
+  box?: readonly [latitude: string, longitude: string]
   /** one criterion as SQL, FALSE when nothing of this kind can match */
   condition(criterion: Criterion, sql: Sql, context: FilterContext): string
   /** the row's resource as JSON text (the only rendering: reads parse it) */
@@ -367,6 +372,7 @@ const roleKind: Kind = {
   from: ROLE_FROM,
   select: ROLE_SELECT,
   geog: 't.geog',
+  box: ['t.latitude', 't.longitude'],
   condition: (criterion, sql, context) => roleCondition(criterion, sql, context),
   toJson: (row: ProviderRow, render) => practitionerRoleJson(row, render),
 }
@@ -378,6 +384,7 @@ const practiceLocationKind: Kind = {
   from: PROVIDER_FROM,
   select: PRACTICE_SELECT,
   geog: 't.geog',
+  box: ['t.latitude', 't.longitude'],
   condition(criterion, sql) {
     if (criterion.name === '_id') return idCondition('t.id', idToken(criterion, 'prov-'), sql)
     switch (criterion.kind) {

@@ -1,5 +1,6 @@
 import { FHIR_EXTENSIONS, FHIR_MAX_REVINCLUDE, FHIR_MESSAGES, type FhirResourceType } from '@citrus/contracts'
 import type pg from 'pg'
+import { boundingBox } from '../lib/bounding-box.js'
 import { DATA_VERSION_SQL } from '../lib/versioned-cache.js'
 import { FALSE, KINDS, Sql, kindOf, pointSql, type FilterContext, type Kind } from './kinds.js'
 import { invalid } from './outcome.js'
@@ -187,6 +188,21 @@ interface Found {
  * true page is at most that far, so the page is the rows within that distance (ST_DWithin again, a radius of about
  * the page's), ordered by their distance.
  */
+/**
+ * With other criteria, a box around `near` on the kind's latitude and longitude: with `specialty=` the planner reads
+ * the specialty's rows in the box from the (primary_taxonomy_code, latitude, longitude) index instead of ANDing the
+ * geography index's bitmap (every row of a metro) with the specialty's. ST_DWithin still decides.
+ */
+function boxConditions(kind: Kind, near: Near, radius: number, sql: Sql): string[] {
+  const box = kind.box && boundingBox(near.latitude, near.longitude, radius)
+  if (!kind.box || !box) return []
+  const [latitude, longitude] = kind.box
+  return [
+    `${latitude} BETWEEN ${sql.p(box[0])}::float8 AND ${sql.p(box[1])}::float8`,
+    `${longitude} BETWEEN ${sql.p(box[2])}::float8 AND ${sql.p(box[3])}::float8`,
+  ]
+}
+
 async function nearPage(
   pool: pg.Pool,
   kinds: readonly Kind[],
@@ -205,7 +221,10 @@ async function nearPage(
       if (!kind.geog) return
       const conditions = conditionsOf(kind, request.criteria, sql, context)
       if (!conditions) return
-      if (conditions.length) filtered = true
+      if (conditions.length) {
+        filtered = true
+        conditions.push(...boxConditions(kind, near, radius, sql))
+      }
       conditions.push(`ST_DWithin(${kind.geog}, ${point}, ${sql.p(radius)}::float8)`)
       const distance = `ST_Distance(${kind.geog}, ${point})`
       if (position) {
@@ -318,6 +337,7 @@ async function count(pool: pg.Pool, request: SearchRequest, context: FilterConte
       if (!conditions) return 0
       if (near) {
         if (!kind.geog) return 0
+        if (conditions.length) conditions.push(...boxConditions(kind, near, near.radius, sql))
         conditions.push(`ST_DWithin(${kind.geog}, ${pointSql(near, sql)}, ${sql.p(near.radius)}::float8)`)
       }
       const { rows } = await pool.query<{ n: string }>(`SELECT count(*) AS n FROM ${kind.from} ${where(conditions)}`, sql.values)

@@ -1,6 +1,7 @@
 import type pg from 'pg'
 import { kyselyOf, type Row } from '../../db/kysely.js'
 import { readPool, servedInTurns } from '../../db/replicas.js'
+import { boundingBox, WHOLE_EARTH } from '../../lib/bounding-box.js'
 import { compareDataVersions, readDataVersion } from '../../lib/versioned-cache.js'
 import { holdEngine, releaseEngine, touchEngine } from '../../lib/engine-budget.js'
 import { reportEngineMemory, timedBuild } from '../../lib/engine-stats.js'
@@ -291,7 +292,7 @@ let areaStatements: RowStatements | null = null
 
 /**
  * Each statement of the specialty's rows with its provider test ($1 the taxonomy). For an area, the providers are
- * those within the distance ($2-$4: latitude, longitude, metres), and the other three read the rows of the NPIs found
+ * those within the distance ($2-$4: latitude, longitude, metres; $5-$8 the box around it), and the other three read the rows of the NPIs found
  * ($2), so that the spatial test runs once.
  */
 function rowStatements(area: boolean): RowStatements {
@@ -299,7 +300,13 @@ function rowStatements(area: boolean): RowStatements {
   if (!area) return whole
   const test = 'p.primary_taxonomy_code = $1'
   areaStatements ??= {
-    providers: SPECIALTY_SQL.replace(test, `${test} AND ST_DWithin(p.geog, ST_SetSRID(ST_MakePoint($3, $2), 4326)::geography, $4)`),
+    // the box ($5-$8) lets the (primary_taxonomy_code, latitude, longitude) index find the area's providers of the
+    // specialty: the geography index alone would read every provider of a metro (a bitmap AND with the taxonomy's)
+    providers: SPECIALTY_SQL.replace(
+      test,
+      `${test} AND p.latitude BETWEEN $5 AND $6 AND p.longitude BETWEEN $7 AND $8
+         AND ST_DWithin(p.geog, ST_SetSRID(ST_MakePoint($3, $2), 4326)::geography, $4)`,
+    ),
     volumes: VOLUME_SQL.replace(test, `${test} AND p.npi = ANY($2::bpchar[])`),
     prices: PRICE_SQL.replace(test, `${test} AND p.npi = ANY($2::bpchar[])`),
     payerRates: PAYER_RATE_SQL.replace(test, `${test} AND p.npi = ANY($2::bpchar[])`),
@@ -309,7 +316,15 @@ function rowStatements(area: boolean): RowStatements {
 
 async function readRows(db: pg.Pool | pg.PoolClient, taxonomy: string, area?: Area): Promise<SpecialtyRows> {
   const sql = rowStatements(area !== undefined)
-  const values = area ? [taxonomy, area.lat, area.lng, area.radiusM + AREA_MARGIN_M] : [taxonomy]
+  const values = area
+    ? [
+        taxonomy,
+        area.lat,
+        area.lng,
+        area.radiusM + AREA_MARGIN_M,
+        ...(boundingBox(area.lat, area.lng, area.radiusM + AREA_MARGIN_M) ?? WHOLE_EARTH),
+      ]
+    : [taxonomy]
   const { rows: providers } = await db.query<ProviderRow>(sql.providers, values)
   const rowValues = area ? [taxonomy, providers.map((p) => p.npi)] : values
   const array = (text: string) => db.query({ text, values: rowValues, rowMode: 'array' } as pg.QueryConfig<unknown[]>)

@@ -9,6 +9,7 @@ import {
 import { ZERO_COST_SHARING_CODES } from '@citrus/data-kit'
 import type pg from 'pg'
 import { kyselyOf } from '../../db/kysely.js'
+import { KM_PER_DEGREE } from '../../lib/bounding-box.js'
 import { badRequest } from '../../lib/errors.js'
 
 /**
@@ -156,12 +157,6 @@ function planDesigns(reference: PricingReference, payer: string, plan: string): 
   }
   return designs
 }
-
-/**
- * Kilometres per degree of latitude, rounded down (the shortest, at the equator, is 110.57 km; a degree of longitude
- * is at least 111.32 km × cos(latitude)): a radius over it in degrees bounds a latitude/longitude box safely.
- */
-export const KM_PER_DEGREE = 110
 
 export const round2 = (value: number) => Math.round((value + Number.EPSILON) * 100) / 100
 

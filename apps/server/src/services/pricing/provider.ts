@@ -10,16 +10,9 @@ import {
 } from '@citrus/contracts'
 import type pg from 'pg'
 import type { Row } from '../../db/kysely.js'
+import { boundingBox, WHOLE_EARTH } from '../../lib/bounding-box.js'
 import { notFound } from '../../lib/errors.js'
-import {
-  clinicianPayerRates,
-  KM_PER_DEGREE,
-  listedNegotiatedRates,
-  payerRates,
-  priceFacility,
-  round2,
-  type PricingReference,
-} from './pricing.js'
+import { clinicianPayerRates, listedNegotiatedRates, payerRates, priceFacility, round2, type PricingReference } from './pricing.js'
 
 /** Peers compared: the nearest providers of the same primary taxonomy within the metro radius. */
 export const PROVIDER_MAX_PEERS = 200
@@ -70,20 +63,6 @@ const SUBJECT_SQL = `
   FROM facilities f WHERE f.npi = $1 AND NOT EXISTS (SELECT 1 FROM providers WHERE npi = $1)`
 
 /**
- * A latitude/longitude box that holds every point within `radiusM` of (lat, lon) on the spheroid, or null when it
- * would reach a pole or the antimeridian (then only ST_DWithin bounds the search). It only lets the planner use
- * the (taxonomy, latitude, longitude) index; ST_DWithin still decides, so the peers are exactly the same.
- */
-export function boundingBox(lat: number, lon: number, radiusM: number): [number, number, number, number] | null {
-  const dLat = radiusM / 1000 / KM_PER_DEGREE
-  const farthest = Math.abs(lat) + dLat
-  if (farthest >= 85) return null
-  const dLon = dLat / Math.cos((farthest * Math.PI) / 180)
-  if (lon - dLon <= -180 || lon + dLon >= 180) return null
-  return [lat - dLat, lat + dLat, lon - dLon, lon + dLon]
-}
-
-/**
  * The peers: the nearest providers of the same primary taxonomy (or facilities of the same type) within the
  * metro radius. The box lets the (primary_taxonomy_code, latitude, longitude) index find the candidates
  * instead of every provider of the metro (docs/decisions/0051).
@@ -91,7 +70,7 @@ export function boundingBox(lat: number, lon: number, radiusM: number): [number,
 async function peersOf(pool: pg.Pool, subject: SubjectRow): Promise<string[] | number[]> {
   if (subject.latitude === null || subject.longitude === null || subject.peer_group === null) return []
   if (subject.kind === 'provider') {
-    const box = boundingBox(subject.latitude, subject.longitude, PROVIDER_PEER_RADIUS_M) ?? [-90, 90, -180, 180]
+    const box = boundingBox(subject.latitude, subject.longitude, PROVIDER_PEER_RADIUS_M) ?? WHOLE_EARTH
     // The candidates in the box from mv_provider_points, stored by taxonomy and grid cell, so that a metro's
     // candidates share a few dozen pages (docs/decisions/0056); it is refreshed by every seed and NPPES import, so it
     // holds the providers as they are. The geography functions cost ~10-20 µs a call: a great-circle distance
