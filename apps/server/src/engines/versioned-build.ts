@@ -2,6 +2,7 @@ import type pg from 'pg'
 import { BUILD_CATCH_UP_MS, primaryOf, readPool } from '../db/replicas.js'
 import { holdEngine, releaseEngine, touchEngine } from '../lib/engine-budget.js'
 import { reportEngineMemory } from '../lib/engine-stats.js'
+import { compareDataVersions } from '../lib/versioned-cache.js'
 import type { Engine } from './engine.js'
 
 interface Slot<T> {
@@ -33,9 +34,20 @@ export function versionedBuild<T extends { version: string; bytes?: number }>(
       return slot.index
     }
     if (slot.failed === version && !wait) return null
+    // An older version than the one held or being built: the database has moved past it, so a build would read the
+    // newer data; its request reads its own rows (or, awaiting, is given the newer index). Never a build that would
+    // replace the newer one.
+    const newest = slot.building ?? (slot.index ? { version: slot.index.version, promise: Promise.resolve(slot.index) } : null)
+    if (newest && compareDataVersions(version, newest.version) < 0) return wait ? newest.promise : null
     let building = slot.building
     if (!building || building.version !== version) {
       const s = slot
+      // the older version's index is let go as the new one starts (issue 34 §5: not both held at once); its requests
+      // read their rows from the database until the new one is built, as at a start
+      if (s.index) {
+        releaseEngine(s.index)
+        s.index = null
+      }
       const promise = readPool(pool, { waitMs: BUILD_CATCH_UP_MS }).then((reader) => build(reader, version))
       building = s.building = { version, promise }
       promise.then(

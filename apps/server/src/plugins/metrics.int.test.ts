@@ -102,6 +102,7 @@ describe('GET /metrics', () => {
     }
     expect(types.get('citrus_engine_builds_total')).toBe('counter')
     expect(types.get('citrus_engine_last_build_seconds')).toBe('gauge')
+    expect(find('citrus_engine_builds_queued')).toHaveLength(1)
 
     const { rows } = await ctx.db.pool.query<{ status: string; n: number }>(
       `SELECT status::text, count(*)::int AS n FROM message_outbox WHERE status IN ('pending', 'held', 'failed') GROUP BY 1`,

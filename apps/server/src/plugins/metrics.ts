@@ -2,6 +2,7 @@ import { timingSafeEqual } from 'node:crypto'
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import { Counter, Gauge, Histogram, Registry } from 'prom-client'
 import { AUTH_MESSAGES } from '@citrus/contracts'
+import { queuedBuilds } from '../lib/build-queue.js'
 import { engineBudgetStats, engineMemoryBudget } from '../lib/engine-budget.js'
 import { cacheLookups, engineBuildStats, engineMemory } from '../lib/engine-stats.js'
 import { notFound, unauthorized } from '../lib/errors.js'
@@ -109,6 +110,14 @@ export function registerMetrics(app: FastifyInstance): Registry {
       const budget = engineMemoryBudget()
       if (Number.isFinite(budget)) this.set({ state: 'budget' }, budget)
       this.set({ state: 'held' }, engineBudgetStats().heldBytes)
+    },
+  })
+  new Gauge({
+    name: 'citrus_engine_builds_queued',
+    help: 'Whole-index builds waiting for the one running (one at a time per process; requests read from the database meanwhile)',
+    registers: [registry],
+    collect() {
+      this.set(queuedBuilds())
     },
   })
   new Counter({

@@ -2,6 +2,7 @@ import { ATLAS_PAYER_TYPES } from '@citrus/contracts'
 import type pg from 'pg'
 import { servedInTurns } from '../../db/replicas.js'
 import { kyselyOf, type Row } from '../../db/kysely.js'
+import { oneBuildAtATime } from '../../lib/build-queue.js'
 import { timedBuild } from '../../lib/engine-stats.js'
 import { versionedBuild, versionedEngine } from '../versioned-build.js'
 import {
@@ -950,7 +951,9 @@ function countByFacilityRows(
 /** The drill-down index of the data version, or null while it (or the patient index) is being built. */
 export const currentClaimIndex = versionedBuild(
   (pool, version) =>
-    currentPatientIndex(pool, version, true).then((people) => timedBuild('atlas_claim_index', buildClaimIndex(pool, people!))),
+    currentPatientIndex(pool, version, true).then((people) =>
+      oneBuildAtATime(() => timedBuild('atlas_claim_index', buildClaimIndex(pool, people!))),
+    ),
   'atlas_claim_index',
 )
 

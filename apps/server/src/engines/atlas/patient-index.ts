@@ -2,6 +2,7 @@ import { ATLAS_PAYER_TYPES, type TileGranularity } from '@citrus/contracts'
 import type pg from 'pg'
 import { servedInTurns } from '../../db/replicas.js'
 import type { Row } from '../../db/kysely.js'
+import { oneBuildAtATime } from '../../lib/build-queue.js'
 import { timedBuild } from '../../lib/engine-stats.js'
 import { versionedBuild, versionedEngine } from '../versioned-build.js'
 import {
@@ -694,7 +695,7 @@ export function countRuns(index: PatientIndex, selected: Uint32Array, granularit
  * database meanwhile). `wait` awaits the build instead (tests, the bench's warm-up).
  */
 export const currentPatientIndex = versionedBuild(
-  (pool, version) => timedBuild('atlas_patient_index', buildPatientIndex(pool, version)),
+  (pool, version) => oneBuildAtATime(() => timedBuild('atlas_patient_index', buildPatientIndex(pool, version))),
   'atlas_patient_index',
 )
 

@@ -107,22 +107,24 @@ describe('candidate index per data version', () => {
     expect([cache.hits, cache.scorings]).toEqual([2, 2])
   })
 
-  it('keeps the bound when builds finish out of order: the index just built stays, a finished one goes', async () => {
+  it('builds one specialty at a time and keeps the bound: the index just built stays, the least recently used goes', async () => {
     previous = setCandidateIndexMaxProviders(3)
     let openA = () => {}
-    const { pool } = fakePool({ A: new Promise<void>((resolve) => (openA = resolve)) })
-    // A (2 providers) is asked for first but its build finishes after B's (2)
+    const { pool, builds } = fakePool({ A: new Promise<void>((resolve) => (openA = resolve)) })
+    // A (2 providers) is asked for first and holds the line (lib/build-queue.ts): B's build waits its turn
     const pendingA = specialtyIndex(pool, V1, 'A')
-    const indexB = await specialtyIndex(pool, V1, 'B')
-    expect(isHeldIndex(pool, indexB)).toBe(true)
+    const pendingB = specialtyIndex(pool, V1, 'B')
+    await new Promise((resolve) => setTimeout(resolve, 20))
+    expect(builds).toEqual({ A: 1 })
     openA()
-    const indexA = await pendingA
-    // both would hold 4 > 3: B goes, A (just built for its search) stays
-    expect(isHeldIndex(pool, indexA)).toBe(true)
-    expect(isHeldIndex(pool, indexB)).toBe(false)
-    // C (1) fits beside A
+    const [indexA, indexB] = await Promise.all([pendingA, pendingB])
+    expect(builds).toEqual({ A: 1, B: 1 })
+    // both would hold 4 > 3: A goes, B (just built for its search) stays
+    expect(isHeldIndex(pool, indexA)).toBe(false)
+    expect(isHeldIndex(pool, indexB)).toBe(true)
+    // C (1) fits beside B
     const indexC = await specialtyIndex(pool, V1, 'C')
-    expect([isHeldIndex(pool, indexA), isHeldIndex(pool, indexC)]).toEqual([true, true])
+    expect([isHeldIndex(pool, indexB), isHeldIndex(pool, indexC)]).toEqual([true, true])
   })
 
   it('reads the providers, volumes and prices in one snapshot: a read-only REPEATABLE READ transaction on one connection', async () => {

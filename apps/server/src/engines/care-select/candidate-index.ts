@@ -4,6 +4,7 @@ import { readPool, servedInTurns } from '../../db/replicas.js'
 import { boundingBox, WHOLE_EARTH } from '../../lib/bounding-box.js'
 import { compareDataVersions, readDataVersion } from '../../lib/versioned-cache.js'
 import { holdEngine, releaseEngine, touchEngine } from '../../lib/engine-budget.js'
+import { oneBuildAtATime } from '../../lib/build-queue.js'
 import { reportEngineMemory, timedBuild } from '../../lib/engine-stats.js'
 import { haversineTerm, haversineTermOf, reducedLatitude, SPHERE_MARGIN, spheroidDistanceReduced, toRadians } from './geodesic.js'
 import { ascendingOrder } from './order.js'
@@ -669,7 +670,8 @@ export function specialtyIndex(pool: pg.Pool, version: string, taxonomy: string)
     touchEngine(entry)
     return entry.promise
   }
-  const promise = timedBuild('care_select_candidates', buildSpecialty(pool, taxonomy))
+  // one whole-index build at a time (lib/build-queue.ts); the searches read their area's rows meanwhile
+  const promise = oneBuildAtATime(() => timedBuild('care_select_candidates', buildSpecialty(pool, taxonomy)))
   const fresh: HeldSpecialty = { size: 0, promise, index: null }
   slot.specialties.set(taxonomy, fresh)
   promise.then(

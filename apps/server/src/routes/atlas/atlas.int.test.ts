@@ -1274,7 +1274,11 @@ describe('Atlas API', () => {
       expect(rebuilt!.version).toBe(`${version}-reloaded`)
       expect(rebuilt).not.toBe(current)
       expect(rebuilt!.patients).toEqual(current!.patients)
-      // back to the real version
+      // versions move forward only: the older one builds nothing; awaited, it is given the newer index
+      expect(await currentPatientIndex(pool, version)).toBeNull()
+      expect((await currentPatientIndex(pool, version, true))!.version).toBe(`${version}-reloaded`)
+      // dropped (as the memory budget drops it), the real version is built again
+      currentPatientIndex.evict(pool)
       expect((await currentPatientIndex(pool, version, true))!.version).toBe(version)
       expect((await currentClaimIndex(pool, version, true))!.version).toBe(version)
     })
