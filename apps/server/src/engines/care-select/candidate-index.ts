@@ -1,7 +1,7 @@
 import type pg from 'pg'
 import { kyselyOf, type Row } from '../../db/kysely.js'
 import { readPool, servedInTurns } from '../../db/replicas.js'
-import { boundingBox, WHOLE_EARTH } from '../../lib/bounding-box.js'
+import { boundingBox } from '../../lib/bounding-box.js'
 import { compareDataVersions, readDataVersion } from '../../lib/versioned-cache.js'
 import { holdEngine, releaseEngine, touchEngine } from '../../lib/engine-budget.js'
 import { oneBuildAtATime } from '../../lib/build-queue.js'
@@ -285,47 +285,45 @@ export interface Area {
   radiusM: number
 }
 
-/** The area's margin over the radius: the statement's geography test may round otherwise than findCandidates. */
+/** The area's margin over the radius: the statement's box or geography test may round otherwise than findCandidates. */
 const AREA_MARGIN_M = 100
 
 type RowStatements = Record<'providers' | 'volumes' | 'prices' | 'payerRates', string>
-let areaStatements: RowStatements | null = null
+const areaStatements = new Map<'box' | 'distance', RowStatements>()
 
 /**
  * Each statement of the specialty's rows with its provider test ($1 the taxonomy). For an area, the providers are
- * those within the distance ($2-$4: latitude, longitude, metres; $5-$8 the box around it), and the other three read the rows of the NPIs found
- * ($2), so that the spatial test runs once.
+ * those in a latitude/longitude box around it ($2-$5: south, north, west, east), a superset of the radius that
+ * findCandidates narrows exactly, as it does on the whole specialty's index: the (primary_taxonomy_code, latitude,
+ * longitude) index finds them (the geography index would read every provider of a metro, 0.3 M rows in 30 miles of
+ * Brooklyn, to AND with the specialty's). Where no box bounds the radius (a pole, the antimeridian), ST_DWithin
+ * ($2-$4: latitude, longitude, metres). The other three read the rows of the NPIs found ($2).
  */
-function rowStatements(area: boolean): RowStatements {
-  const whole = { providers: SPECIALTY_SQL, volumes: VOLUME_SQL, prices: PRICE_SQL, payerRates: PAYER_RATE_SQL }
-  if (!area) return whole
-  const test = 'p.primary_taxonomy_code = $1'
-  areaStatements ??= {
-    // the box ($5-$8) lets the (primary_taxonomy_code, latitude, longitude) index find the area's providers of the
-    // specialty: the geography index alone would read every provider of a metro (a bitmap AND with the taxonomy's)
-    providers: SPECIALTY_SQL.replace(
-      test,
-      `${test} AND p.latitude BETWEEN $5 AND $6 AND p.longitude BETWEEN $7 AND $8
-         AND ST_DWithin(p.geog, ST_SetSRID(ST_MakePoint($3, $2), 4326)::geography, $4)`,
-    ),
-    volumes: VOLUME_SQL.replace(test, `${test} AND p.npi = ANY($2::bpchar[])`),
-    prices: PRICE_SQL.replace(test, `${test} AND p.npi = ANY($2::bpchar[])`),
-    payerRates: PAYER_RATE_SQL.replace(test, `${test} AND p.npi = ANY($2::bpchar[])`),
+function rowStatements(area: 'box' | 'distance' | null): RowStatements {
+  if (!area) return { providers: SPECIALTY_SQL, volumes: VOLUME_SQL, prices: PRICE_SQL, payerRates: PAYER_RATE_SQL }
+  let statements = areaStatements.get(area)
+  if (!statements) {
+    const test = 'p.primary_taxonomy_code = $1'
+    const where =
+      area === 'box'
+        ? 'p.latitude BETWEEN $2 AND $3 AND p.longitude BETWEEN $4 AND $5'
+        : 'ST_DWithin(p.geog, ST_SetSRID(ST_MakePoint($3, $2), 4326)::geography, $4)'
+    statements = {
+      providers: SPECIALTY_SQL.replace(test, `${test} AND ${where}`),
+      volumes: VOLUME_SQL.replace(test, `${test} AND p.npi = ANY($2::bpchar[])`),
+      prices: PRICE_SQL.replace(test, `${test} AND p.npi = ANY($2::bpchar[])`),
+      payerRates: PAYER_RATE_SQL.replace(test, `${test} AND p.npi = ANY($2::bpchar[])`),
+    }
+    areaStatements.set(area, statements)
   }
-  return areaStatements
+  return statements
 }
 
 async function readRows(db: pg.Pool | pg.PoolClient, taxonomy: string, area?: Area): Promise<SpecialtyRows> {
-  const sql = rowStatements(area !== undefined)
-  const values = area
-    ? [
-        taxonomy,
-        area.lat,
-        area.lng,
-        area.radiusM + AREA_MARGIN_M,
-        ...(boundingBox(area.lat, area.lng, area.radiusM + AREA_MARGIN_M) ?? WHOLE_EARTH),
-      ]
-    : [taxonomy]
+  const reach = area ? area.radiusM + AREA_MARGIN_M : 0
+  const box = area ? boundingBox(area.lat, area.lng, reach) : null
+  const sql = rowStatements(!area ? null : box ? 'box' : 'distance')
+  const values = !area ? [taxonomy] : box ? [taxonomy, ...box] : [taxonomy, area.lat, area.lng, reach]
   const { rows: providers } = await db.query<ProviderRow>(sql.providers, values)
   const rowValues = area ? [taxonomy, providers.map((p) => p.npi)] : values
   const array = (text: string) => db.query({ text, values: rowValues, rowMode: 'array' } as pg.QueryConfig<unknown[]>)
