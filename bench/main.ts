@@ -46,6 +46,8 @@
  *       without DATABASE_REPLICA_URL (A/B rounds, /proc of each cluster's processes) and the statements still on the
  *       primary; a repeated answer with If-None-Match (304) and without it at concurrency 8
  *
+ *   npm run bench -- engine-memory [--interval-ms 250] [--seconds 600]
+ *       a built server process's RSS through its warm-ups, a first search and a new data version (bench/engine-memory.ts)
  *   npm run bench -- fhir [--requests 200] [--concurrency 1,8] [--max-pages 100000]
  *       the FHIR directory (bench/fhir.ts): Location?near, PractitionerRole?specialty&location.near and 1,000-row pages
  *       over HTTP, p50/p95 beside the raw SQL; PractitionerRole paged by next links and exported as NDJSON, per second
@@ -76,6 +78,7 @@ import { createBenchCompany, createBenchUser } from './bench-server.ts'
 import { benchAtlas, benchAtlasReadOnly } from './atlas.ts'
 import { benchCostTransparency } from './cost-transparency.ts'
 import { benchNova } from './nova.ts'
+import { benchEngineMemory } from './engine-memory.ts'
 import { benchRankings } from './rankings.ts'
 import { benchFhir } from './fhir.ts'
 import { benchFirstStart } from './first-start.ts'
@@ -628,6 +631,8 @@ async function main() {
       throw new Error('--requests, --rounds and --concurrency take whole numbers')
     const replicaUrl = values['replica-url'] ?? loadEnv().DATABASE_REPLICA_URL?.join(',') ?? null
     await benchScaleOut({ requests, rounds, concurrency, parts, replicaUrl })
+  } else if (command === 'engine-memory') {
+    await benchEngineMemory({ intervalMs: Number(values['interval-ms']), seconds: Number(values.seconds) })
   } else if (command === 'fhir') {
     const levels = (values.concurrency ?? '1,8').split(',').map(Number)
     if (levels.some((l) => !Number.isInteger(l) || l < 1)) throw new Error('--concurrency takes whole numbers, e.g. 1,8')
