@@ -81,7 +81,14 @@ export async function benchEngineMemory(options: { intervalMs: number; seconds: 
       if (message) seen.set(message, (seen.get(message) ?? 0) + 1)
     }
   })
-  const rss = () => Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${child.pid}/status`, 'utf8'))?.[1] ?? 0)
+  // 0 once the process has gone (a crash is reported by its own stderr)
+  const rss = () => {
+    try {
+      return Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${child.pid}/status`, 'utf8'))?.[1] ?? 0)
+    } catch {
+      return 0
+    }
+  }
   let peak = 0
   const sampler = setInterval(() => (peak = Math.max(peak, rss())), options.intervalMs)
   const deadline = started + options.seconds * 1000
@@ -94,9 +101,10 @@ export async function benchEngineMemory(options: { intervalMs: number; seconds: 
   const base = `http://127.0.0.1:${port}`
   let insertedLoad: number | null = null
   let ready = false
+  let poll: NodeJS.Timeout | undefined
   try {
     await until(() => seen.size > 0, 'the server')
-    const poll = setInterval(
+    poll = setInterval(
       () =>
         void fetch(`${base}/readyz`).then(
           (r) => (ready ||= r.ok),
@@ -150,6 +158,7 @@ export async function benchEngineMemory(options: { intervalMs: number; seconds: 
     console.log(`  RSS settled: ${mib(rss())}`)
   } finally {
     clearInterval(sampler)
+    clearInterval(poll)
     child.kill('SIGTERM')
     if (insertedLoad !== null) await db.pool.query('DELETE FROM data_loads WHERE id = $1', [insertedLoad])
     await db.pool.query('DELETE FROM users WHERE id = $1', [user.id]).catch(() => undefined)

@@ -37,8 +37,8 @@ export function versionedBuild<T extends { version: string; bytes?: number }>(
     // An older version than the one held or being built: the database has moved past it, so a build would read the
     // newer data; its request reads its own rows (or, awaiting, is given the newer index). Never a build that would
     // replace the newer one.
-    const newest = slot.building ?? (slot.index ? { version: slot.index.version, promise: Promise.resolve(slot.index) } : null)
-    if (newest && compareDataVersions(version, newest.version) < 0) return wait ? newest.promise : null
+    const newest = slot.building?.version ?? slot.index?.version
+    if (newest !== undefined && compareDataVersions(version, newest) < 0) return wait ? (slot.building?.promise ?? slot.index) : null
     let building = slot.building
     if (!building || building.version !== version) {
       const s = slot

@@ -178,17 +178,6 @@ interface Found {
 }
 
 /**
- * `near`: the page in distance order (ST_Distance on the spheroid, then kind and id), exactly.
- *
- * With other criteria (`specialty=`, say) one statement: the rows in the radius that meet them (the planner combines
- * the geography index with theirs, a bitmap AND), sorted by distance. With `near` alone a metro's radius holds
- * thousands of rows, so two short statements on the geography index instead of the distance of each: first each kind's
- * nearest rows in the index's KNN order (`<->`, on the sphere), at most a page of each; if the page is not complete
- * with those, they are every match. Otherwise the page's last distance among them bounds the page: every row of the
- * true page is at most that far, so the page is the rows within that distance (ST_DWithin again, a radius of about
- * the page's), ordered by their distance.
- */
-/**
  * The test of a row within `radius` of `near`. With other criteria (`filtered`) on a kind with a latitude/longitude
  * index, a box around the point and the spheroid distance: the planner reads the specialty's rows in the box from the
  * (primary_taxonomy_code, latitude, longitude) index, where ST_DWithin would make it AND the geography index's bitmap
@@ -206,6 +195,17 @@ function withinConditions(kind: Kind, filtered: boolean, point: string, near: Ne
   ]
 }
 
+/**
+ * `near`: the page in distance order (ST_Distance on the spheroid, then kind and id), exactly.
+ *
+ * With other criteria (`specialty=`, say) one statement: the rows in the radius that meet them (on clinicians read
+ * in a box around the point, withinConditions), sorted by distance. With `near` alone a metro's radius holds
+ * thousands of rows, so two short statements on the geography index instead of the distance of each: first each kind's
+ * nearest rows in the index's KNN order (`<->`, on the sphere), at most a page of each; if the page is not complete
+ * with those, they are every match. Otherwise the page's last distance among them bounds the page: every row of the
+ * true page is at most that far, so the page is the rows within that distance (ST_DWithin again, a radius of about
+ * the page's), ordered by their distance.
+ */
 async function nearPage(
   pool: pg.Pool,
   kinds: readonly Kind[],

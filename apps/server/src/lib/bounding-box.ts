@@ -1,7 +1,8 @@
 /**
  * A latitude/longitude box around a radius search: it lets the planner use a (…, latitude, longitude) b-tree index
  * (providers' (primary_taxonomy_code, latitude, longitude), the points views') instead of the geography index alone.
- * The box only narrows what is read; ST_DWithin still decides, so the rows found are exactly the same.
+ * The box only narrows what is read; a distance test still decides (ST_DWithin or ST_Distance in the statement, or
+ * findCandidates on the rows read), so the rows found are exactly the same.
  */
 
 /**
@@ -11,7 +12,7 @@
 export const KM_PER_DEGREE = 110
 
 /** [south, north, west, east] in degrees */
-export type Box = [number, number, number, number]
+export type Box = readonly [number, number, number, number]
 
 /** Every latitude and longitude: the box of a search that a box cannot bound. */
 export const WHOLE_EARTH: Box = [-90, 90, -180, 180]
