@@ -118,6 +118,7 @@ describe('Care Connect in a real browser', () => {
       await page.getByTestId('selection-bar').getByRole('button', { name: 'Send' }).click()
       await page.getByRole('tab', { name: 'Email' }).click()
       await page.getByRole('textbox', { name: 'Email' }).fill(member)
+      await guideScreenshot(page, 'member-links-send')
       await page.getByRole('dialog').getByRole('button', { name: 'Send' }).click()
       await expect.poll(() => page.getByText('Successfully sent provider link!').first().isVisible()).toBe(true)
       const mail = await eventually(() => {
@@ -131,7 +132,7 @@ describe('Care Connect in a real browser', () => {
       // the member, in a fresh browser
       const memberPage = await (await suite.browser.newContext({ viewport })).newPage()
       await memberPage.goto(link)
-      await verifyByEmailCode(memberPage, smtp, member)
+      await verifyByEmailCode(memberPage, smtp, member, { access: 'member-links-verify-access', code: 'member-links-code' })
       await memberPage
         .getByText(/Recommended Providers/)
         .first()
@@ -157,6 +158,7 @@ describe('Care Connect in a real browser', () => {
         undefined,
         { timeout: 30_000 },
       )
+      await guideScreenshot(memberPage, 'member-links-recommendations')
     },
   )
 
