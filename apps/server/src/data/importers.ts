@@ -24,6 +24,7 @@ import {
   type TextSource,
 } from '@citrus/data-kit'
 import type pg from 'pg'
+import type { Row } from '../db/kysely.js'
 import { badRequest } from '../lib/errors.js'
 import { bulkLoad, forceBulkMethod, quoteIdent, type BulkMethod } from './bulk.js'
 import { failLoad, finishLoad, startLoad } from './loads.js'
@@ -365,20 +366,22 @@ async function head(file: string, bytes = 4096): Promise<string> {
   return text
 }
 
+type FacilityIdentity = Pick<Row<'facilities'>, 'id' | 'name'>
+
 /** The facility a price file belongs to: --facility (id, NPI or CCN), else the file's type 2 NPIs, else its exact name. */
-async function resolveFacility(client: pg.ClientBase, header: PriceFileHeader | null, option: string | undefined): Promise<{ id: number; name: string }> {
+async function resolveFacility(client: pg.ClientBase, header: PriceFileHeader | null, option: string | undefined): Promise<FacilityIdentity> {
   if (option) {
-    const { rows } = await client.query<{ id: number; name: string }>('SELECT id, name FROM facilities WHERE id::text = $1 OR npi = $1 OR ccn = upper($1) ORDER BY id LIMIT 2', [option])
+    const { rows } = await client.query<FacilityIdentity>('SELECT id, name FROM facilities WHERE id::text = $1 OR npi = $1 OR ccn = upper($1) ORDER BY id LIMIT 2', [option])
     if (!rows[0]) throw badRequest(`No facility with id, NPI or CCN ${option}`)
     if (rows.length > 1) throw badRequest(`${option} names more than one facility (an id and a CCN): use the facility's NPI or id`)
     return rows[0]
   }
   if (header && header.type_2_npis.length > 0) {
-    const { rows } = await client.query<{ id: number; name: string }>('SELECT id, name FROM facilities WHERE npi = ANY($1::text[]) ORDER BY id LIMIT 1', [header.type_2_npis])
+    const { rows } = await client.query<FacilityIdentity>('SELECT id, name FROM facilities WHERE npi = ANY($1::text[]) ORDER BY id LIMIT 1', [header.type_2_npis])
     if (rows[0]) return rows[0]
   }
   if (header?.hospital_name) {
-    const { rows } = await client.query<{ id: number; name: string }>('SELECT id, name FROM facilities WHERE lower(name) = lower($1) ORDER BY id LIMIT 2', [header.hospital_name])
+    const { rows } = await client.query<FacilityIdentity>('SELECT id, name FROM facilities WHERE lower(name) = lower($1) ORDER BY id LIMIT 2', [header.hospital_name])
     if (rows.length === 1) return rows[0]!
   }
   throw badRequest(

@@ -6,6 +6,7 @@ import { createInterface } from 'node:readline'
 import { type Worker } from 'node:worker_threads'
 import { SCALES, SyntheticDataset, copyTextRow, type CopyValue, type Scale } from '@citrus/data-kit'
 import type pg from 'pg'
+import type { Row } from '../db/kysely.js'
 import { bulkMethodOf, copyFromFile, forceBulkMethod, limitInsertBatches, openBulkWriter, quoteIdent, type BulkMethod, type BulkWriter } from './bulk.js'
 import { finishLoad, startLoad, failLoad } from './loads.js'
 import { Progress, formatCount, formatSeconds, type ProgressSink } from './progress.js'
@@ -501,7 +502,7 @@ export async function seedDataset(pool: pg.Pool, options: SeedOptions): Promise<
     const threadSpills = { diagnoses: [] as SpillFile[], lines: [] as SpillFile[], fills: [] as SpillFile[] }
 
     const loadPatientsAndClaims = async (lane: pg.ClientBase) => {
-      const { rows: knownCounties } = await lane.query<{ fips: string }>('SELECT fips FROM counties')
+      const { rows: knownCounties } = await lane.query<Pick<Row<'counties'>, 'fips'>>('SELECT fips FROM counties')
       const countySet = new Set(knownCounties.map((c) => c.fips))
       const territories = ds.salesTerritories()
       counts.sales_territories = await loadTable(lane, progress, 'sales_territories', ['id', 'name', 'state'], territories.map((t) => [t.id, t.name, t.state]), territories.length)

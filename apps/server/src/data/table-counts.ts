@@ -1,4 +1,5 @@
 import type pg from 'pg'
+import type { Row } from '../db/kysely.js'
 import { FILLED_AGGREGATE_SOURCES } from './refresh.js'
 
 /** Above this many rows (by the planner's statistics) the estimate is kept instead of counting. */
@@ -67,7 +68,7 @@ export async function refreshTableCounts(client: pg.ClientBase, loadId: number):
 
 /** The counts the last data loads kept, by relation name. */
 export async function storedTableCounts(db: Queryable): Promise<Map<string, RowCount>> {
-  const { rows } = await db.query<{ table_name: string; row_count: string; is_estimate: boolean }>(
+  const { rows } = await db.query<Pick<Row<'table_row_counts'>, 'table_name' | 'row_count' | 'is_estimate'>>(
     `SELECT table_name, row_count::text, is_estimate FROM table_row_counts`,
   )
   return new Map(rows.map((row) => [row.table_name, { count: Number(row.row_count), estimate: row.is_estimate }]))

@@ -5,11 +5,17 @@ import type { DB } from '../generated/kysely/db.js'
 export type { DB }
 
 /**
- * A table's row as the database returns it, typed from prisma/schema.prisma (the Kysely types prisma-kysely
- * generates beside the Prisma client): data access takes its row types from here, not from hand-typed interfaces
- * (docs/decisions/0080). `Pick<Row<'providers'>, 'npi' | 'latitude'>` types a raw statement's narrower rows.
+ * A table's or a view's row as the database returns it, typed from prisma/schema.prisma (the Kysely types
+ * prisma-kysely generates beside the Prisma client): data access takes its row types from here, not from hand-typed
+ * interfaces (docs/decisions/0080). `Pick<Row<'providers'>, 'npi' | 'latitude'>` types a raw statement's narrower
+ * rows. The views, materialised views and aggregate tables of the migration SQL (mv_*) are the schema's `view`
+ * blocks: `Row<'mv_provider_panel'>`; db/views.ts lists their columns and views.int.test.ts holds them to the
+ * migrated database.
  */
 export type Row<T extends keyof DB> = Selectable<DB[T]>
+
+/** The columns of a LEFT JOIN's right side: NULL when no row matched. `LeftJoined<Pick<Row<'facilities'>, 'name'>>` */
+export type LeftJoined<T> = { [K in keyof T]: T[K] | null }
 
 const builders = new WeakMap<pg.Pool, Kysely<DB>>()
 

@@ -9,6 +9,7 @@ import {
 } from '@citrus/contracts'
 import type pg from 'pg'
 import type { PrismaClient } from '../db/database.js'
+import type { Row } from '../db/kysely.js'
 import { batchedWrites } from '../lib/coalesce.js'
 import { AppError, forbidden, notFound } from '../lib/errors.js'
 
@@ -66,7 +67,7 @@ WHERE p.company_id = $1 AND p.product_group = $2::"ProductGroup"`
  * pool (not Prisma): it runs on every metered request, in the access guard, and the meter reuses its answer.
  */
 export async function productPolicyOf(pool: pg.Pool, companyId: number, group: ProductGroup): Promise<ProductPolicy | null> {
-  const { rows } = await pool.query<{ created_at: Date; renewal_cycle_days: number; limit: number | null }>({
+  const { rows } = await pool.query<Pick<Row<'companies'>, 'created_at' | 'renewal_cycle_days'> & Pick<Row<'company_policies'>, 'limit'>>({
     name: 'product-policy',
     text: POLICY_SQL,
     values: [companyId, group],

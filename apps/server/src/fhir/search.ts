@@ -1,5 +1,6 @@
 import { FHIR_EXTENSIONS, FHIR_MAX_REVINCLUDE, FHIR_MESSAGES, type FhirResourceType } from '@citrus/contracts'
 import type pg from 'pg'
+import type { Row as TableRow } from '../db/kysely.js'
 import { boundingBox } from '../lib/bounding-box.js'
 import { DATA_VERSION_SQL } from '../lib/versioned-cache.js'
 import { FALSE, KINDS, Sql, kindOf, pointSql, type FilterContext, type Kind } from './kinds.js'
@@ -38,7 +39,9 @@ const insurersByVersion = new Map<string, Promise<FilterContext['insurers']>>()
 export function filterContext(pool: pg.Pool, version: DirectoryVersion): Promise<FilterContext> {
   let insurers = insurersByVersion.get(version.version)
   if (!insurers) {
-    insurers = pool.query<{ id: number; name: string }>('SELECT id, name FROM insurers ORDER BY id').then((result) => result.rows)
+    insurers = pool
+      .query<Pick<TableRow<'insurers'>, 'id' | 'name'>>('SELECT id, name FROM insurers ORDER BY id')
+      .then((result) => result.rows)
     insurers.catch(() => insurersByVersion.delete(version.version))
     insurersByVersion.clear()
     insurersByVersion.set(version.version, insurers)

@@ -10,6 +10,7 @@ import {
   type UserPrincipal,
 } from '../auth/principal.js'
 import { loginTokenRevoked } from '../auth/tokens.js'
+import type { Row } from '../db/kysely.js'
 import { productPolicyOf, type ProductPolicy } from '../domain/credits.js'
 import { AppError, forbidden, unauthorized } from '../lib/errors.js'
 import fp from 'fastify-plugin'
@@ -188,24 +189,16 @@ export function userOf(request: FastifyRequest): UserPrincipal {
 }
 
 /** A user row as the login check reads it, with the company's policies (one statement for both). */
-interface LoginRow {
-  id: number
-  email: string
-  company_id: number
-  role: Role
-  phone_number: string | null
-  is_active: boolean
-  /** login tokens issued at or before it are refused (auth/tokens.ts loginTokenRevoked) */
-  sessions_revoked_at: Date | null
-  company_name: string
-  created_at: Date
-  renewal_cycle_days: number
-  /** the company's Atlas plan tier (services/atlas/tiers.ts planTierOf) */
-  plan_tier: string
-  policies: { product_group: ProductGroup; limit: number | null }[]
-  /** the data version (lib/versioned-cache.ts), read in the same statement */
-  data_version: string
-}
+type LoginRow = Pick<Row<'users'>, 'id' | 'email' | 'company_id' | 'phone_number' | 'is_active' | 'sessions_revoked_at'> &
+  Pick<Row<'companies'>, 'company_name' | 'created_at' | 'renewal_cycle_days'> & {
+    /** role::text */
+    role: Role
+    /** plan_tier::text: the company's Atlas plan tier (services/atlas/tiers.ts planTierOf) */
+    plan_tier: string
+    policies: Pick<Row<'company_policies'>, 'product_group' | 'limit'>[]
+    /** the data version (lib/versioned-cache.ts), read in the same statement */
+    data_version: string
+  }
 
 /** The login read's batch sizes with a statement of their own; a batch is padded up to the next one, a larger one split. */
 export const LOGIN_BATCH_SIZES = [1, 2, 4, 8, 16, 32] as const

@@ -3,6 +3,7 @@ import { readdirSync, statSync } from 'node:fs'
 import path from 'node:path'
 import type { CopyValue } from '@citrus/data-kit'
 import type pg from 'pg'
+import type { Row } from '../../db/kysely.js'
 import { badRequest } from '../../lib/errors.js'
 import { forceBulkMethod, openBulkWriter, quoteIdent, type BulkMethod, type BulkWriter } from '../bulk.js'
 import { failLoad, finishLoad, startLoad } from '../loads.js'
@@ -319,7 +320,7 @@ async function importOne(
   // the same bytes imported before: nothing to do (a local file is hashed before it is parsed)
   if (task.source.path) {
     const digest = await digestOfFile(task.source.path)
-    const { rows } = await client.query<{ id: number; kind: string }>('SELECT id, kind FROM tic_files WHERE digest = $1', [digest])
+    const { rows } = await client.query<Pick<Row<'tic_files'>, 'id' | 'kind'>>('SELECT id, kind FROM tic_files WHERE digest = $1', [digest])
     if (rows[0]) {
       progress.line(`${name}: unchanged (imported before as file ${rows[0].id})`)
       return { file: { ...summary, status: 'unchanged', file_id: rows[0].id, kind: rows[0].kind as TicKind, seconds: (Date.now() - started) / 1000 }, structures: [] }
@@ -361,7 +362,7 @@ async function importOne(
     inTransaction = true
     stage = await createStage(client, 'tic', STAGE_DEFINITION)
     const placeholder = randomBytes(32).toString('hex')
-    const { rows } = await client.query<{ id: number }>(
+    const { rows } = await client.query<Pick<Row<'tic_files'>, 'id'>>(
       `INSERT INTO tic_files (digest, source, kind, payer_name, reporting_entity_name, reporting_entity_type, last_updated_on, version, bytes, data_load_id)
        VALUES ($1, $2, 'pending', '', '', '', current_date, '', 0, $3) RETURNING id`,
       [placeholder, name, loadId()],
@@ -504,7 +505,7 @@ async function importOne(
     if (!begun) await begin()
     await flush()
     const digest = opened.digest()
-    const { rows: before } = await client.query<{ id: number }>('SELECT id FROM tic_files WHERE digest = $1', [digest])
+    const { rows: before } = await client.query<Pick<Row<'tic_files'>, 'id'>>('SELECT id FROM tic_files WHERE digest = $1', [digest])
     if (before[0]) {
       // a remote file that turned out to be imported already
       await client.query('ROLLBACK')
@@ -552,7 +553,7 @@ const countsOf = (s: TicFileSummary) => ({
 
 /** The payer's canonical insurer name (an existing insurer of that name in any case, else a new insurer). */
 async function payerName(client: pg.ClientBase, name: string, kind: string): Promise<string> {
-  const { rows } = await client.query<{ name: string }>('SELECT name FROM insurers WHERE lower(name) = lower($1) ORDER BY name = $1 DESC LIMIT 1', [name])
+  const { rows } = await client.query<Pick<Row<'insurers'>, 'name'>>('SELECT name FROM insurers WHERE lower(name) = lower($1) ORDER BY name = $1 DESC LIMIT 1', [name])
   if (rows[0]) return rows[0].name
   await client.query(`INSERT INTO insurers (name, kind, states) VALUES ($1, $2, '{}') ON CONFLICT (name) DO NOTHING`, [name, kind])
   return name

@@ -106,21 +106,6 @@ export interface PatientQuery {
   scope: AtlasScope
 }
 
-/**
- * mv_patient_diagnoses (not in prisma/schema.prisma: a table filled by refresh.ts, docs/decisions/0079): one row
- * per patient and diagnosis code, with the patient's attributes copied from patients.
- */
-interface PatientDiagnosisRow {
-  patient_id: string
-  icd10_code: string
-  gender: string
-  age: number
-  payer_type: string
-  state: string
-  county_fips: string | null
-  zip_code: string
-}
-
 /** The patients' 24-byte records (see buildPatientIndex), ORDER BY id, from a relation with the columns of patients. */
 const recordsSql = (relation: string, limit: string) =>
   `SELECT string_agg(int8send(p.id) || int2send(least(greatest(p.age, -32768), 32767)::int2)
@@ -264,7 +249,7 @@ export async function buildPatientIndex(pool: pg.Pool, version: string, options:
   const { rows: codeRows } =
     options.only && options.only.filters.codes.length === 0
       ? { rows: [] }
-      : await pool.query<{ code: PatientDiagnosisRow['icd10_code']; data: Buffer }>(
+      : await pool.query<{ code: Row<'mv_patient_diagnoses'>['icd10_code']; data: Buffer }>(
           `SELECT d.icd10_code AS code, string_agg(int8send(d.patient_id), ''::bytea ORDER BY d.patient_id) AS data
            FROM mv_patient_diagnoses d ${postingsWhere ? `WHERE ${postingsWhere}` : ''} GROUP BY d.icd10_code`,
           postings.values,

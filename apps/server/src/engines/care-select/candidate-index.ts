@@ -227,13 +227,25 @@ export type ProviderRow = Pick<
   Row<'providers'>,
   'npi' | 'latitude' | 'longitude' | 'provider_kind' | 'facility_id' | 'accepting_new_patients'
 > & { networks: Record<string, boolean> | null }
+type Volume = Row<'mv_provider_code_volume'>
 /** A row of mv_provider_code_volume (VOLUME_SQL, array mode): npi, code kind, code, claim count. */
-export type VolumeRow = [string, string, string, number]
+export type VolumeRow = [Volume['npi'], Volume['code_kind'], Volume['code'], Volume['claim_count']]
+type Prices = Row<'mv_provider_prices'>
+/** An average amount of PRICE_SQL: numeric, text from the database, never NULL where line_count > 0 (a number in tests' rows). */
+type AverageAmount = NonNullable<Prices['avg_list_amount']> | number
 /**
  * A row of mv_provider_prices (PRICE_SQL, array mode): npi, procedure code, line count, the average list, negotiated,
- * insurer and patient amounts (numeric: text from the database).
+ * insurer and patient amounts.
  */
-export type PriceRow = [string, string, number, string | number, string | number, string | number, string | number]
+export type PriceRow = [
+  Prices['npi'],
+  Prices['procedure_code'],
+  Prices['line_count'],
+  AverageAmount,
+  AverageAmount,
+  AverageAmount,
+  AverageAmount,
+]
 /** A provider's payer-file rows (PAYER_RATE_SQL, array mode): npi, its rows as the pricing module reads them. */
 export type PayerRateRow = [string, PricingRow[]]
 

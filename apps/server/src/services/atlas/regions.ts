@@ -63,7 +63,7 @@ export async function regionsInScope(pool: pg.Pool, granularity: TileGranularity
   if (scope.type === 'STATE') return all.filter((region) => region.state === scope.state)
   const params = new SqlParams()
   const key = granularity === 'STATE' ? 'z.state' : granularity === 'COUNTY' ? 'z.county_fips' : 'z.zip'
-  const { rows } = await pool.query<{ id: string }>(
+  const { rows } = await pool.query<{ id: NonNullable<Row<'zips'>['state' | 'county_fips' | 'zip']> }>(
     `SELECT DISTINCT ${key} AS id FROM zips z WHERE z.zip IN (${scopeZipsSql(scope, params)}) AND ${key} IS NOT NULL`,
     params.values,
   )
@@ -85,7 +85,7 @@ export async function neighboursOf(
   await regionCatalog(pool, granularity, version)
   const entry = catalogs.get(granularity)!
   if (!entry.neighbours) {
-    const { rows } = await pool.query<{ a: RegionNeighbourRow['region_id']; b: RegionNeighbourRow['neighbour_id'] }>(
+    const { rows } = await pool.query<{ a: Row<'mv_region_neighbours'>['region_id']; b: Row<'mv_region_neighbours'>['neighbour_id'] }>(
       'SELECT region_id AS a, neighbour_id AS b FROM mv_region_neighbours WHERE kind = $1',
       [granularity],
     )
@@ -156,13 +156,6 @@ export async function warmZipNeighbours(pool: pg.Pool, version: string): Promise
     await new Promise<void>((resolve) => setImmediate(resolve))
   }
   return ids.length
-}
-
-/** mv_region_neighbours (a materialised view, not in prisma/schema.prisma): touching regions of a granularity. */
-interface RegionNeighbourRow {
-  kind: TileGranularity
-  region_id: string
-  neighbour_id: string
 }
 
 function groupPairs(rows: readonly { a: string; b: string }[]): Map<string, string[]> {

@@ -159,7 +159,7 @@ SELECT
   (SELECT coalesce(json_object_agg(i.code, i.description), '{}') FROM icd10_codes i WHERE i.code = ANY($2::text[])) AS icd10,
   (SELECT coalesce(json_object_agg(c.code, c.description), '{}') FROM procedure_codes c WHERE c.code = ANY($3::text[])) AS procedures`
 
-/** A row of PROVIDER_DETAILS_SQL: the provider's columns, its facility's, its panel's (mv_provider_panel, a view). */
+/** A row of PROVIDER_DETAILS_SQL: the provider's columns, its facility's, its panel's counts (mv_provider_panel, 0 without a row). */
 type ProviderDetails = Pick<
   Row<'providers'>,
   | 'npi'
@@ -186,10 +186,7 @@ type ProviderDetails = Pick<
   aggregated_insurance_networks_v1: Record<string, boolean>
   /** to_char(last_verified_at, 'YYYY-MM-DD') */
   last_verified_at: string
-  /** mv_provider_panel's counts, 0 without a row */
-  last_year_patient_count: number
-  last_month_new_patient_count: number
-}
+} & Pick<Row<'mv_provider_panel'>, 'last_year_patient_count' | 'last_month_new_patient_count'>
 /** A facility of DETAILS_SQL (address: address_line_1). */
 type FacilityDetails = Pick<
   Row<'facilities'>,

@@ -1,5 +1,5 @@
 import type pg from 'pg'
-import { kyselyOf, type Row } from '../../db/kysely.js'
+import { kyselyOf, type LeftJoined, type Row } from '../../db/kysely.js'
 import { COUNT_KEYS, type NovaCounts } from './metrics.js'
 
 /**
@@ -254,12 +254,6 @@ export async function affiliations(pool: pg.Pool): Promise<Affiliations> {
   return { byFacility, bySystem }
 }
 
-/** A row of the view mv_provider_panel: a clinician's patient panel from the claims. */
-interface ProviderPanelRow {
-  last_year_patient_count: number | null
-  last_month_new_patient_count: number | null
-}
-
 export type ProviderRecord = Pick<
   Row<'providers'>,
   | 'id'
@@ -280,7 +274,8 @@ export type ProviderRecord = Pick<
   | 'latitude'
   | 'longitude'
 > &
-  ProviderPanelRow & {
+  // the clinician's patient panel from the claims (none without claims)
+  LeftJoined<Pick<Row<'mv_provider_panel'>, 'last_year_patient_count' | 'last_month_new_patient_count'>> & {
     facility_name: Row<'facilities'>['name'] | null
     antivenom_patients_all_sites_5y: number | null
   }
@@ -304,7 +299,7 @@ export async function providersByNpi(pool: pg.Pool, npis: string[]): Promise<Map
 
 /** The national top antivenom prescribers (pharmacy claims, 5 years): npi → rank (1-based). */
 export async function topPrescriberRanks(pool: pg.Pool, limit: number): Promise<Map<string, number>> {
-  const { rows } = await pool.query<{ npi: string }>(
+  const { rows } = await pool.query<Pick<Row<'mv_prescriber_summaries'>, 'npi'>>(
     `SELECT ps.npi FROM mv_prescriber_summaries ps
      WHERE ps.ndc LIKE $1 OR ps.ndc LIKE $2
      GROUP BY ps.npi ORDER BY sum(ps.patients_5yr) DESC, ps.npi LIMIT $3`,

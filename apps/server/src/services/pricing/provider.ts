@@ -261,17 +261,18 @@ export async function providerCosts(
     // read from its source, mv_provider_prices, for a provider with all payers: the rows its candidate index reads.
     pool.query<{
       code: string
-      description: string | null
+      description: Row<'procedure_codes'>['description'] | null
       claim_count: number
       list: string
       negotiated: string
       insurer: string
       patient: string
-      unit_lines: number | null
-      unit_list: string | null
-      unit_negotiated: string | null
-      unit_insurer: string | null
-      unit_patient: string | null
+      // the code's row of mv_provider_prices (LEFT JOIN: NULL without one)
+      unit_lines: Row<'mv_provider_prices'>['line_count'] | null
+      unit_list: Row<'mv_provider_prices'>['avg_list_amount'] | null
+      unit_negotiated: Row<'mv_provider_prices'>['avg_negotiated_amount'] | null
+      unit_insurer: Row<'mv_provider_prices'>['avg_insurer_amount'] | null
+      unit_patient: Row<'mv_provider_prices'>['avg_patient_amount'] | null
     }>(
       `WITH lines AS (
          SELECT cp.claim_id, cp.procedure_code, cp.list_amount, cp.negotiated_amount, cp.insurer_amount, cp.patient_amount
