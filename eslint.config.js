@@ -119,7 +119,8 @@ export default tseslint.config(
   {
     // Routes are thin adapters (docs/decisions/0080): the contract in, a service call, the contract out. The SQL
     // lives in the services' query modules, typed from db/kysely.ts, and Prisma calls in the services and domain/.
-    files: ['apps/server/src/routes/**/*.ts'],
+    // fhir/index.ts is the route file of /fhir: its reads are in fhir/search.ts and fhir/export.ts.
+    files: ['apps/server/src/routes/**/*.ts', 'apps/server/src/fhir/index.ts'],
     ignores: ['**/*.test.ts'],
     rules: {
       'no-restricted-syntax': [

@@ -1,6 +1,6 @@
 /**
  * Upload bombs against a serving server (issue 32 §1): the real server (bench-server.ts) on a scratch embedded
- * database (or DATABASE_URL), and for each kind of bomb the AI Hub tests use (domain/ai-hub/test-bombs.ts) six
+ * database (or DATABASE_URL), and for each kind of bomb the AI Hub tests use (services/ai-hub/test-bombs.ts) six
  * copies uploaded at once through POST /api/ai-hub/documents, then the six of the mixed test together, while a
  * worker thread polls /healthz every 50 ms on a fixed schedule (a stall of the server's event loop shows in full,
  * not only in the one request in flight) and samples the process's RSS every 20 ms. Prints per round the /healthz
@@ -21,7 +21,7 @@ import { loadEnv } from '../apps/server/src/config.ts'
 import { createDatabase } from '../apps/server/src/db/database.ts'
 import { startEmbeddedPostgres } from '../apps/server/src/db/embedded.ts'
 import { applyMigrations } from '../apps/server/src/db/migrate.ts'
-import { docxBomb, pdfBomb, pptxBomb, xlsxBomb } from '../apps/server/src/domain/ai-hub/test-bombs.ts'
+import { docxBomb, pdfBomb, pptxBomb, xlsxBomb } from '../apps/server/src/services/ai-hub/test-bombs.ts'
 import { MIGRATIONS_DIR } from '../apps/server/src/runtime.ts'
 import { startBenchServer, createBenchCompany, createBenchUser } from './bench-server.ts'
 import { ms, quantileOf } from './http-load.ts'

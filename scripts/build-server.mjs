@@ -35,8 +35,8 @@ const result = await build({
     'seed-worker': 'apps/server/src/data/seed-worker.ts',
     // the embedded database's thread (apps/server/src/db/embedded.ts starts ./embedded-worker.js)
     'embedded-worker': 'apps/server/src/db/embedded-worker.ts',
-    // the AI Hub's document extraction threads (apps/server/src/domain/ai-hub/extract-pool.ts starts ./ai-hub-extract-worker.js)
-    'ai-hub-extract-worker': 'apps/server/src/domain/ai-hub/extract-worker.ts',
+    // the AI Hub's document extraction threads (apps/server/src/services/ai-hub/extract-pool.ts starts ./ai-hub-extract-worker.js)
+    'ai-hub-extract-worker': 'apps/server/src/services/ai-hub/extract-worker.ts',
   },
   outdir,
   bundle: true,

@@ -2,24 +2,32 @@ import {
   ADMIN_MESSAGES,
   API_TOKEN_MESSAGES,
   COMPANY_MESSAGES,
+  type ApiToken,
   type CompanyUser,
   type ProductGroup,
+  type ProductUsage,
   type userPermissionSchema,
 } from '@citrus/contracts'
 import type { z } from 'zod'
 import type { UserPrincipal } from '../auth/principal.js'
 import type { PrismaClient } from '../db/database.js'
 import { forbidden, notFound } from '../lib/errors.js'
+import { ApiTokenService } from './api-tokens.js'
+import { apiActor } from './audit.js'
+import type { CreditService, ProductPolicy } from './credits.js'
 import { sortProductGroups } from './product-groups.js'
 
 const isCitrus = (principal: UserPrincipal) => principal.role === 'citrus'
 
 /**
  * Company administration (spec 1 §2 API Keys and Team Management; §7), roles admin and citrus: which company a call
- * addresses and what it may read there. An admin works on their own company only; citrus on any company.
+ * addresses and what it may read and do there. An admin works on their own company only; citrus on any company.
  */
 export class AdministrationService {
-  constructor(private readonly prisma: PrismaClient) {}
+  constructor(
+    private readonly prisma: PrismaClient,
+    private readonly credits: CreditService,
+  ) {}
 
   /**
    * The company whose administration a call addresses: the caller's own by default. An admin may name
@@ -44,8 +52,39 @@ export class AdministrationService {
     return isCitrus(principal) ? {} : { company_id: principal.company_id }
   }
 
-  /** The company's active users, oldest first. */
-  async activeSeats(companyId: number): Promise<{ users: CompanyUser[] }> {
+  /** The active API keys of the company in scope (companyInScope). */
+  async apiTokens(principal: UserPrincipal, requested: number | null | undefined): Promise<ApiToken[]> {
+    const companyId = await this.companyInScope(principal, requested)
+    return this.apiTokenService(principal).list({ company_id: companyId })
+  }
+
+  /** A key for the caller, in their own company (apiTokenCompany); the answer holds the full key, shown this once. */
+  createApiToken(
+    principal: UserPrincipal,
+    body: { company_id?: number | null | undefined; name?: string | null | undefined },
+  ): Promise<ApiToken & { token: string }> {
+    this.apiTokenCompany(principal, body.company_id)
+    return this.apiTokenService(principal).create({ user_id: principal.user_id, name: body.name })
+  }
+
+  /** Revokes a key within the caller's reach (revocationScope); a key out of reach is unknown (404). */
+  async revokeApiToken(principal: UserPrincipal, id: string): Promise<void> {
+    await this.apiTokenService(principal).revoke(id, this.revocationScope(principal))
+  }
+
+  /** The keys as the caller acts on them: audited as the caller, through the API. */
+  private apiTokenService(principal: UserPrincipal): ApiTokenService {
+    return new ApiTokenService(this.prisma, apiActor(principal))
+  }
+
+  /** The credits used and left per product of the company in scope (companyInScope), this cycle. */
+  async productUsage(principal: UserPrincipal, requested: number | null | undefined): Promise<{ products: ProductUsage[] }> {
+    return { products: await this.credits.usage(await this.companyInScope(principal, requested)) }
+  }
+
+  /** The active users of the company in scope (companyInScope), oldest first. */
+  async activeSeats(principal: UserPrincipal, requested: number | null | undefined): Promise<{ users: CompanyUser[] }> {
+    const companyId = await this.companyInScope(principal, requested)
     const users = await this.prisma.user.findMany({
       where: { company_id: companyId, is_active: true },
       orderBy: { id: 'asc' },
@@ -54,7 +93,9 @@ export class AdministrationService {
     return { users: users.map((user) => ({ ...user, created_at: user.created_at.toISOString() })) }
   }
 
-  async activationKey(companyId: number): Promise<{ activation_key: string }> {
+  /** The activation key of the company in scope (companyInScope). */
+  async activationKey(principal: UserPrincipal, requested: number | null | undefined): Promise<{ activation_key: string }> {
+    const companyId = await this.companyInScope(principal, requested)
     const company = await this.prisma.company.findUniqueOrThrow({ where: { id: companyId }, select: { activation_key: true } })
     return { activation_key: company.activation_key }
   }
@@ -77,6 +118,17 @@ export class AdministrationService {
       product_groups: sortProductGroups(user.company.policies.map((policy) => policy.product_group)),
     }
   }
+}
+
+/**
+ * A company's policy for a product, as the caller reads it (plugins/auth.ts policyOf: from the policies read with the
+ * login principal when the company is the caller's, else one query).
+ */
+export type PolicyReader = (companyId: number, product: ProductGroup) => Promise<ProductPolicy | null>
+
+/** Whether a company holds a product (spec 1 §7): it has a policy for it (its credits are the meter's concern). */
+export async function holdsProduct(readPolicy: PolicyReader, companyId: number, product: ProductGroup): Promise<boolean> {
+  return (await readPolicy(companyId, product)) !== null
 }
 
 /** The product groups a company holds, in their documented order. */

@@ -2,9 +2,7 @@ import { createHash, randomUUID } from 'node:crypto'
 import { Readable } from 'node:stream'
 import { FHIR_MEDIA_TYPE, FHIR_MESSAGES, FHIR_RESOURCE_TYPES, type FhirResourceType } from '@citrus/contracts'
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
-import { apiKeyResolver } from '../auth/api-keys.js'
-import { authPlugin } from '../plugins/auth.js'
-import { CREDITS_REMAINING_HEADER, creditsPlugin } from '../plugins/credits.js'
+import { registerFhirAccess } from './access.js'
 import { capabilityStatement } from './capability.js'
 import { exportManifest, exportStream, parseExportType } from './export.js'
 import { FhirError, fhirNotFound, invalid, operationOutcome, outcomeOf } from './outcome.js'
@@ -85,11 +83,8 @@ export async function fhirRoutes(app: FastifyInstance) {
   const publicAccess = app.config.env.FHIR_PUBLIC
   const rateLimit = { max: FHIR_REQUESTS_PER_MINUTE, timeWindow: 60_000 }
 
-  if (!publicAccess) {
-    await app.register(authPlugin)
-    app.credentials.register(apiKeyResolver)
-    await app.register(creditsPlugin)
-  }
+  // who may call and what a call costs (access.ts): the guard before any parsing, admit (access and metering) once valid
+  const { guard, admit } = await registerFhirAccess(app, publicAccess)
 
   app.setErrorHandler((error: Error, request, reply) => {
     const { status, body } = outcomeOf(error, request)
@@ -111,21 +106,6 @@ export async function fhirRoutes(app: FastifyInstance) {
   )
   // any other body (a FHIR create or update, say) is read only to be refused: 405 for writes, 415 for a _search
   app.addContentTypeParser('*', { parseAs: 'buffer', bodyLimit: FORM_BODY_LIMIT }, (_request, _body, done) => done(null, null))
-
-  /**
-   * Access and metering: after the request is known to be valid (a 400 costs nothing), before the If-None-Match check:
-   * a 304 costs what a 200 costs, as everywhere (docs/decisions/0077), so a company without credits gets 402.
-   */
-  async function admit(request: FastifyRequest, reply: FastifyReply) {
-    if (publicAccess) return
-    await app.requireAccess({ product: 'CARE_SELECT' })(request, reply)
-    const charge = await app.meter(request, 'CARE_SELECT')
-    if (charge.remaining !== null) reply.header(CREDITS_REMAINING_HEADER, String(charge.remaining))
-  }
-  /** The guard alone, before any parsing: an anonymous caller learns nothing but 401. */
-  async function guard(request: FastifyRequest, reply: FastifyReply) {
-    if (!publicAccess) await app.requireAccess({ product: 'CARE_SELECT' })(request, reply)
-  }
 
   const options = { config: { rateLimit }, onRequest: guard, schema: { hide: true }, compress: COMPRESS }
 

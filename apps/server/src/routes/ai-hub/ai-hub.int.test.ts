@@ -19,9 +19,9 @@ import { createTenant, loginTokenFor, testConfig, testDatabase, useTestApp } fro
 import { buildApp } from '../../app.ts'
 import { generateApiKey, hashApiKey, maskOf } from '../../auth/api-keys.ts'
 import { signShareToken } from '../../auth/tokens.ts'
-import { OFFLINE_MODEL, UNVERIFIED_NUMBER } from '../../domain/ai-hub/generate.ts'
-import { numbersIn } from '../../domain/ai-hub/numbers.ts'
-import { docxBomb, pdfBomb, pptxBomb, xlsxBomb } from '../../domain/ai-hub/test-bombs.ts'
+import { OFFLINE_MODEL, UNVERIFIED_NUMBER } from '../../services/ai-hub/generate.ts'
+import { numbersIn } from '../../services/ai-hub/numbers.ts'
+import { docxBomb, pdfBomb, pptxBomb, xlsxBomb } from '../../services/ai-hub/test-bombs.ts'
 
 type Tenant = Awaited<ReturnType<typeof createTenant>>
 type Db = ReturnType<typeof useTestApp>['db']

@@ -64,7 +64,7 @@ export class AiAnalyst {
   }
 
   /**
-   * The context an answer is made from, read once before the credit is taken (routes/ai-hub): its refusals (an
+   * The context an answer is made from, read once before the credit is taken (service.ts prepareGeneration): its refusals (an
    * unknown template, an empty context) cost nothing, and the answer is made from exactly what was checked.
    */
   async prepare(owner: Owner, input: GenerateInput) {
