@@ -53,6 +53,38 @@ type ColumnKind<T> = null extends T ? `${KindOf<NonNullable<T>>} | null` : KindO
 /** Every column of a view's generated row type, with its kind. */
 export type ViewColumns<V extends ViewName> = { readonly [C in keyof Row<V>]-?: ColumnKind<Row<V>[C]> }
 
+/** The aggregate tables filled in turns (decision 0079) have the columns of the view they are filled from. */
+const PATIENT_DIAGNOSES = {
+  patient_id: 'string',
+  icd10_code: 'string',
+  gender: 'string',
+  age: 'number',
+  payer_type: 'string',
+  state: 'string',
+  county_fips: 'string | null',
+  zip_code: 'string',
+  claim_count: 'number',
+  first_service_date: 'date',
+  last_service_date: 'date',
+} as const
+
+const PROVIDER_CODE_VOLUME = { npi: 'string', code_kind: 'string', code: 'string', claim_count: 'number', patient_count: 'number' } as const
+
+const PROVIDER_PRICES = {
+  npi: 'string',
+  procedure_code: 'string',
+  line_count: 'number',
+  avg_list_amount: 'string | null',
+  avg_negotiated_amount: 'string | null',
+  avg_insurer_amount: 'string | null',
+  avg_patient_amount: 'string | null',
+  all_line_count: 'number',
+  sum_negotiated: 'string',
+  carriers: 'string[]',
+  carrier_sum_negotiated: 'number[]',
+  carrier_line_count: 'number[]',
+} as const
+
 /**
  * The columns of each view in the order the migrations give them, with the kind of value read. The compiler holds this
  * list to the generated row types (every column, no other, the same kind and nullability); views.int.test.ts holds it
@@ -71,32 +103,8 @@ export const VIEW_COLUMNS = {
     crofab_units_used: 'number',
     anavip_units_used: 'number',
   },
-  mv_patient_diagnoses: {
-    patient_id: 'string',
-    icd10_code: 'string',
-    gender: 'string',
-    age: 'number',
-    payer_type: 'string',
-    state: 'string',
-    county_fips: 'string | null',
-    zip_code: 'string',
-    claim_count: 'number',
-    first_service_date: 'date',
-    last_service_date: 'date',
-  },
-  mv_patient_diagnoses_source: {
-    patient_id: 'string',
-    icd10_code: 'string',
-    gender: 'string',
-    age: 'number',
-    payer_type: 'string',
-    state: 'string',
-    county_fips: 'string | null',
-    zip_code: 'string',
-    claim_count: 'number',
-    first_service_date: 'date',
-    last_service_date: 'date',
-  },
+  mv_patient_diagnoses: PATIENT_DIAGNOSES,
+  mv_patient_diagnoses_source: PATIENT_DIAGNOSES,
   mv_prescriber_summaries: {
     npi: 'string',
     drug_name: 'string',
@@ -108,38 +116,12 @@ export const VIEW_COLUMNS = {
     last_fill_date: 'date',
   },
   mv_price_code_points: { procedure_code: 'string', latitude: 'number', longitude: 'number', facility_id: 'number' },
-  mv_provider_code_volume: { npi: 'string', code_kind: 'string', code: 'string', claim_count: 'number', patient_count: 'number' },
-  mv_provider_code_volume_source: { npi: 'string', code_kind: 'string', code: 'string', claim_count: 'number', patient_count: 'number' },
+  mv_provider_code_volume: PROVIDER_CODE_VOLUME,
+  mv_provider_code_volume_source: PROVIDER_CODE_VOLUME,
   mv_provider_panel: { npi: 'string', last_year_patient_count: 'number', last_month_new_patient_count: 'number', patient_count: 'number' },
   mv_provider_points: { primary_taxonomy_code: 'string', latitude: 'number', longitude: 'number', npi: 'string' },
-  mv_provider_prices: {
-    npi: 'string',
-    procedure_code: 'string',
-    line_count: 'number',
-    avg_list_amount: 'string | null',
-    avg_negotiated_amount: 'string | null',
-    avg_insurer_amount: 'string | null',
-    avg_patient_amount: 'string | null',
-    all_line_count: 'number',
-    sum_negotiated: 'string',
-    carriers: 'string[]',
-    carrier_sum_negotiated: 'number[]',
-    carrier_line_count: 'number[]',
-  },
-  mv_provider_prices_source: {
-    npi: 'string',
-    procedure_code: 'string',
-    line_count: 'number',
-    avg_list_amount: 'string | null',
-    avg_negotiated_amount: 'string | null',
-    avg_insurer_amount: 'string | null',
-    avg_patient_amount: 'string | null',
-    all_line_count: 'number',
-    sum_negotiated: 'string',
-    carriers: 'string[]',
-    carrier_sum_negotiated: 'number[]',
-    carrier_line_count: 'number[]',
-  },
+  mv_provider_prices: PROVIDER_PRICES,
+  mv_provider_prices_source: PROVIDER_PRICES,
   mv_region_neighbours: { kind: 'string', region_id: 'string', neighbour_id: 'string' },
   mv_search_words: { domain: 'string', word: 'string', documents: 'number' },
   provider_network_participation: {
