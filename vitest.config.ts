@@ -40,6 +40,8 @@ export default defineConfig({
           environment: 'jsdom',
           include: ['apps/web/src/**/*.test.{ts,tsx}'],
           setupFiles: ['test/fail-on-console-error.ts', 'apps/web/src/test/setup.ts'],
+          // a file's first test renders the lazily imported routes: seconds on a loaded machine (setup.ts's find* wait)
+          testTimeout: 20_000,
         },
       },
       {

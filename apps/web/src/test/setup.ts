@@ -1,6 +1,10 @@
-import { cleanup } from '@testing-library/react'
+import { cleanup, configure } from '@testing-library/react'
 import { afterAll, afterEach, vi } from 'vitest'
 import { disposeRouters } from './routers'
+
+// A find* or waitFor waits up to 5 s for what it expects (the library's default is 1 s): the first test of a file renders
+// the app's lazily imported routes, which on a loaded machine (two test modes side by side, CI) took longer than 1 s.
+configure({ asyncUtilTimeout: 5_000 })
 
 // jsdom lacks the browser APIs Mantine relies on.
 if (typeof window !== 'undefined') {
