@@ -11,6 +11,7 @@ import {
 } from '../auth/principal.js'
 import { loginTokenRevoked } from '../auth/tokens.js'
 import type { Row } from '../db/kysely.js'
+import { holdsProduct } from '../domain/administration.js'
 import { productPolicyOf, type ProductPolicy } from '../domain/credits.js'
 import { AppError, forbidden, unauthorized } from '../lib/errors.js'
 import fp from 'fastify-plugin'
@@ -129,7 +130,7 @@ export async function policyOf(request: FastifyRequest, companyId: number, produ
 }
 
 export async function companyHasProduct(request: FastifyRequest, companyId: number, product: ProductGroup): Promise<boolean> {
-  return (await policyOf(request, companyId, product)) !== null
+  return holdsProduct((company, group) => policyOf(request, company, group), companyId, product)
 }
 
 /** Whether a link with these authorized_user_ids admits the signed-in user (an empty list admits everyone). */
