@@ -10,7 +10,8 @@
  *       as seed-worker.ts does; CPU time (user + sys) per entity and per table, the estimate for the whole
  *       scale, and the md5 of each table's COPY text (equal digests = byte-identical rows)
  *   npm run bench -- typeahead [--requests 200] [--concurrency 1,8]
- *       p50/p95 latency of every look-up at each concurrency against the loaded database
+ *       p50/p95 latency of every look-up at each concurrency against the loaded database: the function on a pool,
+ *       then over HTTP through a server the run starts (what a user waits for), with the ratio of the two
  *   npm run bench -- nova [--requests 200] [--concurrency 1,8]
  *       p50/p95 of atlas/tiles, insights/accounts and the facility insight over HTTP (wrk, or a worker thread)
  *       (bench/nova.ts; DATABASE_URL, else a scratch embedded database with the test dataset)
@@ -60,6 +61,7 @@
  * instance unless --data-dir-db is given, so a benchmark never replaces the data of your data folder.
  */
 import { createHash, randomUUID } from 'node:crypto'
+import { loadavg } from 'node:os'
 import { parseArgs } from 'node:util'
 import { SCALES, SyntheticDataset, type Scale } from '@citrus/data-kit'
 import type pg from 'pg'
@@ -74,7 +76,7 @@ import { startEmbeddedPostgres } from '../apps/server/src/db/embedded.ts'
 import { applyMigrations } from '../apps/server/src/db/migrate.ts'
 import { searchIcd10, searchProcedureCodes, searchProcedures, searchSpecialties } from '../apps/server/src/services/typeahead/lookups.ts'
 import { MIGRATIONS_DIR, runningEmbeddedUrl, startRuntime } from '../apps/server/src/runtime.ts'
-import { createBenchCompany, createBenchUser } from './bench-server.ts'
+import { createBenchCompany, createBenchUser, startBenchServer } from './bench-server.ts'
 import { benchAtlas, benchAtlasReadOnly } from './atlas.ts'
 import { benchCostTransparency } from './cost-transparency.ts'
 import { benchNova } from './nova.ts'
@@ -86,7 +88,7 @@ import { benchFirstStartHttp } from './first-start-http.ts'
 import { benchBombs } from './bombs.ts'
 import { benchScaleOut, SCALE_OUT_PARTS } from './scale-out.ts'
 import { benchScreens } from './screens.ts'
-import { ms, setLoadGenerator } from './http-load.ts'
+import { loadGenerator, ms, quantileOf, runHttpLoad, setLoadGenerator } from './http-load.ts'
 
 const fmt = new Intl.NumberFormat('en-US')
 const n = (x: number) => fmt.format(Math.round(x))
@@ -99,27 +101,44 @@ function quantile(sorted: number[], q: number): number {
 }
 
 /** The database to benchmark against, and how to let it go. */
-async function openDatabase(options: { scratch: boolean }): Promise<{ db: Database; mode: string; close(): Promise<void> }> {
+interface BenchDatabase {
+  db: Database
+  /** the connection string, for a server the bench starts on the same database */
+  url: string
+  kind: 'embedded' | 'postgres'
+  mode: string
+  close(): Promise<void>
+}
+
+async function openDatabase(options: { scratch: boolean }): Promise<BenchDatabase> {
   const env = loadEnv()
   if (env.DATABASE_URL) {
     await applyMigrations(env.DATABASE_URL, MIGRATIONS_DIR)
     const db = createDatabase(env.DATABASE_URL, { maxConnections: 10 })
-    return { db, mode: 'PostgreSQL (DATABASE_URL)', close: () => db.close() }
+    return { db, url: env.DATABASE_URL, kind: 'postgres', mode: 'PostgreSQL (DATABASE_URL)', close: () => db.close() }
   }
   if (options.scratch) {
     const embedded = await startEmbeddedPostgres({})
     await applyMigrations(embedded.url, MIGRATIONS_DIR)
     const db = createDatabase(embedded.url, { maxConnections: 10 })
-    return { db, mode: 'embedded PGlite (scratch, in memory)', close: async () => (await db.close(), await embedded.stop()) }
+    const close = async () => (await db.close(), await embedded.stop())
+    return { db, url: embedded.url, kind: 'embedded', mode: 'embedded PGlite (scratch, in memory)', close }
   }
   const running = runningEmbeddedUrl(env)
   if (running) {
     const db = createDatabase(running, { maxConnections: 10 })
-    return { db, mode: 'embedded PGlite (running server)', close: () => db.close() }
+    return { db, url: running, kind: 'embedded', mode: 'embedded PGlite (running server)', close: () => db.close() }
   }
   const runtime = await startRuntime(env)
-  const db = createDatabase(runtime.config.databaseUrl, { maxConnections: 10 })
-  return { db, mode: `embedded PGlite (${env.DATA_DIR})`, close: async () => (await db.close(), await runtime.stop()) }
+  const url = runtime.config.databaseUrl
+  const db = createDatabase(url, { maxConnections: 10 })
+  return {
+    db,
+    url,
+    kind: 'embedded',
+    mode: `embedded PGlite (${env.DATA_DIR})`,
+    close: async () => (await db.close(), await runtime.stop()),
+  }
 }
 
 async function time<T>(fn: () => Promise<T> | T): Promise<[T, number]> {
@@ -416,8 +435,55 @@ async function benchTypeahead(requests: number, levels: number[]) {
       console.log(`\n  p50 ratio, concurrency ${high} / ${low} (1 = no slowdown under load):`)
       for (const [name, m] of Object.entries(medians)) console.log(`    ${name.padEnd(20)} ${(m[high]! / m[low]!).toFixed(2)}`)
     }
+    await typeaheadOverHttp(target, requests, levels, medians)
   } finally {
     await target.close()
+  }
+}
+
+/**
+ * What a user waits for: the same look-ups over HTTP (GET /api/typeahead/<name>?query=…&limit=10 with a login token)
+ * against a server the run starts on the same database, sent by wrk or a worker thread (bench/http-load.ts), after an
+ * untimed round of the same requests; each beside the function's own p50 above (the request's cost: credential
+ * check, rate limit, contract, JSON, HTTP).
+ */
+async function typeaheadOverHttp(
+  target: BenchDatabase,
+  requests: number,
+  levels: number[],
+  medians: Record<string, Record<number, number>>,
+) {
+  const env = loadEnv({ LOG_LEVEL: 'silent', OUTBOX_POLL_INTERVAL_MS: '0' })
+  const company = await createBenchCompany(target.db, 'Bench typeahead', [])
+  const user = await createBenchUser(target.db, company.id, 'user')
+  const { app, base } = await startBenchServer(env, target.url, target.kind)
+  try {
+    const token = app.tokens.signLogin({
+      id: user.id,
+      email: user.email,
+      company_id: company.id,
+      company_name: company.company_name,
+      role: 'user',
+      phone_number: null,
+    })
+    const headers = { authorization: `Bearer ${token}` }
+    console.log(`\n  over HTTP (load generator ${loadGenerator()}), p50 / p95 and the API / function p50 ratio:`)
+    for (const [name, w] of Object.entries(WORKLOAD)) {
+      const list = Array.from({ length: requests }, (_, i) => ({
+        path: `/api/typeahead/${name}?query=${encodeURIComponent(w.queries[i % w.queries.length]!)}&limit=10`,
+        headers,
+      }))
+      for (const c of levels) {
+        await runHttpLoad(base, list, c)
+        const { latencies, throughput } = await runHttpLoad(base, list, c)
+        const p50 = quantileOf(latencies, 0.5)
+        console.log(
+          `  ${name.padEnd(20)} concurrency ${String(c).padStart(2)}: p50 ${ms(p50).padStart(6)} ms  p95 ${ms(quantileOf(latencies, 0.95)).padStart(6)} ms  ${n(throughput).padStart(6)} req/s  API / function ${(p50 / medians[name]![c]!).toFixed(2)}  (load ${loadavg()[0]!.toFixed(2)})`,
+        )
+      }
+    }
+  } finally {
+    await app.close()
   }
 }
 
