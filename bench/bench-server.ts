@@ -61,3 +61,19 @@ export function createBenchUser(db: Database, companyId: number, role: Role, opt
     },
   })
 }
+
+/** The login token a sign-in would give a bench user of `company` (signed by the server's own secret). */
+export function benchLoginToken(
+  app: FastifyInstance,
+  user: { id: number; email: string; role: Role },
+  company: { id: number; company_name: string },
+): string {
+  return app.tokens.signLogin({
+    id: user.id,
+    email: user.email,
+    company_id: company.id,
+    company_name: company.company_name,
+    role: user.role,
+    phone_number: null,
+  })
+}

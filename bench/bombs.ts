@@ -23,7 +23,7 @@ import { startEmbeddedPostgres } from '../apps/server/src/db/embedded.ts'
 import { applyMigrations } from '../apps/server/src/db/migrate.ts'
 import { docxBomb, pdfBomb, pptxBomb, xlsxBomb } from '../apps/server/src/services/ai-hub/test-bombs.ts'
 import { MIGRATIONS_DIR } from '../apps/server/src/runtime.ts'
-import { startBenchServer, createBenchCompany, createBenchUser } from './bench-server.ts'
+import { startBenchServer, createBenchCompany, createBenchUser, benchLoginToken } from './bench-server.ts'
 import { ms, quantileOf } from './http-load.ts'
 
 const MB = 1024 * 1024
@@ -109,14 +109,7 @@ export async function benchBombs(options: { rounds: string[] | null }): Promise<
   const poller = new Worker(POLLER, { eval: true, workerData: { base } })
   try {
     await new Promise((resolve) => poller.once('message', resolve))
-    const token = app.tokens.signLogin({
-      id: user.id,
-      email: user.email,
-      company_id: company.id,
-      company_name: company.company_name,
-      role: 'user',
-      phone_number: null,
-    })
+    const token = benchLoginToken(app, user, company)
     const upload = async (name: string, content: Buffer) => {
       const form = new FormData()
       form.append('files', new Blob([new Uint8Array(content)]), name)

@@ -11,7 +11,7 @@ import { createDatabase } from '../apps/server/src/db/database.ts'
 import { startEmbeddedPostgres } from '../apps/server/src/db/embedded.ts'
 import { applyMigrations } from '../apps/server/src/db/migrate.ts'
 import { MIGRATIONS_DIR } from '../apps/server/src/runtime.ts'
-import { startBenchServer, createBenchCompany, createBenchUser } from './bench-server.ts'
+import { startBenchServer, createBenchCompany, createBenchUser, benchLoginToken } from './bench-server.ts'
 import { loadGenerator, runHttpLoad, quantileOf, ms } from './http-load.ts'
 
 /**
@@ -57,22 +57,8 @@ export async function benchCostTransparency(requests: number, concurrency: numbe
   if (searches.length === 0) throw new Error('no priced facilities: load a dataset first (npm run cli -- data seed)')
 
   const { app, base } = await startBenchServer(env, databaseUrl, embedded ? 'embedded' : 'postgres')
-  const token = app.tokens.signLogin({
-    id: user.id,
-    email: user.email,
-    company_id: company.id,
-    company_name: company.company_name,
-    role: 'member',
-    phone_number: null,
-  })
-  const meteredToken = app.tokens.signLogin({
-    id: meteredUser.id,
-    email: meteredUser.email,
-    company_id: metered.id,
-    company_name: metered.company_name,
-    role: 'member',
-    phone_number: null,
-  })
+  const token = benchLoginToken(app, user, company)
+  const meteredToken = benchLoginToken(app, meteredUser, metered)
   const get = async (path: string) => {
     const response = await fetch(`${base}${path}`, { headers: { authorization: `Bearer ${token}` } })
     await response.arrayBuffer()

@@ -76,7 +76,7 @@ import { startEmbeddedPostgres } from '../apps/server/src/db/embedded.ts'
 import { applyMigrations } from '../apps/server/src/db/migrate.ts'
 import { searchIcd10, searchProcedureCodes, searchProcedures, searchSpecialties } from '../apps/server/src/services/typeahead/lookups.ts'
 import { MIGRATIONS_DIR, runningEmbeddedUrl, startRuntime } from '../apps/server/src/runtime.ts'
-import { createBenchCompany, createBenchUser, startBenchServer } from './bench-server.ts'
+import { createBenchCompany, createBenchUser, startBenchServer, benchLoginToken } from './bench-server.ts'
 import { benchAtlas, benchAtlasReadOnly } from './atlas.ts'
 import { benchCostTransparency } from './cost-transparency.ts'
 import { benchNova } from './nova.ts'
@@ -458,14 +458,7 @@ async function typeaheadOverHttp(
   const user = await createBenchUser(target.db, company.id, 'user')
   const { app, base } = await startBenchServer(env, target.url, target.kind)
   try {
-    const token = app.tokens.signLogin({
-      id: user.id,
-      email: user.email,
-      company_id: company.id,
-      company_name: company.company_name,
-      role: 'user',
-      phone_number: null,
-    })
+    const token = benchLoginToken(app, user, company)
     const headers = { authorization: `Bearer ${token}` }
     console.log(`\n  over HTTP (load generator ${loadGenerator()}), p50 / p95 and the API / function p50 ratio:`)
     for (const [name, w] of Object.entries(WORKLOAD)) {

@@ -17,7 +17,7 @@ import { createDatabase } from '../apps/server/src/db/database.ts'
 import { startEmbeddedPostgres } from '../apps/server/src/db/embedded.ts'
 import { applyMigrations } from '../apps/server/src/db/migrate.ts'
 import { MIGRATIONS_DIR } from '../apps/server/src/runtime.ts'
-import { startBenchServer, createBenchCompany, createBenchUser } from './bench-server.ts'
+import { startBenchServer, createBenchCompany, createBenchUser, benchLoginToken } from './bench-server.ts'
 import { quantileOf, runHttpLoad, type BenchRequest, ms } from './http-load.ts'
 
 const n = (x: number) => Math.round(x).toLocaleString('en-US')
@@ -51,14 +51,7 @@ export async function benchNova(requests: number, levels: number[]) {
 
   const { app, base } = await startBenchServer(env, databaseUrl, embedded ? 'embedded' : 'postgres')
   try {
-    const token = app.tokens.signLogin({
-      id: user.id,
-      email: user.email,
-      company_id: company.id,
-      company_name: company.company_name,
-      role: 'citrus',
-      phone_number: null,
-    })
+    const token = benchLoginToken(app, user, company)
     const headers = { authorization: `Bearer ${token}` }
     const post = (path: string, body: unknown): BenchRequest => ({
       method: 'POST',

@@ -20,7 +20,7 @@ import { dataVersion } from '../apps/server/src/lib/versioned-cache.ts'
 import { scoredSearchBytes, scoredSearchCache } from '../apps/server/src/services/care-select/scored-cache.ts'
 import { MIGRATIONS_DIR, runningEmbeddedUrl } from '../apps/server/src/runtime.ts'
 import { rankingsQuerySchema } from '../packages/contracts/src/index.ts'
-import { startBenchServer, createBenchCompany, createBenchUser } from './bench-server.ts'
+import { startBenchServer, createBenchCompany, createBenchUser, benchLoginToken } from './bench-server.ts'
 import { quantileOf, runHttpLoad, type BenchRequest, ms } from './http-load.ts'
 
 const n = (x: number) => Math.round(x).toLocaleString('en-US')
@@ -115,14 +115,7 @@ export async function benchRankings(requests: number, levels: number[]) {
   const user = await createBenchUser(db, company.id, 'user')
   const { app, base } = await startBenchServer(env, databaseUrl, env.DATABASE_URL ? 'postgres' : 'embedded')
   try {
-    const token = app.tokens.signLogin({
-      id: user.id,
-      email: user.email,
-      company_id: company.id,
-      company_name: company.company_name,
-      role: 'user',
-      phone_number: null,
-    })
+    const token = benchLoginToken(app, user, company)
     const headers = { authorization: `Bearer ${token}` }
     const path = (query: Record<string, string>) => `/api/care-select/rankings?${new URLSearchParams(query).toString()}`
     console.log(
