@@ -445,7 +445,7 @@ async function benchTypeahead(requests: number, levels: number[]) {
  * What a user waits for: the same look-ups over HTTP (GET /api/typeahead/<name>?query=…&limit=10 with a login token)
  * against a server the run starts on the same database, sent by wrk or a worker thread (bench/http-load.ts), after an
  * untimed round of the same requests; each beside the function's own p50 above (the request's cost: credential
- * check, rate limit, contract, JSON, HTTP).
+ * check, data version, contract, JSON, HTTP; the look-ups are not rate limited).
  */
 async function typeaheadOverHttp(
   target: BenchDatabase,

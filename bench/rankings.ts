@@ -135,12 +135,13 @@ export async function benchRankings(requests: number, levels: number[]) {
       `  first search (builds the specialty's candidate index): ${ms(performance.now() - first)} ms (load ${loadAverage()}); ` +
         `process RSS ${n(process.memoryUsage().rss / 2 ** 20)} MiB, heap used ${n(process.memoryUsage().heapUsed / 2 ** 20)} MiB`,
     )
-    // a search answered while the index builds reads its rows from the database and shares the CPU with the build
-    // (engines/versioned-build.ts): the figures below are of a server that holds the specialty, as after its warm-ups
+    // the first search indexes the specialty; the index's version-wide part (the facilities' points) may still be
+    // building, and a search meanwhile shares the CPU with it (engines/versioned-build.ts): the figures below are of a
+    // server that holds both, as after its warm-ups
     const settling = performance.now()
     const warmed = await warmCareSelect(app.db.pool, await dataVersion(app.db.pool), [taxonomy])
     console.log(
-      `  the specialty's candidate index held ${ms(performance.now() - settling)} ms later (${warmed.built.length > 0 ? 'built by the warm-up' : 'held already'}; load ${loadAverage()})`,
+      `  the candidate index (facilities' points and the specialty) held ${ms(performance.now() - settling)} ms later (the specialty ${warmed.built.length > 0 ? 'built by the warm-up' : 'held already'}; load ${loadAverage()})`,
     )
     for (const [name, query] of Object.entries(scenarios)) {
       const r = await fetch(`${base}${path(query)}`, { headers })
