@@ -10,13 +10,17 @@
  * - **a worker thread of this process** (node:http), otherwise, or with `--load-generator node`. It reads the
  *   bodies without decoding them, but each answer still costs that thread about as much CPU as a small answer costs
  *   the server, which shows in the latencies of fast endpoints (measured in 0071).
- * Both send `accept-encoding: gzip, deflate`, as browsers do, and neither decodes a body.
+ * Both send the `accept-encoding` a browser sends (Chromium's: gzip, deflate, br, zstd; the server offers Brotli only
+ * on the FHIR directory, gzip and deflate everywhere), and neither decodes a body.
  */
 import { spawn, spawnSync } from 'node:child_process'
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { Worker } from 'node:worker_threads'
+
+/** What a browser (Chromium) sends as Accept-Encoding. */
+export const BROWSER_ACCEPT_ENCODING = 'gzip, deflate, br, zstd'
 
 export interface BenchRequest {
   method?: 'GET' | 'POST' | 'DELETE' | 'PATCH' | 'PUT'
@@ -39,14 +43,14 @@ export interface LoadResult {
 const WORKER_SOURCE = `
 const { parentPort, workerData } = require('node:worker_threads')
 const http = require('node:http')
-const { base, list, concurrency } = workerData
+const { base, list, concurrency, acceptEncoding } = workerData
 const agent = new http.Agent({ keepAlive: true, maxSockets: concurrency })
 const url = new URL(base)
 // one request on a kept-alive connection; resolves with the status once the body has been read to the end
-// (not decoded: a gzip body stays compressed, as the server sent it)
+// (not decoded: a compressed body stays compressed, as the server sent it)
 const send = (request) =>
   new Promise((resolve, reject) => {
-    const headers = { 'accept-encoding': 'gzip, deflate', ...request.headers }
+    const headers = { 'accept-encoding': acceptEncoding, ...request.headers }
     if (request.body !== undefined) headers['content-length'] = Buffer.byteLength(request.body)
     const req = http.request(
       { agent, host: url.hostname, port: url.port, method: request.method || 'GET', path: request.path, headers },
@@ -129,7 +133,7 @@ function luaString(text: string): string {
 function wrkScript(list: readonly BenchRequest[]): string {
   const rows = list.map((r) => {
     // wrk.format adds the content-length of a body
-    const headers = { 'accept-encoding': 'gzip, deflate', ...r.headers }
+    const headers = { 'accept-encoding': BROWSER_ACCEPT_ENCODING, ...r.headers }
     const h = Object.entries(headers)
       .map(([k, v]) => `[${luaString(k)}]=${luaString(v)}`)
       .join(',')
@@ -228,7 +232,10 @@ function runWrk(base: string, list: readonly BenchRequest[], concurrency: number
 /** The list sent from a worker thread of this process. */
 function runWorker(base: string, list: readonly BenchRequest[], concurrency: number): Promise<LoadResult> {
   return new Promise((resolve, reject) => {
-    const worker = new Worker(WORKER_SOURCE, { eval: true, workerData: { base, list, concurrency } })
+    const worker = new Worker(WORKER_SOURCE, {
+      eval: true,
+      workerData: { base, list, concurrency, acceptEncoding: BROWSER_ACCEPT_ENCODING },
+    })
     worker.once('message', (message: { latencies: number[]; wallMs: number } | { error: string }) => {
       void worker.terminate()
       if ('error' in message) return reject(new Error(message.error))

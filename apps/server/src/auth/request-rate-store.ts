@@ -5,13 +5,17 @@ import type pg from 'pg'
  * The store of @fastify/rate-limit (per-route request limits: the FHIR directory, analytics events) in PostgreSQL,
  * so that every server process on the database counts the same window (docs/decisions/0076): the rows of
  * credential_failures with key_kind 'request', one per route and client key. A request is one upsert that starts
- * a new window when the old one ended, as the credential limits count failures.
+ * a new window when the old one ended, as the credential limits count failures. Its commit is asynchronous, as the
+ * credits' (domain/credits.ts, docs/decisions/0047): a crash of PostgreSQL may lose the last few hundred milliseconds
+ * of request counts (a window counts a few requests fewer), and no request waits for a WAL flush (0.5-2 ms here, more
+ * on a busy disk). The credential limits (auth/rate-limits.ts) keep their synchronous commit: a lockout must survive.
  */
 export function postgresRateLimitStore(pool: pg.Pool, scope: string): FastifyRateLimitStoreCtor {
   const count = async (endpoint: string, key: string, windowMs: number) => {
     const { rows } = await pool.query<{ count: number; ttl: number }>(
-      `INSERT INTO credential_failures AS f (scope, endpoint, key_kind, key, count, reset_at)
-       VALUES ($1, $2, 'request', $3, 1, now() + $4 * interval '1 millisecond')
+      `WITH async_commit AS (SELECT set_config('synchronous_commit', 'off', true) AS setting)
+       INSERT INTO credential_failures AS f (scope, endpoint, key_kind, key, count, reset_at)
+       SELECT $1, $2, 'request', $3, 1, now() + $4 * interval '1 millisecond' FROM async_commit
        ON CONFLICT (scope, endpoint, key_kind, key) DO UPDATE SET
          count = CASE WHEN f.reset_at <= now() THEN 1 ELSE f.count + 1 END,
          reset_at = CASE WHEN f.reset_at <= now() THEN EXCLUDED.reset_at ELSE f.reset_at END

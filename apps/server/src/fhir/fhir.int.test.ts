@@ -675,6 +675,41 @@ describe('FHIR directory, public', { timeout: 180_000 }, () => {
     expect((await get('/Location?address-state=NY&_count=4', { 'if-none-match': searchTag })).status).toBe(200)
   })
 
+  it('writes a page in the encoding asked (Brotli first, then gzip, deflate, none), the same Bundle; pages written at once stay whole', async () => {
+    const entriesOf = async (response: Response) => ((await response.json()) as Bundle).entry!.map((entry) => JSON.stringify(entry))
+    const path = '/PractitionerRole?_count=200'
+    const plain = await get(path, { 'accept-encoding': 'identity' })
+    expect(plain.headers.get('content-encoding')).toBeNull()
+    const expected = await entriesOf(plain)
+    for (const [asked, chosen] of [
+      ['gzip, deflate, br, zstd', 'br'],
+      ['gzip, deflate', 'gzip'],
+      ['deflate', 'deflate'],
+    ] as const) {
+      const response = await get(path, { 'accept-encoding': asked })
+      expect(response.headers.get('content-encoding'), asked).toBe(chosen)
+      expect(await entriesOf(response)).toEqual(expected)
+    }
+    // pages of 1,000 one after the other, then all at once in every encoding, their bodies read only once every
+    // answer has begun: the same entries (the buffers the pages are written into are reused, lib/answer-buffers.ts)
+    const urls: string[] = []
+    let next: string | undefined = `${base}/PractitionerRole?_count=1000`
+    while (next && urls.length < 3) {
+      urls.push(next)
+      next = ((await (await fetch(next)).json()) as Bundle).link.find((link) => link.relation === 'next')?.url
+    }
+    const one: string[][] = []
+    for (const url of urls) one.push(await entriesOf(await fetch(url, { headers: { 'accept-encoding': 'identity' } })))
+    const encodings = ['identity', 'br', 'gzip']
+    const begun = await Promise.all(
+      urls.flatMap((url) => encodings.map((encoding) => fetch(url, { headers: { 'accept-encoding': encoding } }))),
+    )
+    await new Promise((resolve) => setTimeout(resolve, 300))
+    const atOnce: string[][] = []
+    for (const response of begun) atOnce.push(await entriesOf(response))
+    atOnce.forEach((entries, i) => expect(entries).toEqual(one[Math.floor(i / encodings.length)]))
+  })
+
   it('exports NDJSON, one file per type, streamed', async () => {
     const manifest = (await (await get('/$export')).json()) as { output: { type: string; url: string }[] }
     expect(manifest.output.map((output) => output.type)).toEqual([...FHIR_RESOURCE_TYPES])
