@@ -3,8 +3,8 @@
  * are involved), each scenario at each concurrency: `Location?near` within 10 miles of the densest metro ZIP,
  * `PractitionerRole?specialty=&location.near=` there, and 1,000-row pages of PractitionerRole (keyset cursors taken
  * from the first pages' next links); p50/p95 printed beside the p50/p95 of the scenario's raw SQL on the server's
- * pool at concurrency 1. Then the whole PractitionerRole set paged by next links and streamed as NDJSON ($export):
- * resources per second, beside the raw keyset SQL reading the same rows. The network filters (the smallest network by
+ * pool at concurrency 1. Then the whole PractitionerRole set paged by next links and streamed as NDJSON ($export), by
+ * clients on a thread of their own (clientRun): resources per second, beside the raw keyset SQL reading the same rows. The network filters (the smallest network by
  * reference, the largest by name) are measured too, and the header says whether the GIN index of the networks JSON
  * (providers_networks_gin) is there, so that a run without it (dropped by hand) compares before and after.
  * The raw SQL is a fixed reference (the first version's row statement; every row of the radius for `near`), the same
@@ -15,6 +15,7 @@
  * Database: DATABASE_URL (the loaded scale), else the embedded database of a running `npm start`. Changes no data
  * of the directory.
  */
+import { Worker } from 'node:worker_threads'
 import { loadEnv } from '../apps/server/src/config.ts'
 import { createDatabase } from '../apps/server/src/db/database.ts'
 import { applyMigrations } from '../apps/server/src/db/migrate.ts'
@@ -35,6 +36,65 @@ async function timeSql(run: () => Promise<unknown>, times: number): Promise<{ p5
   }
   latencies.sort((a, b) => a - b)
   return { p50: quantileOf(latencies, 0.5), p95: quantileOf(latencies, 0.95) }
+}
+
+/**
+ * The paging and export clients, each run on a worker thread of this process with Node's fetch (its own
+ * Accept-Encoding, gzip and deflate): the server's event loop stays its own, as behind real clients, and what the
+ * figure measures is the server's. Paging by next links, twice: a client that parses each Bundle (JSON.parse of about
+ * 3 MB a page), then one that reads only the Bundle's head (its links) and counts the entries; the export counts the
+ * NDJSON's lines. Each stops after `maxPages` pages (of 1,000) or as many lines.
+ */
+const CLIENT_SOURCE = `
+const { parentPort, workerData } = require('node:worker_threads')
+const { kind, url: first, maxPages } = workerData
+async function run() {
+  let resources = 0
+  const started = performance.now()
+  if (kind === 'export') {
+    const response = await fetch(first)
+    if (response.status !== 200) throw new Error('export: status ' + response.status)
+    for await (const chunk of response.body) {
+      for (let at = chunk.indexOf(10); at >= 0; at = chunk.indexOf(10, at + 1)) resources++
+      if (resources >= maxPages * 1000) break
+    }
+  } else {
+    let url = first
+    let pages = 0
+    while (url && pages < maxPages) {
+      const response = await fetch(url)
+      if (response.status !== 200) throw new Error('paging: status ' + response.status)
+      if (kind === 'parsed') {
+        const bundle = await response.json()
+        resources += bundle.entry ? bundle.entry.length : 0
+        url = bundle.link.find((link) => link.relation === 'next')?.url ?? null
+      } else {
+        const text = await response.text()
+        const head = JSON.parse(text.slice(0, text.indexOf(',"entry":[')) + '}')
+        for (let at = text.indexOf('"fullUrl":'); at >= 0; at = text.indexOf('"fullUrl":', at + 10)) resources++
+        url = head.link.find((link) => link.relation === 'next')?.url ?? null
+      }
+      pages++
+    }
+  }
+  return { resources, seconds: (performance.now() - started) / 1000 }
+}
+run().then((result) => parentPort.postMessage(result), (error) => { throw error })
+`
+
+function clientRun(work: {
+  kind: 'parsed' | 'links' | 'export'
+  url: string
+  maxPages: number
+}): Promise<{ resources: number; seconds: number }> {
+  return new Promise((resolve, reject) => {
+    const worker = new Worker(CLIENT_SOURCE, { eval: true, workerData: work })
+    worker.once('message', (result: { resources: number; seconds: number }) => {
+      resolve(result)
+      void worker.terminate()
+    })
+    worker.once('error', reject)
+  })
 }
 
 export async function benchFhir(requests: number, levels: number[], options: { maxPages: number }) {
@@ -167,54 +227,29 @@ export async function benchFhir(requests: number, levels: number[], options: { m
       }
     }
 
-    // the whole set (or --max-pages pages of 1,000) by next links, then as NDJSON, beside the raw keyset SQL
-    // Paging by next links, twice: a client that parses each Bundle (JSON.parse of about 3 MB a page, on this process,
-    // as the first version of this bench did), then one that reads only the Bundle's head (its links) and counts the
-    // entries, so that the figure is the server's rather than this process's parsing.
-    const paging = async (parse: boolean) => {
-      await resetRateLimit()
-      let url: string | null = `${server.base}/fhir/PractitionerRole?_count=1000`
-      let resources = 0
-      let pages = 0
-      const started = performance.now()
-      while (url && pages < options.maxPages) {
-        const response = await fetch(url)
-        if (response.status !== 200) throw new Error(`paging: status ${response.status}`)
-        if (parse) {
-          const bundle = (await response.json()) as { entry?: unknown[]; link: { relation: string; url: string }[] }
-          resources += bundle.entry?.length ?? 0
-          url = bundle.link.find((link) => link.relation === 'next')?.url ?? null
-        } else {
-          const text = await response.text()
-          const head = JSON.parse(`${text.slice(0, text.indexOf(',"entry":['))}}`) as { link: { relation: string; url: string }[] }
-          for (let at = text.indexOf('"fullUrl":'); at >= 0; at = text.indexOf('"fullUrl":', at + 10)) resources++
-          url = head.link.find((link) => link.relation === 'next')?.url ?? null
-        }
-        pages++
-      }
-      return { resources, seconds: (performance.now() - started) / 1000 }
-    }
-    const parsed = await paging(true)
+    // the whole set (or --max-pages pages of 1,000) by next links, then as NDJSON, beside the raw keyset SQL; each
+    // client on a thread of its own (clientRun), so that its work is not the server's event loop's
+    const limit = options.maxPages * 1000
+    await resetRateLimit()
+    const parsed = await clientRun({ kind: 'parsed', url: `${server.base}/fhir/PractitionerRole?_count=1000`, maxPages: options.maxPages })
     console.log(
       `\npaging PractitionerRole by next links, each Bundle parsed: ${n(parsed.resources)} resources in ${parsed.seconds.toFixed(1)} s = ${n(parsed.resources / parsed.seconds)}/s`,
     )
-    const light = await paging(false)
+    await resetRateLimit()
+    const light = await clientRun({ kind: 'links', url: `${server.base}/fhir/PractitionerRole?_count=1000`, maxPages: options.maxPages })
     console.log(
       `paging PractitionerRole by next links, links read and entries counted: ${n(light.resources)} resources in ${light.seconds.toFixed(1)} s = ${n(light.resources / light.seconds)}/s`,
     )
-
-    let started = performance.now()
-    const response = await fetch(`${server.base}/fhir/$export/PractitionerRole.ndjson`)
-    let lines = 0
-    const limit = options.maxPages * 1000
-    for await (const chunk of response.body as unknown as AsyncIterable<Uint8Array>) {
-      for (let at = chunk.indexOf(10); at >= 0; at = chunk.indexOf(10, at + 1)) lines++
-      if (lines >= limit) break
-    }
-    const exportSeconds = (performance.now() - started) / 1000
+    const exported = await clientRun({
+      kind: 'export',
+      url: `${server.base}/fhir/$export/PractitionerRole.ndjson`,
+      maxPages: options.maxPages,
+    })
+    const lines = exported.resources
+    const exportSeconds = exported.seconds
     console.log(`NDJSON export of PractitionerRole: ${n(lines)} resources in ${exportSeconds.toFixed(1)} s = ${n(lines / exportSeconds)}/s`)
 
-    started = performance.now()
+    let started = performance.now()
     let after = 0
     let rows = 0
     while (rows < limit) {
