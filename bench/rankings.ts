@@ -143,6 +143,17 @@ export async function benchRankings(requests: number, levels: number[]) {
     console.log(
       `  the candidate index (facilities' points and the specialty) held ${ms(performance.now() - settling)} ms later (the specialty ${warmed.built.length > 0 ? 'built by the warm-up' : 'held already'}; load ${loadAverage()})`,
     )
+    // what the first users after an index build wait for, before any warm-up: the metro scored afresh while the heap
+    // still holds the build's garbage and the scoring path is not compiled yet (the rounds below are timed after it)
+    {
+      const list = Array.from({ length: 30 }, () => ({ path: path({ ...scenarios.metro!, _bypass_cache: 'true' }), headers }))
+      const heapMiB = process.memoryUsage().heapUsed / 2 ** 20
+      const { latencies } = await runHttpLoad(base, list, 1)
+      console.log(
+        `  the first 30 metro searches scored afresh after the build, c1: p50 ${ms(quantileOf(latencies, 0.5))} ms, p95 ${ms(quantileOf(latencies, 0.95))} ms, ` +
+          `slowest ${ms(latencies[latencies.length - 1]!)} ms (heap used ${n(heapMiB)} MiB before them; load ${loadAverage()})`,
+      )
+    }
     for (const [name, query] of Object.entries(scenarios)) {
       const r = await fetch(`${base}${path(query)}`, { headers })
       const body = (await r.json()) as { common_ranking_metadata: { total_hcp_candidates: number } }
