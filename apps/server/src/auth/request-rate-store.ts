@@ -12,16 +12,18 @@ import type pg from 'pg'
  */
 export function postgresRateLimitStore(pool: pg.Pool, scope: string): FastifyRateLimitStoreCtor {
   const count = async (endpoint: string, key: string, windowMs: number) => {
-    const { rows } = await pool.query<{ count: number; ttl: number }>(
-      `WITH async_commit AS (SELECT set_config('synchronous_commit', 'off', true) AS setting)
+    const { rows } = await pool.query<{ count: number; ttl: number }>({
+      // prepared once per connection: every rate-limited request runs it
+      name: 'request-rate-count',
+      text: `WITH async_commit AS (SELECT set_config('synchronous_commit', 'off', true) AS setting)
        INSERT INTO credential_failures AS f (scope, endpoint, key_kind, key, count, reset_at)
        SELECT $1, $2, 'request', $3, 1, now() + $4 * interval '1 millisecond' FROM async_commit
        ON CONFLICT (scope, endpoint, key_kind, key) DO UPDATE SET
          count = CASE WHEN f.reset_at <= now() THEN 1 ELSE f.count + 1 END,
          reset_at = CASE WHEN f.reset_at <= now() THEN EXCLUDED.reset_at ELSE f.reset_at END
        RETURNING count, greatest(0, ceil(extract(epoch FROM reset_at - now()) * 1000))::int AS ttl`,
-      [scope, endpoint, key, windowMs],
-    )
+      values: [scope, endpoint, key, windowMs],
+    })
     // now and then, from any process: windows that ended
     if (Math.random() < 0.001)
       void pool.query(`DELETE FROM credential_failures WHERE key_kind = 'request' AND reset_at <= now()`).catch(() => undefined)

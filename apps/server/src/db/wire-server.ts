@@ -22,6 +22,19 @@ export const BACKGROUND_APPLICATION_NAME = 'citrus-background'
 /** Turns given to other connections in a row while a background connection waits, before it gets one. */
 export const BACKGROUND_TURN_EVERY = 8
 
+/** `set_config(name, value, true)`: a setting for the statement's transaction only, gone when it ends. */
+const LOCAL_SET_CONFIG = /\bset_config\s*\(\s*'[^']*'\s*,\s*(?:'(?:[^']|'')*'|\$\d+|[\w.]+)\s*,\s*true\s*\)/gi
+
+/**
+ * Whether `sql` may leave the session's settings changed: SET (not SET LOCAL), RESET, DISCARD, or a set_config() that
+ * is not transaction-local. A transaction-local set_config (the credits' and the request counters' asynchronous
+ * commit) does not: the session is not read back after it.
+ */
+export function changesSessionSettings(sql: string): boolean {
+  if (/(?:^|;)\s*(?:set(?!\s+local\b)|reset|discard)\b/i.test(sql)) return true
+  return /\bset_config\s*\(/i.test(sql.replace(LOCAL_SET_CONFIG, ''))
+}
+
 const code = (letter: string) => letter.charCodeAt(0)
 const PARSE = code('P')
 const BIND = code('B')
@@ -675,7 +688,7 @@ export class PGliteWireServer {
 
   /** SET (not SET LOCAL), RESET, DISCARD or set_config(): the session's settings may differ afterwards. */
   private changesSettings(sql: string): boolean {
-    if (!/(?:^|;)\s*(?:set(?!\s+local\b)|reset|discard)\b/i.test(sql) && !/\bset_config\s*\(/i.test(sql)) return false
+    if (!changesSessionSettings(sql)) return false
     for (const match of sql.matchAll(/\bset_config\s*\(\s*'([^']+)'|(?:^|;)\s*set\s+(?:session\s+)?([\w$]+\.[\w$]+)/gi)) {
       const name = (match[1] ?? match[2])!.toLowerCase()
       if (name.includes('.')) this.customSettings.add(name)
