@@ -4,8 +4,8 @@
  * `PractitionerRole?specialty=&location.near=` there, and 1,000-row pages of PractitionerRole (keyset cursors taken
  * from the first pages' next links); p50/p95 printed beside the p50/p95 of the scenario's raw SQL on the server's
  * pool at concurrency 1. Then the whole PractitionerRole set paged by next links and streamed as NDJSON ($export), by
- * clients on a thread of their own (clientRun): resources per second, beside the raw keyset SQL reading the same rows. The network filters (the smallest network by
- * reference, the largest by name) are measured too, and the header says whether the GIN index of the networks JSON
+ * clients on a thread of their own (clientRun): resources per second, beside the raw keyset SQL reading the same
+ * rows. The network filters (the smallest network by reference, the largest by name) are measured too, and the header says whether the GIN index of the networks JSON
  * (providers_networks_gin) is there, so that a run without it (dropped by hand) compares before and after.
  * The raw SQL is a fixed reference (the first version's row statement; every row of the radius for `near`), the same
  * in every version of this bench: on a shared machine, runs compare as ratios to it. The server's own page statement

@@ -160,9 +160,9 @@ export async function fhirRoutes(app: FastifyInstance) {
     const link = [{ relation: 'self', url: self }]
     if (result.next) link.push({ relation: 'next', url: `${base}/${type}?${canonical}${canonical ? '&' : ''}_cursor=${result.next}` })
     const near = parsed.near
-    // the Bundle as text around each resource's text, written into one buffer (lib/answer-buffers.ts): the resources are never
-    // objects on this path (search.ts). Not streamed: parts of a 1,000-row page sent as they were written paged about 5% slower than the page in one piece
-    // (docs/performance.md, FHIR provider directory)
+    // the Bundle as text around each resource's text, written into one buffer (lib/answer-buffers.ts): the resources
+    // are never objects on this path (search.ts). Not streamed: parts of a 1,000-row page sent as they were written
+    // paged about 5% slower than the page in one piece (docs/performance.md, FHIR provider directory)
     const entries: string[] = []
     for (const match of result.matches)
       entries.push(

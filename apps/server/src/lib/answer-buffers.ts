@@ -56,7 +56,7 @@ export class AnswerBuffers {
     }
   }
 
-  /** buffers held for reuse and their bytes (tests, metrics) */
+  /** buffers held for reuse and their bytes (tests) */
   held(): { count: number; bytes: number } {
     return { count: this.free.length, bytes: this.free.reduce((sum, buffer) => sum + buffer.length, 0) }
   }
