@@ -7,18 +7,10 @@ import { recordAudit, type AuditActor } from './audit.js'
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
 
-type TokenRow = {
-  id: string
-  name: string | null
-  prefix: string
-  created_at: Date
-  last_used_at: Date | null
-  user_id: number
-  company_id: number
-  user: { email: string }
-}
-
 const withOwner = { user: { select: { email: true } } } as const
+
+/** A key's row with its owner's email, as Prisma returns it for `include: withOwner`. */
+type TokenRow = Prisma.ApiTokenGetPayload<{ include: typeof withOwner }>
 
 export function toApiToken(row: TokenRow): ApiToken {
   return {
