@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto'
 import { AUTH_MESSAGES, ERROR_CODES } from '@citrus/contracts'
 import type pg from 'pg'
+import type { Row } from '../db/kysely.js'
 import { AppError } from '../lib/errors.js'
 
 /**
@@ -204,7 +205,13 @@ export class CredentialLimiter implements CredentialGate {
   private async failures(address: string | null, account: string | null) {
     const result = { address: { count: 0, blockedFor: 0 }, account: { count: 0, blockedFor: 0 }, idleTicket: null as string | null }
     if (address === null && account === null) return result
-    const { rows } = await this.db.query<{ key_kind: Kind | null; count: number; wait: number; idle_ticket: string | null }>(
+    const { rows } = await this.db.query<{
+      // credential_failures.key_kind (text) narrowed: the statement matches these two kinds only; NULL: no window
+      key_kind: Kind | null
+      count: Row<'credential_failures'>['count']
+      wait: number
+      idle_ticket: string | null
+    }>(
       `SELECT f.key_kind, f.count, GREATEST(1, ceil(extract(epoch FROM f.reset_at - COALESCE($3::timestamptz, now()))))::int AS wait,
               (SELECT CASE WHEN l.next_ticket = l.serving THEN l.serving::text END FROM credential_lines l
                 WHERE l.scope = $1 AND l.endpoint = $2 AND l.account = $5

@@ -1,5 +1,6 @@
 import type { FastifyRateLimitStore, FastifyRateLimitStoreCtor } from '@fastify/rate-limit'
 import type pg from 'pg'
+import type { Row } from '../db/kysely.js'
 
 /**
  * The store of @fastify/rate-limit (per-route request limits: the FHIR directory, analytics events) in PostgreSQL,
@@ -12,7 +13,7 @@ import type pg from 'pg'
  */
 export function postgresRateLimitStore(pool: pg.Pool, scope: string): FastifyRateLimitStoreCtor {
   const count = async (endpoint: string, key: string, windowMs: number) => {
-    const { rows } = await pool.query<{ count: number; ttl: number }>({
+    const { rows } = await pool.query<Pick<Row<'credential_failures'>, 'count'> & { ttl: number }>({
       // prepared once per connection: every rate-limited request runs it
       name: 'request-rate-count',
       text: `WITH async_commit AS (SELECT set_config('synchronous_commit', 'off', true) AS setting)
@@ -30,7 +31,7 @@ export function postgresRateLimitStore(pool: pg.Pool, scope: string): FastifyRat
     return rows[0]!
   }
   const read = async (endpoint: string, key: string) => {
-    const { rows } = await pool.query<{ count: number; ttl: number }>(
+    const { rows } = await pool.query<Pick<Row<'credential_failures'>, 'count'> & { ttl: number }>(
       `SELECT count, greatest(0, ceil(extract(epoch FROM reset_at - now()) * 1000))::int AS ttl FROM credential_failures
         WHERE scope = $1 AND endpoint = $2 AND key_kind = 'request' AND key = $3 AND reset_at > now()`,
       [scope, endpoint, key],

@@ -5,6 +5,7 @@ import { hashPassword, verifyPassword } from '../auth/password.js'
 import type { CredentialLimiters } from '../auth/rate-limits.js'
 import { hashToken, type Tokens } from '../auth/tokens.js'
 import type { PrismaClient } from '../db/database.js'
+import type { MessageOutbox } from '../generated/prisma/client.js'
 import { badRequest, unauthorized } from '../lib/errors.js'
 import { RESET_REQUEST_KIND, passwordChangedEmail, passwordResetEmail, passwordResetRequest } from './account-emails.js'
 import type { Outbox } from '../services/outbox.js'
@@ -113,7 +114,7 @@ export class AccountService {
   /** One transaction: claims up to RESET_BATCH_SIZE held requests, replaces each with its e-mail or deletes it. */
   private async prepareBatch(): Promise<number> {
     return this.ctx.prisma.$transaction(async (tx) => {
-      const batch = await tx.$queryRaw<{ id: string; recipient: string }[]>`
+      const batch = await tx.$queryRaw<Pick<MessageOutbox, 'id' | 'recipient'>[]>`
         SELECT id, recipient FROM message_outbox
         WHERE status = 'held' AND payload->>'kind' = ${RESET_REQUEST_KIND}
           AND scope IS NOT DISTINCT FROM ${this.ctx.outbox.scope}

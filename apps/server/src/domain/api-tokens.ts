@@ -1,7 +1,7 @@
 import { API_TOKEN_MESSAGES, API_TOKEN_NAME_MAX, ERROR_CODES, MAX_API_TOKENS_PER_USER, type ApiToken } from '@citrus/contracts'
 import { generateApiKey, hashApiKey, maskOf } from '../auth/api-keys.js'
 import type { PrismaClient } from '../db/database.js'
-import type { Prisma } from '../generated/prisma/client.js'
+import type { Prisma, User } from '../generated/prisma/client.js'
 import { AppError, badRequest, forbidden, notFound } from '../lib/errors.js'
 import { recordAudit, type AuditActor } from './audit.js'
 
@@ -49,7 +49,7 @@ export class ApiTokenService {
     const token = generateApiKey()
     const row = await this.prisma.$transaction(async (tx) => {
       // serialises concurrent creates of one user, so the maximum holds under races
-      const locked = await tx.$queryRaw<{ id: number }[]>`SELECT id FROM users WHERE id = ${input.user_id} FOR UPDATE`
+      const locked = await tx.$queryRaw<Pick<User, 'id'>[]>`SELECT id FROM users WHERE id = ${input.user_id} FOR UPDATE`
       if (locked.length === 0) throw notFound(`User ${input.user_id} not found`)
       const user = await tx.user.findUniqueOrThrow({
         where: { id: input.user_id },

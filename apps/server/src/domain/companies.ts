@@ -1,7 +1,8 @@
 import { randomBytes } from 'node:crypto'
-import { COMPANY_MESSAGES, PLAN_TIERS, PRODUCT_GROUPS, type CompanyUser, type PlanTier, type ProductGroup } from '@citrus/contracts'
+import { COMPANY_MESSAGES, PLAN_TIERS, PRODUCT_GROUPS, type CompanyUser, type ProductGroup } from '@citrus/contracts'
 import { z } from 'zod'
 import type { PrismaClient } from '../db/database.js'
+import type { Prisma } from '../generated/prisma/client.js'
 import { AppError, badRequest, notFound } from '../lib/errors.js'
 import { CLI_ACTOR, recordAudit, type AuditActor } from './audit.js'
 
@@ -29,18 +30,15 @@ export type CompanyInput = z.infer<typeof companyInputSchema>
 
 const companyInclude = { policies: { orderBy: { id: 'asc' as const } } }
 
-export interface CompanyRecord {
-  id: number
-  company_name: string
-  industry: string
-  renewal_cycle_days: number
-  activation_key: string
-  created_at: Date
-  policies: { product_group: ProductGroup; limit: number | null }[]
-  plan_tier: PlanTier
-}
+/** A company with its policies as Prisma returns it for `include: companyInclude`. */
+type CompanyRow = Prisma.CompanyGetPayload<{ include: typeof companyInclude }>
 
-function toRecord(company: CompanyRecord): CompanyRecord {
+export type CompanyRecord = Pick<
+  CompanyRow,
+  'id' | 'company_name' | 'industry' | 'renewal_cycle_days' | 'activation_key' | 'created_at' | 'plan_tier'
+> & { policies: Pick<CompanyRow['policies'][number], 'product_group' | 'limit'>[] }
+
+function toRecord(company: CompanyRow): CompanyRecord {
   return {
     id: company.id,
     company_name: company.company_name,

@@ -125,7 +125,7 @@ export class CreditService {
 
   /** `count` credits in one statement: `used` after it, or undefined when they do not all fit under the limit. */
   private async increment(lane: CreditLane, count: number): Promise<number | undefined> {
-    const { rows } = await this.pool.query<{ used: number }>({
+    const { rows } = await this.pool.query<Pick<Row<'credit_usage'>, 'used'>>({
       name: 'credit-consume',
       text: CONSUME_SQL,
       values: [lane.companyId, lane.group, lane.cycleStart, lane.limit, count],

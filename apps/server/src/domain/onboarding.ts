@@ -11,7 +11,7 @@ import {
 import type { UserPrincipal } from '../auth/principal.js'
 import { hashToken } from '../auth/tokens.js'
 import type { PrismaClient } from '../db/database.js'
-import type { Prisma } from '../generated/prisma/client.js'
+import type { Company, Prisma } from '../generated/prisma/client.js'
 import { badRequest, conflict, forbidden, notFound } from '../lib/errors.js'
 import type { Outbox } from '../services/outbox.js'
 import { onboardingEmail } from './account-emails.js'
@@ -40,7 +40,7 @@ export function invitationLink(publicUrl: string, activationKey: string, token: 
  */
 interface InvitationTarget {
   email: string
-  company: { id: number; activation_key: string }
+  company: Pick<Company, 'id' | 'activation_key'>
   role: Role
 }
 

@@ -7,17 +7,10 @@ import { sortProductGroups } from './product-groups.js'
 import { revokeKeysOfUser } from './api-tokens.js'
 import { CLI_ACTOR, recordAudit, type AuditActor } from './audit.js'
 
-export interface UserRecord {
-  id: number
-  email: string
-  role: Role
-  company_id: number
-  phone_number: string | null
-  is_active: boolean
-  created_at: Date
-}
-
 const select = { id: true, email: true, role: true, company_id: true, phone_number: true, is_active: true, created_at: true } as const
+
+/** A user as the user administration reads it: Prisma's row for `select`. */
+export type UserRecord = Prisma.UserGetPayload<{ select: typeof select }>
 
 export function normalizeEmail(email: string): string {
   return email.trim().toLowerCase()

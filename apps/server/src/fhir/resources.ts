@@ -50,7 +50,8 @@ export type ProviderRow = Pick<
   | 'accepting_new_patients'
   | 'updated_at'
 > & {
-  specialty_display: string | null
+  /** specialties.display_name (LEFT JOIN) */
+  specialty_display: Row<'specialties'>['display_name'] | null
   /** aggregated_insurance_networks_v1 as text ({"<insurer>": true|false, ...}); PractitionerRole's rows only */
   networks?: string
   last_verified_at: string
@@ -63,6 +64,8 @@ export type FacilityRow = Pick<
   | 'id'
   | 'npi'
   | 'name'
+  | 'facility_type'
+  | 'taxonomy_code'
   | 'health_system_id'
   | 'address_line_1'
   | 'city'
@@ -72,7 +75,7 @@ export type FacilityRow = Pick<
   | 'longitude'
   | 'phone_number'
   | 'updated_at'
-> & { facility_type: string; taxonomy_code: string | null }
+>
 
 export type HealthSystemRow = Pick<Row<'health_systems'>, 'id' | 'name' | 'city' | 'state' | 'phone_number' | 'website_domain'>
 

@@ -226,7 +226,10 @@ ORDER BY p.latitude, p.npi`
 export type ProviderRow = Pick<
   Row<'providers'>,
   'npi' | 'latitude' | 'longitude' | 'provider_kind' | 'facility_id' | 'accepting_new_patients'
-> & { networks: Record<string, boolean> | null }
+> & {
+  // jsonb (unknown in Row<'providers'>): the insurer → in-network object the loads write
+  networks: Record<string, boolean> | null
+}
 type Volume = Row<'mv_provider_code_volume'>
 /** A row of mv_provider_code_volume (VOLUME_SQL, array mode): npi, code kind, code, claim count. */
 export type VolumeRow = [Volume['npi'], Volume['code_kind'], Volume['code'], Volume['claim_count']]
@@ -247,7 +250,7 @@ export type PriceRow = [
   AverageAmount,
 ]
 /** A provider's payer-file rows (PAYER_RATE_SQL, array mode): npi, its rows as the pricing module reads them. */
-export type PayerRateRow = [string, PricingRow[]]
+export type PayerRateRow = [NonNullable<Row<'tic_rates'>['npi']>, PricingRow[]]
 
 /** A specialty's rows as the database holds them: what indexFromRows indexes. */
 export interface SpecialtyRows {

@@ -8,7 +8,7 @@ import {
   type AiPin,
   type AiResponse,
 } from '@citrus/contracts'
-import type { PrismaClient } from '../../generated/prisma/client.js'
+import type { AiDocument, AiDocumentPage, PrismaClient } from '../../generated/prisma/client.js'
 import { AppError, notFound } from '../../lib/errors.js'
 import type { AiContextStore, Owner } from './context.js'
 import { MARKER, numbersNotIn } from './numbers.js'
@@ -31,13 +31,8 @@ export interface GenerateInput {
   templateId?: string | null | undefined
 }
 
-interface Page {
-  document_id: string
-  title: string
-  type: string
-  page_number: number
-  text: string
-}
+/** A document page with its document's title and type, as pages() and search() read them (document_id::text). */
+type Page = Pick<AiDocumentPage, 'page_number' | 'text'> & Pick<AiDocument, 'title' | 'type'> & { document_id: string }
 
 interface Source {
   marker: string

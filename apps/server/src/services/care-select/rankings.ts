@@ -183,6 +183,7 @@ type ProviderDetails = Pick<
   hco_npi: Row<'facilities'>['npi']
   hco_name: Row<'facilities'>['name'] | null
   hco_compile_level_1: Row<'facilities'>['hco_compile_level_1'] | null
+  /** jsonb (unknown in Row<'providers'>): the insurer → in-network object the loads write */
   aggregated_insurance_networks_v1: Record<string, boolean>
   /** to_char(last_verified_at, 'YYYY-MM-DD') */
   last_verified_at: string

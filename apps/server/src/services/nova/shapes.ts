@@ -66,7 +66,7 @@ export class ShapeCache {
   territories(useCase: string): Promise<GeometryText> {
     const territoryCase = territoryUseCase(useCase)
     return this.get(`territories:${territoryCase}`, async () => {
-      const { rows } = await this.pool.query<{ id: number; g: string }>(
+      const { rows } = await this.pool.query<{ id: Row<'sales_territory_counties'>['territory_id']; g: string }>(
         `SELECT tc.territory_id AS id,
                 ST_AsGeoJSON(ST_CollectionExtract(ST_SimplifyPreserveTopology(ST_Union(ST_MakeValid(ST_SnapToGrid(c.geom, 0.0001))), ${SIMPLIFY}), 3), 4) AS g
          FROM sales_territory_counties tc

@@ -8,7 +8,7 @@ import {
 } from '@citrus/contracts'
 import { ZERO_COST_SHARING_CODES } from '@citrus/data-kit'
 import type pg from 'pg'
-import { kyselyOf } from '../../db/kysely.js'
+import { kyselyOf, type Row } from '../../db/kysely.js'
 import { KM_PER_DEGREE } from '../../lib/bounding-box.js'
 import { badRequest } from '../../lib/errors.js'
 
@@ -686,7 +686,28 @@ export const PAYER_RATES_MAX = 200
  * type, percentages and per diems in their own unit; the codes asked (else any), the payer's (else every payer's).
  */
 export async function payerRates(pool: pg.Pool, npi: string, codes: readonly string[], payer: string | undefined): Promise<PayerRate[]> {
-  const { rows } = await pool.query<Omit<PayerRate, 'unit'>>(
+  const { rows } = await pool.query<
+    Pick<Row<'tic_files'>, 'payer_name' | 'plan_name'> &
+      Pick<
+        Row<'tic_rates'>,
+        | 'billing_code_type'
+        | 'billing_code'
+        | 'name'
+        | 'setting'
+        | 'billing_class'
+        | 'service_codes'
+        | 'billing_code_modifiers'
+        | 'additional_information'
+        | 'tin'
+      > &
+      // text columns narrowed to the contract's values, the only ones the payer-file import writes
+      Pick<PayerRate, 'negotiation_arrangement' | 'negotiated_type'> & {
+        negotiated_rate: number
+        expiration_date: string
+        source_file: string
+        last_updated_on: string
+      }
+  >(
     `SELECT tf.payer_name, tf.plan_name, t.billing_code_type, t.billing_code, t.name, t.negotiation_arrangement, t.negotiated_type,
        t.negotiated_rate::float8 AS negotiated_rate, t.setting, t.billing_class, t.service_codes, t.billing_code_modifiers, t.additional_information,
        to_char(t.expiration_date, 'YYYY-MM-DD') AS expiration_date, t.tin, regexp_replace(tf.source, '^.*/', '') AS source_file,

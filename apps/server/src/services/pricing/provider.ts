@@ -36,6 +36,8 @@ type SubjectRow = Pick<
   | 'zip_code'
   | 'phone_number'
   | 'facility_id'
+  | 'latitude'
+  | 'longitude'
 > & {
   kind: 'provider' | 'facility'
   facility_name: Row<'facilities'>['name'] | null
@@ -44,8 +46,6 @@ type SubjectRow = Pick<
   self_id: Row<'facilities'>['id'] | null
   /** the peers' key: the provider's primary taxonomy or the facility's type */
   peer_group: string | null
-  latitude: number | null
-  longitude: number | null
 }
 
 /**
@@ -129,7 +129,7 @@ async function peerMeans(
   payer: string | null,
 ): Promise<{ code: string; mean: number }[]> {
   if (facilityKind) {
-    const { rows } = await pool.query<{ code: string; mean: number }>(
+    const { rows } = await pool.query<{ code: Row<'claim_procedures'>['procedure_code']; mean: number }>(
       `SELECT cp.procedure_code AS code, avg(cp.negotiated_amount)::float8 AS mean
        FROM claims c JOIN claim_procedures cp ON cp.claim_id = c.id
        WHERE c.facility_id = ANY($1::int[]) AND cp.procedure_code = ANY($2::text[])
@@ -143,14 +143,14 @@ async function peerMeans(
   // arrays in the index condition, PostgreSQL 15 probes every (peer, code) pair, ten times the pages
   const { rows } =
     payer === null
-      ? await pool.query<{ code: string; mean: number }>(
+      ? await pool.query<{ code: Row<'mv_provider_prices'>['procedure_code']; mean: number }>(
           `WITH m AS MATERIALIZED (
              SELECT procedure_code, sum_negotiated, all_line_count FROM mv_provider_prices WHERE npi = ANY($1::bpchar[])
            )
            SELECT procedure_code AS code, (sum_negotiated / all_line_count)::float8 AS mean FROM m WHERE procedure_code = ANY($2::text[])`,
           [peers, codes],
         )
-      : await pool.query<{ code: string; mean: number }>(
+      : await pool.query<{ code: Row<'mv_provider_prices'>['procedure_code']; mean: number }>(
           `WITH m AS MATERIALIZED (
              SELECT npi, procedure_code, carriers, carrier_sum_negotiated, carrier_line_count FROM mv_provider_prices WHERE npi = ANY($1::bpchar[])
            )
@@ -260,7 +260,7 @@ export async function providerCosts(
     // billed in single units has the same figure on both (docs/decisions/0075). Care Connect's own figures (unit_*) are
     // read from its source, mv_provider_prices, for a provider with all payers: the rows its candidate index reads.
     pool.query<{
-      code: string
+      code: Row<'claim_procedures'>['procedure_code']
       description: Row<'procedure_codes'>['description'] | null
       claim_count: number
       list: string

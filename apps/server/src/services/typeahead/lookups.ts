@@ -1,5 +1,6 @@
 import type { CodeOption, ProcedureOption, SpecialtyOption } from '@citrus/contracts'
 import type pg from 'pg'
+import type { Row } from '../../db/kysely.js'
 import { readPoolForVersion } from '../../db/replicas.js'
 import { type SearchDomain, FUZZY_THRESHOLD, searchQueriesSql, searchScoreSql, searchTokens, synonymQueries } from './word-search.js'
 
@@ -106,7 +107,7 @@ const codeTier = (compact: string) => `CASE WHEN ${compact} = $1 THEN 3 WHEN $1 
  * in the claims, the starter set, then the shorter (more general) code and description.
  */
 export async function searchIcd10(pool: pg.Pool, query: string, limit: number): Promise<CodeOption[]> {
-  return indexed<CodeOption>(
+  return indexed<Pick<Row<'icd10_codes'>, 'code' | 'description' | 'long_description' | 'parent_code'>>(
     pool,
     'typeahead_icd10',
     `WITH ${frequencies('claim_diagnoses', 'icd10_code')},
@@ -123,7 +124,7 @@ export async function searchIcd10(pool: pg.Pool, query: string, limit: number): 
 
 /** CPT and HCPCS codes, ranked as ICD-10-CM codes are (searchIcd10); terminated codes are left out. */
 export async function searchProcedureCodes(pool: pg.Pool, query: string, limit: number): Promise<CodeOption[]> {
-  return indexed<CodeOption>(
+  return indexed<Pick<Row<'procedure_codes'>, 'code' | 'description'> & { long_description: string; parent_code: string | null }>(
     pool,
     'typeahead_procedure_codes',
     `WITH ${frequencies('claim_procedures', 'procedure_code')},
@@ -145,7 +146,7 @@ export async function searchProcedureCodes(pool: pg.Pool, query: string, limit: 
  * small table: they match by trigram word similarity ($9 the query, $10 a contains pattern).
  */
 export async function searchProcedures(pool: pg.Pool, query: string, limit: number): Promise<ProcedureOption[]> {
-  const rows = await indexed<ProcedureOption & Ranked & { kind: number }>(
+  const rows = await indexed<Pick<Row<'shoppable_procedures'>, 'name' | 'cpt_codes' | 'description'> & Ranked & { kind: number }>(
     pool,
     'typeahead_procedures',
     `WITH ${searchQueriesSql('procedure', { tokens: '$7', synonyms: '$8' })},
@@ -179,7 +180,7 @@ export async function searchProcedures(pool: pg.Pool, query: string, limit: numb
  */
 export async function searchSpecialties(pool: pg.Pool, query: string, limit: number): Promise<SpecialtyOption[]> {
   const code = compactCode(query)
-  const { rows } = await pool.query<{ code: string; description: string; score: number }>(
+  const { rows } = await pool.query<Pick<Row<'specialties'>, 'code'> & { description: Row<'specialties'>['display_name']; score: number }>(
     `WITH ${frequencies('providers', 'primary_taxonomy_code')}
      SELECT sp.code, sp.display_name AS description,
             CASE WHEN $1 = '' THEN 0
