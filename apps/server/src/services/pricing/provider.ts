@@ -68,7 +68,7 @@ const SUBJECT_SQL = `
  * instead of every provider of the metro (docs/decisions/0051).
  */
 async function peersOf(pool: pg.Pool, subject: SubjectRow): Promise<string[] | number[]> {
-  if (subject.latitude === null || subject.longitude === null || subject.peer_group === null) return []
+  if (subject.peer_group === null) return []
   if (subject.kind === 'provider') {
     const box = boundingBox(subject.latitude, subject.longitude, PROVIDER_PEER_RADIUS_M) ?? WHOLE_EARTH
     // The candidates in the box from mv_provider_points, stored by taxonomy and grid cell, so that a metro's
