@@ -258,6 +258,35 @@ export type AiPinCreate = z.infer<typeof aiPinCreateSchema>
 
 export const aiPinOrderSchema = z.object({ ids: z.array(z.uuid()).max(1_000) })
 
+/**
+ * The AI Hub's type of a file by its name's extension (case-insensitive), as the server reads an upload; null for a
+ * type it does not read.
+ */
+export function aiDocumentTypeOf(filename: string): AiDocumentType | null {
+  const extension = /\.([A-Za-z0-9]+)$/.exec(filename)?.[1]?.toLowerCase()
+  return (AI_DOCUMENT_TYPES as readonly string[]).includes(extension ?? '') ? (extension as AiDocumentType) : null
+}
+
+/** A file chosen for upload, as the browser describes it: its name and its size in bytes. */
+export const aiUploadFileSchema = z.object({ name: z.string(), size: z.number().nonnegative() })
+
+/**
+ * The files one upload (POST /ai-hub/documents) may carry, checked before they are sent by the server's rules and with
+ * its texts: at least one file, at most AI_MAX_FILES_PER_UPLOAD, each at most AI_MAX_FILE_BYTES and of a type the AI
+ * Hub reads (.pdf, .docx, .pptx, .xlsx, .txt by the extension). One message, on `files`: the first rule broken, in
+ * the order the server meets them (count, size, type).
+ */
+export const aiUploadSelectionSchema = z.object({ files: z.array(aiUploadFileSchema) }).superRefine(({ files }, ctx) => {
+  const refuse = (message: string) => ctx.addIssue({ code: 'custom', path: ['files'], message })
+  if (files.length === 0) return refuse(AI_HUB_MESSAGES.noFiles)
+  if (files.length > AI_MAX_FILES_PER_UPLOAD) return refuse(AI_HUB_MESSAGES.tooManyFiles)
+  const tooLarge = files.find((file) => file.size > AI_MAX_FILE_BYTES)
+  if (tooLarge) return refuse(AI_HUB_MESSAGES.fileTooLarge(tooLarge.name))
+  const unsupported = files.find((file) => aiDocumentTypeOf(file.name) === null)
+  if (unsupported) refuse(AI_HUB_MESSAGES.unsupportedType(unsupported.name || '(unnamed)'))
+})
+export type AiUploadSelection = z.input<typeof aiUploadSelectionSchema>
+
 export const aiGenerateSchema = z.object({
   prompt: z
     .string()

@@ -152,6 +152,9 @@ export const ATLAS_MESSAGES = {
   exportManyDone: (n: number) => `Successfully exported ${n} component(s)`,
 } as const
 
+/** A ZIP code of the Atlas forms: 5 digits (the Generic Atlas ZIP, the chips of the custom-ZIP scope). */
+export const ATLAS_ZIP_PATTERN = /^\d{5}$/
+
 /**
  * The Generic Atlas search form (spec 2 §5): at least one diagnosis code ('This field is required'), and for a ZIP
  * search a 5-digit ZIP ('ZIP code is required', 'Please enter a valid 5-digit ZIP code').
@@ -162,7 +165,7 @@ export const atlasGenericFormSchema = z
     if (form.region !== 'zip') return
     const zip = form.zip.trim()
     if (zip === '') ctx.addIssue({ code: 'custom', path: ['zip'], message: ATLAS_MESSAGES.zipRequired })
-    else if (!/^\d{5}$/.test(zip)) ctx.addIssue({ code: 'custom', path: ['zip'], message: ATLAS_MESSAGES.invalidZip })
+    else if (!ATLAS_ZIP_PATTERN.test(zip)) ctx.addIssue({ code: 'custom', path: ['zip'], message: ATLAS_MESSAGES.invalidZip })
   })
 
 /**
@@ -176,7 +179,7 @@ export const atlasSearchFormSchema = z
     zips: z.array(z.string()),
   })
   .superRefine((form, ctx) => {
-    if (form.scope === 'custom-zips' && !form.zips.some((zip) => /^\d{5}$/.test(zip)))
+    if (form.scope === 'custom-zips' && !form.zips.some((zip) => ATLAS_ZIP_PATTERN.test(zip)))
       ctx.addIssue({ code: 'custom', path: ['zips'], message: ATLAS_MESSAGES.enterZip })
   })
 

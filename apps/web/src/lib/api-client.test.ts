@@ -15,11 +15,13 @@ import {
   ApiError,
   INVALID_RESPONSE,
   type EndpointArgs,
+  absoluteBaseUrl,
   buildPath,
   createApi,
   createApiClient,
   createEndpointDownloader,
   createEndpointStreamer,
+  createEndpointUploader,
   createEndpointUrl,
   isInvalidResponse,
   toApiError,
@@ -354,6 +356,34 @@ describe('files and URLs through the client (issue 35 item 5)', () => {
     )
     const refused = await caught(stream(generateStream, { body: request }))
     expect([refused.message, refused.code, refused.status]).toEqual(['No ATLAS credits left', 'CREDITS_EXHAUSTED', 402])
+  })
+
+  it('uploadEndpoint sends the multipart form as it is, with the login token, and parses the answer with the response schema', async () => {
+    const { client, fetchMock, call } = setup({ login: 'jwt-1' })
+    const upload = createEndpointUploader(client)
+    const form = new FormData()
+    form.append('files', new File(['hello'], 'Notes.txt'), 'Notes.txt')
+    fetchMock.mockResolvedValueOnce(jsonResponse({ documents: [] }, { status: 201 }))
+    expect(await upload(endpoints.aiHub.uploadDocuments, form)).toEqual({ documents: [] })
+    expect(call().url).toBe('/api/ai-hub/documents')
+    expect(call().init.method).toBe('POST')
+    expect(call().init.body).toBe(form)
+    expect(call().headers.get('content-type')).toBeNull()
+    expect(call().headers.get('authorization')).toBe('Bearer jwt-1')
+    // an answer that breaks the contract, and a refusal
+    fetchMock.mockResolvedValueOnce(jsonResponse({ documents: 'none' }, { status: 201 }))
+    expect((await caught(upload(endpoints.aiHub.uploadDocuments, form))).code).toBe(INVALID_RESPONSE)
+    fetchMock.mockResolvedValueOnce(
+      jsonResponse({ message: 'Upload at most 10 files at once', code: 'PAYLOAD_TOO_LARGE', status: 413 }, { status: 413 }),
+    )
+    const refused = await caught(upload(endpoints.aiHub.uploadDocuments, form))
+    expect([refused.message, refused.status, refused.fromServer]).toEqual(['Upload at most 10 files at once', 413, true])
+  })
+
+  it('absoluteBaseUrl makes a relative base URL absolute against the origin and keeps an absolute one', () => {
+    expect(absoluteBaseUrl('/api', 'http://localhost:3000')).toBe('http://localhost:3000/api')
+    expect(absoluteBaseUrl('/api/', 'http://localhost:3000/')).toBe('http://localhost:3000/api')
+    expect(absoluteBaseUrl('https://x.example/api', 'http://localhost:3000')).toBe('https://x.example/api')
   })
 
   it('endpointUrl keeps unfilled parameters as templates, adds the query, and the shareable token only without a login', () => {

@@ -332,18 +332,20 @@ function requestEndpoint(
   })
 }
 
-export function createEndpointCaller(client: ApiClient): EndpointCaller {
-  return async (endpoint, input, options) => {
-    const body = await requestEndpoint(client, endpoint, input, options)
-    const parsed = endpoint.response.safeParse(body)
-    if (!parsed.success) {
-      const systemMessage = `The response of ${endpointName(endpoint)} does not match its contract: ${describeIssues(parsed.error.issues)}`
-      // a developer sees the drift at once; tests see it through the mock API's own check
-      if (import.meta.env.DEV && import.meta.env.MODE !== 'test') console.warn(systemMessage)
-      throw new ApiError({ message: CLIENT_MESSAGES.unexpected, code: INVALID_RESPONSE, status: 0, systemMessage })
-    }
-    return parsed.data as EndpointOutput<typeof endpoint>
+/** A success body parsed with the endpoint's response schema; a mismatch is the INVALID_RESPONSE ApiError. */
+function parseResponse<D extends EndpointDefinition>(endpoint: D, body: unknown): EndpointOutput<D> {
+  const parsed = endpoint.response.safeParse(body)
+  if (!parsed.success) {
+    const systemMessage = `The response of ${endpointName(endpoint)} does not match its contract: ${describeIssues(parsed.error.issues)}`
+    // a developer sees the drift at once; tests see it through the mock API's own check
+    if (import.meta.env.DEV && import.meta.env.MODE !== 'test') console.warn(systemMessage)
+    throw new ApiError({ message: CLIENT_MESSAGES.unexpected, code: INVALID_RESPONSE, status: 0, systemMessage })
   }
+  return parsed.data as EndpointOutput<D>
+}
+
+export function createEndpointCaller(client: ApiClient): EndpointCaller {
+  return async (endpoint, input, options) => parseResponse(endpoint, await requestEndpoint(client, endpoint, input, options))
 }
 
 /** Calls an endpoint whose success answer is a file → the file as a Blob (not parsed: its schema documents the media type). */
@@ -370,9 +372,25 @@ export function createEndpointStreamer(client: ApiClient): EndpointStreamer {
 }
 
 /**
+ * Calls an endpoint whose request is a multipart form (the AI Hub's documents: its definition has no JSON body) with
+ * that form as the body → its typed response, parsed with the endpoint's response schema as `api()` parses it.
+ */
+export type EndpointUploader = <D extends EndpointDefinition>(
+  endpoint: D,
+  form: FormData,
+  input?: Omit<EndpointInput<D>, 'body'>,
+  options?: CallOptions,
+) => Promise<EndpointOutput<D>>
+
+export function createEndpointUploader(client: ApiClient): EndpointUploader {
+  return async (endpoint, form, input, options) =>
+    parseResponse(endpoint, await requestEndpoint(client, endpoint, { ...input, body: form }, options))
+}
+
+/**
  * The URL of an endpoint for the browser or the map to fetch itself (vector tiles): the base URL, the path with the
  * given parameters filled and any other kept as its `{name}` template (MapLibre fills {z}/{x}/{y}), the query, and the
- * shareable token when there is no login (the map sends the login token itself: components/map/basemap.ts).
+ * shareable token when there is no login (the map sends its credentials with each request itself: authorizeApiRequest).
  */
 export type EndpointUrl = <D extends EndpointDefinition>(
   endpoint: D,
@@ -394,6 +412,41 @@ export function createEndpointUrl(options: Pick<ApiClientOptions, 'baseUrl' | 'g
   }
 }
 
+/** The credentials of a request to the API: the login token, and the shareable token (sent only without a login). */
+export interface RequestCredentials {
+  loginToken: string | null
+  shareableToken: string | null
+}
+
+/** A request as authorised by authorizeRequest: its URL, and the headers to add (MapLibre's RequestParameters). */
+export interface AuthorizedRequest {
+  url: string
+  headers?: Record<string, string>
+}
+
+/**
+ * Authorises a request the browser or the map sends itself (MapLibre's transformRequest), as `request()` does: to the
+ * API under `apiBaseUrl` (absolute), the login token as `Authorization: Bearer`, else the shareable token as `?token=`
+ * (unless the URL has one); any other URL (a hosted MAP_STYLE_URL style) is left alone.
+ */
+export function authorizeRequest(url: string, apiBaseUrl: string, credentials: RequestCredentials): AuthorizedRequest {
+  if (!url.startsWith(`${apiBaseUrl}/`)) return { url }
+  if (credentials.loginToken) return { url, headers: { Authorization: `Bearer ${credentials.loginToken}` } }
+  if (credentials.shareableToken) {
+    const target = new URL(url)
+    if (!target.searchParams.has('token')) target.searchParams.set('token', credentials.shareableToken)
+    return { url: target.href }
+  }
+  return { url }
+}
+
+/** A base URL made absolute against an origin ('/api' → https://host/api), without a trailing slash. */
+export function absoluteBaseUrl(baseUrl: string, origin: string): string {
+  // concatenated, not resolved with URL: the paths appended to it keep their {z}/{x}/{y} templates unencoded
+  const absolute = /^https?:\/\//.test(baseUrl) ? baseUrl : `${origin.replace(/\/+$/, '')}/${baseUrl.replace(/^\/+/, '')}`
+  return absolute.replace(/\/+$/, '')
+}
+
 /** The app's transport: base URL from config, login token from storage, shareable token from the guest session. */
 const appCredentials = {
   baseUrl: env.apiBaseUrl,
@@ -412,3 +465,18 @@ export const downloadEndpoint: EndpointDownloader = createEndpointDownloader(api
 export const streamEndpoint: EndpointStreamer = createEndpointStreamer(apiClient)
 /** An endpoint's URL for the browser or the map (see EndpointUrl). */
 export const endpointUrl: EndpointUrl = createEndpointUrl(appCredentials)
+/** A multipart upload (the AI Hub's documents), through the same transport, its answer parsed (see EndpointUploader). */
+export const uploadEndpoint: EndpointUploader = createEndpointUploader(apiClient)
+
+/** The app's API base URL, absolute against the page's origin: what the map's URLs start with (its worker needs them absolute). */
+export function absoluteApiBaseUrl(): string {
+  return absoluteBaseUrl(env.apiBaseUrl, window.location.origin)
+}
+
+/** authorizeRequest with the app's API base URL and the credentials of the moment (the map's transformRequest). */
+export function authorizeApiRequest(url: string): AuthorizedRequest {
+  return authorizeRequest(url, absoluteApiBaseUrl(), {
+    loginToken: getValidLoginToken(),
+    shareableToken: getActiveShareableToken(),
+  })
+}

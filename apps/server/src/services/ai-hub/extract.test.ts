@@ -1,10 +1,10 @@
-import { AI_HUB_ERROR_CODES, AI_HUB_MESSAGES, AI_MAX_CONTEXT_TOKENS, AI_MAX_FILE_BYTES } from '@citrus/contracts'
+import { AI_HUB_ERROR_CODES, AI_HUB_MESSAGES, AI_MAX_CONTEXT_TOKENS, AI_MAX_FILE_BYTES, aiDocumentTypeOf } from '@citrus/contracts'
 import { Tiktoken } from 'js-tiktoken/lite'
 import cl100k from 'js-tiktoken/ranks/cl100k_base'
 import JSZip from 'jszip'
 import { describe, expect, it } from 'vitest'
 import { docxOf, encryptedOffice, pdfOf, pptxOf, xlsxOf } from '../../../../../test/ai-hub-fixtures.ts'
-import { checkArchive, cleanText, documentTypeOf, extractPages } from './extract.ts'
+import { checkArchive, cleanText, extractPages } from './extract.ts'
 import { numbersNotIn } from './numbers.ts'
 import { keywordsOf, sentencesOf } from './retrieval.ts'
 import { docxBomb, pdfBomb, pptxBomb, xlsxBomb } from './test-bombs.ts'
@@ -114,7 +114,7 @@ describe('document text extraction', () => {
   })
 
   it('knows the types by extension only', () => {
-    expect(['a.PDF', 'b.docx', 'c.pptx', 'd.xlsx', 'e.txt', 'f.doc', 'g', 'h.csv'].map(documentTypeOf)).toEqual([
+    expect(['a.PDF', 'b.docx', 'c.pptx', 'd.xlsx', 'e.txt', 'f.doc', 'g', 'h.csv'].map(aiDocumentTypeOf)).toEqual([
       'pdf',
       'docx',
       'pptx',

@@ -1,11 +1,4 @@
-import {
-  AI_DOCUMENT_TYPES,
-  AI_HUB_ERROR_CODES,
-  AI_HUB_MESSAGES,
-  AI_MAX_CONTEXT_TOKENS,
-  AI_MAX_UNPACKED_BYTES,
-  type AiDocumentType,
-} from '@citrus/contracts'
+import { AI_HUB_ERROR_CODES, AI_HUB_MESSAGES, AI_MAX_CONTEXT_TOKENS, AI_MAX_UNPACKED_BYTES, type AiDocumentType } from '@citrus/contracts'
 import ExcelJS from 'exceljs'
 import JSZip from 'jszip'
 import { AppError } from '../../lib/errors.js'
@@ -70,12 +63,6 @@ export const documentTooLarge = (filename: string) =>
   new DocumentRejected(422, AI_HUB_ERROR_CODES.budgetExceeded, AI_HUB_MESSAGES.documentTooLarge(filename))
 export const documentTooComplex = (filename: string) =>
   new DocumentRejected(422, AI_HUB_ERROR_CODES.tooComplex, AI_HUB_MESSAGES.documentTooComplex(filename))
-
-/** The document type of a file name, or null when the extension is not one the AI Hub reads. */
-export function documentTypeOf(filename: string): AiDocumentType | null {
-  const extension = /\.([A-Za-z0-9]+)$/.exec(filename)?.[1]?.toLowerCase()
-  return (AI_DOCUMENT_TYPES as readonly string[]).includes(extension ?? '') ? (extension as AiDocumentType) : null
-}
 
 /** Text PostgreSQL can store and people can read: no NUL or other control characters, single spaces and tabs, trimmed lines. */
 export function cleanText(text: string): string {

@@ -2,6 +2,7 @@ import {
   AI_HUB_MESSAGES,
   AUTH_MESSAGES,
   ERROR_CODES,
+  aiDocumentTypeOf,
   type AiDocument,
   type AiDocumentType,
   type AiHubProduct,
@@ -9,7 +10,7 @@ import {
 } from '@citrus/contracts'
 import { AppError, badRequest, forbidden } from '../../lib/errors.js'
 import type { AiContextStore, NewDocument, Owner } from './context.js'
-import { cleanText, documentTypeOf } from './extract.js'
+import { cleanText } from './extract.js'
 import type { ExtractionPool } from './extract-pool.js'
 
 /**
@@ -49,7 +50,7 @@ export async function addUploadedDocuments(
   files: readonly UploadedFile[],
 ): Promise<AiDocument[]> {
   if (files.length === 0) throw badRequest(AI_HUB_MESSAGES.noFiles)
-  const typed = files.map((file) => ({ ...file, type: documentTypeOf(file.filename) }))
+  const typed = files.map((file) => ({ ...file, type: aiDocumentTypeOf(file.filename) }))
   const unsupported = typed.find((file) => file.type === null)
   if (unsupported)
     throw new AppError(415, ERROR_CODES.UNSUPPORTED_MEDIA_TYPE, AI_HUB_MESSAGES.unsupportedType(unsupported.filename || '(unnamed)'))

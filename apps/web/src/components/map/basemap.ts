@@ -1,5 +1,6 @@
 import { GEO_COUNTY_MIN_ZOOM, GEO_TILE_LAYERS, GEO_TILE_MAX_ZOOM, endpoints } from '@citrus/contracts'
-import type { RequestParameters, ResourceType, StyleSpecification } from 'maplibre-gl'
+import type { StyleSpecification } from 'maplibre-gl'
+import { createEndpointUrl } from '../../lib/api-client'
 
 /**
  * The offline basemap: the state and county outlines of the platform's own boundaries, served as vector
@@ -40,6 +41,8 @@ export interface LabelFontUrls {
  * `fonts` the style has no labels (the boundaries alone).
  */
 export function offlineStyle(apiBaseUrl: string, fonts?: LabelFontUrls): StyleSpecification {
+  // no credentials in the style's URLs: the map adds those of the moment to each request (authorizeApiRequest)
+  const urlOf = createEndpointUrl({ baseUrl: apiBaseUrl })
   const labels: StyleSpecification['layers'] = fonts
     ? [
         {
@@ -92,12 +95,12 @@ export function offlineStyle(apiBaseUrl: string, fonts?: LabelFontUrls): StyleSp
     sources: {
       [BASEMAP_SOURCE]: {
         type: 'vector',
-        tiles: [`${apiBaseUrl}${endpoints.geo.tile.path}`],
+        tiles: [urlOf(endpoints.geo.tile)],
         minzoom: 0,
         maxzoom: GEO_TILE_MAX_ZOOM,
         attribution: BASEMAP_ATTRIBUTION,
       },
-      ...(fonts ? { [PLACES_SOURCE]: { type: 'geojson' as const, data: `${apiBaseUrl}${endpoints.geo.places.path}` } } : {}),
+      ...(fonts ? { [PLACES_SOURCE]: { type: 'geojson' as const, data: urlOf(endpoints.geo.places) } } : {}),
     },
     layers: [
       { id: 'background', type: 'background', paint: { 'background-color': BASEMAP_COLORS.background } },
@@ -126,30 +129,4 @@ export function offlineStyle(apiBaseUrl: string, fonts?: LabelFontUrls): StyleSp
       ...labels,
     ],
   }
-}
-
-/** Credentials for requests to our API: the login token as a header, else the shareable token as ?token=. */
-export interface MapCredentials {
-  loginToken: string | null
-  shareableToken: string | null
-}
-
-/**
- * MapLibre's transformRequest: requests to our API carry the caller's credentials (as the API client does);
- * any other URL (a hosted MAP_STYLE_URL style) is left alone.
- */
-export function authorizeMapRequest(
-  url: string,
-  apiBaseUrl: string,
-  credentials: MapCredentials,
-  _resourceType?: ResourceType,
-): RequestParameters {
-  if (!url.startsWith(`${apiBaseUrl}/`)) return { url }
-  if (credentials.loginToken) return { url, headers: { Authorization: `Bearer ${credentials.loginToken}` } }
-  if (credentials.shareableToken) {
-    const target = new URL(url)
-    if (!target.searchParams.has('token')) target.searchParams.set('token', credentials.shareableToken)
-    return { url: target.href }
-  }
-  return { url }
 }

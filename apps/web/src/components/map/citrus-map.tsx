@@ -8,11 +8,9 @@ import type { GeoJSONSource, MapGeoJSONFeature, StyleSpecification } from 'mapli
 import workerUrl from 'maplibre-gl/dist/maplibre-gl-worker.mjs?url'
 import 'maplibre-gl/dist/maplibre-gl.css'
 import { useEffect, useMemo, useRef, useState } from 'react'
-import { env } from '../../config/env'
 import { useApiQuery } from '../../hooks/use-api'
-import { getValidLoginToken } from '../../lib/auth-token'
-import { getActiveShareableToken } from '../../lib/guest-token-store'
-import { authorizeMapRequest, BASEMAP_FIRST_LINE_LAYER, offlineStyle, PLACE_LABEL_LAYERS } from './basemap'
+import { absoluteApiBaseUrl, authorizeApiRequest } from '../../lib/api-client'
+import { BASEMAP_FIRST_LINE_LAYER, offlineStyle, PLACE_LABEL_LAYERS } from './basemap'
 import {
   absoluteUrl,
   choroplethColorExpression,
@@ -216,18 +214,17 @@ export default function CitrusMapImpl({
 
   useEffect(() => {
     if (!styleKnown || !container.current) return
-    const apiBase = absoluteUrl(env.apiBaseUrl, window.location.origin).replace(/\/+$/, '')
     const origin = window.location.origin
     const fonts = { regular: absoluteUrl(labelFontUrl, origin), bold: absoluteUrl(labelFontBoldUrl, origin) }
-    const style: StyleSpecification | string = hostedStyle ?? offlineStyle(apiBase, fonts)
+    const style: StyleSpecification | string = hostedStyle ?? offlineStyle(absoluteApiBaseUrl(), fonts)
     const view = initialView ?? { ...MAP_DEFAULTS.center, zoom: MAP_DEFAULTS.zoom }
     const map = new maplibregl.Map({
       container: container.current,
       style,
       center: [view.lng, view.lat],
       zoom: view.zoom,
-      transformRequest: (url, resourceType) =>
-        authorizeMapRequest(url, apiBase, { loginToken: getValidLoginToken(), shareableToken: getActiveShareableToken() }, resourceType),
+      // our API's requests carry the caller's credentials of the moment, as the API client's do
+      transformRequest: (url) => authorizeApiRequest(url),
     })
     mapRef.current = map
     map.addControl(new maplibregl.NavigationControl({ showCompass: false }), 'top-right')

@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it, vi } from 'vitest'
-import { authorizeMapRequest, BASEMAP_SOURCE, LABEL_FONTS, offlineStyle, PLACE_LABEL_LAYERS, PLACES_SOURCE } from './basemap'
+import { authorizeRequest } from '../../lib/api-client'
+import { BASEMAP_SOURCE, LABEL_FONTS, offlineStyle, PLACE_LABEL_LAYERS, PLACES_SOURCE } from './basemap'
 import {
   absoluteUrl,
   choroplethColorExpression,
@@ -183,16 +184,16 @@ describe('offline basemap', () => {
   it('sends the login token as a header, else the shareable token as ?token=, only to our API', () => {
     const api = 'https://citrus.example.com/api'
     const tile = `${api}/geo/tiles/3/1/3.mvt`
-    expect(authorizeMapRequest(tile, api, { loginToken: 'jwt', shareableToken: 'share' })).toEqual({
+    expect(authorizeRequest(tile, api, { loginToken: 'jwt', shareableToken: 'share' })).toEqual({
       url: tile,
       headers: { Authorization: 'Bearer jwt' },
     })
-    expect(authorizeMapRequest(tile, api, { loginToken: null, shareableToken: 'sh are' })).toEqual({
+    expect(authorizeRequest(tile, api, { loginToken: null, shareableToken: 'sh are' })).toEqual({
       url: `${tile}?token=sh+are`,
     })
-    expect(authorizeMapRequest(tile, api, { loginToken: null, shareableToken: null })).toEqual({ url: tile })
+    expect(authorizeRequest(tile, api, { loginToken: null, shareableToken: null })).toEqual({ url: tile })
     const hosted = 'https://tiles.example.org/style.json'
-    expect(authorizeMapRequest(hosted, api, { loginToken: 'jwt', shareableToken: null })).toEqual({ url: hosted })
+    expect(authorizeRequest(hosted, api, { loginToken: 'jwt', shareableToken: null })).toEqual({ url: hosted })
   })
 
   it('makes origin-relative URLs absolute and keeps absolute ones', () => {

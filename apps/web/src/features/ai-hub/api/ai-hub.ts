@@ -9,7 +9,7 @@ import {
 } from '@citrus/contracts'
 import { useMutation, useQueryClient } from '@tanstack/react-query'
 import { endpointKey, useApiMutation, useApiQuery } from '../../../hooks/use-api'
-import { apiClient, ApiError, buildPath, networkError, streamEndpoint } from '../../../lib/api-client'
+import { ApiError, networkError, streamEndpoint, uploadEndpoint } from '../../../lib/api-client'
 
 const hub = endpoints.aiHub
 
@@ -36,8 +36,7 @@ export type UploadResult = EndpointOutput<typeof hub.uploadDocuments>
 export async function uploadDocument(file: File): Promise<UploadResult> {
   const form = new FormData()
   form.append('files', file, file.name)
-  const body = await apiClient.request(hub.uploadDocuments.method, buildPath(hub.uploadDocuments.path), { body: form })
-  return hub.uploadDocuments.response.parse(body)
+  return uploadEndpoint(hub.uploadDocuments, form)
 }
 
 export function useUploadDocument() {

@@ -10,6 +10,9 @@ import { greetingName } from '../utils/format'
 import { Composer } from './composer'
 import { ResponseView } from './response-view'
 
+/** The composer's rule: the generation request's prompt rule of the contract. */
+const resolvePrompt = schemaResolver(aiGenerateSchema.pick({ prompt: true }), { sync: true })
+
 const QUICK_STARTS = [
   { id: 'market-analysis', name: AI_HUB_MESSAGES.quickStartMarket, icon: IconChartBar },
   { id: 'territory-overview', name: AI_HUB_MESSAGES.quickStartTerritory, icon: IconMap },
@@ -36,7 +39,7 @@ export function AiAssistant({
   const composer = useForm<{ prompt: string; template: AiTemplate | null }>({
     mode: 'controlled',
     initialValues: { prompt: '', template: null },
-    validate: schemaResolver(aiGenerateSchema.pick({ prompt: true }), { sync: true }),
+    validate: resolvePrompt,
   })
   const [templatesOpen, setTemplatesOpen] = useState(false)
   const [generating, setGenerating] = useState(false)
@@ -46,8 +49,15 @@ export function AiAssistant({
   const [error, setError] = useState<string | null>(null)
   const abort = useRef<AbortController | null>(null)
 
+  /** Sends a prompt the rule accepts (the composer's, or a quick start's template); a refused one shows its message. */
+  function submit(values: { prompt: string; template: AiTemplate | null }) {
+    const errors = resolvePrompt(values)
+    if (Object.keys(errors).length > 0) return composer.setErrors(errors)
+    void generate(values.prompt, values.template)
+  }
+
   async function generate(text: string, chosen: AiTemplate | null) {
-    if (text.trim() === '' || generating) return
+    if (generating) return
     abort.current?.abort()
     const controller = new AbortController()
     abort.current = controller
@@ -114,7 +124,7 @@ export function AiAssistant({
                   type="button"
                   disabled={!enabled}
                   aria-disabled={!enabled}
-                  onClick={() => enabled && void generate(definition.prompt, definition)}
+                  onClick={() => enabled && submit({ prompt: definition.prompt, template: definition })}
                   style={{ cursor: enabled ? 'pointer' : 'not-allowed', opacity: enabled ? 1 : 0.55, textAlign: 'left' }}
                   data-testid={`ai-quick-${quick.id}`}
                 >
@@ -170,6 +180,8 @@ export function AiAssistant({
         templatesOpen={templatesOpen}
         onTemplatesOpen={setTemplatesOpen}
         onSend={() => composer.onSubmit((values) => void generate(values.prompt, values.template))()}
+        valid={composer.isValid()}
+        error={composer.errors.prompt}
         generating={generating}
         sticky={stickyComposer}
       />

@@ -1,6 +1,8 @@
 import {
   AI_COPIED_MS,
   AI_HUB_MESSAGES,
+  AI_MAX_FILE_BYTES,
+  AI_MAX_FILES_PER_UPLOAD,
   TOKEN_STORAGE_KEY,
   type AiContext,
   type AiDocument,
@@ -279,11 +281,15 @@ describe('AI Hub composer and templates', () => {
     fireEvent.click(await screen.findByTestId('ai-template-market-analysis'))
     fireEvent.keyDown(textbox(), { key: 'Escape' })
     expect(screen.queryByTestId('ai-using-template')).toBeNull()
-    // an empty or blank prompt is not sent
+    // an empty or blank prompt is not sent: Send stays disabled, and Enter shows the contract's message
     fireEvent.change(textbox(), { target: { value: '   ' } })
-    fireEvent.keyDown(textbox(), { key: 'Enter' })
     expect(screen.getByRole('button', { name: 'Send' }).hasAttribute('disabled')).toBe(true)
+    fireEvent.keyDown(textbox(), { key: 'Enter' })
+    expect(await screen.findByText('Enter a question or choose a template')).toBeTruthy()
     expect(stream.sent).toEqual([])
+    // typing clears it
+    fireEvent.change(textbox(), { target: { value: '  ' } })
+    expect(screen.queryByText('Enter a question or choose a template')).toBeNull()
 
     // with context, the quick starts are enabled and send their template
     const territory = screen.getByTestId('ai-quick-territory-overview')
@@ -362,6 +368,51 @@ describe('Document Library', () => {
     fireEvent.click(screen.getByRole('button', { name: 'Remove Market Report.pdf' }))
     await waitFor(() => expect(api.callsTo(`DELETE /ai-hub/documents/${REPORT.id}`)).toHaveLength(1))
     await waitFor(() => expect(screen.queryByText('Market Report.pdf')).toBeNull())
+  })
+})
+
+describe('Document Library: the upload rules of the contract (aiUploadSelectionSchema)', () => {
+  it("refuses a dropped or chosen selection the server would refuse, with the server's message, and sends nothing", async () => {
+    const api = mockApi({ 'GET /ai-hub/context': withContext({ pinnedInsights: [] }), 'GET /ai-hub/templates': { templates: TEMPLATES } })
+    // the uploads the client sends, counted before the mock API would answer them
+    const sent: string[] = []
+    vi.stubGlobal('fetch', async (input: RequestInfo | URL, init?: RequestInit) => {
+      if (String(input).endsWith('/ai-hub/documents') && init?.method === 'POST') {
+        sent.push(...((init.body as FormData).getAll('files') as File[]).map((file) => file.name))
+        const stored = doc('7c2a4183-5f6d-4eaf-9b32-3c4d5e6f7081', 'Notes.txt', 12, 3, 1)
+        return new Response(JSON.stringify({ documents: [stored] }), { status: 201, headers: { 'content-type': 'application/json' } })
+      }
+      return (api.fetchMock as unknown as typeof fetch)(input, init)
+    })
+    renderWithRouter(<AiHubPanel productGroup="ATLAS" />)
+    fireEvent.click(await screen.findByRole('tab', { name: /Documents \(1\)/ }))
+    const area = screen.getByTestId('ai-upload-area')
+    const input = screen.getByTestId('ai-upload-input') as HTMLInputElement
+    const message = () => screen.getByTestId('ai-upload-error').textContent
+
+    // a drop skips the input's accept filter: a type the AI Hub does not read
+    fireEvent.drop(area, { dataTransfer: { files: [new File(['a,b'], 'claims.csv', { type: 'text/csv' })] } })
+    expect(await screen.findByText(AI_HUB_MESSAGES.unsupportedType('claims.csv'))).toBeTruthy()
+
+    // a file over the size limit, dropped or chosen
+    const large = new File(['%PDF-1.7'], 'Big Report.pdf', { type: 'application/pdf' })
+    Object.defineProperty(large, 'size', { value: AI_MAX_FILE_BYTES + 1 })
+    fireEvent.drop(area, { dataTransfer: { files: [large] } })
+    await waitFor(() => expect(message()).toBe(AI_HUB_MESSAGES.fileTooLarge('Big Report.pdf')))
+    fireEvent.change(input, { target: { files: [new File(['ok'], 'Notes.txt'), large] } })
+    await waitFor(() => expect(message()).toBe(AI_HUB_MESSAGES.fileTooLarge('Big Report.pdf')))
+
+    // more files than one upload takes
+    const many = Array.from({ length: AI_MAX_FILES_PER_UPLOAD + 1 }, (_, i) => new File(['x'], `Part ${i + 1}.txt`))
+    fireEvent.change(input, { target: { files: many } })
+    await waitFor(() => expect(message()).toBe(AI_HUB_MESSAGES.tooManyFiles))
+    expect(sent).toEqual([])
+    expect(api.calls.filter((call) => call.method === 'POST')).toEqual([])
+
+    // a valid selection clears the message and is sent
+    fireEvent.change(input, { target: { files: [new File(['ok'], 'Notes.txt')] } })
+    await waitFor(() => expect(sent).toEqual(['Notes.txt']))
+    expect(screen.queryByTestId('ai-upload-error')).toBeNull()
   })
 })
 

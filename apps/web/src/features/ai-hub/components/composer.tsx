@@ -8,7 +8,7 @@ import {
 } from '@citrus/contracts'
 import { ActionIcon, Badge, Group, Paper, ScrollArea, Stack, Text, Textarea, Tooltip, UnstyledButton } from '@mantine/core'
 import { IconSend, IconTemplate, IconX } from '@tabler/icons-react'
-import type { KeyboardEvent } from 'react'
+import type { KeyboardEvent, ReactNode } from 'react'
 
 export interface ComposerProps {
   value: string
@@ -18,7 +18,12 @@ export interface ComposerProps {
   templates: readonly AiTemplate[]
   templatesOpen: boolean
   onTemplatesOpen: (open: boolean) => void
+  /** sends the prompt through the form's validation (a refused prompt shows `error` and is not sent) */
   onSend: () => void
+  /** the prompt passes the form's validation (the generation request's prompt rule) */
+  valid: boolean
+  /** the prompt's validation message, shown under it */
+  error?: ReactNode
   generating: boolean
   sticky?: boolean
 }
@@ -32,17 +37,18 @@ const CATEGORY_LABEL: Record<AiTemplate['category'], string> = {
 
 /**
  * The composer (spec 2 §2, §4, §5): Enter sends, Shift+Enter adds a newline, Escape closes the template list
- * and clears the text; a character count; 1 to 6 rows; disabled while generating; sending needs non-empty
- * trimmed text. Picking a template fills the prompt and shows the removable 'Using template' chip.
+ * and clears the text; a character count; 1 to 6 rows; disabled while generating; Send is enabled only for a prompt
+ * the form's validation accepts, and Enter on another shows its message. Picking a template fills the prompt and
+ * shows the removable 'Using template' chip.
  */
 export function Composer(props: ComposerProps) {
-  const { value, onChange, template, onTemplate, templates, templatesOpen, onTemplatesOpen, onSend, generating } = props
-  const canSend = value.trim() !== '' && !generating
+  const { value, onChange, template, onTemplate, templates, templatesOpen, onTemplatesOpen, onSend, valid, error, generating } = props
+  const canSend = valid && !generating
 
   function onKeyDown(event: KeyboardEvent<HTMLTextAreaElement>) {
     if (event.key === 'Enter' && !event.shiftKey && !event.nativeEvent.isComposing) {
       event.preventDefault()
-      if (canSend) onSend()
+      if (!generating) onSend()
     } else if (event.key === 'Escape') {
       event.preventDefault()
       onTemplatesOpen(false)
@@ -134,6 +140,7 @@ export function Composer(props: ComposerProps) {
         disabled={generating}
         onChange={(event) => onChange(event.currentTarget.value)}
         onKeyDown={onKeyDown}
+        error={error}
         variant="unstyled"
       />
       <Group justify="space-between" mt={4}>

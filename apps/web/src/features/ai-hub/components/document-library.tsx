@@ -1,5 +1,6 @@
-import { AI_DOCUMENT_ACCEPT, AI_HUB_MESSAGES, type AiDocument } from '@citrus/contracts'
+import { AI_DOCUMENT_ACCEPT, AI_HUB_MESSAGES, aiUploadSelectionSchema, type AiDocument } from '@citrus/contracts'
 import { ActionIcon, Badge, Group, Paper, Stack, Text, Tooltip, UnstyledButton } from '@mantine/core'
+import { schemaResolver, useForm } from '@mantine/form'
 import { IconFileText, IconTrash, IconUpload } from '@tabler/icons-react'
 import { useRef, useState, type DragEvent } from 'react'
 import { apiMessageOf } from '../../../lib/api-client'
@@ -7,11 +8,19 @@ import { notify } from '../../../lib/notify'
 import { useDeleteDocument, useUploadDocument } from '../api/ai-hub'
 import { formatBytes, formatTokens } from '../utils/format'
 
+const resolveSelection = schemaResolver(aiUploadSelectionSchema, { sync: true })
+
 /** The Document Library (spec 2 §2): drag-and-drop or click upload, the list with sizes and tokens, remove. */
 export function DocumentLibrary({ documents }: { documents: readonly AiDocument[] }) {
   const input = useRef<HTMLInputElement>(null)
   const [dragging, setDragging] = useState(false)
   const [uploading, setUploading] = useState<string | null>(null)
+  // the files chosen or dropped, checked by the contract's upload rules before anything is sent (a drop skips `accept`)
+  const selection = useForm<{ files: File[] }>({
+    mode: 'controlled',
+    initialValues: { files: [] },
+    validate: (values) => resolveSelection({ files: values.files.map((file) => ({ name: file.name, size: file.size })) }),
+  })
   const upload = useUploadDocument()
   const remove = useDeleteDocument()
 
@@ -28,10 +37,16 @@ export function DocumentLibrary({ documents }: { documents: readonly AiDocument[
     setUploading(null)
   }
 
+  /** A new selection replaces the last one (and its message); an invalid one shows the rule it breaks and sends nothing. */
+  function choose(files: File[]) {
+    selection.setFieldValue('files', files)
+    selection.onSubmit((values) => uploadAll(values.files))()
+  }
+
   function onDrop(event: DragEvent<HTMLElement>) {
     event.preventDefault()
     setDragging(false)
-    void uploadAll([...event.dataTransfer.files])
+    choose([...event.dataTransfer.files])
   }
 
   return (
@@ -74,9 +89,14 @@ export function DocumentLibrary({ documents }: { documents: readonly AiDocument[
         onChange={(event) => {
           const files = [...(event.currentTarget.files ?? [])]
           event.currentTarget.value = ''
-          void uploadAll(files)
+          choose(files)
         }}
       />
+      {selection.errors.files && (
+        <Text size="sm" c="red" role="alert" data-testid="ai-upload-error">
+          {selection.errors.files}
+        </Text>
+      )}
       {documents.length === 0 ? (
         <Text size="sm" c="dimmed" ta="center" py="sm">
           {AI_HUB_MESSAGES.documentsEmpty}

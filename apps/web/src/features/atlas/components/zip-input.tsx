@@ -1,8 +1,8 @@
-import { ATLAS_MESSAGES } from '@citrus/contracts'
+import { ATLAS_MESSAGES, ATLAS_ZIP_PATTERN } from '@citrus/contracts'
 import { Badge, Button, FileButton, Group, Stack, Text, Textarea, Tooltip } from '@mantine/core'
 import { useState } from 'react'
 import { notify } from '../../../lib/notify'
-import { parseZipCsv, splitZipText, ZIP_CHIP } from '../utils/zips'
+import { parseZipCsv, splitZipText } from '../utils/zips'
 
 /** Custom ZIP list: typed, pasted or uploaded as CSV (spec 2 §5). */
 export function ZipInput({ value, onChange, error }: { value: string[]; onChange: (zips: string[]) => void; error?: string | null }) {
@@ -26,7 +26,7 @@ export function ZipInput({ value, onChange, error }: { value: string[]; onChange
       notify({ severity: 'error', message: ATLAS_MESSAGES.csvParseFailed })
     }
   }
-  const invalid = value.filter((z) => !ZIP_CHIP.test(z))
+  const invalid = value.filter((z) => !ATLAS_ZIP_PATTERN.test(z))
   return (
     <Stack gap="xs">
       <Textarea
@@ -51,7 +51,7 @@ export function ZipInput({ value, onChange, error }: { value: string[]; onChange
       />
       <Group gap={6}>
         {value.map((zip) =>
-          ZIP_CHIP.test(zip) ? (
+          ATLAS_ZIP_PATTERN.test(zip) ? (
             <Badge key={zip} variant="light" style={{ cursor: 'pointer' }} onClick={() => onChange(value.filter((z) => z !== zip))}>
               {zip} ×
             </Badge>

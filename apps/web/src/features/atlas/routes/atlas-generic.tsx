@@ -33,10 +33,14 @@ export function AtlasGenericRoute() {
   })
   const { conditions, region, zip, gender, ages } = form.values
   const [showFilters, setShowFilters] = useState(false)
-  // the errors show once Search was pressed, then follow every change; another region starts over
+  // the form's errors show once Search was pressed, then follow every change; another region starts over (@mantine/form
+  // 9 keeps no submit count, hence `attempted`)
   const [attempted, setAttempted] = useState(false)
-  const errors = genericSearchErrors(form.values)
-  const valid = Object.keys(errors).length === 0
+  const change = (values: Partial<GenericSearchValues>) => {
+    form.setValues(values)
+    if (attempted) form.validate()
+  }
+  const invalid = attempted && Object.keys(form.errors).length > 0
 
   const submit = form.onSubmit(
     () => search(),
@@ -74,8 +78,8 @@ export function AtlasGenericRoute() {
           <ConditionPicker
             label="Diagnosis codes"
             value={conditions}
-            onChange={(next) => form.setFieldValue('conditions', next)}
-            error={attempted ? (errors.conditions as string | undefined) : null}
+            onChange={(next) => change({ conditions: next })}
+            error={form.errors.conditions as string | undefined}
           />
           <Stack gap={4}>
             <Text size="sm" fw={500}>
@@ -97,8 +101,8 @@ export function AtlasGenericRoute() {
             <TextInput
               label="ZIP code"
               value={zip}
-              onChange={(e) => form.setFieldValue('zip', e.currentTarget.value)}
-              error={attempted ? errors.zip : null}
+              onChange={(e) => change({ zip: e.currentTarget.value })}
+              error={form.errors.zip}
               maxLength={5}
             />
           )}
@@ -111,7 +115,7 @@ export function AtlasGenericRoute() {
             <Stack gap="md">
               <SegmentedControl
                 value={gender}
-                onChange={(v) => form.setFieldValue('gender', v as 'all' | 'M' | 'F')}
+                onChange={(v) => change({ gender: v as 'all' | 'M' | 'F' })}
                 data={[
                   { value: 'all', label: 'All' },
                   { value: 'M', label: 'M' },
@@ -120,16 +124,16 @@ export function AtlasGenericRoute() {
               />
               <Stack gap={4} pb="lg">
                 <Text size="sm">Age</Text>
-                <RangeSlider min={0} max={100} value={ages} onChange={(next) => form.setFieldValue('ages', next)} marks={AGE_MARKS} />
+                <RangeSlider min={0} max={100} value={ages} onChange={(next) => change({ ages: next })} marks={AGE_MARKS} />
               </Stack>
             </Stack>
           )}
-          {attempted && !valid && (
+          {invalid && (
             <Text c="red" size="sm">
               {ATLAS_MESSAGES.completeFields}
             </Text>
           )}
-          <Button onClick={() => submit()} disabled={attempted && !valid}>
+          <Button onClick={() => submit()} disabled={invalid}>
             Search
           </Button>
         </Stack>

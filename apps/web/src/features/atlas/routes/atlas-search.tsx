@@ -1,4 +1,11 @@
-import { ATLAS_MESSAGES, ATLAS_QUERY_BUILDER_COLLAPSED_KEY, atlasSearchFormSchema, plural, type AtlasListRow } from '@citrus/contracts'
+import {
+  ATLAS_MESSAGES,
+  ATLAS_QUERY_BUILDER_COLLAPSED_KEY,
+  ATLAS_ZIP_PATTERN,
+  atlasSearchFormSchema,
+  plural,
+  type AtlasListRow,
+} from '@citrus/contracts'
 import { Badge, Button, Card, Group, Radio, ScrollArea, Stack, Tabs, Text, Title, Tooltip } from '@mantine/core'
 import { schemaResolver, useForm, type FormErrors } from '@mantine/form'
 import { IconLock } from '@tabler/icons-react'
@@ -19,7 +26,6 @@ import { ResizablePanelLayout } from '../components/resizable-panel-layout'
 import { ZipInput } from '../components/zip-input'
 import { ATLAS_QUERY_BUILDER_WIDTH_KEY } from '../utils/panel-width'
 import { genericApiQuery, readAtlasQuery, writeAtlasQuery, type Condition } from '../utils/search-params'
-import { ZIP_CHIP } from '../utils/zips'
 
 /** The seven preset HCPCS options and the sample NDC list (spec 2 §2); always locked in this form. */
 export const HCPCS_PRESETS = [
@@ -83,15 +89,19 @@ export function AtlasSearchRoute() {
     validate: queryBuilderErrors,
   })
   const { conditions, scope, zips } = form.values
-  // the errors show once Search was pressed, then follow every change; Reset starts over
+  // the form's errors show once Search was pressed, then follow every change; Reset starts over (@mantine/form 9 keeps
+  // no submit count, hence `attempted`). Search itself waits for a query the form's rules accept.
   const [attempted, setAttempted] = useState(false)
+  const change = (values: Partial<QueryBuilderValues>) => {
+    form.setValues(values)
+    if (attempted) form.validate()
+  }
   const customAllowed = home.data?.features.customZips?.unlocked ?? false
 
-  const validZips = zips.filter((z) => ZIP_CHIP.test(z))
-  const errors = queryBuilderErrors(form.values)
-  const conditionError = (errors.conditions as string | undefined) ?? null
-  const zipError = (errors.zips as string | undefined) ?? null
-  const valid = !conditionError && !zipError
+  const validZips = zips.filter((z) => ATLAS_ZIP_PATTERN.test(z))
+  const conditionError = (form.errors.conditions as string | undefined) ?? null
+  const zipError = (form.errors.zips as string | undefined) ?? null
+  const valid = form.isValid()
 
   const generic = useAtlasGeneric(urlQuery ? genericApiQuery(urlQuery) : null)
   // the region a map click selected: its detail card reads the full properties of the response's feature
@@ -173,12 +183,8 @@ export function AtlasSearchRoute() {
     <ScrollArea h="100%">
       <Stack gap="md" p="xs">
         <Title order={3}>Query Builder</Title>
-        <ConditionPicker
-          value={conditions}
-          onChange={(next) => form.setFieldValue('conditions', next)}
-          error={attempted ? conditionError : null}
-        />
-        <Radio.Group label="Region" value={scope} onChange={(v) => form.setFieldValue('scope', v as 'national' | 'custom-zips')}>
+        <ConditionPicker value={conditions} onChange={(next) => change({ conditions: next })} error={conditionError} />
+        <Radio.Group label="Region" value={scope} onChange={(v) => change({ scope: v as 'national' | 'custom-zips' })}>
           <Stack gap={6} mt={6}>
             <Radio value="national" label="National" />
             <Tooltip label={ATLAS_MESSAGES.customZipTooltip} disabled={customAllowed}>
@@ -188,9 +194,7 @@ export function AtlasSearchRoute() {
             </Tooltip>
           </Stack>
         </Radio.Group>
-        {scope === 'custom-zips' && (
-          <ZipInput value={zips} onChange={(next) => form.setFieldValue('zips', next)} error={attempted ? zipError : null} />
-        )}
+        {scope === 'custom-zips' && <ZipInput value={zips} onChange={(next) => change({ zips: next })} error={zipError} />}
         <LockedCard title="Procedure codes (HCPCS)">
           <Text size="xs" c="dimmed">
             {HCPCS_PRESETS.map((p) => `${p.code} ${p.label}`).join(' · ')}

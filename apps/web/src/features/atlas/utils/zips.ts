@@ -1,5 +1,7 @@
-/** ZIP chips of the custom-ZIP scope (spec 2 §5). */
-export const ZIP_CHIP = /^\d{5}$/
+import { ATLAS_ZIP_PATTERN } from '@citrus/contracts'
+
+// ZIP chips of the custom-ZIP scope (spec 2 §5): a chip is valid when it matches the contract's ATLAS_ZIP_PATTERN (5
+// digits), the rule of atlasSearchFormSchema.
 
 /** Digits only, the first 5 when there are at least 5 (a part after a hyphen dropped); else the raw text. */
 export function normaliseZipChip(raw: string): string {
@@ -19,7 +21,7 @@ export function splitZipText(text: string): { valid: string[]; invalid: string[]
         .filter((part) => part !== ''),
     ),
   ]
-  return { valid: chips.filter((c) => ZIP_CHIP.test(c)), invalid: chips.filter((c) => !ZIP_CHIP.test(c)) }
+  return { valid: chips.filter((c) => ATLAS_ZIP_PATTERN.test(c)), invalid: chips.filter((c) => !ATLAS_ZIP_PATTERN.test(c)) }
 }
 
 /** A CSV file: each line gives its first cell matching five digits, optionally plus four. */

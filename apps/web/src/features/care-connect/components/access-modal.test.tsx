@@ -143,6 +143,41 @@ describe('AccessModal: dismissal (spec 3 §4.2)', () => {
   })
 })
 
+describe('AccessModal: the verification code (the contract confirmVerificationCodeRequestSchema)', () => {
+  it("keeps Verify disabled for an incomplete code and refuses one submitted with the contract's message, sending nothing; a 6-digit code is confirmed", async () => {
+    const api = mockApi({
+      'POST /users/verify': { exists: false },
+      'POST /users/verification-code': {
+        verification_id: VERIFICATION_ID,
+        channel: 'email',
+        expires_at: new Date(Date.now() + 600_000).toISOString(),
+        message_id: 'm-1',
+      },
+      'POST /users/verification-code/confirm': { token: shareableToken(), verified_channels: ['email'], complete: true },
+    })
+    const { onGranted } = renderModal(linkOf())
+    fireEvent.change(screen.getByLabelText('Email'), { target: { value: 'member@example.com' } })
+    fireEvent.click(screen.getByRole('button', { name: 'Verify Access' }))
+    expect(await screen.findByText('Email Verification')).toBeTruthy()
+    const digits = document.querySelectorAll<HTMLInputElement>('.mantine-PinInput-input')
+    expect(digits).toHaveLength(6)
+    for (const [i, input] of [...digits].slice(0, 3).entries()) fireEvent.change(input, { target: { value: String(i + 1) } })
+    const verify = screen.getByRole('button', { name: 'Verify' }) as HTMLButtonElement
+    expect(verify.disabled).toBe(true)
+    fireEvent.submit(verify.closest('form')!)
+    expect((await screen.findByRole('alert')).textContent).toBe('Verification failed')
+    expect(api.callsTo('POST /users/verification-code/confirm')).toHaveLength(0)
+
+    // the rest of the code clears the message; Verify confirms it
+    for (const [i, input] of [...digits].slice(3).entries()) fireEvent.change(input, { target: { value: String(i + 4) } })
+    await waitFor(() => expect(screen.queryByRole('alert')).toBeNull())
+    fireEvent.click(screen.getByRole('button', { name: 'Verify' }))
+    await waitFor(() => expect(onGranted).toHaveBeenCalled())
+    const [confirm] = api.callsTo('POST /users/verification-code/confirm')
+    expect(confirm!.body).toEqual({ verification_id: VERIFICATION_ID, code: '123456' })
+  })
+})
+
 describe('AccessModal: Create Account (spec 3 §5)', () => {
   it('checks the new password and its confirmation, keeps the messages until the next try, and creates no account', async () => {
     const api = mockApi({

@@ -1,4 +1,4 @@
-import { memberAccessFormSchema, normalizeUsPhone, type MemberAccessChecks } from '@citrus/contracts'
+import { confirmVerificationCodeRequestSchema, memberAccessFormSchema, normalizeUsPhone, type MemberAccessChecks } from '@citrus/contracts'
 import { Alert, Button, Modal, PasswordInput, PinInput, Stack, Stepper, Text, TextInput } from '@mantine/core'
 import { schemaResolver, useForm } from '@mantine/form'
 import { useState } from 'react'
@@ -19,6 +19,9 @@ interface AccessValues {
   confirmation: string
 }
 const NO_VALUES: AccessValues = { email: '', phone: '', password: '', confirmation: '' }
+
+/** The code step's rule: the code of the contract's confirm request (6 digits). */
+const resolveCode = schemaResolver(confirmVerificationCodeRequestSchema.pick({ code: true }), { sync: true })
 
 /** The access forms' rules (spec 3 §5), by the contract's memberAccessFormSchema: a field's message, or null. */
 function accessErrors(checks: MemberAccessChecks, values: Partial<AccessValues>) {
@@ -75,7 +78,9 @@ export function AccessModal({
   const [formError, setFormError] = useState<string | null>(null)
   const [pending, setPending] = useState<Channel[]>([])
   const [verification, setVerification] = useState<{ id: string; channel: Channel } | null>(null)
-  const [code, setCode] = useState('')
+  // the code step: the code typed, checked by the confirm request's rule: Verify is enabled once the rule accepts it;
+  // a code submitted before (Enter) shows the rule's message and sends nothing
+  const codeForm = useForm<{ code: string }>({ mode: 'controlled', initialValues: { code: '' }, validate: resolveCode })
   const [currentToken, setCurrentToken] = useState(token)
   const verifyUser = useVerifyUser()
   const signIn = useLogin()
@@ -91,7 +96,7 @@ export function AccessModal({
         body: { channel, email: channel === 'email' ? email.trim() : null, phone_number: channel === 'phone' ? phone : null },
       })
       setVerification({ id: sent.verification_id, channel })
-      setCode('')
+      codeForm.reset()
       setStep('code')
     } catch (error) {
       setFormError(error instanceof Error ? error.message : CARE_MESSAGES_UI.resendFailed)
@@ -123,7 +128,7 @@ export function AccessModal({
     await send(channels[0] as Channel)
   }
 
-  async function submitCode() {
+  async function submitCode({ code }: { code: string }) {
     if (!verification) return
     try {
       const result = await confirmCode.mutateAsync({ query: { token: currentToken }, body: { verification_id: verification.id, code } })
@@ -253,16 +258,31 @@ export function AccessModal({
           </>
         )}
         {step === 'code' && verification && (
-          <>
-            <Text size="sm">{`We sent a 6-digit code to your ${verification.channel === 'email' ? 'e-mail' : 'phone'}.`}</Text>
-            <PinInput length={6} type="number" oneTimeCode value={code} onChange={setCode} aria-label="Verification code" />
-            <Button onClick={() => void submitCode()} disabled={code.length !== 6} loading={busy}>
-              Verify
-            </Button>
-            <Button variant="subtle" onClick={() => void send(verification.channel)}>
-              {CARE_TEXT.resendCode}
-            </Button>
-          </>
+          <form onSubmit={codeForm.onSubmit(submitCode)} noValidate>
+            <Stack gap="sm">
+              <Text size="sm">{`We sent a 6-digit code to your ${verification.channel === 'email' ? 'e-mail' : 'phone'}.`}</Text>
+              <PinInput
+                length={6}
+                type="number"
+                oneTimeCode
+                value={codeForm.values.code}
+                onChange={(value) => codeForm.setFieldValue('code', value)}
+                error={Boolean(codeForm.errors.code)}
+                aria-label="Verification code"
+              />
+              {codeForm.errors.code && (
+                <Text size="sm" c="red" role="alert">
+                  {codeForm.errors.code}
+                </Text>
+              )}
+              <Button type="submit" disabled={!codeForm.isValid()} loading={busy}>
+                Verify
+              </Button>
+              <Button variant="subtle" onClick={() => void send(verification.channel)}>
+                {CARE_TEXT.resendCode}
+              </Button>
+            </Stack>
+          </form>
         )}
         {step === 'account' && (
           <>

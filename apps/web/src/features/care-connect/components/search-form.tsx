@@ -33,15 +33,23 @@ export function CareSearchForm({
   onSubmit: (selection: SearchSelection) => void
   busy?: boolean
 }) {
-  const form = useForm<CareSearchValues>({
-    mode: 'controlled',
-    initialValues: {
+  // the form's errors are checked from the start and on every change of a checked field: a partly typed ZIP shows its
+  // error at once, and Find Providers waits for a valid search
+  const [start] = useState(() => {
+    const values: CareSearchValues = {
       zip_code: initial?.zip_code ?? '',
       taxonomy: initial?.taxonomy ?? null,
       insurer: initial?.insurance_names_csv || null,
       cpt: initial?.cpt_union_csv ? initial.cpt_union_csv.split(',') : [],
       icd: initial?.icd10_cm_union_csv ? initial.icd10_cm_union_csv.split(',') : [],
-    },
+    }
+    return { values, errors: careSearchErrors(values) }
+  })
+  const form = useForm<CareSearchValues>({
+    mode: 'controlled',
+    initialValues: start.values,
+    initialErrors: start.errors,
+    validateInputOnChange: ['zip_code', 'taxonomy'],
     validate: careSearchErrors,
   })
   const { zip_code: zip, taxonomy, insurer, cpt, icd } = form.values
@@ -82,9 +90,7 @@ export function CareSearchForm({
     return [...values].map(([value, label]) => ({ value, label }))
   }
 
-  // checked on every change: a partly typed ZIP shows its error at once, and Find Providers waits for a valid search
-  const errors = careSearchErrors(form.values)
-  const disabled = insurers.isLoading || Object.keys(errors).length > 0
+  const disabled = insurers.isLoading || Object.keys(form.errors).length > 0
 
   const submit = form.onSubmit(
     (values) => {
@@ -118,7 +124,7 @@ export function CareSearchForm({
           placeholder="e.g. 98101"
           value={zip}
           inputMode="numeric"
-          error={zip !== '' ? errors.zip_code : undefined}
+          error={zip !== '' ? form.errors.zip_code : undefined}
           onChange={(event) => form.setFieldValue('zip_code', cleanZip(event.currentTarget.value))}
         />
         <Select

@@ -5,7 +5,6 @@ export function cleanZip(value: string): string {
   const digits = value.replace(/\D/g, '')
   return digits.length >= 5 ? digits.slice(0, 5) : digits
 }
-export const isZip = (value: string) => /^\d{5}$/.test(value)
 
 export const scoreOf = (finalScore: number) => Math.round(finalScore * 100)
 
