@@ -510,13 +510,10 @@ describe('docs/api.md and docs/fhir.md: every curl example against a live server
       }
     }
     // a deletion: the thing is gone from the read that lists it
+    const idsAt = async (path: string, key: string) => ((await read(path)).body[key] as { id: string }[]).map((item) => item.id)
     switch (call) {
       case 'DELETE /api/ai-hub/pins/$PIN_ID': {
-        const pins = (await read('/api/ai-hub/pins')).body.pinnedInsights as { id: string }[]
-        expect(
-          pins.map((pin) => pin.id),
-          where,
-        ).not.toContain(vars.PIN_ID)
+        expect(await idsAt('/api/ai-hub/pins', 'pinnedInsights'), where).not.toContain(vars.PIN_ID)
         return true
       }
       case 'DELETE /api/ai-hub/pins': {
@@ -525,16 +522,8 @@ describe('docs/api.md and docs/fhir.md: every curl example against a live server
         return true
       }
       case 'DELETE /api/ai-hub/documents/$DOCUMENT_ID': {
-        const documents = (await read('/api/ai-hub/documents')).body.documents as { id: string }[]
-        expect(
-          documents.map((document) => document.id),
-          where,
-        ).not.toContain(vars.DOCUMENT_ID)
-        const context = (await read('/api/ai-hub/context')).body.documents as { id: string }[]
-        expect(
-          context.map((document) => document.id),
-          where,
-        ).not.toContain(vars.DOCUMENT_ID)
+        expect(await idsAt('/api/ai-hub/documents', 'documents'), where).not.toContain(vars.DOCUMENT_ID)
+        expect(await idsAt('/api/ai-hub/context', 'documents'), where).not.toContain(vars.DOCUMENT_ID)
         return true
       }
       case 'DELETE /api/admin/api-token': {

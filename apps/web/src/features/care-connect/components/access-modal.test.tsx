@@ -8,6 +8,17 @@ import { AccessModal } from './access-modal'
 
 const VERIFICATION_ID = '0b0e7c1e-7a4f-4a53-9a55-2f4c8d0f3a11'
 
+/** The answers of a new member's e-mail step: not yet a user, a code sent. */
+const codeSent = () => ({
+  'POST /users/verify': { exists: false },
+  'POST /users/verification-code': {
+    verification_id: VERIFICATION_ID,
+    channel: 'email',
+    expires_at: new Date(Date.now() + 600_000).toISOString(),
+    message_id: 'm-1',
+  },
+})
+
 function linkOf(overrides: Partial<ShareableLinkValidation> = {}): ShareableLinkValidation {
   return {
     url_type: 'private',
@@ -102,15 +113,7 @@ describe('AccessModal: dismissal (spec 3 §4.2)', () => {
   })
 
   it('shows no close button that does nothing once past step 1 (code step)', async () => {
-    mockApi({
-      'POST /users/verify': { exists: false },
-      'POST /users/verification-code': {
-        verification_id: VERIFICATION_ID,
-        channel: 'email',
-        expires_at: new Date(Date.now() + 600_000).toISOString(),
-        message_id: 'm-1',
-      },
-    })
+    mockApi(codeSent())
     const { onGranted } = renderModal(linkOf())
     expect(closeButton()).toBeNull()
     fireEvent.change(screen.getByLabelText('Email'), { target: { value: 'member@example.com' } })
@@ -146,13 +149,7 @@ describe('AccessModal: dismissal (spec 3 §4.2)', () => {
 describe('AccessModal: the verification code (the contract confirmVerificationCodeRequestSchema)', () => {
   it("keeps Verify disabled for an incomplete code and refuses one submitted with the contract's message, sending nothing; a 6-digit code is confirmed", async () => {
     const api = mockApi({
-      'POST /users/verify': { exists: false },
-      'POST /users/verification-code': {
-        verification_id: VERIFICATION_ID,
-        channel: 'email',
-        expires_at: new Date(Date.now() + 600_000).toISOString(),
-        message_id: 'm-1',
-      },
+      ...codeSent(),
       'POST /users/verification-code/confirm': { token: shareableToken(), verified_channels: ['email'], complete: true },
     })
     const { onGranted } = renderModal(linkOf())
@@ -181,13 +178,7 @@ describe('AccessModal: the verification code (the contract confirmVerificationCo
 describe('AccessModal: Create Account (spec 3 §5)', () => {
   it('checks the new password and its confirmation, keeps the messages until the next try, and creates no account', async () => {
     const api = mockApi({
-      'POST /users/verify': { exists: false },
-      'POST /users/verification-code': {
-        verification_id: VERIFICATION_ID,
-        channel: 'email',
-        expires_at: new Date(Date.now() + 600_000).toISOString(),
-        message_id: 'm-1',
-      },
+      ...codeSent(),
       'POST /users/verification-code/confirm': { token: shareableToken(), verified_channels: ['email'], complete: true },
     })
     renderModal(linkOf({ requires_account_creation: true }))
