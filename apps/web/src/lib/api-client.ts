@@ -440,11 +440,16 @@ export function authorizeRequest(url: string, apiBaseUrl: string, credentials: R
   return { url }
 }
 
+/** A same-origin absolute URL for a path ('/api/...'); MapLibre's workers need absolute tile URLs. */
+export function absoluteUrl(path: string, origin: string): string {
+  if (/^https?:\/\//.test(path)) return path
+  // concatenated, not resolved with URL: a tile template's {z}/{x}/{y} must stay unencoded
+  return `${origin.replace(/\/+$/, '')}/${path.replace(/^\/+/, '')}`
+}
+
 /** A base URL made absolute against an origin ('/api' → https://host/api), without a trailing slash. */
 export function absoluteBaseUrl(baseUrl: string, origin: string): string {
-  // concatenated, not resolved with URL: the paths appended to it keep their {z}/{x}/{y} templates unencoded
-  const absolute = /^https?:\/\//.test(baseUrl) ? baseUrl : `${origin.replace(/\/+$/, '')}/${baseUrl.replace(/^\/+/, '')}`
-  return absolute.replace(/\/+$/, '')
+  return absoluteUrl(baseUrl, origin).replace(/\/+$/, '')
 }
 
 /** The app's transport: base URL from config, login token from storage, shareable token from the guest session. */

@@ -9,10 +9,9 @@ import workerUrl from 'maplibre-gl/dist/maplibre-gl-worker.mjs?url'
 import 'maplibre-gl/dist/maplibre-gl.css'
 import { useEffect, useMemo, useRef, useState } from 'react'
 import { useApiQuery } from '../../hooks/use-api'
-import { absoluteApiBaseUrl, authorizeApiRequest } from '../../lib/api-client'
+import { absoluteApiBaseUrl, absoluteUrl, authorizeApiRequest } from '../../lib/api-client'
 import { BASEMAP_FIRST_LINE_LAYER, offlineStyle, PLACE_LABEL_LAYERS } from './basemap'
 import {
-  absoluteUrl,
   choroplethColorExpression,
   formatRadiusMiles,
   legendItems,

@@ -1,8 +1,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest'
-import { authorizeRequest } from '../../lib/api-client'
+import { absoluteUrl, authorizeRequest } from '../../lib/api-client'
 import { BASEMAP_SOURCE, LABEL_FONTS, offlineStyle, PLACE_LABEL_LAYERS, PLACES_SOURCE } from './basemap'
 import {
-  absoluteUrl,
   choroplethColorExpression,
   colorForValue,
   formatRadiusMiles,

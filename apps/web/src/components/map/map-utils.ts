@@ -153,10 +153,3 @@ export function legendItems(stops: readonly ChoroplethStop[]): LegendItem[] {
     return { color: stop.color, label: `${formatValue(stop.value)} – ${formatValue(next.value)}` }
   })
 }
-
-/** A same-origin absolute URL for a path ('/api/...'); MapLibre's workers need absolute tile URLs. */
-export function absoluteUrl(path: string, origin: string): string {
-  if (/^https?:\/\//.test(path)) return path
-  // concatenated, not resolved with URL: a tile template's {z}/{x}/{y} must stay unencoded
-  return `${origin.replace(/\/+$/, '')}/${path.replace(/^\/+/, '')}`
-}
