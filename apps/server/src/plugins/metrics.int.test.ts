@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest'
 import { createTenant, createTestApp, loginTokenFor, useTestApp, type TestApp } from '../../../../test/helpers.ts'
 
 const TOKEN = 'metrics-token-for-the-tests-0123456789'
@@ -123,6 +123,29 @@ describe('GET /metrics', () => {
     expect(total).toBeLessThanOrEqual(max!)
     expect(find('citrus_db_pool_connections', { pool: 'primary', state: 'waiting' })).toHaveLength(1)
     expect(find('citrus_process_memory_bytes', { kind: 'rss' })[0]?.value).toBeGreaterThan(0)
+  })
+
+  it('reports every pool of the process: the primary, the background where it has its own, each replica', async () => {
+    // a replica that is never reached: its pool exists (and is counted) before any read is sent to it; the test
+    // database by its URL, as a server with DATABASE_URL opens it (a replica needs one)
+    const replicated = await createTestApp(
+      {},
+      { METRICS_TOKEN: TOKEN, DATABASE_URL: inject('databaseUrl'), DATABASE_REPLICA_URL: 'postgres://postgres@127.0.0.1:1/citrus' },
+    )
+    try {
+      await replicated.ready()
+      const response = await replicated.inject({ method: 'GET', url: '/metrics', headers: { authorization: `Bearer ${TOKEN}` } })
+      expect(response.statusCode).toBe(200)
+      const { samples } = parseExposition(response.body)
+      const pools = (name: string) => new Set(samples.filter((s) => s.name === name).map((s) => s.labels.pool))
+      const expected = ['primary', ...(replicated.db.background !== replicated.db.pool ? ['background'] : []), 'replica-0']
+      expect([...pools('citrus_db_pool_max_connections')].sort()).toEqual([...expected].sort())
+      expect([...pools('citrus_db_pool_connections')].sort()).toEqual([...expected].sort())
+      const replicaMax = samples.find((s) => s.name === 'citrus_db_pool_max_connections' && s.labels.pool === 'replica-0')
+      expect(replicaMax?.value).toBe(replicated.db.replicas[0]!.options.max)
+    } finally {
+      await replicated.close()
+    }
   })
 
   it('counts the build time of an engine once it was built', async () => {

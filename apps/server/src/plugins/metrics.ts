@@ -1,5 +1,6 @@
 import { timingSafeEqual } from 'node:crypto'
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
+import type pg from 'pg'
 import { Counter, Gauge, Histogram, Registry } from 'prom-client'
 import { AUTH_MESSAGES } from '@citrus/contracts'
 import { queuedBuilds } from '../lib/build-queue.js'
@@ -9,7 +10,7 @@ import { notFound, unauthorized } from '../lib/errors.js'
 
 /**
  * GET /metrics in the Prometheus text format (docs/operations.md "Metrics", docs/decisions/0077): per-route
- * latency, engine memory and build times, cache hit rates (304s included), outbox depth and the database pool.
+ * latency, engine memory and build times, cache hit rates (304s included), outbox depth and the database pools (the primary's, the background's, each replica's).
  * Behind METRICS_TOKEN (`Authorization: Bearer <token>`, 401 otherwise); without METRICS_TOKEN it answers 404 as an
  * unknown route does. One registry per app (tests build several apps in one process); the figures are this process's.
  */
@@ -156,24 +157,33 @@ export function registerMetrics(app: FastifyInstance): Registry {
     },
   })
 
+  // every pool of the process: the primary's, the background work's where it has its own (the embedded database),
+  // and each read replica's (DATABASE_REPLICA_URL, in the order given)
+  const pools = (): [string, pg.Pool][] => [
+    ['primary', pool],
+    ...(app.db.background !== pool ? [['background', app.db.background] as [string, pg.Pool]] : []),
+    ...app.db.replicas.map((replica, i): [string, pg.Pool] => [`replica-${i}`, replica]),
+  ]
   new Gauge({
     name: 'citrus_db_pool_connections',
-    help: 'Connections of the database pool: total open, idle, and requests waiting for one',
+    help: 'Connections of each database pool (primary, background, replica-N): total open, idle, and requests waiting for one',
     labelNames: ['pool', 'state'] as const,
     registers: [registry],
     collect() {
-      this.set({ pool: 'primary', state: 'total' }, pool.totalCount)
-      this.set({ pool: 'primary', state: 'idle' }, pool.idleCount)
-      this.set({ pool: 'primary', state: 'waiting' }, pool.waitingCount)
+      for (const [name, each] of pools()) {
+        this.set({ pool: name, state: 'total' }, each.totalCount)
+        this.set({ pool: name, state: 'idle' }, each.idleCount)
+        this.set({ pool: name, state: 'waiting' }, each.waitingCount)
+      }
     },
   })
   new Gauge({
     name: 'citrus_db_pool_max_connections',
-    help: 'The pool bound (connections per process)',
+    help: 'The bound of each database pool (connections per process)',
     labelNames: ['pool'] as const,
     registers: [registry],
     collect() {
-      this.set({ pool: 'primary' }, pool.options.max ?? 0)
+      for (const [name, each] of pools()) this.set({ pool: name }, each.options.max ?? 0)
     },
   })
 
