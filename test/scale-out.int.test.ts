@@ -1,27 +1,33 @@
-import { spawn, type ChildProcess } from 'node:child_process'
-import { mkdtempSync } from 'node:fs'
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process'
+import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest'
-import { ACCESS_MESSAGES } from '../packages/contracts/src/index.ts'
+import { ACCESS_MESSAGES, CREDIT_MESSAGES, USER_MESSAGES } from '../packages/contracts/src/index.ts'
 import { RATE_LIMITS } from '../apps/server/src/auth/rate-limits.ts'
 import { createDatabase, type Database } from '../apps/server/src/db/database.ts'
 import { applyMigrations } from '../apps/server/src/db/migrate.ts'
+import { currentCycle, isoDay } from '../apps/server/src/domain/credits.ts'
 import { MIGRATIONS_DIR } from '../apps/server/src/runtime.ts'
 import { createTenant, eventually, loginTokenFor, startSmtpCapture, TEST_PASSWORD, uniqueEmail } from './helpers.ts'
 import { createScratchDatabase } from './postgres.ts'
-import { freePort, typeScriptArgs, waitForReady } from './server-process.ts'
+import { freePort, waitForReady } from './server-process.ts'
 
 const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..')
-const main = path.join(REPO_ROOT, 'apps/server/src/main.ts')
+/**
+ * The server compiled as the Docker image compiles it (scripts/build-server.mjs, esbuild: under a second), into a
+ * folder of this run beside apps/server/dist, so a stale build can never stand in for the sources under test.
+ */
+const BUILT = path.join(REPO_ROOT, 'apps/server', `dist-test-scale-${process.pid}`)
 const JWT_SECRET = 'scale-out-test-secret-with-more-than-32-chars'
 
 /**
- * Issue 34 item 1 (docs/decisions/0076): independent server processes (no shared parent) on one PostgreSQL behave as
- * one server. The embedded database serves one process by design, so this runs in PostgreSQL mode only.
+ * Issue 34 item 1 (docs/decisions/0076): independent server processes (no shared parent), each started as
+ * `node apps/server/dist/main.js`, on one PostgreSQL behave as one server. The embedded database serves one process
+ * by design, so this runs in PostgreSQL mode only.
  */
-describe.skipIf(inject('databaseMode') !== 'postgres')('three independent server processes on one PostgreSQL', () => {
+describe.skipIf(inject('databaseMode') !== 'postgres')('three independent `node dist/main.js` server processes on one PostgreSQL', () => {
   let scratch: Awaited<ReturnType<typeof createScratchDatabase>>
   let smtp: Awaited<ReturnType<typeof startSmtpCapture>>
   let db: Database
@@ -33,9 +39,13 @@ describe.skipIf(inject('databaseMode') !== 'postgres')('three independent server
     await applyMigrations(scratch.url, MIGRATIONS_DIR)
     db = createDatabase(scratch.url, { maxConnections: 4 })
     smtp = await startSmtpCapture()
+    execFileSync(process.execPath, ['scripts/build-server.mjs', '--outdir', BUILT], {
+      cwd: REPO_ROOT,
+      stdio: ['ignore', 'ignore', 'inherit'],
+    })
     const ports = await Promise.all([0, 1, 2].map(() => freePort()))
     for (const port of ports) {
-      const child = spawn(process.execPath, typeScriptArgs(main), {
+      const child = spawn(process.execPath, [path.join(BUILT, 'main.js')], {
         env: {
           PATH: process.env.PATH,
           DATABASE_URL: scratch.url,
@@ -69,6 +79,7 @@ describe.skipIf(inject('databaseMode') !== 'postgres')('three independent server
     await db?.close()
     await smtp?.close()
     await scratch?.drop()
+    rmSync(BUILT, { recursive: true, force: true })
   }, 30_000)
 
   const server = (i: number) => urls[i % urls.length]!
@@ -174,6 +185,120 @@ describe.skipIf(inject('databaseMode') !== 'postgres')('three independent server
     const fresh = await sendCode(2)
     const confirmations = await Promise.all([0, 1, 2].map((i) => confirm(i, fresh.id, fresh.code)))
     expect(confirmations.map((r) => r.status).sort()).toEqual([200, 400, 400])
+  }, 60_000)
+
+  it('gives a company with 7 credits exactly 7 answered calls of 21 sent at once to three processes, 402 to the rest', async () => {
+    const limit = 7
+    const bearer = async (tenant: Awaited<ReturnType<typeof createTenant>>) => ({
+      authorization: `Bearer ${await loginTokenFor(tenant.users[0]!, tenant.company.company_name, JWT_SECRET)}`,
+    })
+    const call = (i: number, headers: Record<string, string>) => fetch(`${server(i)}/api/nova/v1/metadata/`, { headers })
+    // a first call builds what the answer reads in each process: made by another company (unlimited), so that the
+    // burst below meets warm processes and its calls overlap
+    const other = await bearer(await createTenant(db, { roles: ['citrus'], products: [{ product_group: 'NOVA' }] }))
+    expect((await Promise.all([0, 1, 2].map((i) => call(i, other)))).map((r) => r.status)).toEqual([200, 200, 200])
+
+    const tenant = await createTenant(db, { roles: ['citrus'], products: [{ product_group: 'NOVA', limit }] })
+    const staff = await bearer(tenant)
+    const renewsOn = isoDay(currentCycle(tenant.company.created_at, tenant.company.renewal_cycle_days).end)
+    const exhausted = { message: CREDIT_MESSAGES.exhausted('NOVA', renewsOn), code: 'CREDITS_EXHAUSTED', status: 402 }
+    const burst = await Promise.all(Array.from({ length: 21 }, (_, i) => call(i, staff)))
+    const answered = burst.filter((r) => r.status === 200)
+    const refused = burst.filter((r) => r.status === 402)
+    expect(answered).toHaveLength(limit)
+    expect(refused).toHaveLength(21 - limit)
+    // each answer took a credit of its own: remaining 6, 5, ... 0 across the three processes
+    const remaining = answered.map((r) => Number(r.headers.get('x-credits-remaining'))).sort((a, b) => a - b)
+    expect(remaining).toEqual([0, 1, 2, 3, 4, 5, 6])
+    for (const response of refused) expect(await response.json()).toEqual(exhausted)
+    // later calls, on every process, are refused as well
+    for (const i of [0, 1, 2]) {
+      const late = await call(i, staff)
+      expect(late.status).toBe(402)
+      expect(await late.json()).toEqual(exhausted)
+    }
+    // the count kept in PostgreSQL: every credit taken once, none lost, none beyond the limit
+    const { rows } = await db.pool.query<{ used: number }>(
+      `SELECT used FROM credit_usage WHERE company_id = $1 AND product_group = 'NOVA'`,
+      [tenant.company.id],
+    )
+    expect(rows).toEqual([{ used: limit }])
+  }, 60_000)
+
+  it('uses a password-reset link once when it is submitted to three processes at once', async () => {
+    const { users } = await createTenant(db, { roles: ['user'] })
+    const user = users[0]!
+    const requested = await post(0, '/api/users/password-reset-email', { email: user.email }, { 'x-forwarded-for': '10.23.0.1' })
+    expect(requested.status).toBe(200)
+    const { message_id } = (await requested.json()) as { message_id: string }
+    // the e-mail is prepared after the answer, in the same outbox row
+    const token = await eventually(
+      async () => {
+        const message = await db.prisma.messageOutbox.findUniqueOrThrow({ where: { id: message_id } })
+        const match = /\/password-reset\?token=([A-Za-z0-9._-]+)/.exec(message.body)
+        if (!match) throw new Error('the reset e-mail is not prepared yet')
+        return match[1]!
+      },
+      15_000,
+      100,
+    )
+    const passwords = ['First#Reset1', 'Second#Reset2', 'Third#Reset3']
+    const resets = await Promise.all(
+      passwords.map((new_password, i) =>
+        post(i, '/api/users/password-reset', { new_password, temp_jwt_token: token }, { 'x-forwarded-for': `10.23.1.${i + 1}` }),
+      ),
+    )
+    expect(resets.map((r) => r.status).sort()).toEqual([200, 400, 400])
+    for (const response of resets.filter((r) => r.status === 400)) {
+      expect(await response.json()).toEqual({ message: USER_MESSAGES.resetTokenInvalid, code: 'BAD_REQUEST', status: 400 })
+    }
+    // the password of the one that got through is the account's; the others' are not
+    const winner = passwords[resets.findIndex((r) => r.status === 200)]!
+    for (const [i, password] of passwords.entries()) {
+      expect((await login(i, user.email, password, `10.23.2.${i + 1}`)).status).toBe(password === winner ? 200 : 401)
+    }
+    const changed = await db.prisma.messageOutbox.count({ where: { recipient: user.email, subject: 'Your Citrus password was changed' } })
+    expect(changed).toBe(1)
+  }, 60_000)
+
+  it('accepts an invitation once when the sign-up is submitted to three processes at once', async () => {
+    const tenant = await createTenant(db, { roles: ['admin'] })
+    const admin = { authorization: `Bearer ${await loginTokenFor(tenant.users[0]!, tenant.company.company_name, JWT_SECRET)}` }
+    const email = uniqueEmail('invited')
+    const sent = await post(
+      1,
+      '/api/admin/email/onboarding',
+      { email, company_activation_key: tenant.company.activation_key, role: 'admin', is_trial: false },
+      admin,
+    )
+    expect(sent.status).toBe(200)
+    const message = await db.prisma.messageOutbox.findUniqueOrThrow({
+      where: { id: ((await sent.json()) as { message_id: string }).message_id },
+    })
+    const invitation_token = /&invitation=([A-Za-z0-9_-]{43})/.exec(message.body)![1]!
+    const signups = await Promise.all(
+      ['First#Sign1', 'Second#Sign2', 'Third#Sign3'].map((password, i) =>
+        post(
+          i,
+          '/api/users/user-signup',
+          { email, password, activation_key: tenant.company.activation_key, invitation_token },
+          { 'x-forwarded-for': `10.24.0.${i + 1}` },
+        ),
+      ),
+    )
+    expect(signups.map((r) => r.status).sort()).toEqual([200, 400, 400])
+    for (const response of signups.filter((r) => r.status === 400)) {
+      expect(await response.json()).toEqual({
+        message: USER_MESSAGES.invitationInvalid,
+        code: 'BAD_REQUEST',
+        status: 400,
+        errors: [{ path: 'body.invitation_token', message: USER_MESSAGES.invitationInvalid }],
+      })
+    }
+    const accounts = await db.prisma.user.findMany({ where: { email }, select: { role: true, company_id: true } })
+    expect(accounts).toEqual([{ role: 'admin', company_id: tenant.company.id }])
+    const invitation = await db.prisma.onboardingInvitation.findFirstOrThrow({ where: { email } })
+    expect(invitation.accepted_at).not.toBeNull()
   }, 60_000)
 
   it('sends each outbox message exactly once with three senders', async () => {

@@ -3,7 +3,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod'
 import { route } from '../../lib/endpoint.js'
 import { AnalyticsService } from '../../services/analytics/events.js'
 
-/** per client address; a cluster's processes each allow their share, so the whole server allows this many */
+/** per client address, counted in PostgreSQL (auth/request-rate-store.ts): all server processes together allow this many */
 const ANALYTICS_EVENTS_PER_MINUTE = 300
 
 export const analyticsRoutes: FastifyPluginAsyncZod = async (app) => {

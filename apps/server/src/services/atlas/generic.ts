@@ -81,7 +81,7 @@ export function regionAt(result: GenericResult, i: number): RegionResult {
 
 type ResultFields = Omit<GenericResult, 'regions'>
 
-/** The per-region columns the bodies are written from (a result's own, or the body thread's copy of them). */
+/** The per-region columns of a result that its JSON bodies are written from (writeRegionProperties). */
 export type RegionColumns = Pick<GenericResult, 'list' | 'fills'> & {
   patients: ArrayLike<number>
   /** four per region */
