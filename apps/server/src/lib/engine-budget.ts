@@ -4,7 +4,8 @@
  * a use marks it recently used. When a newly held index takes the sum over the budget, the least recently used
  * others are dropped until it fits (the new one never: an index larger than the budget alone is still used). A
  * dropped index is built again on its next use, and the engines answer from SQL meanwhile as during any build, so
- * the answers stay the same. No budget (0, the default): nothing is ever dropped.
+ * the answers stay the same. The default is 640 MiB (config.ts); 0 sets no budget: nothing is ever dropped. An index
+ * whose caches grow after it is held (Nova's kept answers) is weighed again as they do (reweighEngine).
  */
 interface Held {
   engine: string
@@ -32,6 +33,17 @@ export function engineMemoryBudget(): number {
 export function holdEngine(key: object, engine: string, bytes: number, evict: () => void): void {
   held.delete(key)
   held.set(key, { engine, bytes, evict })
+  enforce(key)
+}
+
+/**
+ * Gives a held `key` its bytes now (an index whose kept answers grew or shrank) and applies the budget, never
+ * dropping `key` itself; its recency is unchanged. No-op when it is not held.
+ */
+export function reweighEngine(key: object, bytes: number): void {
+  const entry = held.get(key)
+  if (!entry || entry.bytes === bytes) return
+  entry.bytes = bytes
   enforce(key)
 }
 

@@ -1,7 +1,9 @@
 import { NOVA_DEFAULT_USE_CASE, type TerritoryName } from '@citrus/contracts'
 import type pg from 'pg'
+import { reweighEngine } from '../../lib/engine-budget.js'
 import { timedBuild } from '../../lib/engine-stats.js'
 import { derive, TOP_PRESCRIBER_RANK, type DerivedMetrics } from '../../services/nova/metrics.js'
+import { resolveScope, type GeoInput } from '../../services/nova/scope.js'
 import {
   affiliations,
   facilityCounts,
@@ -15,11 +17,13 @@ import {
   topPrescriberRanks,
   allStates,
   type Affiliations,
+  type FacilityFilter,
   type FacilityRow,
   type HcpCountRow,
   type HealthSystemRecord,
   type NovaYears,
   type ProviderRecord,
+  type Scope,
 } from '../../services/nova/queries.js'
 
 /**
@@ -28,11 +32,18 @@ import {
  * every clinician at every facility, those clinicians' records, the health systems of the active facilities,
  * the clinicians affiliated with each facility, the national prescriber ranks, the states and the territories.
  * A request then scopes, groups, sorts, pages and writes its answer in memory; derived lists and written
- * answers are kept in `memo` with the data they were made from.
+ * answers are kept in `memo` with the data they were made from. While the whole data builds, a call's own rows
+ * (NovaQuery) make a partial NovaData that the same functions answer from.
  */
 export interface NovaData {
   version: string
-  builtAt: number
+  /**
+   * false: the whole data of the version (the engine's index); true: a call's rows only, read from the database while
+   * the index builds (NovaQuery), which hold everything that call reads and give the same answer
+   */
+  partial: boolean
+  /** bytes held, estimated (novaDataBytes): the rows' at the build, plus the memo's as it fills */
+  readonly bytes: number
   years: NovaYears
   year: number | null
   /** active facilities (a case or a purchase in the 5-year window), by id */
@@ -42,6 +53,8 @@ export interface NovaData {
   derived: Map<number, DerivedMetrics>
   /** national top prescribers: npi → rank */
   ranks: Map<string, number>
+  /** the rows' estimated bytes (rowBytes) */
+  rowBytes: number
   /** states with an outline (the national state map), by abbr */
   mapStates: { abbr: string; name: string }[]
   /** every state by upper-case abbr and lower-case name (scope resolution) */
@@ -71,6 +84,8 @@ export interface NovaData {
 export class Memo {
   private readonly map = new Map<string, { value: unknown; weight: number }>()
   private total = 0
+  /** called when a value was added (the engine's held bytes are weighed again under the shared budget) */
+  onGrow: (() => void) | null = null
   constructor(private readonly maxWeight: number) {}
 
   /** the weight held: characters of written answers plus LIST_WEIGHT per derived list */
@@ -94,6 +109,7 @@ export class Memo {
       this.map.delete(k)
       this.total -= v.weight
     }
+    this.onGrow?.()
     return value
   }
 }
@@ -105,8 +121,8 @@ export const LIST_WEIGHT = 1_000
 /** Bytes per row of each kind a NovaData holds (with its maps' entries): an estimate, for the engine's memory. */
 const ROW_BYTES = { facility: 900, hcp: 320, provider: 700, payer: 80, specialty: 90 } as const
 
-/** The bytes a NovaData holds, estimated from its rows and its memo's weight (a character counts 2 bytes). */
-export function novaDataBytes(data: NovaData): number {
+/** The bytes a NovaData's rows hold, estimated from their numbers (counted once, when it is built). */
+function rowBytes(data: Pick<NovaData, 'rows' | 'payers' | 'affiliations' | 'hcps' | 'providers'>): number {
   let payers = 0
   for (const byType of data.payers.values()) payers += byType.size
   let specialties = 0
@@ -118,28 +134,90 @@ export function novaDataBytes(data: NovaData): number {
     hcps * ROW_BYTES.hcp +
     data.providers.size * ROW_BYTES.provider +
     payers * ROW_BYTES.payer +
-    specialties * ROW_BYTES.specialty +
-    data.memo.weight * 2
+    specialties * ROW_BYTES.specialty
   )
 }
 
-/** The data of a version (buildNovaDataUntimed), its build time recorded for GET /metrics (lib/engine-stats.ts). */
-export const buildNovaData = (pool: pg.Pool, version: string, previous: NovaData | null): Promise<NovaData> =>
-  timedBuild('nova', buildNovaDataUntimed(pool, version, previous))
+/** The bytes a NovaData holds, estimated from its rows and its memo's weight (a character counts 2 bytes). */
+export function novaDataBytes(data: NovaData): number {
+  return data.rowBytes + data.memo.weight * 2
+}
 
-async function buildNovaDataUntimed(pool: pg.Pool, version: string, previous: NovaData | null): Promise<NovaData> {
-  const years = await novaYears(pool)
-  const year = years.latest_year
-  const [rows, hcpRows, payerRows, ranks, states, territoryList, territoryCounties, affiliation] = await Promise.all([
-    year === null ? Promise.resolve([]) : facilityCounts(pool, year, { level: 'COUNTRY' }),
-    year === null ? Promise.resolve([]) : hcpCountsAll(pool, year),
-    year === null ? Promise.resolve([]) : payerCountsAll(pool, year),
-    topPrescriberRanks(pool, TOP_PRESCRIBER_RANK),
+/**
+ * The rows one Nova call reads (engines/engine.ts `rows`), read straight from the database while the engine's data
+ * builds: the states, territories and years always; the active facilities of the region (resolved by the service's
+ * resolveScope), of a health system, of an NPI or of ids, with their counts; and of those facilities only the details
+ * the call asks for. A NovaData of these rows gives the call's answer by the same functions as the whole data.
+ */
+export interface NovaQuery {
+  /** the region the call asks for (none: the country) */
+  geo?: GeoInput | undefined
+  healthSystemId?: string | undefined
+  /** the facilities of this NPI, active or not (their affiliated clinicians) */
+  facilityNpi?: string | undefined
+  facilityIds?: number[] | undefined
+  /**
+   * false: no facility (metadata, territory names); else the facilities' counts and, of the same facilities, the
+   * clinicians who treated there with their records and the national ranks, the payer types, the affiliated
+   * clinicians with the facilities' health systems
+   */
+  facilities: false | { clinicians?: boolean; payers?: boolean; affiliations?: boolean }
+}
+
+const WHOLE = { clinicians: true, payers: true, affiliations: true } as const
+
+/**
+ * The whole data of a version (the engine's index), its build time recorded for GET /metrics (lib/engine-stats.ts);
+ * with `only`, the rows of one call (not timed: not a build).
+ */
+export function buildNovaData(pool: pg.Pool, version: string, only?: NovaQuery): Promise<NovaData> {
+  return only === undefined ? timedBuild('nova', buildNovaDataUntimed(pool, version)) : buildNovaDataUntimed(pool, version, only)
+}
+
+/** A promise awaited later: its failure is handled (no unhandled rejection when an earlier await throws). */
+function later<T>(promise: Promise<T>): Promise<T> {
+  promise.catch(() => undefined)
+  return promise
+}
+
+async function buildNovaDataUntimed(pool: pg.Pool, version: string, only?: NovaQuery): Promise<NovaData> {
+  const wants = only === undefined ? WHOLE : only.facilities
+  // the national ranks and (whole) the 6 M-provider aggregate depend on nothing: started first, awaited last
+  const ranksRead = later(
+    wants && wants.clinicians ? topPrescriberRanks(pool, TOP_PRESCRIBER_RANK) : Promise.resolve(new Map<string, number>()),
+  )
+  const wholeAffiliations = only === undefined ? later(affiliations(pool)) : null
+  const [years, states, territoryList, territoryCounties] = await Promise.all([
+    novaYears(pool),
     allStates(pool),
     territories(pool, NOVA_DEFAULT_USE_CASE),
     territoryCountyList(pool, NOVA_DEFAULT_USE_CASE),
-    // clinicians per facility read every provider (6 M at full scale): kept while the version is the same
-    previous?.version === version ? Promise.resolve(previous.affiliations) : affiliations(pool),
+  ])
+  const year = years.latest_year
+  const stateLookup = new Map<string, { abbr: string; name: string }>()
+  // SQL matched upper(abbr) = upper(v) OR lower(name) = lower(v); an abbreviation wins over a name
+  for (const s of states) if (!stateLookup.has(`n:${s.name.toLowerCase()}`)) stateLookup.set(`n:${s.name.toLowerCase()}`, s)
+  for (const s of states) stateLookup.set(`a:${s.abbr.toUpperCase()}`, { abbr: s.abbr, name: s.name })
+  const scope: Scope = only?.geo ? resolveScope({ stateLookup, territories: territoryList }, only.geo) : { level: 'COUNTRY' }
+  const filter: FacilityFilter = { healthSystemId: only?.healthSystemId, facilityNpi: only?.facilityNpi, facilityIds: only?.facilityIds }
+  // a call of the whole country reads every facility's clinicians and payers, as the whole data (the national count
+  // of treating clinicians is over all of them); one of fewer facilities reads theirs only
+  const restricted = scope.level !== 'COUNTRY' || Object.values(filter).some((v) => v !== undefined)
+  const active = year !== null && wants !== false
+  const [rows, everyHcp, everyPayer] = await Promise.all([
+    active ? facilityCounts(pool, year, scope, filter) : Promise.resolve([]),
+    active && wants.clinicians && !restricted ? hcpCountsAll(pool, year) : null,
+    active && wants.payers && !restricted ? payerCountsAll(pool, year) : null,
+  ])
+  const ids = rows.map((r) => r.id)
+  const systemIds = [...new Set(rows.map((r) => r.health_system_id).filter((id): id is number => id !== null))]
+  const [hcpRows, payerRows, affiliation] = await Promise.all([
+    everyHcp ?? (active && wants.clinicians && ids.length > 0 ? hcpCountsAll(pool, year, ids) : []),
+    everyPayer ?? (active && wants.payers && ids.length > 0 ? payerCountsAll(pool, year, ids) : []),
+    wholeAffiliations ??
+      (wants && wants.affiliations
+        ? affiliations(pool, { facilityIds: ids, facilityNpi: only?.facilityNpi ?? null, systemIds })
+        : { byFacility: new Map(), bySystem: new Map() }),
   ])
   const hcps = new Map<number, HcpCountRow[]>()
   const treating = new Set<string>()
@@ -155,16 +233,12 @@ async function buildNovaDataUntimed(pool: pg.Pool, version: string, previous: No
     if (!byType) payers.set(r.facility_id, (byType = new Map()))
     byType.set(r.payer_type, (byType.get(r.payer_type) ?? 0) + r.n)
   }
-  const systemIds = [...new Set(rows.map((r) => r.health_system_id).filter((id): id is number => id !== null))]
-  const [providers, systemRows] = await Promise.all([
+  const [providers, systemRows, ranks] = await Promise.all([
     providersByNpi(pool, [...treating]),
-    systemIds.length > 0 ? healthSystems(pool, { ids: systemIds }) : Promise.resolve([]),
+    wants && wants.affiliations && systemIds.length > 0 ? healthSystems(pool, { ids: systemIds }) : Promise.resolve([]),
+    ranksRead,
   ])
   const systems = new Map(systemRows.map((s) => [s.id, { ...s, number_of_affiliated_hcps: affiliation.bySystem.get(s.id) ?? 0 }] as const))
-  const stateLookup = new Map<string, { abbr: string; name: string }>()
-  // SQL matched upper(abbr) = upper(v) OR lower(name) = lower(v); an abbreviation wins over a name
-  for (const s of states) if (!stateLookup.has(`n:${s.name.toLowerCase()}`)) stateLookup.set(`n:${s.name.toLowerCase()}`, s)
-  for (const s of states) stateLookup.set(`a:${s.abbr.toUpperCase()}`, { abbr: s.abbr, name: s.name })
   const countyTerritory = new Map<string, TerritoryName>()
   for (const t of [...territoryList].sort((a, b) => a.id - b.id))
     for (const county of territoryCounties.get(t.id) ?? []) if (!countyTerritory.has(county)) countyTerritory.set(county, t)
@@ -177,13 +251,16 @@ async function buildNovaDataUntimed(pool: pg.Pool, version: string, previous: No
   const nameOrder = new Map<string, number>()
   let previousName: string | null = null
   for (const name of [...names].sort(collator.compare)) {
-    // names the collation holds equal keep one position, as localeCompare's 0
+    // names the collation holds equal keep one position, as localeCompare's 0 (a subset's positions keep their order)
     nameOrder.set(name, previousName !== null && collator.compare(previousName, name) === 0 ? nameOrder.get(previousName)! : nameOrder.size)
     previousName = name
   }
-  return {
+  const data: NovaData = {
     version,
-    builtAt: Date.now(),
+    partial: only !== undefined,
+    get bytes() {
+      return novaDataBytes(data)
+    },
     years,
     year,
     rows,
@@ -191,6 +268,7 @@ async function buildNovaDataUntimed(pool: pg.Pool, version: string, previous: No
     byNpi: new Map(rows.filter((r) => r.npi !== null).map((r) => [r.npi!, r])),
     derived: new Map(rows.map((r) => [r.id, derive(r)])),
     ranks,
+    rowBytes: 0,
     mapStates: states.filter((s) => s.has_geom).map((s) => ({ abbr: s.abbr, name: s.name })),
     stateLookup,
     territories: territoryList,
@@ -201,9 +279,14 @@ async function buildNovaDataUntimed(pool: pg.Pool, version: string, previous: No
     treatingAll: treating.size,
     providers,
     systems,
-    systemCodes: new Set(systemRows.map((s) => s.healthsystem_id)),
+    // the codes of the active facilities' health systems (those the rows carry)
+    systemCodes: new Set(rows.map((r) => r.healthsystem_id).filter((code): code is string => code !== null)),
     affiliations: affiliation,
     nameOrder,
     memo: new Memo(MEMO_BUDGET),
   }
+  data.rowBytes = rowBytes(data)
+  // held under the shared memory budget (lib/engine-budget.ts): the memo's answers count as they are kept
+  if (only === undefined) data.memo.onGrow = () => reweighEngine(data, novaDataBytes(data))
+  return data
 }

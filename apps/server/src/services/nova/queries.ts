@@ -221,8 +221,9 @@ export async function healthSystems(pool: pg.Pool, where: { ids?: number[]; heal
 
 /**
  * Clinicians affiliated with each facility (providers.facility_id) by specialty, and in all per health system:
- * one aggregate over every provider, which NovaService keeps per data version (at full scale a per-page count
- * walked ~100,000 provider rows by index and took over a second).
+ * one aggregate over every provider, which the Nova engine keeps per data version (at full scale a per-page count
+ * walked ~100,000 provider rows by index and took over a second); while it builds, the same aggregate over a call's
+ * facilities only (AffiliationsOf).
  */
 export interface Affiliations {
   /** facility id → specialty → clinicians */
@@ -231,7 +232,17 @@ export interface Affiliations {
   bySystem: Map<number, number>
 }
 
-export async function affiliations(pool: pg.Pool): Promise<Affiliations> {
+/**
+ * The facilities and health systems a call's affiliations are read for (while the engine builds): these facilities,
+ * the facilities of an NPI, and every facility of these health systems (a system's count is over all of them).
+ */
+export interface AffiliationsOf {
+  facilityIds: number[]
+  facilityNpi: string | null
+  systemIds: number[]
+}
+
+export async function affiliations(pool: pg.Pool, only?: AffiliationsOf): Promise<Affiliations> {
   const { rows } = await pool.query<
     // the join keeps providers with a facility only
     { facility_id: NonNullable<Row<'providers'>['facility_id']>; specialty: Row<'providers'>['cms_specialization']; n: number } & Pick<
@@ -239,9 +250,15 @@ export async function affiliations(pool: pg.Pool): Promise<Affiliations> {
       'health_system_id'
     >
   >(
-    `SELECT p.facility_id, f.health_system_id, p.cms_specialization AS specialty, count(*)::int AS n
-     FROM providers p JOIN facilities f ON f.id = p.facility_id
-     GROUP BY p.facility_id, f.health_system_id, p.cms_specialization`,
+    only === undefined
+      ? `SELECT p.facility_id, f.health_system_id, p.cms_specialization AS specialty, count(*)::int AS n
+         FROM providers p JOIN facilities f ON f.id = p.facility_id
+         GROUP BY p.facility_id, f.health_system_id, p.cms_specialization`
+      : `SELECT p.facility_id, f.health_system_id, p.cms_specialization AS specialty, count(*)::int AS n
+         FROM providers p JOIN facilities f ON f.id = p.facility_id
+         WHERE p.facility_id IN (SELECT o.id FROM facilities o WHERE o.id = ANY($1::int[]) OR o.npi = $2 OR o.health_system_id = ANY($3::int[]))
+         GROUP BY p.facility_id, f.health_system_id, p.cms_specialization`,
+    only === undefined ? [] : [only.facilityIds, only.facilityNpi, only.systemIds],
   )
   const byFacility = new Map<number, Map<string, number>>()
   const bySystem = new Map<number, number>()
@@ -314,9 +331,10 @@ export type HcpCountRow = NovaCounts & Pick<Row<'snakebite_cases'>, 'facility_id
 /**
  * The counts of every (facility, clinician) pair of the 5-year window in one pass over the window's cases (the
  * HCP lists, the top prescribers and the treating-clinician counts are all read from these). Nothing is bought
- * by a clinician: the purchase counts are 0.
+ * by a clinician: the purchase counts are 0. `facilityIds`: those facilities' pairs only (a call's rows while the
+ * engine builds).
  */
-export async function hcpCountsAll(pool: pg.Pool, latestYear: number): Promise<HcpCountRow[]> {
+export async function hcpCountsAll(pool: pg.Pool, latestYear: number, facilityIds: number[] | null = null): Promise<HcpCountRow[]> {
   const { rows } = await pool.query<HcpCountRow>(
     `SELECT s.facility_id, s.provider_npi AS npi,
             count(*)::int AS cases_5y,
@@ -334,9 +352,10 @@ export async function hcpCountsAll(pool: pg.Pool, latestYear: number): Promise<H
             0 AS crofab_bought_5y, 0 AS crofab_bought_1y, 0 AS anavip_bought_5y, 0 AS anavip_bought_1y
      FROM snakebite_cases s
      WHERE s.event_date >= make_date($1 - 4, 1, 1) AND s.event_date < make_date($1 + 1, 1, 1)
+       AND ($2::int[] IS NULL OR s.facility_id = ANY($2))
      GROUP BY s.facility_id, s.provider_npi
      ORDER BY s.facility_id, s.provider_npi`,
-    [latestYear],
+    [latestYear, facilityIds],
   )
   return rows
 }
@@ -344,13 +363,14 @@ export async function hcpCountsAll(pool: pg.Pool, latestYear: number): Promise<H
 /** Payer types of the envenomation claims of every facility over 5 years. */
 export type PayerCountRow = Pick<Row<'snakebite_cases'>, 'facility_id'> & Pick<Row<'claims'>, 'payer_type'> & { n: number }
 
-export async function payerCountsAll(pool: pg.Pool, latestYear: number): Promise<PayerCountRow[]> {
+export async function payerCountsAll(pool: pg.Pool, latestYear: number, facilityIds: number[] | null = null): Promise<PayerCountRow[]> {
   const { rows } = await pool.query<PayerCountRow>(
     `SELECT s.facility_id, c.payer_type, count(*)::int AS n
-     FROM snakebite_cases s JOIN claims c ON c.id = s.claim_id
+     FROM snakebite_cases s JOIN claims c ON c.id = s.claim_id AND c.patient_id = s.patient_id
      WHERE s.event_date >= make_date($1 - 4, 1, 1) AND s.event_date < make_date($1 + 1, 1, 1)
+       AND ($2::int[] IS NULL OR s.facility_id = ANY($2))
      GROUP BY s.facility_id, c.payer_type`,
-    [latestYear],
+    [latestYear, facilityIds],
   )
   return rows
 }
@@ -367,17 +387,6 @@ export async function healthSystemExists(pool: pg.Pool, healthsystemId: string):
 }
 
 // ---------------------------------------------------------------- scopes and shapes
-
-/**
- * What the Nova numbers are computed from changes only when a load (seed or import) starts or finishes: the
- * loads' ids and states are the version of the cached facility counts.
- */
-export async function dataVersion(pool: pg.Pool): Promise<string> {
-  const { rows } = await pool.query<{ v: string }>(
-    `SELECT coalesce(max(id), 0)::text || ':' || count(*) FILTER (WHERE status <> 'running')::text AS v FROM data_loads`,
-  )
-  return rows[0]?.v ?? ''
-}
 
 /** Every state (abbr, name, and whether it has an outline for the national map). */
 export async function allStates(pool: pg.Pool): Promise<(Pick<Row<'states'>, 'abbr' | 'name'> & { has_geom: boolean })[]> {

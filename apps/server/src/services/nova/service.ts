@@ -52,9 +52,9 @@ import {
   type MetricValues,
   type NovaCounts,
 } from './metrics.js'
-import { LIST_WEIGHT, novaEngine, type NovaData } from '../../engines/nova/index.js'
+import { LIST_WEIGHT, novaEngine, type NovaData, type NovaQuery } from '../../engines/nova/index.js'
+import { dataVersion } from '../../lib/versioned-cache.js'
 import {
-  dataVersion,
   facilityByNpi,
   healthSystemExists,
   type FacilityRecord,
@@ -64,6 +64,7 @@ import {
   type ProviderRecord,
   type Scope,
 } from './queries.js'
+import { resolveScope, type GeoInput } from './scope.js'
 import { ShapeCache } from './shapes.js'
 
 type AccountQueryType = (typeof NOVA_ACCOUNT_QUERY_TYPES)[number]
@@ -81,9 +82,6 @@ interface MapRegion {
   values: MetricValues
 }
 
-interface GeoInput {
-  filter_value: { region_level: NovaRegionLevel; search_within_region?: string | undefined; granularity?: NovaGranularity | undefined }
-}
 interface Paging {
   page: number
   page_size: number
@@ -143,9 +141,13 @@ export class NovaService {
     this.shapes = new ShapeCache(pool)
   }
 
-  /** The data of the current version (docs/decisions/0054): every call answers from it in memory (engines/nova). */
-  async data(): Promise<NovaData> {
-    return novaEngine.rows(this.pool, await dataVersion(this.pool))
+  /**
+   * The rows of a call, of the current data version (docs/decisions/0054, 0086): the engine's whole data when it is
+   * held, else (while it builds) the call's own rows read from the database; every answer below is computed alike
+   * from either (engines/nova).
+   */
+  async data(query: NovaQuery, version?: string): Promise<NovaData> {
+    return novaEngine.rows(this.pool, version ?? (await dataVersion(this.pool)), query)
   }
 
   /** The active facilities of a scope (and of a health system), from the data. */
@@ -160,29 +162,10 @@ export class NovaService {
     )
   }
 
-  resolveScope(data: NovaData, geo: GeoInput): Scope {
-    const { region_level: level, search_within_region: value = '' } = geo.filter_value
-    if (level === 'STATE') {
-      const state = data.stateLookup.get(`a:${value.toUpperCase()}`) ?? data.stateLookup.get(`n:${value.toLowerCase()}`)
-      if (!state) throw badRequest(NOVA_MESSAGES.unknownState(value))
-      return { level, state: state.abbr, stateName: state.name }
-    }
-    if (level === 'SALES_TERRITORY') {
-      // every use case reads the serb_crofab territories (territoryUseCase): lower(name) = lower(v) OR id::text = v, lowest id
-      const lower = value.toLowerCase()
-      const territory = data.territories
-        .filter((t) => t.name.toLowerCase() === lower || String(t.id) === value)
-        .reduce<TerritoryName | null>((best, t) => (best === null || t.id < best.id ? t : best), null)
-      if (!territory) throw badRequest(NOVA_MESSAGES.unknownTerritory(value))
-      return { level, territory }
-    }
-    return { level: 'COUNTRY' }
-  }
-
   // ------------------------------------------------------------ metadata
 
   async metadata(): Promise<NovaMetadata> {
-    const { years } = await this.data()
+    const { years } = await this.data({ facilities: false })
     return {
       atlas_metadata: {
         map_metadata: {
@@ -238,7 +221,7 @@ export class NovaService {
 
   async territoryNames(_useCase: string): Promise<{ territory_names: TerritoryName[] }> {
     // every use case reads the serb_crofab territories (territoryUseCase), ordered by state and name
-    return { territory_names: (await this.data()).territories }
+    return { territory_names: (await this.data({ facilities: false })).territories }
   }
 
   // ------------------------------------------------------------ accounts
@@ -309,9 +292,10 @@ export class NovaService {
       filter_inputs: FilterInput[]
     } & Paging,
   ): Promise<string> {
-    const data = await this.data()
-    const scope = this.resolveScope(data, input.geo_filter_input)
     const healthSystemId = stringFilter(input.filter_inputs, 'health_system_id')
+    const version = await dataVersion(this.pool)
+    const data = await this.data({ geo: input.geo_filter_input, healthSystemId, facilities: {} }, version)
+    const scope = resolveScope(data, input.geo_filter_input)
     if (healthSystemId !== undefined && !data.systemCodes.has(healthSystemId) && !(await healthSystemExists(this.pool, healthSystemId))) {
       throw notFound(NOVA_MESSAGES.healthSystemNotFound(healthSystemId))
     }
@@ -326,13 +310,24 @@ export class NovaService {
     const accounts = quick.none ? sorted : sorted.filter((a) => passesQuickFilters(a, quick))
     const pageItems = accounts.slice(input.page * input.page_size, (input.page + 1) * input.page_size)
     const year = data.year
+    // the page's details: in the whole data, else (while it builds) read for the page's facilities only
+    const details =
+      data.partial && year !== null && pageItems.length > 0
+        ? await this.data(
+            {
+              facilityIds: pageItems.flatMap((a) => a.facilities.map((f) => f.id)),
+              facilities: { clinicians: true, payers: true, affiliations: true },
+            },
+            version,
+          )
+        : data
     const results =
       year === null
         ? []
         : pageItems.map((account) =>
             data.memo.get(
               `insight:${scopeKey(scope)}:${account.kind}:${account.id}`,
-              () => JSON.stringify(this.enrichAccounts(data, [account], year, scope.level)[0]),
+              () => JSON.stringify(this.enrichAccounts(details, [account], year, scope.level)[0]),
               (json) => json.length,
             ),
           )
@@ -397,7 +392,7 @@ export class NovaService {
 
   /** One facility's insight as JSON text (an active facility's is kept in the memo). */
   async facilityJson(npi: string): Promise<string> {
-    const data = await this.data()
+    const data = await this.data({ facilityNpi: npi, facilities: { clinicians: true, payers: true, affiliations: true } })
     const facility = await this.facilityByNpi(data, npi)
     if (!facility) throw notFound(NOVA_MESSAGES.facilityNotFound(npi))
     const active = data.byId.get(facility.id)
@@ -428,9 +423,9 @@ export class NovaService {
   async hcps(input: { geo_filter_input?: GeoInput | undefined; nova_use_case: string; filter_inputs: FilterInput[] } & Paging): Promise<{
     page_results: NovaPageResults
   }> {
-    const data = await this.data()
-    if (input.geo_filter_input) this.resolveScope(data, input.geo_filter_input)
     const npi = String(input.filter_inputs.find((f) => f.code === 'facility_npi')?.filter_value ?? '')
+    const data = await this.data({ facilityNpi: npi, facilities: { clinicians: true } })
+    if (input.geo_filter_input) resolveScope(data, input.geo_filter_input)
     const facility = await this.facilityByNpi(data, npi)
     if (!facility) throw notFound(NOVA_MESSAGES.facilityNotFound(npi))
     const year = data.year
@@ -481,8 +476,8 @@ export class NovaService {
     map_selection: { filter_value: NovaMapType }
     nova_use_case: string
   }): Promise<AtlasSummaryResponse> {
-    const data = await this.data()
-    const scope = this.resolveScope(data, input.geo_filter_input)
+    const data = await this.data({ geo: input.geo_filter_input, facilities: { clinicians: true, payers: true } })
+    const scope = resolveScope(data, input.geo_filter_input)
     const mapType = NOVA_MAP_TYPES.find((t) => t.code === input.map_selection.filter_value)!
     const { summary, values, counts } = data.memo.get(`summary:${scopeKey(scope)}`, () => this.scopeSummary(data, scope))
     return { summary, map_selection: { code: mapType.code, name: mapType.name, value: values[mapType.metric] ?? null }, counts }
@@ -547,8 +542,8 @@ export class NovaService {
     nova_use_case: string
     point_selection?: 'ALL' | 'NONE' | undefined
   }): Promise<Buffer> {
-    const data = await this.data()
-    const scope = this.resolveScope(data, input.geo_filter_input)
+    const data = await this.data({ geo: input.geo_filter_input, facilities: {} })
+    const scope = resolveScope(data, input.geo_filter_input)
     const granularity = input.geo_filter_input.filter_value.granularity ?? 'STATE'
     const mapType = NOVA_MAP_TYPES.find((t) => t.code === input.map_selection.filter_value)!
     const points = input.point_selection === 'ALL'

@@ -3,13 +3,13 @@ import { novaEngine } from '../../engines/nova/index.js'
 import { warmEachVersion } from '../../engines/warm.js'
 
 /**
- * Builds Nova's data of each data version as soon as the version exists (engines/warm.ts), so the first map after a
- * start or a data load does not wait for it (issue 33 item 14: 0.7 s of the national map's first answer).
+ * Builds Nova's data of each data version as soon as the version exists (engines/warm.ts), so the calls after a start
+ * or a data load are soon answered from memory (meanwhile each reads its own rows from the database, 0086).
  */
 export function warmNovaData(app: FastifyInstance): void {
   warmEachVersion(app, {
     done: 'Nova data built',
-    failed: 'building the Nova data failed; the first Nova request builds it',
+    failed: 'building the Nova data failed; Nova calls read their rows from the database until the next data version',
     warm: async (pool, version) => {
       await novaEngine.build(pool, version, true)
     },
