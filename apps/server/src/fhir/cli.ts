@@ -34,7 +34,7 @@ export const fhirCommands: Command[] = [
       const files: { type: string; file: string; resources: number }[] = []
       for (const type of types) {
         const file = path.join(out, `${type}.ndjson`)
-        const step = progress.step(type, await exportCount(pool, type))
+        const step = progress.step(type, await exportCount(pool, type, version))
         const stream = createWriteStream(file)
         let resources = 0
         for await (const batch of exportBatches(pool, type, version)) {

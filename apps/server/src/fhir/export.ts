@@ -2,7 +2,7 @@ import { FHIR_MESSAGES, FHIR_RESOURCE_TYPES, type FhirResourceType } from '@citr
 import type pg from 'pg'
 import { KINDS } from './kinds.js'
 import { invalid } from './outcome.js'
-import { filterContext, renderOf, type DirectoryVersion } from './search.js'
+import { countOf, filterContext, renderOf, type DirectoryVersion } from './search.js'
 
 /**
  * Bulk download in the manner of FHIR Bulk Data `$export`, without the asynchronous job: the manifest lists one
@@ -42,7 +42,10 @@ export function exportManifest(baseUrl: string, types: readonly FhirResourceType
   }
 }
 
-/** One type's resources as NDJSON, every kind of it in id order, batch after batch (keyset), with each batch's count. */
+/**
+ * One type's resources as NDJSON, every kind of it in id order, batch after batch (keyset), with each batch's count
+ * (of resources: a clinician's rows are its PractitionerRoles, one per network).
+ */
 export async function* exportBatches(
   pool: pg.Pool,
   type: FhirResourceType,
@@ -58,8 +61,16 @@ export async function* exportBatches(
       )
       if (rows.length === 0) break
       let text = ''
-      for (const row of rows) text += `${kind.toJson(row as never, render)}\n`
-      yield { text, count: rows.length }
+      let count = rows.length
+      if (kind.several) {
+        count = 0
+        for (const row of rows) {
+          const subs = kind.several.subs(row as never, render, null)
+          for (const json of kind.several.toJson(row as never, render, subs)) text += `${json}\n`
+          count += subs.length
+        }
+      } else for (const row of rows) text += `${kind.toJson(row as never, render)}\n`
+      yield { text, count }
       after = rows[rows.length - 1]!.id
       if (rows.length < EXPORT_BATCH) break
     }
@@ -71,10 +82,9 @@ export async function* exportStream(pool: pg.Pool, type: FhirResourceType, versi
   for await (const batch of exportBatches(pool, type, version)) yield batch.text
 }
 
-/** How many resources of `type` an export writes (the CLI's progress total). */
-export async function exportCount(pool: pg.Pool, type: FhirResourceType): Promise<number> {
-  const counts = await Promise.all(
-    KINDS[type].map(async (kind) => Number((await pool.query<{ n: string }>(`SELECT count(*) AS n FROM ${kind.from}`)).rows[0]!.n)),
-  )
+/** How many resources of `type` an export writes (the CLI's progress total): PractitionerRoles, not clinicians. */
+export async function exportCount(pool: pg.Pool, type: FhirResourceType, version: DirectoryVersion): Promise<number> {
+  const context = await filterContext(pool, version)
+  const counts = await Promise.all(KINDS[type].map((kind) => countOf(pool, kind, [], null, context)))
   return counts.reduce((sum, n) => sum + n, 0)
 }

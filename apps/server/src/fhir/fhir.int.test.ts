@@ -5,6 +5,8 @@ import { Client } from 'fhir-kit-client'
 import { beforeAll, describe, expect, inject, it } from 'vitest'
 import { createTenant, loginTokenFor, testDatabase, useTestApp } from '../../../../test/helpers.ts'
 import { ensureTestDataset } from '../data/test-dataset.ts'
+import { exportCount } from './export.ts'
+import { directoryVersion } from './search.ts'
 
 /**
  * The FHIR provider directory against a live server on the ci dataset: a real FHIR client (fhir-kit-client) reads,
@@ -58,14 +60,34 @@ function expectPlanNet(resource: Record<string, unknown>) {
         where,
       ).toBe(true)
       break
-    case 'PractitionerRole':
+    case 'PractitionerRole': {
       expect(resource.active, where).toBe(true)
-      expect(
-        (resource.extension as { url: string }[]).some((extension) => extension.url === FHIR_EXTENSIONS.newPatients),
-        where,
-      ).toBe(true)
+      const extensions = resource.extension as {
+        url: string
+        valueReference?: { reference: string }
+        extension?: { url: string; valueReference?: { reference: string } }[]
+      }[]
+      const newPatients = extensions.filter((extension) => extension.url === FHIR_EXTENSIONS.newPatients)
+      expect(newPatients.length, where).toBeGreaterThan(0)
+      // network-reference 0..1 (plannet-PractitionerRole: a role is in one network at most), the network of the id
+      // ({provider}-n{insurer}; {provider} alone for a clinician in none), and newpatients' fromNetwork the same
+      const networks = extensions.filter((extension) => extension.url === FHIR_EXTENSIONS.networkReference)
+      expect(networks.length, where).toBeLessThanOrEqual(1)
+      const network = networks[0]?.valueReference?.reference
+      const id = /^(\d+)(?:-n(\d+))?$/.exec(String(resource.id))
+      expect(id, where).not.toBeNull()
+      expect(network, where).toBe(id![2] === undefined ? undefined : `Organization/net-${id![2]}`)
+      for (const item of newPatients) {
+        // acceptingPatients 1..1, fromNetwork 0..1
+        expect(item.extension!.filter((sub) => sub.url === 'acceptingPatients').length, where).toBe(1)
+        const from = item.extension!.filter((sub) => sub.url === 'fromNetwork')
+        expect(from.length, where).toBeLessThanOrEqual(1)
+        expect(from[0]?.valueReference?.reference, where).toBe(network)
+      }
+      expect((resource.practitioner as { reference: string }).reference, where).toBe(`Practitioner/${id![1]}`)
       expect((resource.specialty as { coding: { system: string }[] }[])[0]!.coding[0]!.system, where).toBe(FHIR_SYSTEMS.nucc)
       break
+    }
     case 'Organization': {
       expect(resource.active, where).toBe(true)
       expect(typeof resource.name, where).toBe('string')
@@ -108,6 +130,28 @@ function expectPlanNet(resource: Record<string, unknown>) {
       break
     }
   }
+}
+
+/** A role's network: at most one network-reference, its id's (`{provider}-n{insurer}`), and newpatients' fromNetwork. */
+function oneNetwork(role: Record<string, unknown>): boolean {
+  const extensions = role.extension as {
+    url: string
+    valueReference?: { reference: string }
+    extension?: { url: string; valueReference?: { reference: string } }[]
+  }[]
+  const networks = extensions.filter((extension) => extension.url === FHIR_EXTENSIONS.networkReference)
+  const id = /^(\d+)(?:-n(\d+))?$/.exec(String(role.id))
+  const network = id?.[2] === undefined ? undefined : `Organization/net-${id[2]}`
+  const from = extensions
+    .filter((extension) => extension.url === FHIR_EXTENSIONS.newPatients)
+    .map((extension) => extension.extension?.filter((sub) => sub.url === 'fromNetwork') ?? [])
+  return (
+    id !== null &&
+    networks.length <= 1 &&
+    networks[0]?.valueReference?.reference === network &&
+    from.length > 0 &&
+    from.every((items) => items.length <= 1 && items[0]?.valueReference?.reference === network)
+  )
 }
 
 const MI = 1609.344
@@ -163,6 +207,27 @@ describe('FHIR directory, public', { timeout: 180_000 }, () => {
     return rows.map((row) => row.id)
   }
 
+  /**
+   * The PractitionerRole ids of the clinicians `p` that `where` selects, recounted independently: one per network the
+   * networks JSON names true (jsonb_each joined to insurers by name), `{id}-n{insurer id}`, and `{id}` alone for a
+   * clinician in none; by clinician, then insurer id. `networks` keeps the roles of those insurers only.
+   */
+  async function sqlRoles(where = 'TRUE', values: unknown[] = [], networks: number[] | null = null): Promise<string[]> {
+    const { rows } = await ctx.db.pool.query<{ id: string }>(
+      `WITH r AS (
+         SELECT p.id AS p, i.id AS n FROM providers p CROSS JOIN LATERAL jsonb_each(p.aggregated_insurance_networks_v1) e
+           JOIN insurers i ON i.name = e.key WHERE e.value = 'true'::jsonb AND (${where})
+         UNION ALL
+         SELECT p.id, NULL FROM providers p WHERE (${where}) AND NOT EXISTS (SELECT 1 FROM jsonb_each(p.aggregated_insurance_networks_v1) e
+           JOIN insurers i ON i.name = e.key WHERE e.value = 'true'::jsonb))
+       SELECT CASE WHEN n IS NULL THEN p::text ELSE p || '-n' || n END AS id FROM r
+       WHERE $${values.length + 1}::int[] IS NULL OR n = ANY($${values.length + 1}::int[]) ORDER BY p, n NULLS FIRST`,
+      [...values, networks],
+    )
+    return rows.map((row) => row.id)
+  }
+  const roleIds = (entries: Entry[]) => entries.map((entry) => entry.resource.id)
+
   it('answers a CapabilityStatement that instantiates Plan-Net and lists exactly what is served', async () => {
     const response = await get('/metadata')
     expect(response.status).toBe(200)
@@ -210,25 +275,62 @@ describe('FHIR directory, public', { timeout: 180_000 }, () => {
     expect((practitioner.name as { family: string }[])[0]!.family).toBe(row.last_name)
     expect((practitioner.meta as { profile: string[] }).profile[0]).toMatch(/plannet-Practitioner$/)
 
-    const role = (await client.read({ resourceType: 'PractitionerRole', id: String(row.id) })) as unknown as Record<string, unknown> & {
-      extension: {
-        url: string
-        valueReference?: { reference: string }
-        extension?: { url: string; valueCodeableConcept: { coding: { code: string }[] } }[]
-      }[]
-      specialty: { coding: { system: string; code: string }[] }[]
+    // one role per network the clinician is in, each read by its id {provider}-n{insurer}
+    expect(row.networks.length).toBeGreaterThan(1)
+    for (const networkId of row.networks) {
+      const role = (await client.read({ resourceType: 'PractitionerRole', id: `${row.id}-n${networkId}` })) as unknown as Record<
+        string,
+        unknown
+      > & {
+        id: string
+        extension: {
+          url: string
+          valueReference?: { reference: string }
+          extension?: { url: string; valueCodeableConcept?: { coding: { code: string }[] }; valueReference?: { reference: string } }[]
+        }[]
+        specialty: { coding: { system: string; code: string }[] }[]
+      }
+      expectValid(role)
+      expect(role.id).toBe(`${row.id}-n${networkId}`)
+      expect(role.specialty[0]!.coding[0]).toEqual(expect.objectContaining({ system: FHIR_SYSTEMS.nucc, code: row.primary_taxonomy_code }))
+      const newPatients = role.extension.find((extension) => extension.url === FHIR_EXTENSIONS.newPatients)!
+      expect(newPatients.extension![0]!.valueCodeableConcept!.coding[0]!.code).toBe(row.accepting_new_patients ? 'newpt' : 'nopt')
+      expect(newPatients.extension![1]).toEqual({ url: 'fromNetwork', valueReference: { reference: `Organization/net-${networkId}` } })
+      const networks = role.extension
+        .filter((extension) => extension.url === FHIR_EXTENSIONS.networkReference)
+        .map((extension) => extension.valueReference!.reference)
+      expect(networks).toEqual([`Organization/net-${networkId}`])
+      expect(role.organization).toEqual({ reference: `Organization/fac-${row.facility_id}` })
+      expect(role.location).toEqual([{ reference: `Location/prov-${row.id}` }])
     }
-    expectValid(role)
-    expect(role.specialty[0]!.coding[0]).toEqual(expect.objectContaining({ system: FHIR_SYSTEMS.nucc, code: row.primary_taxonomy_code }))
-    const newPatients = role.extension.find((extension) => extension.url === FHIR_EXTENSIONS.newPatients)!
-    expect(newPatients.extension![0]!.valueCodeableConcept.coding[0]!.code).toBe(row.accepting_new_patients ? 'newpt' : 'nopt')
-    const networks = role.extension
-      .filter((extension) => extension.url === FHIR_EXTENSIONS.networkReference)
-      .map((extension) => extension.valueReference!.reference)
-    expect(networks).toEqual(row.networks.map((id) => `Organization/net-${id}`))
-    expect(networks.length).toBeGreaterThan(0)
-    expect(role.organization).toEqual({ reference: `Organization/fac-${row.facility_id}` })
-    expect(role.location).toEqual([{ reference: `Location/prov-${row.id}` }])
+    // vread of a role's current version
+    const first = `${row.id}-n${row.networks[0]}`
+    const current = (await client.read({ resourceType: 'PractitionerRole', id: first })) as unknown as { meta: { versionId: string } }
+    expect(await client.vread({ resourceType: 'PractitionerRole', id: first, version: current.meta.versionId })).toEqual(current)
+
+    // no role by the plain id of a clinician in networks, nor in a network it is not in, nor by an id of no such form
+    const outside = (
+      await ctx.db.pool.query<{ id: number }>('SELECT id FROM insurers WHERE NOT (id = ANY($1::int[])) ORDER BY id LIMIT 1', [row.networks])
+    ).rows[0]!.id
+    for (const id of [
+      `${row.id}`,
+      `${row.id}-n${outside}`,
+      `${row.id}-n999999`,
+      `${row.id}-n`,
+      `${row.id}-x${row.networks[0]}`,
+      `${row.id}-n0${row.networks[0]}`,
+      `n${row.networks[0]}`,
+      `999999999-n${row.networks[0]}`,
+    ]) {
+      const response = await get(`/PractitionerRole/${id}`)
+      expect({ id, status: response.status }).toEqual({ id, status: 404 })
+      const body = (await response.json()) as { resourceType: string; issue: { diagnostics: string }[] }
+      expect(body.resourceType).toBe('OperationOutcome')
+      expect(body.issue[0]!.diagnostics).toMatch(/does not exist/)
+      expect((await get(`/PractitionerRole/${id}/_history/${current.meta.versionId}`)).status).toBe(404)
+    }
+    // (every clinician of the ci dataset is in some network: the role of a clinician in none, {provider}, is written and
+    // named in resources.test.ts)
 
     const network = (await client.read({ resourceType: 'Organization', id: `net-${row.networks[0]}` })) as Record<string, unknown>
     expectValid(network)
@@ -286,12 +388,42 @@ describe('FHIR directory, public', { timeout: 180_000 }, () => {
     expect(((await lenient.json()) as Bundle).link[0]!.url).not.toContain('foo')
   })
 
-  it('pages PractitionerRole to the end by keyset links: every clinician once, in id order, total accurate', async () => {
-    const expected = await sqlIds('SELECT id FROM providers ORDER BY id')
-    const { entries, pages, total } = await all('PractitionerRole', { _count: 400, _total: 'accurate' })
-    expect(entries.map((entry) => Number(entry.resource.id))).toEqual(expected)
-    expect(total).toBe(expected.length)
-    expect(pages).toBe(Math.ceil(expected.length / 400))
+  it('pages PractitionerRole to the end by keyset links: each (clinician, network) once, in order, pages full, total accurate', async () => {
+    const expected = await sqlRoles()
+    const clinicians = (await ctx.db.pool.query<{ n: number }>('SELECT count(*)::int AS n FROM providers')).rows[0]!.n
+    // a role per network: many more roles than clinicians
+    expect(expected.length).toBeGreaterThan(3 * clinicians)
+    let bundle = (await client.search({
+      resourceType: 'PractitionerRole',
+      searchParams: { _count: 1000, _total: 'accurate' },
+    })) as unknown as Bundle
+    expect(bundle.total).toBe(expected.length)
+    expectValid(bundle)
+    const ids: string[] = []
+    const sizes: number[] = []
+    const offProfile: string[] = []
+    for (;;) {
+      const page = matches(bundle)
+      sizes.push(page.length)
+      // every role: Plan-Net's elements on the first pages' (expectPlanNet), network-reference 0..1 and the same
+      // network as newpatients' fromNetwork and as the id on all (in plain JavaScript: 36,000 roles)
+      if (sizes.length <= 2) for (const entry of page) expectPlanNet(entry.resource)
+      for (const entry of page) if (!oneNetwork(entry.resource)) offProfile.push(entry.resource.id)
+      ids.push(...page.map((entry) => entry.resource.id))
+      const next = client.nextPage({ bundle: bundle as never })
+      if (!next) break
+      bundle = (await next) as unknown as Bundle
+    }
+    expect(offProfile).toEqual([])
+    expect(new Set(ids).size).toBe(ids.length)
+    expect(ids).toEqual(expected)
+    // every page but the last holds exactly 1,000 roles, spanning clinicians
+    expect(sizes.slice(0, -1).every((size) => size === 1000)).toBe(true)
+    expect(sizes.length).toBe(Math.ceil(expected.length / 1000))
+    // a small page size ends pages part way through a clinician's roles, and goes on from there
+    const small = await all('PractitionerRole', { _count: 5, _id: expected.slice(0, 40).join(',') })
+    expect(roleIds(small.entries)).toEqual(expected.slice(0, 40))
+    expect(small.pages).toBe(8)
   })
 
   it('pages Organization across facilities, health systems, payers and networks', async () => {
@@ -314,31 +446,38 @@ describe('FHIR directory, public', { timeout: 180_000 }, () => {
        FROM providers GROUP BY 1 ORDER BY count(*) DESC, 1 LIMIT 1`,
     )
     const { code, zip } = rows[0]!
-    const bySpecialty = await all('PractitionerRole', { specialty: `${FHIR_SYSTEMS.nucc}|${code}`, _count: 1000 })
-    expect(bySpecialty.entries.map((entry) => Number(entry.resource.id))).toEqual(
-      await sqlIds('SELECT id FROM providers WHERE primary_taxonomy_code = $1 ORDER BY id', [code]),
-    )
+    // criteria on the clinician select clinicians: each with all its roles
+    const bySpecialty = await all('PractitionerRole', { specialty: `${FHIR_SYSTEMS.nucc}|${code}`, _count: 1000, _total: 'accurate' })
+    const specialtyRoles = await sqlRoles('p.primary_taxonomy_code = $1', [code])
+    expect(roleIds(bySpecialty.entries)).toEqual(specialtyRoles)
+    expect(bySpecialty.total).toBe(specialtyRoles.length)
 
     const byZip = await all('PractitionerRole', { 'location.address-postalcode': zip.slice(0, 3), specialty: code, _count: 1000 })
-    expect(byZip.entries.map((entry) => Number(entry.resource.id))).toEqual(
-      await sqlIds('SELECT id FROM providers WHERE zip_code LIKE $1 AND primary_taxonomy_code = $2 ORDER BY id', [
-        `${zip.slice(0, 3)}%`,
-        code,
-      ]),
+    expect(roleIds(byZip.entries)).toEqual(
+      await sqlRoles('p.zip_code LIKE $1 AND p.primary_taxonomy_code = $2', [`${zip.slice(0, 3)}%`, code]),
     )
 
-    const byNetwork = await all('PractitionerRole', { 'network.name': 'aetna', _count: 1000 })
-    const aetna = await sqlIds(`SELECT id FROM providers WHERE aggregated_insurance_networks_v1 ->> 'Aetna' = 'true' ORDER BY id`)
+    // network.name: the roles of the networks named only (prefix, case-insensitive), not the clinicians' other roles
+    const byNetwork = await all('PractitionerRole', { 'network.name': 'aetna', _count: 1000, _total: 'accurate' })
+    const aetnaNetworks = await sqlIds(`SELECT id FROM insurers WHERE lower(name || ' Network') LIKE 'aetna%' ORDER BY id`)
+    const aetna = await sqlRoles('TRUE', [], aetnaNetworks)
     expect(aetna.length).toBeGreaterThan(0)
-    expect(byNetwork.entries.map((entry) => Number(entry.resource.id))).toEqual(aetna)
+    expect(roleIds(byNetwork.entries)).toEqual(aetna)
+    expect(byNetwork.total).toBe(aetna.length)
     const aetnaId = (await ctx.db.pool.query<{ id: number }>(`SELECT id FROM insurers WHERE name = 'Aetna'`)).rows[0]!.id
-    const byNetworkRef = await all('PractitionerRole', { network: `Organization/net-${aetnaId}`, _count: 1000 })
-    expect(byNetworkRef.entries.length).toBe(aetna.length)
+    const byNetworkRef = await all('PractitionerRole', { network: `Organization/net-${aetnaId}`, _count: 1000, _total: 'accurate' })
+    const aetnaRoles = await sqlRoles('TRUE', [], [aetnaId])
+    expect(roleIds(byNetworkRef.entries)).toEqual(aetnaRoles)
+    expect(byNetworkRef.total).toBe(aetnaRoles.length)
+    for (const entry of byNetworkRef.entries)
+      expect(
+        (entry.resource.extension as { url: string; valueReference?: { reference: string } }[]).filter(
+          (extension) => extension.url === FHIR_EXTENSIONS.networkReference,
+        ),
+      ).toEqual([{ url: FHIR_EXTENSIONS.networkReference, valueReference: { reference: `Organization/net-${aetnaId}` } }])
 
     const physicians = await all('PractitionerRole', { role: `${FHIR_SYSTEMS.providerRole}|ph`, _count: 1000 })
-    expect(physicians.entries.map((entry) => Number(entry.resource.id))).toEqual(
-      await sqlIds(`SELECT id FROM providers WHERE provider_kind = 'physician' ORDER BY id`),
-    )
+    expect(roleIds(physicians.entries)).toEqual(await sqlRoles(`p.provider_kind = 'physician'`))
 
     const family = (await ctx.db.pool.query<{ last_name: string }>('SELECT last_name FROM providers ORDER BY id LIMIT 1')).rows[0]!
       .last_name
@@ -351,9 +490,7 @@ describe('FHIR directory, public', { timeout: 180_000 }, () => {
     expect(exact.entries).toEqual([])
 
     const accepting = await all('PractitionerRole', { 'new-patients': 'nopt', _count: 1000 })
-    expect(accepting.entries.map((entry) => Number(entry.resource.id))).toEqual(
-      await sqlIds('SELECT id FROM providers WHERE NOT accepting_new_patients ORDER BY id'),
-    )
+    expect(roleIds(accepting.entries)).toEqual(await sqlRoles('NOT p.accepting_new_patients'))
 
     const facilityLocations = await all('Location', { type: `${FHIR_SYSTEMS.locationRole}|HOSP`, _count: 1000 })
     expect(facilityLocations.entries.map((entry) => entry.resource.id)).toEqual(
@@ -383,32 +520,66 @@ describe('FHIR directory, public', { timeout: 180_000 }, () => {
         'SELECT id, facility_id FROM providers WHERE facility_id IS NOT NULL ORDER BY id LIMIT 1',
       )
     ).rows[0]!
+    const roles = await sqlRoles('p.id = $1', [row.id])
+    expect(roles.length).toBeGreaterThan(1)
+    const networkOf = (role: string) => `Organization/net-${role.split('-n')[1]}`
     const response = await get(
-      `/PractitionerRole?_id=${row.id}&_include=PractitionerRole:practitioner&_include=PractitionerRole:organization&_include=PractitionerRole:location&_include=PractitionerRole:network`,
+      `/PractitionerRole?_id=${roles[0]}&_include=PractitionerRole:practitioner&_include=PractitionerRole:organization&_include=PractitionerRole:location&_include=PractitionerRole:network`,
     )
     const bundle = (await response.json()) as Bundle
     expectValid(bundle)
+    expect(matches(bundle).map((entry) => entry.resource.id)).toEqual([roles[0]])
     const included = (bundle.entry ?? [])
       .filter((entry) => entry.search.mode === 'include')
       .map((entry) => `${entry.resource.resourceType}/${entry.resource.id}`)
-    expect(included).toContain(`Practitioner/${row.id}`)
-    expect(included).toContain(`Organization/fac-${row.facility_id}`)
-    expect(included).toContain(`Location/prov-${row.id}`)
-    expect(included.filter((reference) => reference.startsWith('Organization/net-')).length).toBeGreaterThan(0)
+    expect(included.sort()).toEqual(
+      [`Practitioner/${row.id}`, `Organization/fac-${row.facility_id}`, `Location/prov-${row.id}`, networkOf(roles[0]!)].sort(),
+    )
+    // a clinician's roles: each network Organization included once
+    const allRoles = (await (
+      await get(`/PractitionerRole?practitioner=Practitioner/${row.id}&_include=PractitionerRole:network&_total=accurate&_count=1000`)
+    ).json()) as Bundle
+    expect(allRoles.total).toBe(roles.length)
+    expect(matches(allRoles).map((entry) => entry.resource.id)).toEqual(roles)
+    expect(
+      (allRoles.entry ?? []).filter((entry) => entry.search.mode === 'include').map((entry) => `Organization/${entry.resource.id}`),
+    ).toEqual(roles.map(networkOf))
+    // _id names roles: several, the plain id of a clinician in networks none, and each criterion must hold
+    const named = (await (await get(`/PractitionerRole?_id=${roles[1]},${roles[0]},${row.id}&_total=accurate`)).json()) as Bundle
+    expect(matches(named).map((entry) => entry.resource.id)).toEqual([roles[0], roles[1]])
+    expect(named.total).toBe(2)
+    const both = (await (
+      await get(`/PractitionerRole?_id=${roles[0]},${roles[1]}&network=${networkOf(roles[1]!)}&_total=accurate`)
+    ).json()) as Bundle
+    expect(matches(both).map((entry) => entry.resource.id)).toEqual([roles[1]])
+    expect(both.total).toBe(1)
+    // two networks that must both hold: no role is in two networks
+    const twoNetworks = (await (
+      await get(`/PractitionerRole?network=${networkOf(roles[0]!)}&network=${networkOf(roles[1]!)}&_total=accurate`)
+    ).json()) as Bundle
+    expect(matches(twoNetworks)).toEqual([])
+    expect(twoNetworks.total).toBe(0)
+
+    // Practitioner?_revinclude=PractitionerRole:practitioner: every role of the clinician
+    const practitioner = (await (await get(`/Practitioner?_id=${row.id}&_revinclude=PractitionerRole:practitioner`)).json()) as Bundle
+    expectValid(practitioner)
+    expect((practitioner.entry ?? []).filter((entry) => entry.search.mode === 'include').map((entry) => entry.resource.id)).toEqual(roles)
 
     const reverse = (await (
       await get(`/Organization?_id=fac-${row.facility_id}&_revinclude=PractitionerRole:organization`)
     ).json()) as Bundle
-    const roles = (reverse.entry ?? []).filter((entry) => entry.search.mode === 'include').map((entry) => Number(entry.resource.id))
-    expect(roles).toEqual(await sqlIds('SELECT id FROM providers WHERE facility_id = $1 ORDER BY id', [row.facility_id]))
+    const facilityRoles = await sqlRoles('p.facility_id = $1', [row.facility_id])
+    const revincluded = (reverse.entry ?? []).filter((entry) => entry.search.mode === 'include').map((entry) => entry.resource.id)
+    expect(revincluded).toEqual(facilityRoles.slice(0, 1000))
 
     // a network's clinicians are more than one page may carry: the first 1,000 by id, and an outcome entry says so
     const network = (await ctx.db.pool.query<{ id: number }>(`SELECT id FROM insurers WHERE name = 'Aetna'`)).rows[0]!.id
     const cut = (await (await get(`/Organization?_id=net-${network}&_revinclude=PractitionerRole:network`)).json()) as Bundle
     expectValid(cut)
-    const members = await sqlIds(`SELECT id FROM providers WHERE aggregated_insurance_networks_v1 ->> 'Aetna' = 'true' ORDER BY id`)
+    // the network's roles only, not its clinicians' roles in other networks
+    const members = await sqlRoles('TRUE', [], [network])
     expect(members.length).toBeGreaterThan(1000)
-    const cutRoles = (cut.entry ?? []).filter((entry) => entry.search.mode === 'include').map((entry) => Number(entry.resource.id))
+    const cutRoles = (cut.entry ?? []).filter((entry) => entry.search.mode === 'include').map((entry) => entry.resource.id)
     expect(cutRoles).toEqual(members.slice(0, 1000))
     const outcome = (cut.entry ?? []).find((entry) => entry.search.mode === 'outcome')!
     expect(outcome.resource).toMatchObject({ resourceType: 'OperationOutcome', issue: [{ severity: 'warning', code: 'incomplete' }] })
@@ -551,14 +722,14 @@ describe('FHIR directory, public', { timeout: 180_000 }, () => {
          GROUP BY i.id, i.name ORDER BY count(*), i.id LIMIT 1`,
       )
     ).rows[0]!
-    const members = await sqlIds(`SELECT id FROM providers WHERE aggregated_insurance_networks_v1 ->> $1 = 'true' ORDER BY id`, [
-      smallest.name,
-    ])
+    const members = await sqlRoles('TRUE', [], [smallest.id])
     expect(members.length).toBeGreaterThan(0)
-    const byRef = await all('PractitionerRole', { network: `Organization/net-${smallest.id}`, _count: 7 })
-    expect(byRef.entries.map((entry) => Number(entry.resource.id))).toEqual(members)
+    expect(members.every((id) => id.endsWith(`-n${smallest.id}`))).toBe(true)
+    const byRef = await all('PractitionerRole', { network: `Organization/net-${smallest.id}`, _count: 7, _total: 'accurate' })
+    expect(roleIds(byRef.entries)).toEqual(members)
+    expect(byRef.total).toBe(members.length)
     const byName = await all('PractitionerRole', { 'network.name:exact': `${smallest.name} Network`, _count: 7 })
-    expect(byName.entries.map((entry) => Number(entry.resource.id))).toEqual(members)
+    expect(roleIds(byName.entries)).toEqual(members)
     const none = await all('PractitionerRole', { 'network.name': 'no such network', _count: 7 })
     expect(none.entries).toEqual([])
   })
@@ -647,7 +818,12 @@ describe('FHIR directory, public', { timeout: 180_000 }, () => {
           'SELECT primary_taxonomy_code AS code FROM providers GROUP BY 1 ORDER BY count(*) DESC, 1 LIMIT 1',
         )
       ).rows[0]!.code
-      const { entries } = await all('PractitionerRole', { specialty: code, 'location.near': `${latitude}|${longitude}|300|km`, _count: 5 })
+      const { entries, total } = await all('PractitionerRole', {
+        specialty: code,
+        'location.near': `${latitude}|${longitude}|300|km`,
+        _count: 50,
+        _total: 'accurate',
+      })
       const { rows } = await ctx.db.pool.query<{ id: number; d: number }>(
         `SELECT p.id, ST_Distance(p.geog, ST_SetSRID(ST_MakePoint($2, $1), 4326)::geography) AS d FROM providers p
          WHERE p.primary_taxonomy_code = $3 AND ST_Distance(p.geog, ST_SetSRID(ST_MakePoint($2, $1), 4326)::geography) <= 300000
@@ -655,11 +831,33 @@ describe('FHIR directory, public', { timeout: 180_000 }, () => {
         [latitude, longitude, code],
       )
       expect(rows.length).toBeGreaterThan(0)
-      expect(entries.map((entry) => Number(entry.resource.id))).toEqual(rows.map((row) => row.id))
+      // each clinician's roles (by network) in its place by distance, each with the clinician's distance
+      const roles = await sqlRoles('p.primary_taxonomy_code = $1 AND p.id = ANY($2::int[])', [code, rows.map((row) => row.id)])
+      const rolesOf = new Map<number, string[]>()
+      for (const role of roles) {
+        const clinician = Number(role.split('-')[0])
+        rolesOf.set(clinician, [...(rolesOf.get(clinician) ?? []), role])
+      }
+      const expected = rows.flatMap((row) => rolesOf.get(row.id)!.map((id) => ({ id, d: row.d })))
+      expect(expected.length).toBeGreaterThan(rows.length)
+      expect(roleIds(entries)).toEqual(expected.map((role) => role.id))
+      expect(total).toBe(expected.length)
       entries.forEach((entry, index) => {
-        expect(entry.search.extension![0]!.valueDistance.value).toBeCloseTo(rows[index]!.d / 1000, 5)
+        expect(entry.search.extension![0]!.valueDistance.value).toBeCloseTo(expected[index]!.d / 1000, 5)
         expect(entry.search.extension![0]!.valueDistance.unit).toBe('km')
       })
+      // location.near alone (no other criterion): the same order, read from the geography index
+      const alone = await all('PractitionerRole', { 'location.near': `${latitude}|${longitude}|5|km`, _count: 50 })
+      const { rows: near } = await ctx.db.pool.query<{ id: number }>(
+        `SELECT p.id FROM providers p WHERE ST_Distance(p.geog, ST_SetSRID(ST_MakePoint($2, $1), 4326)::geography) <= 5000
+         ORDER BY ST_Distance(p.geog, ST_SetSRID(ST_MakePoint($2, $1), 4326)::geography), p.id`,
+        [latitude, longitude],
+      )
+      const nearRoles = await sqlRoles('p.id = ANY($1::int[])', [near.map((row) => row.id)])
+      const order = new Map(near.map((row, index) => [row.id, index]))
+      nearRoles.sort((a, b) => order.get(Number(a.split('-')[0]))! - order.get(Number(b.split('-')[0]))!)
+      expect(nearRoles.length).toBeGreaterThan(100)
+      expect(roleIds(alone.entries)).toEqual(nearRoles)
     })
   })
 
@@ -725,6 +923,14 @@ describe('FHIR directory, public', { timeout: 180_000 }, () => {
     const ids = lines.map((line) => (JSON.parse(line) as { id: string }).id)
     expect(new Set(ids).size).toBe(ids.length)
     expectValid(JSON.parse(lines[0]!) as object)
+    // PractitionerRole: a line per (clinician, network), as paging gives them
+    const roleFile = manifest.output.find((output) => output.type === 'PractitionerRole')!
+    const roleLines = (await (await fetch(roleFile.url)).text()).trim().split('\n')
+    const roles = await sqlRoles()
+    expect(roleLines.map((line) => (JSON.parse(line) as { id: string }).id)).toEqual(roles)
+    // the CLI's progress total: roles, not clinicians
+    expect(await exportCount(ctx.db.pool, 'PractitionerRole', await directoryVersion(ctx.db.pool))).toBe(roles.length)
+    for (const line of roleLines.slice(0, 200)) expectPlanNet(JSON.parse(line) as Record<string, unknown>)
     expect((await get('/$export?_type=Patient')).status).toBe(400)
     expect((await get('/$export/Patient.ndjson')).status).toBe(404)
   })

@@ -22,7 +22,9 @@ import {
   payerOrganization,
   practiceLocationJson,
   practitionerJson,
-  practitionerRoleJson,
+  parsePractitionerRoleId,
+  practitionerRoleId,
+  practitionerRolesJson,
   type FacilityRow,
   type HealthSystemRow,
   type InsurancePlanRow,
@@ -59,7 +61,7 @@ export interface FilterContext {
 
 export const FALSE = 'FALSE'
 
-export interface Kind {
+interface KindBase {
   key: string
   type: FhirResourceType
   /** id prefix of this kind's resources ('' for clinicians' Practitioner/PractitionerRole) */
@@ -76,8 +78,45 @@ export interface Kind {
   box?: readonly [latitude: string, longitude: string]
   /** one criterion as SQL, FALSE when nothing of this kind can match */
   condition(criterion: Criterion, sql: Sql, context: FilterContext): string
-  /** the row's resource as JSON text (the only rendering: reads parse it) */
-  toJson(row: never, render: Render): string
+}
+
+/**
+ * A kind: one resource a row (`toJson`), or several (`several`: a clinician's PractitionerRoles, one per network).
+ */
+export type Kind = KindBase &
+  (
+    | {
+        /** the row's resource as JSON text (the only rendering: reads parse it) */
+        toJson(row: never, render: Render): string
+        several?: undefined
+      }
+    | { several: Several; toJson?: undefined }
+  )
+
+/**
+ * The resources of a row of a kind with several a row, each at a sub-position of its row (a role: its network's
+ * insurer id, 0 for the role of a clinician in no network). Pages, cursors and counts go by (row id, sub-position).
+ */
+export interface Several {
+  /** the sub-positions of a row's resources that `filter` keeps, ascending */
+  subs(row: never, render: Render, filter: SubFilter | null): readonly number[]
+  /** the row's resources at `subs` as JSON text, in that order */
+  toJson(row: never, render: Render, subs: readonly number[]): string[]
+  /** the id of the resource at a row's sub-position */
+  idOf(id: number, sub: number): string
+  /** the row id and sub-position an id names, null when it names none */
+  parse(id: string): { id: number; sub: number } | null
+  /** what the criteria keep of each matching row's resources: null for all of them */
+  filter(criteria: readonly Criterion[], context: FilterContext): SubFilter | null
+  /** a LATERAL subquery of a row `t`'s sub-positions (column `sub`), for counting in SQL */
+  subsSql: string
+}
+
+/** Which resources of a row a search keeps (a network filter keeps the roles of the networks asked). */
+export interface SubFilter {
+  keeps(id: number, sub: number): boolean
+  /** the same test in SQL, on `t.id` and `r.sub` (r: Several.subsSql) */
+  sql(sql: Sql): string
 }
 
 /** toJson of a kind whose resource is built as an object (the kinds of a few thousand rows at most). */
@@ -301,7 +340,14 @@ for (const [kind, role] of Object.entries(ROLE_CODES))
   ROLE_KINDS_BY_CODE.set(role.code, [...(ROLE_KINDS_BY_CODE.get(role.code) ?? []), kind])
 
 function roleCondition(criterion: Criterion, sql: Sql, context: FilterContext): string {
-  if (criterion.name === '_id') return idCondition('t.id', idToken(criterion, ''), sql)
+  if (criterion.name === '_id')
+    return criterion.kind === 'token'
+      ? idCondition(
+          't.id',
+          roleIds(criterion).map((role) => role.id),
+          sql,
+        )
+      : FALSE
   switch (criterion.kind) {
     case 'date':
       return dateCondition('t.updated_at', criterion.values, sql, new Date(0))
@@ -339,14 +385,7 @@ function roleCondition(criterion: Criterion, sql: Sql, context: FilterContext): 
       if (criterion.name === 'organization') {
         return `t.facility_id IN (SELECT t.id FROM facilities t WHERE ${stringCondition(['t.name'], criterion.match, criterion.values, sql)})`
       }
-      if (criterion.name === 'network') {
-        return inNetworks(
-          context.insurers
-            .filter((insurer) => stringMatches(networkName(insurer.name), criterion.match, criterion.values))
-            .map((insurer) => insurer.name),
-          sql,
-        )
-      }
+      if (criterion.name === 'network') return networkByIds(networksNamed(criterion, context), sql, context)
       return FALSE
   }
 }
@@ -360,10 +399,69 @@ function roleReference(name: string, values: readonly Reference[], sql: Sql, con
     case 'organization':
       return idCondition('t.facility_id', idsOf(values, 'Organization', 'fac-'), sql)
     case 'network':
-      return networkByIds(idsOf(values, 'Organization', 'net-'), sql, context)
+      return networkByIds(networksNamed({ kind: 'reference', name, values: [...values] }, context), sql, context)
   }
   return FALSE
 }
+
+/** A role's sub-position: its network's insurer id, 0 for the one role of a clinician in no network. */
+const NO_NETWORK: readonly number[] = [0]
+
+/** The roles (clinician id, sub-position) that `_id` tokens name. */
+function roleIds(criterion: Extract<Criterion, { kind: 'token' }>): { id: number; sub: number }[] {
+  return criterion.values.flatMap((token) => {
+    const parsed = parsePractitionerRoleId(token.code)
+    return parsed ? [{ id: parsed.providerId, sub: parsed.network ?? 0 }] : []
+  })
+}
+
+/** The insurer ids a `network` criterion names (by reference, or by the network's name), among the insurers. */
+function networksNamed(criterion: Criterion, context: FilterContext): number[] {
+  if (criterion.kind === 'reference') {
+    const ids = idsOf(criterion.values, 'Organization', 'net-')
+    return context.insurers.filter((insurer) => ids.includes(insurer.id)).map((insurer) => insurer.id)
+  }
+  if (criterion.kind === 'string')
+    return context.insurers
+      .filter((insurer) => stringMatches(networkName(insurer.name), criterion.match, criterion.values))
+      .map((insurer) => insurer.id)
+  return []
+}
+
+/**
+ * What a search keeps of a matching clinician's roles: with `network=` or `network.name=`, the roles of the networks
+ * asked (each criterion must hold); with `_id=`, the roles named. Other criteria select clinicians, all of whose roles
+ * are kept.
+ */
+function roleFilter(criteria: readonly Criterion[], context: FilterContext): SubFilter | null {
+  const tests: ((id: number, sub: number) => boolean)[] = []
+  const conditions: ((sql: Sql) => string)[] = []
+  for (const criterion of criteria) {
+    if (criterion.name === '_id' && criterion.kind === 'token') {
+      const named = roleIds(criterion)
+      const keys = new Set(named.map((role) => `${role.id}/${role.sub}`))
+      tests.push((id, sub) => keys.has(`${id}/${sub}`))
+      conditions.push(
+        (sql) =>
+          `(t.id, r.sub) IN (SELECT * FROM unnest(${sql.p(named.map((role) => role.id))}::int[], ${sql.p(named.map((role) => role.sub))}::int[]))`,
+      )
+    } else if (criterion.name === 'network') {
+      const networks = new Set(networksNamed(criterion, context))
+      tests.push((_id, sub) => networks.has(sub))
+      conditions.push((sql) => `r.sub = ANY(${sql.p([...networks])}::int[])`)
+    }
+  }
+  if (!tests.length) return null
+  return {
+    keeps: (id, sub) => tests.every((test) => test(id, sub)),
+    sql: (sql) => conditions.map((condition) => condition(sql)).join(' AND '),
+  }
+}
+
+/** A clinician's networks (insurers named true in its networks JSON) as rows `sub`, or one 0 when it is in none. */
+const ROLE_NETWORKS = `(SELECT i.id FROM jsonb_each(t.aggregated_insurance_networks_v1) e JOIN insurers i ON i.name = e.key
+  WHERE e.value = 'true'::jsonb)`
+const ROLE_SUBS_SQL = `(${ROLE_NETWORKS} UNION ALL SELECT 0 WHERE NOT EXISTS ${ROLE_NETWORKS}) r(sub)`
 
 const roleKind: Kind = {
   key: 'role',
@@ -374,7 +472,26 @@ const roleKind: Kind = {
   geog: 't.geog',
   box: ['t.latitude', 't.longitude'],
   condition: (criterion, sql, context) => roleCondition(criterion, sql, context),
-  toJson: (row: ProviderRow, render) => practitionerRoleJson(row, render),
+  several: {
+    subs(row: ProviderRow, render, filter) {
+      const networks = row.networks ? render.networksOf(row.networks) : []
+      const subs = networks.length ? networks : NO_NETWORK
+      return filter ? subs.filter((sub) => filter.keeps(row.id, sub)) : subs
+    },
+    toJson: (row: ProviderRow, render, subs) =>
+      practitionerRolesJson(
+        row,
+        render,
+        subs.map((sub) => (sub === 0 ? null : sub)),
+      ),
+    idOf: (id, sub) => practitionerRoleId(id, sub === 0 ? null : sub),
+    parse(id) {
+      const parsed = parsePractitionerRoleId(id)
+      return parsed ? { id: parsed.providerId, sub: parsed.network ?? 0 } : null
+    },
+    filter: roleFilter,
+    subsSql: ROLE_SUBS_SQL,
+  },
 }
 
 const practiceLocationKind: Kind = {
@@ -730,11 +847,19 @@ export const KINDS: Record<FhirResourceType, readonly Kind[]> = {
   InsurancePlan: [insurancePlanKind],
 }
 
-/** The kind and numeric id of `Type/id`, or null when no such resource can exist. */
-export function kindOf(type: FhirResourceType, id: string): { kind: Kind; index: number; id: number } | null {
+/**
+ * The kind and numeric row id of `Type/id` (and the sub-position, for a kind of several resources a row), or null when
+ * no such resource can exist.
+ */
+export function kindOf(type: FhirResourceType, id: string): { kind: Kind; index: number; id: number; sub?: number } | null {
   const kinds = KINDS[type]
   for (let index = 0; index < kinds.length; index++) {
     const kind = kinds[index]!
+    if (kind.several) {
+      const parsed = kind.several.parse(id)
+      if (parsed) return { kind, index, ...parsed }
+      continue
+    }
     const ids = idsOf([{ type, id }], type, kind.prefix)
     if (ids.length && (kind.prefix !== '' || /^\d+$/.test(id))) return { kind, index, id: ids[0]! }
   }

@@ -3,11 +3,14 @@ import { describe, expect, it } from 'vitest'
 import {
   facilityLocationJson,
   practiceLocationJson,
+  parsePractitionerRoleId,
   practitionerJson,
-  practitionerRoleJson,
+  practitionerRoleId,
+  practitionerRolesJson,
   type FacilityRow,
   type ProviderRow,
 } from './resources.js'
+import { KINDS, kindOf, type FilterContext } from './kinds.js'
 import { renderOf, type DirectoryVersion } from './search.js'
 
 const version: DirectoryVersion = {
@@ -15,14 +18,15 @@ const version: DirectoryVersion = {
   loadedAt: new Date('2026-11-01T00:00:00Z'),
   meta: { versionId: '3.9', loadedAt: '2026-11-01T00:00:00.000Z' },
 }
-const render = renderOf(version, {
+const context: FilterContext = {
   loadedAt: version.loadedAt,
   insurers: [
     { id: 2, name: 'Aetna' },
     { id: 7, name: 'Zeta "Health" \\ Plan' },
     { id: 11, name: 'Blue Cross' },
   ],
-})
+}
+const render = renderOf(version, context)
 
 const provider: ProviderRow = {
   id: 42,
@@ -75,26 +79,104 @@ describe('resources written as JSON text', () => {
     expect(location.managingOrganization).toBeUndefined()
   })
 
-  it('PractitionerRole: the networks named true that are insurers, in id order, and the flags and figures', () => {
-    const role = JSON.parse(practitionerRoleJson(provider, render))
-    const networks = role.extension.filter((e: { url: string }) => e.url === FHIR_EXTENSIONS.networkReference)
-    expect(networks.map((e: { valueReference: { reference: string } }) => e.valueReference.reference)).toEqual([
-      'Organization/net-2',
-      'Organization/net-7',
-    ])
-    expect(role.extension[0].extension[0].valueCodeableConcept.coding[0].code).toBe('nopt')
-    expect(role.extension.find((e: { url: string }) => e.url === FHIR_EXTENSIONS.confidence).valueDecimal).toBe(0.9)
-    expect(role.specialty).toEqual([
-      {
-        coding: [{ system: 'http://nucc.org/provider-taxonomy', code: '207Q00000X', display: 'Family Medicine' }],
-        text: 'Family Medicine',
-      },
-    ])
-    expect(role.code[0].coding[0].code).toBe('ph')
-    expect(role.organization).toBeUndefined()
-    // no networks: no network-reference extension, and the cached set of another clinician is not reused
-    const alone = JSON.parse(practitionerRoleJson({ ...provider, networks: '{}' }, render))
+  it('PractitionerRole: one role per network named true that is an insurer, in id order, each with that network alone', () => {
+    const networks = render.networksOf(provider.networks!)
+    expect(networks).toEqual([2, 7])
+    const roles = practitionerRolesJson(provider, render, networks).map((text) => JSON.parse(text))
+    expect(roles.map((role) => role.id)).toEqual(['42-n2', '42-n7'])
+    roles.forEach((role, n) => {
+      const reference = `Organization/net-${networks[n]}`
+      // plannet-PractitionerRole: network-reference 0..1; newpatients states acceptance from that network
+      const references = role.extension.filter((e: { url: string }) => e.url === FHIR_EXTENSIONS.networkReference)
+      expect(references).toEqual([{ url: FHIR_EXTENSIONS.networkReference, valueReference: { reference } }])
+      const newPatients = role.extension.filter((e: { url: string }) => e.url === FHIR_EXTENSIONS.newPatients)
+      expect(newPatients).toEqual([
+        {
+          url: FHIR_EXTENSIONS.newPatients,
+          extension: [
+            {
+              url: 'acceptingPatients',
+              valueCodeableConcept: {
+                coding: [
+                  {
+                    system: 'http://hl7.org/fhir/us/davinci-pdex-plan-net/CodeSystem/AcceptingPatientsCS',
+                    code: 'nopt',
+                    display: 'Not Accepting',
+                  },
+                ],
+              },
+            },
+            { url: 'fromNetwork', valueReference: { reference } },
+          ],
+        },
+      ])
+      expect(role.extension.find((e: { url: string }) => e.url === FHIR_EXTENSIONS.confidence).valueDecimal).toBe(0.9)
+      expect(role.practitioner).toEqual({ reference: 'Practitioner/42', display: provider.full_name })
+      expect(role.specialty).toEqual([
+        {
+          coding: [{ system: 'http://nucc.org/provider-taxonomy', code: '207Q00000X', display: 'Family Medicine' }],
+          text: 'Family Medicine',
+        },
+      ])
+      expect(role.code[0].coding[0].code).toBe('ph')
+      expect(role.organization).toBeUndefined()
+    })
+    // accepting: the flag in each network's role
+    const accepting = practitionerRolesJson({ ...provider, accepting_new_patients: true }, render, [7]).map((text) => JSON.parse(text))
+    expect(accepting[0].extension[0].extension.map((e: { url: string }) => e.url)).toEqual(['acceptingPatients', 'fromNetwork'])
+    expect(accepting[0].extension[0].extension[0].valueCodeableConcept.coding[0].code).toBe('newpt')
+    // no networks: one role, its id the clinician's, without network-reference or fromNetwork; the cached set of
+    // another clinician is not reused
+    expect(render.networksOf('{}')).toEqual([])
+    expect(render.networksOf('{"Aetna": false, "Unknown Plan": true}')).toEqual([])
+    const alone = JSON.parse(practitionerRolesJson({ ...provider, networks: '{}' }, render, [null])[0]!)
+    expect(alone.id).toBe('42')
     expect(alone.extension.some((e: { url: string }) => e.url === FHIR_EXTENSIONS.networkReference)).toBe(false)
+    expect(alone.extension[0].extension.map((e: { url: string }) => e.url)).toEqual(['acceptingPatients'])
+  })
+
+  it('PractitionerRole ids: {provider}-n{insurer}, or {provider} for a clinician in no network; anything else names none', () => {
+    expect(practitionerRoleId(42, 7)).toBe('42-n7')
+    expect(practitionerRoleId(42, null)).toBe('42')
+    expect(parsePractitionerRoleId('42-n7')).toEqual({ providerId: 42, network: 7 })
+    expect(parsePractitionerRoleId('42')).toEqual({ providerId: 42, network: null })
+    for (const id of ['42-n', '42-7', '42-n07', '042', 'n7', '42-n7-n8', '0', '42-n0', 'prov-42', '9999999999', '42-n9999999999'])
+      expect(parsePractitionerRoleId(id), id).toBeNull()
+  })
+
+  it('PractitionerRole kind: a role per network (sub-position: the insurer id), one role {provider} for a clinician in none', () => {
+    const several = KINDS.PractitionerRole[0]!.several!
+    expect(several.subs(provider as never, render, null)).toEqual([2, 7])
+    const alone = { ...provider, networks: '{"Aetna": false}' }
+    expect(several.subs(alone as never, render, null)).toEqual([0])
+    const [text] = several.toJson(alone as never, render, [0])
+    const role = JSON.parse(text!)
+    expect(role.id).toBe('42')
+    expect(role.extension.some((e: { url: string }) => e.url === FHIR_EXTENSIONS.networkReference)).toBe(false)
+    expect([several.idOf(42, 0), several.idOf(42, 7)]).toEqual(['42', '42-n7'])
+    // reads: the id names the clinician and the network
+    expect(kindOf('PractitionerRole', '42-n7')).toMatchObject({ id: 42, sub: 7 })
+    expect(kindOf('PractitionerRole', '42')).toMatchObject({ id: 42, sub: 0 })
+    expect(kindOf('PractitionerRole', '42-x7')).toBeNull()
+    expect(kindOf('Practitioner', '42')).toMatchObject({ id: 42 })
+    expect(kindOf('Practitioner', '42-n7')).toBeNull()
+    // network.name keeps the roles of the networks named; _id the roles named; both must hold
+    const byName = several.filter([{ kind: 'string', name: 'network', chain: 'name', match: 'exact', values: ['Aetna Network'] }], context)!
+    expect(several.subs(provider as never, render, byName)).toEqual([2])
+    const byId = several.filter(
+      [{ kind: 'token', name: '_id', chain: null, text: false, values: [{ system: null, code: '42-n7' }] }],
+      context,
+    )!
+    expect(several.subs(provider as never, render, byId)).toEqual([7])
+    const both = several.filter(
+      [
+        { kind: 'reference', name: 'network', values: [{ type: 'Organization', id: 'net-2' }] },
+        { kind: 'token', name: '_id', chain: null, text: false, values: [{ system: null, code: '42-n7' }] },
+      ],
+      context,
+    )!
+    expect(several.subs(provider as never, render, both)).toEqual([])
+    expect(several.filter([{ kind: 'token', name: 'specialty', chain: null, text: false, values: [] }], context)).toBeNull()
   })
 
   it('facility Location: its type, address and managing organization', () => {

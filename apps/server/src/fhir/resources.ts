@@ -2,8 +2,9 @@ import { FHIR_EXTENSIONS, FHIR_SYSTEMS, PLAN_NET_PROFILES } from '@citrus/contra
 import type { Row } from '../db/kysely.js'
 
 /**
- * Rows of the platform's own tables as Plan-Net resources. Ids: a clinician is Practitioner/{id} and
- * PractitionerRole/{id} (one role per clinician: the practice, its facility, specialty and networks); a facility
+ * Rows of the platform's own tables as Plan-Net resources. Ids: a clinician is Practitioner/{id}, and one
+ * PractitionerRole per network it is in, PractitionerRole/{id}-n{insurer id} (plannet-PractitionerRole allows one
+ * network-reference), or PractitionerRole/{id} when it is in none (the practice, its facility, specialty); a facility
  * is Organization/fac-{id} and Location/fac-{id}; a health system Organization/hs-{id}; an insurer the payer
  * Organization/ins-{id} and its network Organization/net-{id}; a clinician's practice address Location/prov-{id}.
  */
@@ -17,13 +18,13 @@ export interface Meta {
 }
 
 /**
- * What turning a row into a resource needs besides the row, per data version: meta, and the network-reference
- * extensions of a clinician's networks JSON (its text as PostgreSQL prints it) as JSON text, each beginning with a
- * comma (search.ts caches them by that text: clinicians share a few thousand network sets at most).
+ * What turning a row into a resource needs besides the row, per data version: meta, and the networks of a clinician's
+ * networks JSON (its text as PostgreSQL prints it): the insurer ids of the insurers named `true` there, ascending
+ * (search.ts caches them by that text: clinicians share a few thousand network sets at most).
  */
 export interface Render {
   meta: Meta
-  networkExtensions(networksJson: string): string
+  networksOf(networksJson: string): readonly number[]
 }
 
 /** A clinician's columns as the directory reads them; the verification date as text, the confidence as a number. */
@@ -199,6 +200,7 @@ const Q = {
   locationRole: q(FHIR_SYSTEMS.locationRole),
   acceptingPatients: q(FHIR_SYSTEMS.acceptingPatients),
   newPatients: q(FHIR_EXTENSIONS.newPatients),
+  networkReference: q(FHIR_EXTENSIONS.networkReference),
   confidence: q(FHIR_EXTENSIONS.confidence),
   lastVerified: q(FHIR_EXTENSIONS.lastVerified),
   practitioner: q(PLAN_NET_PROFILES.Practitioner),
@@ -242,21 +244,61 @@ export function practitionerJson(row: ProviderRow, r: Render): string {
   }}`
 }
 
-export function practitionerRoleJson(row: ProviderRow, r: Render): string {
+/** The id of a clinician's role in a network (an insurer id), or of its one role when it is in none (null). */
+export const practitionerRoleId = (providerId: number, network: number | null) =>
+  network === null ? `${providerId}` : `${providerId}-n${network}`
+
+/** The clinician and network a PractitionerRole id names (practitionerRoleId), null when it is not of that form. */
+export function parsePractitionerRoleId(id: string): { providerId: number; network: number | null } | null {
+  const match = /^([1-9]\d{0,9})(?:-n([1-9]\d{0,9}))?$/.exec(id)
+  if (!match) return null
+  const providerId = Number(match[1])
+  const network = match[2] === undefined ? null : Number(match[2])
+  if (providerId > MAX_INT || (network !== null && network > MAX_INT)) return null
+  return { providerId, network }
+}
+const MAX_INT = 2_147_483_647
+
+/**
+ * The newpatients extension of a role (acceptingPatients, and fromNetwork: the role's network) and its
+ * network-reference, as text, by network and flag: the networks are a few dozen insurers.
+ */
+const networkTexts = new Map<number, { true: string; false: string }>()
+function networkText(accepting: boolean, network: number | null): string {
+  const flag = accepting ? 'true' : 'false'
+  if (network === null) return ACCEPTING_TEXT[flag]
+  let texts = networkTexts.get(network)
+  if (!texts) {
+    const reference = `{"reference":"Organization/net-${network}"}`
+    const of = (yes: boolean) =>
+      `${ACCEPTING(yes).slice(0, -2)},{"url":"fromNetwork","valueReference":${reference}}]},{"url":${Q.networkReference},"valueReference":${reference}}`
+    texts = { true: of(true), false: of(false) }
+    networkTexts.set(network, texts)
+  }
+  return texts[flag]
+}
+
+/**
+ * A clinician's PractitionerRoles in `networks` (insurer ids; null: the one role of a clinician in no network), as
+ * JSON text, in that order. Each role carries at most one network-reference (plannet-PractitionerRole 0..1), the
+ * same network as its newpatients fromNetwork; the rest of the text is written once per clinician.
+ */
+export function practitionerRolesJson(row: ProviderRow, r: Render, networks: readonly (number | null)[]): string[] {
   const role = ROLE_CODES[row.provider_kind]
   const code = role
     ? `{"coding":${ROLE_CODING[row.provider_kind]!},"text":${q(row.title ?? role.display)}}`
     : `{"text":${q(row.provider_kind)}}`
   const display = row.specialty_display
-  return `{"resourceType":"PractitionerRole","id":"${row.id}","meta":${metaText(r.meta, Q.role, row.updated_at)},"extension":[${
-    ACCEPTING_TEXT[row.accepting_new_patients ? 'true' : 'false']
-  }${row.networks ? r.networkExtensions(row.networks) : ''},${qualityText(row)}],"active":true,"practitioner":{"reference":"Practitioner/${
-    row.id
-  }","display":${q(row.full_name)}}${
+  const head = `{"resourceType":"PractitionerRole","id":"${row.id}`
+  const middle = `","meta":${metaText(r.meta, Q.role, row.updated_at)},"extension":[`
+  const tail = `,${qualityText(row)}],"active":true,"practitioner":{"reference":"Practitioner/${row.id}","display":${q(row.full_name)}}${
     row.facility_id !== null ? `,"organization":{"reference":"Organization/fac-${row.facility_id}"}` : ''
   },"code":[${code}],"specialty":[{"coding":[{"system":${Q.nucc},"code":${q(row.primary_taxonomy_code)}${
     display ? `,"display":${q(display)}` : ''
   }}]${display ? `,"text":${q(display)}` : ''}}],"location":[{"reference":"Location/prov-${row.id}"}]${phoneText(row.phone_number)}}`
+  return networks.map(
+    (network) => `${head}${network === null ? '' : `-n${network}`}${middle}${networkText(row.accepting_new_patients, network)}${tail}`,
+  )
 }
 
 export function practiceLocationJson(row: ProviderRow, r: Render): string {

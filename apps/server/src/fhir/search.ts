@@ -3,7 +3,7 @@ import type pg from 'pg'
 import type { Row as TableRow } from '../db/kysely.js'
 import { boundingBox } from '../lib/bounding-box.js'
 import { DATA_VERSION_SQL } from '../lib/versioned-cache.js'
-import { FALSE, KINDS, Sql, kindOf, pointSql, type FilterContext, type Kind } from './kinds.js'
+import { FALSE, KINDS, Sql, kindOf, pointSql, type FilterContext, type Kind, type SubFilter } from './kinds.js'
 import { invalid } from './outcome.js'
 import { METRES_PER_UNIT, UCUM_UNITS, type Criterion, type Near, type Reference, type SearchRequest } from './params.js'
 import type { Meta, Render, Resource } from './resources.js'
@@ -11,7 +11,8 @@ import type { Meta, Render, Resource } from './resources.js'
 /**
  * Search and read over the kinds (kinds.ts). Paging is keyset, never OFFSET: a page ends at a (kind, id) position,
  * or at (distance, kind, id) under `near`, and the `next` link carries that position (`_cursor`), so the millionth
- * page costs what the first does.
+ * page costs what the first does. A row of a kind with several resources a row (a clinician's PractitionerRoles, one
+ * per network) may end a page part way: the position then holds the sub-position of its last resource on the page.
  */
 
 export interface DirectoryVersion {
@@ -49,40 +50,37 @@ export function filterContext(pool: pg.Pool, version: DirectoryVersion): Promise
   return insurers.then((rows) => ({ loadedAt: version.loadedAt, insurers: rows }))
 }
 
-/** at most this many network sets' extension texts are kept per data version (then the cache starts over) */
+/** at most this many network sets are kept per data version (then the cache starts over) */
 const NETWORK_SETS_KEPT = 50_000
-const NETWORK_REFERENCE = JSON.stringify(FHIR_EXTENSIONS.networkReference)
-const networkRenderers = new WeakMap<FilterContext['insurers'], Render['networkExtensions']>()
+const networkRenderers = new WeakMap<FilterContext['insurers'], Render['networksOf']>()
 
 /**
- * How rows become resources for this data version: meta, and the network-reference extensions of a networks JSON
- * (the insurers named `true` there, in insurer id order), cached by the JSON's text while the insurers are the same
- * (one data version): the clinicians share few sets.
+ * How rows become resources for this data version: meta, and the networks of a networks JSON (the insurers named
+ * `true` there, in insurer id order), cached by the JSON's text while the insurers are the same (one data version):
+ * the clinicians share few sets. The networks are expanded here, never by jsonb_each in a page's statement.
  */
 export function renderOf(version: DirectoryVersion, context: FilterContext): Render {
-  let networkExtensions = networkRenderers.get(context.insurers)
-  if (!networkExtensions) {
+  let networksOf = networkRenderers.get(context.insurers)
+  if (!networksOf) {
     const ids = new Map(context.insurers.map((insurer) => [insurer.name, insurer.id]))
-    const sets = new Map<string, string>()
-    networkExtensions = (networksJson) => {
-      let text = sets.get(networksJson)
-      if (text !== undefined) return text
+    const sets = new Map<string, readonly number[]>()
+    networksOf = (networksJson) => {
+      let members = sets.get(networksJson)
+      if (members !== undefined) return members
       const networks = JSON.parse(networksJson) as Record<string, unknown>
-      const members: number[] = []
+      const found: number[] = []
       for (const name in networks) {
         const id = networks[name] === true ? ids.get(name) : undefined
-        if (id !== undefined) members.push(id)
+        if (id !== undefined) found.push(id)
       }
-      members.sort((x, y) => x - y)
-      text = ''
-      for (const id of members) text += `,{"url":${NETWORK_REFERENCE},"valueReference":{"reference":"Organization/net-${id}"}}`
+      members = found.sort((x, y) => x - y)
       if (sets.size >= NETWORK_SETS_KEPT) sets.clear()
-      sets.set(networksJson, text)
-      return text
+      sets.set(networksJson, members)
+      return members
     }
-    networkRenderers.set(context.insurers, networkExtensions)
+    networkRenderers.set(context.insurers, networksOf)
   }
-  return { meta: version.meta, networkExtensions }
+  return { meta: version.meta, networksOf }
 }
 
 /** A resource of a page: its type, id and JSON text (written once from its row, never re-serialised). */
@@ -113,27 +111,29 @@ interface Position {
   k: number
   i: number
   d?: number
+  /** the sub-position of the last resource on the page, when its row has more (Kind.several) */
+  s?: number
 }
 
 function encodeCursor(position: Position): string {
   return Buffer.from(JSON.stringify(position)).toString('base64url')
 }
 
-function decodeCursor(cursor: string, kinds: number, near: boolean): Position {
+function decodeCursor(cursor: string, kinds: readonly Kind[], near: boolean): Position {
   try {
     const value = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8')) as unknown
     if (value && typeof value === 'object') {
-      const { k, i, d } = value as Record<string, unknown>
+      const { k, i, d, s } = value as Record<string, unknown>
+      const within = (n: unknown) => Number.isInteger(n) && (n as number) >= 0 && (n as number) <= 2_147_483_647
       if (
         Number.isInteger(k) &&
         (k as number) >= 0 &&
-        (k as number) < kinds &&
-        Number.isInteger(i) &&
-        (i as number) >= 0 &&
-        (i as number) <= 2_147_483_647 &&
-        (near ? typeof d === 'number' && Number.isFinite(d) && d >= 0 : d === undefined)
+        (k as number) < kinds.length &&
+        within(i) &&
+        (near ? typeof d === 'number' && Number.isFinite(d) && d >= 0 : d === undefined) &&
+        (s === undefined || (kinds[k as number]!.several !== undefined && within(s)))
       ) {
-        return { k: k as number, i: i as number, ...(near ? { d: d as number } : {}) }
+        return { k: k as number, i: i as number, ...(near ? { d: d as number } : {}), ...(s !== undefined ? { s: s as number } : {}) }
       }
     }
   } catch {
@@ -160,11 +160,13 @@ function where(conditions: string[]): string {
 
 type Row = Record<string, unknown> & { id: number }
 
-const rendered = (kind: Kind, row: Row, render: Render): Rendered => ({
-  type: kind.type,
-  id: `${kind.prefix}${row.id}`,
-  json: kind.toJson(row as never, render),
-})
+/** A row's resources (those `filter` keeps, of a kind with several a row). */
+function rendered(kind: Kind, row: Row, render: Render, filter: SubFilter | null = null): Rendered[] {
+  if (!kind.several) return [{ type: kind.type, id: `${kind.prefix}${row.id}`, json: kind.toJson(row as never, render) }]
+  const several = kind.several
+  const subs = several.subs(row as never, render, filter)
+  return several.toJson(row as never, render, subs).map((json, n) => ({ type: kind.type, id: several.idOf(row.id, subs[n]!), json }))
+}
 
 export async function fetchRows(pool: pg.Pool, kind: Kind, ids: readonly number[]): Promise<Map<number, Row>> {
   if (ids.length === 0) return new Map()
@@ -178,6 +180,8 @@ interface Found {
   distance?: number
   /** the row, when the statement that found it read it */
   row?: Row
+  /** the resource's sub-position in its row (Kind.several) */
+  sub?: number
 }
 
 /**
@@ -234,8 +238,9 @@ async function nearPage(
         // a deeper page walks the index past the earlier ones: the sphere distance that the index orders by (points:
         // within 0.6% of the spheroid's) rules those out before the spheroid's is computed
         if (knn) conditions.push(`(${kind.geog} <-> ${point}) >= ${sql.p(position.d! * 0.98)}::float8`)
+        // a row whose resources the page ended part way through (position.s) is read again for the rest
         conditions.push(
-          `(${distance}, ${index}, t.id) > (${sql.p(position.d)}::float8, ${sql.p(position.k)}::int, ${sql.p(position.i)}::int)`,
+          `(${distance}, ${index}, t.id) ${position.s !== undefined ? '>=' : '>'} (${sql.p(position.d)}::float8, ${sql.p(position.k)}::int, ${sql.p(position.i)}::int)`,
         )
       }
       const select = `SELECT ${index} AS k, t.id, ${distance} AS d FROM ${kind.from} ${where(conditions)}`
@@ -275,38 +280,68 @@ async function nearPage(
   }
 }
 
+/**
+ * A first guess of the resources a row holds where a kind has several (clinicians are in about 12 networks): a page
+ * reads about as many rows as it needs, not one per resource; the next statement, if any, goes by the rows seen.
+ */
+const RESOURCES_PER_ROW_GUESS = 6
+
 export async function search(pool: pg.Pool, request: SearchRequest, version: DirectoryVersion): Promise<SearchResult> {
   const kinds = KINDS[request.type]
   const context = await filterContext(pool, version)
   const render = renderOf(version, context)
   const near = request.near
   if (near && kinds.every((kind) => kind.geog === null)) throw invalid(FHIR_MESSAGES.unknownParam(request.type, 'near'))
-  const position = request.cursor !== null ? decodeCursor(request.cursor, kinds.length, near !== null) : null
+  const position = request.cursor !== null ? decodeCursor(request.cursor, kinds, near !== null) : null
+  const filters = kinds.map((kind) => (kind.several ? kind.several.filter(request.criteria, context) : null))
   const want = request.count + 1
-  let found: Found[] = []
+  const found: Found[] = []
 
-  if (near) {
-    found = await nearPage(pool, kinds, request, near, position, context, want)
-  } else {
-    for (let index = position?.k ?? 0; index < kinds.length && found.length < want; index++) {
-      const kind = kinds[index]!
-      const sql = new Sql()
-      const conditions = conditionsOf(kind, request.criteria, sql, context)
-      if (!conditions) continue
-      if (position && index === position.k) conditions.push(`t.id > ${sql.p(position.i)}::int`)
-      // the page's rows in the same statement (no second look-up by id)
-      const text = `SELECT ${kind.select} FROM ${kind.from} ${where(conditions)} ORDER BY t.id LIMIT ${want - found.length}`
-      const { rows } = await pool.query<Row>(text, sql.values)
-      for (const row of rows) found.push({ kindIndex: index, id: row.id, row })
+  // rows in keyset order from `after`, as many as the page still needs (a guess where a row holds several resources),
+  // until the page and one more resource are found or the rows run out
+  let after = position
+  let perRow = kinds.some((kind, index) => kind.several && !filters[index]) ? RESOURCES_PER_ROW_GUESS : 1
+  for (;;) {
+    const need = want - found.length
+    const limit = Math.max(1, Math.min(need, Math.ceil(need / perRow)))
+    const rows = near
+      ? await withRows(pool, kinds, await nearPage(pool, kinds, request, near, after, context, limit))
+      : await keysetRows(pool, kinds, request, after, context, limit)
+    let resources = 0
+    for (const entry of rows.found) {
+      const kind = kinds[entry.kindIndex]!
+      if (!kind.several) {
+        found.push(entry)
+        resources++
+        continue
+      }
+      let subs = kind.several.subs(entry.row as never, render, filters[entry.kindIndex]!)
+      const from = after?.s
+      if (from !== undefined && entry.kindIndex === after!.k && entry.id === after!.i) subs = subs.filter((sub) => sub > from)
+      for (const sub of subs) found.push({ ...entry, sub })
+      resources += subs.length
     }
+    if (rows.read < limit || found.length >= want) break
+    const last = rows.last!
+    after = { k: last.kindIndex, i: last.id, ...(near ? { d: last.distance! } : {}) }
+    perRow = Math.max(1, (resources / rows.read) * 0.8)
   }
 
   const page = found.slice(0, request.count)
   const last = page[page.length - 1]
-  const next =
-    found.length > request.count && last ? encodeCursor({ k: last.kindIndex, i: last.id, ...(near ? { d: last.distance! } : {}) }) : null
+  let next: string | null = null
+  if (found.length > request.count && last) {
+    const following = found[request.count]!
+    const within = following.kindIndex === last.kindIndex && following.id === last.id
+    next = encodeCursor({
+      k: last.kindIndex,
+      i: last.id,
+      ...(near ? { d: last.distance! } : {}),
+      ...(within ? { s: last.sub! } : {}),
+    })
+  }
 
-  const matches = await materialise(pool, kinds, page, render)
+  const matches = materialise(kinds, page, render)
   const [included, total] = await Promise.all([
     includes(pool, request, matches, render, context),
     request.total === 'accurate' ? count(pool, request, context) : Promise.resolve(undefined),
@@ -314,51 +349,120 @@ export async function search(pool: pg.Pool, request: SearchRequest, version: Dir
   return { matches, included: included.resources, warnings: included.warnings, next, ...(total !== undefined ? { total } : {}) }
 }
 
-async function materialise(pool: pg.Pool, kinds: readonly Kind[], page: readonly Found[], render: Render): Promise<Match[]> {
+/** The rows of a step of the page: those still there (`found`), how many were read, the last read. */
+interface Rows {
+  found: Found[]
+  read: number
+  last: Found | undefined
+}
+
+/** Up to `limit` rows after `after` in (kind, id) order, each kind's statement reading its rows. */
+async function keysetRows(
+  pool: pg.Pool,
+  kinds: readonly Kind[],
+  request: SearchRequest,
+  after: Position | null,
+  context: FilterContext,
+  limit: number,
+): Promise<Rows> {
+  const found: Found[] = []
+  for (let index = after?.k ?? 0; index < kinds.length && found.length < limit; index++) {
+    const kind = kinds[index]!
+    const sql = new Sql()
+    const conditions = conditionsOf(kind, request.criteria, sql, context)
+    if (!conditions) continue
+    // a row whose resources the last page ended part way through (after.s) is read again for the rest
+    if (after && index === after.k) conditions.push(`t.id ${after.s !== undefined ? '>=' : '>'} ${sql.p(after.i)}::int`)
+    // the page's rows in the same statement (no second look-up by id)
+    const text = `SELECT ${kind.select} FROM ${kind.from} ${where(conditions)} ORDER BY t.id LIMIT ${limit - found.length}`
+    const { rows } = await pool.query<Row>(text, sql.values)
+    for (const row of rows) found.push({ kindIndex: index, id: row.id, row })
+  }
+  return { found, read: found.length, last: found[found.length - 1] }
+}
+
+/** `near`'s rows (ids and distances) with the rows themselves; a row deleted between the two statements is left out. */
+async function withRows(pool: pg.Pool, kinds: readonly Kind[], near: Found[]): Promise<Rows> {
   const byKind = new Map<number, number[]>()
-  for (const entry of page) if (!entry.row) byKind.set(entry.kindIndex, [...(byKind.get(entry.kindIndex) ?? []), entry.id])
+  for (const entry of near) byKind.set(entry.kindIndex, [...(byKind.get(entry.kindIndex) ?? []), entry.id])
   const rows = new Map<number, Map<number, Row>>()
   await Promise.all([...byKind].map(async ([index, ids]) => rows.set(index, await fetchRows(pool, kinds[index]!, ids))))
+  const found: Found[] = []
+  for (const entry of near) {
+    const row = rows.get(entry.kindIndex)?.get(entry.id)
+    // deleted between the two statements: a re-seed; the next page goes on from its position
+    if (row) found.push({ ...entry, row })
+  }
+  return { found, read: near.length, last: near[near.length - 1] }
+}
+
+/** The page's resources as JSON text: a row's resources on the page written together (Kind.several). */
+function materialise(kinds: readonly Kind[], page: readonly Found[], render: Render): Match[] {
   const matches: Match[] = []
-  for (const entry of page) {
-    const row = entry.row ?? rows.get(entry.kindIndex)?.get(entry.id)
-    if (!row) continue // deleted between the two statements: a re-seed; the next page goes on from its position
-    const match: Match = rendered(kinds[entry.kindIndex]!, row, render)
-    if (entry.distance !== undefined) match.distance = entry.distance
-    matches.push(match)
+  for (let at = 0; at < page.length;) {
+    const entry = page[at]!
+    const kind = kinds[entry.kindIndex]!
+    let end = at + 1
+    let resources: Rendered[]
+    if (kind.several) {
+      while (end < page.length && page[end]!.kindIndex === entry.kindIndex && page[end]!.id === entry.id) end++
+      const subs = page.slice(at, end).map((item) => item.sub!)
+      const several = kind.several
+      resources = several
+        .toJson(entry.row as never, render, subs)
+        .map((json, n) => ({ type: kind.type, id: several.idOf(entry.id, subs[n]!), json }))
+    } else resources = rendered(kind, entry.row!, render)
+    for (const resource of resources) {
+      const match: Match = resource
+      if (entry.distance !== undefined) match.distance = entry.distance
+      matches.push(match)
+    }
+    at = end
   }
   return matches
 }
 
+/** How many resources of `kind` meet `criteria` (within `near`): rows, or the resources of several a row, counted in SQL. */
+export async function countOf(
+  pool: pg.Pool,
+  kind: Kind,
+  criteria: readonly Criterion[],
+  near: Near | null,
+  context: FilterContext,
+): Promise<number> {
+  const sql = new Sql()
+  const conditions = conditionsOf(kind, criteria, sql, context)
+  if (!conditions) return 0
+  if (near) {
+    if (!kind.geog) return 0
+    conditions.push(...withinConditions(kind, conditions.length > 0, pointSql(near, sql), near, near.radius, sql))
+  }
+  let from = kind.from
+  if (kind.several) {
+    from = `${kind.from} CROSS JOIN LATERAL ${kind.several.subsSql}`
+    const filter = kind.several.filter(criteria, context)
+    if (filter) conditions.push(filter.sql(sql))
+  }
+  const { rows } = await pool.query<{ n: string }>(`SELECT count(*) AS n FROM ${from} ${where(conditions)}`, sql.values)
+  return Number(rows[0]?.n ?? 0)
+}
+
 async function count(pool: pg.Pool, request: SearchRequest, context: FilterContext): Promise<number> {
-  const kinds = KINDS[request.type]
-  const near = request.near
-  const counts = await Promise.all(
-    kinds.map(async (kind) => {
-      const sql = new Sql()
-      const conditions = conditionsOf(kind, request.criteria, sql, context)
-      if (!conditions) return 0
-      if (near) {
-        if (!kind.geog) return 0
-        conditions.push(...withinConditions(kind, conditions.length > 0, pointSql(near, sql), near, near.radius, sql))
-      }
-      const { rows } = await pool.query<{ n: string }>(`SELECT count(*) AS n FROM ${kind.from} ${where(conditions)}`, sql.values)
-      return Number(rows[0]?.n ?? 0)
-    }),
-  )
+  const counts = await Promise.all(KINDS[request.type].map((kind) => countOf(pool, kind, request.criteria, request.near, context)))
   return counts.reduce((sum, n) => sum + n, 0)
 }
 
 /** Reads resources by `Type/id` references (unknown ones are left out). */
 export async function readMany(pool: pg.Pool, references: readonly string[], render: Render): Promise<Rendered[]> {
-  const wanted = new Map<Kind, Set<number>>()
+  // per kind, the rows and (of a kind with several a row) the sub-positions wanted
+  const wanted = new Map<Kind, Map<number, Set<number>>>()
   for (const reference of new Set(references)) {
     const [type, id] = reference.split('/')
     if (!type || !id || !(type in KINDS)) continue
     const found = kindOf(type as FhirResourceType, id)
     if (!found) continue
-    const ids = wanted.get(found.kind) ?? new Set<number>()
-    ids.add(found.id)
+    const ids = wanted.get(found.kind) ?? new Map<number, Set<number>>()
+    ids.set(found.id, (ids.get(found.id) ?? new Set<number>()).add(found.sub ?? 0))
     wanted.set(found.kind, ids)
   }
   const resources: Rendered[] = []
@@ -367,9 +471,10 @@ export async function readMany(pool: pg.Pool, references: readonly string[], ren
       const rows = await fetchRows(
         pool,
         kind,
-        [...ids].sort((a, b) => a - b),
+        [...ids.keys()].sort((a, b) => a - b),
       )
-      for (const row of rows.values()) resources.push(rendered(kind, row, render))
+      const filter: SubFilter = { keeps: (id, sub) => ids.get(id)?.has(sub) ?? false, sql: () => FALSE }
+      for (const row of rows.values()) resources.push(...rendered(kind, row, render, filter))
     }),
   )
   return resources
@@ -381,7 +486,12 @@ export async function read(pool: pg.Pool, type: FhirResourceType, id: string, ve
   if (!found) return null
   const rows = await fetchRows(pool, found.kind, [found.id])
   const row = rows.get(found.id)
-  return row ? found.kind.toJson(row as never, renderOf(version, await filterContext(pool, version))) : null
+  if (!row) return null
+  const render = renderOf(version, await filterContext(pool, version))
+  // a role's id names one of its clinician's networks (or none, for a clinician in none): any other is no resource
+  const sub = found.sub ?? 0
+  const filter: SubFilter = { keeps: (_id, candidate) => candidate === sub, sql: () => FALSE }
+  return rendered(found.kind, row, render, filter)[0]?.json ?? null
 }
 
 const referenceOf = (value: unknown): string[] => {
@@ -462,15 +572,28 @@ async function revincluded(
   const [type, name] = revinclude.split(':') as [FhirResourceType, string]
   const values: Reference[] = matches.map((match) => ({ type: match.type, id: match.id }))
   const resources: Rendered[] = []
+  const criterion: Criterion = { kind: 'reference', name, values }
   for (const kind of KINDS[type]) {
-    const sql = new Sql()
-    const condition = kind.condition({ kind: 'reference', name, values }, sql, context)
-    if (condition === FALSE) continue
-    const { rows } = await pool.query<Row>(
-      `SELECT ${kind.select} FROM ${kind.from} WHERE ${condition} ORDER BY t.id LIMIT ${FHIR_MAX_REVINCLUDE + 1 - resources.length}`,
-      sql.values,
-    )
-    resources.push(...rows.map((row) => rendered(kind, row, render)))
+    // of a clinician's roles, those of the matched networks under PractitionerRole:network, else all
+    const filter = kind.several ? kind.several.filter([criterion], context) : null
+    let after = 0
+    for (;;) {
+      const sql = new Sql()
+      const condition = kind.condition(criterion, sql, context)
+      if (condition === FALSE) break
+      const limit = FHIR_MAX_REVINCLUDE + 1 - resources.length
+      const { rows } = await pool.query<Row>(
+        `SELECT ${kind.select} FROM ${kind.from} WHERE ${condition} AND t.id > ${sql.p(after)}::int ORDER BY t.id LIMIT ${limit}`,
+        sql.values,
+      )
+      for (const row of rows) {
+        resources.push(...rendered(kind, row, render, filter))
+        if (resources.length > FHIR_MAX_REVINCLUDE) break
+      }
+      // a row may hold none of the resources kept (a role filter): read on until enough are found or the rows end
+      if (rows.length < limit || resources.length > FHIR_MAX_REVINCLUDE) break
+      after = rows[rows.length - 1]!.id
+    }
     if (resources.length > FHIR_MAX_REVINCLUDE) break
   }
   return { resources: resources.slice(0, FHIR_MAX_REVINCLUDE), cut: resources.length > FHIR_MAX_REVINCLUDE }
