@@ -11,9 +11,9 @@
 -- Plan
 --   * Distributed by patient, co-located (one shard holds a patient's rows of every table): patients (id),
 --     claims, claim_diagnoses, claim_procedures, pharmacy_claims, snakebite_cases (patient_id). They hold
---     ~99 % of the rows at full scale. The two claim child tables gain patient_id (Citus needs the distribution
---     column in each co-located table, in every primary key and unique constraint, and in foreign keys between
---     distributed tables); the loaders must then write it (seed/ and the importers: a change not made yet).
+--     ~99 % of the rows at full scale. Every one of them carries patient_id in the schema (the claim child tables
+--     since migration 20261130115440_claim_lines_patient_id, written by the loaders); Citus also needs it in every
+--     primary key and unique constraint, and in foreign keys between distributed tables: this file re-keys them.
 --   * Reference tables (a full copy on every node, joined locally on each shard): the geography (states,
 --     counties, zips), the code sets (icd10_codes, procedure_codes, shoppable_procedures, specialties), insurers,
 --     health systems, facilities, providers, facility prices, antivenom purchases, sales territories, plan cost
@@ -49,14 +49,7 @@ BEGIN
   END LOOP;
 END $$;
 
--- 2. Keys that carry the patient.
-ALTER TABLE claim_diagnoses ADD COLUMN IF NOT EXISTS patient_id bigint;
-ALTER TABLE claim_procedures ADD COLUMN IF NOT EXISTS patient_id bigint;
-UPDATE claim_diagnoses d SET patient_id = c.patient_id FROM claims c WHERE c.id = d.claim_id AND d.patient_id IS NULL;
-UPDATE claim_procedures p SET patient_id = c.patient_id FROM claims c WHERE c.id = p.claim_id AND p.patient_id IS NULL;
-ALTER TABLE claim_diagnoses ALTER COLUMN patient_id SET NOT NULL;
-ALTER TABLE claim_procedures ALTER COLUMN patient_id SET NOT NULL;
-
+-- 2. Keys that carry the patient (the column itself is in the schema: claim lines hold their claim's patient).
 ALTER TABLE claim_diagnoses DROP CONSTRAINT claim_diagnoses_claim_id_fkey;
 ALTER TABLE claim_procedures DROP CONSTRAINT claim_procedures_claim_id_fkey;
 ALTER TABLE claims DROP CONSTRAINT claims_patient_id_fkey;
@@ -96,9 +89,8 @@ ALTER TABLE pharmacy_claims ADD CONSTRAINT pharmacy_claims_patient_id_fkey FOREI
 ALTER TABLE snakebite_cases ADD CONSTRAINT snakebite_cases_patient_id_fkey FOREIGN KEY (patient_id) REFERENCES patients (id) ON DELETE CASCADE;
 
 -- 6. The materialized views back on the coordinator, in dependency order (a view over another view waits for it),
---    with their indexes. Their queries still join claim lines to claims on the claim id alone (docs/scaling.md):
---    until they also join on patient_id, Citus runs them as repartition joins.
-SET citus.enable_repartition_joins = on;
+--    with their indexes. Every join of claims with their lines in them and in the views the claim aggregates are
+--    filled from is on (claim id, patient id), co-located: no repartition join is needed.
 DO $$
 DECLARE
   v record;

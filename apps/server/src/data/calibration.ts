@@ -267,7 +267,7 @@ export function calibrationTargets(scale: Scale): CalibrationTarget[] {
         target,
         unit: '%',
         source,
-        sql: share(`EXISTS (SELECT 1 FROM claims c JOIN claim_diagnoses d ON d.claim_id = c.id WHERE c.patient_id = p.id AND d.icd10_code LIKE '${like}')`, `${POP} p WHERE age >= 18`),
+        sql: share(`EXISTS (SELECT 1 FROM claims c JOIN claim_diagnoses d ON d.claim_id = c.id AND d.patient_id = c.patient_id WHERE c.patient_id = p.id AND d.icd10_code LIKE '${like}')`, `${POP} p WHERE age >= 18`),
       }),
     ),
     {
@@ -278,7 +278,7 @@ export function calibrationTargets(scale: Scale): CalibrationTarget[] {
       target: 0.14,
       unit: '%',
       source: 'USRDS Annual Data Report 2023 (CKD in about 14 % of Medicare beneficiaries 66+; most CKD is undiagnosed, CDC)',
-      sql: share(`EXISTS (SELECT 1 FROM claims c JOIN claim_diagnoses d ON d.claim_id = c.id WHERE c.patient_id = p.id AND d.icd10_code LIKE 'N18%')`, `${POP} p WHERE age >= 65`),
+      sql: share(`EXISTS (SELECT 1 FROM claims c JOIN claim_diagnoses d ON d.claim_id = c.id AND d.patient_id = c.patient_id WHERE c.patient_id = p.id AND d.icd10_code LIKE 'N18%')`, `${POP} p WHERE age >= 65`),
     },
     {
       key: 'conditions.ckd_diabetes_ratio',
@@ -289,8 +289,8 @@ export function calibrationTargets(scale: Scale): CalibrationTarget[] {
       target: 2,
       unit: '×',
       source: 'CDC: about 1 in 3 adults with diabetes has CKD, against about 1 in 7 overall',
-      sql: `WITH x AS (SELECT EXISTS (SELECT 1 FROM claims c JOIN claim_diagnoses d ON d.claim_id = c.id WHERE c.patient_id = p.id AND d.icd10_code LIKE 'E11%') AS dm,
-                          EXISTS (SELECT 1 FROM claims c JOIN claim_diagnoses d ON d.claim_id = c.id WHERE c.patient_id = p.id AND d.icd10_code LIKE 'N18%') AS ckd
+      sql: `WITH x AS (SELECT EXISTS (SELECT 1 FROM claims c JOIN claim_diagnoses d ON d.claim_id = c.id AND d.patient_id = c.patient_id WHERE c.patient_id = p.id AND d.icd10_code LIKE 'E11%') AS dm,
+                          EXISTS (SELECT 1 FROM claims c JOIN claim_diagnoses d ON d.claim_id = c.id AND d.patient_id = c.patient_id WHERE c.patient_id = p.id AND d.icd10_code LIKE 'N18%') AS ckd
                    FROM ${POP} p WHERE age BETWEEN 45 AND 64)
             SELECT (avg(ckd::int) FILTER (WHERE dm)) / NULLIF(avg(ckd::int) FILTER (WHERE NOT dm), 0) AS value, count(*) FILTER (WHERE dm AND ckd)::float8 AS n FROM x`,
     },
@@ -303,7 +303,7 @@ export function calibrationTargets(scale: Scale): CalibrationTarget[] {
       target: 0,
       unit: 'rows',
       source: 'Integrity (one stage per patient)',
-      sql: `SELECT count(*)::float8 AS value, count(*)::float8 AS n FROM (SELECT c.patient_id FROM claims c JOIN claim_diagnoses d ON d.claim_id = c.id WHERE d.icd10_code LIKE 'N18%' GROUP BY c.patient_id HAVING count(DISTINCT d.icd10_code) > 1) x`,
+      sql: `SELECT count(*)::float8 AS value, count(*)::float8 AS n FROM (SELECT c.patient_id FROM claims c JOIN claim_diagnoses d ON d.claim_id = c.id AND d.patient_id = c.patient_id WHERE d.icd10_code LIKE 'N18%' GROUP BY c.patient_id HAVING count(DISTINCT d.icd10_code) > 1) x`,
     },
     {
       key: 'conditions.infants',
@@ -314,7 +314,7 @@ export function calibrationTargets(scale: Scale): CalibrationTarget[] {
       target: 0,
       unit: 'rows',
       source: 'Integrity (age rules)',
-      sql: `SELECT count(*)::float8 AS value, count(*)::float8 AS n FROM claims c JOIN claim_diagnoses d ON d.claim_id = c.id JOIN patients p ON p.id = c.patient_id
+      sql: `SELECT count(*)::float8 AS value, count(*)::float8 AS n FROM claims c JOIN claim_diagnoses d ON d.claim_id = c.id AND d.patient_id = c.patient_id JOIN patients p ON p.id = c.patient_id
             WHERE (EXTRACT(YEAR FROM c.service_date)::int - p.birth_year) < 2 AND (d.icd10_code LIKE 'F3%' OR d.icd10_code LIKE 'E66%')`,
     },
     // ---------- visit coding ----------
@@ -339,7 +339,7 @@ export function calibrationTargets(scale: Scale): CalibrationTarget[] {
       target: 0,
       unit: 'rows',
       source: 'Integrity (CPT preventive-visit age ranges; Medicare wellness 65+)',
-      sql: `SELECT count(*)::float8 AS value, count(*)::float8 AS n FROM claim_procedures cp JOIN claims c ON c.id = cp.claim_id JOIN patients p ON p.id = c.patient_id WHERE ${ageRules}`,
+      sql: `SELECT count(*)::float8 AS value, count(*)::float8 AS n FROM claim_procedures cp JOIN claims c ON c.id = cp.claim_id AND c.patient_id = cp.patient_id JOIN patients p ON p.id = c.patient_id WHERE ${ageRules}`,
     },
     {
       key: 'coding.before_birth',
@@ -362,7 +362,7 @@ export function calibrationTargets(scale: Scale): CalibrationTarget[] {
       target: 0,
       unit: 'rows',
       source: 'Integrity (an intake evaluation opens an episode)',
-      sql: `SELECT count(*)::float8 AS value, count(*)::float8 AS n FROM (SELECT c.patient_id, c.rendering_npi FROM claims c JOIN claim_procedures cp ON cp.claim_id = c.id WHERE cp.procedure_code = '90791' GROUP BY 1, 2 HAVING count(*) > 1) x`,
+      sql: `SELECT count(*)::float8 AS value, count(*)::float8 AS n FROM (SELECT c.patient_id, c.rendering_npi FROM claims c JOIN claim_procedures cp ON cp.claim_id = c.id AND cp.patient_id = c.patient_id WHERE cp.procedure_code = '90791' GROUP BY 1, 2 HAVING count(*) > 1) x`,
     },
     {
       key: 'coding.hospital_codes_in_office',
@@ -373,7 +373,7 @@ export function calibrationTargets(scale: Scale): CalibrationTarget[] {
       target: 0,
       unit: 'rows',
       source: 'Integrity (place of service)',
-      sql: `SELECT count(*)::float8 AS value, count(*)::float8 AS n FROM claim_procedures cp JOIN claims c ON c.id = cp.claim_id WHERE c.place_of_service = 'office' AND cp.procedure_code IN (${sqlList(HOSPITAL_ONLY_CODES)})`,
+      sql: `SELECT count(*)::float8 AS value, count(*)::float8 AS n FROM claim_procedures cp JOIN claims c ON c.id = cp.claim_id AND c.patient_id = cp.patient_id WHERE c.place_of_service = 'office' AND cp.procedure_code IN (${sqlList(HOSPITAL_ONLY_CODES)})`,
     },
     {
       key: 'coding.weekend_office',
@@ -435,7 +435,7 @@ export function calibrationTargets(scale: Scale): CalibrationTarget[] {
       source: 'Medicare Part B: a few hundred thousand clinicians bill diabetes for ~9 million beneficiaries (a condition has far fewer clinicians than patients)',
       sql: `SELECT max(providers::float8 / patients) AS value, sum(patients)::float8 AS n FROM (
               SELECT left(d.icd10_code, 3) AS code, count(DISTINCT c.patient_id) AS patients, count(DISTINCT c.rendering_npi) AS providers
-              FROM ${CLAIMS} c JOIN claim_diagnoses d ON d.claim_id = c.id WHERE left(d.icd10_code, 3) IN ('E11', 'I10') GROUP BY 1) x`,
+              FROM ${CLAIMS} c JOIN claim_diagnoses d ON d.claim_id = c.id AND d.patient_id = c.patient_id WHERE left(d.icd10_code, 3) IN ('E11', 'I10') GROUP BY 1) x`,
     },
     {
       key: 'use.repeat_joint',
@@ -446,7 +446,7 @@ export function calibrationTargets(scale: Scale): CalibrationTarget[] {
       target: 0,
       unit: 'rows',
       source: 'Integrity',
-      sql: `SELECT count(*)::float8 AS value, count(*)::float8 AS n FROM (SELECT c.patient_id, cp.procedure_code FROM claims c JOIN claim_procedures cp ON cp.claim_id = c.id WHERE cp.procedure_code IN ('27447', '27130') GROUP BY 1, 2 HAVING count(*) > 1) x`,
+      sql: `SELECT count(*)::float8 AS value, count(*)::float8 AS n FROM (SELECT c.patient_id, cp.procedure_code FROM claims c JOIN claim_procedures cp ON cp.claim_id = c.id AND cp.patient_id = c.patient_id WHERE cp.procedure_code IN ('27447', '27130') GROUP BY 1, 2 HAVING count(*) > 1) x`,
     },
     // ---------- prices ----------
     {
@@ -457,7 +457,7 @@ export function calibrationTargets(scale: Scale): CalibrationTarget[] {
       target: MEDICARE_FEE['99213'] ?? 92,
       unit: '$',
       source: 'CMS Physician Fee Schedule CY2024, national non-facility amount',
-      sql: `SELECT percentile_cont(0.5) WITHIN GROUP (ORDER BY cp.negotiated_amount / cp.units)::float8 AS value, count(*)::float8 AS n FROM claim_procedures cp JOIN claims c ON c.id = cp.claim_id WHERE cp.procedure_code = '99213' AND c.payer_type = 'medicare'`,
+      sql: `SELECT percentile_cont(0.5) WITHIN GROUP (ORDER BY cp.negotiated_amount / cp.units)::float8 AS value, count(*)::float8 AS n FROM claim_procedures cp JOIN claims c ON c.id = cp.claim_id AND c.patient_id = cp.patient_id WHERE cp.procedure_code = '99213' AND c.payer_type = 'medicare'`,
     },
     {
       key: 'prices.commercial_professional',
@@ -468,7 +468,7 @@ export function calibrationTargets(scale: Scale): CalibrationTarget[] {
       unit: '×',
       source: 'HCCI / RAND: commercial physician prices about 130 % of Medicare',
       sql: `SELECT (percentile_cont(0.5) WITHIN GROUP (ORDER BY cp.negotiated_amount) FILTER (WHERE c.payer_type = 'commercial') / NULLIF(percentile_cont(0.5) WITHIN GROUP (ORDER BY cp.negotiated_amount) FILTER (WHERE c.payer_type = 'medicare'), 0))::float8 AS value,
-                   count(*) FILTER (WHERE c.payer_type = 'medicare')::float8 AS n FROM claim_procedures cp JOIN claims c ON c.id = cp.claim_id WHERE cp.procedure_code = '99213'`,
+                   count(*) FILTER (WHERE c.payer_type = 'medicare')::float8 AS n FROM claim_procedures cp JOIN claims c ON c.id = cp.claim_id AND c.patient_id = cp.patient_id WHERE cp.procedure_code = '99213'`,
     },
     {
       key: 'prices.hospital_multiple',
@@ -506,7 +506,7 @@ export function calibrationTargets(scale: Scale): CalibrationTarget[] {
       target: 0,
       unit: 'rows',
       source: 'ACA §2713 and Medicare: preventive visits and annual wellness visits at $0',
-      sql: `SELECT count(*)::float8 AS value, count(*)::float8 AS n FROM claim_procedures cp JOIN claims c ON c.id = cp.claim_id
+      sql: `SELECT count(*)::float8 AS value, count(*)::float8 AS n FROM claim_procedures cp JOIN claims c ON c.id = cp.claim_id AND c.patient_id = cp.patient_id
             WHERE cp.procedure_code IN (${sqlList(Object.keys(CODE_AGE_LIMITS).filter((c) => /^(993|G043)/.test(c)))}) AND cp.patient_amount > 0 AND c.insurer_name IS NOT NULL`,
     },
     {
@@ -529,7 +529,7 @@ export function calibrationTargets(scale: Scale): CalibrationTarget[] {
       target: 0.5,
       unit: '%',
       source: 'KFF Employer Health Benefits Survey 2023: copays for most office visits, deductibles averaging $1,735',
-      sql: share(`abs(cp.patient_amount - round(cp.negotiated_amount * 0.2, 2)) > 0.011`, `claim_procedures cp JOIN claims c ON c.id = cp.claim_id WHERE c.payer_type = 'commercial' AND cp.procedure_code BETWEEN '99202' AND '99215'`),
+      sql: share(`abs(cp.patient_amount - round(cp.negotiated_amount * 0.2, 2)) > 0.011`, `claim_procedures cp JOIN claims c ON c.id = cp.claim_id AND c.patient_id = cp.patient_id WHERE c.payer_type = 'commercial' AND cp.procedure_code BETWEEN '99202' AND '99215'`),
     },
     {
       key: 'prices.asc_inpatient',

@@ -20,8 +20,8 @@ import {
 export const PROVIDER_COLUMNS = ['id', 'npi', 'first_name', 'middle_name', 'last_name', 'full_name', 'title', 'provider_kind', 'primary_taxonomy_code', 'cms_specialization', 'gender', 'age', 'years_in_practice', 'medical_school', 'phone_number', 'website', 'address', 'city', 'state', 'zip_code', 'county_fips', 'latitude', 'longitude', 'facility_id', 'accepting_new_patients', 'aggregated_insurance_networks_v1', 'last_verified_at', 'confidence', 'source'] as const
 export const PATIENT_COLUMNS = ['id', 'age', 'birth_year', 'gender', 'zip_code', 'state', 'county_fips', 'payer_type', 'insurer_name'] as const
 export const CLAIM_COLUMNS = ['id', 'patient_id', 'service_date', 'rendering_npi', 'facility_id', 'facility_npi', 'payer_type', 'insurer_name', 'place_of_service', 'list_amount', 'negotiated_amount', 'insurer_amount', 'patient_amount'] as const
-export const DIAGNOSIS_COLUMNS = ['claim_id', 'sequence', 'icd10_code'] as const
-export const LINE_COLUMNS = ['claim_id', 'line_number', 'procedure_code', 'units', 'list_amount', 'negotiated_amount', 'insurer_amount', 'patient_amount'] as const
+export const DIAGNOSIS_COLUMNS = ['claim_id', 'patient_id', 'sequence', 'icd10_code'] as const
+export const LINE_COLUMNS = ['claim_id', 'patient_id', 'line_number', 'procedure_code', 'units', 'list_amount', 'negotiated_amount', 'insurer_amount', 'patient_amount'] as const
 export const PHARMACY_COLUMNS = ['id', 'patient_id', 'fill_date', 'prescriber_npi', 'facility_npi', 'ndc', 'drug_name', 'units', 'days_supply', 'payer_type', 'insurer_name', 'list_amount', 'negotiated_amount', 'insurer_amount', 'patient_amount'] as const
 export const PRICE_COLUMNS = ['facility_id', 'procedure_code', 'code_type', 'description', 'setting', 'payer_name', 'plan_name', 'gross_charge', 'discounted_cash', 'negotiated_dollar', 'negotiated_percentage', 'methodology', 'median_amount', 'p10_amount', 'p90_amount', 'source'] as const
 
@@ -75,12 +75,12 @@ export function claimText(bundle: ClaimBundle, facilityIdByNpi: ReadonlyMap<stri
 
 /** copyTextRow(pick(d, DIAGNOSIS_COLUMNS)) */
 export function diagnosisText(d: ClaimDiagnosisRow): string {
-  return `${f(d.claim_id)}\t${f(d.sequence)}\t${f(d.icd10_code)}\n`
+  return `${f(d.claim_id)}\t${f(d.patient_id)}\t${f(d.sequence)}\t${f(d.icd10_code)}\n`
 }
 
 /** copyTextRow(pick(l, LINE_COLUMNS)) */
 export function lineText(l: ClaimProcedureRow): string {
-  return `${f(l.claim_id)}\t${f(l.line_number)}\t${f(l.procedure_code)}\t${f(l.units)}\t${f(l.list_amount)}\t${f(l.negotiated_amount)}\t${f(l.insurer_amount)}\t${f(l.patient_amount)}\n`
+  return `${f(l.claim_id)}\t${f(l.patient_id)}\t${f(l.line_number)}\t${f(l.procedure_code)}\t${f(l.units)}\t${f(l.list_amount)}\t${f(l.negotiated_amount)}\t${f(l.insurer_amount)}\t${f(l.patient_amount)}\n`
 }
 
 /** copyTextRow(pick(r, PHARMACY_COLUMNS)) */

@@ -84,6 +84,9 @@ describe('data seed (ci scale) on the test database', () => {
       'patients.zip_code': 'SELECT count(*) AS v FROM patients p WHERE NOT EXISTS (SELECT 1 FROM zips z WHERE z.zip = p.zip_code)',
       'facilities.zip_code': 'SELECT count(*) AS v FROM facilities f WHERE NOT EXISTS (SELECT 1 FROM zips z WHERE z.zip = f.zip_code)',
       'snakebite_cases.claim_id': 'SELECT count(*) AS v FROM snakebite_cases s WHERE NOT EXISTS (SELECT 1 FROM claims c WHERE c.id = s.claim_id AND c.patient_id = s.patient_id)',
+      // a claim's lines carry its patient (the distribution column of every claim table under Citus, docs/scaling.md)
+      'claim_diagnoses.patient_id': 'SELECT count(*) AS v FROM claim_diagnoses d JOIN claims c ON c.id = d.claim_id WHERE d.patient_id IS DISTINCT FROM c.patient_id',
+      'claim_procedures.patient_id': 'SELECT count(*) AS v FROM claim_procedures l JOIN claims c ON c.id = l.claim_id WHERE l.patient_id IS DISTINCT FROM c.patient_id',
       'pharmacy_claims.prescriber_npi': 'SELECT count(*) AS v FROM pharmacy_claims r WHERE NOT EXISTS (SELECT 1 FROM providers p WHERE p.npi = r.prescriber_npi)',
       'claims without lines': 'SELECT count(*) AS v FROM claims c WHERE NOT EXISTS (SELECT 1 FROM claim_procedures l WHERE l.claim_id = c.id)',
       'claims without diagnoses': 'SELECT count(*) AS v FROM claims c WHERE NOT EXISTS (SELECT 1 FROM claim_diagnoses d WHERE d.claim_id = c.id)',

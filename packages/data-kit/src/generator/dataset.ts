@@ -211,11 +211,15 @@ export interface ClaimRow {
 }
 export interface ClaimDiagnosisRow {
   claim_id: number
+  /** the claim's patient: every claim table is keyed by patient under Citus (docs/scaling.md) */
+  patient_id: number
   sequence: number
   icd10_code: string
 }
 export interface ClaimProcedureRow {
   claim_id: number
+  /** the claim's patient, as on ClaimDiagnosisRow */
+  patient_id: number
   line_number: number
   procedure_code: string
   units: number
@@ -1724,6 +1728,7 @@ export class SyntheticDataset {
       const shares = patientShares(p.plan, sharing, v.kind, priced, v.stayDays)
       const lines: ClaimProcedureRow[] = priced.map((l, li) => ({
         claim_id: id,
+        patient_id: p.id,
         line_number: li + 1,
         procedure_code: l.code,
         units: l.units,
@@ -1748,7 +1753,7 @@ export class SyntheticDataset {
           insurer_amount: sum((l) => l.insurer_amount),
           patient_amount: sum((l) => l.patient_amount),
         },
-        diagnoses: [...new Set(v.dx)].map((code, s) => ({ claim_id: id, sequence: s + 1, icd10_code: code })),
+        diagnoses: [...new Set(v.dx)].map((code, s) => ({ claim_id: id, patient_id: p.id, sequence: s + 1, icd10_code: code })),
         procedures: lines,
       })
     }
@@ -1880,6 +1885,7 @@ export class SyntheticDataset {
     const shares = patientShares(patient.plan, { year, deductible_met: 0, out_of_pocket: 0 }, 'emergency', priced)
     const lines: ClaimProcedureRow[] = priced.map((l, li) => ({
       claim_id: claimId,
+      patient_id: patient.id,
       line_number: li + 1,
       procedure_code: l.code,
       units: l.units,
@@ -1904,7 +1910,7 @@ export class SyntheticDataset {
         insurer_amount: sum((l) => l.insurer_amount),
         patient_amount: sum((l) => l.patient_amount),
       },
-      diagnoses: [{ claim_id: claimId, sequence: 1, icd10_code: code }],
+      diagnoses: [{ claim_id: claimId, patient_id: patient.id, sequence: 1, icd10_code: code }],
       procedures: lines,
     }
     const drug = product ? ANTIVENOM_PRODUCTS.find((p) => p.key === product) : undefined

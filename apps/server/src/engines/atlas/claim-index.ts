@@ -141,11 +141,11 @@ export async function buildClaimIndex(pool: pg.Pool, people: PatientIndex, only?
   const fetchChunk = ([low, high]: [number, number]) => {
     const promise = pool.query<ClaimRow>({
       text: `WITH cd AS (
-               SELECT d.claim_id, string_agg(DISTINCT d.icd10_code, ',' ORDER BY d.icd10_code) AS codes
-               FROM claim_diagnoses d JOIN claims c ON c.id = d.claim_id
-               WHERE c.patient_id BETWEEN $1::int8 AND $2::int8 GROUP BY d.claim_id)
+               SELECT d.patient_id, d.claim_id, string_agg(DISTINCT d.icd10_code, ',' ORDER BY d.icd10_code) AS codes
+               FROM claim_diagnoses d JOIN claims c ON c.id = d.claim_id AND c.patient_id = d.patient_id
+               WHERE c.patient_id BETWEEN $1::int8 AND $2::int8 GROUP BY d.patient_id, d.claim_id)
              SELECT c.patient_id, coalesce(c.facility_id, -1), c.rendering_npi, coalesce(cd.codes, ''), count(*)::int
-             FROM claims c LEFT JOIN cd ON cd.claim_id = c.id
+             FROM claims c LEFT JOIN cd ON cd.claim_id = c.id AND cd.patient_id = c.patient_id
              WHERE c.patient_id BETWEEN $1::int8 AND $2::int8
              GROUP BY c.patient_id, 2, c.rendering_npi, 4 ORDER BY c.patient_id`,
       values: [low, high],
@@ -158,11 +158,11 @@ export async function buildClaimIndex(pool: pg.Pool, people: PatientIndex, only?
   const fetchIds = (ids: readonly number[]) => {
     const promise = pool.query<ClaimRow>({
       text: `WITH cd AS (
-               SELECT d.claim_id, string_agg(DISTINCT d.icd10_code, ',' ORDER BY d.icd10_code) AS codes
-               FROM claim_diagnoses d JOIN claims c ON c.id = d.claim_id
-               WHERE c.patient_id = ANY($1::int8[]) GROUP BY d.claim_id)
+               SELECT d.patient_id, d.claim_id, string_agg(DISTINCT d.icd10_code, ',' ORDER BY d.icd10_code) AS codes
+               FROM claim_diagnoses d JOIN claims c ON c.id = d.claim_id AND c.patient_id = d.patient_id
+               WHERE c.patient_id = ANY($1::int8[]) GROUP BY d.patient_id, d.claim_id)
              SELECT c.patient_id, coalesce(c.facility_id, -1), c.rendering_npi, coalesce(cd.codes, ''), count(*)::int
-             FROM claims c LEFT JOIN cd ON cd.claim_id = c.id
+             FROM claims c LEFT JOIN cd ON cd.claim_id = c.id AND cd.patient_id = c.patient_id
              WHERE c.patient_id = ANY($1::int8[])
              GROUP BY c.patient_id, 2, c.rendering_npi, 4 ORDER BY c.patient_id`,
       values: [ids],

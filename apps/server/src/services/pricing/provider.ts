@@ -131,7 +131,7 @@ async function peerMeans(
   if (facilityKind) {
     const { rows } = await pool.query<{ code: Row<'claim_procedures'>['procedure_code']; mean: number }>(
       `SELECT cp.procedure_code AS code, avg(cp.negotiated_amount)::float8 AS mean
-       FROM claims c JOIN claim_procedures cp ON cp.claim_id = c.id
+       FROM claims c JOIN claim_procedures cp ON cp.claim_id = c.id AND cp.patient_id = c.patient_id
        WHERE c.facility_id = ANY($1::int[]) AND cp.procedure_code = ANY($2::text[])
          AND ($3::text IS NULL OR lower(c.insurer_name) = lower($3::text))
        GROUP BY c.facility_id, cp.procedure_code`,
@@ -276,7 +276,7 @@ export async function providerCosts(
     }>(
       `WITH lines AS (
          SELECT cp.claim_id, cp.procedure_code, cp.list_amount, cp.negotiated_amount, cp.insurer_amount, cp.patient_amount
-         FROM claims c JOIN claim_procedures cp ON cp.claim_id = c.id
+         FROM claims c JOIN claim_procedures cp ON cp.claim_id = c.id AND cp.patient_id = c.patient_id
          WHERE ${own} AND ${payerFilter('$2')}
        ), visit AS (
          SELECT procedure_code AS code, count(DISTINCT claim_id)::int AS claim_count, round(avg(list_amount), 2) AS list,
