@@ -213,3 +213,11 @@ export async function readPoolForVersion(pool: pg.Pool, version: string): Promis
   }
   return primary
 }
+
+/**
+ * readPoolForVersion for a request whose data version is read on demand (`version`, e.g. requestDataVersion): without
+ * replicas the primary, and the version is not read at all (a link guest's request has none of its own).
+ */
+export async function readPoolForRequest(pool: pg.Pool, version: () => Promise<string>): Promise<pg.Pool> {
+  return setsByPrimary.has(primaryOf(pool)) ? readPoolForVersion(pool, await version()) : pool
+}

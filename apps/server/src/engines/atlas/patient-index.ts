@@ -64,7 +64,7 @@ export interface PatientIndex {
   /** bitset of code i (index into `bitsets`), or -1 */
   dense: Int32Array
   bitsets: Uint32Array[]
-  /** patients with any diagnosis (the union of all codes) */
+  /** patients with any diagnosis (the union of all codes; empty in an index built without postings) */
   any: Uint32Array
   genderBits: Uint32Array[]
   payerBits: Uint32Array[]
@@ -94,6 +94,11 @@ export interface PatientIndexOptions {
   /** build the age bitsets (default true) */
   ageBitsets?: boolean
   /**
+   * read the diagnoses' postings (default true); without them the index has no codes and an empty `any`: it only
+   * holds and places its patients (the engine's rows of EVERY_PATIENT while the index builds)
+   */
+  postings?: boolean
+  /**
    * only the patients of a request (the engine's rows while the index builds): those with a diagnosis of the
    * query's codes (any diagnosis without codes) that pass its filters and scope, with the postings of those codes
    */
@@ -105,6 +110,15 @@ export interface PatientQuery {
   filters: AtlasFilters
   scope: AtlasScope
 }
+
+/**
+ * The patient engine's query of every patient of the data version, with a diagnosis or not (what Atlas's home counts):
+ * the index of the version, or while it builds the same patients read by the same builder without the postings.
+ */
+export const EVERY_PATIENT = 'every-patient'
+
+/** What the patient engine answers: a request's patients, or every patient. */
+export type PatientRowsQuery = PatientQuery | typeof EVERY_PATIENT
 
 /** The patients' 24-byte records (see buildPatientIndex), ORDER BY id, from a relation with the columns of patients. */
 const recordsSql = (relation: string, limit: string) =>
@@ -247,7 +261,7 @@ export async function buildPatientIndex(pool: pg.Pool, version: string, options:
       ].join(' AND ')
     : null
   const { rows: codeRows } =
-    options.only && options.only.filters.codes.length === 0
+    options.postings === false || (options.only && options.only.filters.codes.length === 0)
       ? { rows: [] }
       : await pool.query<{ code: Row<'mv_patient_diagnoses'>['icd10_code']; data: Buffer }>(
           `SELECT d.icd10_code AS code, string_agg(int8send(d.patient_id), ''::bytea ORDER BY d.patient_id) AS data
@@ -686,11 +700,14 @@ export const currentPatientIndex = versionedBuild(
 
 /**
  * The Atlas patient engine (docs/decisions/0080): while the index builds, an index of the request's patients only,
- * read from the database by the same builder. countWithIndex counts either; patients outside the request are never
- * selected by it.
+ * read from the database (`pool`: the request's reader, a replica at its data version or the primary) by the same
+ * builder. countWithIndex counts either; patients outside the request are never selected by it. EVERY_PATIENT reads
+ * the whole patients table as the build does, without the postings and age bitsets: its only use is `size`.
  */
-export const atlasPatients = versionedEngine('atlas_patient_index', currentPatientIndex, (pool, version, query: PatientQuery) =>
-  buildPatientIndex(pool, version, { only: query }),
+export const atlasPatients = versionedEngine('atlas_patient_index', currentPatientIndex, (pool, version, query: PatientRowsQuery) =>
+  query === EVERY_PATIENT
+    ? buildPatientIndex(pool, version, { postings: false, ageBitsets: false })
+    : buildPatientIndex(pool, version, { only: query }),
 )
 
 /** The ids of the selected patients, ascending (for reading their claims). */

@@ -65,6 +65,17 @@ describe('Atlas answers while its indexes build equal the answers of the indexes
       .set('Authorization', `Bearer ${token}`)
       .send({ include_payer_mix: true, ...body, _bypass_cache: true })
 
+  it("the home's patients: every patient, diagnosed or not, as the SQL recount counts them", async () => {
+    const { indexed, building } = await bothWays(() => request(ctx.app.server).get('/api/atlas/').set('Authorization', `Bearer ${token}`))
+    expect(building).toBe(indexed)
+    // the independent recount (docs/decisions/0080): the patients table, which holds patients without a diagnosis too
+    const { rows } = await ctx.db.pool.query<{ patients: number; diagnosed: number }>(
+      `SELECT (SELECT count(*)::int FROM patients) AS patients, (SELECT count(DISTINCT patient_id)::int FROM mv_patient_diagnoses) AS diagnosed`,
+    )
+    expect(rows[0]!.patients).toBeGreaterThan(rows[0]!.diagnosed)
+    expect((JSON.parse(indexed) as { data: { patients: number } }).data.patients).toBe(rows[0]!.patients)
+  })
+
   it('a condition search overview by state and by county', async () => {
     for (const granularity of ['STATE', 'COUNTY'] as const) {
       const { indexed, building } = await bothWays(

@@ -1,9 +1,10 @@
 import { ROLES, typeaheadEndpoints } from '@citrus/contracts'
 import type { FastifyRequest } from 'fastify'
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod'
+import { readPoolForRequest } from '../../db/replicas.js'
 import { route } from '../../lib/endpoint.js'
 import { requestDataVersion } from '../../lib/versioned-cache.js'
-import { lookupReader, searchIcd10, searchProcedureCodes, searchProcedures, searchSpecialties } from '../../services/typeahead/lookups.js'
+import { searchIcd10, searchProcedureCodes, searchProcedures, searchSpecialties } from '../../services/typeahead/lookups.js'
 
 /**
  * Look-ups of the search forms (spec 3 §7, spec 2 §7): every signed-in role (Care Connect staff, members in
@@ -13,8 +14,8 @@ import { lookupReader, searchIcd10, searchProcedureCodes, searchProcedures, sear
 export const typeaheadRoutes: FastifyPluginAsyncZod = async (app) => {
   // an ETag of the data version and the request: a repeat gets 304 before the look-up (docs/decisions/0077)
   const guard = { onRequest: app.requireAccess({ roles: [...ROLES, 'guest'] }), preHandler: app.conditional() }
-  // a read replica that holds the request's data version, else the primary (services/typeahead/lookups.ts)
-  const reader = (request: FastifyRequest) => lookupReader(app.db, () => requestDataVersion(request))
+  // a read replica that holds the request's data version, else the primary (docs/decisions/0078)
+  const reader = (request: FastifyRequest) => readPoolForRequest(app.db.pool, () => requestDataVersion(request))
 
   route(app, typeaheadEndpoints.omni, guard, async (request) => ({
     suggestions: await searchSpecialties(await reader(request), request.query.query, request.query.limit),

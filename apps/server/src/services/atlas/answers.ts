@@ -19,8 +19,9 @@ import {
 } from '@citrus/contracts'
 import type pg from 'pg'
 import type { z } from 'zod'
-import { atlasPatients } from '../../engines/atlas/patient-index.js'
+import { atlasPatients, EVERY_PATIENT } from '../../engines/atlas/patient-index.js'
 import { kyselyOf, type Row } from '../../db/kysely.js'
+import { readPoolForRequest } from '../../db/replicas.js'
 import { badRequest, notFound } from '../../lib/errors.js'
 import {
   countryRow,
@@ -49,8 +50,10 @@ import { FEATURE_MESSAGES, requireFeature } from './tiers.js'
 
 /**
  * What each Atlas endpoint answers (routes/atlas/index.ts adapts them to HTTP): the contract's parsed input, the
- * caller's plan tier and the data version in, the contract's answer out. `version` is read only once the input is
- * valid (it is the request's: requestDataVersion).
+ * caller's plan tier and the data version in, the contract's answer out. `version` is the request's
+ * (requestDataVersion). An answer's reads are read-only: they run on a read replica that holds the request's data
+ * version, else on the primary (readPoolForRequest, docs/decisions/0078; without replicas the version is read only
+ * once the input is valid).
  */
 type Input<E extends keyof typeof atlasEndpoints, K extends 'query' | 'body' | 'params'> = (typeof atlasEndpoints)[E] extends {
   [key in K]: infer S extends z.ZodType
@@ -61,15 +64,18 @@ type Version = () => Promise<string>
 
 /** GET /atlas/: the plan tier's features, the use cases and the data loaded. */
 export async function atlasHome(pool: pg.Pool, tier: PlanTier, version: Version): Promise<AtlasHomeResponse> {
-  // the patient index of the data version holds every patient: its size instead of counting the table
-  const people = await atlasPatients.build(pool, await version())
-  const { rows } = await pool.query<{ patients: number; states: number; latest: Row<'data_loads'>['finished_at'] }>(
-    `SELECT ${people ? '$1::int' : '(SELECT count(*)::int FROM patients)'} AS patients,
-            (SELECT count(*)::int FROM states WHERE geom IS NOT NULL) AS states,
-            (SELECT max(finished_at) FROM data_loads WHERE status = 'done') AS latest`,
-    people ? [people.size] : [],
-  )
-  const data = rows[0]!
+  const reader = await readPoolForRequest(pool, version)
+  const v = await version()
+  // the patients are the patient engine's rows of every patient, counted one way: the index of the version, or while
+  // it builds the same rows read from the database (docs/decisions/0080); the latest load is read where they are
+  const [people, { rows }] = await Promise.all([
+    atlasPatients.rows(reader, v, EVERY_PATIENT),
+    reader.query<{ states: number; latest: Row<'data_loads'>['finished_at'] }>(
+      `SELECT (SELECT count(*)::int FROM states WHERE geom IS NOT NULL) AS states,
+              (SELECT max(finished_at) FROM data_loads WHERE status = 'done') AS latest`,
+    ),
+  ])
+  const data = { patients: people.size, ...rows[0]! }
   return {
     plan_tier: tier,
     plan_tier_name: PLAN_TIER_NAMES[tier],
@@ -234,10 +240,11 @@ export async function atlasGeneric(
   tier: PlanTier,
   version: Version,
 ): Promise<{ key: string | null; version: string; body: () => Buffer }> {
-  const q = await readGenericQuery(pool, query as ParsedGenericQuery, tier)
+  const reader = await readPoolForRequest(pool, version)
+  const q = await readGenericQuery(reader, query as ParsedGenericQuery, tier)
   const v = await version()
-  const result = await genericResult(pool, { ...q, version: v })
-  const points = q.points ? await facilityPoints(pool, q.filters, q.scope, tier, v) : []
+  const result = await genericResult(reader, { ...q, version: v })
+  const points = q.points ? await facilityPoints(reader, q.filters, q.scope, tier, v) : []
   const key = q.bypass
     ? null
     : JSON.stringify(['atlas-generic', q.filters, q.scope.type, q.scope.value, q.granularity, tier, q.census, q.points])
@@ -253,9 +260,10 @@ export async function atlasTile(
   version: Version,
 ): Promise<Buffer> {
   if (x >= 2 ** z || y >= 2 ** z) throw badRequest(ATLAS_MESSAGES.invalidTile)
-  const q = await readGenericQuery(pool, query as ParsedGenericQuery, tier)
+  const reader = await readPoolForRequest(pool, version)
+  const q = await readGenericQuery(reader, query as ParsedGenericQuery, tier)
   const v = await version()
-  const result = await genericResult(pool, { ...q, version: v })
+  const result = await genericResult(reader, { ...q, version: v })
   // tiles of a result are kept with it (a new data load or _bypass_cache makes a new result)
   let tiles = tileCache.get(result)
   if (!tiles) tileCache.set(result, (tiles = new Map()))
@@ -269,7 +277,7 @@ export async function atlasTile(
     const r = regionOf(id)
     return r ? tileRegionProperties(result, r, options) : null
   }
-  const points: TileFeature[] = (q.points ? await facilityPoints(pool, q.filters, q.scope, tier, v) : []).map((feature) => ({
+  const points: TileFeature[] = (q.points ? await facilityPoints(reader, q.filters, q.scope, tier, v) : []).map((feature) => ({
     id: feature.properties.id,
     geometry: JSON.stringify(feature.geometry),
     properties: {
@@ -296,15 +304,16 @@ async function facilityOf(pool: pg.Pool, ref: unknown, byId: boolean): Promise<n
 
 /** POST /atlas/drilldown: a page of the insight cards of a level. */
 export async function atlasDrilldown(pool: pg.Pool, body: Input<'drilldown', 'body'>, tier: PlanTier, version: Version) {
+  const reader = await readPoolForRequest(pool, version)
   const geo = body.geo_filter_input?.filter_value
-  const scope = await resolveScope(pool, geo?.search_within_region, geo?.region_level as RegionType | undefined)
+  const scope = await resolveScope(reader, geo?.search_within_region, geo?.region_level as RegionType | undefined)
   if (scope.type === 'ZIP_CODE_50KM') requireFeature(tier, 'customZips', FEATURE_MESSAGES.customZips)
   if (body.drilldown_type === 'FACILITY') requireFeature(tier, 'facilityLists', FEATURE_MESSAGES.facilities)
   if (body.drilldown_type === 'PROVIDER') requireFeature(tier, 'facilityLists', FEATURE_MESSAGES.providers)
   const filters = filtersOf({ codes: body.icd10_cm_union_csv, gender: body.gender, min_age: body.min_age, max_age: body.max_age })
   const filterValue = (code: string) => body.filter_inputs.find((f) => f.code === code)?.filter_value
   const facilityRef = filterValue('facility_id') ?? filterValue('facility_npi')
-  const facilityId = facilityRef === undefined ? null : await facilityOf(pool, facilityRef, filterValue('facility_id') !== undefined)
+  const facilityId = facilityRef === undefined ? null : await facilityOf(reader, facilityRef, filterValue('facility_id') !== undefined)
   const healthSystem = filterValue('health_system_id')
   const stateFilter = filterValue('state')
   const v = await version()
@@ -323,7 +332,7 @@ export async function atlasDrilldown(pool: pg.Pool, body: Input<'drilldown', 'bo
   let results: AtlasInsight[]
   let total: number
   if (body.drilldown_type === 'COUNTRY') {
-    const m = await countryRow(pool, q)
+    const m = await countryRow(reader, q)
     const groups = metricGroups('COUNTRY', m, { payerMix: body.include_payer_mix, opportunity: null, tier })
     const all = [
       insight(
@@ -343,8 +352,8 @@ export async function atlasDrilldown(pool: pg.Pool, body: Input<'drilldown', 'bo
     const pageFirst = statePageFirst(q)
     let byState: Map<string, GroupMetrics> | null = null
     let hot: GenericResult
-    if (pageFirst) hot = await stateHotspots(pool, filters, scope, bypass, v)
-    else [hot, byState] = await Promise.all([stateHotspots(pool, filters, scope, bypass, v), stateRows(pool, q)])
+    if (pageFirst) hot = await stateHotspots(reader, filters, scope, bypass, v)
+    else [hot, byState] = await Promise.all([stateHotspots(reader, filters, scope, bypass, v), stateRows(reader, q)])
     const candidates = hot.regions.filter((r) => (!q.state || r.region.id === q.state) && (!pageFirst || r.patients > 0))
     const rows = candidates
       .map((r) => ({ r, m: byState?.get(r.region.id) ?? emptyMetrics() }))
@@ -374,7 +383,7 @@ export async function atlasDrilldown(pool: pg.Pool, body: Input<'drilldown', 'bo
     total = rows.length
     const page = rows.slice(q.page * q.pageSize, (q.page + 1) * q.pageSize)
     if (pageFirst) {
-      byState = page.length > 0 ? await stateRows(pool, { ...q, states: page.map(({ r }) => r.region.id).sort() }) : new Map()
+      byState = page.length > 0 ? await stateRows(reader, { ...q, states: page.map(({ r }) => r.region.id).sort() }) : new Map()
       for (const row of page) row.m = byState.get(row.r.region.id) ?? emptyMetrics()
     }
     results = page.map(({ r, m }) =>
@@ -392,7 +401,7 @@ export async function atlasDrilldown(pool: pg.Pool, body: Input<'drilldown', 'bo
       ),
     )
   } else {
-    const page = await entityPage(pool, q)
+    const page = await entityPage(reader, q)
     total = page.total
     results = page.rows.map((row) =>
       insight(
@@ -419,15 +428,16 @@ export async function atlasDrilldown(pool: pg.Pool, body: Input<'drilldown', 'bo
 /** GET /atlas-v2/heatmap/{use_case}/: weighted cells of the patients per region. */
 export async function atlasHeatmap(pool: pg.Pool, useCase: string, query: Input<'heatmap', 'query'>, tier: PlanTier, version: Version) {
   if (!(useCase in ATLAS_USE_CASES)) throw notFound(ATLAS_MESSAGES.unknownUseCase(useCase))
+  const reader = await readPoolForRequest(pool, version)
   const q = await readGenericQuery(
-    pool,
+    reader,
     {
       ...query,
       tile_granularity: query.tile_granularity ?? (query.search_within_region_type === 'ZIP_CODE_50KM' ? 'ZIP_CODE_50KM' : 'COUNTY'),
     } as ParsedGenericQuery,
     tier,
   )
-  const result = await genericResult(pool, { ...q, version: await version() })
+  const result = await genericResult(reader, { ...q, version: await version() })
   const max = result.patients.reduce((a, b) => Math.max(a, b), 0)
   return {
     use_case: useCase,
@@ -464,7 +474,8 @@ export async function atlasList(
   if (!(useCase in ATLAS_USE_CASES)) throw notFound(ATLAS_MESSAGES.unknownUseCase(useCase))
   if (query.format === 'csv') requireFeature(tier, 'csvExport', FEATURE_MESSAGES.csvExport)
   if (query.kind === 'hospital') requireFeature(tier, 'facilityLists', FEATURE_MESSAGES.facilities)
-  const scope = await resolveScope(pool, query.search_within_region, query.search_within_region_type)
+  const reader = await readPoolForRequest(pool, version)
+  const scope = await resolveScope(reader, query.search_within_region, query.search_within_region_type)
   if (scope.type === 'ZIP_CODE_50KM') requireFeature(tier, 'customZips', FEATURE_MESSAGES.customZips)
   const filters = filtersOf({ codes: query.icd10_cm_union_csv, gender: query.gender, min_age: query.min_age, max_age: query.max_age })
   const scoreAllowed = tierAllows(tier, 'score')
@@ -477,9 +488,9 @@ export async function atlasList(
   })
   if (query.kind === 'hospital') {
     if (!query.state) throw badRequest('state is required for hospital rows')
-    const stateScope = scope.type === 'COUNTRY' ? await resolveScope(pool, query.state, 'STATE') : scope
+    const stateScope = scope.type === 'COUNTRY' ? await resolveScope(reader, query.state, 'STATE') : scope
     const page = await entityPage(
-      pool,
+      reader,
       drilldownQuery('FACILITY', filters, stateScope, { state: query.state.toUpperCase(), pageSize: 100_000, version: v }),
     )
     rows = page.rows.map((row) => ({
@@ -497,7 +508,7 @@ export async function atlasList(
     }))
   } else {
     const q = drilldownQuery('STATE', filters, scope, { version: v })
-    const [byState, hot] = await Promise.all([stateRows(pool, q), stateHotspots(pool, filters, scope, Boolean(query._bypass_cache), v)])
+    const [byState, hot] = await Promise.all([stateRows(reader, q), stateHotspots(reader, filters, scope, Boolean(query._bypass_cache), v)])
     rows = hot.regions
       .map((r) => ({ r, m: byState.get(r.region.id) }))
       .filter((x): x is { r: (typeof hot.regions)[number]; m: GroupMetrics } => x.m !== undefined && x.m.patients > 0)

@@ -10,6 +10,7 @@ import type pg from 'pg'
 import { atlasClaims, drillWithIndex, type DrillCount, type DrillQuery } from '../../engines/atlas/claim-index.js'
 import { emptyMetrics, type AtlasFilters, type AtlasScope, type GroupMetrics } from '../../engines/atlas/rows.js'
 import type { Row } from '../../db/kysely.js'
+import { primaryOf } from '../../db/replicas.js'
 import { sharedBeforeStart } from '../../lib/coalesce.js'
 import { metric, payerMetrics, round } from './generic.js'
 import { dataVersion } from './regions.js'
@@ -87,7 +88,8 @@ function drillQuery(q: DrilldownQuery): DrillQuery {
   }
 }
 
-const versionOf = async (pool: pg.Pool, q: DrilldownQuery) => q.version ?? (await dataVersion(pool))
+/** the request's data version, else read now, on the primary (a reader may be a replica: docs/decisions/0078) */
+const versionOf = async (pool: pg.Pool, q: DrilldownQuery) => q.version ?? (await dataVersion(primaryOf(pool)))
 
 /** COUNTRY: one row, the whole search region. */
 export async function countryRow(pool: pg.Pool, q: DrilldownQuery): Promise<GroupMetrics> {

@@ -10,6 +10,7 @@ import {
 import type pg from 'pg'
 import { atlasPatients, countWithIndex, patientFilter, regionPositions, type RegionCounts } from '../../engines/atlas/patient-index.js'
 import type { AtlasFilters, AtlasScope, PayerCounts } from '../../engines/atlas/rows.js'
+import { primaryOf } from '../../db/replicas.js'
 import { sharedBeforeStart } from '../../lib/coalesce.js'
 import { dataVersion, neighboursOf, regionCatalog, regionsInScope, type Region } from './regions.js'
 import { buildLegend, giStar, neighbourhoods, scoreOfHotspot, type Neighbourhoods } from './statistics.js'
@@ -134,7 +135,8 @@ export function resultOfRegions(
 /**
  * Distinct patients per region of the granularity with their payer types: counted by countWithIndex over the patient
  * engine's rows, the index of the data version (docs/decisions/0043) or, while it builds, an index of this query's
- * patients read from the database (docs/decisions/0080).
+ * patients read from the database (docs/decisions/0080) on `pool`: the request's reader, a read replica that holds
+ * its data version or the primary (docs/decisions/0078).
  */
 export async function countByRegion(
   pool: pg.Pool,
@@ -143,7 +145,7 @@ export async function countByRegion(
   granularity: TileGranularity,
   version?: string,
 ): Promise<RegionCounts> {
-  const index = await atlasPatients.rows(pool, version ?? (await dataVersion(pool)), { filters, scope })
+  const index = await atlasPatients.rows(pool, version ?? (await dataVersion(primaryOf(pool))), { filters, scope })
   const filter = await patientFilter(pool, index, filters, scope)
   return filter ? countWithIndex(index, filters, filter, granularity) : { names: [], counts: new Uint32Array(0) }
 }
@@ -156,8 +158,8 @@ export async function genericResult(
   pool: pg.Pool,
   input: { filters: AtlasFilters; scope: AtlasScope; granularity: TileGranularity; bypass: boolean; version?: string },
 ): Promise<GenericResult> {
-  // the version the request read with its login principal (requestDataVersion), else read here
-  const version = input.version ?? (await dataVersion(pool))
+  // the version the request read with its login principal (requestDataVersion), else read here, on the primary
+  const version = input.version ?? (await dataVersion(primaryOf(pool)))
   const key = JSON.stringify([version, input.filters, input.scope.type, input.scope.value, input.granularity])
   const hit = cache.get(key)
   if (hit && !input.bypass) {

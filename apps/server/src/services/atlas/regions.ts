@@ -1,7 +1,7 @@
 import { ATLAS_ZIP_NEIGHBOUR_BAND_M, type TileGranularity } from '@citrus/contracts'
 import type pg from 'pg'
 import type { Row } from '../../db/kysely.js'
-import { backgroundPool } from '../../db/replicas.js'
+import { BUILD_CATCH_UP_MS, readPool } from '../../db/replicas.js'
 import { scopeZipsSql, SqlParams, type AtlasScope } from '../../engines/atlas/rows.js'
 
 /** A region of a granularity: its name, state, census population and a point inside it. */
@@ -138,16 +138,17 @@ export function heldZipNeighbours(version: string): number {
 }
 
 /**
- * Reads the neighbours of every ZIP area of the version (services/atlas/warm.ts, after the indexes): in turns of
- * ZIP_NEIGHBOUR_TURN areas taken as a range of the primary key (an index range, where a list of codes would be
- * checked against every ZIP), yielding between turns.
+ * Reads the ZIP catalog and the neighbours of every ZIP area of the version (services/atlas/warm.ts, after the
+ * indexes): in turns of ZIP_NEIGHBOUR_TURN areas taken as a range of the primary key (an index range, where a list of
+ * codes would be checked against every ZIP), yielding between turns. Background reads, as an engine build's: a read
+ * replica that has replayed what the primary holds, else the primary (on the embedded database its background pool,
+ * whose statements wait for the requests').
  */
 export async function warmZipNeighbours(pool: pg.Pool, version: string): Promise<number> {
-  const known = await keptZipNeighbours(pool, version)
+  const reader = await readPool(pool, { waitMs: BUILD_CATCH_UP_MS })
+  const known = await keptZipNeighbours(reader, version)
   // the catalog is in ZIP order (CATALOG_SQL)
-  const ids = [...(await regionCatalog(pool, 'ZIP_CODE_50KM', version)).keys()]
-  // background reads: on the embedded database, requests' statements go first
-  const reader = backgroundPool(pool)
+  const ids = [...(await regionCatalog(reader, 'ZIP_CODE_50KM', version)).keys()]
   for (let at = 0; at < ids.length; at += ZIP_NEIGHBOUR_TURN) {
     const turn = ids.slice(at, at + ZIP_NEIGHBOUR_TURN).filter((id) => !known.has(id))
     if (turn.length === 0) continue

@@ -12,6 +12,7 @@ export async function planTierOf(request: FastifyRequest): Promise<PlanTier> {
   if (!principal) throw request.authError ?? unauthorized()
   const known = request.companyPolicies
   if (known?.company_id === principal.company_id) return planTierSchema.catch('BASE').parse(known.plan_tier)
+  // on the primary: an account's plan tier must be seen as soon as it is changed (not a read of the loaded data)
   const row = await kyselyOf(request.server.db.pool)
     .selectFrom('companies')
     .select('plan_tier')

@@ -1,5 +1,6 @@
 import { PRICE_CHECK_DEFAULT_RADIUS_M, type ProcedureCostResponse, type ProviderCostResponse } from '@citrus/contracts'
 import type pg from 'pg'
+import { readPoolForRequest, readPoolForVersion } from '../../db/replicas.js'
 import { reportCacheLookups } from '../../lib/engine-stats.js'
 import { VersionedLruCache } from '../../lib/versioned-cache.js'
 import { loadPricingReference, priceProcedure, type PricingReference, type ProcedureCostInput } from './pricing.js'
@@ -30,7 +31,9 @@ export interface ProviderPageQuery {
 /**
  * Price Check and the provider cost page (docs/decisions/0028, 0029, 0075): the answers of Price Check searches kept
  * per data version, and the pricing reference (cost sharing, insurer kinds) loaded once per data version. The cost
- * page's listed price uses the same functions, reference and cached search as Price Check's.
+ * page's listed price uses the same functions, reference and cached search as Price Check's. Their reads are
+ * read-only and run on a read replica that holds the request's data version, else on the primary (`pool`;
+ * docs/decisions/0078).
  */
 export class PriceCheck {
   readonly cache = new VersionedLruCache<PriceCacheEntry>(PRICE_CACHE_MAX_ENTRIES, PRICE_CACHE_TTL_MS)
@@ -40,10 +43,10 @@ export class PriceCheck {
     services.set(pool, this)
   }
 
-  /** cost sharing and insurer kinds, per data version */
-  referenceFor(version: string): Promise<PricingReference> {
+  /** cost sharing and insurer kinds, per data version, read on `reader` (a pool at that version or newer) */
+  referenceFor(version: string, reader: pg.Pool): Promise<PricingReference> {
     if (this.reference?.version !== version) {
-      const value = loadPricingReference(this.pool)
+      const value = loadPricingReference(reader)
       value.catch(() => (this.reference = null))
       this.reference = { version, value }
     }
@@ -62,8 +65,9 @@ export class PriceCheck {
       const hit = this.cache.get(key, version)
       if (hit) return { entry: hit, cached: true }
     }
+    const reader = await readPoolForVersion(this.pool, version)
     // the input check and the prices are one statement (docs/decisions/0062); a 400 wins over the figures
-    const priced = await priceProcedure(this.pool, await this.referenceFor(version), input)
+    const priced = await priceProcedure(reader, await this.referenceFor(version, reader), input)
     const { payment_perspective: _payer, procedure_codes: _codes, ...result } = priced
     const entry = { value: result, json: JSON.stringify(result) }
     this.cache.set(key, version, entry)
@@ -75,6 +79,7 @@ export class PriceCheck {
    * affordability among that search's facilities: the cached search). `version`: the request's data version.
    */
   async providerPage(npi: string, query: ProviderPageQuery, version: () => Promise<string>): Promise<ProviderCostResponse> {
+    const reader = await readPoolForRequest(this.pool, version)
     let listed: ListedPriceRequest | null = null
     if (query.procedure_codes_csv) {
       const at = await version()
@@ -83,7 +88,7 @@ export class PriceCheck {
       const radius = query.radius_in_m ?? PRICE_CHECK_DEFAULT_RADIUS_M
       listed = {
         codes,
-        reference: await this.referenceFor(at),
+        reference: await this.referenceFor(at, reader),
         search: zip
           ? {
               zip_code: zip,
@@ -96,6 +101,6 @@ export class PriceCheck {
           : null,
       }
     }
-    return providerCosts(this.pool, npi, query.payment_perspective, listed)
+    return providerCosts(reader, npi, query.payment_perspective, listed)
   }
 }

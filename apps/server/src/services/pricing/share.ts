@@ -15,6 +15,7 @@ export async function shareProviderPage(
   npi: string,
 ): Promise<{ id: string; url: string; expires_at: string }> {
   const { prisma } = deps
+  // on the primary, as the link written below: a write path, not a read-only look-up (docs/decisions/0078)
   const [provider, facility] = await Promise.all([
     prisma.provider.findUnique({ where: { npi }, select: { id: true } }),
     prisma.facility.findUnique({ where: { npi }, select: { id: true } }),

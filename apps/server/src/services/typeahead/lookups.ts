@@ -1,7 +1,6 @@
 import type { CodeOption, ProcedureOption, SpecialtyOption } from '@citrus/contracts'
 import type pg from 'pg'
 import type { Row } from '../../db/kysely.js'
-import { readPoolForVersion } from '../../db/replicas.js'
 import { type SearchDomain, FUZZY_THRESHOLD, searchQueriesSql, searchScoreSql, searchTokens, synonymQueries } from './word-search.js'
 
 /**
@@ -13,14 +12,6 @@ import { type SearchDomain, FUZZY_THRESHOLD, searchQueriesSql, searchScoreSql, s
  * scan), then to the reference starter set (the conditions and procedures the product features), then to
  * shorter texts.
  */
-
-/**
- * The pool a look-up reads (docs/decisions/0078): a read replica that has replayed the request's data version, else the
- * primary. Without replicas the data version is not read at all (a guest's request has none of its own).
- */
-export async function lookupReader(db: { pool: pg.Pool; replicas: readonly pg.Pool[] }, version: () => Promise<string>): Promise<pg.Pool> {
-  return db.replicas.length === 0 ? db.pool : readPoolForVersion(db.pool, await version())
-}
 
 /** Letters and digits of a code-like query, upper case: 'e11.9' → 'E119'. */
 export const compactCode = (query: string) => query.toUpperCase().replace(/[^A-Z0-9]/g, '')
