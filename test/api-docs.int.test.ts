@@ -186,6 +186,48 @@ interface SearchEntry {
   search: { mode: string; extension?: { url: string; valueDistance?: { value: number; unit: string } }[] }
 }
 
+const METRES_PER: Record<string, number> = { km: 1000, m: 1, mi: 1609.344, '[mi_i]': 1609.344, '[mi_us]': 1609.347218694 }
+
+/**
+ * The distances of a `near` answer (or a documented one) that do not agree with its point (from its self link) and
+ * the positions of the locations matched: the great-circle distance, within 0.6% (the spheroid's ST_Distance differs
+ * from the sphere's by less) and 2 m (positions are written to 6 decimals).
+ */
+export function inconsistentDistances(bundle: unknown): string[] {
+  const { link, entry } = bundle as { link?: { relation: string; url: string }[]; entry?: SearchEntry[] }
+  const self = link?.find((item) => item.relation === 'self')?.url
+  if (!self) return ['no self link']
+  const params = new URL(self).searchParams
+  const near = (params.get('near') ?? params.get('location.near'))?.split('|')
+  if (!near) return ['no near in the self link']
+  const [lat, lon] = near.map(Number) as [number, number]
+  const problems: string[] = []
+  const positions = new Map(
+    (entry ?? [])
+      .filter((item) => item.resource.resourceType === 'Location')
+      .map((item) => [`Location/${item.resource.id}`, (item.resource as { position?: { latitude: number; longitude: number } }).position]),
+  )
+  for (const item of (entry ?? []).filter((e) => e.search.mode === 'match')) {
+    const distance = item.search.extension?.find((extension) => extension.url === LOCATION_DISTANCE)?.valueDistance
+    const resource = item.resource as SearchEntry['resource'] & { location?: { reference: string }[] }
+    const position = positions.get(
+      resource.resourceType === 'Location' ? `Location/${resource.id}` : (resource.location?.[0]?.reference ?? ''),
+    )
+    if (!distance || !position) continue
+    const rad = Math.PI / 180
+    const a =
+      Math.sin(((position.latitude - lat) * rad) / 2) ** 2 +
+      Math.cos(lat * rad) * Math.cos(position.latitude * rad) * Math.sin(((position.longitude - lon) * rad) / 2) ** 2
+    const metres = 2 * 6_371_008.8 * Math.asin(Math.sqrt(a))
+    const stated = distance.value * (METRES_PER[distance.unit] ?? NaN)
+    if (!(Math.abs(metres - stated) <= 0.006 * metres + 2))
+      problems.push(
+        `${resource.resourceType}/${resource.id}: ${distance.value} ${distance.unit} from ${lat},${lon}, but ${Math.round(metres)} m`,
+      )
+  }
+  return problems
+}
+
 /** Fields of `documented` missing from `actual` (same type; arrays: the first element's fields when both have one). */
 export function missingFields(actual: unknown, documented: unknown, at = '$'): string[] {
   if (documented === null) return []
@@ -492,6 +534,10 @@ describe('docs/api.md and docs/fhir.md: every curl example against a live server
           }
           const values = distances.map((distance) => distance!.value)
           expect(values, `${where}: nearest first`).toEqual([...values].sort((a, b) => a - b))
+          // the distances agree with the point asked and the positions answered, in the answer and in the document
+          expect(inconsistentDistances(resource), `${where}: the answer's distances`).toEqual([])
+          if ((example.documented as { link?: unknown }).link !== undefined)
+            expect(inconsistentDistances(example.documented), `${where}: the documented distances`).toEqual([])
         }
       }
       const instance = /^GET \/fhir\/([A-Z]\w+)\/(\$[A-Z_]+)(?:\/_history\/(\$[A-Z_]+))?$/.exec(call)

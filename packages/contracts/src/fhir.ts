@@ -214,7 +214,14 @@ export const FHIR_SEARCH_PARAMS: Record<FhirResourceType, readonly FhirSearchPar
       name: 'near',
       type: 'special',
       definition: baseParam('Location', 'near'),
-      documentation: 'latitude|longitude|distance|unit (km, mi, m, [mi_i]); sorted by distance',
+      documentation: 'latitude|longitude|distance|unit (km, m, mi, [mi_i], [mi_us]); sorted by distance',
+    },
+    {
+      name: 'partof',
+      type: 'reference',
+      definition: planNetParam('Location', 'partof'),
+      documentation:
+        "A clinician's practice (Location/prov-{id}) is part of its facility's location (Location/fac-{id}) when both are at the same address",
     },
   ],
   HealthcareService: [
@@ -314,7 +321,7 @@ export const FHIR_SEARCH_PARAMS: Record<FhirResourceType, readonly FhirSearchPar
       name: 'plan-type',
       type: 'token',
       definition: planNetParam('InsurancePlan', 'plan-type'),
-      documentation: 'InsurancePlanTypeCS of any plan design: lowdeductible, highdeductible',
+      documentation: 'InsurancePlanTypeCS of a plan (one per type: lowdeductible, highdeductible)',
     },
   ],
 }
@@ -339,7 +346,7 @@ export const FHIR_INCLUDES: Record<FhirResourceType, { include: readonly string[
     ],
   },
   Location: {
-    include: ['Location:organization'],
+    include: ['Location:organization', 'Location:partof'],
     revinclude: ['PractitionerRole:location', 'HealthcareService:location', 'OrganizationAffiliation:location'],
   },
   HealthcareService: {

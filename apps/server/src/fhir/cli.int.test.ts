@@ -1,7 +1,7 @@
 import { mkdtemp, readFile, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
-import { describe, expect, it } from 'vitest'
+import { describe, expect, it, vi } from 'vitest'
 import { useTestDatabase } from '../../../../test/helpers.ts'
 import { runCli } from '../cli/main.js'
 
@@ -13,11 +13,22 @@ describe('operators CLI: fhir export', { timeout: 120_000 }, () => {
     try {
       let out = ''
       let err = ''
-      const code = await runCli(
-        ['fhir', 'export', '--out', dir, '--type', 'Location,Organization', '--json'],
-        { out: (t) => (out += t), err: (t) => (err += t) },
-        ctx.db,
-      )
+      // the progress of each type goes to the process's stderr (data/progress.ts), apart from the CLI's own output
+      let progress = ''
+      const stderr = vi.spyOn(process.stderr, 'write').mockImplementation((chunk: string | Uint8Array) => {
+        progress += String(chunk)
+        return true
+      })
+      let code: number
+      try {
+        code = await runCli(
+          ['fhir', 'export', '--out', dir, '--type', 'Location,Organization', '--json'],
+          { out: (t) => (out += t), err: (t) => (err += t) },
+          ctx.db,
+        )
+      } finally {
+        stderr.mockRestore()
+      }
       expect(err).toBe('')
       expect(code).toBe(0)
       const { rows } = await ctx.db.pool.query<{ locations: number; organizations: number }>(
@@ -28,6 +39,13 @@ describe('operators CLI: fhir export', { timeout: 120_000 }, () => {
       expect(summary.files.map((file) => [file.type, file.resources])).toEqual([
         ['Location', rows[0]!.locations],
         ['Organization', rows[0]!.organizations],
+      ])
+      // a final progress line per type, in order: every resource written, 100% of the count announced
+      const count = (n: number) => new Intl.NumberFormat('en-US').format(n)
+      const finals = progress.split(/[\r\n]+/).filter((line) => / 100% /.test(line))
+      expect(finals.map((line) => line.trim().split(/\s+/).slice(0, 3))).toEqual([
+        ['Location', count(rows[0]!.locations), 'rows'],
+        ['Organization', count(rows[0]!.organizations), 'rows'],
       ])
       const lines = (await readFile(path.join(dir, 'Location.ndjson'), 'utf8')).trim().split('\n')
       expect(lines.length).toBe(rows[0]!.locations)

@@ -32,11 +32,18 @@ export function parseExportType(pairs: [string, string][]): FhirResourceType[] {
   return types
 }
 
-export function exportManifest(baseUrl: string, types: readonly FhirResourceType[], version: DirectoryVersion, requestUrl: string) {
+/** The manifest of an export: its files need the caller's credential unless the directory is public (FHIR_PUBLIC). */
+export function exportManifest(
+  baseUrl: string,
+  types: readonly FhirResourceType[],
+  version: DirectoryVersion,
+  requestUrl: string,
+  requiresAccessToken: boolean,
+) {
   return {
     transactionTime: version.meta.loadedAt,
     request: `${baseUrl.replace(/\/fhir$/, '')}${requestUrl}`,
-    requiresAccessToken: false,
+    requiresAccessToken,
     output: types.map((type) => ({ type, url: `${baseUrl}/$export/${type}.ndjson` })),
     error: [],
   }

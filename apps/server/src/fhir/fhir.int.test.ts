@@ -95,6 +95,8 @@ function expectPlanNet(resource: Record<string, unknown>) {
       expect(type.system, where).toBe(FHIR_SYSTEMS.orgType)
       // plannet-Network: partOf (the payer) is required
       if (type.code === 'ntwk') expect((resource.partOf as { reference: string }).reference, where).toMatch(/^Organization\/ins-\d+$/)
+      // plannet-Organization: address 1..* (the parts held, at least the country)
+      else expect((resource.address as { country: string }[])[0]!.country, where).toBe('US')
       break
     }
     case 'Location':
@@ -127,6 +129,11 @@ function expectPlanNet(resource: Record<string, unknown>) {
       expect((resource.administeredBy as { reference: string }).reference, where).toMatch(/^Organization\/ins-\d+$/)
       for (const reference of (resource.network as { reference: string }[] | undefined) ?? [])
         expect(reference.reference, where).toMatch(/^Organization\/net-\d+$/)
+      // plan-type-is-distinct: plan.type.coding.code.isDistinct()
+      const codes = ((resource.plan as { type: { coding: { code: string }[] } }[] | undefined) ?? []).flatMap((plan) =>
+        plan.type.coding.map((coding) => coding.code),
+      )
+      expect(new Set(codes).size, `${where}: plan types ${codes.join()}`).toBe(codes.length)
       break
     }
   }
@@ -670,7 +677,7 @@ describe('FHIR directory, public', { timeout: 180_000 }, () => {
     expect(plans.total).toBe(insurers.length)
     const aetna = insurers.find((row) => row.name === 'Aetna')!
     const plan = plans.entries.find((entry) => entry.resource.id === `ins-${aetna.id}`)!.resource as unknown as Record<string, unknown> & {
-      plan: { type: { coding: { code: string }[]; text: string }; generalCost: { cost: { value: number } }[] }[]
+      plan: { type: { coding: { code: string }[]; text: string }; generalCost: { type: { text: string }; cost: { value: number } }[] }[]
     }
     expect(plan.type).toEqual([{ coding: [expect.objectContaining({ system: FHIR_SYSTEMS.productType, code: 'commppo' })] }])
     expect(plan.network).toEqual([expect.objectContaining({ reference: `Organization/net-${aetna.id}` })])
@@ -682,11 +689,13 @@ describe('FHIR directory, public', { timeout: 180_000 }, () => {
       )
     ).rows
     expect(designs.length).toBeGreaterThan(0)
-    expect(plan.plan.map((item) => [item.type.text, item.generalCost[0]!.cost.value])).toEqual(
-      designs.map((row) => [row.plan_design, row.deductible]),
-    )
-    expect(plan.plan.map((item) => item.type.coding[0]!.code)).toEqual(
-      designs.map((row) => (row.deductible >= 1650 ? 'highdeductible' : 'lowdeductible')),
+    // one plan per plan type (Plan-Net's plan-type-is-distinct), each with its designs' deductibles in order
+    const typeOf = (deductible: number) => (deductible >= 1650 ? 'highdeductible' : 'lowdeductible')
+    const types = [...new Set(designs.map((row) => typeOf(row.deductible)))]
+    expect(types).toEqual(['lowdeductible', 'highdeductible'])
+    expect(plan.plan.map((item) => item.type.coding[0]!.code)).toEqual(types)
+    expect(plan.plan.map((item) => item.generalCost.map((cost) => [cost.type.text, cost.cost.value]))).toEqual(
+      types.map((type) => designs.filter((row) => typeOf(row.deductible) === type).map((row) => [row.plan_design, row.deductible])),
     )
 
     const medicaid = await all('InsurancePlan', { type: `${FHIR_SYSTEMS.productType}|medi`, _count: 1000 })

@@ -8,7 +8,7 @@ import { registerFhirAccess } from './access.js'
 import { capabilityStatement } from './capability.js'
 import { exportManifest, exportStream, parseExportType } from './export.js'
 import { FhirError, fhirNotFound, invalid, operationOutcome, outcomeOf } from './outcome.js'
-import { parseSearch } from './params.js'
+import { checkFormat, parseSearch } from './params.js'
 import { directoryVersion, distanceExtension, read, search, type DirectoryVersion, type Rendered } from './search.js'
 
 /** requests per minute per client address, counted across every server process (auth/request-rate-store.ts) */
@@ -58,6 +58,9 @@ function pairsOf(request: FastifyRequest): [string, string][] {
   const query = request.url.indexOf('?')
   const pairs = query < 0 ? [] : [...new URLSearchParams(request.url.slice(query + 1))]
   if (typeof request.body === 'string') pairs.push(...new URLSearchParams(request.body))
+  // PostgreSQL text cannot hold NUL: refused here, a form's too (the app's input guard reads the query, not a form's encoded values)
+  const nul = pairs.find(([key, value]) => key.includes('\0') || value.includes('\0'))
+  if (nul) throw invalid(`The parameter ${nul[0].replace(/\0/g, '\\0')} holds a NUL character`, nul[0].replace(/\0/g, ''))
   return pairs
 }
 
@@ -119,6 +122,7 @@ export async function fhirRoutes(app: FastifyInstance) {
   const options = { config: { rateLimit }, onRequest: guard, schema: { hide: true }, compress: COMPRESS }
 
   app.get('/metadata', { config: { rateLimit }, schema: { hide: true } }, async (request, reply) => {
+    for (const [key, value] of pairsOf(request)) if (key === '_format') checkFormat(value)
     const version = await directoryVersion(pool)
     if (notModified(request, reply, etagOf(version, `metadata ${publicAccess}`))) return reply
     return sendFhir(reply, 200, capabilityStatement(baseUrl(request), SOFTWARE, publicAccess, version.meta.loadedAt))
@@ -129,7 +133,7 @@ export async function fhirRoutes(app: FastifyInstance) {
     const types = parseExportType(pairs)
     const version = await directoryVersion(pool)
     await admit(request, reply)
-    return sendFhir(reply, 200, exportManifest(baseUrl(request), types, version, request.url))
+    return sendFhir(reply, 200, exportManifest(baseUrl(request), types, version, request.url, !publicAccess))
   })
 
   app.get<{ Params: { file: string } }>('/$export/:file', options, async (request, reply) => {
@@ -205,7 +209,9 @@ export async function fhirRoutes(app: FastifyInstance) {
     const { id } = request.params
     if (!/^[A-Za-z0-9\-.]{1,64}$/.test(id)) throw invalid(`"${id}" is not a FHIR id`)
     if (vid !== null && !/^[A-Za-z0-9\-.]{1,64}$/.test(vid)) throw invalid(`"${vid}" is not a FHIR version id`)
-    const unknown = pairsOf(request).filter(([key]) => key !== '_format')
+    const pairs = pairsOf(request)
+    for (const [key, value] of pairs) if (key === '_format') checkFormat(value)
+    const unknown = pairs.filter(([key]) => key !== '_format')
     if (unknown.length && !lenient(request)) throw invalid(FHIR_MESSAGES.unknownParam(type, unknown[0]![0]), unknown[0]![0])
     const version = await directoryVersion(pool)
     const etag = `W/"${version.meta.versionId}"`

@@ -30,6 +30,7 @@ import {
   type InsurancePlanRow,
   type InsurerRow,
   type Meta,
+  type PracticeRow,
   type ProviderRow,
   type Render,
   type Resource,
@@ -494,12 +495,16 @@ const roleKind: Kind = {
   },
 }
 
+/** The facility whose location a practice `t` is part of: the clinician's facility at the very same address, else NULL. */
+const PART_OF_SQL = `(SELECT f.id FROM facilities f WHERE f.id = t.facility_id AND f.address_line_1 = t.address AND f.city = t.city
+  AND f.state = t.state AND f.zip_code = t.zip_code)`
+
 const practiceLocationKind: Kind = {
   key: 'practice',
   type: 'Location',
   prefix: 'prov-',
   from: PROVIDER_FROM,
-  select: PRACTICE_SELECT,
+  select: `${PRACTICE_SELECT}, ${PART_OF_SQL} AS part_of`,
   geog: 't.geog',
   box: ['t.latitude', 't.longitude'],
   condition(criterion, sql) {
@@ -512,6 +517,10 @@ const practiceLocationKind: Kind = {
           return `t.facility_id IN (SELECT t.id FROM facilities t WHERE ${stringCondition(['t.name'], criterion.match, criterion.values, sql)})`
         return stringCondition(ADDRESS_COLUMNS[criterion.name]!, criterion.match, criterion.values, sql)
       case 'reference':
+        if (criterion.name === 'partof') {
+          const facilities = idsOf(criterion.values, 'Location', 'fac-')
+          return facilities.length ? `${idCondition('t.facility_id', facilities, sql)} AND ${PART_OF_SQL} IS NOT NULL` : FALSE
+        }
         return idCondition('t.facility_id', idsOf(criterion.values, 'Organization', 'fac-'), sql)
       case 'token':
         if (criterion.text)
@@ -526,7 +535,7 @@ const practiceLocationKind: Kind = {
         return 'TRUE'
     }
   },
-  toJson: (row: ProviderRow, render) => practiceLocationJson(row, render),
+  toJson: (row: PracticeRow, render) => practiceLocationJson(row, render),
 }
 
 // ---- facilities: Organization (fac) and Location ------------------------------------------------------------
@@ -616,6 +625,8 @@ const facilityLocationKind = facilityKind(
         if (criterion.chain !== null) return stringCondition(['t.name'], criterion.match, criterion.values, sql)
         return stringCondition(FACILITY_ADDRESS[criterion.name]!, criterion.match, criterion.values, sql)
       case 'reference':
+        // a facility's location is part of no other location
+        if (criterion.name === 'partof') return FALSE
         return idCondition('t.id', idsOf(criterion.values, 'Organization', 'fac-'), sql)
       case 'token':
         return facilityTypeCondition(criterion, LOCATION_TYPES, FHIR_SYSTEMS.locationRole, sql)

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { FhirError } from './outcome.js'
-import { parseDate, parseNear, parseReference, parseSearch, parseToken } from './params.js'
+import { METRES_PER_UNIT, UCUM_UNITS, checkFormat, parseDate, parseNear, parseReference, parseSearch, parseToken } from './params.js'
 
 const refusal = (run: () => unknown) => {
   try {
@@ -56,11 +56,25 @@ describe('FHIR search parameters', () => {
 
   it('near: latitude|longitude|distance|unit in metres, with the unit kept for the answer', () => {
     expect(parseNear('near', '40.7|-74|10|mi')).toEqual({ latitude: 40.7, longitude: -74, radius: 16093.44, unit: 'mi' })
-    expect(parseNear('near', '40.7|-74|10|[mi_i]').unit).toBe('mi')
+    expect(parseNear('near', '40.7|-74|10|[mi_i]')).toMatchObject({ radius: 16093.44, unit: '[mi_i]' })
+    // the US survey mile (UCUM [mi_us]) is 1609.347218694 m, not the international mile's 1609.344
+    const survey = parseNear('near', '40.7|-74|10|[mi_us]')
+    expect(survey.unit).toBe('[mi_us]')
+    expect(survey.radius).toBeCloseTo(16093.47218694, 6)
+    expect(METRES_PER_UNIT[survey.unit]).toBeCloseTo(1609.347218694, 9)
+    expect(UCUM_UNITS['[mi_us]']).toBe('[mi_us]')
+    expect(UCUM_UNITS.mi).toBe('[mi_i]')
     expect(parseNear('near', '40.7|-74')).toEqual({ latitude: 40.7, longitude: -74, radius: 50_000, unit: 'km' })
     for (const bad of ['40.7', '95|0|1|km', '40|-190|1|km', '40|-74|-1|km', '40|-74|1|parsec', '40|-74|600|km', 'a|b|1|km']) {
       expect(refusal(() => parseNear('near', bad)).status, bad).toBe(400)
     }
+  })
+
+  it('_format: JSON only, anything else 406 (searches, reads and the CapabilityStatement alike)', () => {
+    for (const json of ['json', 'application/json', 'application/fhir+json']) expect(() => checkFormat(json)).not.toThrow()
+    for (const other of ['xml', 'application/fhir+xml', 'text/turtle', 'JSON '])
+      expect(refusal(() => checkFormat(other)).status, other).toBe(406)
+    expect(refusal(() => parseSearch('Practitioner', [['_format', 'xml']])).status).toBe(406)
   })
 
   it('a search: criteria, modifiers, chains, result parameters; strict unless lenient', () => {

@@ -44,12 +44,21 @@ export interface Near {
   unit: DistanceUnit
 }
 
-export type DistanceUnit = 'km' | 'm' | 'mi'
+/** The units `near` takes, as asked (valueDistance.unit repeats it): `mi` is the international mile, [mi_i] in UCUM. */
+export type DistanceUnit = 'km' | 'm' | 'mi' | '[mi_i]' | '[mi_us]'
 
-export const METRES_PER_UNIT: Record<DistanceUnit, number> = { km: 1000, m: 1, mi: 1609.344 }
+/** UCUM: [mi_i] = 5280 [ft_i] = 1609.344 m; [mi_us] = 5280 [ft_us] = 5280 × 1200/3937 m = 1609.347218694… m */
+export const METRES_PER_UNIT: Record<DistanceUnit, number> = {
+  km: 1000,
+  m: 1,
+  mi: 1609.344,
+  '[mi_i]': 1609.344,
+  '[mi_us]': (5280 * 1200) / 3937,
+}
 /** UCUM codes of the units (valueDistance.code) */
-export const UCUM_UNITS: Record<DistanceUnit, string> = { km: 'km', m: 'm', mi: '[mi_i]' }
-const UNIT_ALIASES: Record<string, DistanceUnit> = { km: 'km', m: 'm', mi: 'mi', '[mi_i]': 'mi', '[mi_us]': 'mi' }
+export const UCUM_UNITS: Record<DistanceUnit, string> = { km: 'km', m: 'm', mi: '[mi_i]', '[mi_i]': '[mi_i]', '[mi_us]': '[mi_us]' }
+const UNITS = Object.keys(METRES_PER_UNIT) as DistanceUnit[]
+const isUnit = (text: string): text is DistanceUnit => (UNITS as string[]).includes(text)
 /** the widest `near` circle served (a national radius would sort the whole directory) */
 export const MAX_NEAR_METRES = 500_000
 const DEFAULT_NEAR = { distance: 50, unit: 'km' as DistanceUnit }
@@ -159,8 +168,8 @@ export function parseNear(name: string, raw: string): Near {
     throw invalid(FHIR_MESSAGES.badValue(name, 'longitude must be a number from -180 to 180'), name)
   const distance = distText === undefined || distText === '' ? DEFAULT_NEAR.distance : number(distText)
   if (!(distance > 0)) throw invalid(FHIR_MESSAGES.badValue(name, 'distance must be a positive number'), name)
-  const unit = unitText === undefined || unitText === '' ? DEFAULT_NEAR.unit : UNIT_ALIASES[unitText]
-  if (!unit) throw invalid(FHIR_MESSAGES.badValue(name, `unit "${unitText}" is not one of km, m, mi, [mi_i]`), name)
+  const unit = unitText === undefined || unitText === '' ? DEFAULT_NEAR.unit : isUnit(unitText) ? unitText : null
+  if (!unit) throw invalid(FHIR_MESSAGES.badValue(name, `unit "${unitText}" is not one of ${UNITS.join(', ')}`), name)
   const radius = distance * METRES_PER_UNIT[unit]
   if (radius > MAX_NEAR_METRES) throw invalid(FHIR_MESSAGES.badValue(name, `at most ${MAX_NEAR_METRES / 1000} km`), name)
   return { latitude, longitude, radius, unit }
@@ -317,8 +326,13 @@ function applyResultParam(request: SearchRequest, key: string, raw: string) {
       request.cursor = raw
       return
     case '_format':
-      if (!['json', 'application/json', 'application/fhir+json'].includes(raw))
-        throw new FhirError(406, 'not-supported', FHIR_MESSAGES.badFormat, '_format')
+      checkFormat(raw)
       return
   }
+}
+
+/** `_format` (of a search, a read or the CapabilityStatement): JSON only, else 406. */
+export function checkFormat(raw: string): void {
+  if (!['json', 'application/json', 'application/fhir+json'].includes(raw))
+    throw new FhirError(406, 'not-supported', FHIR_MESSAGES.badFormat, '_format')
 }

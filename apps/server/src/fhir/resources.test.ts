@@ -72,11 +72,15 @@ describe('resources written as JSON text', () => {
       lastUpdated: '2026-10-05T12:34:56.789Z',
       profile: ['http://hl7.org/fhir/us/davinci-pdex-plan-net/StructureDefinition/plannet-Practitioner'],
     })
-    const location = JSON.parse(practiceLocationJson(provider, render))
+    const location = JSON.parse(practiceLocationJson({ ...provider, part_of: null }, render))
     expect(location.name).toBe(`Practice of ${provider.full_name}`)
     expect(location.address.line).toEqual(['1 "Main" St'])
     expect(location.position).toEqual({ longitude: -76.61, latitude: 39.29 })
     expect(location.managingOrganization).toBeUndefined()
+    expect(location.partOf).toBeUndefined()
+    // at its facility's address: part of the facility's location
+    const atFacility = JSON.parse(practiceLocationJson({ ...provider, facility_id: 7, part_of: 7 }, render))
+    expect(atFacility.partOf).toEqual({ reference: 'Location/fac-7' })
   })
 
   it('PractitionerRole: one role per network named true that is an insurer, in id order, each with that network alone', () => {

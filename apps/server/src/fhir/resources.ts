@@ -301,7 +301,13 @@ export function practitionerRolesJson(row: ProviderRow, r: Render, networks: rea
   )
 }
 
-export function practiceLocationJson(row: ProviderRow, r: Render): string {
+/**
+ * A clinician's practice with the facility whose location it is part of: the clinician's facility when both are at
+ * the same address (line, city, state and ZIP alike); null otherwise (a practice elsewhere, or no facility).
+ */
+export type PracticeRow = ProviderRow & { part_of: number | null }
+
+export function practiceLocationJson(row: PracticeRow, r: Render): string {
   return `{"resourceType":"Location","id":"prov-${row.id}","meta":${metaText(r.meta, Q.location, row.updated_at)},"status":"active","name":${q(
     `Practice of ${row.full_name}`,
   )},"type":${PRACTICE_TYPE}${phoneText(row.phone_number)},"address":${addressText(
@@ -311,7 +317,7 @@ export function practiceLocationJson(row: ProviderRow, r: Render): string {
     row.zip_code,
   )},"position":{"longitude":${row.longitude},"latitude":${row.latitude}}${
     row.facility_id !== null ? `,"managingOrganization":{"reference":"Organization/fac-${row.facility_id}"}` : ''
-  }}`
+  }${row.part_of !== null ? `,"partOf":{"reference":"Location/fac-${row.part_of}"}` : ''}}`
 }
 
 export function facilityLocationJson(row: FacilityRow, r: Render): string {
@@ -356,9 +362,16 @@ export function healthSystemOrganization(row: HealthSystemRow, m: Meta): Resourc
     type: [coding(FHIR_SYSTEMS.orgType, ORG_TYPES.hs.code, ORG_TYPES.hs.display)],
     name: row.name,
     ...(telecom.length ? { telecom } : {}),
-    ...(row.city || row.state ? { address: [usAddress(null, row.city, row.state, null)] } : {}),
+    // plannet-Organization requires an address: the city and state held, else the country alone
+    address: [usAddress(null, row.city, row.state, null)],
   }
 }
+
+/**
+ * An insurer's address (plannet-Organization requires one): the insurers table holds no office address, and the states
+ * of a regional plan's footprint are where it sells, not where it is, so the country alone.
+ */
+const INSURER_ADDRESS = { use: 'work', country: 'US' } as const
 
 export function payerOrganization(row: InsurerRow, m: Meta): Resource {
   return {
@@ -368,6 +381,7 @@ export function payerOrganization(row: InsurerRow, m: Meta): Resource {
     active: true,
     type: [coding(FHIR_SYSTEMS.orgType, ORG_TYPES.ins.code, ORG_TYPES.ins.display)],
     name: row.name,
+    address: [INSURER_ADDRESS],
   }
 }
 
@@ -379,6 +393,7 @@ export function networkOrganization(row: InsurerRow, m: Meta): Resource {
     active: true,
     type: [coding(FHIR_SYSTEMS.orgType, ORG_TYPES.net.code, ORG_TYPES.net.display)],
     name: networkName(row.name),
+    address: [INSURER_ADDRESS],
     partOf: { reference: `Organization/ins-${row.id}`, display: row.name },
   }
 }
@@ -433,23 +448,29 @@ export function insurancePlan(row: InsurancePlanRow, m: Meta): Resource {
     ownedBy: payer,
     administeredBy: payer,
     network,
-    ...(row.plans.length
-      ? {
-          plan: row.plans.map((design) => {
-            const type = planType(design.deductible)
-            return {
-              type: { ...coding(FHIR_SYSTEMS.planType, type.code, type.display), text: design.design },
-              network,
-              generalCost: [
-                {
-                  type: { text: 'Deductible' },
-                  cost: usd(design.deductible),
-                  comment: `Copay $${design.copay}, then ${Math.round(design.coinsurance * 10000) / 100}% coinsurance`,
-                },
-              ],
-            }
-          }),
-        }
-      : {}),
+    ...(row.plans.length ? { plan: plansByType(row.plans, network) } : {}),
   }
+}
+
+/**
+ * InsurancePlan.plan, one per plan type (Plan-Net's invariant plan-type-is-distinct): the designs of a type, in
+ * deductible order, are its general costs, each the design's yearly deductible.
+ */
+function plansByType(designs: InsurancePlanRow['plans'], network: { reference: string; display: string }[]) {
+  const byType = new Map<string, { type: ReturnType<typeof planType>; designs: InsurancePlanRow['plans'] }>()
+  for (const design of designs) {
+    const type = planType(design.deductible)
+    const group = byType.get(type.code) ?? { type, designs: [] }
+    group.designs.push(design)
+    byType.set(type.code, group)
+  }
+  return [...byType.values()].map(({ type, designs: ofType }) => ({
+    type: { ...coding(FHIR_SYSTEMS.planType, type.code, type.display), text: type.display },
+    network,
+    generalCost: ofType.map((design) => ({
+      type: { text: design.design },
+      cost: usd(design.deductible),
+      comment: `Yearly deductible; copay $${design.copay}, then ${Math.round(design.coinsurance * 10000) / 100}% coinsurance`,
+    })),
+  }))
 }

@@ -508,6 +508,7 @@ const INCLUDE_ELEMENTS: Record<string, string> = {
   'PractitionerRole:location': 'location',
   'Organization:partof': 'partOf',
   'Location:organization': 'managingOrganization',
+  'Location:partof': 'partOf',
   'HealthcareService:location': 'location',
   'HealthcareService:organization': 'providedBy',
   'OrganizationAffiliation:primary-organization': 'organization',
