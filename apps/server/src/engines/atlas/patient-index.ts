@@ -1,6 +1,6 @@
 import { ATLAS_PAYER_TYPES, type TileGranularity } from '@citrus/contracts'
 import type pg from 'pg'
-import { servedInTurns } from '../../db/replicas.js'
+import { primaryOf, servedInTurns } from '../../db/replicas.js'
 import type { Row } from '../../db/kysely.js'
 import { oneBuildAtATime } from '../../lib/build-queue.js'
 import { timedBuild } from '../../lib/engine-stats.js'
@@ -705,10 +705,32 @@ export const currentPatientIndex = versionedBuild(
  * the whole patients table as the build does, without the postings and age bitsets: its only use is `size`.
  */
 export const atlasPatients = versionedEngine('atlas_patient_index', currentPatientIndex, (pool, version, query: PatientRowsQuery) =>
-  query === EVERY_PATIENT
-    ? buildPatientIndex(pool, version, { postings: false, ageBitsets: false })
-    : buildPatientIndex(pool, version, { only: query }),
+  query === EVERY_PATIENT ? everyPatientRows(pool, version) : buildPatientIndex(pool, version, { only: query }),
 )
+
+/**
+ * EVERY_PATIENT's rows read from the database, kept for their data version while its index builds: at the full scale
+ * they are the whole patients table (about 48 MB without postings), so the Atlas home's requests during a build
+ * share one read instead of each making its own. Let go once the version's index is held (releaseEveryPatientRows).
+ */
+let everyPatient: { primary: pg.Pool; version: string; rows: Promise<PatientIndex> } | null = null
+
+function everyPatientRows(pool: pg.Pool, version: string): Promise<PatientIndex> {
+  const primary = primaryOf(pool)
+  if (everyPatient?.primary === primary && everyPatient.version === version) return everyPatient.rows
+  const rows = buildPatientIndex(pool, version, { postings: false, ageBitsets: false })
+  const kept = { primary, version, rows }
+  everyPatient = kept
+  rows.catch(() => {
+    if (everyPatient === kept) everyPatient = null
+  })
+  return rows
+}
+
+/** Lets EVERY_PATIENT's kept rows go once `pool`'s index of their version is held (it answers from then on). */
+export function releaseEveryPatientRows(pool: pg.Pool): void {
+  if (everyPatient?.primary === primaryOf(pool) && currentPatientIndex.held(pool)?.version === everyPatient.version) everyPatient = null
+}
 
 /** The ids of the selected patients, ascending (for reading their claims). */
 export function selectedIds(index: PatientIndex, selected: Uint32Array): number[] {

@@ -2,7 +2,7 @@ import request from 'supertest'
 import { beforeAll, describe, expect, it } from 'vitest'
 import { createTenant, loginTokenFor, useTestApp } from '../../../../../test/helpers.ts'
 import { atlasClaims } from '../../engines/atlas/claim-index.ts'
-import { atlasPatients } from '../../engines/atlas/patient-index.ts'
+import { atlasPatients, EVERY_PATIENT } from '../../engines/atlas/patient-index.ts'
 import { dataVersion } from '../../lib/versioned-cache.ts'
 
 /**
@@ -74,6 +74,27 @@ describe('Atlas answers while its indexes build equal the answers of the indexes
     )
     expect(rows[0]!.patients).toBeGreaterThan(rows[0]!.diagnosed)
     expect((JSON.parse(indexed) as { data: { patients: number } }).data.patients).toBe(rows[0]!.patients)
+  })
+
+  it("the home's requests while the index builds share one read of every patient, let go once the index is held", async () => {
+    const pool = ctx.db.pool
+    const version = await dataVersion(pool)
+    atlasPatients.evict(pool)
+    try {
+      const [a, b] = await Promise.all([atlasPatients.rows(pool, version, EVERY_PATIENT), atlasPatients.rows(pool, version, EVERY_PATIENT)])
+      expect(a).toBe(b)
+      expect(await atlasPatients.rows(pool, version, EVERY_PATIENT)).toBe(a)
+      expect(atlasPatients.held(pool)).toBeNull()
+    } finally {
+      await atlasPatients.build(pool, version, true)
+    }
+    // held again: the home answers from the index and the kept rows are let go, so a later eviction reads afresh
+    const home = await request(ctx.app.server).get('/api/atlas/').set('Authorization', `Bearer ${token}`)
+    expect(home.status).toBe(200)
+    atlasPatients.evict(pool)
+    const again = await atlasPatients.rows(pool, version, EVERY_PATIENT)
+    expect(again.size).toBe((JSON.parse(home.text) as { data: { patients: number } }).data.patients)
+    await atlasPatients.build(pool, version, true)
   })
 
   it('a condition search overview by state and by county', async () => {
