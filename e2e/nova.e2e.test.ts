@@ -1,7 +1,6 @@
 import type { Page } from 'playwright-core'
-import { beforeAll, describe, expect, inject, it } from 'vitest'
-import { ensureTestDataset } from '../apps/server/src/data/test-dataset.ts'
-import { testDatabase } from '../test/helpers.ts'
+import { describe, expect, it } from 'vitest'
+import { loadTestDatasetFirst } from '../test/helpers.ts'
 import { chooseOption, dismissToasts, guideScreenshot, useBrowserSuite, VIEWPORTS } from './browser.ts'
 
 /**
@@ -10,14 +9,7 @@ import { chooseOption, dismissToasts, guideScreenshot, useBrowserSuite, VIEWPORT
  * finding it in the pinned tab and the Strategy Hub; the map canvas draws and no request leaves the origin.
  */
 describe('Nova in a real browser', () => {
-  beforeAll(async () => {
-    const db = testDatabase()
-    try {
-      await ensureTestDataset(db.pool, inject('databaseUrl'))
-    } finally {
-      await db.close()
-    }
-  })
+  loadTestDatasetFirst()
   const suite = useBrowserSuite()
 
   async function signIn(page: Page) {

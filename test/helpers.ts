@@ -37,6 +37,21 @@ export function testDatabase(): Database {
 
 type TestEnv = Record<string, string>
 
+/**
+ * Loads the synthetic test dataset before the file's other hooks, so that a server they start opens it (the first load
+ * on the embedded database of a busy machine takes longer than the default hook timeout).
+ */
+export function loadTestDatasetFirst(): void {
+  beforeAll(async () => {
+    const db = testDatabase()
+    try {
+      await ensureTestDataset(db.pool, inject('databaseUrl'))
+    } finally {
+      await db.close()
+    }
+  }, 900_000)
+}
+
 /** The test database, with the synthetic test dataset loaded when `dataset` is set. */
 async function openTestDatabase(options: { dataset?: boolean }): Promise<Database> {
   const db = testDatabase()

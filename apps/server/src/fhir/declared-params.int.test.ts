@@ -1,11 +1,10 @@
 import type { AddressInfo } from 'node:net'
 import { FHIR_EXTENSIONS, FHIR_SYSTEMS } from '@citrus/contracts'
 import { Client } from 'fhir-kit-client'
-import { beforeAll, describe, expect, inject, it } from 'vitest'
-import { createTenant, testDatabase, useTestApp } from '../../../../test/helpers.ts'
+import { beforeAll, describe, expect, it } from 'vitest'
+import { createTenant, loadTestDatasetFirst, useTestApp } from '../../../../test/helpers.ts'
 import { CLI_ACTOR } from '../domain/audit.ts'
 import { ApiTokenService } from '../domain/api-tokens.ts'
-import { ensureTestDataset } from '../data/test-dataset.ts'
 import { FHIR_REQUESTS_PER_MINUTE } from './index.ts'
 
 /**
@@ -57,14 +56,7 @@ const clinicianOf = (resource: Resource) => (resource.practitioner as { referenc
 const keyOf = (resource: Resource) =>
   resource.resourceType === 'PractitionerRole' ? `PractitionerRole@${clinicianOf(resource)}` : `${resource.resourceType}/${resource.id}`
 
-beforeAll(async () => {
-  const db = testDatabase()
-  try {
-    await ensureTestDataset(db.pool, inject('databaseUrl'))
-  } finally {
-    await db.close()
-  }
-}, 900_000)
+loadTestDatasetFirst()
 
 describe('every declared search parameter, _include and _revinclude matches what the tables say', { timeout: 300_000 }, () => {
   const ctx = useTestApp({ FHIR_PUBLIC: 'true' }, { dataset: true })

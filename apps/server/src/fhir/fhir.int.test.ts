@@ -2,9 +2,8 @@ import type { AddressInfo } from 'node:net'
 import { FHIR_EXTENSIONS, FHIR_RESOURCE_TYPES, FHIR_SEARCH_PARAMS, FHIR_SYSTEMS, PLAN_NET_CAPABILITY } from '@citrus/contracts'
 import { Fhir } from 'fhir'
 import { Client } from 'fhir-kit-client'
-import { beforeAll, describe, expect, inject, it } from 'vitest'
-import { createTenant, loginTokenFor, testDatabase, useTestApp } from '../../../../test/helpers.ts'
-import { ensureTestDataset } from '../data/test-dataset.ts'
+import { beforeAll, describe, expect, it } from 'vitest'
+import { createTenant, loadTestDatasetFirst, loginTokenFor, useTestApp } from '../../../../test/helpers.ts'
 import { exportCount } from './export.ts'
 import { directoryVersion } from './search.ts'
 
@@ -165,14 +164,7 @@ const MI = 1609.344
 
 // The ci dataset, loaded before the suites' own hooks: the first load on the embedded database of a busy machine
 // takes longer than the default hook timeout.
-beforeAll(async () => {
-  const db = testDatabase()
-  try {
-    await ensureTestDataset(db.pool, inject('databaseUrl'))
-  } finally {
-    await db.close()
-  }
-}, 900_000)
+loadTestDatasetFirst()
 
 describe('FHIR directory, public', { timeout: 180_000 }, () => {
   const ctx = useTestApp({ FHIR_PUBLIC: 'true' }, { dataset: true })
