@@ -125,6 +125,29 @@ describe('GET /metrics', () => {
     expect(find('citrus_process_memory_bytes', { kind: 'rss' })[0]?.value).toBeGreaterThan(0)
   })
 
+  it("counts the Atlas answer caches' look-ups: a first count misses, the same again hits, a bypass is no look-up", async () => {
+    const { genericResult } = await import('../services/atlas/generic.ts')
+    const { filtersOf, resolveScope } = await import('../services/atlas/query.ts')
+    const lookups = async () => {
+      const { samples } = parseExposition((await scrape(`Bearer ${TOKEN}`)).body)
+      const of = (cache: string, outcome: string) =>
+        samples.find((s) => s.name === 'citrus_cache_lookups_total' && s.labels.cache === cache && s.labels.outcome === outcome)?.value ??
+        -1
+      return { hits: of('atlas_generic', 'hit'), misses: of('atlas_generic', 'miss'), drill: of('atlas_drilldown', 'miss') }
+    }
+    const pool = ctx.db.pool
+    // a query no other test of this file asks: a fresh key of the cache
+    const input = { filters: filtersOf({ codes: 'E11', gender: 'F', min_age: 41 }), scope: await resolveScope(pool, 'US', 'COUNTRY') }
+    const before = await lookups()
+    expect(before.drill).toBeGreaterThanOrEqual(0)
+    await genericResult(pool, { ...input, granularity: 'STATE', bypass: false })
+    await genericResult(pool, { ...input, granularity: 'STATE', bypass: false })
+    await genericResult(pool, { ...input, granularity: 'STATE', bypass: true })
+    const after = await lookups()
+    expect(after.misses - before.misses).toBe(1)
+    expect(after.hits - before.hits).toBe(1)
+  })
+
   it('reports every pool of the process: the primary, the background where it has its own, each replica', async () => {
     // a replica that is never reached: its pool exists (and is counted) before any read is sent to it; the test
     // database by its URL, as a server with DATABASE_URL opens it (a replica needs one)

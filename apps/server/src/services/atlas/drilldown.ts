@@ -12,6 +12,7 @@ import { emptyMetrics, type AtlasFilters, type AtlasScope, type GroupMetrics } f
 import type { Row } from '../../db/kysely.js'
 import { primaryOf } from '../../db/replicas.js'
 import { sharedBeforeStart } from '../../lib/coalesce.js'
+import { reportCacheLookups } from '../../lib/engine-stats.js'
 import { metric, payerMetrics, round } from './generic.js'
 import { dataVersion } from './regions.js'
 
@@ -50,6 +51,9 @@ export interface DrilldownQuery {
 
 const drillCache = new Map<string, DrillCount[]>()
 const DRILL_CACHE_LIMIT = 100
+/** look-ups of the cache (a `bypass` is none), for GET /metrics */
+const drillStats = { hits: 0, misses: 0 }
+reportCacheLookups('atlas_drilldown', () => drillStats)
 
 /**
  * The groups of a drill-down, counted by drillWithIndex over the claim engine's rows (the index of the data version,
@@ -59,12 +63,14 @@ const DRILL_CACHE_LIMIT = 100
  */
 export async function drillCounts(pool: pg.Pool, version: string, q: DrillQuery, bypass = false): Promise<readonly DrillCount[]> {
   const key = JSON.stringify([version, q])
-  const hit = drillCache.get(key)
-  if (hit && !bypass) {
+  const hit = bypass ? undefined : drillCache.get(key)
+  if (hit) {
+    drillStats.hits++
     drillCache.delete(key)
     drillCache.set(key, hit)
     return hit
   }
+  if (!bypass) drillStats.misses++
   // identical drill-downs that arrive before the count starts share it (the pages of one drill-down asked at
   // once, docs/decisions/0066)
   return shareDrill(key, async () => {

@@ -12,6 +12,7 @@ import { atlasPatients, countWithIndex, patientFilter, regionPositions, type Reg
 import type { AtlasFilters, AtlasScope, PayerCounts } from '../../engines/atlas/rows.js'
 import { primaryOf } from '../../db/replicas.js'
 import { sharedBeforeStart } from '../../lib/coalesce.js'
+import { reportCacheLookups } from '../../lib/engine-stats.js'
 import { dataVersion, neighboursOf, regionCatalog, regionsInScope, type Region } from './regions.js'
 import { buildLegend, giStar, neighbourhoods, scoreOfHotspot, type Neighbourhoods } from './statistics.js'
 
@@ -152,6 +153,9 @@ export async function countByRegion(
 
 const cache = new Map<string, GenericResult>()
 const CACHE_LIMIT = 200
+/** look-ups of the cache (a `bypass` is none), for GET /metrics */
+const cacheStats = { hits: 0, misses: 0 }
+reportCacheLookups('atlas_generic', () => cacheStats)
 
 /** The generic Atlas result of a query (cached per data version; `bypass` recomputes). */
 export async function genericResult(
@@ -161,12 +165,14 @@ export async function genericResult(
   // the version the request read with its login principal (requestDataVersion), else read here, on the primary
   const version = input.version ?? (await dataVersion(primaryOf(pool)))
   const key = JSON.stringify([version, input.filters, input.scope.type, input.scope.value, input.granularity])
-  const hit = cache.get(key)
-  if (hit && !input.bypass) {
+  const hit = input.bypass ? undefined : cache.get(key)
+  if (hit) {
+    cacheStats.hits++
     cache.delete(key)
     cache.set(key, hit)
     return hit
   }
+  if (!input.bypass) cacheStats.misses++
   // identical queries that arrive before the count starts share it, with or without `bypass`: the tiles of a
   // new map view and the view's own request cost one count (docs/decisions/0066)
   return shareCount(key, async () => {
