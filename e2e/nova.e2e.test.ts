@@ -88,7 +88,7 @@ describe('Nova in a real browser', () => {
     // pin the hospital to the AI Hub (server-side pins): the toast names it
     await page.getByRole('button', { name: 'Save to AI Hub', exact: true }).click()
     const toast = page.getByText(/ saved to AI Hub!$/)
-    await toast.waitFor({ timeout: 10_000 })
+    await toast.waitFor({ timeout: 30_000 })
     const hospitalName = (await toast.innerText()).replace(/ saved to AI Hub!$/, '')
     expect(hospitalName.length).toBeGreaterThan(0)
     await page.getByRole('button', { name: 'Saved to AI Hub', exact: true }).waitFor()

@@ -1,6 +1,7 @@
 import { FHIR_EXTENSIONS, FHIR_MAX_REVINCLUDE, FHIR_MESSAGES, type FhirResourceType } from '@citrus/contracts'
 import type pg from 'pg'
 import type { Row as TableRow } from '../db/kysely.js'
+import { primaryOf } from '../db/replicas.js'
 import { boundingBox } from '../lib/bounding-box.js'
 import { DATA_VERSION_SQL } from '../lib/versioned-cache.js'
 import { FALSE, KINDS, Sql, kindOf, pointSql, type FilterContext, type Kind, type SubFilter } from './kinds.js'
@@ -344,7 +345,7 @@ export async function search(pool: pg.Pool, request: SearchRequest, version: Dir
   const matches = materialise(kinds, page, render)
   const [included, total] = await Promise.all([
     includes(pool, request, matches, render, context),
-    request.total === 'accurate' ? count(pool, request, context) : Promise.resolve(undefined),
+    request.total === 'accurate' ? totalOf(pool, request, context, version.version) : Promise.resolve(undefined),
   ])
   return { matches, included: included.resources, warnings: included.warnings, next, ...(total !== undefined ? { total } : {}) }
 }
@@ -450,6 +451,36 @@ export async function countOf(
 async function count(pool: pg.Pool, request: SearchRequest, context: FilterContext): Promise<number> {
   const counts = await Promise.all(KINDS[request.type].map((kind) => countOf(pool, kind, request.criteria, request.near, context)))
   return counts.reduce((sum, n) => sum + n, 0)
+}
+
+/** totals kept per database and data version: a client paging with `_total=accurate` sends it with every `next` link */
+const TOTALS_KEPT = 200
+const totalsByDatabase = new WeakMap<pg.Pool, { version: string; totals: Map<string, Promise<number>> }>()
+
+/**
+ * `_total=accurate` of a search, counted once per data version and search (its criteria and `near`, not its page):
+ * counting every role of 6 million clinicians reads each one's networks, seconds a time, and the count cannot change
+ * within a data version. Least recently asked first out.
+ */
+function totalOf(pool: pg.Pool, request: SearchRequest, context: FilterContext, version: string): Promise<number> {
+  const primary = primaryOf(pool)
+  let kept = totalsByDatabase.get(primary)
+  if (kept?.version !== version) totalsByDatabase.set(primary, (kept = { version, totals: new Map() }))
+  const { totals } = kept
+  const key = JSON.stringify([request.type, request.criteria, request.near])
+  let total = totals.get(key)
+  if (total) {
+    totals.delete(key)
+    totals.set(key, total)
+    return total
+  }
+  const counted = count(pool, request, context)
+  totals.set(key, (total = counted))
+  counted.catch(() => {
+    if (totals.get(key) === counted) totals.delete(key)
+  })
+  while (totals.size > TOTALS_KEPT) totals.delete(totals.keys().next().value as string)
+  return total
 }
 
 /** Reads resources by `Type/id` references (unknown ones are left out). */
