@@ -22,7 +22,7 @@ describe('operators CLI: fhir export', { timeout: 120_000 }, () => {
       let code: number
       try {
         code = await runCli(
-          ['fhir', 'export', '--out', dir, '--type', 'Location,Organization', '--json'],
+          ['fhir', 'export', '--out', dir, '--type', 'Location,Organization,PractitionerRole', '--json'],
           { out: (t) => (out += t), err: (t) => (err += t) },
           ctx.db,
         )
@@ -31,21 +31,28 @@ describe('operators CLI: fhir export', { timeout: 120_000 }, () => {
       }
       expect(err).toBe('')
       expect(code).toBe(0)
-      const { rows } = await ctx.db.pool.query<{ locations: number; organizations: number }>(
+      // roles: one per (clinician, network the clinician is in), one for a clinician in none (an independent recount)
+      const { rows } = await ctx.db.pool.query<{ locations: number; organizations: number; roles: number; clinicians: number }>(
         `SELECT ((SELECT count(*) FROM facilities) + (SELECT count(*) FROM providers))::int AS locations,
-                ((SELECT count(*) FROM facilities) + (SELECT count(*) FROM health_systems) + 2 * (SELECT count(*) FROM insurers))::int AS organizations`,
+                ((SELECT count(*) FROM facilities) + (SELECT count(*) FROM health_systems) + 2 * (SELECT count(*) FROM insurers))::int AS organizations,
+                (SELECT sum(greatest(1, (SELECT count(*) FROM jsonb_each_text(p.aggregated_insurance_networks_v1) e
+                   JOIN insurers i ON i.name = e.key WHERE e.value = 'true')))::int FROM providers p) AS roles,
+                (SELECT count(*)::int FROM providers) AS clinicians`,
       )
       const summary = JSON.parse(out) as { files: { type: string; resources: number }[] }
       expect(summary.files.map((file) => [file.type, file.resources])).toEqual([
         ['Location', rows[0]!.locations],
         ['Organization', rows[0]!.organizations],
+        ['PractitionerRole', rows[0]!.roles],
       ])
+      expect(rows[0]!.roles).toBeGreaterThan(rows[0]!.clinicians)
       // a final progress line per type, in order: every resource written, 100% of the count announced
       const count = (n: number) => new Intl.NumberFormat('en-US').format(n)
       const finals = progress.split(/[\r\n]+/).filter((line) => / 100% /.test(line))
       expect(finals.map((line) => line.trim().split(/\s+/).slice(0, 3))).toEqual([
         ['Location', count(rows[0]!.locations), 'rows'],
         ['Organization', count(rows[0]!.organizations), 'rows'],
+        ['PractitionerRole', count(rows[0]!.roles), 'rows'],
       ])
       const lines = (await readFile(path.join(dir, 'Location.ndjson'), 'utf8')).trim().split('\n')
       expect(lines.length).toBe(rows[0]!.locations)

@@ -4,7 +4,7 @@ import path from 'node:path'
 import { once } from 'node:events'
 import { type Command, UsageError, requireString } from '../cli/command.js'
 import { Progress, formatCount, formatSeconds } from '../data/progress.js'
-import { exportBatches, exportCount, parseExportType } from './export.js'
+import { exportBatches, exportRowCount, parseExportType } from './export.js'
 import { FhirError } from './outcome.js'
 import { directoryVersion } from './search.js'
 
@@ -34,13 +34,16 @@ export const fhirCommands: Command[] = [
       const files: { type: string; file: string; resources: number }[] = []
       for (const type of types) {
         const file = path.join(out, `${type}.ndjson`)
-        const step = progress.step(type, await exportCount(pool, type, version))
+        // the percentage goes by the rows read (a clinician is one PractitionerRole per network it is in)
+        const step = progress.step(type, await exportRowCount(pool, type))
         const stream = createWriteStream(file)
         let resources = 0
+        let rows = 0
         for await (const batch of exportBatches(pool, type, version)) {
           if (!stream.write(batch.text)) await once(stream, 'drain')
           resources += batch.count
-          step.tick(batch.count)
+          rows += batch.rows
+          step.tick(batch.count, rows)
         }
         stream.end()
         await once(stream, 'finish')

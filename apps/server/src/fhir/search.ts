@@ -424,7 +424,7 @@ function materialise(kinds: readonly Kind[], page: readonly Found[], render: Ren
 }
 
 /** How many resources of `kind` meet `criteria` (within `near`): rows, or the resources of several a row, counted in SQL. */
-export async function countOf(
+async function countOf(
   pool: pg.Pool,
   kind: Kind,
   criteria: readonly Criterion[],
