@@ -6,6 +6,7 @@ import { createTenant, loadTestDatasetFirst, useTestApp } from '../../../../test
 import { CLI_ACTOR } from '../domain/audit.ts'
 import { ApiTokenService } from '../domain/api-tokens.ts'
 import { FHIR_REQUESTS_PER_MINUTE } from './index.ts'
+import type { Bundle, TestResource } from './test-bundle.ts'
 
 /**
  * Every search parameter, chain, `_include` and `_revinclude` that /fhir/metadata declares, for every resource type,
@@ -17,21 +18,7 @@ import { FHIR_REQUESTS_PER_MINUTE } from './index.ts'
  * and checked as "every match is a clinician the SQL names, and the known clinician is among them".
  */
 
-interface Resource extends Record<string, unknown> {
-  resourceType: string
-  id: string
-}
-interface Entry {
-  fullUrl: string
-  resource: Resource
-  search: { mode: string; extension?: { url: string; valueDistance: { value: number; unit: string; code: string } }[] }
-}
-interface Bundle {
-  resourceType: 'Bundle'
-  total?: number
-  link: { relation: string; url: string }[]
-  entry?: Entry[]
-}
+type Resource = TestResource
 interface Statement {
   rest: {
     resource: {

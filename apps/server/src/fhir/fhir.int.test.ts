@@ -5,24 +5,13 @@ import { Client } from 'fhir-kit-client'
 import { beforeAll, describe, expect, it } from 'vitest'
 import { createTenant, loadTestDatasetFirst, loginTokenFor, useTestApp } from '../../../../test/helpers.ts'
 import { exportRowCount } from './export.ts'
+import type { Bundle, Entry } from './test-bundle.ts'
 
 /**
  * The FHIR provider directory against a live server on the ci dataset: a real FHIR client (fhir-kit-client) reads,
  * searches, chains, includes and pages to the end; every resource passes the R4 validator of the `fhir` package;
  * ids, counts and `near` distances are recounted with independent SQL (ST_Distance).
  */
-
-interface Entry {
-  fullUrl: string
-  resource: Record<string, unknown> & { resourceType: string; id: string }
-  search: { mode: string; extension?: { url: string; valueDistance: { value: number; unit: string; code: string } }[] }
-}
-interface Bundle {
-  resourceType: 'Bundle'
-  total?: number
-  link: { relation: string; url: string }[]
-  entry?: Entry[]
-}
 
 const validator = new Fhir()
 function expectValid(resource: object) {
