@@ -20,6 +20,7 @@ import { loadEnv } from '../apps/server/src/config.ts'
 import { createDatabase } from '../apps/server/src/db/database.ts'
 import { applyMigrations } from '../apps/server/src/db/migrate.ts'
 import { KINDS } from '../apps/server/src/fhir/kinds.ts'
+import { RESOURCES_PER_ROW_GUESS } from '../apps/server/src/fhir/search.ts'
 import { MIGRATIONS_DIR, runningEmbeddedUrl } from '../apps/server/src/runtime.ts'
 import { startBenchServer } from './bench-server.ts'
 import { ms, quantileOf, runHttpLoad, type BenchRequest } from './http-load.ts'
@@ -194,7 +195,8 @@ export async function benchFhir(requests: number, levels: number[], options: { m
              WHERE y.roles - greatest(1, cardinality(y.networks)) < 1001`,
             [cursorClinician(cursors[i % cursors.length])],
           ),
-        serverSql: (i) => pool.query(`${serverPage} ${Math.ceil(1001 / 6)}`, [cursorClinician(cursors[i % cursors.length])]),
+        serverSql: (i) =>
+          pool.query(`${serverPage} ${Math.ceil(1001 / RESOURCES_PER_ROW_GUESS)}`, [cursorClinician(cursors[i % cursors.length])]),
       },
       {
         name: 'PractitionerRole?network= smallest, 50',

@@ -462,7 +462,7 @@ function roleFilter(criteria: readonly Criterion[], context: FilterContext): Sub
 /** A clinician's networks (insurers named true in its networks JSON) as rows `sub`, or one 0 when it is in none. */
 const ROLE_NETWORKS = `(SELECT i.id FROM jsonb_each(t.aggregated_insurance_networks_v1) e JOIN insurers i ON i.name = e.key
   WHERE e.value = 'true'::jsonb)`
-const ROLE_SUBS_SQL = `(${ROLE_NETWORKS} UNION ALL SELECT 0 WHERE NOT EXISTS ${ROLE_NETWORKS}) r(sub)`
+const ROLE_SUBS_SQL = `(SELECT coalesce(n.id, 0) FROM (SELECT 1) one LEFT JOIN LATERAL ${ROLE_NETWORKS} n ON true) r(sub)`
 
 const roleKind: Kind = {
   key: 'role',

@@ -3,7 +3,7 @@ import type pg from 'pg'
 import type { Row as TableRow } from '../db/kysely.js'
 import { primaryOf } from '../db/replicas.js'
 import { boundingBox } from '../lib/bounding-box.js'
-import { DATA_VERSION_SQL } from '../lib/versioned-cache.js'
+import { DATA_VERSION_SQL, VersionedLruCache } from '../lib/versioned-cache.js'
 import { FALSE, KINDS, Sql, kindOf, pointSql, type FilterContext, type Kind, type SubFilter } from './kinds.js'
 import { invalid } from './outcome.js'
 import { METRES_PER_UNIT, UCUM_UNITS, type Criterion, type Near, type Reference, type SearchRequest } from './params.js'
@@ -285,7 +285,7 @@ async function nearPage(
  * A first guess of the resources a row holds where a kind has several (clinicians are in about 12 networks): a page
  * reads about as many rows as it needs, not one per resource; the next statement, if any, goes by the rows seen.
  */
-const RESOURCES_PER_ROW_GUESS = 6
+export const RESOURCES_PER_ROW_GUESS = 6
 
 export async function search(pool: pg.Pool, request: SearchRequest, version: DirectoryVersion): Promise<SearchResult> {
   const kinds = KINDS[request.type]
@@ -455,32 +455,24 @@ async function count(pool: pg.Pool, request: SearchRequest, context: FilterConte
 
 /** totals kept per database and data version: a client paging with `_total=accurate` sends it with every `next` link */
 const TOTALS_KEPT = 200
-const totalsByDatabase = new WeakMap<pg.Pool, { version: string; totals: Map<string, Promise<number>> }>()
+const totalsByDatabase = new WeakMap<pg.Pool, VersionedLruCache<Promise<number>>>()
 
 /**
  * `_total=accurate` of a search, counted once per data version and search (its criteria and `near`, not its page):
- * counting every role of 6 million clinicians reads each one's networks, seconds a time, and the count cannot change
+ * counting every role of 6 million clinicians reads each one's networks, minutes a time, and the count cannot change
  * within a data version. Least recently asked first out.
  */
 function totalOf(pool: pg.Pool, request: SearchRequest, context: FilterContext, version: string): Promise<number> {
   const primary = primaryOf(pool)
-  let kept = totalsByDatabase.get(primary)
-  if (kept?.version !== version) totalsByDatabase.set(primary, (kept = { version, totals: new Map() }))
-  const { totals } = kept
+  let totals = totalsByDatabase.get(primary)
+  if (!totals) totalsByDatabase.set(primary, (totals = new VersionedLruCache<Promise<number>>(TOTALS_KEPT, Number.POSITIVE_INFINITY)))
   const key = JSON.stringify([request.type, request.criteria, request.near])
-  let total = totals.get(key)
-  if (total) {
-    totals.delete(key)
-    totals.set(key, total)
-    return total
-  }
+  const kept = totals.get(key, version)
+  if (kept) return kept
   const counted = count(pool, request, context)
-  totals.set(key, (total = counted))
-  counted.catch(() => {
-    if (totals.get(key) === counted) totals.delete(key)
-  })
-  while (totals.size > TOTALS_KEPT) totals.delete(totals.keys().next().value as string)
-  return total
+  totals.set(key, version, counted)
+  counted.catch(() => totals.delete(key))
+  return counted
 }
 
 /** Reads resources by `Type/id` references (unknown ones are left out). */
@@ -613,7 +605,9 @@ async function revincluded(
       const sql = new Sql()
       const condition = kind.condition(criterion, sql, context)
       if (condition === FALSE) break
-      const limit = FHIR_MAX_REVINCLUDE + 1 - resources.length
+      // rows, not resources: a clinician holds a role per network (a first guess, as search() makes; read on below)
+      const wanted = FHIR_MAX_REVINCLUDE + 1 - resources.length
+      const limit = kind.several && !filter ? Math.max(1, Math.ceil(wanted / RESOURCES_PER_ROW_GUESS)) : wanted
       const { rows } = await pool.query<Row>(
         `SELECT ${kind.select} FROM ${kind.from} WHERE ${condition} AND t.id > ${sql.p(after)}::int ORDER BY t.id LIMIT ${limit}`,
         sql.values,

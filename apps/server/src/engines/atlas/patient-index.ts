@@ -694,7 +694,14 @@ export function countRuns(index: PatientIndex, selected: Uint32Array, granularit
  * database meanwhile). `wait` awaits the build instead (tests, the bench's warm-up).
  */
 export const currentPatientIndex = versionedBuild(
-  (pool, version) => oneBuildAtATime(() => timedBuild('atlas_patient_index', buildPatientIndex(pool, version))),
+  (pool, version) =>
+    oneBuildAtATime(() =>
+      timedBuild('atlas_patient_index', buildPatientIndex(pool, version)).then((index) => {
+        // from now on the index answers EVERY_PATIENT: the rows kept while it built are let go
+        if (everyPatient?.primary === primaryOf(pool) && everyPatient.version === version) everyPatient = null
+        return index
+      }),
+    ),
   'atlas_patient_index',
 )
 
@@ -711,7 +718,7 @@ export const atlasPatients = versionedEngine('atlas_patient_index', currentPatie
 /**
  * EVERY_PATIENT's rows read from the database, kept for their data version while its index builds: at the full scale
  * they are the whole patients table (about 48 MB without postings), so the Atlas home's requests during a build
- * share one read instead of each making its own. Let go once the version's index is held (releaseEveryPatientRows).
+ * share one read instead of each making its own. Let go when the version's index is built (currentPatientIndex).
  */
 let everyPatient: { primary: pg.Pool; version: string; rows: Promise<PatientIndex> } | null = null
 
@@ -725,11 +732,6 @@ function everyPatientRows(pool: pg.Pool, version: string): Promise<PatientIndex>
     if (everyPatient === kept) everyPatient = null
   })
   return rows
-}
-
-/** Lets EVERY_PATIENT's kept rows go once `pool`'s index of their version is held (it answers from then on). */
-export function releaseEveryPatientRows(pool: pg.Pool): void {
-  if (everyPatient?.primary === primaryOf(pool) && currentPatientIndex.held(pool)?.version === everyPatient.version) everyPatient = null
 }
 
 /** The ids of the selected patients, ascending (for reading their claims). */

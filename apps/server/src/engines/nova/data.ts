@@ -139,7 +139,7 @@ function rowBytes(data: Pick<NovaData, 'rows' | 'payers' | 'affiliations' | 'hcp
 }
 
 /** The bytes a NovaData holds, estimated from its rows and its memo's weight (a character counts 2 bytes). */
-export function novaDataBytes(data: NovaData): number {
+function novaDataBytes(data: NovaData): number {
   return data.rowBytes + data.memo.weight * 2
 }
 

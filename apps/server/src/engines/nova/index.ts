@@ -3,7 +3,7 @@ import { oneBuildAtATime } from '../../lib/build-queue.js'
 import { versionedBuild, versionedEngine } from '../versioned-build.js'
 import { buildNovaData, type NovaQuery } from './data.js'
 
-export { LIST_WEIGHT, Memo, MEMO_BUDGET, novaDataBytes, type NovaData, type NovaQuery } from './data.js'
+export { LIST_WEIGHT, Memo, MEMO_BUDGET, type NovaData, type NovaQuery } from './data.js'
 
 /**
  * Nova's data of the data version (engines/nova/data.ts), or null while it is being built (`wait`: awaited). Built in

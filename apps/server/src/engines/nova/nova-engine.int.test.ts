@@ -5,7 +5,7 @@ import { engineBudgetStats, engineMemoryBudget, holdEngine, releaseEngine, setEn
 import { DATA_VERSION_SQL, dataVersion, readDataVersion } from '../../lib/versioned-cache.ts'
 import { facilityCounts, hcpCountsAll, novaYears } from '../../services/nova/queries.ts'
 import { NovaService } from '../../services/nova/service.ts'
-import { currentNovaData, novaDataBytes, novaEngine } from './index.ts'
+import { currentNovaData, novaEngine } from './index.ts'
 
 /*
  * The Nova engine on the shared engine layer (engines/versioned-build.ts, docs/decisions/0086): keyed by the shared
@@ -53,7 +53,7 @@ describe('Nova engine', () => {
     expect(data!.partial).toBe(false)
     expect(await novaEngine.build(pool, version)).toBe(data)
     expect(await novaEngine.rows(pool, version, { facilities: false })).toBe(data)
-    expect(novaEngine.memory(pool)).toBe(novaDataBytes(data!))
+    expect(novaEngine.memory(pool)).toBe(data!.bytes)
     expect(novaEngine.memory(pool)).toBeGreaterThan(0)
 
     // the held rows are the database's: facilities with their counts, and the clinicians' counts

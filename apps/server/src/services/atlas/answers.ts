@@ -19,7 +19,7 @@ import {
 } from '@citrus/contracts'
 import type pg from 'pg'
 import type { z } from 'zod'
-import { atlasPatients, EVERY_PATIENT, releaseEveryPatientRows } from '../../engines/atlas/patient-index.js'
+import { atlasPatients, EVERY_PATIENT } from '../../engines/atlas/patient-index.js'
 import { kyselyOf, type Row } from '../../db/kysely.js'
 import { readPoolForRequest } from '../../db/replicas.js'
 import { badRequest, notFound } from '../../lib/errors.js'
@@ -75,7 +75,6 @@ export async function atlasHome(pool: pg.Pool, tier: PlanTier, version: Version)
               (SELECT max(finished_at) FROM data_loads WHERE status = 'done') AS latest`,
     ),
   ])
-  releaseEveryPatientRows(reader)
   const data = { patients: people.size, ...rows[0]! }
   return {
     plan_tier: tier,
