@@ -9,12 +9,12 @@ import {
   type NovaSortKey,
 } from '@citrus/contracts'
 import request from 'supertest'
-import { beforeAll, describe, expect, it } from 'vitest'
+import { beforeAll, describe, expect, it, vi } from 'vitest'
 import { createTenant, loginTokenFor, testConfig, useTestApp } from '../../../../../test/helpers.ts'
 import { signShareToken } from '../../auth/tokens.ts'
 import type { Database } from '../../db/database.ts'
 import { novaEngine } from '../../engines/nova/index.ts'
-import { dataVersion } from '../../lib/versioned-cache.ts'
+import { DATA_VERSION_SQL, dataVersion } from '../../lib/versioned-cache.ts'
 
 /*
  * Every number of the Nova calls recounted from the rows (snakebite_cases, antivenom_purchases, claims,
@@ -771,6 +771,81 @@ describe('Nova (/api/nova/v1)', () => {
         ])
         await ctx.db.pool.query("INSERT INTO data_loads (kind, scale, status, finished_at) VALUES ('import', 'nova-test', 'done', now())")
       }
+    })
+  })
+
+  describe("the request's data version (docs/decisions/0077)", () => {
+    /** Runs `run` and gives the statements of the primary pool that read the data version. */
+    const versionReadsDuring = async (run: () => Promise<void>): Promise<string[]> => {
+      const pool = ctx.app.db.pool
+      const reads: string[] = []
+      const query = pool.query.bind(pool)
+      const spy = vi.spyOn(pool, 'query').mockImplementation(((text: unknown, ...rest: unknown[]) => {
+        // sent as text or as a named statement's config ({ name, text }, docs/decisions/0067)
+        const sql = typeof text === 'string' ? text : (text as { text?: unknown } | null)?.text
+        if (sql === `SELECT ${DATA_VERSION_SQL} AS v`) reads.push(String(sql))
+        return (query as (...args: unknown[]) => unknown)(text, ...rest)
+      }) as typeof pool.query)
+      try {
+        await run()
+      } finally {
+        spy.mockRestore()
+      }
+      return reads
+    }
+
+    it('answers for the version its login principal read: no version statement of its own, held data or not', async () => {
+      const top = await one<{ npi: string }>(
+        ctx.db,
+        `SELECT f.npi FROM facilities f JOIN snakebite_cases s ON s.facility_id = f.id
+         WHERE extract(year FROM s.event_date) BETWEEN $1 - 4 AND $1 GROUP BY f.id ORDER BY count(*) DESC, f.id LIMIT 1`,
+        [year],
+      )
+      const scope = { geo_filter_input: country('STATE'), nova_use_case: 'serb_crofab' }
+      const map = { ...scope, map_selection: { code: 'map_selection', filter_value: NOVA_MAP_TYPES[0]!.code } }
+      const calls = async () => {
+        await ok(get('/metadata/?nova_use_case=serb_crofab'))
+        await ok(get('/territories/names?nova_use_case=serb_crofab'))
+        await ok(post('/atlas/summary', map))
+        await ok(post('/atlas/tiles', map))
+        await ok(post('/insights/accounts', { ...scope, page_size: 3 }))
+        await ok(post('/insights/hcps', { ...scope, filter_inputs: [{ code: 'facility_npi', filter_value: top.npi }] }))
+        await ok(post(`/insights/facility/${top.npi}`, {}))
+      }
+      // while the data builds (each call reads its own rows, the accounts' page its details too) and once it is held
+      novaEngine.evict(ctx.db.pool)
+      expect(await versionReadsDuring(calls)).toEqual([])
+      await novaEngine.build(ctx.db.pool, await dataVersion(ctx.db.pool), true)
+      expect(await versionReadsDuring(calls)).toEqual([])
+    })
+
+    it("reads a link guest's version once per call, for its ETag and its answer alike", async () => {
+      const tenant = await createTenant(ctx.db, { roles: ['citrus'], products: [{ product_group: 'NOVA' }] })
+      const row = await ctx.db.prisma.shareableLink.create({
+        data: {
+          company_id: tenant.company.id,
+          created_by_user_id: tenant.users[0]!.id,
+          url_type: 'public',
+          client_routes: ['/nova-results'],
+          api_endpoints: ['GET /nova/v1/metadata/', 'POST /nova/v1/insights/accounts'],
+          authorized_user_ids: [],
+          role: 'guest',
+        },
+      })
+      const token = await signShareToken(testConfig().jwtSecret, row)
+      const reads = await versionReadsDuring(async () => {
+        const metadata = await request(ctx.app.server).get(`/api/nova/v1/metadata/?token=${token}`)
+        expect(metadata.status, JSON.stringify(metadata.body)).toBe(200)
+        expect(metadata.headers.etag).toBeDefined()
+      })
+      expect(reads).toHaveLength(1)
+      const accounts = await versionReadsDuring(async () => {
+        const response = await request(ctx.app.server)
+          .post(`/api/nova/v1/insights/accounts?token=${token}`)
+          .send({ geo_filter_input: COUNTRY })
+        expect(response.status).toBe(200)
+      })
+      expect(accounts).toHaveLength(1)
     })
   })
 

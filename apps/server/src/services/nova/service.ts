@@ -69,6 +69,12 @@ import { ShapeCache } from './shapes.js'
 
 type AccountQueryType = (typeof NOVA_ACCOUNT_QUERY_TYPES)[number]
 
+/**
+ * The data version of a call: the request's (requestDataVersion, read with its login principal and by its ETag), so
+ * the answer is computed for the version its ETag names; none outside a request (tests), read then.
+ */
+type Version = () => Promise<string>
+
 /** A region of the map with its counts and values. */
 interface MapRegion {
   id: string
@@ -142,12 +148,12 @@ export class NovaService {
   }
 
   /**
-   * The rows of a call, of the current data version (docs/decisions/0054, 0086): the engine's whole data when it is
-   * held, else (while it builds) the call's own rows read from the database; every answer below is computed alike
-   * from either (engines/nova).
+   * The rows of a call, of its data version (docs/decisions/0054, 0086): the engine's whole data when it is held, else
+   * (while it builds) the call's own rows read from the database; every answer below is computed alike from either
+   * (engines/nova).
    */
-  async data(query: NovaQuery, version?: string): Promise<NovaData> {
-    return novaEngine.rows(this.pool, version ?? (await dataVersion(this.pool)), query)
+  async data(query: NovaQuery, version?: Version): Promise<NovaData> {
+    return novaEngine.rows(this.pool, version ? await version() : await dataVersion(this.pool), query)
   }
 
   /** The active facilities of a scope (and of a health system), from the data. */
@@ -164,8 +170,8 @@ export class NovaService {
 
   // ------------------------------------------------------------ metadata
 
-  async metadata(): Promise<NovaMetadata> {
-    const { years } = await this.data({ facilities: false })
+  async metadata(version?: Version): Promise<NovaMetadata> {
+    const { years } = await this.data({ facilities: false }, version)
     return {
       atlas_metadata: {
         map_metadata: {
@@ -219,9 +225,9 @@ export class NovaService {
     }
   }
 
-  async territoryNames(_useCase: string): Promise<{ territory_names: TerritoryName[] }> {
+  async territoryNames(_useCase: string, version?: Version): Promise<{ territory_names: TerritoryName[] }> {
     // every use case reads the serb_crofab territories (territoryUseCase), ordered by state and name
-    return { territory_names: (await this.data({ facilities: false })).territories }
+    return { territory_names: (await this.data({ facilities: false }, version)).territories }
   }
 
   // ------------------------------------------------------------ accounts
@@ -291,9 +297,9 @@ export class NovaService {
       account_query_type: AccountQueryType
       filter_inputs: FilterInput[]
     } & Paging,
+    version?: Version,
   ): Promise<string> {
     const healthSystemId = stringFilter(input.filter_inputs, 'health_system_id')
-    const version = await dataVersion(this.pool)
     const data = await this.data({ geo: input.geo_filter_input, healthSystemId, facilities: {} }, version)
     const scope = resolveScope(data, input.geo_filter_input)
     if (healthSystemId !== undefined && !data.systemCodes.has(healthSystemId) && !(await healthSystemExists(this.pool, healthSystemId))) {
@@ -310,16 +316,13 @@ export class NovaService {
     const accounts = quick.none ? sorted : sorted.filter((a) => passesQuickFilters(a, quick))
     const pageItems = accounts.slice(input.page * input.page_size, (input.page + 1) * input.page_size)
     const year = data.year
-    // the page's details: in the whole data, else (while it builds) read for the page's facilities only
+    // the page's details: in the whole data, else (while it builds) read for the page's facilities only, of the same version
     const details =
       data.partial && year !== null && pageItems.length > 0
-        ? await this.data(
-            {
-              facilityIds: pageItems.flatMap((a) => a.facilities.map((f) => f.id)),
-              facilities: { clinicians: true, payers: true, affiliations: true },
-            },
-            version,
-          )
+        ? await novaEngine.rows(this.pool, data.version, {
+            facilityIds: pageItems.flatMap((a) => a.facilities.map((f) => f.id)),
+            facilities: { clinicians: true, payers: true, affiliations: true },
+          })
         : data
     const results =
       year === null
@@ -391,8 +394,8 @@ export class NovaService {
   }
 
   /** One facility's insight as JSON text (an active facility's is kept in the memo). */
-  async facilityJson(npi: string): Promise<string> {
-    const data = await this.data({ facilityNpi: npi, facilities: { clinicians: true, payers: true, affiliations: true } })
+  async facilityJson(npi: string, version?: Version): Promise<string> {
+    const data = await this.data({ facilityNpi: npi, facilities: { clinicians: true, payers: true, affiliations: true } }, version)
     const facility = await this.facilityByNpi(data, npi)
     if (!facility) throw notFound(NOVA_MESSAGES.facilityNotFound(npi))
     const active = data.byId.get(facility.id)
@@ -420,11 +423,12 @@ export class NovaService {
 
   // ------------------------------------------------------------ HCPs
 
-  async hcps(input: { geo_filter_input?: GeoInput | undefined; nova_use_case: string; filter_inputs: FilterInput[] } & Paging): Promise<{
-    page_results: NovaPageResults
-  }> {
+  async hcps(
+    input: { geo_filter_input?: GeoInput | undefined; nova_use_case: string; filter_inputs: FilterInput[] } & Paging,
+    version?: Version,
+  ): Promise<{ page_results: NovaPageResults }> {
     const npi = String(input.filter_inputs.find((f) => f.code === 'facility_npi')?.filter_value ?? '')
-    const data = await this.data({ facilityNpi: npi, facilities: { clinicians: true } })
+    const data = await this.data({ facilityNpi: npi, facilities: { clinicians: true } }, version)
     if (input.geo_filter_input) resolveScope(data, input.geo_filter_input)
     const facility = await this.facilityByNpi(data, npi)
     if (!facility) throw notFound(NOVA_MESSAGES.facilityNotFound(npi))
@@ -471,12 +475,11 @@ export class NovaService {
 
   // ------------------------------------------------------------ map
 
-  async summary(input: {
-    geo_filter_input: GeoInput
-    map_selection: { filter_value: NovaMapType }
-    nova_use_case: string
-  }): Promise<AtlasSummaryResponse> {
-    const data = await this.data({ geo: input.geo_filter_input, facilities: { clinicians: true, payers: true } })
+  async summary(
+    input: { geo_filter_input: GeoInput; map_selection: { filter_value: NovaMapType }; nova_use_case: string },
+    version?: Version,
+  ): Promise<AtlasSummaryResponse> {
+    const data = await this.data({ geo: input.geo_filter_input, facilities: { clinicians: true, payers: true } }, version)
     const scope = resolveScope(data, input.geo_filter_input)
     const mapType = NOVA_MAP_TYPES.find((t) => t.code === input.map_selection.filter_value)!
     const { summary, values, counts } = data.memo.get(`summary:${scopeKey(scope)}`, () => this.scopeSummary(data, scope))
@@ -536,13 +539,16 @@ export class NovaService {
    * them, facility points from per-facility fragments, kept encoded with the data per scope, granularity, map
    * type and points (a national map with its points is several MB: not even re-encoded per call).
    */
-  async tilesJson(input: {
-    geo_filter_input: GeoInput
-    map_selection: { filter_value: NovaMapType }
-    nova_use_case: string
-    point_selection?: 'ALL' | 'NONE' | undefined
-  }): Promise<Buffer> {
-    const data = await this.data({ geo: input.geo_filter_input, facilities: {} })
+  async tilesJson(
+    input: {
+      geo_filter_input: GeoInput
+      map_selection: { filter_value: NovaMapType }
+      nova_use_case: string
+      point_selection?: 'ALL' | 'NONE' | undefined
+    },
+    version?: Version,
+  ): Promise<Buffer> {
+    const data = await this.data({ geo: input.geo_filter_input, facilities: {} }, version)
     const scope = resolveScope(data, input.geo_filter_input)
     const granularity = input.geo_filter_input.filter_value.granularity ?? 'STATE'
     const mapType = NOVA_MAP_TYPES.find((t) => t.code === input.map_selection.filter_value)!
