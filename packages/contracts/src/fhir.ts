@@ -73,9 +73,22 @@ export interface FhirSearchParamDefinition {
   /** the Plan-Net (or base R4) definition's canonical URL */
   definition: string
   documentation: string
-  /** for reference parameters: the chained parameters accepted after `name.` */
+  /** for reference parameters: the resource type referenced (chains are its parameters) */
+  target?: FhirResourceType
+  /**
+   * for reference parameters: the target's parameters accepted after `name.` (Plan-Net's `chain` list, and a few more);
+   * a chain may go on through a chained reference parameter of the target (`location.organization.name`). The
+   * parameters with chains are also the ones reverse chaining (`_has`) takes.
+   */
   chains?: readonly string[]
 }
+
+/** Plan-Net's chains of an Organization reference (an Organization's `partof` itself: name, address, type). */
+const ORGANIZATION_CHAINS = ['name', 'address', 'partof', 'type'] as const
+/** Plan-Net's chains of a Location reference */
+const LOCATION_CHAINS = ['address', 'address-postalcode', 'address-city', 'address-state', 'organization', 'type'] as const
+/** Plan-Net's chains of an InsurancePlan's payer */
+const PAYER_CHAINS = ['name', 'partof'] as const
 
 const planNetParam = (resource: string, name: string) => `${PLAN_NET}/SearchParameter/${resource.toLowerCase()}-${name}`
 const baseParam = (resource: string, name: string) => `http://hl7.org/fhir/SearchParameter/${resource}-${name}`
@@ -120,6 +133,7 @@ export const FHIR_SEARCH_PARAMS: Record<FhirResourceType, readonly FhirSearchPar
       type: 'reference',
       definition: planNetParam('PractitionerRole', 'practitioner'),
       documentation: 'Practitioner/{id}',
+      target: 'Practitioner',
       chains: ['name', 'family', 'given', 'identifier'],
     },
     {
@@ -127,21 +141,24 @@ export const FHIR_SEARCH_PARAMS: Record<FhirResourceType, readonly FhirSearchPar
       type: 'reference',
       definition: planNetParam('PractitionerRole', 'organization'),
       documentation: 'The facility the role is affiliated with (Organization/fac-{id})',
-      chains: ['name'],
+      target: 'Organization',
+      chains: ORGANIZATION_CHAINS,
     },
     {
       name: 'location',
       type: 'reference',
       definition: planNetParam('PractitionerRole', 'location'),
-      documentation: 'Location/prov-{id}; chained: address, address-postalcode, address-city, address-state, near (extension)',
-      chains: ['address', 'address-postalcode', 'address-city', 'address-state', 'near'],
+      documentation: 'Location/prov-{id}; location.near=lat|lon|distance|unit is an extension of this server',
+      target: 'Location',
+      chains: [...LOCATION_CHAINS, 'near'],
     },
     {
       name: 'network',
       type: 'reference',
       definition: planNetParam('PractitionerRole', 'network'),
-      documentation: 'Organization/net-{id}; chained: name',
-      chains: ['name'],
+      documentation: 'Organization/net-{id}',
+      target: 'Organization',
+      chains: ORGANIZATION_CHAINS,
     },
     {
       name: 'role',
@@ -182,7 +199,8 @@ export const FHIR_SEARCH_PARAMS: Record<FhirResourceType, readonly FhirSearchPar
       type: 'reference',
       definition: planNetParam('Organization', 'partof'),
       documentation: 'A facility is part of its health system; a network of its payer',
-      chains: ['name'],
+      target: 'Organization',
+      chains: ['name', 'address', 'type'],
     },
     { name: 'identifier', type: 'token', definition: baseParam('Organization', 'identifier'), documentation: 'NPI of a facility' },
   ],
@@ -207,7 +225,8 @@ export const FHIR_SEARCH_PARAMS: Record<FhirResourceType, readonly FhirSearchPar
       type: 'reference',
       definition: planNetParam('Location', 'organization'),
       documentation: 'The managing facility (Organization/fac-{id})',
-      chains: ['name'],
+      target: 'Organization',
+      chains: ORGANIZATION_CHAINS,
     },
     { name: 'type', type: 'token', definition: planNetParam('Location', 'type'), documentation: 'v3 RoleCode: HOSP, SU, OF, RADDX, PROFF' },
     {
@@ -222,6 +241,8 @@ export const FHIR_SEARCH_PARAMS: Record<FhirResourceType, readonly FhirSearchPar
       definition: planNetParam('Location', 'partof'),
       documentation:
         "A clinician's practice (Location/prov-{id}) is part of its facility's location (Location/fac-{id}) when both are at the same address",
+      target: 'Location',
+      chains: ['type', 'address', 'organization'],
     },
   ],
   HealthcareService: [
@@ -231,14 +252,17 @@ export const FHIR_SEARCH_PARAMS: Record<FhirResourceType, readonly FhirSearchPar
       name: 'organization',
       type: 'reference',
       definition: planNetParam('HealthcareService', 'organization'),
-      documentation: 'The providing facility (Organization/fac-{id}); chained: name',
-      chains: ['name'],
+      documentation: 'The providing facility (Organization/fac-{id})',
+      target: 'Organization',
+      chains: ORGANIZATION_CHAINS,
     },
     {
       name: 'location',
       type: 'reference',
       definition: planNetParam('HealthcareService', 'location'),
       documentation: 'The facility location (Location/fac-{id})',
+      target: 'Location',
+      chains: LOCATION_CHAINS,
     },
     {
       name: 'service-category',
@@ -259,27 +283,33 @@ export const FHIR_SEARCH_PARAMS: Record<FhirResourceType, readonly FhirSearchPar
       name: 'primary-organization',
       type: 'reference',
       definition: planNetParam('OrganizationAffiliation', 'primary-organization'),
-      documentation: 'The health system (Organization/hs-{id}); chained: name',
-      chains: ['name'],
+      documentation: 'The health system (Organization/hs-{id})',
+      target: 'Organization',
+      chains: ['type', 'address', 'name', 'partof'],
     },
     {
       name: 'participating-organization',
       type: 'reference',
       definition: planNetParam('OrganizationAffiliation', 'participating-organization'),
-      documentation: 'The facility (Organization/fac-{id}); chained: name',
-      chains: ['name'],
+      documentation: 'The facility (Organization/fac-{id})',
+      target: 'Organization',
+      chains: ['type', 'address', 'name', 'partof'],
     },
     {
       name: 'location',
       type: 'reference',
       definition: planNetParam('OrganizationAffiliation', 'location'),
       documentation: 'The facility location (Location/fac-{id})',
+      target: 'Location',
+      chains: LOCATION_CHAINS,
     },
     {
       name: 'service',
       type: 'reference',
       definition: planNetParam('OrganizationAffiliation', 'service'),
       documentation: 'The facility services (HealthcareService/fac-{id})',
+      target: 'HealthcareService',
+      chains: ['service-category', 'organization', 'location'],
     },
     {
       name: 'role',
@@ -300,15 +330,17 @@ export const FHIR_SEARCH_PARAMS: Record<FhirResourceType, readonly FhirSearchPar
       name: 'administered-by',
       type: 'reference',
       definition: planNetParam('InsurancePlan', 'administered-by'),
-      documentation: 'The payer (Organization/ins-{id}); chained: name',
-      chains: ['name'],
+      documentation: 'The payer (Organization/ins-{id})',
+      target: 'Organization',
+      chains: PAYER_CHAINS,
     },
     {
       name: 'owned-by',
       type: 'reference',
       definition: planNetParam('InsurancePlan', 'owned-by'),
-      documentation: 'The payer (Organization/ins-{id}); chained: name',
-      chains: ['name'],
+      documentation: 'The payer (Organization/ins-{id})',
+      target: 'Organization',
+      chains: PAYER_CHAINS,
     },
     { name: 'name', type: 'string', definition: planNetParam('InsurancePlan', 'name'), documentation: 'The payer name' },
     {
@@ -325,6 +357,28 @@ export const FHIR_SEARCH_PARAMS: Record<FhirResourceType, readonly FhirSearchPar
     },
   ],
 }
+
+/**
+ * Reverse chaining (`_has:{Type}:{parameter}:{its parameter}=…`) per resource type: the reference parameters of other
+ * types (and its own) that point at it and take chains, as `Type:parameter` (Plan-Net: "forward and reverse chaining
+ * on all search parameters that specify the 'chain' property").
+ */
+const reverseChains = (type: FhirResourceType) =>
+  FHIR_RESOURCE_TYPES.flatMap((source) =>
+    FHIR_SEARCH_PARAMS[source].filter((param) => param.target === type && param.chains).map((param) => `${source}:${param.name}`),
+  )
+export const FHIR_REVERSE_CHAINS: Record<FhirResourceType, readonly string[]> = {
+  Practitioner: reverseChains('Practitioner'),
+  PractitionerRole: reverseChains('PractitionerRole'),
+  Organization: reverseChains('Organization'),
+  Location: reverseChains('Location'),
+  HealthcareService: reverseChains('HealthcareService'),
+  OrganizationAffiliation: reverseChains('OrganizationAffiliation'),
+  InsurancePlan: reverseChains('InsurancePlan'),
+}
+
+/** how many references a chain (or `_has`) may follow: `location.organization.partof.name` is three */
+export const FHIR_MAX_CHAIN = 3
 
 /** `_include` and `_revinclude` values per resource type (the Plan-Net ones whose targets exist here). */
 export const FHIR_INCLUDES: Record<FhirResourceType, { include: readonly string[]; revinclude: readonly string[] }> = {
@@ -415,6 +469,9 @@ export const FHIR_MESSAGES = {
   badValue: (name: string, reason: string) => `Invalid value of ${name}: ${reason}`,
   unsupportedModifier: (name: string, modifier: string) => `Modifier :${modifier} is not supported on ${name}`,
   unsupportedChain: (name: string, chain: string) => `Chained parameter ${name}.${chain} is not supported`,
+  unsupportedReverseChain: (key: string) =>
+    `Reverse chain ${key} is not supported: _has:{Type}:{reference parameter}:{its parameter}, where the reference parameter points here and takes chains; see /fhir/metadata`,
+  chainTooLong: (key: string) => `${key} follows more than ${FHIR_MAX_CHAIN} references`,
   unsupportedInclude: (param: string, value: string) => `${param}=${value} is not supported; see /fhir/metadata`,
   badCursor: 'The paging cursor is not valid for this search; start again from the first page',
   badFormat: 'Only JSON is served (_format=json or application/fhir+json)',

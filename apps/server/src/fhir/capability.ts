@@ -1,8 +1,10 @@
 import {
   FHIR_INCLUDES,
   FHIR_MAX_COUNT,
+  FHIR_MAX_CHAIN,
   FHIR_MEDIA_TYPE,
   FHIR_RESOURCE_TYPES,
+  FHIR_REVERSE_CHAINS,
   FHIR_SEARCH_PARAMS,
   FHIR_VERSION,
   PLAN_NET_CAPABILITY,
@@ -57,7 +59,9 @@ export function capabilityStatement(baseUrl: string, software: { name: string; v
         documentation:
           'Read-only. Strict handling: an unknown or malformed parameter answers 400 with an OperationOutcome (Prefer: handling=lenient ignores unknown ones). ' +
           'Paging by keyset: follow the next link. near answers the distance of each match in entry.search (location-distance extension). ' +
-          'PractitionerRole also takes location.near=lat|lon|distance|unit (an extension of this server). Bulk NDJSON: GET /fhir/$export. ' +
+          'PractitionerRole also takes location.near=lat|lon|distance|unit (an extension of this server). ' +
+          `Chains (forward, and reverse with _has) follow at most ${FHIR_MAX_CHAIN} references; a chain may go on through a reference parameter its target takes chains on (location.organization.name). ` +
+          'Bulk NDJSON: GET /fhir/$export. ' +
           'vread answers the current version only (meta.versionId, the data version); history is not kept, so _history without a version answers 400.',
         security: {
           cors: false,
@@ -86,6 +90,15 @@ export function capabilityStatement(baseUrl: string, software: { name: string; v
               type: param.type,
               documentation: param.chains ? `${param.documentation}. Chains: ${param.chains.join(', ')}` : param.documentation,
             })),
+            ...(FHIR_REVERSE_CHAINS[type].length
+              ? [
+                  {
+                    name: '_has',
+                    type: 'special',
+                    documentation: `Reverse chaining, _has:{Type}:{parameter}:{a parameter of Type}, by ${FHIR_REVERSE_CHAINS[type].join(', ')}`,
+                  },
+                ]
+              : []),
             ...RESULT_PARAMS,
           ],
         })),

@@ -1,5 +1,12 @@
 import type { AddressInfo } from 'node:net'
-import { FHIR_EXTENSIONS, FHIR_RESOURCE_TYPES, FHIR_SEARCH_PARAMS, FHIR_SYSTEMS, PLAN_NET_CAPABILITY } from '@citrus/contracts'
+import {
+  FHIR_EXTENSIONS,
+  FHIR_RESOURCE_TYPES,
+  FHIR_REVERSE_CHAINS,
+  FHIR_SEARCH_PARAMS,
+  FHIR_SYSTEMS,
+  PLAN_NET_CAPABILITY,
+} from '@citrus/contracts'
 import { Fhir } from 'fhir'
 import { Client } from 'fhir-kit-client'
 import { beforeAll, describe, expect, it } from 'vitest'
@@ -237,7 +244,10 @@ describe('FHIR directory, public', { timeout: 180_000 }, () => {
     for (const resource of resources) {
       expect(resource.interaction.map((interaction) => interaction.code)).toEqual(['read', 'vread', 'search-type'])
       const declared = resource.searchParam.map((param) => param.name).filter((name) => !['_count', '_total', '_cursor'].includes(name))
-      expect(declared).toEqual(FHIR_SEARCH_PARAMS[resource.type as (typeof FHIR_RESOURCE_TYPES)[number]].map((param) => param.name))
+      const type = resource.type as (typeof FHIR_RESOURCE_TYPES)[number]
+      // _has where another type's reference parameter that takes chains points here
+      const reverse = FHIR_REVERSE_CHAINS[type].length ? ['_has'] : []
+      expect(declared).toEqual([...FHIR_SEARCH_PARAMS[type].map((param) => param.name), ...reverse])
     }
   })
 

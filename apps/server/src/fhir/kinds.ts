@@ -1,5 +1,5 @@
 import type { FhirResourceType } from '@citrus/contracts'
-import type { Criterion, DateBound, Near, Reference, StringMatch, Token } from './params.js'
+import type { Criterion, DateBound, Near, StringMatch, Token } from './params.js'
 import { FHIR_SYSTEMS } from '@citrus/contracts'
 import {
   AFFILIATION_ROLES,
@@ -17,7 +17,6 @@ import {
   facilityLocationJson,
   facilityOrganization,
   healthSystemOrganization,
-  networkName,
   networkOrganization,
   payerOrganization,
   practiceLocationJson,
@@ -62,6 +61,29 @@ export interface FilterContext {
 
 export const FALSE = 'FALSE'
 
+/** A criterion as a kind's own condition takes it: chains, reverse chains and references are resolved in conditionOf. */
+export type KindCriterion = Exclude<Criterion, { kind: 'chain' | 'has' }>
+
+/** Where a reference parameter of a kind points: a kind (its type and id prefix), and how a row `t` names its rows. */
+export type ReferenceTarget = { type: FhirResourceType; prefix: string } & (
+  | {
+      /** SQL of the referenced row's id on the row `t` */
+      column: string
+      /** a further test on `t` for the reference to hold (a practice is part of its facility's location at its address) */
+      guard?: string
+      ids?: undefined
+    }
+  | {
+      /**
+       * a subquery of the ids a row `t` references, several a row (column `id`: a clinician's networks). The kind's own
+       * condition takes literal references to them; a chain on it is first resolved to the ids it names (search.ts).
+       */
+      ids: string
+      column?: undefined
+      guard?: undefined
+    }
+)
+
 interface KindBase {
   key: string
   type: FhirResourceType
@@ -69,6 +91,12 @@ interface KindBase {
   prefix: string
   /** `FROM` clause; the kind's table is aliased `t` */
   from: string
+  /** the table of the rows: a reference by `t.id` between kinds of one table is a condition on the row itself */
+  table: string
+  /** which rows of the table are of this kind (when `from` selects some of them) */
+  restrict?: string
+  /** the reference parameters and what they point at */
+  references?: Readonly<Record<string, readonly ReferenceTarget[]>>
   select: string
   /** SQL of the row's geography point, for `near` */
   geog: string | null
@@ -77,8 +105,8 @@ interface KindBase {
    * box around it (providers' (primary_taxonomy_code, latitude, longitude): `specialty=` with `near`)
    */
   box?: readonly [latitude: string, longitude: string]
-  /** one criterion as SQL, FALSE when nothing of this kind can match */
-  condition(criterion: Criterion, sql: Sql, context: FilterContext): string
+  /** one criterion as SQL, FALSE when nothing of this kind can match (conditionOf: chains and references) */
+  condition(criterion: KindCriterion, sql: Sql, context: FilterContext): string
 }
 
 /**
@@ -270,16 +298,10 @@ const ADDRESS_COLUMNS: Record<string, string[]> = {
   'address-postalcode': ['t.zip_code'],
 }
 
-/** Practitioner criteria on a providers row `t` (also the `practitioner.` chain of PractitionerRole). */
-function practitionerCondition(criterion: Criterion, sql: Sql): string | null {
-  if (criterion.kind === 'string' && NAME_COLUMNS[criterion.chain ?? criterion.name]) {
-    return stringCondition(NAME_COLUMNS[criterion.chain ?? criterion.name]!, criterion.match, criterion.values, sql)
-  }
-  if (criterion.kind === 'token' && (criterion.chain ?? criterion.name) === 'identifier') {
-    const npis = tokenCodes(criterion.values, FHIR_SYSTEMS.npi).filter((npi) => /^\d{10}$/.test(npi))
-    return npis.length ? `t.npi = ANY(${sql.p(npis)}::bpchar[])` : FALSE
-  }
-  return null
+/** An NPI token on a row `t` (a clinician's or a facility's). */
+function npiCondition(criterion: Extract<Criterion, { kind: 'token' }>, sql: Sql): string {
+  const npis = tokenCodes(criterion.values, FHIR_SYSTEMS.npi).filter((npi) => /^\d{10}$/.test(npi))
+  return npis.length ? `t.npi = ANY(${sql.p(npis)}::bpchar[])` : FALSE
 }
 
 /**
@@ -291,25 +313,6 @@ function inNetworks(names: readonly string[], sql: Sql): string {
   if (!names.length) return FALSE
   const tests = names.map((name) => `t.aggregated_insurance_networks_v1 @> ${sql.p(JSON.stringify({ [name]: true }))}::jsonb`)
   return tests.length === 1 ? tests[0]! : `(${tests.join(' OR ')})`
-}
-
-function networkByIds(ids: readonly number[], sql: Sql, context: FilterContext): string {
-  return inNetworks(
-    context.insurers.filter((insurer) => ids.includes(insurer.id)).map((insurer) => insurer.name),
-    sql,
-  )
-}
-
-/** stringCondition's match in JavaScript, for the few rows read ahead (the insurers). */
-function stringMatches(value: string, match: StringMatch, values: readonly string[]): boolean {
-  const lower = value.toLowerCase()
-  return values.some((wanted) =>
-    match === 'exact'
-      ? value === wanted
-      : match === 'contains'
-        ? lower.includes(wanted.toLowerCase())
-        : lower.startsWith(wanted.toLowerCase()),
-  )
 }
 
 function idToken(criterion: Criterion, prefix: string): number[] {
@@ -326,12 +329,15 @@ const practitionerKind: Kind = {
   type: 'Practitioner',
   prefix: '',
   from: PROVIDER_FROM,
+  table: 'providers',
   select: PRACTITIONER_SELECT,
   geog: null,
   condition(criterion, sql) {
     if (criterion.name === '_id') return idCondition('t.id', idToken(criterion, ''), sql)
     if (criterion.kind === 'date') return dateCondition('t.updated_at', criterion.values, sql, new Date(0))
-    return practitionerCondition(criterion, sql) ?? FALSE
+    if (criterion.kind === 'string') return stringCondition(NAME_COLUMNS[criterion.name]!, criterion.match, criterion.values, sql)
+    if (criterion.kind === 'token' && criterion.name === 'identifier') return npiCondition(criterion, sql)
+    return FALSE
   },
   toJson: (row: ProviderRow, render) => practitionerJson(row, render),
 }
@@ -340,7 +346,7 @@ const ROLE_KINDS_BY_CODE = new Map<string, string[]>()
 for (const [kind, role] of Object.entries(ROLE_CODES))
   ROLE_KINDS_BY_CODE.set(role.code, [...(ROLE_KINDS_BY_CODE.get(role.code) ?? []), kind])
 
-function roleCondition(criterion: Criterion, sql: Sql, context: FilterContext): string {
+function roleCondition(criterion: KindCriterion, sql: Sql, context: FilterContext): string {
   if (criterion.name === '_id')
     return criterion.kind === 'token'
       ? idCondition(
@@ -352,12 +358,14 @@ function roleCondition(criterion: Criterion, sql: Sql, context: FilterContext): 
   switch (criterion.kind) {
     case 'date':
       return dateCondition('t.updated_at', criterion.values, sql, new Date(0))
-    case 'reference':
-      return roleReference(criterion.name, criterion.values, sql, context)
+    case 'reference': // network (the other references: conditionOf)
+      return inNetworks(
+        context.insurers.filter((insurer) => networksNamed(criterion, context).includes(insurer.id)).map((insurer) => insurer.name),
+        sql,
+      )
     case 'near':
       return FALSE // handled as the search's `near` (ordering and distance)
     case 'token':
-      if (criterion.name === 'practitioner') return practitionerCondition(criterion, sql) ?? FALSE
       if (criterion.name === 'specialty') return taxonomyCondition('t.primary_taxonomy_code', criterion, sql)
       if (criterion.name === 'role') {
         if (criterion.text) {
@@ -381,28 +389,8 @@ function roleCondition(criterion: Criterion, sql: Sql, context: FilterContext): 
       }
       return FALSE
     case 'string':
-      if (criterion.name === 'practitioner') return practitionerCondition(criterion, sql) ?? FALSE
-      if (criterion.name === 'location') return stringCondition(ADDRESS_COLUMNS[criterion.chain!]!, criterion.match, criterion.values, sql)
-      if (criterion.name === 'organization') {
-        return `t.facility_id IN (SELECT t.id FROM facilities t WHERE ${stringCondition(['t.name'], criterion.match, criterion.values, sql)})`
-      }
-      if (criterion.name === 'network') return networkByIds(networksNamed(criterion, context), sql, context)
       return FALSE
   }
-}
-
-function roleReference(name: string, values: readonly Reference[], sql: Sql, context: FilterContext): string {
-  switch (name) {
-    case 'practitioner':
-      return idCondition('t.id', idsOf(values, 'Practitioner', ''), sql)
-    case 'location':
-      return idCondition('t.id', idsOf(values, 'Location', 'prov-'), sql)
-    case 'organization':
-      return idCondition('t.facility_id', idsOf(values, 'Organization', 'fac-'), sql)
-    case 'network':
-      return networkByIds(networksNamed({ kind: 'reference', name, values: [...values] }, context), sql, context)
-  }
-  return FALSE
 }
 
 /** A role's sub-position: its network's insurer id, 0 for the one role of a clinician in no network. */
@@ -416,17 +404,13 @@ function roleIds(criterion: Extract<Criterion, { kind: 'token' }>): { id: number
   })
 }
 
-/** The insurer ids a `network` criterion names (by reference, or by the network's name), among the insurers. */
-function networksNamed(criterion: Criterion, context: FilterContext): number[] {
-  if (criterion.kind === 'reference') {
-    const ids = idsOf(criterion.values, 'Organization', 'net-')
-    return context.insurers.filter((insurer) => ids.includes(insurer.id)).map((insurer) => insurer.id)
-  }
-  if (criterion.kind === 'string')
-    return context.insurers
-      .filter((insurer) => stringMatches(networkName(insurer.name), criterion.match, criterion.values))
-      .map((insurer) => insurer.id)
-  return []
+/**
+ * The insurer ids a `network` reference names, among the insurers (a chain `network.name=…` is resolved to such
+ * references first: search.ts resolveChains).
+ */
+function networksNamed(criterion: Extract<Criterion, { kind: 'reference' }>, context: FilterContext): number[] {
+  const ids = idsOf(criterion.values, 'Organization', 'net-')
+  return context.insurers.filter((insurer) => ids.includes(insurer.id)).map((insurer) => insurer.id)
 }
 
 /**
@@ -446,7 +430,7 @@ function roleFilter(criteria: readonly Criterion[], context: FilterContext): Sub
         (sql) =>
           `(t.id, r.sub) IN (SELECT * FROM unnest(${sql.p(named.map((role) => role.id))}::int[], ${sql.p(named.map((role) => role.sub))}::int[]))`,
       )
-    } else if (criterion.name === 'network') {
+    } else if (criterion.name === 'network' && criterion.kind === 'reference') {
       const networks = new Set(networksNamed(criterion, context))
       tests.push((_id, sub) => networks.has(sub))
       conditions.push((sql) => `r.sub = ANY(${sql.p([...networks])}::int[])`)
@@ -469,6 +453,13 @@ const roleKind: Kind = {
   type: 'PractitionerRole',
   prefix: '',
   from: ROLE_FROM,
+  table: 'providers',
+  references: {
+    practitioner: [{ type: 'Practitioner', prefix: '', column: 't.id' }],
+    location: [{ type: 'Location', prefix: 'prov-', column: 't.id' }],
+    organization: [{ type: 'Organization', prefix: 'fac-', column: 't.facility_id' }],
+    network: [{ type: 'Organization', prefix: 'net-', ids: ROLE_NETWORKS }],
+  },
   select: ROLE_SELECT,
   geog: 't.geog',
   box: ['t.latitude', 't.longitude'],
@@ -504,6 +495,11 @@ const practiceLocationKind: Kind = {
   type: 'Location',
   prefix: 'prov-',
   from: PROVIDER_FROM,
+  table: 'providers',
+  references: {
+    organization: [{ type: 'Organization', prefix: 'fac-', column: 't.facility_id' }],
+    partof: [{ type: 'Location', prefix: 'fac-', column: 't.facility_id', guard: `${PART_OF_SQL} IS NOT NULL` }],
+  },
   select: `${PRACTICE_SELECT}, ${PART_OF_SQL} AS part_of`,
   geog: 't.geog',
   box: ['t.latitude', 't.longitude'],
@@ -513,15 +509,9 @@ const practiceLocationKind: Kind = {
       case 'date':
         return dateCondition('t.updated_at', criterion.values, sql, new Date(0))
       case 'string':
-        if (criterion.chain !== null)
-          return `t.facility_id IN (SELECT t.id FROM facilities t WHERE ${stringCondition(['t.name'], criterion.match, criterion.values, sql)})`
         return stringCondition(ADDRESS_COLUMNS[criterion.name]!, criterion.match, criterion.values, sql)
       case 'reference':
-        if (criterion.name === 'partof') {
-          const facilities = idsOf(criterion.values, 'Location', 'fac-')
-          return facilities.length ? `${idCondition('t.facility_id', facilities, sql)} AND ${PART_OF_SQL} IS NOT NULL` : FALSE
-        }
-        return idCondition('t.facility_id', idsOf(criterion.values, 'Organization', 'fac-'), sql)
+        return FALSE
       case 'token':
         if (criterion.text)
           return stringCondition(
@@ -549,30 +539,22 @@ const FACILITY_ADDRESS: Record<string, string[]> = {
   'address-postalcode': ['t.zip_code'],
 }
 
-/** Facilities whose health system's name matches (`partof.name`, `primary-organization.name`). */
-function healthSystemNamed(criterion: Extract<Criterion, { kind: 'string' }>, sql: Sql): string {
-  return `t.health_system_id IN (SELECT t.id FROM health_systems t WHERE ${stringCondition(['t.name'], criterion.match, criterion.values, sql)})`
-}
-
 /**
  * A kind over facility rows (ids `fac-{id}`, `_lastUpdated` on updated_at): Organization, Location, HealthcareService
- * and OrganizationAffiliation differ in their other parameters only.
+ * and OrganizationAffiliation differ in their references and other parameters only (`restrict`: the facilities of
+ * the kind, when not all).
  */
 function facilityKind(
-  key: string,
-  type: FhirResourceType,
-  from: string,
-  geog: string | null,
-  condition: (criterion: Exclude<Criterion, { kind: 'date' }>, sql: Sql) => string,
+  shape: Pick<KindBase, 'key' | 'type' | 'geog' | 'restrict' | 'references'>,
+  condition: (criterion: Exclude<KindCriterion, { kind: 'date' }>, sql: Sql) => string,
   toJson: (row: FacilityRow, render: Render) => string,
 ): Kind {
   return {
-    key,
-    type,
+    ...shape,
     prefix: 'fac-',
-    from,
+    from: shape.restrict ? `(SELECT * FROM facilities t WHERE ${shape.restrict}) t` : 'facilities t',
+    table: 'facilities',
     select: FACILITY_SELECT,
-    geog,
     condition(criterion, sql) {
       if (criterion.name === '_id') return idCondition('t.id', idToken(criterion, 'fac-'), sql)
       if (criterion.kind === 'date') return dateCondition('t.updated_at', criterion.values, sql, new Date(0))
@@ -583,24 +565,21 @@ function facilityKind(
 }
 
 const facilityOrganizationKind = facilityKind(
-  'facility',
-  'Organization',
-  'facilities t',
-  null,
+  {
+    key: 'facility',
+    type: 'Organization',
+    geog: null,
+    references: { partof: [{ type: 'Organization', prefix: 'hs-', column: 't.health_system_id' }] },
+  },
   (criterion, sql) => {
     switch (criterion.kind) {
       case 'string':
-        if (criterion.name === 'partof') return healthSystemNamed(criterion, sql)
         return stringCondition(criterion.name === 'name' ? ['t.name'] : FACILITY_ADDRESS.address!, criterion.match, criterion.values, sql)
       case 'token':
         if (criterion.name === 'type') return orgTypeMatches(criterion, 'fac') ? 'TRUE' : FALSE
-        if (criterion.name === 'identifier') {
-          const npis = tokenCodes(criterion.values, FHIR_SYSTEMS.npi).filter((npi) => /^\d{10}$/.test(npi))
-          return npis.length ? `t.npi = ANY(${sql.p(npis)}::bpchar[])` : FALSE
-        }
+        if (criterion.name === 'identifier') return npiCondition(criterion, sql)
         return FALSE
       case 'reference':
-        return idCondition('t.health_system_id', idsOf(criterion.values, 'Organization', 'hs-'), sql)
       case 'near':
         return FALSE
     }
@@ -615,19 +594,19 @@ function orgTypeMatches(criterion: Extract<Criterion, { kind: 'token' }>, kind: 
 }
 
 const facilityLocationKind = facilityKind(
-  'facility-location',
-  'Location',
-  'facilities t',
-  't.geog',
+  {
+    key: 'facility-location',
+    type: 'Location',
+    geog: 't.geog',
+    // a facility's location is part of no other location
+    references: { organization: [{ type: 'Organization', prefix: 'fac-', column: 't.id' }] },
+  },
   (criterion, sql) => {
     switch (criterion.kind) {
       case 'string':
-        if (criterion.chain !== null) return stringCondition(['t.name'], criterion.match, criterion.values, sql)
         return stringCondition(FACILITY_ADDRESS[criterion.name]!, criterion.match, criterion.values, sql)
       case 'reference':
-        // a facility's location is part of no other location
-        if (criterion.name === 'partof') return FALSE
-        return idCondition('t.id', idsOf(criterion.values, 'Organization', 'fac-'), sql)
+        return FALSE
       case 'token':
         return facilityTypeCondition(criterion, LOCATION_TYPES, FHIR_SYSTEMS.locationRole, sql)
       case 'near':
@@ -644,6 +623,7 @@ const healthSystemKind: Kind = {
   type: 'Organization',
   prefix: 'hs-',
   from: 'health_systems t',
+  table: 'health_systems',
   select: 't.id, t.name, t.city, t.state, t.phone_number, t.website_domain',
   geog: null,
   condition(criterion, sql, context) {
@@ -677,6 +657,8 @@ function insurerKind(variant: 'payer' | 'network'): Kind {
     type: 'Organization',
     prefix,
     from: 'insurers t',
+    table: 'insurers',
+    ...(network ? { references: { partof: [{ type: 'Organization', prefix: 'ins-', column: 't.id' }] } } : {}),
     select: 't.id, t.name, t.kind, t.states',
     geog: null,
     condition(criterion, sql, context) {
@@ -686,12 +668,9 @@ function insurerKind(variant: 'payer' | 'network'): Kind {
           return dateCondition(null, criterion.values, sql, context.loadedAt)
         case 'string':
           if (criterion.name === 'name') return stringCondition([name], criterion.match, criterion.values, sql)
-          if (network && criterion.name === 'partof') return stringCondition(['t.name'], criterion.match, criterion.values, sql)
           return FALSE
         case 'token':
           return criterion.name === 'type' && orgTypeMatches(criterion, network ? 'net' : 'ins') ? 'TRUE' : FALSE
-        case 'reference':
-          return network && criterion.name === 'partof' ? idCondition('t.id', idsOf(criterion.values, 'Organization', 'ins-'), sql) : FALSE
         default:
           return FALSE
       }
@@ -730,17 +709,20 @@ function facilityTypeCondition(
 }
 
 const healthcareServiceKind = facilityKind(
-  'service',
-  'HealthcareService',
-  'facilities t',
-  null,
+  {
+    key: 'service',
+    type: 'HealthcareService',
+    geog: null,
+    references: {
+      organization: [{ type: 'Organization', prefix: 'fac-', column: 't.id' }],
+      location: [{ type: 'Location', prefix: 'fac-', column: 't.id' }],
+    },
+  },
   (criterion, sql) => {
     switch (criterion.kind) {
-      case 'string': // name, organization.name: the facility's name
+      case 'string': // name: the facility's name
         return stringCondition(['t.name'], criterion.match, criterion.values, sql)
       case 'reference':
-        if (criterion.name === 'organization') return idCondition('t.id', idsOf(criterion.values, 'Organization', 'fac-'), sql)
-        if (criterion.name === 'location') return idCondition('t.id', idsOf(criterion.values, 'Location', 'fac-'), sql)
         return FALSE
       case 'token':
         if (criterion.name === 'service-category')
@@ -754,29 +736,27 @@ const healthcareServiceKind = facilityKind(
   asJson(healthcareService),
 )
 
-/** The references of an OrganizationAffiliation: the health system, and the facility as itself, its location and services. */
-const AFFILIATION_REFERENCES: Record<string, { column: string; type: string; prefix: string }> = {
-  'primary-organization': { column: 't.health_system_id', type: 'Organization', prefix: 'hs-' },
-  'participating-organization': { column: 't.id', type: 'Organization', prefix: 'fac-' },
-  location: { column: 't.id', type: 'Location', prefix: 'fac-' },
-  service: { column: 't.id', type: 'HealthcareService', prefix: 'fac-' },
-}
-
 const organizationAffiliationKind = facilityKind(
-  'affiliation',
-  'OrganizationAffiliation',
-  // a facility is affiliated when it belongs to a health system
-  '(SELECT * FROM facilities WHERE health_system_id IS NOT NULL) t',
-  null,
+  {
+    key: 'affiliation',
+    type: 'OrganizationAffiliation',
+    geog: null,
+    // a facility is affiliated when it belongs to a health system
+    restrict: 't.health_system_id IS NOT NULL',
+    // the health system, and the facility as itself, its location and its services
+    references: {
+      'primary-organization': [{ type: 'Organization', prefix: 'hs-', column: 't.health_system_id' }],
+      'participating-organization': [{ type: 'Organization', prefix: 'fac-', column: 't.id' }],
+      location: [{ type: 'Location', prefix: 'fac-', column: 't.id' }],
+      service: [{ type: 'HealthcareService', prefix: 'fac-', column: 't.id' }],
+    },
+  },
   (criterion, sql) => {
     switch (criterion.kind) {
       case 'string':
-        if (criterion.name === 'primary-organization') return healthSystemNamed(criterion, sql)
-        return stringCondition(['t.name'], criterion.match, criterion.values, sql)
-      case 'reference': {
-        const target = AFFILIATION_REFERENCES[criterion.name]
-        return target ? idCondition(target.column, idsOf(criterion.values, target.type, target.prefix), sql) : FALSE
-      }
+        return FALSE
+      case 'reference':
+        return FALSE
       case 'token':
         if (criterion.name === 'role') return facilityTypeCondition(criterion, AFFILIATION_ROLES, FHIR_SYSTEMS.affiliationRole, sql)
         if (criterion.name === 'specialty') return taxonomyCondition('t.taxonomy_code', criterion, sql)
@@ -805,6 +785,11 @@ const insurancePlanKind: Kind = {
   type: 'InsurancePlan',
   prefix: 'ins-',
   from: 'insurers t',
+  table: 'insurers',
+  references: {
+    'administered-by': [{ type: 'Organization', prefix: 'ins-', column: 't.id' }],
+    'owned-by': [{ type: 'Organization', prefix: 'ins-', column: 't.id' }],
+  },
   select: `t.id, t.name, t.kind, t.states, ${PRODUCT_TYPE_SQL} AS product_type,
     (SELECT coalesce(json_agg(json_build_object('design', c.plan_design, 'deductible', c.deductible::float8, 'copay', c.copay::float8,
       'coinsurance', c.coinsurance::float8) ORDER BY c.deductible, c.id), '[]'::json) FROM plan_cost_sharing c WHERE ${PLAN_DESIGNS}) AS plans`,
@@ -814,10 +799,8 @@ const insurancePlanKind: Kind = {
     switch (criterion.kind) {
       case 'date':
         return dateCondition(null, criterion.values, sql, context.loadedAt)
-      case 'string': // name, administered-by.name, owned-by.name: the payer is the insurer
+      case 'string': // name: the payer is the insurer
         return stringCondition(['t.name'], criterion.match, criterion.values, sql)
-      case 'reference':
-        return idCondition('t.id', idsOf(criterion.values, 'Organization', 'ins-'), sql)
       case 'token': {
         if (criterion.name === 'type') {
           const codes = criterion.text
@@ -875,4 +858,79 @@ export function kindOf(type: FhirResourceType, id: string): { kind: Kind; index:
     if (ids.length && (kind.prefix !== '' || /^\d+$/.test(id))) return { kind, index, id: ids[0]! }
   }
   return null
+}
+
+/** The kind of a reference target: the kind of that type with that id prefix. */
+export function targetKind(target: ReferenceTarget): Kind {
+  const kind = KINDS[target.type].find((candidate) => candidate.prefix === target.prefix)
+  if (!kind) throw new Error(`no ${target.type} kind with the prefix "${target.prefix}"`)
+  return kind
+}
+
+function anyOf(conditions: readonly string[]): string {
+  const kept = conditions.filter((condition) => condition !== FALSE)
+  if (kept.includes('TRUE')) return 'TRUE'
+  return kept.length === 0 ? FALSE : kept.length === 1 ? kept[0]! : `(${kept.join(' OR ')})`
+}
+
+function allOf(conditions: readonly (string | undefined)[]): string {
+  if (conditions.includes(FALSE)) return FALSE
+  const kept = conditions.filter((condition): condition is string => condition !== undefined && condition !== 'TRUE')
+  return kept.length === 0 ? 'TRUE' : kept.length === 1 ? kept[0]! : `(${kept.join(' AND ')})`
+}
+
+/** A reference by `t.id` from a kind to a kind of the same table: the row itself (a role's practitioner, a facility's location). */
+const sameRow = (from: Kind, to: Kind, column: string) => column === 't.id' && from.table === to.table
+
+/**
+ * One criterion on a row `t` of `kind` as SQL: FALSE when no row of the kind can match, TRUE when every row does. One
+ * implementation of references for every kind, from its `references`: literal ones (`organization=Organization/fac-1`),
+ * chains (`organization.name=…`, the target kind's own condition on the rows referenced) and reverse chains
+ * (`_has:PractitionerRole:location:specialty=…`, the source kind's condition on the rows that reference this one). A
+ * reference within one row is a condition on the row; else a semi-join on the referenced (or referencing) ids.
+ */
+export function conditionOf(kind: Kind, criterion: Criterion, sql: Sql, context: FilterContext): string {
+  switch (criterion.kind) {
+    case 'chain':
+      return anyOf(
+        (kind.references?.[criterion.name] ?? []).map((target) => {
+          if (target.column === undefined) throw new Error(`the chain ${kind.type}.${criterion.name} is resolved to ids first`)
+          const other = targetKind(target)
+          const inner = conditionOf(other, criterion.inner, sql, context)
+          if (inner === FALSE) return FALSE
+          const reach = sameRow(kind, other, target.column)
+            ? allOf([inner, other.restrict])
+            : `${target.column} IN (SELECT t.id FROM ${other.from}${inner === 'TRUE' ? '' : ` WHERE ${inner}`})`
+          return allOf([reach, target.guard])
+        }),
+      )
+    case 'has':
+      return anyOf(
+        KINDS[criterion.source].flatMap((source) =>
+          (source.references?.[criterion.name] ?? [])
+            .filter((target) => target.type === kind.type && target.prefix === kind.prefix)
+            .map((target) => {
+              const inner = allOf([conditionOf(source, criterion.inner, sql, context), target.guard])
+              if (inner === FALSE) return FALSE
+              if (target.column !== undefined && sameRow(source, kind, target.column)) return allOf([inner, source.restrict])
+              const where = inner === 'TRUE' ? '' : ` WHERE ${inner}`
+              return target.ids !== undefined
+                ? `t.id IN (SELECT n.id FROM ${source.from} CROSS JOIN LATERAL ${target.ids} n${where})`
+                : `t.id IN (SELECT ${target.column} FROM ${source.from}${where})`
+            }),
+        ),
+      )
+    case 'reference': {
+      const targets = kind.references?.[criterion.name] ?? []
+      if (targets.some((target) => target.ids !== undefined)) return kind.condition(criterion, sql, context)
+      return anyOf(
+        targets.map((target) => {
+          const ids = idsOf(criterion.values, target.type, target.prefix)
+          return ids.length ? allOf([idCondition(target.column!, ids, sql), target.guard]) : FALSE
+        }),
+      )
+    }
+    default:
+      return kind.condition(criterion, sql, context)
+  }
 }

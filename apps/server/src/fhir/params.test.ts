@@ -95,25 +95,96 @@ describe('FHIR search parameters', () => {
       {
         kind: 'token',
         name: 'specialty',
-        chain: null,
         text: false,
         values: [
           { system: null, code: '207R00000X' },
           { system: null, code: '207Q00000X' },
         ],
       },
-      { kind: 'string', name: 'location', chain: 'address-postalcode', match: 'prefix', values: ['100'] },
-      { kind: 'string', name: 'network', chain: 'name', match: 'exact', values: ['Aetna Network'] },
+      {
+        kind: 'chain',
+        name: 'location',
+        target: 'Location',
+        inner: { kind: 'string', name: 'address-postalcode', match: 'prefix', values: ['100'] },
+      },
+      {
+        kind: 'chain',
+        name: 'network',
+        target: 'Organization',
+        inner: { kind: 'string', name: 'name', match: 'exact', values: ['Aetna Network'] },
+      },
       { kind: 'near', name: 'location.near', near: { latitude: 40.7, longitude: -74, radius: 5000, unit: 'km' } },
     ])
     expect(refusal(() => parseSearch('Practitioner', [['gender', 'female']])).message).toMatch(
       /Unknown search parameter "gender" for Practitioner/,
     )
     expect(parseSearch('Practitioner', [['gender', 'female']], true).criteria).toEqual([])
-    expect(refusal(() => parseSearch('Location', [['organization.type', 'fac']])).message).toMatch(/organization\.type is not supported/)
+    expect(refusal(() => parseSearch('Location', [['organization.gender', 'x']])).message).toMatch(/organization\.gender is not supported/)
     expect(refusal(() => parseSearch('Location', [['address:sounds', 'x']])).message).toMatch(/Modifier :sounds/)
     expect(refusal(() => parseSearch('Location', [['_include', 'Location:endpoint']])).message).toMatch(/not supported/)
     expect(refusal(() => parseSearch('Location', [['_format', 'xml']])).status).toBe(406)
     expect(parseSearch('Organization', [['name', 'a\\,b,c']]).criteria[0]).toMatchObject({ values: ['a,b', 'c'] })
+  })
+
+  it('chains: through references, as far as three; reverse chains by the references that take chains', () => {
+    // a chain goes on through a chained reference of its target
+    expect(parseSearch('PractitionerRole', [['location.organization.partof.name:exact', 'Mercy']]).criteria).toEqual([
+      {
+        kind: 'chain',
+        name: 'location',
+        target: 'Location',
+        inner: {
+          kind: 'chain',
+          name: 'organization',
+          target: 'Organization',
+          inner: {
+            kind: 'chain',
+            name: 'partof',
+            target: 'Organization',
+            inner: { kind: 'string', name: 'name', match: 'exact', values: ['Mercy'] },
+          },
+        },
+      },
+    ])
+    // a token and a reference at the end of a chain
+    expect(parseSearch('OrganizationAffiliation', [['service.service-category', 'urg']]).criteria[0]).toMatchObject({
+      kind: 'chain',
+      target: 'HealthcareService',
+      inner: { kind: 'token', name: 'service-category', values: [{ system: null, code: 'urg' }] },
+    })
+    expect(parseSearch('Location', [['partof.organization', 'Organization/fac-3']]).criteria[0]).toMatchObject({
+      inner: { kind: 'reference', name: 'organization', values: [{ type: 'Organization', id: 'fac-3' }] },
+    })
+    expect(
+      refusal(() => parseSearch('Location', [['_has:OrganizationAffiliation:location:service.organization.partof.name', 'Mercy']])).message,
+    ).toMatch(/follows more than 3 references/)
+    // near orders a search: only PractitionerRole's location.near, never within a chain
+    expect(refusal(() => parseSearch('Location', [['partof.near', '40|-74|1|km']])).message).toMatch(/partof\.near is not supported/)
+    // reverse chains: _has:Type:parameter:its parameter, where Type's parameter points here and takes chains
+    expect(parseSearch('Practitioner', [['_has:PractitionerRole:practitioner:specialty', '207R00000X']]).criteria).toEqual([
+      {
+        kind: 'has',
+        name: 'practitioner',
+        source: 'PractitionerRole',
+        inner: { kind: 'token', name: 'specialty', text: false, values: [{ system: null, code: '207R00000X' }] },
+      },
+    ])
+    expect(parseSearch('Organization', [['_has:PractitionerRole:network:location.address-state:exact', 'NY']]).criteria[0]).toMatchObject({
+      kind: 'has',
+      inner: { kind: 'chain', name: 'location', inner: { name: 'address-state', match: 'exact', values: ['NY'] } },
+    })
+    for (const [type, key] of [
+      ['Practitioner', '_has:PractitionerRole:location:specialty'], // location points at a Location
+      ['Practitioner', '_has:PractitionerRole:role:specialty'], // role is no reference
+      ['Practitioner', '_has:Endpoint:organization:name'], // no Endpoint here
+      ['Practitioner', '_has:PractitionerRole:practitioner'], // no parameter of the source
+    ] as const)
+      expect(refusal(() => parseSearch(type, [[key, 'x']])).message, key).toMatch(/Reverse chain .* is not supported/)
+    expect(refusal(() => parseSearch('Practitioner', [['_has:PractitionerRole:practitioner:colour', 'x']])).message).toMatch(
+      /Unknown search parameter "colour" for PractitionerRole/,
+    )
+    expect(refusal(() => parseSearch('Practitioner', [['_has:PractitionerRole:practitioner:location.near', '40|-74|1|km']])).status).toBe(
+      400,
+    )
   })
 })

@@ -1,8 +1,10 @@
 import {
   FHIR_DEFAULT_COUNT,
   FHIR_INCLUDES,
+  FHIR_MAX_CHAIN,
   FHIR_MAX_COUNT,
   FHIR_MESSAGES,
+  FHIR_RESOURCE_TYPES,
   FHIR_RESULT_PARAMS,
   FHIR_SEARCH_PARAMS,
   type FhirResourceType,
@@ -63,13 +65,17 @@ const isUnit = (text: string): text is DistanceUnit => (UNITS as string[]).inclu
 export const MAX_NEAR_METRES = 500_000
 const DEFAULT_NEAR = { distance: 50, unit: 'km' as DistanceUnit }
 
-/** One search criterion: a parameter (maybe chained), its modifier, and its comma-separated alternatives (OR). */
+/** One search criterion: a parameter, its modifier, and its comma-separated alternatives (OR). */
 export type Criterion =
-  | { kind: 'string'; name: string; chain: string | null; match: StringMatch; values: string[] }
-  | { kind: 'token'; name: string; chain: string | null; text: boolean; values: Token[] }
+  | { kind: 'string'; name: string; match: StringMatch; values: string[] }
+  | { kind: 'token'; name: string; text: boolean; values: Token[] }
   | { kind: 'reference'; name: string; values: Reference[] }
   | { kind: 'date'; name: string; values: DateBound[] }
   | { kind: 'near'; name: string; near: Near }
+  /** a chain `name.…`: the resources whose reference `name` points at a `target` that meets `inner` */
+  | { kind: 'chain'; name: string; target: FhirResourceType; inner: Criterion }
+  /** a reverse chain `_has:source:name:…`: the resources a `source` that meets `inner` points at by its reference `name` */
+  | { kind: 'has'; name: string; source: FhirResourceType; inner: Criterion }
 
 export interface SearchRequest {
   type: FhirResourceType
@@ -83,19 +89,6 @@ export interface SearchRequest {
   cursor: string | null
   /** the accepted parameters in order (for self and next links) */
   pairs: [string, string][]
-}
-
-/** The chained parameters and their types, by reference parameter (the chains this server resolves). */
-const CHAIN_TYPES: Record<string, 'string' | 'token' | 'near'> = {
-  name: 'string',
-  family: 'string',
-  given: 'string',
-  identifier: 'token',
-  address: 'string',
-  'address-postalcode': 'string',
-  'address-city': 'string',
-  'address-state': 'string',
-  near: 'near',
 }
 
 const DATE =
@@ -223,19 +216,12 @@ export function parseSearch(type: FhirResourceType, pairs: [string, string][], l
       if (key !== '_cursor') request.pairs.push([key, raw])
       continue
     }
-    const colon = key.indexOf(':')
-    const path = colon < 0 ? key : key.slice(0, colon)
-    const modifier = colon < 0 ? null : key.slice(colon + 1)
-    const dot = path.indexOf('.')
-    const name = dot < 0 ? path : path.slice(0, dot)
-    const chain = dot < 0 ? null : path.slice(dot + 1)
-    const definition = definitionOf(type, name)
-    if (!definition) {
+    const criterion = parseParameter(type, key, raw, key, 0)
+    if (!criterion) {
       if (lenient) continue
       throw invalid(FHIR_MESSAGES.unknownParam(type, key), key)
     }
-    if (raw === '') throw invalid(FHIR_MESSAGES.badValue(key, 'empty'), key)
-    request.criteria.push(parseCriterion(definition, key, chain, modifier, raw))
+    request.criteria.push(criterion)
     request.pairs.push([key, raw])
   }
   const nears = request.criteria.filter((criterion): criterion is Extract<Criterion, { kind: 'near' }> => criterion.kind === 'near')
@@ -244,41 +230,71 @@ export function parseSearch(type: FhirResourceType, pairs: [string, string][], l
   return request
 }
 
-function parseCriterion(
-  definition: FhirSearchParamDefinition,
-  key: string,
-  chain: string | null,
-  modifier: string | null,
-  raw: string,
-): Criterion {
-  const name = definition.name
-  if (chain !== null) {
-    const chainType = definition.chains?.includes(chain) ? CHAIN_TYPES[chain] : undefined
-    if (!chainType) throw notSupported(FHIR_MESSAGES.unsupportedChain(name, chain), key)
-    if (chainType === 'near') {
-      if (modifier) throw notSupported(FHIR_MESSAGES.unsupportedModifier(key, modifier), key)
-      return { kind: 'near', name: key, near: parseNear(key, raw) }
-    }
-    if (chainType === 'token') {
-      if (modifier) throw notSupported(FHIR_MESSAGES.unsupportedModifier(key, modifier), key)
-      return { kind: 'token', name, chain, text: false, values: splitValues(raw).map((value) => parseToken(key, value)) }
-    }
-    return { kind: 'string', name, chain, match: stringMatch(key, modifier), values: nonEmpty(key, splitValues(raw)) }
+const isResourceType = (text: string): text is FhirResourceType => (FHIR_RESOURCE_TYPES as readonly string[]).includes(text)
+
+/**
+ * `part` of the parameter `key` (all of it, or what follows a chain's `name.` or a `_has:Type:name:`) on `type`, as
+ * a criterion; undefined when `type` has no such parameter. `depth`: the references followed so far.
+ */
+function parseParameter(type: FhirResourceType, part: string, raw: string, key: string, depth: number): Criterion | undefined {
+  if (part.startsWith('_has:')) return parseHas(type, part, raw, key, depth)
+  const colon = part.indexOf(':')
+  const path = colon < 0 ? part : part.slice(0, colon)
+  const modifier = colon < 0 ? null : part.slice(colon + 1)
+  const dot = path.indexOf('.')
+  const definition = definitionOf(type, dot < 0 ? path : path.slice(0, dot))
+  if (!definition) return undefined
+  if (raw === '') throw invalid(FHIR_MESSAGES.badValue(key, 'empty'), key)
+  if (dot < 0) {
+    const criterion = parseCriterion(definition, key, modifier, raw)
+    // `near` orders the whole search: it is not a condition on a referenced resource
+    if (criterion.kind === 'near' && depth > 0) throw notSupported(FHIR_MESSAGES.unsupportedChain(key, 'near'), key)
+    return criterion
   }
+  const name = definition.name
+  const chain = path.slice(dot + 1)
+  if (!definition.target || !definition.chains?.includes(chain.split('.')[0]!))
+    throw notSupported(FHIR_MESSAGES.unsupportedChain(name, chain), key)
+  if (chain === 'near') {
+    // PractitionerRole's location.near, this server's extension: the search's `near`, on the clinicians' practices
+    if (depth > 0) throw notSupported(FHIR_MESSAGES.unsupportedChain(name, chain), key)
+    if (modifier) throw notSupported(FHIR_MESSAGES.unsupportedModifier(key, modifier), key)
+    return { kind: 'near', name: key, near: parseNear(key, raw) }
+  }
+  if (depth >= FHIR_MAX_CHAIN) throw notSupported(FHIR_MESSAGES.chainTooLong(key), key)
+  const inner = parseParameter(definition.target, colon < 0 ? chain : `${chain}:${modifier}`, raw, key, depth + 1)
+  // a chain names a parameter of its target (the contracts' chains are checked against the targets' parameters)
+  if (!inner) throw notSupported(FHIR_MESSAGES.unsupportedChain(name, chain), key)
+  return { kind: 'chain', name, target: definition.target, inner }
+}
+
+/** `_has:{source}:{reference parameter of source pointing at type}:{a parameter of source}`. */
+function parseHas(type: FhirResourceType, part: string, raw: string, key: string, depth: number): Criterion {
+  const [, source = '', name = '', ...rest] = part.split(':')
+  const definition = isResourceType(source) ? definitionOf(source, name) : undefined
+  if (!isResourceType(source) || !definition || definition.target !== type || !definition.chains || !rest.length)
+    throw notSupported(FHIR_MESSAGES.unsupportedReverseChain(key), key)
+  if (depth >= FHIR_MAX_CHAIN) throw notSupported(FHIR_MESSAGES.chainTooLong(key), key)
+  const inner = parseParameter(source, rest.join(':'), raw, key, depth + 1)
+  if (!inner) throw invalid(FHIR_MESSAGES.unknownParam(source, rest.join(':')), key)
+  return { kind: 'has', name, source, inner }
+}
+
+function parseCriterion(definition: FhirSearchParamDefinition, key: string, modifier: string | null, raw: string): Criterion {
+  const name = definition.name
   switch (definition.type) {
     case 'string':
-      return { kind: 'string', name, chain: null, match: stringMatch(key, modifier), values: nonEmpty(key, splitValues(raw)) }
+      return { kind: 'string', name, match: stringMatch(key, modifier), values: nonEmpty(key, splitValues(raw)) }
     case 'token': {
       if (modifier !== null && modifier !== 'text') throw notSupported(FHIR_MESSAGES.unsupportedModifier(name, modifier), key)
       if (modifier === 'text')
         return {
           kind: 'token',
           name,
-          chain: null,
           text: true,
           values: nonEmpty(key, splitValues(raw)).map((code) => ({ system: null, code })),
         }
-      return { kind: 'token', name, chain: null, text: false, values: splitValues(raw).map((value) => parseToken(key, value)) }
+      return { kind: 'token', name, text: false, values: splitValues(raw).map((value) => parseToken(key, value)) }
     }
     case 'reference': {
       if (modifier !== null && !/^[A-Z][A-Za-z]+$/.test(modifier))

@@ -4,7 +4,7 @@ import type { Row as TableRow } from '../db/kysely.js'
 import { primaryOf } from '../db/replicas.js'
 import { boundingBox } from '../lib/bounding-box.js'
 import { DATA_VERSION_SQL, VersionedLruCache } from '../lib/versioned-cache.js'
-import { FALSE, KINDS, Sql, kindOf, pointSql, type FilterContext, type Kind, type SubFilter } from './kinds.js'
+import { FALSE, KINDS, Sql, conditionOf, kindOf, pointSql, targetKind, type FilterContext, type Kind, type SubFilter } from './kinds.js'
 import { invalid } from './outcome.js'
 import { METRES_PER_UNIT, UCUM_UNITS, type Criterion, type Near, type Reference, type SearchRequest } from './params.js'
 import type { Meta, Render, Resource } from './resources.js'
@@ -148,7 +148,7 @@ function conditionsOf(kind: Kind, criteria: readonly Criterion[], sql: Sql, cont
   const conditions: string[] = []
   for (const criterion of criteria) {
     if (criterion.kind === 'near') continue
-    const condition = kind.condition(criterion, sql, context)
+    const condition = conditionOf(kind, criterion, sql, context)
     if (condition === FALSE) return null
     if (condition !== 'TRUE') conditions.push(condition)
   }
@@ -287,9 +287,34 @@ async function nearPage(
  */
 export const RESOURCES_PER_ROW_GUESS = 6
 
-export async function search(pool: pg.Pool, request: SearchRequest, version: DirectoryVersion): Promise<SearchResult> {
-  const kinds = KINDS[request.type]
+/**
+ * A chain on a reference that a row holds several of (a clinician's networks: `network.name=…`, `network.partof=…`) as
+ * the references it names, read first by the target kind's own condition: the role kind's condition and its filter of
+ * a clinician's roles go by network ids (a few hundred insurers at most). Other chains stay conditions of the search.
+ */
+async function resolveChains(pool: pg.Pool, type: FhirResourceType, criterion: Criterion, context: FilterContext): Promise<Criterion> {
+  if (criterion.kind === 'has') return { ...criterion, inner: await resolveChains(pool, criterion.source, criterion.inner, context) }
+  if (criterion.kind !== 'chain') return criterion
+  const inner = await resolveChains(pool, criterion.target, criterion.inner, context)
+  const targets = KINDS[type].flatMap((kind) => kind.references?.[criterion.name] ?? []).filter((target) => target.ids !== undefined)
+  if (!targets.length) return { ...criterion, inner }
+  const values: Reference[] = []
+  for (const target of targets) {
+    const kind = targetKind(target)
+    const sql = new Sql()
+    const condition = conditionOf(kind, inner, sql, context)
+    if (condition === FALSE) continue
+    const { rows } = await pool.query<{ id: number }>(`SELECT t.id FROM ${kind.from} WHERE ${condition} ORDER BY t.id`, sql.values)
+    for (const row of rows) values.push({ type: target.type, id: `${target.prefix}${row.id}` })
+  }
+  return { kind: 'reference', name: criterion.name, values }
+}
+
+export async function search(pool: pg.Pool, searched: SearchRequest, version: DirectoryVersion): Promise<SearchResult> {
+  const kinds = KINDS[searched.type]
   const context = await filterContext(pool, version)
+  const criteria = await Promise.all(searched.criteria.map((criterion) => resolveChains(pool, searched.type, criterion, context)))
+  const request: SearchRequest = { ...searched, criteria }
   const render = renderOf(version, context)
   const near = request.near
   if (near && kinds.every((kind) => kind.geog === null)) throw invalid(FHIR_MESSAGES.unknownParam(request.type, 'near'))
@@ -603,7 +628,7 @@ async function revincluded(
     let after = 0
     for (;;) {
       const sql = new Sql()
-      const condition = kind.condition(criterion, sql, context)
+      const condition = conditionOf(kind, criterion, sql, context)
       if (condition === FALSE) break
       // rows, not resources: a clinician holds a role per network (a first guess, as search() makes; read on below)
       const wanted = FHIR_MAX_REVINCLUDE + 1 - resources.length
