@@ -2,7 +2,7 @@ import { FHIR_MESSAGES, FHIR_RESOURCE_TYPES, type FhirResourceType } from '@citr
 import type pg from 'pg'
 import { KINDS } from './kinds.js'
 import { invalid } from './outcome.js'
-import { filterContext, renderOf, type DirectoryVersion } from './search.js'
+import { filterContext, renderOf, rendered, type DirectoryVersion } from './search.js'
 
 /**
  * Bulk download in the manner of FHIR Bulk Data `$export`, without the asynchronous job: the manifest lists one
@@ -62,21 +62,18 @@ export async function* exportBatches(
   for (const kind of KINDS[type]) {
     let after = 0
     for (;;) {
-      const { rows } = await pool.query<{ id: number }>(
+      const { rows } = await pool.query<Record<string, unknown> & { id: number }>(
         `SELECT ${kind.select} FROM ${kind.from} WHERE t.id > $1 ORDER BY t.id LIMIT ${EXPORT_BATCH}`,
         [after],
       )
       if (rows.length === 0) break
       let text = ''
-      let count = rows.length
-      if (kind.several) {
-        count = 0
-        for (const row of rows) {
-          const subs = kind.several.subs(row as never, render, null)
-          for (const json of kind.several.toJson(row as never, render, subs)) text += `${json}\n`
-          count += subs.length
+      let count = 0
+      for (const row of rows)
+        for (const resource of rendered(kind, row, render)) {
+          text += `${resource.json}\n`
+          count++
         }
-      } else for (const row of rows) text += `${kind.toJson(row as never, render)}\n`
       yield { text, count, rows: rows.length }
       after = rows[rows.length - 1]!.id
       if (rows.length < EXPORT_BATCH) break

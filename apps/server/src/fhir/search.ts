@@ -161,8 +161,8 @@ function where(conditions: string[]): string {
 
 type Row = Record<string, unknown> & { id: number }
 
-/** A row's resources (those `filter` keeps, of a kind with several a row). */
-function rendered(kind: Kind, row: Row, render: Render, filter: SubFilter | null = null): Rendered[] {
+/** A row's resources (those `filter` keeps, of a kind with several a row): the one rendering of searches, reads and exports. */
+export function rendered(kind: Kind, row: Row, render: Render, filter: SubFilter | null = null): Rendered[] {
   if (!kind.several) return [{ type: kind.type, id: `${kind.prefix}${row.id}`, json: kind.toJson(row as never, render) }]
   const several = kind.several
   const subs = several.subs(row as never, render, filter)
@@ -422,6 +422,9 @@ async function withRows(pool: pg.Pool, kinds: readonly Kind[], near: Found[]): P
   return { found, read: near.length, last: near[near.length - 1] }
 }
 
+/** The resources of a row at these sub-positions (a read's, or a page's part of a row). */
+const subsOf = (subs: readonly number[]): SubFilter => ({ keeps: (_id, sub) => subs.includes(sub), sql: () => FALSE })
+
 /** The page's resources as JSON text: a row's resources on the page written together (Kind.several). */
 function materialise(kinds: readonly Kind[], page: readonly Found[], render: Render): Match[] {
   const matches: Match[] = []
@@ -429,16 +432,9 @@ function materialise(kinds: readonly Kind[], page: readonly Found[], render: Ren
     const entry = page[at]!
     const kind = kinds[entry.kindIndex]!
     let end = at + 1
-    let resources: Rendered[]
-    if (kind.several) {
-      while (end < page.length && page[end]!.kindIndex === entry.kindIndex && page[end]!.id === entry.id) end++
-      const subs = page.slice(at, end).map((item) => item.sub!)
-      const several = kind.several
-      resources = several
-        .toJson(entry.row as never, render, subs)
-        .map((json, n) => ({ type: kind.type, id: several.idOf(entry.id, subs[n]!), json }))
-    } else resources = rendered(kind, entry.row!, render)
-    for (const resource of resources) {
+    if (kind.several) while (end < page.length && page[end]!.kindIndex === entry.kindIndex && page[end]!.id === entry.id) end++
+    const filter = kind.several ? subsOf(page.slice(at, end).map((item) => item.sub!)) : null
+    for (const resource of rendered(kind, entry.row!, render, filter)) {
       const match: Match = resource
       if (entry.distance !== undefined) match.distance = entry.distance
       matches.push(match)
@@ -537,9 +533,7 @@ export async function read(pool: pg.Pool, type: FhirResourceType, id: string, ve
   if (!row) return null
   const render = renderOf(version, await filterContext(pool, version))
   // a role's id names one of its clinician's networks (or none, for a clinician in none): any other is no resource
-  const sub = found.sub ?? 0
-  const filter: SubFilter = { keeps: (_id, candidate) => candidate === sub, sql: () => FALSE }
-  return rendered(found.kind, row, render, filter)[0]?.json ?? null
+  return rendered(found.kind, row, render, subsOf([found.sub ?? 0]))[0]?.json ?? null
 }
 
 const referenceOf = (value: unknown): string[] => {
