@@ -162,6 +162,11 @@ export interface NovaQuery {
    * clinicians with the facilities' health systems
    */
   facilities: false | { clinicians?: boolean; payers?: boolean; affiliations?: boolean }
+  /**
+   * the data of the same version the call already read (an accounts page's details while the index builds): its years,
+   * states, territories and the rows of `facilityIds` are taken from it, not read again
+   */
+  from?: NovaData | undefined
 }
 
 const WHOLE = { clinicians: true, payers: true, affiliations: true } as const
@@ -180,6 +185,24 @@ function later<T>(promise: Promise<T>): Promise<T> {
   return promise
 }
 
+/** What every NovaData holds whatever its facilities: the years, the states and the territories. */
+type Places = Pick<NovaData, 'years' | 'mapStates' | 'stateLookup' | 'territories' | 'territoryCounties'>
+
+async function readPlaces(pool: pg.Pool): Promise<Places> {
+  const [years, states, territoryList, territoryCounties] = await Promise.all([
+    novaYears(pool),
+    allStates(pool),
+    territories(pool, NOVA_DEFAULT_USE_CASE),
+    territoryCountyList(pool, NOVA_DEFAULT_USE_CASE),
+  ])
+  const stateLookup = new Map<string, { abbr: string; name: string }>()
+  // SQL matched upper(abbr) = upper(v) OR lower(name) = lower(v); an abbreviation wins over a name
+  for (const s of states) if (!stateLookup.has(`n:${s.name.toLowerCase()}`)) stateLookup.set(`n:${s.name.toLowerCase()}`, s)
+  for (const s of states) stateLookup.set(`a:${s.abbr.toUpperCase()}`, { abbr: s.abbr, name: s.name })
+  const mapStates = states.filter((s) => s.has_geom).map((s) => ({ abbr: s.abbr, name: s.name }))
+  return { years, mapStates, stateLookup, territories: territoryList, territoryCounties }
+}
+
 async function buildNovaDataUntimed(pool: pg.Pool, version: string, only?: NovaQuery): Promise<NovaData> {
   const wants = only === undefined ? WHOLE : only.facilities
   // the national ranks and (whole) the 6 M-provider aggregate depend on nothing: started first, awaited last
@@ -187,25 +210,19 @@ async function buildNovaDataUntimed(pool: pg.Pool, version: string, only?: NovaQ
     wants && wants.clinicians ? topPrescriberRanks(pool, TOP_PRESCRIBER_RANK) : Promise.resolve(new Map<string, number>()),
   )
   const wholeAffiliations = only === undefined ? later(affiliations(pool)) : null
-  const [years, states, territoryList, territoryCounties] = await Promise.all([
-    novaYears(pool),
-    allStates(pool),
-    territories(pool, NOVA_DEFAULT_USE_CASE),
-    territoryCountyList(pool, NOVA_DEFAULT_USE_CASE),
-  ])
+  const from = only?.from
+  const { years, mapStates, stateLookup, territories: territoryList, territoryCounties }: Places = from ?? (await readPlaces(pool))
   const year = years.latest_year
-  const stateLookup = new Map<string, { abbr: string; name: string }>()
-  // SQL matched upper(abbr) = upper(v) OR lower(name) = lower(v); an abbreviation wins over a name
-  for (const s of states) if (!stateLookup.has(`n:${s.name.toLowerCase()}`)) stateLookup.set(`n:${s.name.toLowerCase()}`, s)
-  for (const s of states) stateLookup.set(`a:${s.abbr.toUpperCase()}`, { abbr: s.abbr, name: s.name })
   const scope: Scope = only?.geo ? resolveScope({ stateLookup, territories: territoryList }, only.geo) : { level: 'COUNTRY' }
   const filter: FacilityFilter = { healthSystemId: only?.healthSystemId, facilityNpi: only?.facilityNpi, facilityIds: only?.facilityIds }
   // a call of the whole country reads every facility's clinicians and payers, as the whole data (the national count
   // of treating clinicians is over all of them); one of fewer facilities reads theirs only
   const restricted = scope.level !== 'COUNTRY' || Object.values(filter).some((v) => v !== undefined)
   const active = year !== null && wants !== false
+  const wanted = new Set(only?.facilityIds)
+  const taken = from && only?.facilityIds ? from.rows.filter((r) => wanted.has(r.id)) : null
   const [rows, everyHcp, everyPayer] = await Promise.all([
-    active ? facilityCounts(pool, year, scope, filter) : Promise.resolve([]),
+    taken ?? (active ? facilityCounts(pool, year, scope, filter) : Promise.resolve([])),
     active && wants.clinicians && !restricted ? hcpCountsAll(pool, year) : null,
     active && wants.payers && !restricted ? payerCountsAll(pool, year) : null,
   ])
@@ -269,7 +286,7 @@ async function buildNovaDataUntimed(pool: pg.Pool, version: string, only?: NovaQ
     derived: new Map(rows.map((r) => [r.id, derive(r)])),
     ranks,
     rowBytes: 0,
-    mapStates: states.filter((s) => s.has_geom).map((s) => ({ abbr: s.abbr, name: s.name })),
+    mapStates,
     stateLookup,
     territories: territoryList,
     territoryCounties,

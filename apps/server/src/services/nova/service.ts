@@ -316,12 +316,14 @@ export class NovaService {
     const accounts = quick.none ? sorted : sorted.filter((a) => passesQuickFilters(a, quick))
     const pageItems = accounts.slice(input.page * input.page_size, (input.page + 1) * input.page_size)
     const year = data.year
-    // the page's details: in the whole data, else (while it builds) read for the page's facilities only, of the same version
+    // the page's details: in the whole data, else (while it builds) read for the page's facilities only, of the same
+    // version, the rest taken from the list's data
     const details =
       data.partial && year !== null && pageItems.length > 0
         ? await novaEngine.rows(this.pool, data.version, {
             facilityIds: pageItems.flatMap((a) => a.facilities.map((f) => f.id)),
             facilities: { clinicians: true, payers: true, affiliations: true },
+            from: data,
           })
         : data
     const results =
