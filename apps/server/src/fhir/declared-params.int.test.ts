@@ -9,9 +9,9 @@ import { FHIR_REQUESTS_PER_MINUTE } from './index.ts'
 import type { Bundle, TestResource } from './test-bundle.ts'
 
 /**
- * Every search parameter, chain, `_include` and `_revinclude` that /fhir/metadata declares, for every resource type,
- * driven by fhir-kit-client: each with a value that must match a known row of the ci dataset and one that must not,
- * the matches checked against independent SQL. The list comes from the CapabilityStatement itself: a parameter
+ * Every search parameter, chain, reverse chain (`_has`, one case per reference it takes), `_include` and `_revinclude`
+ * that /fhir/metadata declares, for every resource type, driven by fhir-kit-client: each with a value that must match a
+ * known row of the ci dataset and one that must not, the matches checked against independent SQL. The list comes from the CapabilityStatement itself: a parameter
  * declared without a case here fails, so does a case of a parameter no longer declared.
  *
  * PractitionerRole ids are never built here (their form is the role model's): roles are keyed by their practitioner,
@@ -56,7 +56,7 @@ describe('every declared search parameter, _include and _revinclude matches what
     p: { id: 0, npi: '', first: '', last: '', city: '', state: '', zip: '', lat: 0, lon: 0, facility: 0, kind: '', taxonomy: '' },
     /** a clinician whose practice is not at its facility's address */
     away: { id: 0, facility: 0 },
-    f: { id: 0, npi: '', name: '', city: '', taxonomy: '', lat: 0, lon: 0, system: 0, systemName: '' },
+    f: { id: 0, npi: '', name: '', city: '', state: '', zip: '', taxonomy: '', lat: 0, lon: 0, system: 0, systemName: '', systemCity: '' },
     aetna: { id: 0, name: 'Aetna' },
     small: { id: 0, name: '' },
     state: { code: '', clinician: 0 },
@@ -123,14 +123,18 @@ describe('every declared search parameter, _include and _revinclude matches what
       npi: string
       name: string
       city: string
+      state: string
+      zip_code: string
       taxonomy_code: string
       latitude: number
       longitude: number
       health_system_id: number
       system_name: string
+      system_city: string
       updated_at: Date
     }>(
-      `SELECT f.id, f.npi, f.name, f.city, f.taxonomy_code, f.latitude, f.longitude, f.health_system_id, h.name AS system_name, f.updated_at
+      `SELECT f.id, f.npi, f.name, f.city, f.state, f.zip_code, f.taxonomy_code, f.latitude, f.longitude, f.health_system_id,
+              h.name AS system_name, h.city AS system_city, f.updated_at
          FROM facilities f JOIN health_systems h ON h.id = f.health_system_id WHERE f.id = $1`,
       [fx.p.facility],
     )
@@ -139,11 +143,14 @@ describe('every declared search parameter, _include and _revinclude matches what
       npi: f!.npi,
       name: f!.name,
       city: f!.city,
+      state: f!.state,
+      zip: f!.zip_code,
       taxonomy: f!.taxonomy_code,
       lat: f!.latitude,
       lon: f!.longitude,
       system: f!.health_system_id,
       systemName: f!.system_name,
+      systemCity: f!.system_city,
     }
     fx.facilitiesAt = f!.updated_at.toISOString()
     fx.aetna.id = (await q<{ id: number }>(`SELECT id FROM insurers WHERE name = 'Aetna'`))[0]!.id
@@ -199,6 +206,12 @@ describe('every declared search parameter, _include and _revinclude matches what
     missed?: () => Promise<string[]>
     /** PractitionerRole: the clinician that must match */
     known?: () => string
+    /**
+     * A chain no resource of the type meets in this data (the comment says why): `match` and `miss` answer nothing, and
+     * the same value on the target itself answers `expected` (of other kinds than the one referenced): the value is one
+     * that matches, the referenced kind never does.
+     */
+    unmet?: { type: string; params: Params }
   }
   /** An include case: the search `params` must include exactly the `expected` resources (keys as above). */
   interface IncludeCase {
@@ -214,6 +227,9 @@ describe('every declared search parameter, _include and _revinclude matches what
     sqlKeys(`SELECT '${prefix}fac-' || t.id AS key FROM ${table} WHERE ${where}`, values)
   const affiliated = (where: string, values: unknown[] = []) =>
     facilities('OrganizationAffiliation/', `t.health_system_id IS NOT NULL AND (${where})`, values)
+  /** a facility `alias` any of whose address parts (line, city, state, ZIP) starts with $1 */
+  const facilityAddress = (alias: string) =>
+    `(lower(${alias}.address_line_1) LIKE $1 OR lower(${alias}.city) LIKE $1 OR lower(${alias}.state) LIKE $1 OR ${alias}.zip_code LIKE $1)`
   const sameAddress = `EXISTS (SELECT 1 FROM facilities f WHERE f.id = t.facility_id AND f.address_line_1 = t.address AND f.city = t.city
     AND f.state = t.state AND f.zip_code = t.zip_code)`
   const locations = async (facilityWhere: string, providerWhere: string, values: unknown[] = []) =>
@@ -229,6 +245,17 @@ describe('every declared search parameter, _include and _revinclude matches what
     )
   const NOWHERE = '0|-30|1|km' // the middle of the Atlantic
   const npi = (value: string) => `${FHIR_SYSTEMS.npi}|${value}`
+  const nucc = (code: string) => `${FHIR_SYSTEMS.nucc}|${code}`
+  const orgType = (code: string) => `${FHIR_SYSTEMS.orgType}|${code}`
+  const locationType = (code: string) => `${FHIR_SYSTEMS.locationRole}|${code}`
+  /** facilities and health systems by any address part (a payer's and a network's address is the country alone) */
+  const organizationsAt = async (text: string) =>
+    [
+      ...(await facilities('Organization/', facilityAddress('t'), [like(text)])),
+      ...(await sqlKeys(`SELECT 'Organization/hs-' || id AS key FROM health_systems WHERE lower(city) LIKE $1 OR lower(state) LIKE $1`, [
+        like(text),
+      ])),
+    ].sort()
   const insurers = (where: string, values: unknown[] = []) =>
     sqlKeys(`SELECT 'InsurancePlan/ins-' || t.id AS key FROM insurers t WHERE ${where}`, values)
 
@@ -244,6 +271,11 @@ describe('every declared search parameter, _include and _revinclude matches what
   function searchCases(): Record<string, SearchCase> {
     const { p, f, aetna, small, state, away } = fx
     const atFacility = () => providers('t.facility_id = $1', [f.id])
+    /** `partof` the known health system or Aetna (the payer): the system's facilities and Aetna's network */
+    const partOf = { partof: `Organization/hs-${f.system},Organization/ins-${aetna.id}` }
+    const partOfExpected = async () =>
+      [...(await facilities('Organization/', 't.health_system_id = $1', [f.system])), `Organization/net-${aetna.id}`].sort()
+    const systemsAt = 'SELECT id FROM health_systems WHERE lower(city) LIKE $1 OR lower(state) LIKE $1'
     return {
       // Practitioner
       'Practitioner _id': { match: { _id: `${p.id}` }, expected: async () => [`Practitioner/${p.id}`], miss: { _id: '999999999' } },
@@ -263,6 +295,11 @@ describe('every declared search parameter, _include and _revinclude matches what
         match: { identifier: npi(p.npi) },
         expected: async () => [`Practitioner/${p.id}`],
         miss: { identifier: npi('0000000000') },
+      },
+      'Practitioner _has:PractitionerRole:practitioner': {
+        match: { '_has:PractitionerRole:practitioner:specialty': nucc(p.taxonomy) },
+        expected: () => sqlKeys(`SELECT 'Practitioner/' || t.id AS key FROM providers t WHERE t.primary_taxonomy_code = $1`, [p.taxonomy]),
+        miss: { '_has:PractitionerRole:practitioner:specialty': nucc('0000000000X') },
       },
 
       // PractitionerRole: keyed by clinician
@@ -389,6 +426,60 @@ describe('every declared search parameter, _include and _revinclude matches what
         miss: { 'new-patients': `${FHIR_SYSTEMS.acceptingPatients}|newpt` },
         known: () => 'first',
       },
+      'PractitionerRole organization.address': {
+        match: { 'organization.address': f.city },
+        expected: () => providers(`t.facility_id IN (SELECT f.id FROM facilities f WHERE ${facilityAddress('f')})`, [like(f.city)]),
+        miss: { 'organization.address': 'Zzqxw' },
+        known: () => role(p.id),
+      },
+      'PractitionerRole organization.partof': {
+        match: { 'organization.partof': `Organization/hs-${f.system}` },
+        expected: () => providers('t.facility_id IN (SELECT id FROM facilities WHERE health_system_id = $1)', [f.system]),
+        miss: { 'organization.partof': 'Organization/hs-999999999' },
+        known: () => role(p.id),
+      },
+      'PractitionerRole organization.type': {
+        // a role's organization is a facility; a clinician without one has none
+        match: { 'organization.type': orgType('fac') },
+        expected: () => providers('t.facility_id IN (SELECT id FROM facilities)'),
+        miss: { 'organization.type': orgType('ntwk') },
+        known: () => role(p.id),
+      },
+      'PractitionerRole location.organization': {
+        // a practice's managing organization is its clinician's facility
+        match: { 'location.organization': `Organization/fac-${f.id}` },
+        expected: atFacility,
+        miss: { 'location.organization': 'Organization/fac-999999999' },
+        known: () => role(p.id),
+      },
+      'PractitionerRole location.type': {
+        // every practice is a provider's office
+        match: { 'location.type': locationType('PROFF') },
+        expected: () => providers('TRUE'),
+        miss: { 'location.type': locationType('HOSP') },
+        known: () => role(p.id),
+      },
+      'PractitionerRole network.address': {
+        // a network's address is the country alone (the insurers hold no office address): a city matches facilities and
+        // health systems, never a network
+        match: { 'network.address': f.city },
+        expected: () => organizationsAt(f.city),
+        miss: { 'network.address': 'US' },
+        unmet: { type: 'Organization', params: { address: f.city } },
+      },
+      'PractitionerRole network.partof': {
+        match: { 'network.partof': `Organization/ins-${small.id}` },
+        expected: () => networkMembers(small.name),
+        // a network is part of its payer, never of a health system
+        miss: { 'network.partof': `Organization/hs-${f.system}` },
+        known: () => 'first',
+      },
+      'PractitionerRole network.type': {
+        match: { 'network.type': orgType('ntwk') },
+        expected: () => providers(NETWORKED),
+        miss: { 'network.type': orgType('payer') },
+        known: () => role(p.id),
+      },
 
       // Organization: facilities (fac-), health systems (hs-), payers (ins-) and networks (net-)
       'Organization _id': {
@@ -421,34 +512,14 @@ describe('every declared search parameter, _include and _revinclude matches what
           ].sort(),
         miss: { name: 'Zzqxw' },
       },
-      'Organization address': {
-        match: { address: f.city },
-        expected: async () =>
-          [
-            ...(await facilities(
-              'Organization/',
-              'lower(t.address_line_1) LIKE $1 OR lower(t.city) LIKE $1 OR lower(t.state) LIKE $1 OR t.zip_code LIKE $1',
-              [like(f.city)],
-            )),
-            ...(await sqlKeys(
-              `SELECT 'Organization/hs-' || id AS key FROM health_systems WHERE lower(city) LIKE $1 OR lower(state) LIKE $1`,
-              [like(f.city)],
-            )),
-          ].sort(),
-        miss: { address: 'Zzqxw' },
-      },
+      'Organization address': { match: { address: f.city }, expected: () => organizationsAt(f.city), miss: { address: 'Zzqxw' } },
       'Organization type': {
         match: { type: `${FHIR_SYSTEMS.orgType}|payer` },
         expected: () => sqlKeys(`SELECT 'Organization/ins-' || id AS key FROM insurers`),
         // an OrgTypeCS code no organization here has
         miss: { type: `${FHIR_SYSTEMS.orgType}|atyprv` },
       },
-      'Organization partof': {
-        match: { partof: `Organization/hs-${f.system},Organization/ins-${aetna.id}` },
-        expected: async () =>
-          [...(await facilities('Organization/', 't.health_system_id = $1', [f.system])), `Organization/net-${aetna.id}`].sort(),
-        miss: { partof: `Organization/fac-${f.id}` },
-      },
+      'Organization partof': { match: partOf, expected: partOfExpected, miss: { partof: `Organization/fac-${f.id}` } },
       'Organization partof.name': {
         match: { 'partof.name': f.systemName },
         expected: async () =>
@@ -464,6 +535,98 @@ describe('every declared search parameter, _include and _revinclude matches what
         match: { identifier: npi(f.npi) },
         expected: () => facilities('Organization/', 't.npi = $1', [f.npi]),
         miss: { identifier: npi('0000000000') },
+      },
+      'Organization partof.address': {
+        // facilities by their health system's city or state; a network's payer has the country alone
+        match: { 'partof.address': f.systemCity },
+        expected: () => facilities('Organization/', `t.health_system_id IN (${systemsAt})`, [like(f.systemCity)]),
+        miss: { 'partof.address': 'Zzqxw' },
+      },
+      'Organization partof.type': {
+        // a facility is part of a provider group (its health system), a network of its payer
+        match: { 'partof.type': `${orgType('prvgrp')},${orgType('payer')}` },
+        expected: async () =>
+          [
+            ...(await facilities('Organization/', 't.health_system_id IS NOT NULL')),
+            ...(await sqlKeys(`SELECT 'Organization/net-' || id AS key FROM insurers`)),
+          ].sort(),
+        // nothing is part of a facility
+        miss: { 'partof.type': orgType('fac') },
+      },
+      'Organization _has:PractitionerRole:organization': {
+        // the facilities of the clinicians of a specialty
+        match: { '_has:PractitionerRole:organization:specialty': nucc(p.taxonomy) },
+        expected: () =>
+          facilities('Organization/', 't.id IN (SELECT facility_id FROM providers WHERE primary_taxonomy_code = $1)', [p.taxonomy]),
+        miss: { '_has:PractitionerRole:organization:specialty': nucc('0000000000X') },
+      },
+      'Organization _has:PractitionerRole:network': {
+        // the networks of the known clinician
+        match: { '_has:PractitionerRole:network:practitioner.identifier': npi(p.npi) },
+        expected: () =>
+          sqlKeys(
+            `SELECT 'Organization/net-' || i.id AS key FROM providers t, insurers i WHERE t.npi = $1 AND t.aggregated_insurance_networks_v1 ->> i.name = 'true'`,
+            [p.npi],
+          ),
+        miss: { '_has:PractitionerRole:network:practitioner.identifier': npi('0000000000') },
+      },
+      'Organization _has:Organization:partof': {
+        // the health systems of the facilities of the name, and Aetna, the payer of "Aetna Network"
+        match: { '_has:Organization:partof:name': `${f.name},Aetna Network` },
+        expected: async () =>
+          [
+            ...(await sqlKeys(
+              `SELECT DISTINCT 'Organization/hs-' || health_system_id AS key FROM facilities WHERE health_system_id IS NOT NULL
+                AND (lower(name) LIKE $1 OR lower(name) LIKE $2)`,
+              [like(f.name), like('Aetna Network')],
+            )),
+            ...(await sqlKeys(
+              `SELECT 'Organization/ins-' || id AS key FROM insurers WHERE lower(name || ' Network') LIKE $1 OR lower(name || ' Network') LIKE $2`,
+              [like(f.name), like('Aetna Network')],
+            )),
+          ].sort(),
+        miss: { '_has:Organization:partof:name': 'Zzqxw' },
+      },
+      'Organization _has:Location:organization': {
+        // the facilities whose own location, or a practice of one of whose clinicians, is in the city
+        match: { '_has:Location:organization:address-city': p.city },
+        expected: () =>
+          facilities('Organization/', 'lower(t.city) LIKE $1 OR t.id IN (SELECT facility_id FROM providers WHERE lower(city) LIKE $1)', [
+            like(p.city),
+          ]),
+        miss: { '_has:Location:organization:address-city': 'Zzqxw' },
+      },
+      'Organization _has:HealthcareService:organization': {
+        match: { '_has:HealthcareService:organization:service-category': `${FHIR_SYSTEMS.serviceCategory}|urg` },
+        expected: () => facilities('Organization/', `t.facility_type = 'urgent_care'`),
+        miss: { '_has:HealthcareService:organization:service-category': `${FHIR_SYSTEMS.serviceCategory}|emerg` },
+      },
+      'Organization _has:OrganizationAffiliation:primary-organization': {
+        // the health systems with a facility of the specialty
+        match: { '_has:OrganizationAffiliation:primary-organization:specialty': nucc(f.taxonomy) },
+        expected: () =>
+          sqlKeys(
+            `SELECT DISTINCT 'Organization/hs-' || health_system_id AS key FROM facilities WHERE health_system_id IS NOT NULL AND taxonomy_code = $1`,
+            [f.taxonomy],
+          ),
+        miss: { '_has:OrganizationAffiliation:primary-organization:specialty': nucc('0000000000X') },
+      },
+      'Organization _has:OrganizationAffiliation:participating-organization': {
+        // the hospitals of a health system
+        match: { '_has:OrganizationAffiliation:participating-organization:role': `${FHIR_SYSTEMS.affiliationRole}|hospital` },
+        expected: () =>
+          facilities('Organization/', `t.health_system_id IS NOT NULL AND t.facility_type IN ('hospital', 'critical_access')`),
+        miss: { '_has:OrganizationAffiliation:participating-organization:role': `${FHIR_SYSTEMS.affiliationRole}|pharmacy` },
+      },
+      'Organization _has:InsurancePlan:administered-by': {
+        match: { '_has:InsurancePlan:administered-by:type': `${FHIR_SYSTEMS.productType}|medi` },
+        expected: () => sqlKeys(`SELECT 'Organization/ins-' || id AS key FROM insurers WHERE kind = 'medicaid'`),
+        miss: { '_has:InsurancePlan:administered-by:type': `${FHIR_SYSTEMS.productType}|qdent` },
+      },
+      'Organization _has:InsurancePlan:owned-by': {
+        match: { '_has:InsurancePlan:owned-by:name': 'Blue Cross' },
+        expected: () => sqlKeys(`SELECT 'Organization/ins-' || id AS key FROM insurers WHERE lower(name) LIKE $1`, [like('Blue Cross')]),
+        miss: { '_has:InsurancePlan:owned-by:name': 'Zzqxw' },
       },
 
       // Location: facilities (fac-) and clinicians' practices (prov-)
@@ -529,6 +692,77 @@ describe('every declared search parameter, _include and _revinclude matches what
         missed: () =>
           sqlKeys(`SELECT 'Location/prov-' || t.id AS key FROM providers t WHERE t.facility_id = $1 AND ${sameAddress}`, [away.facility]),
       },
+      'Location organization.address': {
+        match: { 'organization.address': f.city },
+        expected: () =>
+          locations(facilityAddress('t'), `t.facility_id IN (SELECT f.id FROM facilities f WHERE ${facilityAddress('f')})`, [like(f.city)]),
+        miss: { 'organization.address': 'Zzqxw' },
+      },
+      'Location organization.partof': {
+        match: { 'organization.partof': `Organization/hs-${f.system}` },
+        expected: () =>
+          locations('t.health_system_id = $1', 't.facility_id IN (SELECT id FROM facilities WHERE health_system_id = $1)', [f.system]),
+        miss: { 'organization.partof': 'Organization/hs-999999999' },
+      },
+      'Location organization.type': {
+        // every facility's location, and the practices of the clinicians with a facility
+        match: { 'organization.type': orgType('fac') },
+        expected: () => locations('TRUE', 't.facility_id IN (SELECT id FROM facilities)'),
+        miss: { 'organization.type': orgType('payer') },
+      },
+      'Location partof.address': {
+        // the practices at their facility's address, by it (a facility's location is part of none)
+        match: { 'partof.address': f.city },
+        expected: () =>
+          sqlKeys(
+            `SELECT 'Location/prov-' || t.id AS key FROM providers t WHERE ${sameAddress}
+              AND t.facility_id IN (SELECT f.id FROM facilities f WHERE ${facilityAddress('f')})`,
+            [like(f.city)],
+          ),
+        miss: { 'partof.address': 'Zzqxw' },
+      },
+      'Location partof.organization': {
+        match: { 'partof.organization': `Organization/fac-${f.id}` },
+        expected: () =>
+          sqlKeys(`SELECT 'Location/prov-' || t.id AS key FROM providers t WHERE t.facility_id = $1 AND ${sameAddress}`, [f.id]),
+        miss: { 'partof.organization': 'Organization/fac-999999999' },
+      },
+      'Location partof.type': {
+        match: { 'partof.type': locationType('HOSP') },
+        expected: () =>
+          sqlKeys(
+            `SELECT 'Location/prov-' || t.id AS key FROM providers t WHERE ${sameAddress}
+              AND t.facility_id IN (SELECT id FROM facilities WHERE facility_type IN ('hospital', 'critical_access'))`,
+          ),
+        // a practice is part of a facility's location, never of another practice
+        miss: { 'partof.type': locationType('PROFF') },
+      },
+      'Location _has:PractitionerRole:location': {
+        // the practices of the clinicians of a specialty
+        match: { '_has:PractitionerRole:location:specialty': nucc(p.taxonomy) },
+        expected: () => sqlKeys(`SELECT 'Location/prov-' || t.id AS key FROM providers t WHERE t.primary_taxonomy_code = $1`, [p.taxonomy]),
+        miss: { '_has:PractitionerRole:location:specialty': nucc('0000000000X') },
+      },
+      'Location _has:Location:partof': {
+        // the facility locations a practice in the ZIP code is part of (at the same address)
+        match: { '_has:Location:partof:address-postalcode': p.zip },
+        expected: () =>
+          sqlKeys(`SELECT DISTINCT 'Location/fac-' || t.facility_id AS key FROM providers t WHERE t.zip_code LIKE $1 AND ${sameAddress}`, [
+            like(p.zip),
+          ]),
+        miss: { '_has:Location:partof:address-postalcode': '00000' },
+      },
+      'Location _has:HealthcareService:location': {
+        match: { '_has:HealthcareService:location:service-category': `${FHIR_SYSTEMS.serviceCategory}|urg` },
+        expected: () => facilities('Location/', `t.facility_type = 'urgent_care'`),
+        miss: { '_has:HealthcareService:location:service-category': `${FHIR_SYSTEMS.serviceCategory}|emerg` },
+      },
+      'Location _has:OrganizationAffiliation:location': {
+        match: { '_has:OrganizationAffiliation:location:primary-organization': `Organization/hs-${f.system}` },
+        expected: () => facilities('Location/', 't.health_system_id = $1', [f.system]),
+        // the primary organization is a health system, never a facility
+        miss: { '_has:OrganizationAffiliation:location:primary-organization': `Organization/fac-${f.id}` },
+      },
 
       // HealthcareService: a facility's services (fac-)
       'HealthcareService _id': {
@@ -573,6 +807,58 @@ describe('every declared search parameter, _include and _revinclude matches what
         match: { specialty: `${FHIR_SYSTEMS.nucc}|${f.taxonomy}` },
         expected: () => facilities('HealthcareService/', 't.taxonomy_code = $1', [f.taxonomy]),
         miss: { specialty: `${FHIR_SYSTEMS.nucc}|0000000000X` },
+      },
+      'HealthcareService organization.address': {
+        match: { 'organization.address': f.city },
+        expected: () => facilities('HealthcareService/', facilityAddress('t'), [like(f.city)]),
+        miss: { 'organization.address': 'Zzqxw' },
+      },
+      'HealthcareService organization.partof': {
+        match: { 'organization.partof': `Organization/hs-${f.system}` },
+        expected: () => facilities('HealthcareService/', 't.health_system_id = $1', [f.system]),
+        miss: { 'organization.partof': 'Organization/hs-999999999' },
+      },
+      'HealthcareService organization.type': {
+        match: { 'organization.type': orgType('fac') },
+        expected: () => facilities('HealthcareService/', 'TRUE'),
+        miss: { 'organization.type': orgType('ntwk') },
+      },
+      'HealthcareService location.address': {
+        match: { 'location.address': f.city },
+        expected: () => facilities('HealthcareService/', facilityAddress('t'), [like(f.city)]),
+        miss: { 'location.address': 'Zzqxw' },
+      },
+      'HealthcareService location.address-city': {
+        match: { 'location.address-city': f.city },
+        expected: () => facilities('HealthcareService/', 'lower(t.city) LIKE $1', [like(f.city)]),
+        miss: { 'location.address-city': 'Zzqxw' },
+      },
+      'HealthcareService location.address-postalcode': {
+        match: { 'location.address-postalcode': f.zip },
+        expected: () => facilities('HealthcareService/', 't.zip_code LIKE $1', [like(f.zip)]),
+        miss: { 'location.address-postalcode': '00000' },
+      },
+      'HealthcareService location.address-state': {
+        match: { 'location.address-state': f.state },
+        expected: () => facilities('HealthcareService/', 't.state = $1', [f.state]),
+        miss: { 'location.address-state': 'ZZ' },
+      },
+      'HealthcareService location.organization': {
+        match: { 'location.organization': `Organization/fac-${f.id}` },
+        expected: async () => [`HealthcareService/fac-${f.id}`],
+        miss: { 'location.organization': `Organization/hs-${f.system}` },
+      },
+      'HealthcareService location.type': {
+        match: { 'location.type': locationType('HOSP') },
+        expected: () => facilities('HealthcareService/', `t.facility_type IN ('hospital', 'critical_access')`),
+        // a facility's location is never a provider's office
+        miss: { 'location.type': locationType('PROFF') },
+      },
+      'HealthcareService _has:OrganizationAffiliation:service': {
+        // the services of the facilities of a health system
+        match: { '_has:OrganizationAffiliation:service:primary-organization': `Organization/hs-${f.system}` },
+        expected: () => facilities('HealthcareService/', 't.health_system_id = $1', [f.system]),
+        miss: { '_has:OrganizationAffiliation:service:primary-organization': 'Organization/hs-999999999' },
       },
 
       // OrganizationAffiliation: a facility in its health system (fac-)
@@ -627,6 +913,83 @@ describe('every declared search parameter, _include and _revinclude matches what
         expected: () => affiliated('t.taxonomy_code = $1', [f.taxonomy]),
         miss: { specialty: `${FHIR_SYSTEMS.nucc}|0000000000X` },
       },
+      'OrganizationAffiliation primary-organization.address': {
+        match: { 'primary-organization.address': f.systemCity },
+        expected: () => affiliated(`t.health_system_id IN (${systemsAt})`, [like(f.systemCity)]),
+        miss: { 'primary-organization.address': 'Zzqxw' },
+      },
+      'OrganizationAffiliation primary-organization.partof': {
+        // a health system is part of no organization: the value matches facilities and a network, never a health system
+        match: { 'primary-organization.partof': partOf.partof },
+        expected: partOfExpected,
+        miss: { 'primary-organization.partof': 'Organization/hs-999999999' },
+        unmet: { type: 'Organization', params: partOf },
+      },
+      'OrganizationAffiliation primary-organization.type': {
+        match: { 'primary-organization.type': orgType('prvgrp') },
+        expected: () => affiliated('TRUE'),
+        miss: { 'primary-organization.type': orgType('fac') },
+      },
+      'OrganizationAffiliation participating-organization.address': {
+        match: { 'participating-organization.address': f.city },
+        expected: () => affiliated(facilityAddress('t'), [like(f.city)]),
+        miss: { 'participating-organization.address': 'Zzqxw' },
+      },
+      'OrganizationAffiliation participating-organization.partof': {
+        match: { 'participating-organization.partof': `Organization/hs-${f.system}` },
+        expected: () => affiliated('t.health_system_id = $1', [f.system]),
+        miss: { 'participating-organization.partof': 'Organization/hs-999999999' },
+      },
+      'OrganizationAffiliation participating-organization.type': {
+        match: { 'participating-organization.type': orgType('fac') },
+        expected: () => affiliated('TRUE'),
+        miss: { 'participating-organization.type': orgType('prvgrp') },
+      },
+      'OrganizationAffiliation location.address': {
+        match: { 'location.address': f.city },
+        expected: () => affiliated(facilityAddress('t'), [like(f.city)]),
+        miss: { 'location.address': 'Zzqxw' },
+      },
+      'OrganizationAffiliation location.address-city': {
+        match: { 'location.address-city': f.city },
+        expected: () => affiliated('lower(t.city) LIKE $1', [like(f.city)]),
+        miss: { 'location.address-city': 'Zzqxw' },
+      },
+      'OrganizationAffiliation location.address-postalcode': {
+        match: { 'location.address-postalcode': f.zip },
+        expected: () => affiliated('t.zip_code LIKE $1', [like(f.zip)]),
+        miss: { 'location.address-postalcode': '00000' },
+      },
+      'OrganizationAffiliation location.address-state': {
+        match: { 'location.address-state': f.state },
+        expected: () => affiliated('t.state = $1', [f.state]),
+        miss: { 'location.address-state': 'ZZ' },
+      },
+      'OrganizationAffiliation location.organization': {
+        match: { 'location.organization': `Organization/fac-${f.id}` },
+        expected: async () => [`OrganizationAffiliation/fac-${f.id}`],
+        miss: { 'location.organization': `Organization/hs-${f.system}` },
+      },
+      'OrganizationAffiliation location.type': {
+        match: { 'location.type': locationType('HOSP') },
+        expected: () => affiliated(`t.facility_type IN ('hospital', 'critical_access')`),
+        miss: { 'location.type': locationType('PROFF') },
+      },
+      'OrganizationAffiliation service.organization': {
+        match: { 'service.organization': `Organization/fac-${f.id}` },
+        expected: async () => [`OrganizationAffiliation/fac-${f.id}`],
+        miss: { 'service.organization': `Organization/hs-${f.system}` },
+      },
+      'OrganizationAffiliation service.location': {
+        match: { 'service.location': `Location/fac-${f.id}` },
+        expected: async () => [`OrganizationAffiliation/fac-${f.id}`],
+        miss: { 'service.location': `Location/prov-${p.id}` },
+      },
+      'OrganizationAffiliation service.service-category': {
+        match: { 'service.service-category': `${FHIR_SYSTEMS.serviceCategory}|urg` },
+        expected: () => affiliated(`t.facility_type = 'urgent_care'`),
+        miss: { 'service.service-category': `${FHIR_SYSTEMS.serviceCategory}|emerg` },
+      },
 
       // InsurancePlan: an insurer's product (ins-); its time is the data load's
       'InsurancePlan _id': {
@@ -674,6 +1037,20 @@ describe('every declared search parameter, _include and _revinclude matches what
         match: { 'plan-type': `${FHIR_SYSTEMS.planType}|highdeductible` },
         expected: () => insurers(`t.kind IN ('commercial', 'blues')`),
         miss: { 'plan-type': `${FHIR_SYSTEMS.planType}|platinum` },
+      },
+      'InsurancePlan administered-by.partof': {
+        // a payer is part of no organization: the value matches facilities and a network, never a payer
+        match: { 'administered-by.partof': partOf.partof },
+        expected: partOfExpected,
+        miss: { 'administered-by.partof': `Organization/ins-${aetna.id}` },
+        unmet: { type: 'Organization', params: partOf },
+      },
+      'InsurancePlan owned-by.partof': {
+        // as administered-by: the payer
+        match: { 'owned-by.partof': partOf.partof },
+        expected: partOfExpected,
+        miss: { 'owned-by.partof': `Organization/ins-${aetna.id}` },
+        unmet: { type: 'Organization', params: partOf },
       },
     }
   }
@@ -805,6 +1182,12 @@ describe('every declared search parameter, _include and _revinclude matches what
     for (const resource of statement.rest[0]!.resource) {
       for (const param of resource.searchParam) {
         if (RESULT_PARAMS.has(param.name)) continue
+        if (param.name === '_has') {
+          // reverse chaining: one case per reference its documentation lists ("… by Source:param, Source:param")
+          const pairs = /by (.+)$/.exec(param.documentation)?.[1]?.split(', ') ?? ['(none listed)']
+          for (const pair of pairs) searches.push(`${resource.type} _has:${pair}`)
+          continue
+        }
         searches.push(`${resource.type} ${param.name}`)
         // the chains a reference parameter takes are listed in its documentation ("Chains: a, b")
         const chains = /Chains: (.+)$/.exec(param.documentation)?.[1]?.split(', ') ?? []
@@ -838,6 +1221,13 @@ describe('every declared search parameter, _include and _revinclude matches what
       const expected = await test.expected()
       expect(expected.length, `${name}: the fixture has a matching row`).toBeGreaterThan(0)
       const missed = (await test.missed?.()) ?? []
+      if (test.unmet) {
+        const target = await matchesOf(test.unmet.type, test.unmet.params)
+        expect(target.matches.map(keyOf).sort(), `${name}: the value on ${test.unmet.type}`).toEqual(expected)
+        for (const params of [test.match, test.miss])
+          expect((await matchesOf(type, params, 1)).matches, `${name}=${Object.values(params).join()} (reaches nothing)`).toEqual([])
+        continue
+      }
       if (type === 'PractitionerRole') {
         // every match is a clinician the SQL names; the known one is among them, and not among the misses
         const known = test.known!() === 'first' ? expected.find((key) => fx.networked.has(key))! : test.known!()
@@ -865,6 +1255,50 @@ describe('every declared search parameter, _include and _revinclude matches what
       expect(missKeys, `${name}=${Object.values(test.miss).join()} (must not match)`).toEqual(missed)
       expect(missKeys, name).not.toContain(expected[0])
     }
+  })
+
+  it('chains through several references, and _has with a chained parameter, match what the tables say', async () => {
+    const { p, f, state } = fx
+    const distinct = (resources: Resource[]) => [...new Set(resources.map(keyOf))].sort()
+    // three references: a role's practice, its facility, the facility's health system (its roles by clinician)
+    const systemName = { 'location.organization.partof.name': f.systemName }
+    const roles = await matchesOf('PractitionerRole', systemName)
+    expect(distinct(roles.matches)).toEqual(
+      await providers(
+        't.facility_id IN (SELECT f.id FROM facilities f JOIN health_systems h ON h.id = f.health_system_id WHERE lower(h.name) LIKE $1)',
+        [like(f.systemName)],
+      ),
+    )
+    expect(distinct(roles.matches)).toContain(role(p.id))
+    expect((await matchesOf('PractitionerRole', { 'location.organization.partof.name': 'Zzqxw' }, 1)).matches).toEqual([])
+    // two: a practice's facility location (at its address), that location's facility
+    const facilityName = await matchesOf('Location', { 'partof.organization.name': f.name })
+    const atNamed = `${sameAddress} AND t.facility_id IN (SELECT id FROM facilities WHERE lower(name) LIKE $1)`
+    expect(distinct(facilityName.matches)).toEqual(
+      await sqlKeys(`SELECT 'Location/prov-' || t.id AS key FROM providers t WHERE ${atNamed}`, [like(f.name)]),
+    )
+    expect(distinct(facilityName.matches)).toContain(`Location/prov-${p.id}`)
+    // _has whose parameter is a chain: the networks with a clinician practicing in the state
+    const inState = await matchesOf('Organization', { '_has:PractitionerRole:network:location.address-state': state.code })
+    expect(distinct(inState.matches)).toEqual(
+      await sqlKeys(
+        `SELECT DISTINCT 'Organization/net-' || i.id AS key FROM providers t JOIN insurers i ON t.aggregated_insurance_networks_v1 ->> i.name = 'true'
+          WHERE t.state = $1`,
+        [state.code],
+      ),
+    )
+    expect(inState.matches.length).toBeGreaterThan(0)
+    // … and a chain on the clinicians' networks (resolved to network ids first): the facilities of Aetna's members
+    const members = await matchesOf('Organization', { '_has:PractitionerRole:organization:network.name': 'Aetna Network' })
+    expect(distinct(members.matches)).toEqual(
+      await facilities(
+        'Organization/',
+        `t.id IN (SELECT facility_id FROM providers WHERE aggregated_insurance_networks_v1 ->> $1 = 'true')`,
+        ['Aetna'],
+      ),
+    )
+    expect(members.matches.length).toBeGreaterThan(0)
+    expect((await matchesOf('Organization', { '_has:PractitionerRole:network:location.address-state': 'ZZ' })).matches).toEqual([])
   })
 
   it('each declared _include and _revinclude adds exactly the referenced or referring resources', async () => {
