@@ -1301,6 +1301,42 @@ describe('every declared search parameter, _include and _revinclude matches what
     expect((await matchesOf('Organization', { '_has:PractitionerRole:network:location.address-state': 'ZZ' })).matches).toEqual([])
   })
 
+  it('_has of a role-level parameter (its network, its id) goes by the role that references, not by its clinician', async () => {
+    const { p, aetna, small } = fx
+    const keys = async (params: Params) => (await matchesOf('Organization', params)).matches.map(keyOf).sort()
+    // a role is in one network: the networks of the roles in Aetna's network are Aetna's alone (not every network of
+    // Aetna's clinicians)
+    expect(await keys({ '_has:PractitionerRole:network:network': `Organization/net-${aetna.id}` })).toEqual([
+      `Organization/net-${aetna.id}`,
+    ])
+    expect(await keys({ '_has:PractitionerRole:network:network.name': `${small.name} Network` })).toEqual([`Organization/net-${small.id}`])
+    expect(await keys({ '_has:PractitionerRole:network:network.partof': `Organization/ins-${aetna.id}` })).toEqual([
+      `Organization/net-${aetna.id}`,
+    ])
+    // a role named by its id: its network, and of a clinician's roles only that one
+    const roles = await matchesOf('PractitionerRole', { practitioner: `Practitioner/${p.id}` })
+    const networks = await sqlKeys(
+      `SELECT 'Organization/net-' || i.id AS key FROM providers t JOIN insurers i ON t.aggregated_insurance_networks_v1 ->> i.name = 'true' WHERE t.id = $1`,
+      [p.id],
+    )
+    expect(networks.length).toBeGreaterThan(1)
+    const first = roles.matches[0]!
+    const itsNetwork = (first.extension as { url: string; valueReference: { reference: string } }[]).find(
+      (extension) => extension.url === FHIR_EXTENSIONS.networkReference,
+    )!.valueReference.reference
+    expect(await keys({ '_has:PractitionerRole:network:_id': first.id! })).toEqual([itsNetwork])
+    // a Practitioner by the id of one of its roles, and none by a role it does not have (a network it is not in)
+    expect((await matchesOf('Practitioner', { '_has:PractitionerRole:practitioner:_id': first.id! })).matches.map(keyOf)).toEqual([
+      `Practitioner/${p.id}`,
+    ])
+    const [outside] = await sqlKeys(
+      `SELECT i.id::text AS key FROM insurers i, providers t WHERE t.id = $1 AND (t.aggregated_insurance_networks_v1 ->> i.name) IS DISTINCT FROM 'true' ORDER BY i.id LIMIT 1`,
+      [p.id],
+    )
+    expect((await matchesOf('Practitioner', { '_has:PractitionerRole:practitioner:_id': `${p.id}-n${outside!}` })).matches).toEqual([])
+    expect((await matchesOf('Location', { '_has:PractitionerRole:location:_id': `${p.id}-n${outside!}` })).matches).toEqual([])
+  })
+
   it('each declared _include and _revinclude adds exactly the referenced or referring resources', async () => {
     const { includes } = await declared()
     const cases = includeCases()

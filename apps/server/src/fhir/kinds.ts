@@ -71,14 +71,16 @@ export type ReferenceTarget = { type: FhirResourceType; prefix: string } & (
       column: string
       /** a further test on `t` for the reference to hold (a practice is part of its facility's location at its address) */
       guard?: string
-      ids?: undefined
+      several?: undefined
     }
   | {
       /**
-       * a subquery of the ids a row `t` references, several a row (column `id`: a clinician's networks). The kind's own
-       * condition takes literal references to them; a chain on it is first resolved to the ids it names (search.ts).
+       * the rows a row `t` references, several a row (a clinician's networks), as a test of the row `t` on a key of
+       * one referenced row (`key`: its SQL on the referenced row `t`). The kind's own condition takes literal references
+       * to them; a chain on them is first resolved to the ids it names (search.ts); a reverse chain probes each
+       * referenced row (a network: the GIN index of the networks JSON finds its clinicians).
        */
-      ids: string
+      several: { key: string; holds: (key: string) => string }
       column?: undefined
       guard?: undefined
     }
@@ -458,7 +460,13 @@ const roleKind: Kind = {
     practitioner: [{ type: 'Practitioner', prefix: '', column: 't.id' }],
     location: [{ type: 'Location', prefix: 'prov-', column: 't.id' }],
     organization: [{ type: 'Organization', prefix: 'fac-', column: 't.facility_id' }],
-    network: [{ type: 'Organization', prefix: 'net-', ids: ROLE_NETWORKS }],
+    network: [
+      {
+        type: 'Organization',
+        prefix: 'net-',
+        several: { key: 't.name', holds: (key) => `t.aggregated_insurance_networks_v1 @> jsonb_build_object(${key}::text, true)` },
+      },
+    ],
   },
   select: ROLE_SELECT,
   geog: 't.geog',
@@ -879,6 +887,8 @@ function allOf(conditions: readonly (string | undefined)[]): string {
   return kept.length === 0 ? 'TRUE' : kept.length === 1 ? kept[0]! : `(${kept.join(' AND ')})`
 }
 
+const whereOf = (condition: string) => (condition === 'TRUE' ? '' : ` WHERE ${condition}`)
+
 /** A reference by `t.id` from a kind to a kind of the same table: the row itself (a role's practitioner, a facility's location). */
 const sameRow = (from: Kind, to: Kind, column: string) => column === 't.id' && from.table === to.table
 
@@ -900,7 +910,7 @@ export function conditionOf(kind: Kind, criterion: Criterion, sql: Sql, context:
           if (inner === FALSE) return FALSE
           const reach = sameRow(kind, other, target.column)
             ? allOf([inner, other.restrict])
-            : `${target.column} IN (SELECT t.id FROM ${other.from}${inner === 'TRUE' ? '' : ` WHERE ${inner}`})`
+            : `${target.column} IN (SELECT t.id FROM ${other.from}${whereOf(inner)})`
           return allOf([reach, target.guard])
         }),
       )
@@ -912,17 +922,26 @@ export function conditionOf(kind: Kind, criterion: Criterion, sql: Sql, context:
             .map((target) => {
               const inner = allOf([conditionOf(source, criterion.inner, sql, context), target.guard])
               if (inner === FALSE) return FALSE
-              if (target.column !== undefined && sameRow(source, kind, target.column)) return allOf([inner, source.restrict])
-              const where = inner === 'TRUE' ? '' : ` WHERE ${inner}`
-              return target.ids !== undefined
-                ? `t.id IN (SELECT n.id FROM ${source.from} CROSS JOIN LATERAL ${target.ids} n${where})`
-                : `t.id IN (SELECT ${target.column} FROM ${source.from}${where})`
+              // of a source row with several resources (a clinician's roles), those the criterion keeps (a role's
+              // network or id): one of them must be the one that references
+              const filter = source.several?.filter([criterion.inner], context) ?? null
+              if (target.column !== undefined) {
+                const kept = filter ? `EXISTS (SELECT FROM ${source.several!.subsSql} WHERE ${filter.sql(sql)})` : undefined
+                if (sameRow(source, kind, target.column)) return allOf([inner, kept, source.restrict])
+                return `t.id IN (SELECT ${target.column} FROM ${source.from}${whereOf(allOf([inner, kept]))})`
+              }
+              // a row referenced by some of the many rows holding it (a network: one of its clinicians), each row probed
+              // apart, the row `t` given its own alias `o` (the source's condition is on a `t` of its own); the resource
+              // that references it is the one at its id (a role: the network's insurer id)
+              const holds = allOf([inner, target.several.holds('o.key'), filter?.sql(sql)])
+              const sub = filter ? ' CROSS JOIN LATERAL (SELECT o.id AS sub) r' : ''
+              return `EXISTS (SELECT FROM (SELECT t.id, ${target.several.key} AS key) o CROSS JOIN LATERAL (SELECT FROM ${source.from}${sub}${whereOf(holds)} LIMIT 1) x)`
             }),
         ),
       )
     case 'reference': {
       const targets = kind.references?.[criterion.name] ?? []
-      if (targets.some((target) => target.ids !== undefined)) return kind.condition(criterion, sql, context)
+      if (targets.some((target) => target.several)) return kind.condition(criterion, sql, context)
       return anyOf(
         targets.map((target) => {
           const ids = idsOf(criterion.values, target.type, target.prefix)

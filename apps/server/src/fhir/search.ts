@@ -296,7 +296,7 @@ async function resolveChains(pool: pg.Pool, type: FhirResourceType, criterion: C
   if (criterion.kind === 'has') return { ...criterion, inner: await resolveChains(pool, criterion.source, criterion.inner, context) }
   if (criterion.kind !== 'chain') return criterion
   const inner = await resolveChains(pool, criterion.target, criterion.inner, context)
-  const targets = KINDS[type].flatMap((kind) => kind.references?.[criterion.name] ?? []).filter((target) => target.ids !== undefined)
+  const targets = KINDS[type].flatMap((kind) => kind.references?.[criterion.name] ?? []).filter((target) => target.several)
   if (!targets.length) return { ...criterion, inner }
   const values: Reference[] = []
   for (const target of targets) {
