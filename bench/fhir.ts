@@ -126,6 +126,12 @@ export async function benchFhir(requests: number, levels: number[], options: { m
     const smallest = networks[0]!
     const largest = networks[networks.length - 1]!
     const gin = (await pool.query(`SELECT 1 FROM pg_indexes WHERE indexname = 'providers_networks_gin'`)).rows.length > 0
+    // the health system with the most facilities (a chain through two references: a role's facility, its system)
+    const system = (
+      await pool.query<{ name: string }>(
+        `SELECT h.name FROM health_systems h JOIN facilities f ON f.health_system_id = h.id GROUP BY h.id, h.name ORDER BY count(*) DESC, h.id LIMIT 1`,
+      )
+    ).rows[0]!.name
     console.log(`FHIR directory on ${mode}: ${n(providers)} providers; metro ZIP ${metro.zip}; ${requests} requests per case`)
     console.log(
       `networks: smallest ${smallest.name} (${n(smallest.members)}), largest ${largest.name} (${n(largest.members)}); providers_networks_gin ${gin ? 'present' : 'ABSENT'}`,
@@ -213,6 +219,43 @@ export async function benchFhir(requests: number, levels: number[], options: { m
           pool.query(`${fields} ${from} WHERE t.aggregated_insurance_networks_v1 @> $1::jsonb ORDER BY t.id LIMIT 51`, [
             JSON.stringify({ [largest.name]: true }),
           ]),
+      },
+      // chains (docs/fhir.md#chains), each beside the plain SQL a hand-written query would run
+      {
+        name: 'PractitionerRole?organization.partof.name=, 50',
+        path: () => `/fhir/PractitionerRole?organization.partof.name:exact=${encodeURIComponent(system)}&_count=50`,
+        sql: () =>
+          pool.query(
+            `${fields} ${from} WHERE t.facility_id IN (SELECT f.id FROM facilities f JOIN health_systems h ON h.id = f.health_system_id
+               WHERE h.name = $1) ORDER BY t.id LIMIT 51`,
+            [system],
+          ),
+      },
+      {
+        name: 'Practitioner?_has:PractitionerRole:…:specialty=, 50',
+        path: () => `/fhir/Practitioner?_has:PractitionerRole:practitioner:specialty=${taxonomy}&_count=50`,
+        sql: () => pool.query(`SELECT t.* FROM providers t WHERE t.primary_taxonomy_code = $1 ORDER BY t.id LIMIT 51`, [taxonomy]),
+      },
+      {
+        name: 'Organization?_has:…:organization:specialty=, 50',
+        path: () => `/fhir/Organization?_has:PractitionerRole:organization:specialty=${taxonomy}&_count=50`,
+        sql: () =>
+          pool.query(
+            `SELECT f.* FROM facilities f WHERE EXISTS (SELECT 1 FROM providers p WHERE p.facility_id = f.id AND p.primary_taxonomy_code = $1)
+             ORDER BY f.id LIMIT 51`,
+            [taxonomy],
+          ),
+      },
+      {
+        // every network with a clinician of the specialty; the reference expands each clinician's networks
+        name: 'Organization?_has:…:network:specialty=',
+        path: () => `/fhir/Organization?_has:PractitionerRole:network:specialty=${taxonomy}&_count=1000`,
+        sql: () =>
+          pool.query(
+            `SELECT DISTINCT i.id FROM providers t CROSS JOIN LATERAL jsonb_each_text(t.aggregated_insurance_networks_v1) e
+               JOIN insurers i ON i.name = e.key WHERE e.value = 'true' AND t.primary_taxonomy_code = $1`,
+            [taxonomy],
+          ),
       },
     ]
 
