@@ -150,6 +150,16 @@ export interface SubFilter {
   sql(sql: Sql): string
 }
 
+/** The resources at these (row id, sub-position) pairs: a read's, a page's part of a row, roles named by `_id`. */
+export function resourcesAt(named: readonly { id: number; sub: number }[]): SubFilter {
+  const keys = new Set(named.map((at) => `${at.id}/${at.sub}`))
+  return {
+    keeps: (id, sub) => keys.has(`${id}/${sub}`),
+    sql: (sql) =>
+      `(t.id, r.sub) IN (SELECT * FROM unnest(${sql.p(named.map((at) => at.id))}::int[], ${sql.p(named.map((at) => at.sub))}::int[]))`,
+  }
+}
+
 /** toJson of a kind whose resource is built as an object (the kinds of a few thousand rows at most). */
 const asJson =
   <R>(build: (row: R, meta: Meta) => Resource) =>
@@ -362,7 +372,7 @@ function roleCondition(criterion: KindCriterion, sql: Sql, context: FilterContex
       return dateCondition('t.updated_at', criterion.values, sql, new Date(0))
     case 'reference': // network (the other references: conditionOf)
       return inNetworks(
-        context.insurers.filter((insurer) => networksNamed(criterion, context).includes(insurer.id)).map((insurer) => insurer.name),
+        networksNamed(criterion, context).map((insurer) => insurer.name),
         sql,
       )
     case 'near':
@@ -410,9 +420,9 @@ function roleIds(criterion: Extract<Criterion, { kind: 'token' }>): { id: number
  * The insurer ids a `network` reference names, among the insurers (a chain `network.name=…` is resolved to such
  * references first: search.ts resolveChains).
  */
-function networksNamed(criterion: Extract<Criterion, { kind: 'reference' }>, context: FilterContext): number[] {
-  const ids = idsOf(criterion.values, 'Organization', 'net-')
-  return context.insurers.filter((insurer) => ids.includes(insurer.id)).map((insurer) => insurer.id)
+function networksNamed(criterion: Extract<Criterion, { kind: 'reference' }>, context: FilterContext): FilterContext['insurers'] {
+  const ids = new Set(idsOf(criterion.values, 'Organization', 'net-'))
+  return context.insurers.filter((insurer) => ids.has(insurer.id))
 }
 
 /**
@@ -425,15 +435,11 @@ function roleFilter(criteria: readonly Criterion[], context: FilterContext): Sub
   const conditions: ((sql: Sql) => string)[] = []
   for (const criterion of criteria) {
     if (criterion.name === '_id' && criterion.kind === 'token') {
-      const named = roleIds(criterion)
-      const keys = new Set(named.map((role) => `${role.id}/${role.sub}`))
-      tests.push((id, sub) => keys.has(`${id}/${sub}`))
-      conditions.push(
-        (sql) =>
-          `(t.id, r.sub) IN (SELECT * FROM unnest(${sql.p(named.map((role) => role.id))}::int[], ${sql.p(named.map((role) => role.sub))}::int[]))`,
-      )
+      const named = resourcesAt(roleIds(criterion))
+      tests.push(named.keeps)
+      conditions.push(named.sql)
     } else if (criterion.name === 'network' && criterion.kind === 'reference') {
-      const networks = new Set(networksNamed(criterion, context))
+      const networks = new Set(networksNamed(criterion, context).map((insurer) => insurer.id))
       tests.push((_id, sub) => networks.has(sub))
       conditions.push((sql) => `r.sub = ANY(${sql.p([...networks])}::int[])`)
     }

@@ -4,7 +4,19 @@ import type { Row as TableRow } from '../db/kysely.js'
 import { primaryOf } from '../db/replicas.js'
 import { boundingBox } from '../lib/bounding-box.js'
 import { DATA_VERSION_SQL, VersionedLruCache } from '../lib/versioned-cache.js'
-import { FALSE, KINDS, Sql, conditionOf, kindOf, pointSql, targetKind, type FilterContext, type Kind, type SubFilter } from './kinds.js'
+import {
+  FALSE,
+  KINDS,
+  Sql,
+  conditionOf,
+  kindOf,
+  pointSql,
+  resourcesAt,
+  targetKind,
+  type FilterContext,
+  type Kind,
+  type SubFilter,
+} from './kinds.js'
 import { invalid } from './outcome.js'
 import { METRES_PER_UNIT, UCUM_UNITS, type Criterion, type Near, type Reference, type SearchRequest } from './params.js'
 import type { Meta, Render, Resource } from './resources.js'
@@ -422,9 +434,6 @@ async function withRows(pool: pg.Pool, kinds: readonly Kind[], near: Found[]): P
   return { found, read: near.length, last: near[near.length - 1] }
 }
 
-/** The resources of a row at these sub-positions (a read's, or a page's part of a row). */
-const subsOf = (subs: readonly number[]): SubFilter => ({ keeps: (_id, sub) => subs.includes(sub), sql: () => FALSE })
-
 /** The page's resources as JSON text: a row's resources on the page written together (Kind.several). */
 function materialise(kinds: readonly Kind[], page: readonly Found[], render: Render): Match[] {
   const matches: Match[] = []
@@ -433,7 +442,7 @@ function materialise(kinds: readonly Kind[], page: readonly Found[], render: Ren
     const kind = kinds[entry.kindIndex]!
     let end = at + 1
     if (kind.several) while (end < page.length && page[end]!.kindIndex === entry.kindIndex && page[end]!.id === entry.id) end++
-    const filter = kind.several ? subsOf(page.slice(at, end).map((item) => item.sub!)) : null
+    const filter = kind.several ? resourcesAt(page.slice(at, end).map((item) => ({ id: item.id, sub: item.sub! }))) : null
     for (const resource of rendered(kind, entry.row!, render, filter)) {
       const match: Match = resource
       if (entry.distance !== undefined) match.distance = entry.distance
@@ -517,7 +526,7 @@ export async function readMany(pool: pg.Pool, references: readonly string[], ren
         kind,
         [...ids.keys()].sort((a, b) => a - b),
       )
-      const filter: SubFilter = { keeps: (id, sub) => ids.get(id)?.has(sub) ?? false, sql: () => FALSE }
+      const filter = resourcesAt([...ids].flatMap(([id, subs]) => [...subs].map((sub) => ({ id, sub }))))
       for (const row of rows.values()) resources.push(...rendered(kind, row, render, filter))
     }),
   )
@@ -533,7 +542,7 @@ export async function read(pool: pg.Pool, type: FhirResourceType, id: string, ve
   if (!row) return null
   const render = renderOf(version, await filterContext(pool, version))
   // a role's id names one of its clinician's networks (or none, for a clinician in none): any other is no resource
-  return rendered(found.kind, row, render, subsOf([found.sub ?? 0]))[0]?.json ?? null
+  return rendered(found.kind, row, render, resourcesAt([{ id: found.id, sub: found.sub ?? 0 }]))[0]?.json ?? null
 }
 
 const referenceOf = (value: unknown): string[] => {
