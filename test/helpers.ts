@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto'
 import type { FastifyInstance } from 'fastify'
-import { afterAll, beforeAll, inject } from 'vitest'
+import type pg from 'pg'
+import { afterAll, beforeAll, inject, vi } from 'vitest'
 import type { Role } from '../packages/contracts/src/index.ts'
 import { buildApp } from '../apps/server/src/app.ts'
 import { hashPassword } from '../apps/server/src/auth/password.ts'
@@ -230,4 +231,21 @@ export async function eventually<T>(check: () => T | Promise<T>, timeoutMs = 10_
       await new Promise((resolve) => setTimeout(resolve, intervalMs))
     }
   }
+}
+
+/** The SQL of every statement sent by `pool.query` while `run` runs (its text, or a named statement's config's text). */
+export async function statementsDuring(pool: pg.Pool, run: () => Promise<unknown>): Promise<string[]> {
+  const statements: string[] = []
+  const query = pool.query.bind(pool)
+  const spy = vi.spyOn(pool, 'query').mockImplementation(((text: unknown, ...rest: unknown[]) => {
+    // sent as text or as a named statement's config ({ name, text }, docs/decisions/0067)
+    statements.push(String(typeof text === 'string' ? text : (text as { text?: unknown } | null)?.text))
+    return (query as (...args: unknown[]) => unknown)(text, ...rest)
+  }) as typeof pool.query)
+  try {
+    await run()
+  } finally {
+    spy.mockRestore()
+  }
+  return statements
 }

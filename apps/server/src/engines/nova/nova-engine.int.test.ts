@@ -1,11 +1,11 @@
-import { afterEach, describe, expect, it, vi } from 'vitest'
-import { useTestDatabase } from '../../../../../test/helpers.ts'
+import { afterEach, describe, expect, it } from 'vitest'
+import { statementsDuring, useTestDatabase } from '../../../../../test/helpers.ts'
 import { oneBuildAtATime } from '../../lib/build-queue.ts'
 import { engineBudgetStats, engineMemoryBudget, holdEngine, releaseEngine, setEngineMemoryBudget } from '../../lib/engine-budget.ts'
 import { DATA_VERSION_SQL, dataVersion, readDataVersion } from '../../lib/versioned-cache.ts'
 import { facilityCounts, facilityCountsSql, hcpCountsAll, novaYears } from '../../services/nova/queries.ts'
 import { NovaService } from '../../services/nova/service.ts'
-import { buildNovaData } from './data.ts'
+import { buildNovaData, type NovaQuery } from './data.ts'
 import { currentNovaData, novaEngine } from './index.ts'
 
 /*
@@ -29,36 +29,32 @@ describe('Nova engine', () => {
     const list = await buildNovaData(pool, version, { facilities: {} })
     const ids = list.rows.slice(0, 5).map((r) => r.id)
     const details = { facilityIds: ids, facilities: { clinicians: true, payers: true, affiliations: true } }
-    const statements: string[] = []
-    const query = pool.query.bind(pool)
-    const spy = vi.spyOn(pool, 'query').mockImplementation(((text: unknown, ...rest: unknown[]) => {
-      statements.push(String(typeof text === 'string' ? text : (text as { text?: unknown }).text))
-      return (query as (...args: unknown[]) => unknown)(text, ...rest)
-    }) as typeof pool.query)
-    try {
-      const taken = await buildNovaData(pool, version, { ...details, from: list })
-      const taking = statements.length
-      const read = await buildNovaData(pool, version, details)
-      // the same details as read whole
-      const detailsOf = (d: typeof read) => ({
-        rows: d.rows.map((r) => r.id).sort((x, y) => x - y),
-        years: d.years,
-        hcps: [...d.hcps].sort(([x], [y]) => x - y),
-        payers: [...d.payers].sort(([x], [y]) => x - y).map(([id, byType]) => [id, [...byType].sort()]),
-        providers: [...d.providers].sort(),
-        systems: [...d.systems].sort(([x], [y]) => x - y),
-        specialties: [...d.affiliations.byFacility].sort(([x], [y]) => x - y).map(([id, bySpecialty]) => [id, [...bySpecialty].sort()]),
-        ranks: [...d.ranks],
-      })
-      expect(detailsOf(taken)).toEqual(detailsOf(read))
-      // neither the years, the states nor the facilities' counts were read again (the territories are read by Kysely)
-      const again = (t: string) =>
-        t.includes('FROM mv_facility_snakebite), (SELECT max(year)') || t.includes('FROM states ORDER BY abbr') || t === facilityCountsSql()
-      expect(statements.slice(0, taking).filter(again)).toEqual([])
-      expect(statements.slice(taking).filter(again)).toHaveLength(3)
-    } finally {
-      spy.mockRestore()
+    const build = (query: NovaQuery) => {
+      let data: Awaited<ReturnType<typeof buildNovaData>> | undefined
+      return statementsDuring(pool, async () => void (data = await buildNovaData(pool, version, query))).then((statements) => ({
+        data: data!,
+        statements,
+      }))
     }
+    const taken = await build({ ...details, from: list })
+    const read = await build(details)
+    // the same details as read whole
+    const detailsOf = (d: typeof read.data) => ({
+      rows: d.rows.map((r) => r.id).sort((x, y) => x - y),
+      years: d.years,
+      hcps: [...d.hcps].sort(([x], [y]) => x - y),
+      payers: [...d.payers].sort(([x], [y]) => x - y).map(([id, byType]) => [id, [...byType].sort()]),
+      providers: [...d.providers].sort(),
+      systems: [...d.systems].sort(([x], [y]) => x - y),
+      specialties: [...d.affiliations.byFacility].sort(([x], [y]) => x - y).map(([id, bySpecialty]) => [id, [...bySpecialty].sort()]),
+      ranks: [...d.ranks],
+    })
+    expect(detailsOf(taken.data)).toEqual(detailsOf(read.data))
+    // neither the years, the states nor the facilities' counts were read again (the territories are read by Kysely)
+    const again = (t: string) =>
+      t.includes('FROM mv_facility_snakebite), (SELECT max(year)') || t.includes('FROM states ORDER BY abbr') || t === facilityCountsSql()
+    expect(taken.statements.filter(again)).toEqual([])
+    expect(read.statements.filter(again)).toHaveLength(3)
   })
 
   it('is keyed by the shared data version (DATA_VERSION_SQL): a load that only started is not a new version', async () => {

@@ -9,8 +9,8 @@ import {
   type NovaSortKey,
 } from '@citrus/contracts'
 import request from 'supertest'
-import { beforeAll, describe, expect, it, vi } from 'vitest'
-import { createTenant, loginTokenFor, testConfig, useTestApp } from '../../../../../test/helpers.ts'
+import { beforeAll, describe, expect, it } from 'vitest'
+import { createTenant, loginTokenFor, statementsDuring, testConfig, useTestApp } from '../../../../../test/helpers.ts'
 import { signShareToken } from '../../auth/tokens.ts'
 import type { Database } from '../../db/database.ts'
 import { novaEngine } from '../../engines/nova/index.ts'
@@ -776,23 +776,8 @@ describe('Nova (/api/nova/v1)', () => {
 
   describe("the request's data version (docs/decisions/0077)", () => {
     /** Runs `run` and gives the statements of the primary pool that read the data version. */
-    const versionReadsDuring = async (run: () => Promise<void>): Promise<string[]> => {
-      const pool = ctx.app.db.pool
-      const reads: string[] = []
-      const query = pool.query.bind(pool)
-      const spy = vi.spyOn(pool, 'query').mockImplementation(((text: unknown, ...rest: unknown[]) => {
-        // sent as text or as a named statement's config ({ name, text }, docs/decisions/0067)
-        const sql = typeof text === 'string' ? text : (text as { text?: unknown } | null)?.text
-        if (sql === `SELECT ${DATA_VERSION_SQL} AS v`) reads.push(String(sql))
-        return (query as (...args: unknown[]) => unknown)(text, ...rest)
-      }) as typeof pool.query)
-      try {
-        await run()
-      } finally {
-        spy.mockRestore()
-      }
-      return reads
-    }
+    const versionReadsDuring = async (run: () => Promise<void>): Promise<string[]> =>
+      (await statementsDuring(ctx.app.db.pool, run)).filter((sql) => sql === `SELECT ${DATA_VERSION_SQL} AS v`)
 
     it('answers for the version its login principal read: no version statement of its own, held data or not', async () => {
       const top = await one<{ npi: string }>(
