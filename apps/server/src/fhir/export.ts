@@ -2,7 +2,7 @@ import { FHIR_MESSAGES, FHIR_RESOURCE_TYPES, type FhirResourceType } from '@citr
 import type pg from 'pg'
 import { KINDS } from './kinds.js'
 import { invalid } from './outcome.js'
-import { filterContext, renderOf, rendered, type DirectoryVersion } from './search.js'
+import { filterContext, renderOf, renderedJson, type DirectoryVersion } from './search.js'
 
 /**
  * Bulk download in the manner of FHIR Bulk Data `$export`, without the asynchronous job: the manifest lists one
@@ -70,8 +70,8 @@ export async function* exportBatches(
       let text = ''
       let count = 0
       for (const row of rows)
-        for (const resource of rendered(kind, row, render)) {
-          text += `${resource.json}\n`
+        for (const json of renderedJson(kind, row, render)) {
+          text += `${json}\n`
           count++
         }
       yield { text, count, rows: rows.length }

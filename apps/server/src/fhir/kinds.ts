@@ -152,9 +152,10 @@ export interface SubFilter {
 
 /** The resources at these (row id, sub-position) pairs: a read's, a page's part of a row, roles named by `_id`. */
 export function resourcesAt(named: readonly { id: number; sub: number }[]): SubFilter {
-  const keys = new Set(named.map((at) => `${at.id}/${at.sub}`))
+  const subs = new Map<number, Set<number>>()
+  for (const at of named) subs.set(at.id, (subs.get(at.id) ?? new Set()).add(at.sub))
   return {
-    keeps: (id, sub) => keys.has(`${id}/${sub}`),
+    keeps: (id, sub) => subs.get(id)?.has(sub) ?? false,
     sql: (sql) =>
       `(t.id, r.sub) IN (SELECT * FROM unnest(${sql.p(named.map((at) => at.id))}::int[], ${sql.p(named.map((at) => at.sub))}::int[]))`,
   }
