@@ -115,6 +115,22 @@ FROM c, p`
 
 describe('Nova (/api/nova/v1)', () => {
   const ctx = useTestApp({}, { dataset: true })
+  /** A guest link of a new Nova company admitting `api_endpoints`, as its token. */
+  const guestLink = async (api_endpoints: string[]) => {
+    const tenant = await createTenant(ctx.db, { roles: ['citrus'], products: [{ product_group: 'NOVA' }] })
+    const row = await ctx.db.prisma.shareableLink.create({
+      data: {
+        company_id: tenant.company.id,
+        created_by_user_id: tenant.users[0]!.id,
+        url_type: 'public',
+        client_routes: ['/nova-results'],
+        api_endpoints,
+        authorized_user_ids: [],
+        role: 'guest',
+      },
+    })
+    return signShareToken(testConfig().jwtSecret, row)
+  }
   let citrus: string
   let year: number
   let active: number[]
@@ -805,19 +821,7 @@ describe('Nova (/api/nova/v1)', () => {
     })
 
     it("reads a link guest's version once per call, for its ETag and its answer alike", async () => {
-      const tenant = await createTenant(ctx.db, { roles: ['citrus'], products: [{ product_group: 'NOVA' }] })
-      const row = await ctx.db.prisma.shareableLink.create({
-        data: {
-          company_id: tenant.company.id,
-          created_by_user_id: tenant.users[0]!.id,
-          url_type: 'public',
-          client_routes: ['/nova-results'],
-          api_endpoints: ['GET /nova/v1/metadata/', 'POST /nova/v1/insights/accounts'],
-          authorized_user_ids: [],
-          role: 'guest',
-        },
-      })
-      const token = await signShareToken(testConfig().jwtSecret, row)
+      const token = await guestLink(['GET /nova/v1/metadata/', 'POST /nova/v1/insights/accounts'])
       const reads = await versionReadsDuring(async () => {
         const metadata = await request(ctx.app.server).get(`/api/nova/v1/metadata/?token=${token}`)
         expect(metadata.status, JSON.stringify(metadata.body)).toBe(200)
@@ -976,22 +980,7 @@ describe('Nova (/api/nova/v1)', () => {
     })
 
     it('admits a shareable link only for the calls it lists', async () => {
-      const tenant = await createTenant(ctx.db, { roles: ['citrus'], products: [{ product_group: 'NOVA' }] })
-      const link = async (api_endpoints: string[]) => {
-        const row = await ctx.db.prisma.shareableLink.create({
-          data: {
-            company_id: tenant.company.id,
-            created_by_user_id: tenant.users[0]!.id,
-            url_type: 'public',
-            client_routes: ['/nova-results'],
-            api_endpoints,
-            authorized_user_ids: [],
-            role: 'guest',
-          },
-        })
-        return signShareToken(testConfig().jwtSecret, row)
-      }
-      const listed = await link(['POST /nova/v1/insights/accounts'])
+      const listed = await guestLink(['POST /nova/v1/insights/accounts'])
       const allowed = await request(ctx.app.server)
         .post(`/api/nova/v1/insights/accounts?token=${listed}`)
         .send({ geo_filter_input: COUNTRY })
