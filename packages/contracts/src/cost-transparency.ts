@@ -43,6 +43,9 @@ export function priceCheckAffordability(patientRates: readonly number[], rate: n
 /** Price Check ZIP: five digits, optionally a hyphen and four digits (spec 3 §5). */
 export const PRICE_CHECK_ZIP_PATTERN = /^\d{5}(-\d{4})?$/
 
+/** A procedure code Price Check accepts: a CPT or HCPCS code, four to seven capitals or digits. */
+export const PRICE_CHECK_CODE_PATTERN = /^[A-Z0-9]{4,7}$/
+
 /** The texts of spec 3 §5 and §8 for Price Check and the provider cost page (pinned in test/messages-price.test.ts). */
 export const PRICE_CHECK_MESSAGES = {
   invalidZip: 'Please enter a valid 5-digit ZIP code',
@@ -88,7 +91,7 @@ const procedureCodesSchema = z
   )
   .pipe(
     z
-      .array(z.string().regex(/^[A-Z0-9]{4,7}$/, PRICE_CHECK_MESSAGES.malformedCode))
+      .array(z.string().regex(PRICE_CHECK_CODE_PATTERN, PRICE_CHECK_MESSAGES.malformedCode))
       .min(1, PRICE_CHECK_MESSAGES.codesRequired)
       .max(PRICE_CHECK_MAX_CODES, PRICE_CHECK_MESSAGES.tooManyCodes)
       .transform((codes) => [...new Set(codes)]),

@@ -1,6 +1,7 @@
 import { createServer, type AddressInfo } from 'node:net'
 import pg from 'pg'
 import request from 'supertest'
+import { PRICE_CHECK_CODE_PATTERN } from '@citrus/contracts'
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest'
 import { createTenant, loginTokenFor, useTestApp, type TestApp } from '../../../../test/helpers.ts'
 import { createScratchDatabase } from '../../../../test/postgres.ts'
@@ -191,7 +192,9 @@ async function askers(db: Database) {
       `SELECT f.zip_code AS zip, fp.procedure_code AS code, p.npi,
               (SELECT state FROM patients WHERE state IS NOT NULL GROUP BY 1 ORDER BY count(*) DESC, 1 LIMIT 1) AS state
        FROM facility_prices fp JOIN facilities f ON f.id = fp.facility_id JOIN providers p ON p.facility_id = f.id
-       WHERE f.zip_code IS NOT NULL ORDER BY fp.facility_id, fp.procedure_code, p.npi LIMIT 1`,
+       WHERE f.zip_code IS NOT NULL AND fp.procedure_code ~ $1
+       ORDER BY fp.facility_id, fp.procedure_code, p.npi LIMIT 1`,
+      [PRICE_CHECK_CODE_PATTERN.source],
     )
   ).rows
   return {
