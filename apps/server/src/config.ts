@@ -124,6 +124,8 @@ export const envSchema = z.object({
   AI_TIMEOUT_MS: z.coerce.number().int().min(1_000).max(600_000).default(120_000),
   /** the FHIR provider directory (/fhir, docs/fhir.md) answers anonymous reads, unmetered; false = sign-in or API key, metered */
   FHIR_PUBLIC: booleanFlag.default(false),
+  /** how long counting a FHIR search's `_total=accurate` may take on PostgreSQL before the Bundle goes without a total */
+  FHIR_TOTAL_TIMEOUT_MS: z.coerce.number().int().min(1).max(600_000).default(5_000),
 })
 
 export type Env = z.infer<typeof envSchema>

@@ -1,6 +1,7 @@
 import type { AddressInfo } from 'node:net'
 import {
   FHIR_EXTENSIONS,
+  FHIR_MESSAGES,
   FHIR_RESOURCE_TYPES,
   FHIR_REVERSE_CHAINS,
   FHIR_SEARCH_PARAMS,
@@ -971,5 +972,52 @@ describe('FHIR directory, signed in (FHIR_PUBLIC=false)', { timeout: 120_000 }, 
       tenant.company.id,
     ])
     expect(used.rows[0]!.n).toBe(2)
+  })
+})
+
+describe('FHIR directory, a total that takes too long to count', { timeout: 120_000 }, () => {
+  // 1 ms: counting every clinician's roles reads each one's networks, far longer than that on any machine
+  const ctx = useTestApp({ FHIR_PUBLIC: 'true', FHIR_TOTAL_TIMEOUT_MS: '1' }, { dataset: true })
+  const onPostgres = Boolean(process.env.TEST_DATABASE_URL)
+
+  it(`answers the page without a total and says why (too-costly) on PostgreSQL; counts to the end on the embedded database, which has no statement timeout`, async () => {
+    const page = async (url: string) => {
+      const response = await ctx.app.inject({ method: 'GET', url })
+      expect(response.statusCode).toBe(200)
+      return response.json<Bundle>()
+    }
+    const first = await page('/fhir/PractitionerRole?_total=accurate&_count=50')
+    expectValid(first)
+    expect(first.entry!.filter((entry) => entry.search.mode === 'match')).toHaveLength(50)
+    const outcomes = (bundle: Bundle) =>
+      (bundle.entry ?? []).filter((entry) => entry.search.mode === 'outcome').map((entry) => entry.resource)
+    const next = first.link.find((link) => link.relation === 'next')!.url
+    const second = await page(next.slice(next.indexOf('/fhir/')))
+    if (onPostgres) {
+      for (const bundle of [first, second]) {
+        expect(bundle.total).toBeUndefined()
+        expect(outcomes(bundle)).toEqual([
+          {
+            resourceType: 'OperationOutcome',
+            issue: [{ severity: 'warning', code: 'too-costly', diagnostics: FHIR_MESSAGES.totalTooCostly(1) }],
+          },
+        ])
+      }
+      // the count was cancelled on the server, not left running
+      const running = await ctx.db.pool.query<{ n: number }>(
+        `SELECT count(*)::int AS n FROM pg_stat_activity WHERE state = 'active' AND query LIKE 'SELECT count(*) AS n FROM providers t%'`,
+      )
+      expect(running.rows[0]!.n).toBe(0)
+    } else {
+      // one role per network the clinician is in, one for a clinician in none
+      const roles = await ctx.db.pool.query<{ n: number }>(
+        `SELECT sum(greatest(1, (SELECT count(*) FROM jsonb_each(t.aggregated_insurance_networks_v1) e
+           JOIN insurers i ON i.name = e.key WHERE e.value = 'true'::jsonb)))::int AS n FROM providers t`,
+      )
+      for (const bundle of [first, second]) {
+        expect(bundle.total).toBe(roles.rows[0]!.n)
+        expect(outcomes(bundle)).toEqual([])
+      }
+    }
   })
 })

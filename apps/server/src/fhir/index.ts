@@ -158,7 +158,7 @@ export async function fhirRoutes(app: FastifyInstance) {
     const canonical = parsed.pairs.map(([key, value]) => `${encodeURIComponent(key)}=${encodeURIComponent(value)}`).join('&')
     await admit(request, reply)
     if (notModified(request, reply, etagOf(version, `search ${type}?${canonical}&_cursor=${parsed.cursor ?? ''}`))) return reply
-    const result = await search(pool, parsed, version)
+    const result = await search(pool, parsed, version, { totalTimeoutMs: app.config.env.FHIR_TOTAL_TIMEOUT_MS })
     const base = baseUrl(request)
     const self = `${base}/${type}${canonical || parsed.cursor ? '?' : ''}${canonical}${parsed.cursor ? `${canonical ? '&' : ''}_cursor=${parsed.cursor}` : ''}`
     const link = [{ relation: 'self', url: self }]
@@ -179,14 +179,10 @@ export async function fhirRoutes(app: FastifyInstance) {
         ),
       )
     for (const resource of result.included) entries.push(entryText(base, resource, '{"mode":"include"}'))
-    for (const warning of result.warnings)
-      entries.push(
-        q({
-          fullUrl: `urn:uuid:${randomUUID()}`,
-          resource: operationOutcome('warning', 'incomplete', warning),
-          search: { mode: 'outcome' },
-        }),
-      )
+    const outcome = (code: string, diagnostics: string) =>
+      q({ fullUrl: `urn:uuid:${randomUUID()}`, resource: operationOutcome('warning', code, diagnostics), search: { mode: 'outcome' } })
+    for (const warning of result.warnings) entries.push(outcome('incomplete', warning))
+    if (result.totalOmitted) entries.push(outcome('too-costly', result.totalOmitted))
     const head = {
       resourceType: 'Bundle',
       id: createHash('sha256').update(self).update(version.version).digest('hex').slice(0, 32),

@@ -118,6 +118,13 @@ export interface SearchResult {
   warnings: string[]
   next: string | null
   total?: number
+  /** `_total=accurate` was asked but not counted within the budget: why, for an outcome entry (too-costly) */
+  totalOmitted?: string
+}
+
+export interface SearchOptions {
+  /** how long counting `_total=accurate` may take (PostgreSQL's statement_timeout) before the Bundle goes without it */
+  totalTimeoutMs: number
 }
 
 interface Position {
@@ -328,7 +335,12 @@ async function resolveChains(pool: pg.Pool, type: FhirResourceType, criterion: C
   return { kind: 'reference', name: criterion.name, values }
 }
 
-export async function search(pool: pg.Pool, searched: SearchRequest, version: DirectoryVersion): Promise<SearchResult> {
+export async function search(
+  pool: pg.Pool,
+  searched: SearchRequest,
+  version: DirectoryVersion,
+  options: SearchOptions,
+): Promise<SearchResult> {
   const kinds = KINDS[searched.type]
   const context = await filterContext(pool, version)
   const criteria = await Promise.all(searched.criteria.map((criterion) => resolveChains(pool, searched.type, criterion, context)))
@@ -388,9 +400,16 @@ export async function search(pool: pg.Pool, searched: SearchRequest, version: Di
   const matches = materialise(kinds, page, render)
   const [included, total] = await Promise.all([
     includes(pool, request, matches, render, context),
-    request.total === 'accurate' ? totalOf(pool, request, context, version.version) : Promise.resolve(undefined),
+    request.total === 'accurate' ? totalOf(pool, request, context, version.version, options.totalTimeoutMs) : Promise.resolve(undefined),
   ])
-  return { matches, included: included.resources, warnings: included.warnings, next, ...(total !== undefined ? { total } : {}) }
+  return {
+    matches,
+    included: included.resources,
+    warnings: included.warnings,
+    next,
+    ...(typeof total === 'number' ? { total } : {}),
+    ...(total === null ? { totalOmitted: FHIR_MESSAGES.totalTooCostly(options.totalTimeoutMs) } : {}),
+  }
 }
 
 /** The rows of a step of the page: those still there (`found`), how many were read, the last read. */
@@ -459,19 +478,13 @@ function materialise(kinds: readonly Kind[], page: readonly Found[], render: Ren
   return matches
 }
 
-/** How many resources of `kind` meet `criteria` (within `near`): rows, or the resources of several a row, counted in SQL. */
-async function countOf(
-  pool: pg.Pool,
-  kind: Kind,
-  criteria: readonly Criterion[],
-  near: Near | null,
-  context: FilterContext,
-): Promise<number> {
+/** The statement counting the resources of `kind` that meet `criteria` (within `near`): rows, or the resources of several a row. */
+function countStatement(kind: Kind, criteria: readonly Criterion[], near: Near | null, context: FilterContext): pg.QueryConfig | null {
   const sql = new Sql()
   const conditions = conditionsOf(kind, criteria, sql, context)
-  if (!conditions) return 0
+  if (!conditions) return null
   if (near) {
-    if (!kind.geog) return 0
+    if (!kind.geog) return null
     conditions.push(...withinConditions(kind, conditions.length > 0, pointSql(near, sql), near, near.radius, sql))
   }
   let from = kind.from
@@ -480,32 +493,66 @@ async function countOf(
     const filter = kind.several.filter(criteria, context)
     if (filter) conditions.push(filter.sql(sql))
   }
-  const { rows } = await pool.query<{ n: string }>(`SELECT count(*) AS n FROM ${from} ${where(conditions)}`, sql.values)
-  return Number(rows[0]?.n ?? 0)
+  return { text: `SELECT count(*) AS n FROM ${from} ${where(conditions)}`, values: sql.values }
 }
 
-async function count(pool: pg.Pool, request: SearchRequest, context: FilterContext): Promise<number> {
-  const counts = await Promise.all(KINDS[request.type].map((kind) => countOf(pool, kind, request.criteria, request.near, context)))
-  return counts.reduce((sum, n) => sum + n, 0)
+/** PostgreSQL's SQLSTATE for a statement cancelled by statement_timeout */
+const QUERY_CANCELED = '57014'
+
+/**
+ * How many resources of the search's type meet its criteria, every kind's count a statement bounded by
+ * `timeoutMs` (SET LOCAL statement_timeout): null when one of them ran out of time. An unfiltered count of every
+ * clinician's roles reads 6 million rows' networks (minutes at the full scale); a public directory must not let
+ * one request hold a backend that long. The embedded database (PGlite) has no statement timeout: there a count
+ * runs to its end, over demo-sized data.
+ */
+async function count(pool: pg.Pool, request: SearchRequest, context: FilterContext, timeoutMs: number): Promise<number | null> {
+  const statements = KINDS[request.type].map((kind) => countStatement(kind, request.criteria, request.near, context))
+  const counts = await Promise.all(
+    statements.map(async (statement) => {
+      if (!statement) return 0
+      const client = await pool.connect()
+      try {
+        await client.query(`BEGIN READ ONLY; SET LOCAL statement_timeout = ${Math.max(1, Math.round(timeoutMs))}`)
+        const { rows } = await client.query<{ n: string }>(statement)
+        await client.query('COMMIT')
+        return Number(rows[0]?.n ?? 0)
+      } catch (error) {
+        await client.query('ROLLBACK').catch(() => undefined)
+        if ((error as { code?: unknown }).code === QUERY_CANCELED) return null
+        throw error
+      } finally {
+        client.release()
+      }
+    }),
+  )
+  return counts.some((n) => n === null) ? null : counts.reduce<number>((sum, n) => sum + n!, 0)
 }
 
 /** totals kept per database and data version: a client paging with `_total=accurate` sends it with every `next` link */
 const TOTALS_KEPT = 200
-const totalsByDatabase = new WeakMap<pg.Pool, VersionedLruCache<Promise<number>>>()
+const totalsByDatabase = new WeakMap<pg.Pool, VersionedLruCache<Promise<number | null>>>()
 
 /**
- * `_total=accurate` of a search, counted once per data version and search (its criteria and `near`, not its page):
- * counting every role of 6 million clinicians reads each one's networks, minutes a time, and the count cannot change
- * within a data version. Least recently asked first out.
+ * `_total=accurate` of a search, counted once per data version and search (its criteria and `near`, not its page),
+ * or null when counting took longer than `timeoutMs`; a count that ran out of time is kept as such, so the pages
+ * that follow do not spend the time again. Least recently asked first out.
  */
-function totalOf(pool: pg.Pool, request: SearchRequest, context: FilterContext, version: string): Promise<number> {
+function totalOf(
+  pool: pg.Pool,
+  request: SearchRequest,
+  context: FilterContext,
+  version: string,
+  timeoutMs: number,
+): Promise<number | null> {
   const primary = primaryOf(pool)
   let totals = totalsByDatabase.get(primary)
-  if (!totals) totalsByDatabase.set(primary, (totals = new VersionedLruCache<Promise<number>>(TOTALS_KEPT, Number.POSITIVE_INFINITY)))
+  if (!totals)
+    totalsByDatabase.set(primary, (totals = new VersionedLruCache<Promise<number | null>>(TOTALS_KEPT, Number.POSITIVE_INFINITY)))
   const key = JSON.stringify([request.type, request.criteria, request.near])
   const kept = totals.get(key, version)
   if (kept) return kept
-  const counted = count(pool, request, context)
+  const counted = count(pool, request, context, timeoutMs)
   totals.set(key, version, counted)
   counted.catch(() => totals.delete(key))
   return counted
