@@ -908,6 +908,42 @@ describe('FHIR directory, public', { timeout: 180_000 }, () => {
     atOnce.forEach((entries, i) => expect(entries).toEqual(one[Math.floor(i / encodings.length)]))
   })
 
+  it('answers 16 chained, reverse-chained, near and including searches at once exactly as each alone', async () => {
+    const { rows } = await ctx.db.pool.query<{ code: string; lat: number; lon: number; system: string }>(
+      `SELECT (SELECT primary_taxonomy_code FROM providers GROUP BY 1 ORDER BY count(*) DESC, 1 LIMIT 1) AS code,
+              f.latitude AS lat, f.longitude AS lon,
+              (SELECT h.name FROM health_systems h ORDER BY h.id LIMIT 1) AS system
+       FROM facilities f WHERE f.latitude IS NOT NULL ORDER BY f.id LIMIT 1`,
+    )
+    const { code, lat, lon, system } = rows[0]!
+    const searches = [
+      `/Practitioner?_has:PractitionerRole:practitioner:specialty=${code}&_count=200`,
+      `/Organization?_has:PractitionerRole:network:specialty=${code}&_total=accurate`,
+      `/Organization?_has:PractitionerRole:organization:specialty=${code}&_count=100`,
+      `/PractitionerRole?network.name=aetna&_count=200&_total=accurate`,
+      `/PractitionerRole?organization.partof.name=${encodeURIComponent(system.slice(0, 4))}&_count=200`,
+      `/PractitionerRole?location.near=${lat}|${lon}|30|mi&specialty=${code}&_count=100`,
+      `/Location?near=${lat}|${lon}|25|km&_count=100`,
+      `/PractitionerRole?specialty=${code}&_count=50&_include=PractitionerRole:practitioner&_include=PractitionerRole:organization`,
+    ]
+    // the Bundle without what differs per answer (its meta.lastUpdated, an outcome entry's random fullUrl)
+    const answer = async (path: string) => {
+      const response = await get(path)
+      expect(response.status, path).toBe(200)
+      const bundle = (await response.json()) as Bundle
+      return {
+        total: bundle.total,
+        link: bundle.link,
+        entry: (bundle.entry ?? []).map((entry) => (entry.fullUrl.startsWith('urn:') ? entry.resource : entry)),
+      }
+    }
+    const alone = []
+    for (const path of searches) alone.push(await answer(path))
+    expect(alone.filter((bundle) => bundle.entry.length > 0).length).toBeGreaterThanOrEqual(searches.length - 1)
+    const atOnce = await Promise.all([...searches, ...searches].map(answer))
+    atOnce.forEach((bundle, i) => expect(bundle, searches[i % searches.length]).toEqual(alone[i % searches.length]))
+  })
+
   it('exports NDJSON, one file per type, streamed', async () => {
     const manifest = (await (await get('/$export')).json()) as { output: { type: string; url: string }[] }
     expect(manifest.output.map((output) => output.type)).toEqual([...FHIR_RESOURCE_TYPES])

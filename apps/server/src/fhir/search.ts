@@ -280,12 +280,10 @@ async function nearPage(
   if (!all) return []
   if (filtered) return found((await pool.query<{ k: number; id: number; d: number }>(all.text, all.values)).rows)
 
-  const client = await pool.connect()
-  try {
-    // The planner underestimates how many rows a metro's radius holds (clustered points) and would read them all by a
-    // bitmap scan and sort them; without bitmap scans it walks the geography index in distance order and stops at the
-    // page (docs/performance.md, FHIR provider directory). No JIT: the statements are short.
-    await client.query('BEGIN; SET LOCAL enable_bitmapscan = off; SET LOCAL jit = off')
+  // The planner underestimates how many rows a metro's radius holds (clustered points) and would read them all by a
+  // bitmap scan and sort them; without bitmap scans it walks the geography index in distance order and stops at the
+  // page (docs/performance.md, FHIR provider directory). No JIT: the statements are short.
+  return inTransaction(pool, 'SET LOCAL enable_bitmapscan = off; SET LOCAL jit = off', async (client) => {
     const run = async (knn: boolean, radius: number) => {
       const query = statement(knn, radius)!
       return (await client.query<{ k: number; id: number; d: number }>(query.text, query.values)).rows
@@ -296,13 +294,29 @@ async function nearPage(
       const bound = rows[rows.length - 1]!.d
       rows = await run(false, Math.min(near.radius, bound * (1 + 1e-9) + 1e-6))
     }
-    await client.query('COMMIT')
     return found(rows)
+  })
+}
+
+/**
+ * `run` on one connection in a read-only transaction with `settings` (SET LOCAL …), rolled back when it fails; a
+ * connection that cannot even roll back (lost) leaves the pool instead of going back to it.
+ */
+async function inTransaction<T>(pool: pg.Pool, settings: string, run: (client: pg.PoolClient) => Promise<T>): Promise<T> {
+  const client = await pool.connect()
+  let lost: Error | undefined
+  try {
+    await client.query(`BEGIN READ ONLY; ${settings}`)
+    const result = await run(client)
+    await client.query('COMMIT')
+    return result
   } catch (error) {
-    await client.query('ROLLBACK').catch(() => undefined)
+    await client.query('ROLLBACK').catch((rollback: unknown) => {
+      lost = rollback instanceof Error ? rollback : new Error(String(rollback))
+    })
     throw error
   } finally {
-    client.release()
+    client.release(lost)
   }
 }
 
@@ -511,18 +525,14 @@ async function count(pool: pg.Pool, request: SearchRequest, context: FilterConte
   const counts = await Promise.all(
     statements.map(async (statement) => {
       if (!statement) return 0
-      const client = await pool.connect()
       try {
-        await client.query(`BEGIN READ ONLY; SET LOCAL statement_timeout = ${Math.max(1, Math.round(timeoutMs))}`)
-        const { rows } = await client.query<{ n: string }>(statement)
-        await client.query('COMMIT')
+        const { rows } = await inTransaction(pool, `SET LOCAL statement_timeout = ${Math.max(1, Math.round(timeoutMs))}`, (client) =>
+          client.query<{ n: string }>(statement),
+        )
         return Number(rows[0]?.n ?? 0)
       } catch (error) {
-        await client.query('ROLLBACK').catch(() => undefined)
         if ((error as { code?: unknown }).code === QUERY_CANCELED) return null
         throw error
-      } finally {
-        client.release()
       }
     }),
   )
