@@ -126,6 +126,8 @@ export const envSchema = z.object({
   FHIR_PUBLIC: booleanFlag.default(false),
   /** how long counting a FHIR search's `_total=accurate` may take on PostgreSQL before the Bundle goes without a total */
   FHIR_TOTAL_TIMEOUT_MS: z.coerce.number().int().min(1).max(600_000).default(5_000),
+  /** how long one statement of a FHIR search may run on PostgreSQL before the search answers 400 (too-costly) */
+  FHIR_SEARCH_TIMEOUT_MS: z.coerce.number().int().min(1).max(600_000).default(10_000),
 })
 
 export type Env = z.infer<typeof envSchema>

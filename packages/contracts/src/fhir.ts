@@ -480,6 +480,8 @@ export const FHIR_MESSAGES = {
   unknownVersion: (type: string, id: string, current: string) =>
     `${type}/${id} has no version kept but the current one (${current}): earlier versions are not kept`,
   noHistory: 'History is not kept: only the current version of a resource is served (vread of meta.versionId)',
+  searchTooCostly: (ms: number) =>
+    `This search takes longer than ${ms} ms to answer and was stopped; narrow it (a specialty, a place, an exact name rather than :contains), or download the directory with $export`,
   totalTooCostly: (ms: number) =>
     `_total=accurate was not counted: counting this search takes longer than ${ms} ms, so the Bundle has no total; narrow the search, page by its next links, or download the directory with $export`,
 } as const

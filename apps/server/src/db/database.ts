@@ -98,6 +98,34 @@ export function createDatabase(
   }
 }
 
+/** the bounded pools opened beside each primary pool, by name (for /metrics) */
+const boundedPools = new WeakMap<pg.Pool, Map<string, pg.Pool>>()
+
+/**
+ * A pool of connections to the same database as `pool` (same options) whose statements PostgreSQL stops after
+ * `statementTimeoutMs` (SQLSTATE 57014): for work a caller may ask of any size, such as a public directory's search,
+ * where one request must not hold a backend for minutes. A transaction may still raise it (SET LOCAL). `close()` ends
+ * it and takes it off boundedPoolsOf.
+ */
+export function boundedPool(pool: pg.Pool, name: string, statementTimeoutMs: number): { pool: pg.Pool; close(): Promise<void> } {
+  const bounded = new pg.Pool({ ...pool.options, statement_timeout: statementTimeoutMs })
+  bounded.on('error', () => undefined)
+  const named = boundedPools.get(pool) ?? new Map<string, pg.Pool>()
+  boundedPools.set(pool, named.set(name, bounded))
+  return {
+    pool: bounded,
+    close: async () => {
+      named.delete(name)
+      await bounded.end()
+    },
+  }
+}
+
+/** The bounded pools open beside `pool` (boundedPool), by name. */
+export function boundedPoolsOf(pool: pg.Pool): ReadonlyMap<string, pg.Pool> {
+  return boundedPools.get(pool) ?? new Map()
+}
+
 /**
  * The statement that makes a PostgreSQL backend load PostGIS and set up its geography support: a backend pays
  * 50-60 ms (2-core machine) on its first PostGIS statement, once, which fell on whichever request first used the

@@ -3,13 +3,14 @@ import { Readable } from 'node:stream'
 import { constants as zlibConstants } from 'node:zlib'
 import { FHIR_MEDIA_TYPE, FHIR_MESSAGES, FHIR_RESOURCE_TYPES, type FhirResourceType } from '@citrus/contracts'
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
+import { boundedPool } from '../db/database.js'
 import { AnswerBuffers } from '../lib/answer-buffers.js'
 import { registerFhirAccess } from './access.js'
 import { capabilityStatement } from './capability.js'
 import { exportManifest, exportStream, parseExportType } from './export.js'
 import { FhirError, fhirNotFound, invalid, operationOutcome, outcomeOf } from './outcome.js'
 import { checkFormat, parseSearch } from './params.js'
-import { directoryVersion, distanceExtension, read, search, type DirectoryVersion, type Rendered } from './search.js'
+import { directoryVersion, distanceExtension, QUERY_CANCELED, read, search, type DirectoryVersion, type Rendered } from './search.js'
 
 /** requests per minute per client address, counted across every server process (auth/request-rate-store.ts) */
 export const FHIR_REQUESTS_PER_MINUTE = 1200
@@ -90,6 +91,13 @@ function notModified(request: FastifyRequest, reply: FastifyReply, etag: string)
  */
 export async function fhirRoutes(app: FastifyInstance) {
   const { pool } = app.db
+  // Searches run on connections of their own whose statements PostgreSQL stops after FHIR_SEARCH_TIMEOUT_MS: a search
+  // no index narrows (`name:contains=` a rare text) reads every clinician, and a public directory must not let one
+  // request hold a backend that long. The embedded database has no statement timeout: there the searches share the pool.
+  const searchTimeoutMs = app.config.env.FHIR_SEARCH_TIMEOUT_MS
+  const bounded = app.config.databaseMode === 'postgres' ? boundedPool(pool, 'fhir', searchTimeoutMs) : null
+  if (bounded) app.addHook('onClose', () => bounded.close())
+  const searchPool = bounded?.pool ?? pool
   const publicAccess = app.config.env.FHIR_PUBLIC
   const rateLimit = { max: FHIR_REQUESTS_PER_MINUTE, timeWindow: 60_000 }
   // a search's Bundle is written into one of these (lib/answer-buffers.ts), given back when its answer has been sent
@@ -158,7 +166,13 @@ export async function fhirRoutes(app: FastifyInstance) {
     const canonical = parsed.pairs.map(([key, value]) => `${encodeURIComponent(key)}=${encodeURIComponent(value)}`).join('&')
     await admit(request, reply)
     if (notModified(request, reply, etagOf(version, `search ${type}?${canonical}&_cursor=${parsed.cursor ?? ''}`))) return reply
-    const result = await search(pool, parsed, version, { totalTimeoutMs: app.config.env.FHIR_TOTAL_TIMEOUT_MS })
+    const result = await search(searchPool, parsed, version, { totalTimeoutMs: app.config.env.FHIR_TOTAL_TIMEOUT_MS }).catch(
+      (error: unknown) => {
+        if ((error as { code?: unknown }).code === QUERY_CANCELED)
+          throw new FhirError(400, 'too-costly', FHIR_MESSAGES.searchTooCostly(searchTimeoutMs))
+        throw error
+      },
+    )
     const base = baseUrl(request)
     const self = `${base}/${type}${canonical || parsed.cursor ? '?' : ''}${canonical}${parsed.cursor ? `${canonical ? '&' : ''}_cursor=${parsed.cursor}` : ''}`
     const link = [{ relation: 'self', url: self }]

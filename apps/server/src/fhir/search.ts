@@ -511,7 +511,7 @@ function countStatement(kind: Kind, criteria: readonly Criterion[], near: Near |
 }
 
 /** PostgreSQL's SQLSTATE for a statement cancelled by statement_timeout */
-const QUERY_CANCELED = '57014'
+export const QUERY_CANCELED = '57014'
 
 /**
  * How many resources of the search's type meet its criteria, every kind's count a statement bounded by
@@ -581,19 +581,19 @@ export async function readMany(pool: pg.Pool, references: readonly string[], ren
     ids.set(found.id, (ids.get(found.id) ?? new Set<number>()).add(found.sub ?? 0))
     wanted.set(found.kind, ids)
   }
-  const resources: Rendered[] = []
-  await Promise.all(
+  // kind by kind in the order of the references, then by id, whichever statement ends first: the same Bundle every time
+  const resources = await Promise.all(
     [...wanted].map(async ([kind, ids]) => {
-      const rows = await fetchRows(
-        pool,
-        kind,
-        [...ids.keys()].sort((a, b) => a - b),
-      )
+      const order = [...ids.keys()].sort((a, b) => a - b)
+      const rows = await fetchRows(pool, kind, order)
       const filter = resourcesAt([...ids].flatMap(([id, subs]) => [...subs].map((sub) => ({ id, sub }))))
-      for (const row of rows.values()) resources.push(...rendered(kind, row, render, filter))
+      return order.flatMap((id) => {
+        const row = rows.get(id)
+        return row ? rendered(kind, row, render, filter) : []
+      })
     }),
   )
-  return resources
+  return resources.flat()
 }
 
 /** One resource as JSON text, or null when there is none of that type and id. */

@@ -148,7 +148,7 @@ describe('GET /metrics', () => {
     expect(after.hits - before.hits).toBe(1)
   })
 
-  it('reports every pool of the process: the primary, the background where it has its own, each replica', async () => {
+  it('reports every pool of the process: the primary, the background where it has its own, each replica, the FHIR searches', async () => {
     // a replica that is never reached: its pool exists (and is counted) before any read is sent to it; the test
     // database by its URL, as a server with DATABASE_URL opens it (a replica needs one)
     const replicated = await createTestApp(
@@ -161,7 +161,13 @@ describe('GET /metrics', () => {
       expect(response.statusCode).toBe(200)
       const { samples } = parseExposition(response.body)
       const pools = (name: string) => new Set(samples.filter((s) => s.name === name).map((s) => s.labels.pool))
-      const expected = ['primary', ...(replicated.db.background !== replicated.db.pool ? ['background'] : []), 'replica-0']
+      const expected = [
+        'primary',
+        ...(replicated.db.background !== replicated.db.pool ? ['background'] : []),
+        'replica-0',
+        // the FHIR searches' pool with a statement timeout (fhir/index.ts), on PostgreSQL
+        ...(replicated.config.databaseMode === 'postgres' ? ['fhir'] : []),
+      ]
       expect([...pools('citrus_db_pool_max_connections')].sort()).toEqual([...expected].sort())
       expect([...pools('citrus_db_pool_connections')].sort()).toEqual([...expected].sort())
       const replicaMax = samples.find((s) => s.name === 'citrus_db_pool_max_connections' && s.labels.pool === 'replica-0')

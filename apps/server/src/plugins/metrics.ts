@@ -3,6 +3,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import type pg from 'pg'
 import { Counter, Gauge, Histogram, Registry } from 'prom-client'
 import { AUTH_MESSAGES } from '@citrus/contracts'
+import { boundedPoolsOf } from '../db/database.js'
 import { queuedBuilds } from '../lib/build-queue.js'
 import { engineBudgetStats, engineMemoryBudget } from '../lib/engine-budget.js'
 import { cacheLookups, engineBuildStats, engineMemory } from '../lib/engine-stats.js'
@@ -158,15 +159,16 @@ export function registerMetrics(app: FastifyInstance): Registry {
   })
 
   // every pool of the process: the primary's, the background work's where it has its own (the embedded database),
-  // and each read replica's (DATABASE_REPLICA_URL, in the order given)
+  // each read replica's (DATABASE_REPLICA_URL, in the order given) and those with a statement timeout (the FHIR searches')
   const pools = (): [string, pg.Pool][] => [
     ['primary', pool],
     ...(app.db.background !== pool ? [['background', app.db.background] as [string, pg.Pool]] : []),
     ...app.db.replicas.map((replica, i): [string, pg.Pool] => [`replica-${i}`, replica]),
+    ...boundedPoolsOf(pool),
   ]
   new Gauge({
     name: 'citrus_db_pool_connections',
-    help: 'Connections of each database pool (primary, background, replica-N): total open, idle, and requests waiting for one',
+    help: 'Connections of each database pool (primary, background, replica-N, fhir): total open, idle, and requests waiting for one',
     labelNames: ['pool', 'state'] as const,
     registers: [registry],
     collect() {
