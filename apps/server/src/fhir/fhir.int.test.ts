@@ -10,6 +10,7 @@ import {
 } from '@citrus/contracts'
 import { Fhir } from 'fhir'
 import { Client } from 'fhir-kit-client'
+import type pg from 'pg'
 import { beforeAll, describe, expect, it } from 'vitest'
 import { createTenant, loadTestDatasetFirst, loginTokenFor, useTestApp } from '../../../../test/helpers.ts'
 import { exportRowCount } from './export.ts'
@@ -1011,10 +1012,21 @@ describe('FHIR directory, signed in (FHIR_PUBLIC=false)', { timeout: 120_000 }, 
   })
 })
 
+/** PostgreSQL (TEST_DATABASE_URL), where statements have a timeout; the embedded database has none */
+const onPostgres = Boolean(process.env.TEST_DATABASE_URL)
+
+/** How many statements of other backends matching `pattern` (LIKE) are running. */
+async function runningStatements(pool: pg.Pool, pattern: string): Promise<number> {
+  const { rows } = await pool.query<{ n: number }>(
+    `SELECT count(*)::int AS n FROM pg_stat_activity WHERE state = 'active' AND pid <> pg_backend_pid() AND query LIKE $1`,
+    [pattern],
+  )
+  return rows[0]!.n
+}
+
 describe('FHIR directory, a total that takes too long to count', { timeout: 120_000 }, () => {
   // 1 ms: counting every clinician's roles reads each one's networks, far longer than that on any machine
   const ctx = useTestApp({ FHIR_PUBLIC: 'true', FHIR_TOTAL_TIMEOUT_MS: '1' }, { dataset: true })
-  const onPostgres = Boolean(process.env.TEST_DATABASE_URL)
 
   it(`answers the page without a total and says why (too-costly) on PostgreSQL; counts to the end on the embedded database, which has no statement timeout`, async () => {
     const page = async (url: string) => {
@@ -1040,10 +1052,7 @@ describe('FHIR directory, a total that takes too long to count', { timeout: 120_
         ])
       }
       // the count was cancelled on the server, not left running
-      const running = await ctx.db.pool.query<{ n: number }>(
-        `SELECT count(*)::int AS n FROM pg_stat_activity WHERE state = 'active' AND pid <> pg_backend_pid() AND query LIKE 'SELECT count(*) AS n FROM providers t%'`,
-      )
-      expect(running.rows[0]!.n).toBe(0)
+      expect(await runningStatements(ctx.db.pool, 'SELECT count(*) AS n FROM providers t%')).toBe(0)
     } else {
       // one role per network the clinician is in, one for a clinician in none
       const roles = await ctx.db.pool.query<{ n: number }>(
@@ -1061,7 +1070,6 @@ describe('FHIR directory, a total that takes too long to count', { timeout: 120_
 describe('FHIR directory, a search that takes too long', { timeout: 120_000 }, () => {
   // 1 ms: reading every clinician's names for a text none holds takes far longer on any machine
   const ctx = useTestApp({ FHIR_PUBLIC: 'true', FHIR_SEARCH_TIMEOUT_MS: '1' }, { dataset: true })
-  const onPostgres = Boolean(process.env.TEST_DATABASE_URL)
 
   it('is stopped on PostgreSQL and answers 400 too-costly (reads go on); runs to its end on the embedded database, which has no statement timeout', async () => {
     const response = await ctx.app.inject({ method: 'GET', url: '/fhir/Practitioner?name:contains=qqzzxq&_count=5' })
@@ -1072,10 +1080,7 @@ describe('FHIR directory, a search that takes too long', { timeout: 120_000 }, (
         resourceType: 'OperationOutcome',
         issue: [{ severity: 'error', code: 'too-costly', diagnostics: FHIR_MESSAGES.searchTooCostly(1) }],
       })
-      const running = await ctx.db.pool.query<{ n: number }>(
-        `SELECT count(*)::int AS n FROM pg_stat_activity WHERE state = 'active' AND pid <> pg_backend_pid() AND query LIKE '%qqzzxq%'`,
-      )
-      expect(running.rows[0]!.n).toBe(0)
+      expect(await runningStatements(ctx.db.pool, '%qqzzxq%')).toBe(0)
     } else {
       expect(response.statusCode).toBe(200)
       expect(response.json<Bundle>().entry ?? []).toEqual([])
