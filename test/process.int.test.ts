@@ -53,7 +53,7 @@ describe('the server process', () => {
     expect(await exited).toBe(0)
   })
 
-  it('first start on the embedded database: owner-only files, a password on the wire port, a bounded idle transaction, the CLI shares it, and /readyz and sign-in answer within 2 s while the demo dataset loads', async () => {
+  it('first start on the embedded database: owner-only files, a password on the wire port, a bounded idle transaction, the CLI shares it, and /readyz and sign-in answer while the demo dataset loads, not after it', async () => {
     const root = mkdtempSync(path.join(tmpdir(), 'citrus-first-'))
     const dataDir = path.join(root, 'data')
     mkdirSync(dataDir, { mode: 0o755 }) // as an earlier version left it
@@ -68,11 +68,6 @@ describe('the server process', () => {
     child.stderr.on('data', (chunk) => (output += chunk))
     const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)))
     const base = `http://127.0.0.1:${port}`
-    const timed = async (run: () => Promise<Response>) => {
-      const started = Date.now()
-      const response = await run()
-      return { status: response.status, ms: Date.now() - started }
-    }
     const signIn = () =>
       fetch(`${base}/api/users/login`, {
         method: 'POST',
@@ -107,32 +102,29 @@ describe('the server process', () => {
         await expect(intruder.connect()).rejects.toMatchObject({ code: '28P01' })
       }
 
-      // while the load runs, each probe answers within 2 s, and sign-in typically within 2 s (before: the load held
-      // the database for a table's whole transaction, minutes). Each sign-in may take longer on a crowded machine
-      // (a password hash, and the load's current batch), hence the median.
-      const logins: number[] = []
+      // while the load runs, /readyz and sign-in answer during it, not after it: the claims step (minutes) prints
+      // progress again after the last answer. Before, the load held the database for a table's whole transaction, and
+      // a sign-in during the claims answered only once they were all written. Ordinal, not timed (issue 34).
+      let answeredAt = 0
       for (let i = 0; i < 5; i++) {
-        const ready = await timed(() => fetch(`${base}/readyz`))
-        expect(ready).toEqual({ status: 200, ms: expect.any(Number) })
-        expect(ready.ms).toBeLessThan(2_000)
-        const login = await timed(signIn)
-        expect(login.status).toBe(200)
-        expect(login.ms).toBeLessThan(4_000)
-        logins.push(login.ms)
+        expect((await fetch(`${base}/readyz`)).status).toBe(200)
+        expect((await signIn()).status).toBe(200)
+        answeredAt = output.length
         await new Promise((resolve) => setTimeout(resolve, 500))
       }
-      expect(logins.sort((a, b) => a - b)[2]).toBeLessThan(2_000)
-
-      // a client holding a transaction open delays requests by the idle timeout (5 s) at most
+      // a client holding a transaction open delays requests until the idle timeout (5 s) ends it, not for ever
       const holder = new pg.Client({ connectionString: url })
       const dropped = new Promise<Error>((resolve) => holder.on('error', resolve))
       await holder.connect()
       await holder.query('BEGIN')
       await holder.query('SELECT count(*) FROM users')
-      const held = await timed(signIn)
-      expect(held.status).toBe(200)
-      expect(held.ms).toBeLessThan(5_000 + 2_000)
+      expect((await signIn()).status).toBe(200)
       expect((await dropped).message).toBe('terminating connection due to idle-in-transaction timeout')
+      while (!/^\s+claims\s/m.test(output.slice(answeredAt))) {
+        if (Date.now() > deadline || child.exitCode !== null)
+          throw new Error(`the claims were written before the sign-ins answered:\n${output}`)
+        await new Promise((resolve) => setTimeout(resolve, 200))
+      }
 
       // the operators' CLI uses the running server's database (reading the owner-only endpoint file)
       const cli = spawnSync(
