@@ -5,6 +5,7 @@ import { afterAll, beforeAll, inject, vi } from 'vitest'
 import type { Role } from '../packages/contracts/src/index.ts'
 import { buildApp } from '../apps/server/src/app.ts'
 import { hashPassword } from '../apps/server/src/auth/password.ts'
+import { signShareToken } from '../apps/server/src/auth/tokens.ts'
 import { parseEnv, type AppConfig } from '../apps/server/src/config.ts'
 import { createDatabase, type Database } from '../apps/server/src/db/database.ts'
 import { ensureTestDataset } from '../apps/server/src/data/test-dataset.ts'
@@ -142,6 +143,27 @@ export async function createTenant(
     ),
   )
   return { company, users }
+}
+
+/**
+ * A public shareable link of the tenant, made by its first user, admitting `link.api_endpoints`: the token a guest
+ * presents (`?token=`), signed the way the server signs it.
+ */
+export async function shareTokenFor(
+  db: Database,
+  tenant: Awaited<ReturnType<typeof createTenant>>,
+  link: { client_routes: string[]; api_endpoints: string[]; role?: Role | 'guest' },
+): Promise<string> {
+  const row = await db.prisma.shareableLink.create({
+    data: {
+      company_id: tenant.company.id,
+      created_by_user_id: tenant.users[0]!.id,
+      url_type: 'public',
+      authorized_user_ids: [],
+      ...link,
+    },
+  })
+  return signShareToken(testConfig().jwtSecret, row)
 }
 
 export type TestApp = FastifyInstance

@@ -15,10 +15,9 @@ import {
 import request from 'supertest'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { docxOf, encryptedOffice, pdfOf, pptxOf, xlsxOf } from '../../../../../test/ai-hub-fixtures.ts'
-import { createTenant, loginTokenFor, testConfig, testDatabase, useTestApp } from '../../../../../test/helpers.ts'
+import { createTenant, loginTokenFor, testConfig, testDatabase, shareTokenFor, useTestApp } from '../../../../../test/helpers.ts'
 import { buildApp } from '../../app.ts'
 import { generateApiKey, hashApiKey, maskOf } from '../../auth/api-keys.ts'
-import { signShareToken } from '../../auth/tokens.ts'
 import { OFFLINE_MODEL, UNVERIFIED_NUMBER } from '../../services/ai-hub/generate.ts'
 import { numbersIn } from '../../services/ai-hub/numbers.ts'
 import { docxBomb, pdfBomb, pptxBomb, xlsxBomb } from '../../services/ai-hub/test-bombs.ts'
@@ -501,18 +500,11 @@ describe('AI Hub (offline analyst)', () => {
     expect(viaKey.status).toBe(200)
     expect(viaKey.body.pinnedInsights.map((pin: { entityKey: string }) => pin.entityKey)).toEqual(['1234567890', 'TX'])
     for (const endpoints of [[], ['GET /ai-hub/context']]) {
-      const link = await ctx.db.prisma.shareableLink.create({
-        data: {
-          company_id: tenant.company.id,
-          created_by_user_id: tenant.users[0]!.id,
-          url_type: 'public',
-          client_routes: ['/atlas/generic/results'],
-          api_endpoints: endpoints,
-          authorized_user_ids: [],
-          role: 'user',
-        },
+      const token = await shareTokenFor(ctx.db, tenant, {
+        client_routes: ['/atlas/generic/results'],
+        api_endpoints: endpoints,
+        role: 'user',
       })
-      const token = await signShareToken(testConfig().jwtSecret, link)
       const response = await request(ctx.app.server).get(`/api/ai-hub/context?token=${token}`)
       // a context is a signed-in user's own: a link grants none of it, listed or not
       expect(response.status).toBe(403)

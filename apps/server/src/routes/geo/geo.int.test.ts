@@ -13,8 +13,7 @@ import {
 import { PbfReader } from 'pbf'
 import request from 'supertest'
 import { beforeAll, describe, expect, inject, it } from 'vitest'
-import { createTenant, loginTokenFor, testConfig, useTestApp } from '../../../../../test/helpers.ts'
-import { signShareToken } from '../../auth/tokens.ts'
+import { createTenant, loginTokenFor, shareTokenFor, useTestApp } from '../../../../../test/helpers.ts'
 import { bufferedTileBounds, buildVectorTile, TILE_EXTENT, tileEncoderOf } from '../../lib/vector-tiles.ts'
 import { BASEMAP_LAYERS } from '../../services/geo/boundaries.ts'
 
@@ -59,18 +58,11 @@ describe('geo: the offline basemap', () => {
     expect(created.status).toBe(200)
     apiKey = created.body.token as string
     // a link whose api_endpoints do not list the geo endpoints: boundaries are not customer data
-    const link = await ctx.db.prisma.shareableLink.create({
-      data: {
-        company_id: tenant.company.id,
-        created_by_user_id: tenant.users[0]!.id,
-        url_type: 'public',
-        client_routes: ['/member-recommendations'],
-        api_endpoints: ['GET /care-select/rankings'],
-        authorized_user_ids: [],
-        role: 'member',
-      },
+    guestToken = await shareTokenFor(ctx.db, tenant, {
+      client_routes: ['/member-recommendations'],
+      api_endpoints: ['GET /care-select/rankings'],
+      role: 'member',
     })
-    guestToken = await signShareToken(testConfig().jwtSecret, link)
   })
 
   const get = (path: string, token: string | null = staff) => {

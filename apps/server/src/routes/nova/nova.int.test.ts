@@ -10,8 +10,7 @@ import {
 } from '@citrus/contracts'
 import request from 'supertest'
 import { beforeAll, describe, expect, it } from 'vitest'
-import { createTenant, loginTokenFor, statementsDuring, testConfig, useTestApp } from '../../../../../test/helpers.ts'
-import { signShareToken } from '../../auth/tokens.ts'
+import { createTenant, loginTokenFor, statementsDuring, shareTokenFor, useTestApp } from '../../../../../test/helpers.ts'
 import type { Database } from '../../db/database.ts'
 import { novaEngine } from '../../engines/nova/index.ts'
 import { DATA_VERSION_SQL, dataVersion } from '../../lib/versioned-cache.ts'
@@ -118,18 +117,7 @@ describe('Nova (/api/nova/v1)', () => {
   /** A guest link of a new Nova company admitting `api_endpoints`, as its token. */
   const guestLink = async (api_endpoints: string[]) => {
     const tenant = await createTenant(ctx.db, { roles: ['citrus'], products: [{ product_group: 'NOVA' }] })
-    const row = await ctx.db.prisma.shareableLink.create({
-      data: {
-        company_id: tenant.company.id,
-        created_by_user_id: tenant.users[0]!.id,
-        url_type: 'public',
-        client_routes: ['/nova-results'],
-        api_endpoints,
-        authorized_user_ids: [],
-        role: 'guest',
-      },
-    })
-    return signShareToken(testConfig().jwtSecret, row)
+    return shareTokenFor(ctx.db, tenant, { client_routes: ['/nova-results'], api_endpoints, role: 'guest' })
   }
   let citrus: string
   let year: number
